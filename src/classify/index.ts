@@ -1,0 +1,55 @@
+/** Pure classification: raw tool entries and server capabilities in, report data out. */
+import type { Finding, ToolReport } from '../report/schema.js';
+import { bounded, boundedObject } from '../report/bounds.js';
+import { effectiveHints } from './hints.js';
+import { findKeyArguments } from './keys.js';
+import { runServerRules, runToolRules } from './rules/index.js';
+import type { ServerContext } from './rules/types.js';
+import { advertisesIdempotency, verdictOf } from './verdict.js';
+
+export interface ClassifyInput {
+  name: string;
+  capabilities?: Record<string, unknown>;
+  trusted?: boolean;
+  rawTools: Record<string, unknown>[];
+}
+
+export interface Classified {
+  idempotencyCapability: boolean;
+  tools: ToolReport[];
+  findings: Finding[];
+}
+
+export function classifyTool(raw: Record<string, unknown>, serverKeyed: boolean): ToolReport {
+  const annotations = raw.annotations && typeof raw.annotations === 'object' && !Array.isArray(raw.annotations)
+    ? (raw.annotations as Record<string, unknown>)
+    : undefined;
+  const effective = effectiveHints(annotations);
+  const keyArguments = findKeyArguments(raw.inputSchema);
+  const title = typeof raw.title === 'string' ? raw.title : typeof annotations?.title === 'string' ? annotations.title : undefined;
+  return {
+    name: bounded(String(raw.name), 256),
+    title: title === undefined ? undefined : bounded(title, 256),
+    description: typeof raw.description === 'string' ? bounded(raw.description, 4_000) : undefined,
+    annotations: annotations && boundedObject(annotations, 4_000),
+    effective,
+    verdict: verdictOf(effective, keyArguments, serverKeyed),
+    keyArguments: keyArguments.slice(0, 50),
+    findings: [],
+  };
+}
+
+export function classifyServer(input: ClassifyInput): Classified {
+  const idempotencyCapability = advertisesIdempotency(input.capabilities);
+  const tools = input.rawTools.map((raw) => classifyTool(raw, idempotencyCapability));
+  const server: ServerContext = {
+    name: input.name,
+    capabilities: input.capabilities,
+    idempotencyCapability,
+    trusted: input.trusted ?? false,
+    tools,
+    raws: input.rawTools,
+  };
+  tools.forEach((tool, i) => tool.findings.push(...runToolRules({ tool, raw: input.rawTools[i]!, server })));
+  return { idempotencyCapability, tools, findings: runServerRules(server) };
+}

@@ -1,0 +1,177 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { installPackages, defaultCacheDir } from '../targets/npm.js';
+import { loadTargetFiles } from '../targets/load.js';
+import { TargetFileError, type Target } from '../targets/types.js';
+import { reporter } from '../report/reporters/index.js';
+import type { Report, ServerReport } from '../report/schema.js';
+import { summarize } from '../report/summary.js';
+import { scan, type ScanOptions } from '../scan.js';
+import { killAllServers } from '../connect/stdio.js';
+import { safeText } from '../report/terminal.js';
+import { EXIT, UsageError } from './exit.js';
+
+export const DEFAULT_TARGETS = fileURLToPath(new URL('../../targets/reference.json', import.meta.url));
+
+export interface ScanFlags {
+  json?: string;
+  out: string;
+  format: string;
+  concurrency: number;
+  timeout: number;
+  probeTimeout: number;
+  maxPages: number;
+  trust?: string[];
+  failOn?: string;
+  sandbox?: boolean;
+  install: boolean;
+  cacheDir?: string;
+  quiet?: boolean;
+}
+
+export async function scanCommand(files: string[], flags: ScanFlags): Promise<void> {
+  const list = files.length > 0 ? files : [DEFAULT_TARGETS];
+  let loaded;
+  try {
+    loaded = await loadTargetFiles(list);
+  } catch (err) {
+    if (err instanceof TargetFileError) throw new UsageError(err.message);
+    throw err;
+  }
+  for (const s of loaded.skipped) process.stderr.write(`idemscan: skipped ${safeText(s.name, 80)} (${s.source}): ${safeText(s.reason, 400)}\n`);
+  await run(loaded.targets, flags, 'table', loaded.skipped);
+}
+
+export interface AuditFlags extends ScanFlags {
+  header?: string[];
+  env?: string[];
+  sse?: boolean;
+  name?: string;
+}
+
+export async function auditCommand(words: string[], flags: AuditFlags): Promise<void> {
+  await run([auditTarget(words, flags)], flags, 'tools', []);
+}
+
+function auditTarget(words: string[], flags: AuditFlags): Target {
+  const [first, ...rest] = words;
+  if (!first) throw new UsageError('audit needs a command (after --) or a URL');
+  if (/^https?:\/\//i.test(first)) {
+    if (rest.length > 0) throw new UsageError('a URL target takes no further arguments');
+    return {
+      name: flags.name ?? new URL(first).host,
+      source: 'command line',
+      transport: flags.sse ? 'sse' : 'http',
+      url: first,
+      headers: pairs(flags.header ?? [], ':', '--header'),
+    };
+  }
+  return {
+    name: flags.name ?? path.basename(first),
+    source: 'command line',
+    transport: 'stdio',
+    command: first,
+    args: rest,
+    env: pairs(flags.env ?? [], '=', '--env'),
+  };
+}
+
+function pairs(items: string[], sep: string, flag: string): Record<string, string> {
+  return Object.fromEntries(
+    items.map((item) => {
+      const at = item.indexOf(sep);
+      if (at <= 0) throw new UsageError(`${flag} "${item}": expected NAME${sep}value`);
+      return [item.slice(0, at).trim(), item.slice(at + 1).trim()];
+    }),
+  );
+}
+
+async function run(targets: Target[], flags: ScanFlags, view: 'table' | 'tools', skipped: ScanOptions['skipped']): Promise<void> {
+  if (targets.length === 0) throw new UsageError('no targets to scan');
+  const formats = flags.format.split(',').map((f) => f.trim()).filter(Boolean);
+  formats.forEach((f) => reporter(f)); // unknown formats are a usage error before anything starts
+  const done: ServerReport[] = [];
+  const progress = !flags.quiet && process.stderr.isTTY;
+  const startedAt = new Date().toISOString();
+
+  const onSignal = async (signal: NodeJS.Signals) => {
+    killAllServers();
+    process.stderr.write(`\nidemscan: ${signal}: stopped; ${done.length} of ${targets.length} servers were scanned\n`);
+    if (done.length > 0) {
+      const partial = { schemaVersion: '1', tool: { name: 'idemscan', version: '' }, startedAt, finishedAt: new Date().toISOString(),
+        options: { interrupted: true }, summary: summarize(done), servers: done } as Report;
+      await writeOutputs(partial, flags, formats).catch(() => {});
+    }
+    process.exit(130);
+  };
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+
+  const report = await scan(targets, {
+    concurrency: flags.concurrency,
+    timeoutMs: flags.timeout,
+    probeTimeoutMs: flags.probeTimeout,
+    maxPages: flags.maxPages,
+    trust: flags.trust,
+    sandbox: flags.sandbox,
+    install: flags.install,
+    cacheDir: flags.cacheDir,
+    skipped,
+    onProgress: (e) => {
+      if (e.type !== 'done') return;
+      done.push(e.server);
+      if (progress) {
+        const s = e.server;
+        const status = s.status === 'ok' ? `${s.tools.length} tools` : `failed (${s.failure?.kind})`;
+        process.stderr.write(`[${e.index + 1}/${e.total}] ${safeText(s.name, 60)}: ${status}, ${(s.durationMs / 1000).toFixed(1)} s\n`);
+      }
+    },
+  });
+  process.removeListener('SIGINT', onSignal);
+  process.removeListener('SIGTERM', onSignal);
+
+  await writeOutputs(report, flags, formats);
+  if (!flags.quiet) {
+    const text = reporter(view).render(report);
+    (flags.json === '-' ? process.stderr : process.stdout).write(text);
+  }
+  process.exitCode = exitCode(report, flags.failOn);
+}
+
+async function writeOutputs(report: Report, flags: ScanFlags, formats: string[]): Promise<void> {
+  await mkdir(flags.out, { recursive: true });
+  for (const f of formats) {
+    const r = reporter(f);
+    if (r.fileName) await writeFile(path.join(flags.out, r.fileName), r.render(report));
+  }
+  if (flags.json === '-') process.stdout.write(reporter('json').render(report));
+  else if (flags.json) {
+    await mkdir(path.dirname(path.resolve(flags.json)), { recursive: true });
+    await writeFile(flags.json, reporter('json').render(report));
+  }
+}
+
+function exitCode(report: Report, _failOn: string | undefined): number {
+  if (report.summary.servers > 0 && report.summary.serversOk === 0) return EXIT.allFailed;
+  return EXIT.ok;
+}
+
+export async function installCommand(files: string[], flags: { concurrency: number; cacheDir?: string }): Promise<void> {
+  let loaded;
+  try {
+    loaded = await loadTargetFiles(files);
+  } catch (err) {
+    if (err instanceof TargetFileError) throw new UsageError(err.message);
+    throw err;
+  }
+  const specs = loaded.targets.filter((t) => t.npm).map((t) => t.npm!);
+  const cacheDir = flags.cacheDir ?? defaultCacheDir();
+  const results = await installPackages(specs, cacheDir, flags.concurrency);
+  for (const r of results) {
+    process.stdout.write(`${r.ok ? 'ok    ' : 'FAILED'} ${r.spec}${r.ms ? ` (${(r.ms / 1000).toFixed(1)} s)` : ' (cached)'}\n`);
+    if (!r.ok) process.stderr.write(`${r.error}\n`);
+  }
+  process.stdout.write(`${results.filter((r) => r.ok).length}/${results.length} packages in ${cacheDir}\n`);
+  if (results.some((r) => !r.ok)) process.exitCode = EXIT.allFailed;
+}

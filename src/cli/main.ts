@@ -1,0 +1,83 @@
+#!/usr/bin/env node
+/**
+ * The command line: parses flags, calls the library, renders, sets the exit code.
+ * Exit codes: 0 scanned, 1 --fail-on matched, 2 usage or target-file error, 3 every target failed.
+ */
+import { Command, CommanderError } from 'commander';
+import { reportJsonSchema } from '../report/schema.js';
+import { TOOL_VERSION } from '../version.js';
+import { auditCommand, installCommand, scanCommand } from './commands.js';
+import { EXIT, UsageError } from './exit.js';
+
+const program = new Command('idemscan')
+  .description('Scan MCP servers and tell which tools are safe to retry')
+  .version(TOOL_VERSION)
+  .showHelpAfterError()
+  .exitOverride();
+
+function scanOptions(cmd: Command): Command {
+  return cmd
+    .option('--json <path>', 'also write the JSON report to PATH (- for stdout)')
+    .option('--out <dir>', 'directory for report files', 'output')
+    .option('--format <list>', 'formats to write under --out, comma-separated', 'json')
+    .option('--concurrency <n>', 'servers scanned at once', toInt, 4)
+    .option('--timeout <ms>', 'bound on each server, from start to last page', toInt, 30_000)
+    .option('--probe-timeout <ms>', 'how long server/discover may stay silent before trying initialize', toInt, 2_000)
+    .option('--max-pages <n>', 'tools/list pages read per server at most', toInt, 64)
+    .option('--trust <names...>', 'servers whose hints you trust')
+    .option('--fail-on <list>', 'exit 1 when anything matches: a severity, rule ids or verdicts, comma-separated')
+    .option('--sandbox', 'run stdio servers with loopback-only networking (Linux network namespace)')
+    .option('--no-install', 'do not install missing pinned npm packages')
+    .option('--cache-dir <dir>', 'where pinned npm packages are installed')
+    .option('-q, --quiet', 'no progress or table on the terminal');
+}
+
+scanOptions(program.command('scan'))
+  .description('scan every server in one or more target files (default: the bundled reference list)')
+  .argument('[files...]', 'target files: idemscan lists, mcpServers configs, VS Code mcp.json, registry server.json')
+  .action(scanCommand);
+
+scanOptions(program.command('audit'))
+  .description('scan one server and show every tool with its verdict and evidence')
+  .usage('[options] -- COMMAND [ARGS...]  |  [options] URL')
+  .argument('<target...>', 'a command and its arguments (after --), or an http(s) URL')
+  .option('--header <header...>', 'HTTP header "Name: value" (repeatable)')
+  .option('--env <pair...>', 'environment variable NAME=value for a stdio server (repeatable)')
+  .option('--sse', 'the URL is an HTTP+SSE (2024-11-05) endpoint')
+  .option('--name <name>', 'the server name in the report')
+  .action(auditCommand);
+
+program
+  .command('install')
+  .description('install the pinned npm packages of target files into the cache')
+  .argument('<files...>', 'target files')
+  .option('--concurrency <n>', 'installs at once', toInt, 4)
+  .option('--cache-dir <dir>', 'cache directory')
+  .action(installCommand);
+
+program
+  .command('schema')
+  .description("print the report's JSON Schema")
+  .action(() => {
+    process.stdout.write(JSON.stringify(reportJsonSchema(), null, 2) + '\n');
+  });
+
+function toInt(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n <= 0) throw new UsageError(`expected a positive whole number, got "${value}"`);
+  return n;
+}
+
+try {
+  await program.parseAsync(process.argv);
+} catch (err) {
+  if (err instanceof CommanderError) {
+    process.exitCode = err.exitCode === 0 ? EXIT.ok : EXIT.usage;
+  } else if (err instanceof UsageError) {
+    process.stderr.write(`idemscan: ${err.message}\n`);
+    process.exitCode = EXIT.usage;
+  } else {
+    process.stderr.write(`idemscan: ${(err as Error)?.stack ?? String(err)}\n`);
+    process.exitCode = EXIT.usage;
+  }
+}

@@ -1,0 +1,18 @@
+import type { ScanFailure } from './failure.js';
+
+export interface ChannelEvents {
+  /** Every JSON-RPC frame, raw: nothing stripped, nothing validated. */
+  onmessage?: (message: Record<string, unknown>) => void;
+  /** The connection ended on its own (process exit, stream error). */
+  onclose?: (reason: ScanFailure) => void;
+}
+
+/** One connection to one server, as a stream of raw JSON-RPC frames. */
+export interface Channel {
+  readonly events: ChannelEvents;
+  start(): Promise<void>;
+  send(message: unknown): Promise<void>;
+  close(): Promise<void>;
+  /** Called once the handshake has chosen a legacy version (HTTP sends it as a header). */
+  setProtocolVersion?(version: string): void;
+}

@@ -1,0 +1,79 @@
+/**
+ * HTTP servers through the SDK's own transports (Streamable HTTP, and the older HTTP+SSE), used
+ * as raw frame pipes: the SDK handles sessions, SSE parsing and the per-request
+ * `MCP-Protocol-Version` / `Mcp-Method` headers it derives from each modern request's `_meta`.
+ */
+import { SSEClientTransport, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import type { Channel, ChannelEvents } from './channel.js';
+import { httpFailure, ScanFailure } from './failure.js';
+
+type SdkTransport = StreamableHTTPClientTransport | SSEClientTransport;
+
+export interface HttpOptions {
+  url: string;
+  headers?: Record<string, string>;
+  kind: 'streamable' | 'sse';
+  maxBodyBytes: number;
+}
+
+export class HttpChannel implements Channel {
+  readonly events: ChannelEvents = {};
+  private readonly transport: SdkTransport;
+  private readonly abort = new AbortController();
+
+  constructor(opts: HttpOptions) {
+    const url = new URL(opts.url);
+    const init = { requestInit: { headers: opts.headers }, fetch: boundedFetch(opts.maxBodyBytes, this.abort.signal) };
+    this.transport =
+      opts.kind === 'sse'
+        ? new SSEClientTransport(url, { ...init, eventSourceInit: { fetch: init.fetch } })
+        : new StreamableHTTPClientTransport(url, { ...init, reconnectionOptions: noReconnect });
+    this.transport.onmessage = (m) => this.events.onmessage?.(m as unknown as Record<string, unknown>);
+    this.transport.onerror = () => {}; // send() rejects with the same error; that is where we map it
+  }
+
+  async start(): Promise<void> {
+    try {
+      await this.transport.start();
+    } catch (err) {
+      throw httpFailure(err);
+    }
+  }
+
+  async send(message: unknown): Promise<void> {
+    try {
+      await (this.transport.send as (m: unknown) => Promise<void>)(message);
+    } catch (err) {
+      throw httpFailure(err);
+    }
+  }
+
+  setProtocolVersion(version: string): void {
+    this.transport.setProtocolVersion?.(version);
+  }
+
+  async close(): Promise<void> {
+    this.abort.abort();
+    await this.transport.close().catch(() => {});
+  }
+}
+
+const noReconnect = { maxReconnectionDelay: 1000, initialReconnectionDelay: 1000, reconnectionDelayGrowFactor: 1, maxRetries: 0 };
+
+/** fetch whose response bodies stop at `limit` bytes: a hostile server cannot exhaust memory. */
+function boundedFetch(limit: number, closed: AbortSignal): typeof fetch {
+  return async (input, init) => {
+    const signal = init?.signal ? AbortSignal.any([init.signal, closed]) : closed;
+    const res = await fetch(input, { ...init, signal });
+    if (!res.body) return res;
+    let seen = 0;
+    const guard = new TransformStream<Uint8Array, Uint8Array>({
+      transform(chunk, ctl) {
+        seen += chunk.byteLength;
+        if (seen > limit) ctl.error(new ScanFailure('protocol', `response body exceeded ${limit} bytes`));
+        else ctl.enqueue(chunk);
+      },
+    });
+    return new Response(res.body.pipeThrough(guard), { status: res.status, statusText: res.statusText, headers: res.headers });
+  };
+}

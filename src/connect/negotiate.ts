@@ -1,0 +1,132 @@
+/**
+ * Era negotiation on one connection (never a second process, unlike the SDK's 'auto' mode):
+ * `server/discover` first; a DiscoverResult or -32022 means a 2026-07-28 server. Any other error,
+ * an HTTP 4xx, or silence within the probe timeout means a 2025-era server: `initialize` follows.
+ */
+import {
+  CLIENT_CAPABILITIES_META_KEY,
+  CLIENT_INFO_META_KEY,
+  LATEST_PROTOCOL_VERSION,
+  PROTOCOL_VERSION_META_KEY,
+  ProtocolErrorCode,
+  SERVER_INFO_META_KEY,
+} from '@modelcontextprotocol/client';
+import { TOOL_NAME, TOOL_VERSION } from '../version.js';
+import { ScanFailure } from './failure.js';
+import type { RpcClient, RpcOutcome } from './rpc.js';
+
+/** Modern revisions we speak; the SDK's own list (`SUPPORTED_MODERN_PROTOCOL_VERSIONS`) is not exported. */
+export const MODERN_VERSIONS = ['2026-07-28'];
+const CLIENT_INFO = { name: TOOL_NAME, version: TOOL_VERSION };
+
+export interface Session {
+  era: 'modern' | 'legacy';
+  version: string;
+  capabilities?: Record<string, unknown>;
+  serverInfo?: Record<string, unknown>;
+  /** Notes for the report: how the era was found. */
+  notes: string[];
+}
+
+export interface NegotiateOptions {
+  probeTimeoutMs: number;
+  /** Time left for the whole server; requests never wait past it. */
+  remainingMs: () => number;
+  /** True for HTTP, where the probe's 4xx answer (not silence) tells a legacy server. */
+  http: boolean;
+  /** Told the legacy version before `notifications/initialized` goes out (HTTP sends it as a header). */
+  setVersion?: (version: string) => void;
+}
+
+/** The `_meta` envelope every 2026-07-28 request carries in place of a handshake. */
+export function modernMeta(version: string): Record<string, unknown> {
+  return {
+    [PROTOCOL_VERSION_META_KEY]: version,
+    [CLIENT_INFO_META_KEY]: CLIENT_INFO,
+    [CLIENT_CAPABILITIES_META_KEY]: {},
+  };
+}
+
+export async function negotiate(rpc: RpcClient, opts: NegotiateOptions): Promise<Session> {
+  const notes: string[] = [];
+  const probe = await discover(rpc, Math.min(opts.probeTimeoutMs, opts.remainingMs()), opts.http);
+  if (probe.kind === 'modern') return { ...probe.session, notes };
+  notes.push(probe.why);
+  try {
+    return await initialize(rpc, opts, notes);
+  } catch (err) {
+    // A modern server that was slow to start misses the short probe and then rejects
+    // `initialize`: ask it again, with the whole time left.
+    if (probe.kind === 'silent' && err instanceof ScanFailure && err.kind === 'protocol') {
+      const retry = await discover(rpc, opts.remainingMs(), opts.http);
+      if (retry.kind === 'modern') return { ...retry.session, notes: [...notes, 'answered server/discover on a second try'] };
+    }
+    throw err;
+  }
+}
+
+type Probe =
+  | { kind: 'modern'; session: Omit<Session, 'notes'> }
+  | { kind: 'legacy' | 'silent'; why: string };
+
+async function discover(rpc: RpcClient, timeoutMs: number, http: boolean): Promise<Probe> {
+  let outcome: RpcOutcome;
+  try {
+    outcome = await rpc.request('server/discover', { _meta: modernMeta(MODERN_VERSIONS[0]!) }, timeoutMs);
+  } catch (err) {
+    if (!(err instanceof ScanFailure)) throw err;
+    if (err.kind === 'timeout') return { kind: 'silent', why: `no answer to server/discover within ${timeoutMs} ms` };
+    if (http && err.kind === 'protocol') return { kind: 'legacy', why: `server/discover refused: ${err.message.slice(0, 120)}` };
+    throw err;
+  }
+  if (outcome.ok) {
+    const r = outcome.result;
+    const supported = Array.isArray(r.supportedVersions) ? r.supportedVersions.filter((v) => typeof v === 'string') : [];
+    const version = MODERN_VERSIONS.find((v) => supported.includes(v));
+    if (!version) return { kind: 'legacy', why: `server/discover offered no modern version we speak (${supported.join(', ') || 'none'})` };
+    const meta = (r._meta ?? {}) as Record<string, unknown>;
+    return {
+      kind: 'modern',
+      session: {
+        era: 'modern',
+        version,
+        capabilities: asObject(r.capabilities),
+        serverInfo: asObject(meta[SERVER_INFO_META_KEY]) ?? asObject(r.serverInfo),
+      },
+    };
+  }
+  if (outcome.error.code === ProtocolErrorCode.UnsupportedProtocolVersion) {
+    const data = asObject(outcome.error.data);
+    const supported = Array.isArray(data?.supported) ? data.supported : [];
+    return { kind: 'legacy', why: `server/discover: unsupported version (server supports ${supported.join(', ') || 'unknown'})` };
+  }
+  return { kind: 'legacy', why: `server/discover answered error ${outcome.error.code}` };
+}
+
+async function initialize(rpc: RpcClient, opts: NegotiateOptions, notes: string[]): Promise<Session> {
+  const outcome = await rpc.request(
+    'initialize',
+    { protocolVersion: LATEST_PROTOCOL_VERSION, capabilities: {}, clientInfo: CLIENT_INFO },
+    opts.remainingMs(),
+  );
+  if (!outcome.ok) {
+    throw new ScanFailure('protocol', `initialize failed: ${outcome.error.code} ${outcome.error.message.slice(0, 300)}`);
+  }
+  const r = outcome.result;
+  if (typeof r.protocolVersion !== 'string') {
+    throw new ScanFailure('protocol', 'initialize result has no protocolVersion');
+  }
+  opts.setVersion?.(r.protocolVersion);
+  await rpc.notify('notifications/initialized');
+  return {
+    era: 'legacy',
+    version: r.protocolVersion,
+    capabilities: asObject(r.capabilities),
+    serverInfo: asObject(r.serverInfo),
+    notes,
+  };
+}
+
+export function asObject(v: unknown): Record<string, unknown> | undefined {
+  return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
+}

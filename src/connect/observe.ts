@@ -1,0 +1,129 @@
+/**
+ * Connect to one target, negotiate, list its tools, and end it: always returns, never throws.
+ * Whatever happens, the server's processes are gone when this resolves.
+ */
+import type { Finding, Failure } from '../report/schema.js';
+import type { Target } from '../targets/types.js';
+import type { Channel } from './channel.js';
+import { ScanFailure } from './failure.js';
+import { HttpChannel } from './http.js';
+import { listTools, type RawTool } from './list.js';
+import { negotiate, type Session } from './negotiate.js';
+import { RpcClient } from './rpc.js';
+import { StdioChannel } from './stdio.js';
+
+export interface ConnectOptions {
+  /** From spawn (or first request) to the last page. */
+  timeoutMs: number;
+  probeTimeoutMs: number;
+  maxPages: number;
+  maxTools: number;
+  maxFrameBytes: number;
+  stderrTailBytes: number;
+  killGraceMs: number;
+}
+
+export const DEFAULT_CONNECT_OPTIONS: ConnectOptions = {
+  timeoutMs: 30_000,
+  probeTimeoutMs: 2_000,
+  maxPages: 64,
+  maxTools: 5_000,
+  maxFrameBytes: 16 * 1024 * 1024,
+  stderrTailBytes: 4 * 1024,
+  killGraceMs: 2_000,
+};
+
+export interface Observation {
+  session?: Session;
+  tools: RawTool[];
+  findings: Finding[];
+  failure?: Failure;
+  durationMs: number;
+  /** Process ids started (the group leader), for tests and diagnostics. */
+  pid?: number;
+}
+
+/** A launch that is ready to run: npm targets already resolved to a command. */
+export type Launch = Target & { command?: string };
+
+export async function observe(target: Launch, opts: ConnectOptions): Promise<Observation> {
+  const started = performance.now();
+  const deadline = Date.now() + opts.timeoutMs;
+  const remainingMs = () => Math.max(1, deadline - Date.now());
+  const obs: Observation = { tools: [], findings: [], durationMs: 0 };
+
+  const attempt = async (channel: Channel): Promise<void> => {
+    const rpc = new RpcClient(channel);
+    const timer = setTimeout(
+      () => rpc.fail(new ScanFailure('timeout', `no complete answer within ${opts.timeoutMs} ms (--timeout)`)),
+      opts.timeoutMs,
+    );
+    try {
+      await channel.start();
+      if (channel instanceof StdioChannel) obs.pid = channel.pid;
+      const http = channel instanceof HttpChannel;
+      const session = await negotiate(rpc, {
+        probeTimeoutMs: opts.probeTimeoutMs,
+        remainingMs,
+        http,
+        setVersion: (v) => channel.setProtocolVersion?.(v),
+      });
+      obs.session = session;
+      const listing = await listTools(rpc, session, { maxPages: opts.maxPages, maxTools: opts.maxTools, remainingMs });
+      obs.tools = listing.tools;
+      obs.findings.push(...listing.findings);
+    } finally {
+      clearTimeout(timer);
+      await channel.close();
+    }
+  };
+
+  let stdio: StdioChannel | undefined;
+  try {
+    if (target.transport === 'stdio') {
+      if (!target.command) throw new ScanFailure('spawn', 'no command to start');
+      stdio = new StdioChannel({
+        command: target.command,
+        args: target.args ?? [],
+        env: target.env,
+        cwd: target.cwd,
+        maxFrameBytes: opts.maxFrameBytes,
+        stderrTailBytes: opts.stderrTailBytes,
+        killGraceMs: opts.killGraceMs,
+      });
+      await attempt(stdio);
+    } else {
+      await attemptHttp(target, opts, attempt);
+    }
+  } catch (err) {
+    const failure = err instanceof ScanFailure ? err : new ScanFailure('protocol', (err as Error)?.message ?? String(err));
+    obs.failure = { kind: failure.kind, message: failure.message };
+  }
+  if (stdio) {
+    const tail = stdio.stderrTail.text().trim();
+    if (obs.failure && tail) obs.failure.stderr = tail;
+    if (stdio.noise.lines > 0) {
+      obs.findings.push({
+        rule: 'stdout-noise',
+        severity: 'warning',
+        message: `${stdio.noise.lines} line(s) on stdout were not JSON-RPC (first: ${JSON.stringify(stdio.noise.first)}); stdout is reserved for protocol messages`,
+        evidence: 'stdout',
+      });
+    }
+  }
+  obs.durationMs = Math.round(performance.now() - started);
+  return obs;
+}
+
+/** Streamable HTTP first; a server that refuses it with 404/405 gets the older HTTP+SSE transport. */
+async function attemptHttp(target: Launch, opts: ConnectOptions, attempt: (c: Channel) => Promise<void>): Promise<void> {
+  const make = (kind: 'streamable' | 'sse') =>
+    new HttpChannel({ url: target.url!, headers: target.headers, kind, maxBodyBytes: opts.maxFrameBytes });
+  if (target.transport === 'sse') return attempt(make('sse'));
+  try {
+    await attempt(make('streamable'));
+  } catch (err) {
+    if (!(err instanceof ScanFailure) || err.kind !== 'protocol' || !/HTTP (404|405)\b/.test(err.message)) throw err;
+    await attempt(make('sse'));
+  }
+}

@@ -1,0 +1,95 @@
+/**
+ * JSON-RPC requests over a raw channel. We keep results raw on purpose: the SDK's schemas strip
+ * unknown fields (`capabilities.tools.idempotency`, unknown annotation keys) and reject a whole
+ * tools page for one malformed entry, and both would make our numbers wrong.
+ */
+import type { Channel } from './channel.js';
+import { ScanFailure } from './failure.js';
+
+export type RpcOutcome =
+  | { ok: true; result: Record<string, unknown> }
+  | { ok: false; error: { code: number; message: string; data?: unknown } };
+
+interface Pending {
+  resolve: (outcome: RpcOutcome) => void;
+  reject: (err: ScanFailure) => void;
+  timer: NodeJS.Timeout;
+}
+
+export class RpcClient {
+  private nextId = 1;
+  private readonly pending = new Map<number, Pending>();
+  private closedWith?: ScanFailure;
+
+  constructor(private readonly channel: Channel) {
+    channel.events.onmessage = (m) => this.onMessage(m);
+    channel.events.onclose = (reason) => this.fail(reason);
+  }
+
+  /** Fails every request in flight, and every later one, with this reason. */
+  fail(reason: ScanFailure): void {
+    this.closedWith ??= reason;
+    for (const [id, p] of this.pending) {
+      clearTimeout(p.timer);
+      p.reject(reason);
+      this.pending.delete(id);
+    }
+  }
+
+  /** `onTimeout` lets the caller decide what silence means (a failure, or "legacy server"). */
+  request(method: string, params: Record<string, unknown>, timeoutMs: number): Promise<RpcOutcome> {
+    if (this.closedWith) return Promise.reject(this.closedWith);
+    const id = this.nextId++;
+    return new Promise<RpcOutcome>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.pending.delete(id);
+        reject(new ScanFailure('timeout', `no answer to ${method} within ${timeoutMs} ms`));
+      }, Math.max(1, timeoutMs));
+      this.pending.set(id, { resolve, reject, timer });
+      this.channel.send({ jsonrpc: '2.0', id, method, params }).catch((err: unknown) => {
+        const p = this.pending.get(id);
+        if (!p) return;
+        clearTimeout(p.timer);
+        this.pending.delete(id);
+        p.reject(err instanceof ScanFailure ? err : new ScanFailure('protocol', String((err as Error)?.message ?? err)));
+      });
+    });
+  }
+
+  async notify(method: string, params: Record<string, unknown> = {}): Promise<void> {
+    await this.channel.send({ jsonrpc: '2.0', method, params });
+  }
+
+  private onMessage(message: Record<string, unknown>): void {
+    const id = message.id;
+    if (typeof id !== 'number' || !('result' in message || 'error' in message)) {
+      // Server-to-client requests (sampling, roots, ping) get a polite refusal so the server
+      // does not wait on us; notifications are ignored.
+      if ((typeof id === 'number' || typeof id === 'string') && typeof message.method === 'string') {
+        const reply = message.method === 'ping'
+          ? { jsonrpc: '2.0', id, result: {} }
+          : { jsonrpc: '2.0', id, error: { code: -32601, message: 'Method not found' } };
+        this.channel.send(reply).catch(() => {});
+      }
+      return;
+    }
+    const p = this.pending.get(id);
+    if (!p) return; // a late answer to a request we gave up on (the era probe)
+    clearTimeout(p.timer);
+    this.pending.delete(id);
+    if ('error' in message) {
+      const e = (message.error ?? {}) as { code?: unknown; message?: unknown; data?: unknown };
+      p.resolve({
+        ok: false,
+        error: { code: typeof e.code === 'number' ? e.code : 0, message: String(e.message ?? ''), data: e.data },
+      });
+    } else {
+      const result = message.result;
+      if (result && typeof result === 'object' && !Array.isArray(result)) {
+        p.resolve({ ok: true, result: result as Record<string, unknown> });
+      } else {
+        p.reject(new ScanFailure('protocol', 'the server answered with a result that is not an object'));
+      }
+    }
+  }
+}

@@ -1,0 +1,165 @@
+/**
+ * A stdio server in its own process group. We spawn it ourselves rather than through the SDK's
+ * StdioClientTransport because the SDK signals only the direct child (a server behind `sh -c` or
+ * `npx` would outlive the scan), inherits stderr, and rejects a non-JSON stdout line as an error.
+ * Framing is newline-delimited JSON, as the spec says.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { getDefaultEnvironment } from '@modelcontextprotocol/client/stdio';
+import type { Channel, ChannelEvents } from './channel.js';
+import { ScanFailure } from './failure.js';
+import { TailBuffer } from './tail.js';
+
+export interface StdioOptions {
+  command: string;
+  args: string[];
+  env?: Record<string, string>;
+  cwd?: string;
+  maxFrameBytes: number;
+  stderrTailBytes: number;
+  /** How long after SIGTERM before the whole group gets SIGKILL. */
+  killGraceMs: number;
+}
+
+/** Every live process group, so Ctrl-C or an early exit can end them all. */
+const liveGroups = new Set<number>();
+
+export function killAllServers(signal: NodeJS.Signals = 'SIGKILL'): void {
+  for (const pgid of liveGroups) signalGroup(pgid, signal);
+}
+
+process.once('exit', () => killAllServers());
+
+export class StdioChannel implements Channel {
+  readonly events: ChannelEvents = {};
+  readonly stderrTail: TailBuffer;
+  /** Lines on stdout that were not JSON-RPC (banners, logs): counted, first one kept. */
+  noise = { lines: 0, first: undefined as string | undefined };
+  private child?: ChildProcess;
+  private pending: Buffer[] = [];
+  private pendingBytes = 0;
+  private exited?: Promise<void>;
+  private closing = false;
+
+  constructor(private readonly opts: StdioOptions) {
+    this.stderrTail = new TailBuffer(opts.stderrTailBytes);
+  }
+
+  get pid(): number | undefined {
+    return this.child?.pid;
+  }
+
+  async start(): Promise<void> {
+    const child = spawn(this.opts.command, this.opts.args, {
+      // Minimal environment: the SDK's safe defaults plus what the target declares, nothing else.
+      env: { ...getDefaultEnvironment(), ...this.opts.env },
+      cwd: this.opts.cwd,
+      stdio: ['pipe', 'pipe', 'pipe'],
+      detached: true, // its own process group, so the whole tree can be signalled
+    });
+    this.child = child;
+    await new Promise<void>((resolve, reject) => {
+      child.once('spawn', () => resolve());
+      child.once('error', (err: NodeJS.ErrnoException) => {
+        reject(new ScanFailure('spawn', `cannot start "${this.opts.command}": ${err.code ?? err.message}`));
+      });
+    });
+    const pgid = child.pid!;
+    liveGroups.add(pgid);
+    this.exited = new Promise((resolve) => {
+      child.once('exit', (code, signal) => {
+        if (!this.closing) {
+          const how = signal ? `was killed by ${signal}` : `exited with code ${code}`;
+          this.events.onclose?.(new ScanFailure('exited', `the server ${how}`));
+        }
+        resolve();
+      });
+    });
+    child.stdout!.on('data', (chunk: Buffer) => this.onStdout(chunk));
+    child.stderr!.on('data', (chunk: Buffer) => this.stderrTail.push(chunk));
+    // A server that dies mid-write must not crash the scanner with EPIPE.
+    child.stdin!.on('error', () => {});
+  }
+
+  async send(message: unknown): Promise<void> {
+    const stdin = this.child?.stdin;
+    if (!stdin || stdin.destroyed) throw new ScanFailure('exited', 'the server closed its input');
+    stdin.write(JSON.stringify(message) + '\n');
+  }
+
+  private onStdout(chunk: Buffer): void {
+    let start = 0;
+    for (let nl = chunk.indexOf(10); nl >= 0; nl = chunk.indexOf(10, start)) {
+      this.pending.push(chunk.subarray(start, nl));
+      const line = Buffer.concat(this.pending).toString('utf8');
+      this.pending = [];
+      this.pendingBytes = 0;
+      this.onLine(line);
+      start = nl + 1;
+    }
+    if (start < chunk.length) {
+      this.pending.push(chunk.subarray(start));
+      this.pendingBytes += chunk.length - start;
+      if (this.pendingBytes > this.opts.maxFrameBytes) {
+        this.pending = [];
+        this.pendingBytes = 0;
+        this.events.onclose?.(
+          new ScanFailure('protocol', `a message on stdout exceeded ${this.opts.maxFrameBytes} bytes`),
+        );
+        void this.close();
+      }
+    }
+  }
+
+  private onLine(raw: string): void {
+    const line = raw.trim();
+    if (!line) return;
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(line);
+    } catch {
+      parsed = undefined;
+    }
+    if (parsed && typeof parsed === 'object' && (parsed as { jsonrpc?: unknown }).jsonrpc === '2.0') {
+      this.events.onmessage?.(parsed as Record<string, unknown>);
+      return;
+    }
+    this.noise.lines++;
+    this.noise.first ??= line.slice(0, 200);
+  }
+
+  /** Ends the whole process group: SIGTERM, then SIGKILL after the grace period. */
+  async close(): Promise<void> {
+    if (this.closing || !this.child?.pid) return;
+    this.closing = true;
+    const pgid = this.child.pid;
+    this.child.stdin?.end();
+    signalGroup(pgid, 'SIGTERM');
+    const deadline = Date.now() + this.opts.killGraceMs;
+    while (groupAlive(pgid) && Date.now() < deadline) await sleep(25);
+    if (groupAlive(pgid)) signalGroup(pgid, 'SIGKILL');
+    await Promise.race([this.exited, sleep(this.opts.killGraceMs)]);
+    liveGroups.delete(pgid);
+    this.child.stdout?.destroy();
+    this.child.stderr?.destroy();
+  }
+}
+
+function signalGroup(pgid: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(-pgid, signal);
+  } catch {
+    // ESRCH: the group is already gone.
+  }
+}
+
+function groupAlive(pgid: number): boolean {
+  try {
+    process.kill(-pgid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));

@@ -1,0 +1,31 @@
+/**
+ * Size bounds for what servers send us. A report must stay readable and loadable even when a
+ * server sends a 5 MB description or a deeply nested annotation object.
+ */
+export function bounded(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max)}… [${text.length - max} more characters]`;
+}
+
+/** Keeps an object as received unless its JSON is larger than `max`; then only its scalar fields, cut short. */
+export function boundedObject(obj: Record<string, unknown>, max: number): Record<string, unknown> {
+  let size: number;
+  try {
+    size = JSON.stringify(obj).length;
+  } catch {
+    size = Infinity;
+  }
+  if (size <= max) return obj;
+  const out: Record<string, unknown> = { _truncated: true };
+  for (const [k, v] of Object.entries(obj).slice(0, 32)) {
+    if (typeof v === 'boolean' || typeof v === 'number' || v === null) out[bounded(k, 64)] = v;
+    else if (typeof v === 'string') out[bounded(k, 64)] = bounded(v, 256);
+  }
+  return out;
+}
+
+/** `serverInfo` as the report promises it: string name and version, bounded. */
+export function serverInfoOf(info: Record<string, unknown> | undefined): { name?: string; version?: string } | undefined {
+  if (!info) return undefined;
+  const str = (v: unknown) => (typeof v === 'string' ? bounded(v, 200) : v === undefined ? undefined : bounded(JSON.stringify(v) ?? '', 200));
+  return { ...boundedObject(info, 2_000), name: str(info.name), version: str(info.version) };
+}

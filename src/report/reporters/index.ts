@@ -1,0 +1,15 @@
+/** Every output format, by the name `--format` takes. */
+import { jsonReporter } from './json.js';
+import { tableReporter } from './table.js';
+import { toolsReporter } from './tools.js';
+import type { Reporter } from './types.js';
+
+export const REPORTERS: Record<string, Reporter> = Object.fromEntries(
+  [jsonReporter, tableReporter, toolsReporter].map((r) => [r.id, r]),
+);
+
+export function reporter(id: string): Reporter {
+  const r = REPORTERS[id];
+  if (!r) throw new Error(`unknown format "${id}" (known: ${Object.keys(REPORTERS).join(', ')})`);
+  return r;
+}

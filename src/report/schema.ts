@@ -1,0 +1,141 @@
+/**
+ * The report contract (DESIGN.md §3). These zod schemas are the single source of the report's
+ * TypeScript types and of the JSON Schema that `idemscan schema` prints. Field names are public:
+ * add fields freely, rename none.
+ */
+import { z } from 'zod';
+
+export const SCHEMA_VERSION = '1';
+
+export const Severity = z.enum(['error', 'warning', 'info']);
+export const Verdict = z.enum(['read-only', 'protocol-keyed', 'keyed', 'idempotent', 'unprotected']);
+export const FailureKind = z.enum(['spawn', 'exited', 'timeout', 'auth', 'unreachable', 'protocol']);
+export const Confidence = z.enum(['strong', 'weak']);
+
+export const Finding = z.object({
+  rule: z.string(),
+  severity: Severity,
+  message: z.string(),
+  /** Tool the finding is about (server-level findings have none). */
+  tool: z.string().optional(),
+  /** Where the evidence is: an annotation field, an argument path, a list page. */
+  evidence: z.string().optional(),
+});
+
+export const KeyArgument = z.object({
+  name: z.string(),
+  /** JSONPath into the tool's arguments object, e.g. `$.options.clientToken`. */
+  path: z.string(),
+  confidence: Confidence,
+  /** Why it was taken for a key: a name pattern or a description mention. */
+  reason: z.string().optional(),
+});
+
+export const EffectiveHints = z.object({
+  readOnly: z.boolean(),
+  destructive: z.boolean(),
+  idempotent: z.boolean(),
+  openWorld: z.boolean(),
+});
+
+export const ToolReport = z.object({
+  name: z.string(),
+  title: z.string().optional(),
+  description: z.string().optional(),
+  /** Annotations exactly as received (unknown keys and ill-typed values included). */
+  annotations: z.record(z.string(), z.unknown()).optional(),
+  effective: EffectiveHints,
+  verdict: Verdict,
+  keyArguments: z.array(KeyArgument),
+  findings: z.array(Finding),
+});
+
+export const Failure = z.object({
+  kind: FailureKind,
+  message: z.string(),
+  stderr: z.string().optional(),
+});
+
+/** A redacted launch recipe: enough to see what was started, never a secret value. */
+export const TargetInfo = z.object({
+  transport: z.enum(['stdio', 'http', 'sse']),
+  command: z.string().optional(),
+  args: z.array(z.string()).optional(),
+  /** Names of the environment variables the target declares; values are never reported. */
+  env: z.array(z.string()).optional(),
+  url: z.string().optional(),
+  /** Names of the headers the target declares; values are never reported. */
+  headers: z.array(z.string()).optional(),
+  npm: z.string().optional(),
+  /** The resolved launch (the installed package's entry point) when `npm` is used. */
+  resolved: z.string().optional(),
+  /** Env or header names given obvious fake values (registry secrets), never real ones. */
+  fakeEnv: z.array(z.string()).optional(),
+  source: z.string().optional(),
+});
+
+export const ProtocolInfo = z.object({
+  era: z.enum(['modern', 'legacy']),
+  version: z.string(),
+});
+
+export const ServerReport = z.object({
+  name: z.string(),
+  status: z.enum(['ok', 'failed']),
+  failure: Failure.optional(),
+  target: TargetInfo,
+  protocol: ProtocolInfo.optional(),
+  serverInfo: z.object({ name: z.string(), version: z.string() }).partial().passthrough().optional(),
+  capabilities: z.record(z.string(), z.unknown()).optional(),
+  idempotencyCapability: z.boolean(),
+  trusted: z.boolean().optional(),
+  durationMs: z.number(),
+  tools: z.array(ToolReport),
+  findings: z.array(Finding),
+});
+
+export const Summary = z.object({
+  servers: z.number().int(),
+  serversOk: z.number().int(),
+  serversFailed: z.number().int(),
+  tools: z.number().int(),
+  readOnly: z.number().int(),
+  notReadOnly: z.number().int(),
+  /** Tools that carry at least one of the four behaviour hints. */
+  annotated: z.number().int(),
+  protocolKeyed: z.number().int(),
+  keyed: z.number().int(),
+  idempotent: z.number().int(),
+  unprotected: z.number().int(),
+});
+
+export const Report = z.object({
+  schemaVersion: z.literal(SCHEMA_VERSION),
+  tool: z.object({ name: z.string(), version: z.string() }),
+  startedAt: z.string(),
+  finishedAt: z.string(),
+  options: z.record(z.string(), z.unknown()),
+  summary: Summary,
+  servers: z.array(ServerReport),
+  /** Target entries that could not be read and were skipped (bad config, never scanned). */
+  skipped: z.array(z.object({ name: z.string(), source: z.string(), reason: z.string() })).optional(),
+  /** How the run was made: versions and platform, so others can reproduce it. */
+  manifest: z.record(z.string(), z.unknown()).optional(),
+});
+
+export type Severity = z.infer<typeof Severity>;
+export type Verdict = z.infer<typeof Verdict>;
+export type FailureKind = z.infer<typeof FailureKind>;
+export type Finding = z.infer<typeof Finding>;
+export type KeyArgument = z.infer<typeof KeyArgument>;
+export type EffectiveHints = z.infer<typeof EffectiveHints>;
+export type ToolReport = z.infer<typeof ToolReport>;
+export type Failure = z.infer<typeof Failure>;
+export type TargetInfo = z.infer<typeof TargetInfo>;
+export type ServerReport = z.infer<typeof ServerReport>;
+export type Summary = z.infer<typeof Summary>;
+export type Report = z.infer<typeof Report>;
+
+export function reportJsonSchema(): unknown {
+  return z.toJSONSchema(Report, { target: 'draft-2020-12', io: 'output' });
+}

@@ -1,0 +1,157 @@
+/**
+ * The library core: targets in, a report out. Never prints, never exits; every per-server
+ * problem is a value in the report.
+ */
+import os from 'node:os';
+import pLimit from 'p-limit';
+import { classifyServer } from './classify/index.js';
+import { DEFAULT_CONNECT_OPTIONS, observe, type ConnectOptions } from './connect/observe.js';
+import { boundedObject, serverInfoOf } from './report/bounds.js';
+import { SCHEMA_VERSION, type Report, type ServerReport } from './report/schema.js';
+import { summarize } from './report/summary.js';
+import { defaultCacheDir, installPackages, isInstalled, resolveNpmLaunch } from './targets/npm.js';
+import { describeTarget, Redactor } from './targets/redact.js';
+import { sandboxed } from './targets/sandbox.js';
+import type { SkippedTarget, Target } from './targets/types.js';
+import { TOOL_NAME, TOOL_VERSION } from './version.js';
+
+export interface ScanOptions extends Partial<ConnectOptions> {
+  concurrency?: number;
+  /** Install pinned npm targets that are not in the cache yet (needs the npm registry). */
+  install?: boolean;
+  cacheDir?: string;
+  /** Run stdio servers in a loopback-only network namespace. */
+  sandbox?: boolean;
+  /** Server names whose hints the user trusts (as `trusted: true` in a target file). */
+  trust?: string[];
+  skipped?: SkippedTarget[];
+  onProgress?: (event: ProgressEvent) => void;
+}
+
+export type ProgressEvent =
+  | { type: 'start'; target: string; index: number; total: number }
+  | { type: 'done'; server: ServerReport; index: number; total: number };
+
+export async function scan(targets: Target[], options: ScanOptions = {}): Promise<Report> {
+  const startedAt = new Date();
+  const connect: ConnectOptions = { ...DEFAULT_CONNECT_OPTIONS, ...definedOnly(options) };
+  const concurrency = Math.max(1, options.concurrency ?? 4);
+  const cacheDir = options.cacheDir ?? defaultCacheDir();
+  const npmSpecs = targets.filter((t) => t.npm).map((t) => t.npm!);
+  const missing = npmSpecs.filter((s) => !isInstalled(cacheDir, s));
+  const installErrors = new Map<string, string>();
+  if (missing.length > 0 && options.install) {
+    for (const r of await installPackages(missing, cacheDir, concurrency)) if (!r.ok) installErrors.set(r.spec, r.error ?? 'npm install failed');
+  }
+
+  const limit = pLimit(concurrency);
+  let done = 0;
+  const servers = await Promise.all(
+    targets.map((target, index) =>
+      limit(async () => {
+        options.onProgress?.({ type: 'start', target: target.name, index, total: targets.length });
+        const server = await scanOne(target, connect, { ...options, cacheDir, installErrors });
+        options.onProgress?.({ type: 'done', server, index: done++, total: targets.length });
+        return server;
+      }),
+    ),
+  );
+
+  return {
+    schemaVersion: SCHEMA_VERSION,
+    tool: { name: TOOL_NAME, version: TOOL_VERSION },
+    startedAt: startedAt.toISOString(),
+    finishedAt: new Date().toISOString(),
+    options: {
+      concurrency,
+      timeoutMs: connect.timeoutMs,
+      probeTimeoutMs: connect.probeTimeoutMs,
+      maxPages: connect.maxPages,
+      sandbox: options.sandbox ?? false,
+      trust: options.trust ?? [],
+    },
+    summary: summarize(servers),
+    servers,
+    skipped: options.skipped?.length ? options.skipped : undefined,
+    manifest: {
+      node: process.version,
+      platform: `${os.platform()} ${os.release()} ${os.arch()}`,
+      packages: [...new Set(npmSpecs)].sort(),
+    },
+  };
+}
+
+interface OneOptions extends ScanOptions {
+  cacheDir: string;
+  installErrors: Map<string, string>;
+}
+
+async function scanOne(target: Target, connect: ConnectOptions, opts: OneOptions): Promise<ServerReport> {
+  const redact = new Redactor(target);
+  const trusted = target.trusted === true || (opts.trust ?? []).includes(target.name);
+  const base = { name: target.name, idempotencyCapability: false, trusted, tools: [], findings: [] };
+  let launch: Target = target;
+  let resolved: string | undefined;
+  try {
+    if (target.npm) {
+      const installError = opts.installErrors.get(target.npm);
+      if (installError) throw new Error(`npm install of ${target.npm} failed: ${installError}`);
+      if (!isInstalled(opts.cacheDir, target.npm)) throw new Error(`${target.npm} is not installed: run \`idemscan install\` first`);
+      launch = { ...target, ...(await resolveNpmLaunch(target, opts.cacheDir)) };
+      resolved = [launch.command, ...(launch.args ?? [])].join(' ');
+    }
+    if (opts.sandbox && launch.transport === 'stdio') launch = { ...launch, ...sandboxed(launch.command!, launch.args ?? []) };
+  } catch (err) {
+    return {
+      ...base,
+      status: 'failed',
+      failure: { kind: 'spawn', message: redact.text((err as Error).message) },
+      target: describeTarget(target, resolved),
+      durationMs: 0,
+    };
+  }
+
+  const obs = await observe(launch, connect);
+  const target_ = describeTarget(target, resolved && redact.text(resolved));
+  if (obs.failure) {
+    return {
+      ...base,
+      status: 'failed',
+      failure: {
+        kind: obs.failure.kind,
+        message: redact.text(obs.failure.message),
+        stderr: obs.failure.stderr === undefined ? undefined : redact.text(obs.failure.stderr),
+      },
+      target: target_,
+      protocol: obs.session && { era: obs.session.era, version: obs.session.version },
+      serverInfo: serverInfoOf(obs.session?.serverInfo),
+      capabilities: obs.session?.capabilities && boundedObject(obs.session.capabilities, 16_000),
+      durationMs: obs.durationMs,
+      findings: obs.findings,
+    };
+  }
+  const session = obs.session!;
+  const classified = classifyServer({
+    name: target.name,
+    capabilities: session.capabilities,
+    trusted,
+    rawTools: obs.tools.map((t) => t.raw),
+  });
+  return {
+    ...base,
+    status: 'ok',
+    target: target_,
+    protocol: { era: session.era, version: session.version },
+    serverInfo: serverInfoOf(session.serverInfo),
+    capabilities: session.capabilities && boundedObject(session.capabilities, 16_000),
+    idempotencyCapability: classified.idempotencyCapability,
+    durationMs: obs.durationMs,
+    tools: classified.tools,
+    findings: [...obs.findings, ...classified.findings],
+  };
+}
+
+function definedOnly(options: ScanOptions): Partial<ConnectOptions> {
+  const keys = Object.keys(DEFAULT_CONNECT_OPTIONS) as (keyof ConnectOptions)[];
+  return Object.fromEntries(keys.filter((k) => options[k] !== undefined).map((k) => [k, options[k]]));
+}

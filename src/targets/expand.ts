@@ -1,0 +1,60 @@
+/**
+ * `${VAR}` and `${VAR:-default}` expansion as Claude Code does it in `.mcp.json`, plus VS Code's
+ * `${env:VAR}`, `${workspaceFolder}` and `${userHome}`. A variable that is unset and has no default
+ * is an error for that entry: scanning with a silently empty token would report a misleading failure.
+ */
+import os from 'node:os';
+
+export interface ExpandContext {
+  env: NodeJS.ProcessEnv;
+  workspaceFolder?: string;
+}
+
+export class ExpandError extends Error {}
+
+const PATTERN = /\$\{([^}]+)\}/g;
+
+export function expandString(value: string, ctx: ExpandContext): string {
+  return value.replace(PATTERN, (whole, body: string) => {
+    if (body === 'workspaceFolder' && ctx.workspaceFolder) return ctx.workspaceFolder;
+    if (body === 'userHome') return os.homedir();
+    const envRef = body.startsWith('env:') ? body.slice(4) : body;
+    const [name, fallback] = splitDefault(envRef);
+    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) {
+      if (body.startsWith('input:')) throw new ExpandError(`${whole} needs an interactive VS Code input`);
+      return whole;
+    }
+    const found = ctx.env[name];
+    if (found !== undefined && found !== '') return found;
+    if (fallback !== undefined) return fallback;
+    throw new ExpandError(`${whole} is not set in the environment`);
+  });
+}
+
+function splitDefault(body: string): [string, string | undefined] {
+  const at = body.indexOf(':-');
+  return at < 0 ? [body, undefined] : [body.slice(0, at), body.slice(at + 2)];
+}
+
+/** Expands every string of an entry's launch fields; the error names the field. */
+export function expandFields<T extends Record<string, unknown>>(entry: T, ctx: ExpandContext, path: string): T {
+  const walk = (value: unknown, at: string): unknown => {
+    if (typeof value === 'string') {
+      try {
+        return expandString(value, ctx);
+      } catch (err) {
+        throw new ExpandError(`${at}: ${(err as Error).message}`);
+      }
+    }
+    if (Array.isArray(value)) return value.map((v, i) => walk(v, `${at}[${i}]`));
+    if (value && typeof value === 'object') {
+      return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, walk(v, `${at}.${k}`)]));
+    }
+    return value;
+  };
+  const out: Record<string, unknown> = { ...entry };
+  for (const field of ['command', 'args', 'env', 'url', 'serverUrl', 'headers', 'cwd']) {
+    if (field in out) out[field] = walk(out[field], `${path}.${field}`);
+  }
+  return out as T;
+}

@@ -1,0 +1,89 @@
+/**
+ * `mcpServers` files as Claude Desktop, Claude Code (`.mcp.json`), Cursor and Windsurf write them,
+ * and VS Code's `servers` object (`.vscode/mcp.json`). They differ only in a few field names:
+ * Windsurf says `serverUrl`, Claude Code says `type: "http" | "sse"`, VS Code `type: "stdio"`.
+ */
+import { z } from 'zod';
+import { expandFields, ExpandError } from '../expand.js';
+import type { LoadedTargets, Target } from '../types.js';
+import { describeZodError, entryName, type FormatContext, type TargetFormat } from './format.js';
+
+const stringMap = z.record(z.string(), z.string());
+
+const Entry = z
+  .object({
+    type: z.enum(['stdio', 'http', 'sse', 'streamable-http', 'streamableHttp']).optional(),
+    transport: z.enum(['stdio', 'http', 'sse', 'streamable-http', 'streamableHttp']).optional(),
+    command: z.string().min(1).optional(),
+    args: z.array(z.string()).optional(),
+    env: stringMap.optional(),
+    cwd: z.string().optional(),
+    url: z.string().optional(),
+    serverUrl: z.string().optional(),
+    headers: stringMap.optional(),
+    disabled: z.boolean().optional(),
+  })
+  .refine((e) => Boolean(e.command) !== Boolean(e.url ?? e.serverUrl), {
+    message: 'exactly one of "command" or "url"/"serverUrl" is required',
+  });
+
+function readMap(map: Record<string, unknown>, key: 'mcpServers' | 'servers', ctx: FormatContext): LoadedTargets {
+  const out: LoadedTargets = { targets: [], skipped: [] };
+  for (const [rawName, raw] of Object.entries(map)) {
+    const name = entryName(rawName);
+    const at = `${key}.${rawName}`;
+    const parsed = Entry.safeParse(raw);
+    if (!parsed.success) {
+      out.skipped.push({ name, source: ctx.file, reason: describeZodError(at, parsed.error) });
+      continue;
+    }
+    if (parsed.data.disabled) {
+      out.skipped.push({ name, source: ctx.file, reason: `${at}.disabled: the entry is disabled` });
+      continue;
+    }
+    let entry;
+    try {
+      entry = expandFields(parsed.data, ctx, at);
+    } catch (err) {
+      if (!(err instanceof ExpandError)) throw err;
+      out.skipped.push({ name, source: ctx.file, reason: err.message });
+      continue;
+    }
+    const url = entry.url ?? entry.serverUrl;
+    if (url !== undefined && !URL.canParse(url)) {
+      out.skipped.push({ name, source: ctx.file, reason: `${at}.url: "${url}" is not a URL` });
+      continue;
+    }
+    const declared = entry.type ?? entry.transport;
+    const target: Target = {
+      name,
+      source: `${ctx.file}#${at}`,
+      transport: url ? (declared === 'sse' ? 'sse' : 'http') : 'stdio',
+      command: entry.command,
+      args: entry.args,
+      env: entry.env,
+      cwd: entry.cwd,
+      url,
+      headers: entry.headers,
+    };
+    out.targets.push(target);
+  }
+  return out;
+}
+
+function objectAt(doc: Record<string, unknown>, key: string): Record<string, unknown> | undefined {
+  const v = doc[key];
+  return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
+}
+
+export const mcpServersFormat: TargetFormat = {
+  id: 'mcpServers',
+  detect: (doc) => objectAt(doc, 'mcpServers') !== undefined,
+  read: (doc, ctx) => readMap(objectAt(doc, 'mcpServers')!, 'mcpServers', ctx),
+};
+
+export const vscodeFormat: TargetFormat = {
+  id: 'vscode',
+  detect: (doc) => objectAt(doc, 'servers') !== undefined,
+  read: (doc, ctx) => readMap(objectAt(doc, 'servers')!, 'servers', ctx),
+};

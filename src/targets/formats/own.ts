@@ -1,0 +1,62 @@
+/** Our own list format: `{ "servers": [ { "name", "command" | "url" | "npm", ... } ] }`. */
+import { expandFields, ExpandError } from '../expand.js';
+import { OwnEntry, type LoadedTargets, type Target } from '../types.js';
+import { describeZodError, type TargetFormat } from './format.js';
+
+export const ownFormat: TargetFormat = {
+  id: 'idemscan',
+  detect: (doc) =>
+    Array.isArray(doc.servers) && !doc.servers.some((s) => !!s && typeof s === 'object' && 'server' in s),
+  read(doc, ctx) {
+    const out: LoadedTargets = { targets: [], skipped: [] };
+    const seen = new Set<string>();
+    (doc.servers as unknown[]).forEach((raw, i) => {
+      const at = `servers[${i}]`;
+      const label = rawName(raw) ?? at;
+      const parsed = OwnEntry.safeParse(raw);
+      if (!parsed.success) {
+        out.skipped.push({ name: label, source: ctx.file, reason: describeZodError(at, parsed.error) });
+        return;
+      }
+      let entry = parsed.data;
+      if (seen.has(entry.name)) {
+        out.skipped.push({ name: label, source: ctx.file, reason: `${at}.name: duplicate name "${entry.name}"` });
+        return;
+      }
+      seen.add(entry.name);
+      try {
+        entry = expandFields(entry, ctx, at);
+      } catch (err) {
+        if (!(err instanceof ExpandError)) throw err;
+        out.skipped.push({ name: entry.name, source: ctx.file, reason: err.message });
+        return;
+      }
+      const target: Target = {
+        name: entry.name,
+        source: `${ctx.file}#${at}`,
+        transport: entry.transport ?? (entry.url ? 'http' : 'stdio'),
+        command: entry.command,
+        args: entry.args,
+        env: entry.env,
+        cwd: entry.cwd,
+        url: entry.url,
+        headers: entry.headers,
+        npm: entry.npm,
+        bin: entry.bin,
+        trusted: entry.trusted,
+        skip: entry.skip,
+        comment: entry.comment,
+      };
+      if (target.skip) out.skipped.push({ name: target.name, source: ctx.file, reason: `skip: ${target.skip}` });
+      else out.targets.push(target);
+    });
+    return out;
+  },
+};
+
+function rawName(raw: unknown): string | undefined {
+  if (raw && typeof raw === 'object' && typeof (raw as { name?: unknown }).name === 'string') {
+    return (raw as { name: string }).name;
+  }
+  return undefined;
+}
