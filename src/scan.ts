@@ -5,6 +5,7 @@
 import os from 'node:os';
 import pLimit from 'p-limit';
 import { classifyServer } from './classify/index.js';
+import type { Session } from './connect/negotiate.js';
 import { DEFAULT_CONNECT_OPTIONS, observe, type ConnectOptions } from './connect/observe.js';
 import { boundedObject, serverInfoOf } from './report/bounds.js';
 import { SCHEMA_VERSION, type Report, type ServerReport } from './report/schema.js';
@@ -111,7 +112,7 @@ async function scanOne(target: Target, connect: ConnectOptions, opts: OneOptions
     };
   }
 
-  const obs = await observe(launch, connect);
+  const obs = await observe(launch, target.timeoutMs ? { ...connect, timeoutMs: target.timeoutMs } : connect);
   const target_ = describeTarget(target, resolved && redact.text(resolved));
   if (obs.failure) {
     return {
@@ -123,7 +124,7 @@ async function scanOne(target: Target, connect: ConnectOptions, opts: OneOptions
         stderr: obs.failure.stderr === undefined ? undefined : redact.text(obs.failure.stderr),
       },
       target: target_,
-      protocol: obs.session && { era: obs.session.era, version: obs.session.version },
+      protocol: obs.session && protocolOf(obs.session),
       serverInfo: serverInfoOf(obs.session?.serverInfo),
       capabilities: obs.session?.capabilities && boundedObject(obs.session.capabilities, 16_000),
       durationMs: obs.durationMs,
@@ -141,7 +142,7 @@ async function scanOne(target: Target, connect: ConnectOptions, opts: OneOptions
     ...base,
     status: 'ok',
     target: target_,
-    protocol: { era: session.era, version: session.version },
+    protocol: protocolOf(session),
     serverInfo: serverInfoOf(session.serverInfo),
     capabilities: session.capabilities && boundedObject(session.capabilities, 16_000),
     idempotencyCapability: classified.idempotencyCapability,
@@ -154,4 +155,8 @@ async function scanOne(target: Target, connect: ConnectOptions, opts: OneOptions
 function definedOnly(options: ScanOptions): Partial<ConnectOptions> {
   const keys = Object.keys(DEFAULT_CONNECT_OPTIONS) as (keyof ConnectOptions)[];
   return Object.fromEntries(keys.filter((k) => options[k] !== undefined).map((k) => [k, options[k]]));
+}
+
+function protocolOf(session: Session): ServerReport['protocol'] {
+  return { era: session.era, version: session.version, negotiation: session.notes.length ? session.notes.join('; ') : undefined };
 }

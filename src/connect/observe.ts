@@ -100,6 +100,10 @@ export async function observe(target: Launch, opts: ConnectOptions): Promise<Obs
     obs.failure = { kind: failure.kind, message: failure.message };
   }
   if (stdio) {
+    if (obs.failure?.kind === 'timeout' && !obs.session && stdio.noise.lines > 0) {
+      // It did talk, just not JSON-RPC: that is a protocol failure, not a slow server.
+      obs.failure = { kind: 'protocol', message: `no JSON-RPC answer; ${stdio.noise.lines} line(s) on stdout were something else` };
+    }
     const tail = stdio.stderrTail.text().trim();
     if (obs.failure && tail) obs.failure.stderr = tail;
     if (stdio.noise.lines > 0) {

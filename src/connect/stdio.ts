@@ -5,6 +5,7 @@
  * Framing is newline-delimited JSON, as the spec says.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
 import { getDefaultEnvironment } from '@modelcontextprotocol/client/stdio';
 import type { Channel, ChannelEvents } from './channel.js';
 import { ScanFailure } from './failure.js';
@@ -138,7 +139,7 @@ export class StdioChannel implements Channel {
     const deadline = Date.now() + this.opts.killGraceMs;
     while (groupAlive(pgid) && Date.now() < deadline) await sleep(25);
     if (groupAlive(pgid)) signalGroup(pgid, 'SIGKILL');
-    await Promise.race([this.exited, sleep(this.opts.killGraceMs)]);
+    await Promise.race([this.exited, sleep(this.opts.killGraceMs, true)]);
     liveGroups.delete(pgid);
     this.child.stdout?.destroy();
     this.child.stderr?.destroy();
@@ -156,10 +157,38 @@ function signalGroup(pgid: number, signal: NodeJS.Signals): void {
 function groupAlive(pgid: number): boolean {
   try {
     process.kill(-pgid, 0);
-    return true;
   } catch {
     return false;
   }
+  return hasLiveMember(pgid);
 }
 
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+/**
+ * Killed members that were re-parented to init stay zombies until init reaps them, and some
+ * inits here are slow to: they still answer kill(-pgid, 0). Where /proc exists, a group of
+ * zombies only is a dead group.
+ */
+function hasLiveMember(pgid: number): boolean {
+  let pids: string[];
+  try {
+    pids = readdirSync('/proc').filter((d) => /^\d+$/.test(d));
+  } catch {
+    return true;
+  }
+  return pids.some((pid) => {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      return Number(fields[2]) === pgid && fields[0] !== 'Z';
+    } catch {
+      return false;
+    }
+  });
+}
+
+/** `unref`: a wait that must not keep the process alive once everything else is done. */
+const sleep = (ms: number, unref = false) =>
+  new Promise<void>((resolve) => {
+    const t = setTimeout(resolve, ms);
+    if (unref) t.unref();
+  });

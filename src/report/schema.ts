@@ -77,6 +77,8 @@ export const TargetInfo = z.object({
 export const ProtocolInfo = z.object({
   era: z.enum(['modern', 'legacy']),
   version: z.string(),
+  /** How the era was found, e.g. "no answer to server/discover within 2000 ms". */
+  negotiation: z.string().optional(),
 });
 
 export const ServerReport = z.object({

@@ -16,6 +16,8 @@ export interface Target {
   npm?: string;
   bin?: string;
   trusted?: boolean;
+  /** Overrides --timeout for this server (some start slowly). */
+  timeoutMs?: number;
   /** Env or header names that were given obvious fake values (registry secrets), not real ones. */
   fakeEnv?: string[];
   /** Why this entry is not scanned here (kept so the next person knows). */
@@ -64,6 +66,7 @@ export const OwnEntry = z
       .optional(),
     bin: z.string().optional(),
     trusted: z.boolean().optional(),
+    timeout: z.number().int().positive().optional(),
     skip: z.string().optional(),
     comment: z.string().optional(),
   })

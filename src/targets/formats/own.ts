@@ -44,6 +44,7 @@ export const ownFormat: TargetFormat = {
         npm: entry.npm,
         bin: entry.bin,
         trusted: entry.trusted,
+        timeoutMs: entry.timeout,
         skip: entry.skip,
         comment: entry.comment,
       };

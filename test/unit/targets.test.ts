@@ -1,0 +1,101 @@
+import { describe, expect, it } from 'vitest';
+import { parseTargets } from '../../src/targets/load.js';
+import { TargetFileError } from '../../src/targets/types.js';
+
+const env = { HOME: '/home/u', GH_TOKEN: 'ghp_real', EMPTY: '' };
+
+describe('our own list format', () => {
+  it('reads command, url and npm entries', () => {
+    const { targets, skipped } = parseTargets(
+      JSON.stringify({ servers: [
+        { name: 'a', command: 'node', args: ['s.js'], env: { K: 'v' } },
+        { name: 'b', url: 'http://127.0.0.1:1/mcp', headers: { Authorization: 'Bearer x' } },
+        { name: 'c', url: 'http://127.0.0.1:1/sse', transport: 'sse' },
+        { name: 'd', npm: '@scope/pkg@1.2.3', trusted: true },
+      ] }),
+      'list.json', env,
+    );
+    expect(skipped).toEqual([]);
+    expect(targets.map((t) => [t.name, t.transport])).toEqual([['a', 'stdio'], ['b', 'http'], ['c', 'sse'], ['d', 'stdio']]);
+    expect(targets[3]).toMatchObject({ npm: '@scope/pkg@1.2.3', trusted: true });
+  });
+
+  it('skips a bad entry with the file and field named, and keeps the rest', () => {
+    const { targets, skipped } = parseTargets(
+      JSON.stringify({ servers: [{ name: 'ok', command: 'x' }, { name: 'bad', url: 'not a url' }, { name: 'both', command: 'x', url: 'http://a' }, { name: 'unpinned', npm: 'pkg' }] }),
+      'list.json', env,
+    );
+    expect(targets.map((t) => t.name)).toEqual(['ok']);
+    expect(skipped.map((s) => s.name)).toEqual(['bad', 'both', 'unpinned']);
+    expect(skipped[0]).toMatchObject({ source: 'list.json' });
+    expect(skipped[0]!.reason).toMatch(/^servers\[1\]\.url: /);
+    expect(skipped[2]!.reason).toMatch(/^servers\[3\]\.npm: .*pinned/);
+  });
+
+  it('entries with skip are listed as skipped with their reason', () => {
+    const { skipped } = parseTargets(JSON.stringify({ servers: [{ name: 's', command: 'x', skip: 'needs docker' }] }), 'f', env);
+    expect(skipped[0]!.reason).toBe('skip: needs docker');
+  });
+});
+
+describe('client configs', () => {
+  it('reads Claude Desktop / Claude Code mcpServers with ${VAR} and ${VAR:-default}', () => {
+    const { targets, skipped } = parseTargets(
+      `{ // comment: .mcp.json files may have them
+        "mcpServers": {
+          "gh": { "command": "npx", "args": ["-y", "srv"], "env": { "TOKEN": "\${GH_TOKEN}" } },
+          "remote": { "type": "http", "url": "\${API_BASE:-https://api.example.test}/mcp", "headers": { "X-Key": "\${GH_TOKEN}" } },
+          "old": { "type": "sse", "url": "https://x.example.test/sse" },
+          "missing": { "command": "x", "env": { "A": "\${NOT_SET}" } },
+        } }`,
+      '.mcp.json', env,
+    );
+    expect(targets.map((t) => [t.name, t.transport])).toEqual([['gh', 'stdio'], ['remote', 'http'], ['old', 'sse']]);
+    expect(targets[0]!.env).toEqual({ TOKEN: 'ghp_real' });
+    expect(targets[1]!.url).toBe('https://api.example.test/mcp');
+    expect(skipped).toEqual([{ name: 'missing', source: '.mcp.json', reason: 'mcpServers.missing.env.A: ${NOT_SET} is not set in the environment' }]);
+  });
+
+  it('reads Windsurf serverUrl and Cursor url', () => {
+    const { targets } = parseTargets(JSON.stringify({ mcpServers: { w: { serverUrl: 'https://w.example.test/mcp' }, c: { url: 'https://c.example.test/mcp' } } }), 'f', env);
+    expect(targets.map((t) => t.url)).toEqual(['https://w.example.test/mcp', 'https://c.example.test/mcp']);
+  });
+
+  it('reads VS Code servers objects', () => {
+    const { targets, skipped } = parseTargets(
+      JSON.stringify({ servers: { fs: { type: 'stdio', command: 'node', args: ['${workspaceFolder}/s.js'] }, web: { type: 'http', url: 'https://v.example.test' }, ask: { command: 'x', env: { K: '${input:key}' } } } }),
+      '/proj/.vscode/mcp.json', env,
+    );
+    expect(targets.map((t) => t.name)).toEqual(['fs', 'web']);
+    expect(targets[0]!.args).toEqual(['/proj/s.js']);
+    expect(skipped[0]!.reason).toMatch(/servers\.ask\.env\.K: .*VS Code input/);
+  });
+});
+
+describe('registry server.json', () => {
+  it('maps npm packages, fake secrets and remotes; skips other package types', () => {
+    const { targets, skipped } = parseTargets(JSON.stringify({
+      name: 'io.example/weather', version: '1.0.0',
+      packages: [
+        { registryType: 'npm', identifier: '@ex/weather', version: '1.0.0', transport: { type: 'stdio' },
+          packageArguments: [{ type: 'named', name: '--units', value: 'metric' }],
+          environmentVariables: [{ name: 'WEATHER_API_KEY', isSecret: true, isRequired: true }, { name: 'OPTIONAL' }] },
+        { registryType: 'pypi', identifier: 'weather', version: '1.0.0' },
+      ],
+      remotes: [{ type: 'streamable-http', url: 'https://weather.example.test/mcp' }],
+    }), 'server.json', env);
+    expect(targets[0]).toMatchObject({ npm: '@ex/weather@1.0.0', args: ['--units', 'metric'], env: { WEATHER_API_KEY: 'idemscan-fake-weather_api_key' }, fakeEnv: ['WEATHER_API_KEY'] });
+    expect(targets[1]).toMatchObject({ transport: 'http', url: 'https://weather.example.test/mcp' });
+    expect(skipped[0]!.reason).toMatch(/pypi/);
+  });
+});
+
+describe('file errors', () => {
+  it('names the file and the position of a JSON error', () => {
+    expect(() => parseTargets('{ "servers": [ }', 'broken.json', env)).toThrow(TargetFileError);
+    expect(() => parseTargets('{ "servers": [ }', 'broken.json', env)).toThrow(/broken\.json: not valid JSON at line 1/);
+  });
+  it('names the file when the shape is unknown', () => {
+    expect(() => parseTargets('{"hello": 1}', 'odd.json', env)).toThrow(/odd\.json: unknown format/);
+  });
+});
