@@ -6,6 +6,7 @@ import os from 'node:os';
 import pLimit from 'p-limit';
 import { classifyServer } from './classify/index.js';
 import type { Session } from './connect/negotiate.js';
+import { loadEraMemo, saveEraMemo } from './connect/era-memo.js';
 import { DEFAULT_CONNECT_OPTIONS, observe, type ConnectOptions } from './connect/observe.js';
 import { boundedObject, serverInfoOf } from './report/bounds.js';
 import { SCHEMA_VERSION, type Report, type ServerReport } from './report/schema.js';
@@ -13,6 +14,7 @@ import { summarize } from './report/summary.js';
 import { defaultCacheDir, installPackages, isInstalled, resolveNpmLaunch } from './targets/npm.js';
 import { describeTarget, Redactor } from './targets/redact.js';
 import { sandboxed } from './targets/sandbox.js';
+import type { Shard } from './targets/shard.js';
 import type { SkippedTarget, Target } from './targets/types.js';
 import { TOOL_NAME, TOOL_VERSION } from './version.js';
 
@@ -26,7 +28,11 @@ export interface ScanOptions extends Partial<ConnectOptions> {
   /** Server names whose hints the user trusts (as `trusted: true` in a target file). */
   trust?: string[];
   skipped?: SkippedTarget[];
+  /** Recorded in report.options when the targets are one shard of a list (`scan --shard I/N`). */
+  shard?: Shard;
   onProgress?: (event: ProgressEvent) => void;
+  /** Stops the scan: running servers are ended, unstarted ones skipped, the report says so. */
+  signal?: AbortSignal;
 }
 
 export type ProgressEvent =
@@ -45,18 +51,24 @@ export async function scan(targets: Target[], options: ScanOptions = {}): Promis
     for (const r of await installPackages(missing, cacheDir, concurrency)) if (!r.ok) installErrors.set(r.spec, r.error ?? 'npm install failed');
   }
 
+  const eraMemo = loadEraMemo(cacheDir);
   const limit = pLimit(concurrency);
   let done = 0;
-  const servers = await Promise.all(
+  const results = await Promise.all(
     targets.map((target, index) =>
       limit(async () => {
+        if (options.signal?.aborted) return undefined;
         options.onProgress?.({ type: 'start', target: target.name, index, total: targets.length });
-        const server = await scanOne(target, connect, { ...options, cacheDir, installErrors });
+        const server = await scanOne(target, { ...connect, eraMemo, signal: options.signal }, { ...options, cacheDir, installErrors });
+        // A server cut short by Ctrl-C did not fail: it was not scanned.
+        if (options.signal?.aborted) return undefined;
         options.onProgress?.({ type: 'done', server, index: done++, total: targets.length });
         return server;
       }),
     ),
   );
+  saveEraMemo(cacheDir, eraMemo);
+  const servers = results.filter((s): s is ServerReport => s !== undefined);
 
   return {
     schemaVersion: SCHEMA_VERSION,
@@ -70,6 +82,8 @@ export async function scan(targets: Target[], options: ScanOptions = {}): Promis
       maxPages: connect.maxPages,
       sandbox: options.sandbox ?? false,
       trust: options.trust ?? [],
+      ...(options.signal?.aborted ? { interrupted: true, scanned: servers.length, targets: targets.length } : {}),
+      ...(options.shard ? { shard: { index: options.shard.index, count: options.shard.count } } : {}),
     },
     summary: summarize(servers),
     servers,

@@ -3,6 +3,7 @@
  * `anyOf`/`oneOf`/`allOf` branches, array items. Names are compared as words, so casing and
  * separators do not matter (`idempotency_key`, `idempotencyKey`, `Idempotency-Key`).
  */
+import { bounded } from '../report/bounds.js';
 import type { KeyArgument } from '../report/schema.js';
 
 /** Names that can only mean deduplication. Matched against the name's words, joined. */
@@ -73,12 +74,12 @@ export function findKeyArguments(inputSchema: unknown): KeyArgument[] {
     const props = schema.properties;
     if (isSchema(props)) {
       for (const [name, sub] of Object.entries(props)) {
-        const at = `${path}${segment(name)}`;
+        const at = bounded(`${path}${segment(name)}`, 512);
         const [resolved] = isSchema(sub) ? resolve(sub, seen) : [{} as Schema];
         if (canHoldKey(resolved)) {
           const confidence = keyConfidence(name);
-          if (confidence) add({ name, path: at, confidence, reason: 'name' });
-          else if (mentionsIdempotency(resolved.description)) add({ name, path: at, confidence: 'weak', reason: 'description' });
+          if (confidence) add({ name: bounded(name, 256), path: at, confidence, reason: 'name' });
+          else if (mentionsIdempotency(resolved.description)) add({ name: bounded(name, 256), path: at, confidence: 'weak', reason: 'description' });
         }
         walk(sub, at, depth + 1, seen);
       }

@@ -3,14 +3,15 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { installPackages, defaultCacheDir } from '../targets/npm.js';
 import { loadTargetFiles } from '../targets/load.js';
+import { parseShard, selectShard, type Shard } from '../targets/shard.js';
 import { TargetFileError, type Target } from '../targets/types.js';
 import { reporter } from '../report/reporters/index.js';
-import type { Report, ServerReport } from '../report/schema.js';
-import { summarize } from '../report/summary.js';
+import type { Report } from '../report/schema.js';
 import { scan, type ScanOptions } from '../scan.js';
 import { killAllServers } from '../connect/stdio.js';
 import { safeText } from '../report/terminal.js';
 import { EXIT, UsageError } from './exit.js';
+import { failOnMatches, parseFailOn, type FailOn } from './fail-on.js';
 
 export const DEFAULT_TARGETS = fileURLToPath(new URL('../../targets/reference.json', import.meta.url));
 
@@ -30,8 +31,14 @@ export interface ScanFlags {
   quiet?: boolean;
 }
 
-export async function scanCommand(files: string[], flags: ScanFlags): Promise<void> {
+export async function scanCommand(files: string[], flags: ScanFlags & { shard?: string }): Promise<void> {
   const list = files.length > 0 ? files : [DEFAULT_TARGETS];
+  let shard: Shard | undefined;
+  try {
+    shard = flags.shard === undefined ? undefined : parseShard(flags.shard);
+  } catch (err) {
+    throw new UsageError(`--shard: ${(err as Error).message}`);
+  }
   let loaded;
   try {
     loaded = await loadTargetFiles(list);
@@ -40,7 +47,8 @@ export async function scanCommand(files: string[], flags: ScanFlags): Promise<vo
     throw err;
   }
   for (const s of loaded.skipped) process.stderr.write(`idemscan: skipped ${safeText(s.name, 80)} (${s.source}): ${safeText(s.reason, 400)}\n`);
-  await run(loaded.targets, flags, 'table', loaded.skipped);
+  // A shard may be empty (more shards than servers): that is an empty report, not an error.
+  await run(shard ? selectShard(loaded.targets, shard) : loaded.targets, flags, 'table', loaded.skipped, { shard });
 }
 
 export interface AuditFlags extends ScanFlags {
@@ -87,26 +95,24 @@ function pairs(items: string[], sep: string, flag: string): Record<string, strin
   );
 }
 
-async function run(targets: Target[], flags: ScanFlags, view: 'table' | 'tools', skipped: ScanOptions['skipped']): Promise<void> {
-  if (targets.length === 0) throw new UsageError('no targets to scan');
+async function run(targets: Target[], flags: ScanFlags, view: 'table' | 'tools', skipped: ScanOptions['skipped'], extra: Pick<ScanOptions, 'shard'> = {}): Promise<void> {
+  if (targets.length === 0 && !extra.shard) throw new UsageError('no targets to scan');
   const formats = flags.format.split(',').map((f) => f.trim()).filter(Boolean);
   formats.forEach((f) => reporter(f)); // unknown formats are a usage error before anything starts
-  const done: ServerReport[] = [];
+  const failOn = parseFailOn(flags.failOn); // so are unknown --fail-on words
   const progress = !flags.quiet && process.stderr.isTTY;
-  const startedAt = new Date().toISOString();
-
-  const onSignal = async (signal: NodeJS.Signals) => {
-    killAllServers();
-    process.stderr.write(`\nidemscan: ${signal}: stopped; ${done.length} of ${targets.length} servers were scanned\n`);
-    if (done.length > 0) {
-      const partial = { schemaVersion: '1', tool: { name: 'idemscan', version: '' }, startedAt, finishedAt: new Date().toISOString(),
-        options: { interrupted: true }, summary: summarize(done), servers: done } as Report;
-      await writeOutputs(partial, flags, formats).catch(() => {});
+  // First Ctrl-C: stop, end every server, keep what was scanned. Second: leave at once.
+  const stop = new AbortController();
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (stop.signal.aborted) {
+      killAllServers();
+      process.exit(130);
     }
-    process.exit(130);
+    process.stderr.write(`\nidemscan: ${signal}: stopping; the servers scanned so far are kept\n`);
+    stop.abort();
   };
-  process.once('SIGINT', onSignal);
-  process.once('SIGTERM', onSignal);
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
 
   const report = await scan(targets, {
     concurrency: flags.concurrency,
@@ -118,14 +124,13 @@ async function run(targets: Target[], flags: ScanFlags, view: 'table' | 'tools',
     install: flags.install,
     cacheDir: flags.cacheDir,
     skipped,
+    shard: extra.shard,
+    signal: stop.signal,
     onProgress: (e) => {
-      if (e.type !== 'done') return;
-      done.push(e.server);
-      if (progress) {
-        const s = e.server;
-        const status = s.status === 'ok' ? `${s.tools.length} tools` : `failed (${s.failure?.kind})`;
-        process.stderr.write(`[${e.index + 1}/${e.total}] ${safeText(s.name, 60)}: ${status}, ${(s.durationMs / 1000).toFixed(1)} s\n`);
-      }
+      if (e.type !== 'done' || !progress) return;
+      const s = e.server;
+      const status = s.status === 'ok' ? `${s.tools.length} tools` : `failed (${s.failure?.kind})`;
+      process.stderr.write(`[${e.index + 1}/${e.total}] ${safeText(s.name, 60)}: ${status}, ${(s.durationMs / 1000).toFixed(1)} s\n`);
     },
   });
   process.removeListener('SIGINT', onSignal);
@@ -136,7 +141,7 @@ async function run(targets: Target[], flags: ScanFlags, view: 'table' | 'tools',
     const text = reporter(view).render(report);
     (flags.json === '-' ? process.stderr : process.stdout).write(text);
   }
-  process.exitCode = exitCode(report, flags.failOn);
+  process.exitCode = stop.signal.aborted ? 130 : exitCode(report, failOn);
 }
 
 async function writeOutputs(report: Report, flags: ScanFlags, formats: string[]): Promise<void> {
@@ -152,9 +157,12 @@ async function writeOutputs(report: Report, flags: ScanFlags, formats: string[])
   }
 }
 
-function exitCode(report: Report, _failOn: string | undefined): number {
+function exitCode(report: Report, failOn: FailOn | undefined): number {
   if (report.summary.servers > 0 && report.summary.serversOk === 0) return EXIT.allFailed;
-  return EXIT.ok;
+  const matched = failOn ? failOnMatches(report, failOn) : [];
+  if (matched.length === 0) return EXIT.ok;
+  process.stderr.write(`idemscan: --fail-on matched: ${matched.join('; ')}\n`);
+  return EXIT.failOn;
 }
 
 export async function installCommand(files: string[], flags: { concurrency: number; cacheDir?: string }): Promise<void> {

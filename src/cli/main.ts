@@ -7,6 +7,9 @@ import { Command, CommanderError } from 'commander';
 import { reportJsonSchema } from '../report/schema.js';
 import { TOOL_VERSION } from '../version.js';
 import { auditCommand, installCommand, scanCommand } from './commands.js';
+import { registerDiff } from './diff-command.js';
+import { registerMerge } from './merge-command.js';
+import { registerReportCommand } from './report-command.js';
 import { EXIT, UsageError } from './exit.js';
 
 const program = new Command('idemscan')
@@ -35,6 +38,7 @@ function scanOptions(cmd: Command): Command {
 scanOptions(program.command('scan'))
   .description('scan every server in one or more target files (default: the bundled reference list)')
   .argument('[files...]', 'target files: idemscan lists, mcpServers configs, VS Code mcp.json, registry server.json')
+  .option('--shard <i/n>', 'scan only shard I of N (1-based; by a hash of each server name), e.g. 2/4')
   .action(scanCommand);
 
 scanOptions(program.command('audit'))
@@ -61,6 +65,10 @@ program
   .action(() => {
     process.stdout.write(JSON.stringify(reportJsonSchema(), null, 2) + '\n');
   });
+
+registerDiff(program);
+registerMerge(program);
+registerReportCommand(program);
 
 function toInt(value: string): number {
   const n = Number(value);

@@ -36,6 +36,8 @@ export interface NegotiateOptions {
   http: boolean;
   /** Told the legacy version before `notifications/initialized` goes out (HTTP sends it as a header). */
   setVersion?: (version: string) => void;
+  /** Known to stay silent until `initialize`: skip the probe (see era-memo.ts). */
+  knownSilentLegacy?: boolean;
 }
 
 /** The `_meta` envelope every 2026-07-28 request carries in place of a handshake. */
@@ -49,7 +51,9 @@ export function modernMeta(version: string): Record<string, unknown> {
 
 export async function negotiate(rpc: RpcClient, opts: NegotiateOptions): Promise<Session> {
   const notes: string[] = [];
-  const probe = await discover(rpc, Math.min(opts.probeTimeoutMs, opts.remainingMs()), opts.http);
+  const probe: Probe = opts.knownSilentLegacy
+    ? { kind: 'silent', why: 'remembered as silent before initialize: server/discover not sent' }
+    : await discover(rpc, Math.min(opts.probeTimeoutMs, opts.remainingMs()), opts.http);
   if (probe.kind === 'modern') return { ...probe.session, notes };
   notes.push(probe.why);
   try {

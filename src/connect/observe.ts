@@ -5,6 +5,7 @@
 import type { Finding, Failure } from '../report/schema.js';
 import type { Target } from '../targets/types.js';
 import type { Channel } from './channel.js';
+import { memoKey, type EraMemo } from './era-memo.js';
 import { ScanFailure } from './failure.js';
 import { HttpChannel } from './http.js';
 import { listTools, type RawTool } from './list.js';
@@ -21,6 +22,10 @@ export interface ConnectOptions {
   maxFrameBytes: number;
   stderrTailBytes: number;
   killGraceMs: number;
+  /** Launches known to stay silent until `initialize` (mutated: new verdicts are added). */
+  eraMemo?: EraMemo;
+  /** Aborting ends this server's scan at once (Ctrl-C). */
+  signal?: AbortSignal;
 }
 
 export const DEFAULT_CONNECT_OPTIONS: ConnectOptions = {
@@ -58,7 +63,10 @@ export async function observe(target: Launch, opts: ConnectOptions): Promise<Obs
       () => rpc.fail(new ScanFailure('timeout', `no complete answer within ${opts.timeoutMs} ms (--timeout)`)),
       opts.timeoutMs,
     );
+    const onAbort = () => rpc.fail(new ScanFailure('timeout', 'interrupted'));
+    opts.signal?.addEventListener('abort', onAbort);
     try {
+      if (opts.signal?.aborted) throw new ScanFailure('timeout', 'interrupted');
       await channel.start();
       if (channel instanceof StdioChannel) obs.pid = channel.pid;
       const http = channel instanceof HttpChannel;
@@ -67,12 +75,17 @@ export async function observe(target: Launch, opts: ConnectOptions): Promise<Obs
         remainingMs,
         http,
         setVersion: (v) => channel.setProtocolVersion?.(v),
+        knownSilentLegacy: opts.eraMemo?.has(memoKey(target)),
       });
       obs.session = session;
+      if (session.era === 'legacy' && session.notes.some((n) => n.startsWith('no answer to server/discover'))) {
+        opts.eraMemo?.set(memoKey(target), 'silent-legacy');
+      }
       const listing = await listTools(rpc, session, { maxPages: opts.maxPages, maxTools: opts.maxTools, remainingMs });
       obs.tools = listing.tools;
       obs.findings.push(...listing.findings);
     } finally {
+      opts.signal?.removeEventListener('abort', onAbort);
       clearTimeout(timer);
       await channel.close();
     }

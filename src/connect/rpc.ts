@@ -61,14 +61,15 @@ export class RpcClient {
   }
 
   private onMessage(message: Record<string, unknown>): void {
-    const id = message.id;
+    // Some servers echo our numeric id back as a string; accept "7" for 7.
+    const id = typeof message.id === 'string' && /^\d{1,15}$/.test(message.id) ? Number(message.id) : message.id;
     if (typeof id !== 'number' || !('result' in message || 'error' in message)) {
       // Server-to-client requests (sampling, roots, ping) get a polite refusal so the server
       // does not wait on us; notifications are ignored.
       if ((typeof id === 'number' || typeof id === 'string') && typeof message.method === 'string') {
         const reply = message.method === 'ping'
-          ? { jsonrpc: '2.0', id, result: {} }
-          : { jsonrpc: '2.0', id, error: { code: -32601, message: 'Method not found' } };
+          ? { jsonrpc: '2.0', id: message.id, result: {} }
+          : { jsonrpc: '2.0', id: message.id, error: { code: -32601, message: 'Method not found' } };
         this.channel.send(reply).catch(() => {});
       }
       return;

@@ -3,13 +3,47 @@
  * has a page under docs/rules/<id>.md.
  */
 import type { Finding } from '../../report/schema.js';
+import { CONNECTION_FINDINGS } from './connection.js';
+import { contradictoryHints } from './contradictory-hints.js';
+import { destructiveIdempotentUnkeyed } from './destructive-idempotent-unkeyed.js';
+import { duplicateToolName } from './duplicate-tool-name.js';
+import { genericDispatcher } from './generic-dispatcher.js';
+import { idempotencyCapability } from './idempotency-capability.js';
+import { idempotentHintUntrusted } from './idempotent-hint-untrusted.js';
+import { invalidToolName } from './invalid-tool-name.js';
 import { malformedHint } from './malformed-hint.js';
-import type { Hit, Rule, ServerContext, ToolContext } from './types.js';
+import { missingAnnotations } from './missing-annotations.js';
+import { readNameNotReadOnly } from './read-name-not-read-only.js';
+import type { Hit, Rule, RuleInfo, ServerContext, ToolContext } from './types.js';
+import { uniformHints } from './uniform-hints.js';
+import { weakKeyOnly } from './weak-key-only.js';
+import { writeNameReadOnly } from './write-name-read-only.js';
 
-export const RULES: Rule[] = [malformedHint];
+export const RULES: Rule[] = [
+  malformedHint,
+  invalidToolName,
+  missingAnnotations,
+  readNameNotReadOnly,
+  writeNameReadOnly,
+  contradictoryHints,
+  idempotentHintUntrusted,
+  destructiveIdempotentUnkeyed,
+  weakKeyOnly,
+  genericDispatcher,
+  duplicateToolName,
+  uniformHints,
+  idempotencyCapability,
+];
+
+/** Every id a report can contain: the rules, then the connector's findings. */
+export const CATALOGUE: RuleInfo[] = [...RULES.map(({ id, severity, title }) => ({ id, severity, title })), ...CONNECTION_FINDINGS];
 
 export function ruleById(id: string): Rule | undefined {
   return RULES.find((r) => r.id === id);
+}
+
+export function ruleInfo(id: string): RuleInfo | undefined {
+  return CATALOGUE.find((r) => r.id === id);
 }
 
 const stamp = (rule: Rule, hit: Hit): Finding => ({ rule: rule.id, ...hit, severity: hit.severity ?? rule.severity });

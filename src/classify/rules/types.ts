@@ -22,9 +22,13 @@ export type Hit = Omit<Finding, 'rule' | 'severity'> & { severity?: Severity };
 
 interface RuleBase {
   id: string;
+  /** The usual severity; a hit may lower or raise it. */
   severity: Severity;
   title: string;
 }
+
+/** What the docs, SARIF and `--fail-on` know of a rule: also the connector's findings. */
+export type RuleInfo = RuleBase;
 
 export type Rule =
   | (RuleBase & { scope: 'tool'; check(ctx: ToolContext): Hit[] })

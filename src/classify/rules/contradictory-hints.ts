@@ -1,0 +1,33 @@
+import type { Rule } from './types.js';
+
+/**
+ * destructiveHint and idempotentHint mean something only when readOnlyHint is false. On a
+ * read-only tool `destructiveHint: true` contradicts it; `idempotentHint: false` says a retry is
+ * unsafe while readOnlyHint says it is safe. `destructiveHint: false` and `idempotentHint: true`
+ * agree with a read and are not reported: writing every hint out is good practice.
+ */
+export const contradictoryHints: Rule = {
+  id: 'contradictory-hints',
+  severity: 'warning',
+  title: 'Hints contradict readOnlyHint: true',
+  scope: 'tool',
+  check: ({ tool }) => {
+    if (!tool.effective.readOnly) return [];
+    const a = tool.annotations ?? {};
+    const hits = [];
+    if (a.destructiveHint === true) {
+      hits.push({
+        message: 'readOnlyHint is true but destructiveHint is true: a read cannot destroy; clients follow readOnlyHint and retry it freely, so fix whichever is wrong',
+        evidence: 'annotations.destructiveHint',
+      });
+    }
+    if (a.idempotentHint === false) {
+      hits.push({
+        severity: 'info' as const,
+        message: 'readOnlyHint is true but idempotentHint is false: meaningless on a read (clients ignore it), and it reads as "not safe to retry"; drop it or set it to true',
+        evidence: 'annotations.idempotentHint',
+      });
+    }
+    return hits;
+  },
+};

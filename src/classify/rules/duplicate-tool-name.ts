@@ -1,0 +1,21 @@
+import type { Rule } from './types.js';
+
+/** Two tools with one name: a client can call only one, and which one is up to it. */
+export const duplicateToolName: Rule = {
+  id: 'duplicate-tool-name',
+  severity: 'error',
+  title: 'Two or more tools of a server share a name',
+  scope: 'server',
+  check: ({ raws, tools }) => {
+    const at = new Map<string, number[]>();
+    raws.forEach((raw, i) => at.set(String(raw.name), [...(at.get(String(raw.name)) ?? []), i]));
+    return [...at.values()].filter((ix) => ix.length > 1).map((ix) => {
+      const verdicts = [...new Set(ix.map((i) => tools[i]!.verdict))];
+      return {
+        tool: tools[ix[0]!]!.name,
+        message: `${ix.length} tools share this name; a client can call only one of them${verdicts.length > 1 ? `, and their verdicts differ (${verdicts.join(', ')})` : ''}; names must be unique within a server`,
+        evidence: ix.map((i) => `tools[${i}]`).join(', '),
+      };
+    });
+  },
+};

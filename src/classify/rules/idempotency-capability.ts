@@ -1,0 +1,16 @@
+import type { Rule } from './types.js';
+
+/** SEP-3182 is a proposal: worth knowing, because clients that do not implement it get nothing from it. */
+export const idempotencyCapability: Rule = {
+  id: 'idempotency-capability',
+  severity: 'info',
+  title: 'The server advertises tools.idempotency (proposed, not in the spec)',
+  scope: 'server',
+  check: ({ idempotencyCapability }) =>
+    idempotencyCapability
+      ? [{
+          message: 'advertises capabilities.tools.idempotency (SEP-3182, a proposal, not part of the spec): its non-read-only tools are protocol-keyed for clients that send params.idempotencyKey; clients that do not get no protection from it',
+          evidence: 'capabilities.tools.idempotency',
+        }]
+      : [],
+};

@@ -1,0 +1,19 @@
+import type { Rule } from './types.js';
+
+/**
+ * `idempotent` rests on a hint alone, and the spec says clients must treat hints from servers they
+ * do not trust as untrusted. `--trust NAME` or `trusted: true` says the user trusts them.
+ */
+export const idempotentHintUntrusted: Rule = {
+  id: 'idempotent-hint-untrusted',
+  severity: 'warning',
+  title: 'Retry-safe only by idempotentHint, on a server that is not trusted',
+  scope: 'tool',
+  check: ({ tool, server }) => {
+    if (tool.verdict !== 'idempotent' || server.trusted) return [];
+    return [{
+      message: `retry-safe only by idempotentHint, a hint: not retry-safe unless you trust this server (--trust); a key argument or tools.idempotency would make retries safe without trust`,
+      evidence: 'annotations.idempotentHint',
+    }];
+  },
+};

@@ -1,0 +1,21 @@
+import type { Rule } from './types.js';
+
+const ALLOWED = /^[A-Za-z0-9_.-]{1,128}$/;
+
+/** The spec: a tool name SHOULD be 1-128 characters of `A-Za-z0-9_.-`; clients may reject others. */
+export const invalidToolName: Rule = {
+  id: 'invalid-tool-name',
+  severity: 'warning',
+  title: 'A tool name breaks the naming rule (1-128 of A-Za-z0-9_.-)',
+  scope: 'tool',
+  check: ({ raw }) => {
+    const name = String(raw.name);
+    if (ALLOWED.test(name)) return [];
+    const bad = [...new Set(name.replace(/[A-Za-z0-9_.-]/g, ''))].slice(0, 8);
+    const why = [
+      name.length === 0 ? 'it is empty' : name.length > 128 ? `it is ${name.length} characters long` : '',
+      bad.length > 0 ? `it contains ${bad.map((c) => JSON.stringify(c)).join(', ')}` : '',
+    ].filter(Boolean);
+    return [{ message: `${why.join(' and ')}; names should be 1-128 characters of A-Za-z0-9_.- (some clients reject or rewrite others)`, evidence: 'name' }];
+  },
+};

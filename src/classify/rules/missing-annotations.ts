@@ -1,0 +1,23 @@
+import { HINT_NAMES } from '../hints.js';
+import type { Rule } from './types.js';
+import { isReadNamed } from './words.js';
+
+/**
+ * No behaviour hint at all: the spec defaults make the tool a destructive, non-idempotent write.
+ * A read-named tool is left to `read-name-not-read-only`, whose fix (readOnlyHint: true) is the
+ * one that matters there; a hint that is present but malformed is `malformed-hint`'s.
+ */
+export const missingAnnotations: Rule = {
+  id: 'missing-annotations',
+  severity: 'warning',
+  title: 'A tool has no annotations, so clients must assume a destructive, non-idempotent write',
+  scope: 'tool',
+  check: ({ tool, raw }) => {
+    if (HINT_NAMES.some((h) => tool.annotations && h in tool.annotations)) return [];
+    if (isReadNamed(String(raw.name))) return [];
+    return [{
+      message: `no behaviour hints: clients must assume readOnlyHint false, destructiveHint true, idempotentHint false (verdict ${tool.verdict}); say what it does with annotations`,
+      evidence: 'annotations',
+    }];
+  },
+};

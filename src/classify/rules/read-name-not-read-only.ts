@@ -1,0 +1,24 @@
+import type { Rule } from './types.js';
+import { isReadNamed, nameVerbs } from './words.js';
+
+/**
+ * Named like a read but not marked read-only: clients cannot retry it freely. When the author
+ * wrote `readOnlyHint: false` on purpose (a `get_token` that mints one), it is only worth a look.
+ */
+export const readNameNotReadOnly: Rule = {
+  id: 'read-name-not-read-only',
+  severity: 'warning',
+  title: 'A tool named like a read is not marked read-only',
+  scope: 'tool',
+  check: ({ tool, raw }) => {
+    const name = String(raw.name);
+    if (tool.effective.readOnly || !isReadNamed(name)) return [];
+    const explicit = tool.annotations?.readOnlyHint === false;
+    const said = explicit ? 'readOnlyHint is false' : tool.annotations ? 'readOnlyHint is not given' : 'it has no annotations at all';
+    return [{
+      severity: explicit ? 'info' : 'warning',
+      message: `named like a read ("${nameVerbs(name)[0]}") but ${said}, so clients must treat it as a write (verdict ${tool.verdict}); if it only reads, set readOnlyHint: true`,
+      evidence: 'annotations.readOnlyHint',
+    }];
+  },
+};

@@ -1,0 +1,26 @@
+import { HINT_NAMES } from '../hints.js';
+import type { Rule } from './types.js';
+
+const MIN_TOOLS = 3;
+
+/**
+ * Every tool carries the same hints: likely a default copied onto all of them. A server whose
+ * tools are all read-only is left alone: identical hints are then simply right.
+ */
+export const uniformHints: Rule = {
+  id: 'uniform-hints',
+  severity: 'info',
+  title: 'Every tool of the server carries the identical hints',
+  scope: 'server',
+  check: ({ tools }) => {
+    if (tools.length < MIN_TOOLS || tools.every((t) => t.effective.readOnly)) return [];
+    const hintsOf = (a: Record<string, unknown> | undefined) =>
+      HINT_NAMES.filter((h) => a && h in a).map((h) => `${h}: ${JSON.stringify(a![h])}`).join(', ');
+    const first = hintsOf(tools[0]!.annotations);
+    if (first === '' || tools.some((t) => hintsOf(t.annotations) !== first)) return [];
+    return [{
+      message: `all ${tools.length} tools carry the same hints (${first}): they were probably copied, not decided per tool; check each tool's hints`,
+      evidence: 'annotations',
+    }];
+  },
+};

@@ -1,0 +1,18 @@
+import type { Rule } from './types.js';
+import { writeVerb } from './words.js';
+
+/** Named like a write but marked read-only: a client retries it freely and repeats the write. */
+export const writeNameReadOnly: Rule = {
+  id: 'write-name-read-only',
+  severity: 'error',
+  title: 'A tool named like a write is marked read-only',
+  scope: 'tool',
+  check: ({ tool, raw }) => {
+    const verb = writeVerb(String(raw.name));
+    if (!tool.effective.readOnly || !verb) return [];
+    return [{
+      message: `named like a write ("${verb}") but readOnlyHint is true, so clients retry it freely; if it changes anything, set readOnlyHint: false and say whether it is idempotent`,
+      evidence: 'annotations.readOnlyHint',
+    }];
+  },
+};

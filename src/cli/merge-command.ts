@@ -1,0 +1,74 @@
+/**
+ * `idemscan merge A.json B.json ... [--json PATH | --out DIR]`: shard reports into one report.
+ * Exit codes: 0 merged, 2 usage error, an unreadable or invalid report file, or reports that must
+ * not be merged (different schema versions, a server in two reports).
+ */
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { Command } from 'commander';
+import { MergeError, mergeReports } from '../compare/merge.js';
+import { reporter } from '../report/reporters/index.js';
+import { safeText } from '../report/terminal.js';
+import { readOrUsage } from './diff-command.js';
+import { EXIT, UsageError } from './exit.js';
+
+interface MergeFlags {
+  json?: string;
+  out?: string;
+  format: string;
+  quiet?: boolean;
+}
+
+export function registerMerge(program: Command): void {
+  program
+    .command('merge')
+    .description('merge shard reports (scan --shard I/N) into one report, as if one scan had run')
+    .argument('<reports...>', 'report.json files')
+    .option('--json <path>', 'write the merged JSON report to PATH (- for stdout; the default without --out)')
+    .option('--out <dir>', 'directory for the merged report.json (and other --formats)')
+    .option('--format <list>', 'formats to write under --out, comma-separated', 'json')
+    .option('-q, --quiet', 'no summary line on stderr')
+    .action(mergeCommand);
+}
+
+export async function mergeCommand(files: string[], flags: MergeFlags): Promise<void> {
+  const formats = flags.format.split(',').map((f) => f.trim()).filter(Boolean);
+  try {
+    formats.forEach((f) => reporter(f));
+  } catch (err) {
+    throw new UsageError((err as Error).message);
+  }
+  const inputs = [];
+  for (const file of files) inputs.push(await readOrUsage(file));
+  let merged;
+  try {
+    merged = mergeReports(inputs);
+  } catch (err) {
+    if (err instanceof MergeError) throw new UsageError(safeText(err.message, 1000));
+    throw err;
+  }
+  const { report, warnings } = merged;
+  for (const w of warnings) process.stderr.write(`idemscan: warning: ${safeText(w, 1000)}\n`);
+
+  const json = reporter('json').render(report);
+  if (flags.out !== undefined) {
+    await mkdir(flags.out, { recursive: true });
+    for (const f of formats) {
+      const r = reporter(f);
+      if (r.fileName) await writeFile(path.join(flags.out, r.fileName), r.render(report));
+    }
+  }
+  const jsonPath = flags.json ?? (flags.out === undefined ? '-' : undefined);
+  if (jsonPath === '-') process.stdout.write(json);
+  else if (jsonPath !== undefined) {
+    await mkdir(path.dirname(path.resolve(jsonPath)), { recursive: true });
+    await writeFile(jsonPath, json);
+  }
+  if (!flags.quiet) {
+    const s = report.summary;
+    process.stderr.write(
+      `idemscan: merged ${files.length} reports: ${s.servers} servers (${s.serversOk} ok, ${s.serversFailed} failed), ${s.tools} tools\n`,
+    );
+  }
+  process.exitCode = EXIT.ok;
+}

@@ -1,0 +1,249 @@
+/**
+ * `idemscan diff OLD NEW`: what changed between two reports, per server. Pure: reports in, a diff
+ * document out (its zod schema below is the JSON format of `diff --format json`).
+ *
+ * Every change has a direction: `worse` (a client can retry less safely than before: the
+ * regressions `--fail-on regression` fails on), `better`, or `neutral` (worth knowing, but not a
+ * safety change by itself: servers or tools added or removed, a hint given explicitly that only
+ * restates its default).
+ */
+import { z } from 'zod';
+import { HINT_NAMES, HINTS, type HintName } from '../classify/hints.js';
+import { Confidence, Summary, Verdict, type KeyArgument, type Report, type ServerReport, type ToolReport } from '../report/schema.js';
+
+export const DIFF_VERSION = '1';
+
+/** Safest first: the order of the verdict rules (DESIGN.md §3). */
+export const VERDICT_ORDER: readonly Verdict[] = ['read-only', 'protocol-keyed', 'keyed', 'idempotent', 'unprotected'];
+
+/** The value of each hint that makes a retry safer; moving away from it is a downgrade. */
+export const SAFE_HINT_VALUE: Record<HintName, boolean> = {
+  readOnlyHint: true,
+  destructiveHint: false,
+  idempotentHint: true,
+  openWorldHint: false,
+};
+
+export const Direction = z.enum(['worse', 'better', 'neutral']);
+
+const base = { server: z.string(), direction: Direction };
+const toolBase = { ...base, tool: z.string() };
+const KeyRef = z.object({ name: z.string(), path: z.string(), confidence: Confidence });
+
+export const Change = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('server-added'), ...base, status: z.enum(['ok', 'failed']), tools: z.number().int() }),
+  z.object({ kind: z.literal('server-removed'), ...base, status: z.enum(['ok', 'failed']), tools: z.number().int() }),
+  z.object({
+    kind: z.literal('status-changed'),
+    ...base,
+    from: z.enum(['ok', 'failed']),
+    to: z.enum(['ok', 'failed']),
+    /** The failure of the side that failed: `kind: message`. */
+    failure: z.string().optional(),
+  }),
+  z.object({ kind: z.literal('capability-changed'), ...base, capability: z.literal('tools.idempotency'), from: z.boolean(), to: z.boolean() }),
+  z.object({ kind: z.literal('tool-added'), ...toolBase, verdict: Verdict }),
+  z.object({ kind: z.literal('tool-removed'), ...toolBase, verdict: Verdict }),
+  z.object({ kind: z.literal('verdict-changed'), ...toolBase, from: Verdict, to: Verdict }),
+  z.object({
+    kind: z.literal('annotation-changed'),
+    ...toolBase,
+    hint: z.string(),
+    /** The raw value as received, JSON-encoded; absent when the hint was not given. */
+    from: z.string().optional(),
+    to: z.string().optional(),
+  }),
+  z.object({ kind: z.literal('key-argument-added'), ...toolBase, key: KeyRef }),
+  z.object({ kind: z.literal('key-argument-removed'), ...toolBase, key: KeyRef }),
+  z.object({ kind: z.literal('key-argument-changed'), ...toolBase, path: z.string(), from: Confidence, to: Confidence }),
+]);
+
+const Side = z.object({
+  /** The file it was read from, when known. */
+  file: z.string().optional(),
+  startedAt: z.string(),
+  finishedAt: z.string(),
+  summary: Summary,
+});
+
+export const DiffDocument = z.object({
+  diffVersion: z.literal(DIFF_VERSION),
+  old: Side,
+  new: Side,
+  /** True when any change is `worse`: what `--fail-on regression` exits 1 on. */
+  regression: z.boolean(),
+  counts: z.object({ worse: z.number().int(), better: z.number().int(), neutral: z.number().int() }),
+  /** Sorted by server name, then server-level changes before tool changes, tools by name. */
+  changes: z.array(Change),
+});
+
+export type Direction = z.infer<typeof Direction>;
+export type Change = z.infer<typeof Change>;
+export type ChangeKind = Change['kind'];
+export type DiffDocument = z.infer<typeof DiffDocument>;
+
+export function diffJsonSchema(): unknown {
+  return z.toJSONSchema(DiffDocument, { target: 'draft-2020-12', io: 'output' });
+}
+
+export interface DiffInput {
+  report: Report;
+  file?: string;
+}
+
+export function diffReports(oldInput: DiffInput | Report, newInput: DiffInput | Report): DiffDocument {
+  const a = 'report' in oldInput ? oldInput : { report: oldInput };
+  const b = 'report' in newInput ? newInput : { report: newInput };
+  const before = byName(a.report.servers);
+  const after = byName(b.report.servers);
+  const names = [...new Set([...before.keys(), ...after.keys()])].sort(compareText);
+
+  const changes: Change[] = [];
+  for (const name of names) {
+    const o = before.get(name);
+    const n = after.get(name);
+    if (!o) changes.push({ kind: 'server-added', server: name, direction: 'neutral', status: n!.status, tools: n!.tools.length });
+    else if (!n) changes.push({ kind: 'server-removed', server: name, direction: 'neutral', status: o.status, tools: o.tools.length });
+    else changes.push(...diffServer(o, n));
+  }
+
+  const counts = { worse: 0, better: 0, neutral: 0 };
+  for (const c of changes) counts[c.direction]++;
+  return {
+    diffVersion: DIFF_VERSION,
+    old: side(a),
+    new: side(b),
+    regression: counts.worse > 0,
+    counts,
+    changes,
+  };
+}
+
+/** Changes of one server present in both reports. Tools are compared only when both scans succeeded. */
+export function diffServer(o: ServerReport, n: ServerReport): Change[] {
+  const server = o.name;
+  if (o.status !== n.status) {
+    const failed = o.status === 'failed' ? o : n;
+    const failure = failed.failure ? `${failed.failure.kind}: ${failed.failure.message}` : undefined;
+    // A server that stopped answering hides every tool it had: worse. One that came back: better.
+    return [{ kind: 'status-changed', server, direction: n.status === 'failed' ? 'worse' : 'better', from: o.status, to: n.status, failure }];
+  }
+  if (o.status === 'failed') return []; // nothing to compare: neither scan saw any tool
+
+  const changes: Change[] = [];
+  if (o.idempotencyCapability !== n.idempotencyCapability) {
+    changes.push({
+      kind: 'capability-changed',
+      server,
+      direction: n.idempotencyCapability ? 'better' : 'worse',
+      capability: 'tools.idempotency',
+      from: o.idempotencyCapability,
+      to: n.idempotencyCapability,
+    });
+  }
+  const before = byName(o.tools);
+  const after = byName(n.tools);
+  for (const tool of [...new Set([...before.keys(), ...after.keys()])].sort(compareText)) {
+    const ot = before.get(tool);
+    const nt = after.get(tool);
+    if (!ot) changes.push({ kind: 'tool-added', server, tool, direction: 'neutral', verdict: nt!.verdict });
+    else if (!nt) changes.push({ kind: 'tool-removed', server, tool, direction: 'neutral', verdict: ot.verdict });
+    else changes.push(...diffTool(server, ot, nt));
+  }
+  return changes;
+}
+
+export function diffTool(server: string, o: ToolReport, n: ToolReport): Change[] {
+  const tool = o.name;
+  const changes: Change[] = [];
+  if (o.verdict !== n.verdict) {
+    changes.push({ kind: 'verdict-changed', server, tool, direction: compareVerdicts(o.verdict, n.verdict), from: o.verdict, to: n.verdict });
+  }
+  for (const hint of HINT_NAMES) {
+    const from = rawHint(o.annotations, hint);
+    const to = rawHint(n.annotations, hint);
+    if (from === to) continue;
+    changes.push({ kind: 'annotation-changed', server, tool, direction: hintDirection(hint, o.annotations, n.annotations), hint, from, to });
+  }
+  const keysBefore = byPath(o.keyArguments);
+  const keysAfter = byPath(n.keyArguments);
+  for (const p of [...new Set([...keysBefore.keys(), ...keysAfter.keys()])].sort(compareText)) {
+    const ok = keysBefore.get(p);
+    const nk = keysAfter.get(p);
+    if (!ok) changes.push({ kind: 'key-argument-added', server, tool, direction: 'better', key: keyRef(nk!) });
+    else if (!nk) changes.push({ kind: 'key-argument-removed', server, tool, direction: 'worse', key: keyRef(ok) });
+    else if (ok.confidence !== nk.confidence) {
+      changes.push({
+        kind: 'key-argument-changed',
+        server,
+        tool,
+        direction: nk.confidence === 'strong' ? 'better' : 'worse',
+        path: p,
+        from: ok.confidence,
+        to: nk.confidence,
+      });
+    }
+  }
+  return changes;
+}
+
+/** `worse` when `to` is less safe than `from` in VERDICT_ORDER. */
+export function compareVerdicts(from: Verdict, to: Verdict): Direction {
+  const d = VERDICT_ORDER.indexOf(to) - VERDICT_ORDER.indexOf(from);
+  return d > 0 ? 'worse' : d < 0 ? 'better' : 'neutral';
+}
+
+/**
+ * A hint's direction compares what a client may assume (a non-boolean counts as absent, absent
+ * means the spec default): losing the safe value is worse (readOnlyHint true -> false or absent,
+ * destructiveHint false -> true or absent), gaining it is better, anything else is neutral
+ * (e.g. destructiveHint true -> absent: the default says the same).
+ */
+export function hintDirection(hint: HintName, before: Record<string, unknown> | undefined, after: Record<string, unknown> | undefined): Direction {
+  const safe = SAFE_HINT_VALUE[hint];
+  const wasSafe = effectiveHint(hint, before) === safe;
+  const isSafe = effectiveHint(hint, after) === safe;
+  return wasSafe === isSafe ? 'neutral' : isSafe ? 'better' : 'worse';
+}
+
+function effectiveHint(hint: HintName, annotations: Record<string, unknown> | undefined): boolean {
+  const v = annotations?.[hint];
+  return typeof v === 'boolean' ? v : HINTS[hint].default;
+}
+
+/** JSON-encoded raw value (so `"true"` the string and `true` differ), or undefined when absent. */
+function rawHint(annotations: Record<string, unknown> | undefined, hint: HintName): string | undefined {
+  if (!annotations || !Object.prototype.hasOwnProperty.call(annotations, hint)) return undefined;
+  return JSON.stringify(annotations[hint]) ?? String(annotations[hint]);
+}
+
+function keyRef(k: KeyArgument): z.infer<typeof KeyRef> {
+  return { name: k.name, path: k.path, confidence: k.confidence };
+}
+
+function side(input: DiffInput): z.infer<typeof Side> {
+  const { report, file } = input;
+  return { ...(file === undefined ? {} : { file }), startedAt: report.startedAt, finishedAt: report.finishedAt, summary: report.summary };
+}
+
+/** First occurrence wins (names are unique in reports idemscan writes). */
+function byName<T extends { name: string }>(items: readonly T[]): Map<string, T> {
+  const m = new Map<string, T>();
+  for (const x of items) if (!m.has(x.name)) m.set(x.name, x);
+  return m;
+}
+
+/** The strongest key argument per path. */
+function byPath(keys: readonly KeyArgument[]): Map<string, KeyArgument> {
+  const m = new Map<string, KeyArgument>();
+  for (const k of keys) {
+    const had = m.get(k.path);
+    if (!had || (had.confidence === 'weak' && k.confidence === 'strong')) m.set(k.path, k);
+  }
+  return m;
+}
+
+/** Code-unit order: the same on every machine and locale. */
+export function compareText(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

@@ -1,0 +1,125 @@
+/**
+ * `idemscan merge`: shard reports (`scan --shard I/N`) back into one report whose summary is what
+ * one unsharded scan of the same list would have counted. Pure: reports in, a report out.
+ */
+import type { Report } from '../report/schema.js';
+import { summarize } from '../report/summary.js';
+import { compareText } from './diff.js';
+
+/** Reports that must not be merged: different schema versions, or a server in two of them. */
+export class MergeError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'MergeError';
+  }
+}
+
+export interface MergeInput {
+  file: string;
+  report: Report;
+}
+
+export interface MergeResult {
+  report: Report;
+  /** Things worth telling but not refusing: missing shards, different options or versions. */
+  warnings: string[];
+}
+
+export function mergeReports(inputs: readonly MergeInput[]): MergeResult {
+  const first = inputs[0];
+  if (!first) throw new MergeError('nothing to merge');
+  for (const x of inputs) {
+    if (x.report.schemaVersion !== first.report.schemaVersion) {
+      throw new MergeError(
+        `${x.file} has schemaVersion "${x.report.schemaVersion}" but ${first.file} has "${first.report.schemaVersion}": reports of different schema versions cannot be merged`,
+      );
+    }
+  }
+
+  const seen = new Map<string, number>();
+  inputs.forEach((x, i) => {
+    for (const s of x.report.servers) {
+      const other = seen.get(s.name);
+      if (other === i) throw new MergeError(`server "${s.name}" appears twice in ${x.file}`);
+      if (other !== undefined && inputs[other]!.file === x.file) {
+        throw new MergeError(`${x.file} is given twice (server "${s.name}" would be counted twice)`);
+      }
+      if (other !== undefined) {
+        throw new MergeError(
+          `server "${s.name}" is in both ${inputs[other]!.file} and ${x.file} (the same shard given twice, or overlapping target lists?)`,
+        );
+      }
+      seen.set(s.name, i);
+    }
+  });
+
+  const servers = inputs.flatMap((x) => x.report.servers).sort((a, b) => compareText(a.name, b.name));
+  const startedAt = inputs.map((x) => x.report.startedAt).reduce((a, b) => (time(b) < time(a) ? b : a));
+  const finishedAt = inputs.map((x) => x.report.finishedAt).reduce((a, b) => (time(b) > time(a) ? b : a));
+
+  const skipped = new Map<string, NonNullable<Report['skipped']>[number]>();
+  for (const x of inputs) for (const k of x.report.skipped ?? []) skipped.set(JSON.stringify([k.name, k.source, k.reason]), k);
+
+  const packages = new Set<string>();
+  let anyPackages = false;
+  for (const x of inputs) {
+    const p = x.report.manifest?.packages;
+    if (Array.isArray(p)) {
+      anyPackages = true;
+      for (const spec of p) if (typeof spec === 'string') packages.add(spec);
+    }
+  }
+
+  // The merged report is not one shard any more; which shards it came from is in mergedFrom.
+  const { shard: _shard, ...options } = first.report.options;
+  const report: Report = {
+    schemaVersion: first.report.schemaVersion,
+    tool: first.report.tool,
+    startedAt,
+    finishedAt,
+    options: { ...options, mergedFrom: inputs.map((x) => x.file) },
+    summary: summarize(servers),
+    servers,
+    ...(skipped.size > 0 ? { skipped: [...skipped.values()] } : {}),
+    ...(first.report.manifest || anyPackages
+      ? { manifest: { ...first.report.manifest, ...(anyPackages ? { packages: [...packages].sort(compareText) } : {}) } }
+      : {}),
+  };
+  return { report, warnings: warningsOf(inputs) };
+}
+
+function warningsOf(inputs: readonly MergeInput[]): string[] {
+  const warnings: string[] = [];
+  const first = inputs[0]!;
+  for (const x of inputs.slice(1)) {
+    if (x.report.tool.version !== first.report.tool.version) {
+      warnings.push(`${x.file} was written by ${x.report.tool.name} ${x.report.tool.version}, ${first.file} by ${first.report.tool.version}`);
+    }
+    const differing = Object.keys({ ...first.report.options, ...x.report.options }).filter(
+      (k) => k !== 'shard' && k !== 'mergedFrom' && JSON.stringify(first.report.options[k]) !== JSON.stringify(x.report.options[k]),
+    );
+    if (differing.length > 0) warnings.push(`${x.file} was scanned with different options than ${first.file}: ${differing.join(', ')}`);
+  }
+  const shards = inputs.map((x) => shardOption(x.report.options.shard));
+  const counts = new Set(shards.map((s) => s?.count));
+  if (shards.every((s) => s !== undefined) && counts.size === 1) {
+    const count = shards[0]!.count;
+    const have = new Set(shards.map((s) => s!.index));
+    const missing = Array.from({ length: count }, (_, i) => i + 1).filter((i) => !have.has(i));
+    if (missing.length > 0) warnings.push(`shard${missing.length > 1 ? 's' : ''} ${missing.map((i) => `${i}/${count}`).join(', ')} missing: the merged report is incomplete`);
+  } else if (shards.some((s) => s !== undefined) && counts.size > 1) {
+    warnings.push(`the reports come from different shardings (${[...counts].map((c) => (c === undefined ? 'unsharded' : `N=${c}`)).join(', ')})`);
+  }
+  return warnings;
+}
+
+function shardOption(value: unknown): { index: number; count: number } | undefined {
+  if (!value || typeof value !== 'object') return undefined;
+  const { index, count } = value as Record<string, unknown>;
+  return typeof index === 'number' && typeof count === 'number' ? { index, count } : undefined;
+}
+
+function time(iso: string): number {
+  const t = Date.parse(iso);
+  return Number.isNaN(t) ? Number.POSITIVE_INFINITY : t;
+}

@@ -1,0 +1,61 @@
+/** Reads a report file written by `scan` (or `merge`) and validates it with the zod `Report` schema. */
+import { readFile } from 'node:fs/promises';
+import type { z } from 'zod';
+import { Report, SCHEMA_VERSION } from '../report/schema.js';
+
+/** A report file that cannot be used: unreadable, not JSON, or not a valid report. Names file and field. */
+export class ReportFileError extends Error {
+  constructor(
+    readonly file: string,
+    readonly detail: string,
+  ) {
+    super(`${file}: ${detail}`);
+    this.name = 'ReportFileError';
+  }
+}
+
+export interface LoadedReport {
+  file: string;
+  report: Report;
+}
+
+export async function readReportFile(file: string): Promise<LoadedReport> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (err) {
+    throw new ReportFileError(file, `cannot read: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+  }
+  return { file, report: parseReport(text, file) };
+}
+
+export function parseReport(text: string, file: string): Report {
+  let doc: unknown;
+  try {
+    doc = JSON.parse(text);
+  } catch (err) {
+    throw new ReportFileError(file, `not valid JSON: ${(err as Error).message}`);
+  }
+  if (!doc || typeof doc !== 'object' || Array.isArray(doc)) throw new ReportFileError(file, 'not an idemscan report (expected a JSON object)');
+  const version = (doc as Record<string, unknown>).schemaVersion;
+  if (version !== SCHEMA_VERSION) {
+    throw new ReportFileError(
+      file,
+      version === undefined
+        ? 'not an idemscan report (no schemaVersion)'
+        : `schemaVersion ${JSON.stringify(version)} is not supported (this idemscan reads "${SCHEMA_VERSION}")`,
+    );
+  }
+  const parsed = Report.safeParse(doc);
+  if (!parsed.success) throw new ReportFileError(file, `invalid report: ${describeIssue(parsed.error.issues[0])}`);
+  return parsed.data;
+}
+
+/** `servers[2].tools[0].verdict: Invalid option: ...` */
+function describeIssue(issue: z.core.$ZodIssue | undefined): string {
+  if (!issue) return 'unknown error';
+  const where = issue.path
+    .map((p, i) => (typeof p === 'number' ? `[${p}]` : `${i === 0 ? '' : '.'}${String(p)}`))
+    .join('');
+  return `${where || '(top level)'}: ${issue.message}`;
+}

@@ -1,0 +1,113 @@
+/**
+ * Markdown: a summary table per server, as a study would publish it, and every finding. Whatever a
+ * server sent (names, versions, argument paths inside messages) is escaped: a tool named `a|b` must
+ * not split a table cell, nor `<script>` become HTML.
+ */
+import { isAnnotated } from '../../classify/hints.js';
+import { CATALOGUE } from '../../classify/rules/index.js';
+import { isReadNamed } from '../../classify/rules/words.js';
+import type { Finding, Report, ServerReport } from '../schema.js';
+import { safeText } from '../terminal.js';
+import { ruleDocUrl } from './sarif.js';
+import type { Reporter } from './types.js';
+
+/**
+ * Inline text, safe in a table cell or a list item. Control characters become visible escapes
+ * (safeText), HTML's specials become entities, and Markdown's inline specials are backslashed;
+ * block syntax (`#`, `-`, `>`) cannot start a line here, so it needs nothing.
+ */
+export function mdText(text: string, max = 200): string {
+  return safeText(text, max)
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/[\\`*_[\]|~]/g, '\\$&');
+}
+
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+const pct = (n: number, of: number) => (of === 0 ? '-' : `${n} (${Math.round((100 * n) / of)}%)`);
+const row = (cells: (string | number)[]) => `| ${cells.join(' | ')} |`;
+
+interface Counts { tools: number; notReadOnly: number; keyed: number; annotated: number; readNamed: number }
+
+function counts(s: ServerReport): Counts {
+  const t = s.tools;
+  return {
+    tools: t.length,
+    notReadOnly: t.filter((x) => !x.effective.readOnly).length,
+    keyed: t.filter((x) => x.verdict === 'keyed' || x.verdict === 'protocol-keyed').length,
+    annotated: t.filter((x) => isAnnotated(x.annotations)).length,
+    readNamed: t.filter((x) => !x.effective.readOnly && isReadNamed(x.name)).length,
+  };
+}
+
+function summaryTable(report: Report): string[] {
+  const ok = report.servers.filter((s) => s.status === 'ok');
+  const lines = [
+    row(['server', 'version', 'tools', 'not read-only', 'keyed', 'annotated', 'read-named, not read-only']),
+    row(['---', '---', '--:', '--:', '--:', '--:', '--:']),
+  ];
+  const total: Counts = { tools: 0, notReadOnly: 0, keyed: 0, annotated: 0, readNamed: 0 };
+  for (const s of ok) {
+    const c = counts(s);
+    for (const k of Object.keys(total) as (keyof Counts)[]) total[k] += c[k];
+    lines.push(row([mdText(s.name, 60), mdText(s.serverInfo?.version ?? '-', 30), c.tools, c.notReadOnly, c.keyed, c.annotated, c.readNamed]));
+  }
+  const t = total;
+  lines.push(row([`**all ${plural(ok.length, 'server')}**`, '', `**${t.tools}**`, pct(t.notReadOnly, t.tools), pct(t.keyed, t.tools), pct(t.annotated, t.tools), pct(t.readNamed, t.tools)]));
+  return lines;
+}
+
+function findingsOf(s: ServerReport): Finding[] {
+  return [...s.tools.flatMap((t) => t.findings), ...s.findings];
+}
+
+function findingsSection(report: Report): string[] {
+  const all = report.servers.flatMap(findingsOf);
+  if (all.length === 0) return ['## Findings', '', 'None.'];
+  const by = (sev: string) => all.filter((f) => f.severity === sev).length;
+  const lines = ['## Findings', '', `${plural(all.length, 'finding')}: ${plural(by('error'), 'error')}, ${plural(by('warning'), 'warning')}, ${by('info')} info.`, ''];
+  lines.push(row(['rule', 'default severity', 'findings', 'what it means']), row(['---', '---', '--:', '---']));
+  const known = new Set(CATALOGUE.map((r) => r.id));
+  const ids = [...CATALOGUE.map((r) => r.id), ...new Set(all.map((f) => f.rule).filter((id) => !known.has(id)))];
+  for (const id of ids) {
+    const hits = all.filter((f) => f.rule === id);
+    if (hits.length === 0) continue;
+    const rule = CATALOGUE.find((r) => r.id === id);
+    lines.push(row([rule ? `[${mdText(id)}](${ruleDocUrl(id)})` : mdText(id), rule?.severity ?? hits[0]!.severity, hits.length, rule ? mdText(rule.title) : '']));
+  }
+  for (const s of report.servers) {
+    const found = findingsOf(s);
+    if (found.length === 0) continue;
+    lines.push('', `### ${mdText(s.name, 80)}`, '', row(['severity', 'tool', 'rule', 'evidence', 'message']), row(['---', '---', '---', '---', '---']));
+    for (const f of found) {
+      lines.push(row([f.severity, f.tool === undefined ? '(server)' : mdText(f.tool, 80), mdText(f.rule), mdText(f.evidence ?? '', 80), mdText(f.message, 400)]));
+    }
+  }
+  return lines;
+}
+
+export const markdownReporter: Reporter = {
+  id: 'md',
+  fileName: 'report.md',
+  render(report: Report) {
+    const s = report.summary;
+    const lines = [
+      '# idemscan report',
+      '',
+      `${mdText(report.tool.name)} ${mdText(report.tool.version)}, ${mdText(report.startedAt)} to ${mdText(report.finishedAt)}: ` +
+        `${plural(s.servers, 'server')} (${s.serversOk} scanned, ${s.serversFailed} failed), ${plural(s.tools, 'tool')}.`,
+      '',
+      '## Servers',
+      '',
+      ...summaryTable(report),
+    ];
+    const failed = report.servers.filter((x) => x.status === 'failed');
+    if (failed.length > 0) {
+      lines.push('', 'Not scanned:', '');
+      for (const f of failed) lines.push(`- ${mdText(f.name, 60)}: ${f.failure?.kind ?? 'failed'}: ${mdText(f.failure?.message ?? '', 300)}`);
+    }
+    lines.push('', ...findingsSection(report));
+    return lines.join('\n') + '\n';
+  },
+};

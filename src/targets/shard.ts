@@ -1,0 +1,37 @@
+/**
+ * `scan --shard I/N`: a deterministic 1/N of the targets. A target's shard depends on its name
+ * alone (a hash of it, modulo N), so the same list always splits the same way, the order of the
+ * files does not matter, and adding or removing a server moves no other server to another shard.
+ * The price: shards are balanced statistically, not exactly (see docs/SCALING.md).
+ */
+import { createHash } from 'node:crypto';
+
+/** Shard `index` of `count`, 1-based as in `--shard 1/3` ... `--shard 3/3`. */
+export interface Shard {
+  index: number;
+  count: number;
+}
+
+/** Parses `I/N` (1 <= I <= N); throws an Error whose message explains what is expected. */
+export function parseShard(text: string): Shard {
+  const m = /^\s*(\d+)\s*\/\s*(\d+)\s*$/.exec(text);
+  const index = Number(m?.[1]);
+  const count = Number(m?.[2]);
+  if (!m || !Number.isSafeInteger(index) || !Number.isSafeInteger(count) || count < 1 || index < 1 || index > count) {
+    throw new Error(`expected I/N with 1 <= I <= N (e.g. 1/4), got "${text}"`);
+  }
+  return { index, count };
+}
+
+/** The 1-based shard a target name falls in among `count` shards. */
+export function shardOf(name: string, count: number): number {
+  if (!Number.isSafeInteger(count) || count < 1) throw new RangeError(`shard count must be a positive whole number, got ${count}`);
+  const digest = createHash('sha256').update(name, 'utf8').digest();
+  // 48 bits of the digest: the modulo bias is negligible for any realistic N.
+  return (digest.readUIntBE(0, 6) % count) + 1;
+}
+
+/** The targets of one shard, in their original order. */
+export function selectShard<T extends { name: string }>(targets: readonly T[], shard: Shard): T[] {
+  return targets.filter((t) => shardOf(t.name, shard.count) === shard.index);
+}

@@ -1,0 +1,97 @@
+/** The Markdown and SARIF reporters on hand-made reports: escaping, locations, schema validity. */
+import { describe, expect, it } from 'vitest';
+import { classifyServer } from '../../src/classify/index.js';
+import { markdownReporter, mdText } from '../../src/report/reporters/markdown.js';
+import { sarifReporter, toSarif } from '../../src/report/reporters/sarif.js';
+import type { Report, ServerReport } from '../../src/report/schema.js';
+import { summarize } from '../../src/report/summary.js';
+import { sarifValidator } from '../helpers/sarif.js';
+
+function server(name: string, rawTools: Record<string, unknown>[], extra: Partial<ServerReport> = {}): ServerReport {
+  const c = classifyServer({ name, rawTools });
+  return { name, status: 'ok', target: { transport: 'stdio', command: 'node' }, idempotencyCapability: false, durationMs: 1, tools: c.tools, findings: c.findings, ...extra };
+}
+
+function report(servers: ServerReport[]): Report {
+  return {
+    schemaVersion: '1', tool: { name: 'idemscan', version: '0.0.0' }, startedAt: '2026-01-01T00:00:00.000Z', finishedAt: '2026-01-01T00:00:01.000Z',
+    options: {}, summary: summarize(servers), servers,
+  };
+}
+
+const evil = server('evil|<b>srv</b>', [
+  { name: 'a|b', annotations: { readOnlyHint: true } },
+  { name: '<script>alert(1)</script>' },
+  { name: 'get_*x*_[y](z)', annotations: { destructiveHint: false } },
+  { name: 'evil\u001b[31mred\rname\nnext' },
+], { serverInfo: { name: 'x', version: '1.0 | <i>' } });
+
+describe('markdown', () => {
+  it('escapes table separators, HTML, Markdown emphasis and links, and control characters', () => {
+    expect(mdText('a|b')).toBe('a\\|b');
+    expect(mdText('<script>&')).toBe('&lt;script&gt;&amp;');
+    expect(mdText('*x* _y_ [l](u) `c` ~s~ \\')).toBe('\\*x\\* \\_y\\_ \\[l\\](u) \\`c\\` \\~s\\~ \\\\');
+    expect(mdText('a\nb\u001b')).toBe('a\\\\u000ab\\\\u001b');
+  });
+
+  it('keeps every table row at its column count whatever the server sent', () => {
+    const md = markdownReporter.render(report([evil]));
+    expect(md).not.toMatch(/<script|<b>|<i>/);
+    // eslint-disable-next-line no-control-regex
+    expect(md).not.toMatch(/[\u0000-\u0009\u000b-\u001f]/);
+    for (const table of md.split('\n\n').filter((b) => b.startsWith('|'))) {
+      const cells = table.split('\n').filter(Boolean).map((line) => line.replace(/\\\|/g, '').split('|').length);
+      expect(new Set(cells).size, table).toBe(1);
+    }
+  });
+
+  it('summarises per server and overall, and lists failed servers', () => {
+    const failed: ServerReport = { ...server('down', []), status: 'failed', failure: { kind: 'timeout', message: 'no answer' } };
+    const md = markdownReporter.render(report([evil, failed]));
+    expect(md).toContain('| evil\\|&lt;b&gt;srv&lt;/b&gt; | 1.0 \\| &lt;i&gt; | 4 | 3 | 0 | 2 | 1 |');
+    expect(md).toContain('**all 1 server**');
+    expect(md).toContain('- down: timeout: no answer');
+    expect(md).toContain('[read-name-not-read-only](https://unpkg.com/');
+  });
+});
+
+describe('sarif', () => {
+  const validate = sarifValidator();
+
+  it('is valid SARIF 2.1.0, with a rule for every finding and levels mapped', () => {
+    const failed: ServerReport = { ...server('down', []), status: 'failed', failure: { kind: 'exited', message: 'exit 1' } };
+    const log = JSON.parse(sarifReporter.render(report([evil, failed])));
+    expect(validate(log), JSON.stringify(validate.errors, null, 2)).toBe(true);
+    const run = log.runs[0];
+    const ruleIds = run.tool.driver.rules.map((r: { id: string }) => r.id);
+    for (const r of run.results) {
+      expect(ruleIds[r.ruleIndex]).toBe(r.ruleId);
+      expect(['error', 'warning', 'note']).toContain(r.level);
+    }
+    expect(run.tool.driver.rules.find((r: { id: string }) => r.id === 'uniform-hints').defaultConfiguration.level).toBe('note');
+    expect(run.invocations[0].toolExecutionNotifications[0].message.text).toContain('down: not scanned: exited');
+  });
+
+  it('names server and tool as a logical location and always has a physical one', () => {
+    const log = toSarif(report([evil]), '/repo');
+    const result = log.runs[0]!.results!.find((r) => r.ruleId === 'missing-annotations')!;
+    expect(result.locations![0]!.logicalLocations).toEqual([{ name: '<script>alert(1)</script>', fullyQualifiedName: 'evil|<b>srv</b>/<script>alert(1)</script>', kind: 'function' }]);
+    expect(result.locations![0]!.physicalLocation!.artifactLocation!.uri).toBe('mcp-server/evil%7C%3Cb%3Esrv%3C%2Fb%3E');
+    expect(result.partialFingerprints!['idemscanFinding/v1']).toMatch(/^[0-9a-f]{32}$/);
+  });
+
+  it('points at the target file, relative to the working directory when inside it, else the URL', () => {
+    const inRepo = server('s', [{ name: 'x' }], { target: { transport: 'stdio', source: 'targets/mine.json#servers[0]' } });
+    const outside = server('t', [{ name: 'x' }], { target: { transport: 'stdio', source: '/etc/mcp.json#mcpServers.t' } });
+    const remote = server('u', [{ name: 'x' }], { target: { transport: 'http', url: 'https://mcp.example.com/mcp', source: 'command line' } });
+    const log = toSarif(report([inRepo, outside, remote]), '/repo');
+    const uris = log.runs[0]!.results!.map((r) => r.locations![0]!.physicalLocation!.artifactLocation);
+    expect(uris).toEqual([
+      { uri: 'targets/mine.json', uriBaseId: '%SRCROOT%' },
+      { uri: 'file:///etc/mcp.json' },
+      { uri: 'https://mcp.example.com/mcp' },
+    ]);
+    expect(log.runs[0]!.originalUriBaseIds).toEqual({ '%SRCROOT%': { uri: 'file:///repo/' } });
+    expect(validate(log)).toBe(true);
+  });
+});
