@@ -1,8 +1,10 @@
 /**
  * The floor: the least a scanner must do per server. One spawn, `server/discover`, one
- * `tools/list`, then SIGTERM and wait for exit. No validation, no classification, no report.
+ * `tools/list`, then SIGTERM and wait for exit. No validation, no classification, no report,
+ * no process-group bookkeeping.
  */
 import { spawn } from 'node:child_process';
+import { getDefaultEnvironment } from '@modelcontextprotocol/client/stdio';
 
 const META = {
   'io.modelcontextprotocol/protocolVersion': '2026-07-28',
@@ -12,7 +14,9 @@ const META = {
 
 export function floorScan(command: string, args: string[]): Promise<number> {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { stdio: ['pipe', 'pipe', 'ignore'] });
+    // The environment idemscan gives servers: an inherited NODE_EXTRA_CA_CERTS alone costs each
+    // node server ~25 ms of start-up, which would flatter idemscan.
+    const child = spawn(command, args, { stdio: ['pipe', 'pipe', 'ignore'], env: getDefaultEnvironment() });
     let buffer = '';
     let tools = -1;
     const send = (id: number, method: string) => child.stdin.write(JSON.stringify({ jsonrpc: '2.0', id, method, params: { _meta: META } }) + '\n');

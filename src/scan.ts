@@ -47,9 +47,9 @@ export async function scan(targets: Target[], options: ScanOptions = {}): Promis
   const npmSpecs = targets.filter((t) => t.npm).map((t) => t.npm!);
   const missing = npmSpecs.filter((s) => !isInstalled(cacheDir, s));
   const installErrors = new Map<string, string>();
-  if (missing.length > 0 && options.install) {
-    for (const r of await installPackages(missing, cacheDir, concurrency)) if (!r.ok) installErrors.set(r.spec, r.error ?? 'npm install failed');
-  }
+  const installs = missing.length > 0 && options.install ? await installPackages(missing, cacheDir, concurrency) : [];
+  for (const r of installs) if (!r.ok) installErrors.set(r.spec, r.error ?? 'npm install failed');
+  const scanStarted = performance.now();
 
   const eraMemo = loadEraMemo(cacheDir);
   const limit = pLimit(concurrency);
@@ -92,6 +92,8 @@ export async function scan(targets: Target[], options: ScanOptions = {}): Promis
       node: process.version,
       platform: `${os.platform()} ${os.release()} ${os.arch()}`,
       packages: [...new Set(npmSpecs)].sort(),
+      installs: installs.length ? installs.map(({ spec, ok, ms }) => ({ spec, ok, ms })) : undefined,
+      scanMs: Math.round(performance.now() - scanStarted),
     },
   };
 }

@@ -1,0 +1,39 @@
+/** Pinned npm targets for real: install two reference servers from the registry, then scan them offline. */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { expect, it } from 'vitest';
+import { Report } from '../../src/report/schema.js';
+import { sandboxPrefix } from '../../src/targets/sandbox.js';
+import { idemscan } from '../helpers/cli.js';
+
+it('installs pinned packages once into the cache and launches their bin with node, no npx', { timeout: 240_000 }, async () => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'idemscan-npm-'));
+  const cache = path.join(dir, 'cache');
+  const file = path.join(dir, 'targets.json');
+  writeFileSync(file, JSON.stringify({ servers: [
+    { name: 'sequential-thinking', npm: '@modelcontextprotocol/server-sequential-thinking@2026.8.31' },
+    { name: 'memory', npm: '@modelcontextprotocol/server-memory@2026.8.31', env: { MEMORY_FILE_PATH: path.join(dir, 'memory.jsonl') } },
+  ] }));
+
+  const install = await idemscan(['install', file, '--cache-dir', cache]);
+  expect(install.exitCode, install.stderr).toBe(0);
+  expect(install.stdout).toMatch(/2\/2 packages/);
+  const again = await idemscan(['install', file, '--cache-dir', cache]);
+  expect(again.stdout.match(/\(cached\)/g)).toHaveLength(2);
+
+  // --no-install: the scan itself needs no registry; --sandbox where this machine allows it.
+  const sandbox = sandboxPrefix() ? ['--sandbox'] : [];
+  const scan = await idemscan(['scan', file, '--cache-dir', cache, '--no-install', ...sandbox, '--json', '-', '--out', dir]);
+  expect(scan.exitCode, scan.stderr).toBe(0);
+  const report = Report.parse(JSON.parse(scan.stdout));
+  for (const s of report.servers) {
+    expect(s.status, JSON.stringify(s.failure)).toBe('ok');
+    expect(s.tools.length).toBeGreaterThan(0);
+    expect(s.target.npm).toMatch(/@2026\.8\.31$/);
+    expect(s.target.resolved).toContain(path.join(cache, 'npm'));
+    expect(s.target.resolved).not.toMatch(/\bnpx\b/);
+  }
+  expect(report.manifest?.packages).toHaveLength(2);
+  expect(report.options.sandbox).toBe(sandbox.length > 0);
+});
