@@ -199,7 +199,8 @@ table.tools td:nth-child(7)::before{content:"Findings"}
 }
 @media print{
 :root{--bg:#fff;--card:#fff;--fg:#000;--muted:#444;--line:#bbb;--soft:#f0f0f0;--shadow:none}
-body{font-size:10pt;background:#fff}
+html{font-size:11px}
+body{font-size:1rem;background:#fff}
 *{-webkit-print-color-adjust:exact;print-color-adjust:exact}
 .js-only,.controls,.actions,.sort-mark{display:none!important}
 details::details-content,.large details.server{content-visibility:visible}
@@ -210,9 +211,11 @@ details.server{break-inside:auto}
 .desc{display:block;-webkit-line-clamp:unset;max-width:none}
 a{color:inherit;text-decoration:none}
 main,header.top,footer{max-width:none;padding:0}
-table{font-size:8.5pt}
+table{font-size:1rem}
 th,td{padding:.3rem .4rem}
-table.tools tbody th,table.tools td{min-width:0!important}
+table.tools td{min-width:0!important}
+table.tools tbody th{min-width:10rem}
+table.tools td:nth-child(4){min-width:13rem!important}
 td.failure{min-width:0}
 table.servers td{white-space:normal}
 }

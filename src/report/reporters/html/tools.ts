@@ -14,7 +14,7 @@ export function verdictBadge(t: ToolReport): string {
 
 function hintsCell(t: ToolReport): string {
   const entries = Object.entries(t.annotations ?? {});
-  if (entries.length === 0) return `<td class="muted">none</td>`;
+  if (entries.length === 0) return `<td class="hints muted">none</td>`;
   // One line per hint, as `key: JSON value`; <br> rather than a list keeps 5,000 rows light.
   const shown = entries.slice(0, 12).map(([k, v]) => `${text(k, 60)}: ${jsonText(v, 80)}`);
   if (entries.length > 12) shown.push(`(${entries.length - 12} more)`);
