@@ -50,39 +50,85 @@ export function modernMeta(version: string): Record<string, unknown> {
 }
 
 export async function negotiate(rpc: RpcClient, opts: NegotiateOptions): Promise<Session> {
-  const notes: string[] = [];
-  const probe: Probe = opts.knownSilentLegacy
-    ? { kind: 'silent', why: 'remembered as silent before initialize: server/discover not sent' }
-    : await discover(rpc, Math.min(opts.probeTimeoutMs, opts.remainingMs()), opts.http);
-  if (probe.kind === 'modern') return { ...probe.session, notes };
-  notes.push(probe.why);
+  if (opts.knownSilentLegacy) return rememberedLegacy(rpc, opts);
+  const sent = Date.now();
+  const probe = settle(sendDiscover(rpc, opts.remainingMs()));
+  const timer = delay(Math.min(opts.probeTimeoutMs, opts.remainingMs()));
+  const early = await Promise.race([probe, timer.promise]);
+  timer.cancel();
+  if (early) {
+    const answer = interpret(early, opts.http);
+    if (answer.kind === 'modern') return { ...answer.session, notes: [] };
+    return initialize(rpc, opts, [answer.why]);
+  }
+  // Silent so far: a legacy server that ignores everything before `initialize`, or a server
+  // still starting. Send `initialize` but keep listening: a server reads in order, so one that
+  // speaks 2026-07-28 answers the probe first, and a slow start is not mistaken for a legacy era.
+  const init = settle(initialize(rpc, opts, [`no answer to server/discover within ${opts.probeTimeoutMs} ms`]));
+  const first = await Promise.race([probe.then((p) => ({ probe: p })), init.then((i) => ({ init: i }))]);
+  if ('probe' in first) {
+    const answer = interpret(first.probe, opts.http);
+    if (answer.kind === 'modern') {
+      return { ...answer.session, notes: [`server/discover answered after ${Date.now() - sent} ms (slow start)`] };
+    }
+    const result = await init;
+    if (!result.ok) throw result.error;
+    return { ...result.value, notes: [`${answer.why}, after ${Date.now() - sent} ms`] };
+  }
+  if (!first.init.ok) throw first.init.error;
+  return first.init.value;
+}
+
+/** Known to stay silent until `initialize` (see era-memo.ts): no probe, unless initialize is refused. */
+async function rememberedLegacy(rpc: RpcClient, opts: NegotiateOptions): Promise<Session> {
+  const notes = ['remembered as silent before initialize: server/discover not sent'];
   try {
     return await initialize(rpc, opts, notes);
   } catch (err) {
-    // A modern server that was slow to start misses the short probe and then rejects
-    // `initialize`: ask it again, with the whole time left.
-    if (probe.kind === 'silent' && err instanceof ScanFailure && err.kind === 'protocol') {
-      const retry = await discover(rpc, opts.remainingMs(), opts.http);
-      if (retry.kind === 'modern') return { ...retry.session, notes: [...notes, 'answered server/discover on a second try'] };
-    }
+    if (!(err instanceof ScanFailure) || err.kind !== 'protocol') throw err;
+    // Upgraded since we remembered it? Ask the modern way before giving up.
+    const answer = interpret(await settle(sendDiscover(rpc, opts.remainingMs())), opts.http);
+    if (answer.kind === 'modern') return { ...answer.session, notes: [...notes, 'initialize refused; it answers server/discover now'] };
     throw err;
   }
 }
 
+type Settled<T> = { ok: true; value: T } | { ok: false; error: unknown };
+
+function settle<T>(p: Promise<T>): Promise<Settled<T>> {
+  return p.then(
+    (value) => ({ ok: true as const, value }),
+    (error: unknown) => ({ ok: false as const, error }),
+  );
+}
+
+/** A wait that can be cancelled, so a finished negotiation leaves no timer behind. */
+function delay(ms: number): { promise: Promise<undefined>; cancel: () => void } {
+  let timer: NodeJS.Timeout | undefined;
+  const promise = new Promise<undefined>((resolve) => {
+    timer = setTimeout(() => resolve(undefined), ms);
+  });
+  return { promise, cancel: () => clearTimeout(timer) };
+}
+
 type Probe =
   | { kind: 'modern'; session: Omit<Session, 'notes'> }
-  | { kind: 'legacy' | 'silent'; why: string };
+  | { kind: 'legacy'; why: string };
 
-async function discover(rpc: RpcClient, timeoutMs: number, http: boolean): Promise<Probe> {
-  let outcome: RpcOutcome;
-  try {
-    outcome = await rpc.request('server/discover', { _meta: modernMeta(MODERN_VERSIONS[0]!) }, timeoutMs);
-  } catch (err) {
+function sendDiscover(rpc: RpcClient, timeoutMs: number): Promise<RpcOutcome> {
+  return rpc.request('server/discover', { _meta: modernMeta(MODERN_VERSIONS[0]!) }, timeoutMs);
+}
+
+/** What the probe's answer says about the era; a dead or unreachable server is thrown. */
+function interpret(settled: Settled<RpcOutcome>, http: boolean): Probe {
+  if (!settled.ok) {
+    const err = settled.error;
     if (!(err instanceof ScanFailure)) throw err;
-    if (err.kind === 'timeout') return { kind: 'silent', why: `no answer to server/discover within ${timeoutMs} ms` };
+    if (err.kind === 'timeout') return { kind: 'legacy', why: 'no answer to server/discover' };
     if (http && err.kind === 'protocol') return { kind: 'legacy', why: `server/discover refused: ${err.message.slice(0, 120)}` };
     throw err;
   }
+  const outcome = settled.value;
   if (outcome.ok) {
     const r = outcome.result;
     const supported = Array.isArray(r.supportedVersions) ? r.supportedVersions.filter((v) => typeof v === 'string') : [];

@@ -88,6 +88,8 @@ export async function observe(target: Launch, opts: ConnectOptions): Promise<Obs
       opts.signal?.removeEventListener('abort', onAbort);
       clearTimeout(timer);
       await channel.close();
+      // Settles what is still in flight (a probe nobody waits for) and clears its timer.
+      rpc.fail(new ScanFailure('exited', 'connection closed'));
     }
   };
 

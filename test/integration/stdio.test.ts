@@ -94,6 +94,13 @@ describe('awkward servers', () => {
     expect(s.tools).toHaveLength(3);
   });
 
+  it('a modern server slower to start than the probe timeout is still found to be modern', async () => {
+    const s = await scanOne(raw('slow-start-modern'), { ...fast, probeTimeoutMs: 300 });
+    expect(s.status).toBe('ok');
+    expect(s.protocol?.era).toBe('modern');
+    expect(s.protocol?.negotiation).toMatch(/slow start/);
+  });
+
   it('a banner line on stdout is tolerated and reported', async () => {
     const s = await scanOne(raw('banner'));
     expect(s.status).toBe('ok');
