@@ -1,6 +1,7 @@
 /** Every output format, by the name `--format` takes. */
 import { htmlReporter } from './html/index.js';
 import { jsonReporter } from './json.js';
+import { manifestReporter } from './manifest.js';
 import { markdownReporter } from './markdown.js';
 import { sarifReporter } from './sarif.js';
 import { tableReporter } from './table.js';
@@ -8,7 +9,7 @@ import { toolsReporter } from './tools.js';
 import type { Reporter } from './types.js';
 
 export const REPORTERS: Record<string, Reporter> = Object.fromEntries(
-  [jsonReporter, tableReporter, toolsReporter, htmlReporter, markdownReporter, sarifReporter].map((r) => [r.id, r]),
+  [jsonReporter, tableReporter, toolsReporter, htmlReporter, markdownReporter, sarifReporter, manifestReporter].map((r) => [r.id, r]),
 );
 
 export function reporter(id: string): Reporter {

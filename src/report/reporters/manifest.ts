@@ -1,0 +1,29 @@
+/**
+ * The run manifest: what someone needs to repeat a scan (versions, launches, options, timings),
+ * without the tools. Published next to an ecosystem report.
+ */
+import type { Reporter } from './types.js';
+
+export const manifestReporter: Reporter = {
+  id: 'manifest',
+  fileName: 'manifest.json',
+  render(report) {
+    const manifest = {
+      tool: report.tool,
+      startedAt: report.startedAt,
+      finishedAt: report.finishedAt,
+      options: report.options,
+      ...report.manifest,
+      launches: report.servers.map((s) => ({
+        name: s.name,
+        ...s.target,
+        status: s.status,
+        protocol: s.protocol,
+        serverInfo: s.serverInfo,
+        durationMs: s.durationMs,
+      })),
+      skipped: report.skipped,
+    };
+    return JSON.stringify(manifest, null, 2) + '\n';
+  },
+};
