@@ -115,7 +115,7 @@ async function scanOne(target: Target, connect: ConnectOptions, opts: OneOptions
       if (installError) throw new Error(`npm install of ${target.npm} failed: ${installError}`);
       if (!isInstalled(opts.cacheDir, target.npm)) throw new Error(`${target.npm} is not installed: run \`idemscan install\` first`);
       launch = { ...target, ...(await resolveNpmLaunch(target, opts.cacheDir)) };
-      resolved = [launch.command, ...(launch.args ?? [])].join(' ');
+      resolved = [launch.command, ...redact.args(launch.args ?? [])].join(' ');
     }
     if (opts.sandbox && launch.transport === 'stdio') launch = { ...launch, ...sandboxed(launch.command!, launch.args ?? []) };
   } catch (err) {
@@ -129,7 +129,7 @@ async function scanOne(target: Target, connect: ConnectOptions, opts: OneOptions
   }
 
   const obs = await observe(launch, target.timeoutMs ? { ...connect, timeoutMs: target.timeoutMs } : connect);
-  const target_ = describeTarget(target, resolved && redact.text(resolved));
+  const target_ = describeTarget(target, resolved);
   if (obs.failure) {
     return {
       ...base,

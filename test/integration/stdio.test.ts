@@ -76,6 +76,13 @@ describe('pagination', () => {
     expect(s.tools.map((t) => t.name)).toEqual(Array.from({ length: 15 }, (_, i) => `tool_${i + 1}`));
   });
 
+  it('stops at --max-pages, keeping what it read', async () => {
+    const s = await scanOne(raw('many-pages'), { ...fast, maxPages: 3 });
+    expect(s.status).toBe('ok');
+    expect(s.tools).toHaveLength(9);
+    expect(s.findings.map((f) => f.rule)).toContain('pagination-bound');
+  });
+
   it('stops on a cursor that repeats, keeping what it read', async () => {
     const s = await scanOne(raw('endless-cursor'));
     expect(s.status).toBe('ok');
@@ -140,6 +147,13 @@ describe('failures are values with a kind', () => {
   it('keeps the stderr tail of a crash', async () => {
     const s = await scanOne(raw('crash'));
     expect(s.failure?.stderr).toContain('fatal: could not open database /nonexistent');
+  });
+
+  it('a line on stdout that never ends is cut off at the frame bound', async () => {
+    const flood = "const b = 'x'.repeat(1 << 20); const w = () => { while (process.stdout.write(b)); process.stdout.once('drain', w); }; w();";
+    const s = await scanOne({ name: 'flood', source: 'test', transport: 'stdio', command: process.execPath, args: ['-e', flood] }, { ...fast, maxFrameBytes: 4 * 1024 * 1024 });
+    expect(s.failure?.kind).toBe('protocol');
+    expect(s.failure?.message).toMatch(/exceeded 4194304 bytes/);
   });
 
   it('a command that does not exist is a spawn failure', async () => {

@@ -27,4 +27,9 @@ describe('redaction', () => {
     const r = new Redactor({ env: { SLACK_BOT_TOKEN: 'xoxb-1234-abcd' } });
     expect(r.text('auth failed for xoxb-1234-abcd')).toBe('auth failed for [REDACTED]');
   });
+
+  it('redacts a password in a database URL given as an argument', () => {
+    const info = describeTarget({ name: 'pg', source: 'f', transport: 'stdio', command: 'node', args: ['s.js', 'postgresql://app:pa55w0rd-x@db.internal/prod'] });
+    expect(JSON.stringify(info)).not.toContain('pa55w0rd-x');
+  });
 });
