@@ -125,6 +125,8 @@ export class StdioChannel implements Channel {
       this.events.onmessage?.(parsed as Record<string, unknown>);
       return;
     }
+    // Goodbye messages after we asked it to stop ("Received SIGTERM...") are not the server's fault.
+    if (this.closing) return;
     this.noise.lines++;
     this.noise.first ??= line.slice(0, 200);
   }

@@ -124,8 +124,13 @@ describe('weak-key-only', () => {
 describe('generic-dispatcher', () => {
   it.each(['execute_sql', 'run_command', 'make_api_request', 'call_endpoint', 'run_query', 'execute', 'invoke', 'puppeteer_evaluate', 'github_execute_graphql_query', 'use_mcp_tool', 'http_request', 'sql', 'runShellCommand'])(
     '%s is a dispatcher',
-    (name) => expect(isDispatcherName(name)).toBe(true),
+    (name) => expect(isDispatcherName(name, 'puppeteer')).toBe(true),
   );
+  it('tells a server prefix from the object of the verb', () => {
+    expect(isDispatcherName('browser_evaluate', 'playwright')).toBe(true);
+    expect(isDispatcherName('workflow_execute', 'cloudflare')).toBe(false);
+    expect(isDispatcherName('firecrawl_monitor_run', 'firecrawl')).toBe(false);
+  });
   it.each(['run_tests', 'execute_trade', 'call_user', 'make_payment', 'send_email', 'query', 'search', 'get_command_history', 'trigger-long-running-operation', 'executor_status'])(
     '%s is not',
     (name) => expect(isDispatcherName(name)).toBe(false),

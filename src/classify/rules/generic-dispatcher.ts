@@ -14,13 +14,23 @@ const BARE = new Set(['execute', 'exec', 'run', 'invoke', 'call', 'eval', 'evalu
 /** Names without a verb that still run anything: `sql`, `http_request`. */
 const NOUNS = new Set(['sql', 'shell', 'bash', 'graphql', 'http', 'request', 'command', 'cmd', 'script']);
 
-export function isDispatcherName(name: string): boolean {
+/** Where a call happens rather than what it does: `browser_evaluate` is still a dispatcher. */
+const CONTEXT = new Set(['browser', 'page', 'tab', 'frame', 'node', 'server', 'remote']);
+
+/**
+ * `serverName` tells a prefix from an object: `puppeteer_evaluate` on the puppeteer server runs
+ * anything, while `workflow_execute` or `firecrawl_monitor_run` run one named kind of thing.
+ */
+export function isDispatcherName(name: string, serverName = ''): boolean {
   const words = nameWords(name);
   const generic = (from: number) => words.slice(from).every((w) => GENERIC.has(w));
   const at = words.findIndex((w) => DISPATCH_VERBS.has(w) || READ_VERBS.has(w) || WRITE_VERBS.has(w));
   if (at < 0) return words.length > 0 && generic(0) && words.some((w) => NOUNS.has(w));
   if (!DISPATCH_VERBS.has(words[at]!)) return false;
-  return at === words.length - 1 ? BARE.has(words[at]!) : generic(at + 1);
+  if (at < words.length - 1) return generic(at + 1);
+  if (!BARE.has(words[at]!)) return false;
+  const prefix = new Set(nameWords(serverName));
+  return words.slice(0, at).every((w) => prefix.has(w) || GENERIC.has(w) || CONTEXT.has(w));
 }
 
 /** One tool that runs whatever it is given: no single verdict can describe every call. */
@@ -29,8 +39,8 @@ export const genericDispatcher: Rule = {
   severity: 'warning',
   title: 'A generic dispatcher: one verdict cannot describe what it does',
   scope: 'tool',
-  check: ({ tool, raw }) => {
-    if (!isDispatcherName(String(raw.name))) return [];
+  check: ({ tool, raw, server }) => {
+    if (!isDispatcherName(String(raw.name), server.name)) return [];
     return [{
       message: `runs whatever its arguments say, so its hints and its verdict (${tool.verdict}) hold for some calls and not others; split it into tools that each do one thing, or annotate it for the most dangerous call`,
       evidence: 'name',
