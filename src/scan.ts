@@ -6,7 +6,7 @@ import os from 'node:os';
 import pLimit from 'p-limit';
 import { classifyServer } from './classify/index.js';
 import type { Session } from './connect/negotiate.js';
-import { loadEraMemo, saveEraMemo } from './connect/era-memo.js';
+import { EraMemo } from './connect/era-memo.js';
 import { DEFAULT_CONNECT_OPTIONS, observe, type ConnectOptions } from './connect/observe.js';
 import { boundedObject, serverInfoOf } from './report/bounds.js';
 import { SCHEMA_VERSION, type Report, type ServerReport } from './report/schema.js';
@@ -51,7 +51,7 @@ export async function scan(targets: Target[], options: ScanOptions = {}): Promis
   for (const r of installs) if (!r.ok) installErrors.set(r.spec, r.error ?? 'npm install failed');
   const scanStarted = performance.now();
 
-  const eraMemo = loadEraMemo(cacheDir);
+  const eraMemo = EraMemo.load(cacheDir);
   const limit = pLimit(concurrency);
   let done = 0;
   const results = await Promise.all(
@@ -59,7 +59,9 @@ export async function scan(targets: Target[], options: ScanOptions = {}): Promis
       limit(async () => {
         if (options.signal?.aborted) return undefined;
         options.onProgress?.({ type: 'start', target: target.name, index, total: targets.length });
-        const server = await scanOne(target, { ...connect, eraMemo, signal: options.signal }, { ...options, cacheDir, installErrors });
+        const server = await scanOne(target, { ...connect, eraMemo, signal: options.signal }, { ...options, cacheDir, installErrors }).catch(
+          (err: unknown) => crashed(target, err),
+        );
         // A server cut short by Ctrl-C did not fail: it was not scanned.
         if (options.signal?.aborted) return undefined;
         options.onProgress?.({ type: 'done', server, index: done++, total: targets.length });
@@ -67,7 +69,7 @@ export async function scan(targets: Target[], options: ScanOptions = {}): Promis
       }),
     ),
   );
-  saveEraMemo(cacheDir, eraMemo);
+  eraMemo.save(cacheDir);
   const servers = results.filter((s): s is ServerReport => s !== undefined);
 
   return {
@@ -104,6 +106,34 @@ interface OneOptions extends ScanOptions {
 }
 
 async function scanOne(target: Target, connect: ConnectOptions, opts: OneOptions): Promise<ServerReport> {
+  return redactServer(await scanServer(target, connect, opts), new Redactor(target));
+}
+
+/**
+ * Whatever the server said may repeat a secret it was given (an error quoting its URL, a banner
+ * printing its key): every free text in the report passes through the target's redactor.
+ */
+function redactServer(server: ServerReport, redact: Redactor): ServerReport {
+  const findings = (list: ServerReport['findings']) =>
+    list.map((f) => ({ ...f, message: redact.text(f.message), evidence: f.evidence && redact.text(f.evidence) }));
+  return {
+    ...server,
+    failure: server.failure && {
+      ...server.failure,
+      message: redact.text(server.failure.message),
+      stderr: server.failure.stderr && redact.text(server.failure.stderr),
+    },
+    findings: findings(server.findings),
+    tools: server.tools.map((t) => ({
+      ...t,
+      title: t.title && redact.text(t.title),
+      description: t.description && redact.text(t.description),
+      findings: findings(t.findings),
+    })),
+  };
+}
+
+async function scanServer(target: Target, connect: ConnectOptions, opts: OneOptions): Promise<ServerReport> {
   const redact = new Redactor(target);
   const trusted = target.trusted === true || (opts.trust ?? []).includes(target.name);
   const base = { name: target.name, idempotencyCapability: false, trusted, tools: [], findings: [] };
@@ -122,7 +152,7 @@ async function scanOne(target: Target, connect: ConnectOptions, opts: OneOptions
     return {
       ...base,
       status: 'failed',
-      failure: { kind: 'spawn', message: redact.text((err as Error).message) },
+      failure: { kind: 'spawn', message: (err as Error).message },
       target: describeTarget(target, resolved),
       durationMs: 0,
     };
@@ -134,11 +164,7 @@ async function scanOne(target: Target, connect: ConnectOptions, opts: OneOptions
     return {
       ...base,
       status: 'failed',
-      failure: {
-        kind: obs.failure.kind,
-        message: redact.text(obs.failure.message),
-        stderr: obs.failure.stderr === undefined ? undefined : redact.text(obs.failure.stderr),
-      },
+      failure: obs.failure,
       target: target_,
       protocol: obs.session && protocolOf(obs.session),
       serverInfo: serverInfoOf(obs.session?.serverInfo),
@@ -164,7 +190,21 @@ async function scanOne(target: Target, connect: ConnectOptions, opts: OneOptions
     idempotencyCapability: classified.idempotencyCapability,
     durationMs: obs.durationMs,
     tools: classified.tools,
-    findings: [...obs.findings, ...classified.findings],
+    findings: obs.findings.concat(classified.findings),
+  };
+}
+
+/** Last line of defence: a bug tripped by one server's data must not lose the other servers. */
+function crashed(target: Target, err: unknown): ServerReport {
+  return {
+    name: target.name,
+    status: 'failed',
+    failure: { kind: 'protocol', message: new Redactor(target).text(`idemscan could not process this server: ${String((err as Error)?.message ?? err).slice(0, 500)}`) },
+    target: { transport: target.transport, source: target.source },
+    idempotencyCapability: false,
+    durationMs: 0,
+    tools: [],
+    findings: [],
   };
 }
 

@@ -1,7 +1,7 @@
 /** Pure classification: raw tool entries and server capabilities in, report data out. */
 import type { Finding, ToolReport } from '../report/schema.js';
-import { bounded, boundedObject } from '../report/bounds.js';
-import { effectiveHints } from './hints.js';
+import { bounded, boundedDescription, boundedObject } from '../report/bounds.js';
+import { effectiveHints, HINT_NAMES } from './hints.js';
 import { findKeyArguments } from './keys.js';
 import { runServerRules, runToolRules } from './rules/index.js';
 import type { ServerContext } from './rules/types.js';
@@ -30,8 +30,8 @@ export function classifyTool(raw: Record<string, unknown>, serverKeyed: boolean)
   return {
     name: bounded(String(raw.name), 256),
     title: title === undefined ? undefined : bounded(title, 256),
-    description: typeof raw.description === 'string' ? bounded(raw.description, 4_000) : undefined,
-    annotations: annotations && boundedObject(annotations, 4_000),
+    description: typeof raw.description === 'string' ? boundedDescription(raw.description) : undefined,
+    annotations: annotations && boundedObject(annotations, 4_000, ['title', ...HINT_NAMES]),
     effective,
     verdict: verdictOf(effective, keyArguments, serverKeyed),
     keyArguments: keyArguments.slice(0, 50),

@@ -6,11 +6,14 @@
 import { bounded } from '../report/bounds.js';
 import type { KeyArgument } from '../report/schema.js';
 
-/** Names that can only mean deduplication. Matched against the name's words, joined. */
+/**
+ * Names that can only mean deduplication, matched against the name's words joined. Anchored at
+ * the end: `x-idempotency-key` is a key, `idempotency_key_ttl` or `dedupe_key_prefix` is not.
+ */
 const STRONG = [
-  /idempoten(cy|t)(key|token|id)/,
+  /idempoten(cy|ce|t)(key|token|id)$/,
   /^(client|clientrequest)token$/,
-  /dedup(e|lication)?(key|id|token)/,
+  /dedup(e|lication)?(key|id|token)$/,
 ];
 /** Names that often, not always, mean it. */
 const WEAK = [/(^|x)requestid$/, /requestkey$/, /^operationid$/, /^clientreferenceid$/, /^clientrequestid$/, /^nonce$/, /^idempotency$/, /^dedup(e|lication)?$/];
@@ -75,8 +78,8 @@ export function findKeyArguments(inputSchema: unknown): KeyArgument[] {
     if (isSchema(props)) {
       for (const [name, sub] of Object.entries(props)) {
         const at = bounded(`${path}${segment(name)}`, 512);
-        const [resolved] = isSchema(sub) ? resolve(sub, seen) : [{} as Schema];
-        if (canHoldKey(resolved)) {
+        const [resolved, subSeen] = isSchema(sub) ? resolve(sub, seen) : [{} as Schema, seen];
+        if (canHoldKey(resolved, (b) => resolve(b, subSeen)[0])) {
           const confidence = keyConfidence(name);
           if (confidence) add({ name: bounded(name, 256), path: at, confidence, reason: 'name' });
           else if (mentionsIdempotency(resolved.description)) add({ name: bounded(name, 256), path: at, confidence: 'weak', reason: 'description' });
@@ -85,6 +88,10 @@ export function findKeyArguments(inputSchema: unknown): KeyArgument[] {
       }
     }
     if (isSchema(schema.additionalProperties)) walk(schema.additionalProperties, `${path}.*`, depth + 1, seen);
+    for (const group of ['patternProperties', 'dependentSchemas'] as const) {
+      const map = schema[group];
+      if (isSchema(map)) for (const sub of Object.values(map)) walk(sub, group === 'patternProperties' ? `${path}.*` : path, depth + 1, seen);
+    }
     const items = schema.items;
     if (Array.isArray(items)) for (const it of items) walk(it, `${path}[*]`, depth + 1, seen);
     else walk(items, `${path}[*]`, depth + 1, seen);
@@ -95,13 +102,21 @@ export function findKeyArguments(inputSchema: unknown): KeyArgument[] {
   return [...found.values()];
 }
 
-/** A key is a scalar: a boolean named `idempotent`, or an object, is not one. */
-function canHoldKey(schema: Schema): boolean {
+/**
+ * A key is a scalar: a boolean named `idempotent`, or an object, is not one. Booleans also come
+ * as `enum: [true, false]`, `const: true`, or behind `allOf` and `$ref`.
+ */
+function canHoldKey(schema: Schema, resolve: (s: Schema) => Schema, depth = 0): boolean {
+  if (depth > 8) return false;
+  const values = Array.isArray(schema.enum) ? schema.enum : 'const' in schema ? [schema.const] : undefined;
+  if (values && values.length > 0 && values.every((v) => typeof v === 'boolean' || v === null || typeof v === 'object')) return false;
+  const allOf = Array.isArray(schema.allOf) ? schema.allOf.filter(isSchema).map(resolve) : [];
+  if (allOf.some((b) => !canHoldKey(b, resolve, depth + 1))) return false;
   const types = Array.isArray(schema.type) ? schema.type : schema.type === undefined ? [] : [schema.type];
   if (types.length === 0) {
-    const branches = [schema.anyOf, schema.oneOf].flatMap((b) => (Array.isArray(b) ? b : []));
+    const branches = [schema.anyOf, schema.oneOf].flatMap((b) => (Array.isArray(b) ? b.filter(isSchema).map(resolve) : []));
     if (branches.length === 0) return !('properties' in schema) && !('items' in schema);
-    return branches.some((b) => isSchema(b) && canHoldKey(b));
+    return branches.some((b) => canHoldKey(b, resolve, depth + 1));
   }
   return types.some((t) => t === 'string' || t === 'integer' || t === 'number');
 }
@@ -115,11 +130,20 @@ function pointer(root: unknown, ref: string): unknown {
   const parts = ref.slice(1).split('/').filter((p, i) => i > 0 || p !== '');
   let node: unknown = root;
   for (const raw of parts) {
-    const key = decodeURIComponent(raw).replace(/~1/g, '/').replace(/~0/g, '~');
+    const key = safeDecode(raw).replace(/~1/g, '/').replace(/~0/g, '~');
     if (!isSchema(node) && !Array.isArray(node)) return undefined;
     node = (node as Record<string, unknown>)[key];
   }
   return node;
+}
+
+/** A `$ref` from a server may hold a stray `%`: keep the raw text rather than throw. */
+function safeDecode(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
 }
 
 function withoutRef(schema: Schema): Schema {

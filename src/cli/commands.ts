@@ -5,7 +5,7 @@ import { installPackages, defaultCacheDir } from '../targets/npm.js';
 import { loadTargetFiles } from '../targets/load.js';
 import { parseShard, selectShard, type Shard } from '../targets/shard.js';
 import { TargetFileError, type Target } from '../targets/types.js';
-import { reporter } from '../report/reporters/index.js';
+import { reporter, REPORTERS } from '../report/reporters/index.js';
 import type { Report } from '../report/schema.js';
 import { scan, type ScanOptions } from '../scan.js';
 import { killAllServers } from '../connect/stdio.js';
@@ -66,6 +66,7 @@ function auditTarget(words: string[], flags: AuditFlags): Target {
   const [first, ...rest] = words;
   if (!first) throw new UsageError('audit needs a command (after --) or a URL');
   if (/^https?:\/\//i.test(first)) {
+    if (!URL.canParse(first)) throw new UsageError(`"${first}" is not a URL`);
     if (rest.length > 0) throw new UsageError('a URL target takes no further arguments');
     return {
       name: flags.name ?? new URL(first).host,
@@ -98,7 +99,10 @@ function pairs(items: string[], sep: string, flag: string): Record<string, strin
 async function run(targets: Target[], flags: ScanFlags, view: 'table' | 'tools', skipped: ScanOptions['skipped'], extra: Pick<ScanOptions, 'shard'> = {}): Promise<void> {
   if (targets.length === 0 && !extra.shard) throw new UsageError('no targets to scan');
   const formats = flags.format.split(',').map((f) => f.trim()).filter(Boolean);
-  formats.forEach((f) => reporter(f)); // unknown formats are a usage error before anything starts
+  for (const f of formats) {
+    // Unknown formats, or ones that only print, are a usage error before anything starts.
+    if (!REPORTERS[f]?.fileName) throw new UsageError(`--format ${f}: not a file format (${Object.values(REPORTERS).filter((r) => r.fileName).map((r) => r.id).join(', ')})`);
+  }
   const failOn = parseFailOn(flags.failOn); // so are unknown --fail-on words
   const progress = !flags.quiet && process.stderr.isTTY;
   // First Ctrl-C: stop, end every server, keep what was scanned. Second: leave at once.
@@ -111,8 +115,9 @@ async function run(targets: Target[], flags: ScanFlags, view: 'table' | 'tools',
     process.stderr.write(`\nidemscan: ${signal}: stopping; the servers scanned so far are kept\n`);
     stop.abort();
   };
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
+  // SIGHUP too: servers run in their own process groups, so a closed terminal does not reach them.
+  const signals: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+  for (const sig of signals) process.on(sig, onSignal);
 
   const report = await scan(targets, {
     concurrency: flags.concurrency,
@@ -133,8 +138,7 @@ async function run(targets: Target[], flags: ScanFlags, view: 'table' | 'tools',
       process.stderr.write(`[${e.index + 1}/${e.total}] ${safeText(s.name, 60)}: ${status}, ${(s.durationMs / 1000).toFixed(1)} s\n`);
     },
   });
-  process.removeListener('SIGINT', onSignal);
-  process.removeListener('SIGTERM', onSignal);
+  for (const sig of signals) process.removeListener(sig, onSignal);
 
   await writeOutputs(report, flags, formats);
   if (!flags.quiet) {

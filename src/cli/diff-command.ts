@@ -1,50 +1,50 @@
 /**
- * `idemscan diff OLD.json NEW.json`: what changed between two reports.
+ * `idemscan diff OLD.json NEW.json`: what changed between two reports (`diff --schema`: the JSON
+ * Schema of `--format json`).
  * Exit codes: 0 compared (and nothing matched --fail-on), 1 --fail-on regression matched,
  * 2 usage error or a report file that cannot be read or is not a valid report.
  */
 import type { Command } from 'commander';
-import { diffReports } from '../compare/diff.js';
-import { readReportFile, ReportFileError, type LoadedReport } from '../compare/read.js';
+import { diffJsonSchema, diffReports } from '../compare/diff.js';
 import { DIFF_FORMATS, renderDiff, type DiffFormat } from '../compare/render.js';
-import { safeText } from '../report/terminal.js';
 import { EXIT, UsageError } from './exit.js';
+import { loadReport } from './report-command.js';
 
 const FAIL_ON = ['regression'] as const;
 
 interface DiffFlags {
   format: string;
   failOn?: string;
+  schema?: boolean;
 }
 
 export function registerDiff(program: Command): void {
   program
     .command('diff')
     .description('compare two reports: servers, status, tools, verdicts, hints, key arguments, capability')
-    .argument('<old>', 'the earlier report.json')
-    .argument('<new>', 'the later report.json')
+    .argument('[old]', 'the earlier report.json')
+    .argument('[new]', 'the later report.json')
     .option('--format <format>', `output: ${DIFF_FORMATS.join(', ')}`, 'text')
     .option('--fail-on <what>', 'exit 1 when anything got worse ("regression")')
+    .option('--schema', 'print the JSON Schema of --format json and exit')
     .action(diffCommand);
 }
 
-export async function diffCommand(oldFile: string, newFile: string, flags: DiffFlags): Promise<void> {
+export async function diffCommand(oldFile: string | undefined, newFile: string | undefined, flags: DiffFlags): Promise<void> {
+  if (flags.schema) {
+    if (oldFile !== undefined) throw new UsageError('--schema takes no report files');
+    process.stdout.write(JSON.stringify(diffJsonSchema(), null, 2) + '\n');
+    process.exitCode = EXIT.ok;
+    return;
+  }
+  if (oldFile === undefined || newFile === undefined) throw new UsageError('diff needs two reports: OLD.json NEW.json');
   const format = flags.format as DiffFormat;
   if (!DIFF_FORMATS.includes(format)) throw new UsageError(`unknown --format "${flags.format}" (known: ${DIFF_FORMATS.join(', ')})`);
   if (flags.failOn !== undefined && !(FAIL_ON as readonly string[]).includes(flags.failOn)) {
     throw new UsageError(`unknown --fail-on "${flags.failOn}" (known: ${FAIL_ON.join(', ')})`);
   }
-  const [a, b] = [await readOrUsage(oldFile), await readOrUsage(newFile)];
+  const [a, b] = [await loadReport(oldFile), await loadReport(newFile)];
   const doc = diffReports(a, b);
   process.stdout.write(renderDiff(doc, format));
   process.exitCode = flags.failOn === 'regression' && doc.regression ? EXIT.failOn : EXIT.ok;
-}
-
-export async function readOrUsage(file: string): Promise<LoadedReport> {
-  try {
-    return await readReportFile(file);
-  } catch (err) {
-    if (err instanceof ReportFileError) throw new UsageError(safeText(err.message, 1000));
-    throw err;
-  }
 }

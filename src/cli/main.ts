@@ -72,7 +72,8 @@ registerReportCommand(program);
 
 function toInt(value: string): number {
   const n = Number(value);
-  if (!Number.isInteger(n) || n <= 0) throw new UsageError(`expected a positive whole number, got "${value}"`);
+  // setTimeout's limit (about 24.8 days): a larger value would fire at once.
+  if (!Number.isInteger(n) || n <= 0 || n > 2_147_483_647) throw new UsageError(`expected a positive whole number up to 2147483647, got "${value}"`);
   return n;
 }
 

@@ -9,8 +9,8 @@ import type { Command } from 'commander';
 import { MergeError, mergeReports } from '../compare/merge.js';
 import { reporter } from '../report/reporters/index.js';
 import { safeText } from '../report/terminal.js';
-import { readOrUsage } from './diff-command.js';
 import { EXIT, UsageError } from './exit.js';
+import { loadReport } from './report-command.js';
 
 interface MergeFlags {
   json?: string;
@@ -39,7 +39,7 @@ export async function mergeCommand(files: string[], flags: MergeFlags): Promise<
     throw new UsageError((err as Error).message);
   }
   const inputs = [];
-  for (const file of files) inputs.push(await readOrUsage(file));
+  for (const file of files) inputs.push(await loadReport(file));
   let merged;
   try {
     merged = mergeReports(inputs);

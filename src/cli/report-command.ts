@@ -3,12 +3,11 @@
  * scanning again. The file must be a valid report (the zod `Report` schema); a bad file is a usage
  * error (exit 2) naming the file and the first fields that are wrong.
  */
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Command } from 'commander';
-import type { z } from 'zod';
+import { readReportFile, ReportFileError, type LoadedReport } from '../compare/read.js';
 import { reporter } from '../report/reporters/index.js';
-import { Report } from '../report/schema.js';
 import { safeText } from '../report/terminal.js';
 import { UsageError } from './exit.js';
 
@@ -17,32 +16,17 @@ export interface ReportFlags {
   out?: string;
 }
 
-/** `servers[0].tools[2].verdict: Invalid option: ...`, up to three issues. */
-function describeIssues(error: z.ZodError): string {
-  const shown = error.issues.slice(0, 3).map((issue) => {
-    const where = issue.path.map((p, i) => (typeof p === 'number' ? `[${p}]` : `${i === 0 ? '' : '.'}${String(p)}`)).join('');
-    return `${where || '(top level)'}: ${issue.message}`;
-  });
-  const more = error.issues.length - shown.length;
-  return shown.join('; ') + (more > 0 ? `; and ${more} more` : '');
-}
-
-export async function loadReport(file: string): Promise<Report> {
-  let raw: string;
+/**
+ * A saved report for `report`, `diff` and `merge` (compare/read.ts: schemaVersion, then the zod
+ * schema); a file that cannot be used is a usage error naming the file and the field.
+ */
+export async function loadReport(file: string): Promise<LoadedReport> {
   try {
-    raw = await readFile(file, 'utf8');
+    return await readReportFile(file);
   } catch (err) {
-    throw new UsageError(`${file}: cannot read: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+    if (err instanceof ReportFileError) throw new UsageError(safeText(err.message, 1_000));
+    throw err;
   }
-  let doc: unknown;
-  try {
-    doc = JSON.parse(raw);
-  } catch (err) {
-    throw new UsageError(`${file}: not JSON: ${(err as Error).message}`);
-  }
-  const parsed = Report.safeParse(doc);
-  if (!parsed.success) throw new UsageError(`${file}: not an idemscan report: ${safeText(describeIssues(parsed.error), 1_000)}`);
-  return parsed.data;
 }
 
 export async function reportCommand(file: string, flags: ReportFlags): Promise<void> {
@@ -55,7 +39,7 @@ export async function reportCommand(file: string, flags: ReportFlags): Promise<v
       throw new UsageError((err as Error).message);
     }
   });
-  const report = await loadReport(file);
+  const { report } = await loadReport(file);
   const out = flags.out ?? path.dirname(file);
   for (const r of reporters) {
     if (r.fileName && path.resolve(out, r.fileName) === path.resolve(file)) {

@@ -27,7 +27,12 @@ export const SAFE_HINT_VALUE: Record<HintName, boolean> = {
 export const Direction = z.enum(['worse', 'better', 'neutral']);
 
 const base = { server: z.string(), direction: Direction };
-const toolBase = { ...base, tool: z.string() };
+const toolBase = {
+  ...base,
+  tool: z.string(),
+  /** 1-based, when a report has several tools of this name: they pair in order (first with first). */
+  occurrence: z.number().int().optional(),
+};
 const KeyRef = z.object({ name: z.string(), path: z.string(), confidence: Confidence });
 
 export const Change = z.discriminatedUnion('kind', [
@@ -73,7 +78,7 @@ export const DiffDocument = z.object({
   /** True when any change is `worse`: what `--fail-on regression` exits 1 on. */
   regression: z.boolean(),
   counts: z.object({ worse: z.number().int(), better: z.number().int(), neutral: z.number().int() }),
-  /** Sorted by server name, then server-level changes before tool changes, tools by name. */
+  /** Sorted by server name, then server-level changes before tool changes, tools by name and occurrence. */
   changes: z.array(Change),
 });
 
@@ -141,42 +146,54 @@ export function diffServer(o: ServerReport, n: ServerReport): Change[] {
       to: n.idempotencyCapability,
     });
   }
-  const before = byName(o.tools);
-  const after = byName(n.tools);
-  for (const tool of [...new Set([...before.keys(), ...after.keys()])].sort(compareText)) {
-    const ot = before.get(tool);
-    const nt = after.get(tool);
-    if (!ot) changes.push({ kind: 'tool-added', server, tool, direction: 'neutral', verdict: nt!.verdict });
-    else if (!nt) changes.push({ kind: 'tool-removed', server, tool, direction: 'neutral', verdict: ot.verdict });
-    else changes.push(...diffTool(server, ot, nt));
+  // Servers may list one name twice (duplicate-tool-name): the tools of a name pair by position.
+  const before = groupByName(o.tools);
+  const after = groupByName(n.tools);
+  for (const name of [...new Set([...before.keys(), ...after.keys()])].sort(compareText)) {
+    const olds = before.get(name) ?? [];
+    const news = after.get(name) ?? [];
+    const count = Math.max(olds.length, news.length);
+    for (let i = 0; i < count; i++) {
+      const subject: ToolSubject = { server, tool: name, ...(count > 1 ? { occurrence: i + 1 } : {}) };
+      const ot = olds[i];
+      const nt = news[i];
+      if (!ot) changes.push({ kind: 'tool-added', ...subject, direction: 'neutral', verdict: nt!.verdict });
+      else if (!nt) changes.push({ kind: 'tool-removed', ...subject, direction: 'neutral', verdict: ot.verdict });
+      else changes.push(...diffTool(subject, ot, nt));
+    }
   }
   return changes;
 }
 
-export function diffTool(server: string, o: ToolReport, n: ToolReport): Change[] {
-  const tool = o.name;
+/** Which tool a change is about: its server, its name, and which of several tools of that name. */
+export interface ToolSubject {
+  server: string;
+  tool: string;
+  occurrence?: number;
+}
+
+export function diffTool(subject: ToolSubject, o: ToolReport, n: ToolReport): Change[] {
   const changes: Change[] = [];
   if (o.verdict !== n.verdict) {
-    changes.push({ kind: 'verdict-changed', server, tool, direction: compareVerdicts(o.verdict, n.verdict), from: o.verdict, to: n.verdict });
+    changes.push({ kind: 'verdict-changed', ...subject, direction: compareVerdicts(o.verdict, n.verdict), from: o.verdict, to: n.verdict });
   }
   for (const hint of HINT_NAMES) {
     const from = rawHint(o.annotations, hint);
     const to = rawHint(n.annotations, hint);
     if (from === to) continue;
-    changes.push({ kind: 'annotation-changed', server, tool, direction: hintDirection(hint, o.annotations, n.annotations), hint, from, to });
+    changes.push({ kind: 'annotation-changed', ...subject, direction: hintDirection(hint, o.annotations, n.annotations), hint, from, to });
   }
   const keysBefore = byPath(o.keyArguments);
   const keysAfter = byPath(n.keyArguments);
   for (const p of [...new Set([...keysBefore.keys(), ...keysAfter.keys()])].sort(compareText)) {
     const ok = keysBefore.get(p);
     const nk = keysAfter.get(p);
-    if (!ok) changes.push({ kind: 'key-argument-added', server, tool, direction: 'better', key: keyRef(nk!) });
-    else if (!nk) changes.push({ kind: 'key-argument-removed', server, tool, direction: 'worse', key: keyRef(ok) });
+    if (!ok) changes.push({ kind: 'key-argument-added', ...subject, direction: 'better', key: keyRef(nk!) });
+    else if (!nk) changes.push({ kind: 'key-argument-removed', ...subject, direction: 'worse', key: keyRef(ok) });
     else if (ok.confidence !== nk.confidence) {
       changes.push({
         kind: 'key-argument-changed',
-        server,
-        tool,
+        ...subject,
         direction: nk.confidence === 'strong' ? 'better' : 'worse',
         path: p,
         from: ok.confidence,
@@ -226,10 +243,21 @@ function side(input: DiffInput): z.infer<typeof Side> {
   return { ...(file === undefined ? {} : { file }), startedAt: report.startedAt, finishedAt: report.finishedAt, summary: report.summary };
 }
 
-/** First occurrence wins (names are unique in reports idemscan writes). */
+/** Servers by name; first occurrence wins (target loading keeps server names unique). */
 function byName<T extends { name: string }>(items: readonly T[]): Map<string, T> {
   const m = new Map<string, T>();
   for (const x of items) if (!m.has(x.name)) m.set(x.name, x);
+  return m;
+}
+
+/** Tools by name, each name's tools in report order. */
+function groupByName(tools: readonly ToolReport[]): Map<string, ToolReport[]> {
+  const m = new Map<string, ToolReport[]>();
+  for (const t of tools) {
+    const list = m.get(t.name);
+    if (list) list.push(t);
+    else m.set(t.name, [t]);
+  }
   return m;
 }
 

@@ -1,7 +1,10 @@
-/** Reads a report file written by `scan` (or `merge`) and validates it with the zod `Report` schema. */
+/**
+ * Reads a report file written by `scan`, `audit` or `merge`: its schemaVersion, then the zod
+ * `Report` schema. The one loader of `report`, `diff` and `merge`.
+ */
 import { readFile } from 'node:fs/promises';
-import type { z } from 'zod';
 import { Report, SCHEMA_VERSION } from '../report/schema.js';
+import { describeZodError } from '../report/zod-errors.js';
 
 /** A report file that cannot be used: unreadable, not JSON, or not a valid report. Names file and field. */
 export class ReportFileError extends Error {
@@ -47,15 +50,6 @@ export function parseReport(text: string, file: string): Report {
     );
   }
   const parsed = Report.safeParse(doc);
-  if (!parsed.success) throw new ReportFileError(file, `invalid report: ${describeIssue(parsed.error.issues[0])}`);
+  if (!parsed.success) throw new ReportFileError(file, `invalid report: ${describeZodError('', parsed.error)}`);
   return parsed.data;
-}
-
-/** `servers[2].tools[0].verdict: Invalid option: ...` */
-function describeIssue(issue: z.core.$ZodIssue | undefined): string {
-  if (!issue) return 'unknown error';
-  const where = issue.path
-    .map((p, i) => (typeof p === 'number' ? `[${p}]` : `${i === 0 ? '' : '.'}${String(p)}`))
-    .join('');
-  return `${where || '(top level)'}: ${issue.message}`;
 }

@@ -3,6 +3,7 @@
  * pull-request comment or a job summary) and JSON. Names and messages come from servers: on the
  * terminal they go through safeText, in Markdown they are escaped as well.
  */
+import { mdText } from '../report/markdown-text.js';
 import type { Summary } from '../report/schema.js';
 import { safeText } from '../report/terminal.js';
 import type { Change, DiffDocument } from './diff.js';
@@ -44,6 +45,11 @@ function describe(c: Change, show: (s: string) => string): string {
   }
 }
 
+/** The tool's name, and which one when the server has several of that name: `foo (#2)`. */
+function toolLabel(c: { tool: string; occurrence?: number }, show: (s: string, max?: number) => string): string {
+  return `${show(c.tool, 80)}${c.occurrence === undefined ? '' : ` (#${c.occurrence})`}`;
+}
+
 const LABEL = { worse: 'WORSE ', better: 'better', neutral: 'change' } as const;
 
 function summaryLine(label: string, a: number, b: number): string {
@@ -80,7 +86,7 @@ function renderText(doc: DiffDocument): string {
       server = c.server;
       lines.push(t(server, 80));
     }
-    const subject = 'tool' in c ? `${t(c.tool, 80)}: ` : '';
+    const subject = 'tool' in c ? `${toolLabel(c, t)}: ` : '';
     lines.push(`  ${LABEL[c.direction]}  ${subject}${describe(c, t)}`);
   }
   if (doc.changes.length === 0) lines.push('no changes');
@@ -88,17 +94,8 @@ function renderText(doc: DiffDocument): string {
   return lines.join('\n') + '\n';
 }
 
-/** Markdown-safe text for a table cell: no control characters, no markup, no HTML, no cell breaks. */
-export function mdText(text: string, max = 300): string {
-  return safeText(text, max)
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/[\\`*_[\]|~]/g, (c) => `\\${c}`);
-}
-
 function renderMarkdown(doc: DiffDocument): string {
-  const m = (s: string, max?: number) => mdText(s, max);
+  const m = (s: string, max = 300) => mdText(s, max);
   const out = [
     '## idemscan diff',
     '',
@@ -125,7 +122,7 @@ function renderMarkdown(doc: DiffDocument): string {
   );
   const icon = { worse: '🔴 worse', better: '🟢 better', neutral: '⚪' } as const;
   for (const c of doc.changes) {
-    out.push(`| ${icon[c.direction]} | ${m(c.server, 80)} | ${'tool' in c ? m(c.tool, 80) : ''} | ${describe(c, (s) => m(s))} |`);
+    out.push(`| ${icon[c.direction]} | ${m(c.server, 80)} | ${'tool' in c ? toolLabel(c, m) : ''} | ${describe(c, (s) => m(s))} |`);
   }
   return out.join('\n') + '\n';
 }

@@ -1,35 +1,52 @@
 /**
  * Remembered era verdicts. A legacy server that stays silent until `initialize` costs the whole
- * probe timeout on every scan; once we have seen that, later scans of the same launch go straight
- * to `initialize` (and still fall back to `server/discover` if it is refused, so an upgraded
- * server is found again).
+ * probe timeout on every scan; once we have seen that, later scans of the same launch skip the
+ * probe. Verdicts expire after a week, so a server that gained 2026-07-28 support (and still
+ * answers `initialize`) is probed again; one that dropped `initialize` is probed at once.
+ * Keys are hashes: the launch (with its env) may hold secrets, and the cache is a plain file.
  */
+import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
-export type EraMemo = Map<string, 'silent-legacy'>;
-
 const FILE = 'eras.json';
+const TTL_MS = 7 * 24 * 3600 * 1000;
 
-export function loadEraMemo(cacheDir: string): EraMemo {
-  try {
-    const data = JSON.parse(readFileSync(path.join(cacheDir, FILE), 'utf8')) as Record<string, unknown>;
-    return new Map(Object.entries(data).filter((e): e is [string, 'silent-legacy'] => e[1] === 'silent-legacy'));
-  } catch {
-    return new Map();
+export class EraMemo {
+  private constructor(private readonly entries: Map<string, number>) {}
+
+  static load(cacheDir: string): EraMemo {
+    try {
+      const data = JSON.parse(readFileSync(path.join(cacheDir, FILE), 'utf8')) as Record<string, unknown>;
+      const fresh = Object.entries(data).filter((e): e is [string, number] => typeof e[1] === 'number' && Date.now() - e[1] < TTL_MS);
+      return new EraMemo(new Map(fresh));
+    } catch {
+      return new EraMemo(new Map());
+    }
+  }
+
+  save(cacheDir: string): void {
+    try {
+      mkdirSync(cacheDir, { recursive: true });
+      writeFileSync(path.join(cacheDir, FILE), JSON.stringify(Object.fromEntries(this.entries), null, 1));
+    } catch {
+      // A read-only cache only costs the probe timeout next time.
+    }
+  }
+
+  isSilentLegacy(key: string): boolean {
+    return this.entries.has(key);
+  }
+
+  rememberSilentLegacy(key: string): void {
+    this.entries.set(key, Date.now());
   }
 }
 
-export function saveEraMemo(cacheDir: string, memo: EraMemo): void {
-  try {
-    mkdirSync(cacheDir, { recursive: true });
-    writeFileSync(path.join(cacheDir, FILE), JSON.stringify(Object.fromEntries(memo), null, 1));
-  } catch {
-    // A read-only cache only costs the probe timeout next time.
-  }
-}
-
-/** What identifies "the same server": the exact launch, or the URL. */
-export function memoKey(launch: { command?: string; args?: string[]; url?: string; npm?: string }): string {
-  return launch.npm ?? launch.url ?? JSON.stringify([launch.command, ...(launch.args ?? [])]);
+/** "The same server": the exact launch with its environment, or the URL with its headers. */
+export function memoKey(launch: { command?: string; args?: string[]; env?: Record<string, string>; url?: string; headers?: Record<string, string> }): string {
+  const identity = launch.url
+    ? [launch.url, launch.headers ?? {}]
+    : [launch.command, launch.args ?? [], Object.entries(launch.env ?? {}).sort()];
+  return createHash('sha256').update(JSON.stringify(identity)).digest('hex').slice(0, 32);
 }

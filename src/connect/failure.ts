@@ -15,7 +15,8 @@ export class ScanFailure extends Error {
 export function httpFailure(err: unknown): ScanFailure {
   if (err instanceof ScanFailure) return err;
   const e = err as { code?: unknown; name?: string; message?: string; data?: { status?: number }; cause?: { code?: string } };
-  const status = e.data?.status ?? statusFromMessage(e.message);
+  // Streamable HTTP errors carry data.status; the SSE transport's SseError a numeric code.
+  const status = e.data?.status ?? (typeof e.code === 'number' && e.code >= 100 && e.code < 600 ? e.code : undefined) ?? statusFromMessage(e.message);
   const message = e.message ?? String(err);
   if (e.name === 'UnauthorizedError' || status === 401 || status === 403) {
     return new ScanFailure('auth', `HTTP ${status ?? 401}: the server refused the credentials`);
@@ -29,6 +30,6 @@ export function httpFailure(err: unknown): ScanFailure {
 }
 
 function statusFromMessage(message: string | undefined): number | undefined {
-  const m = /\b(?:HTTP |code |status )(\d{3})\b/.exec(message ?? '');
+  const m = /\b(?:HTTP |code \(?|status )(\d{3})\b/.exec(message ?? '');
   return m ? Number(m[1]) : undefined;
 }

@@ -23,7 +23,17 @@ export class HttpChannel implements Channel {
 
   constructor(opts: HttpOptions) {
     const url = new URL(opts.url);
-    const init = { requestInit: { headers: opts.headers }, fetch: boundedFetch(opts.maxBodyBytes, this.abort.signal) };
+    const headers = { ...opts.headers };
+    // fetch refuses URLs with credentials (and would put them in its error): send them as Basic auth.
+    if (url.username || url.password) {
+      if (!Object.keys(headers).some((h) => h.toLowerCase() === 'authorization')) {
+        const user = `${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`;
+        headers.Authorization = `Basic ${Buffer.from(user).toString('base64')}`;
+      }
+      url.username = '';
+      url.password = '';
+    }
+    const init = { requestInit: { headers }, fetch: boundedFetch(opts.maxBodyBytes, this.abort.signal) };
     this.transport =
       opts.kind === 'sse'
         ? new SSEClientTransport(url, { ...init, eventSourceInit: { fetch: init.fetch } })

@@ -1,7 +1,9 @@
 /**
  * Era negotiation on one connection (never a second process, unlike the SDK's 'auto' mode):
- * `server/discover` first; a DiscoverResult or -32022 means a 2026-07-28 server. Any other error,
- * an HTTP 4xx, or silence within the probe timeout means a 2025-era server: `initialize` follows.
+ * `server/discover` first; a DiscoverResult means a 2026-07-28 server. Any other error, an HTTP
+ * 4xx, or (on stdio) silence within the probe timeout means `initialize` follows. -32022 means a
+ * modern server that speaks no version we do: `initialize` is still tried, since a server may
+ * speak both eras, and if that fails too the failure says which versions the server offered.
  */
 import {
   CLIENT_CAPABILITIES_META_KEY,
@@ -10,6 +12,7 @@ import {
   PROTOCOL_VERSION_META_KEY,
   ProtocolErrorCode,
   SERVER_INFO_META_KEY,
+  SUPPORTED_PROTOCOL_VERSIONS,
 } from '@modelcontextprotocol/client';
 import { TOOL_NAME, TOOL_VERSION } from '../version.js';
 import { ScanFailure } from './failure.js';
@@ -53,7 +56,9 @@ export async function negotiate(rpc: RpcClient, opts: NegotiateOptions): Promise
   if (opts.knownSilentLegacy) return rememberedLegacy(rpc, opts);
   const sent = Date.now();
   const probe = settle(sendDiscover(rpc, opts.remainingMs()));
-  const timer = delay(Math.min(opts.probeTimeoutMs, opts.remainingMs()));
+  // Over HTTP every request gets an answer (a legacy server says 4xx), and requests are not
+  // ordered, so silence proves nothing: a cold-starting modern server is simply slow.
+  const timer = delay(opts.http ? opts.remainingMs() + 1_000 : Math.min(opts.probeTimeoutMs, opts.remainingMs()));
   const early = await Promise.race([probe, timer.promise]);
   timer.cancel();
   if (early) {
@@ -159,12 +164,17 @@ async function initialize(rpc: RpcClient, opts: NegotiateOptions, notes: string[
     { protocolVersion: LATEST_PROTOCOL_VERSION, capabilities: {}, clientInfo: CLIENT_INFO },
     opts.remainingMs(),
   );
+  const before = notes.length ? ` (before that, ${notes.join('; ')})` : '';
   if (!outcome.ok) {
-    throw new ScanFailure('protocol', `initialize failed: ${outcome.error.code} ${outcome.error.message.slice(0, 300)}`);
+    throw new ScanFailure('protocol', `initialize failed: ${outcome.error.code} ${outcome.error.message.slice(0, 300)}${before}`);
   }
   const r = outcome.result;
-  if (typeof r.protocolVersion !== 'string') {
-    throw new ScanFailure('protocol', 'initialize result has no protocolVersion');
+  // A version is a date; anything else (an escape sequence, 100 KB of text) is not kept.
+  if (typeof r.protocolVersion !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(r.protocolVersion)) {
+    throw new ScanFailure('protocol', `initialize result has no valid protocolVersion${before}`);
+  }
+  if (!SUPPORTED_PROTOCOL_VERSIONS.includes(r.protocolVersion)) {
+    notes.push(`the server chose ${r.protocolVersion}, a version idemscan does not know`);
   }
   opts.setVersion?.(r.protocolVersion);
   await rpc.notify('notifications/initialized');

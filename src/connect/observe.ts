@@ -59,31 +59,37 @@ export async function observe(target: Launch, opts: ConnectOptions): Promise<Obs
 
   const attempt = async (channel: Channel): Promise<void> => {
     const rpc = new RpcClient(channel);
-    const timer = setTimeout(
-      () => rpc.fail(new ScanFailure('timeout', `no complete answer within ${opts.timeoutMs} ms (--timeout)`)),
-      opts.timeoutMs,
-    );
-    const onAbort = () => rpc.fail(new ScanFailure('timeout', 'interrupted'));
+    // The deadline and Ctrl-C stop whatever is awaited: a request, or a connection that never
+    // finishes opening (an SSE stream that never announces its endpoint).
+    let stop: (reason: ScanFailure) => void = () => {};
+    const stopped = new Promise<never>((_, reject) => (stop = reject));
+    stopped.catch(() => {});
+    const halt = (reason: ScanFailure) => {
+      rpc.fail(reason);
+      stop(reason);
+    };
+    const timer = setTimeout(() => halt(new ScanFailure('timeout', `no complete answer within ${opts.timeoutMs} ms (--timeout)`)), remainingMs());
+    const onAbort = () => halt(new ScanFailure('timeout', 'interrupted'));
     opts.signal?.addEventListener('abort', onAbort);
+    const key = memoKey(target);
     try {
       if (opts.signal?.aborted) throw new ScanFailure('timeout', 'interrupted');
-      await channel.start();
+      await Promise.race([channel.start(), stopped]);
       if (channel instanceof StdioChannel) obs.pid = channel.pid;
-      const http = channel instanceof HttpChannel;
       const session = await negotiate(rpc, {
         probeTimeoutMs: opts.probeTimeoutMs,
         remainingMs,
-        http,
+        http: channel instanceof HttpChannel,
         setVersion: (v) => channel.setProtocolVersion?.(v),
-        knownSilentLegacy: opts.eraMemo?.has(memoKey(target)),
+        knownSilentLegacy: opts.eraMemo?.isSilentLegacy(key),
       });
       obs.session = session;
       if (session.era === 'legacy' && session.notes.some((n) => n.startsWith('no answer to server/discover'))) {
-        opts.eraMemo?.set(memoKey(target), 'silent-legacy');
+        opts.eraMemo?.rememberSilentLegacy(key);
       }
       const listing = await listTools(rpc, session, { maxPages: opts.maxPages, maxTools: opts.maxTools, remainingMs });
       obs.tools = listing.tools;
-      obs.findings.push(...listing.findings);
+      obs.findings = obs.findings.concat(listing.findings);
     } finally {
       opts.signal?.removeEventListener('abort', onAbort);
       clearTimeout(timer);

@@ -40,6 +40,7 @@ export class StdioChannel implements Channel {
   private pending: Buffer[] = [];
   private pendingBytes = 0;
   private exited?: Promise<void>;
+  private drained?: Promise<void>;
   private closing = false;
 
   constructor(private readonly opts: StdioOptions) {
@@ -67,15 +68,23 @@ export class StdioChannel implements Channel {
     });
     const pgid = child.pid!;
     liveGroups.add(pgid);
-    this.exited = new Promise((resolve) => {
-      child.once('exit', (code, signal) => {
-        if (!this.closing) {
-          const how = signal ? `was killed by ${signal}` : `exited with code ${code}`;
-          this.events.onclose?.(new ScanFailure('exited', `the server ${how}`));
-        }
-        resolve();
+    this.exited = new Promise((resolve) => child.once('exit', () => resolve()));
+    // 'exit' can come before the last of stdout and stderr has been read (a big answer, then
+    // exit 0; the line of stderr that says why): report the exit once the pipes are drained, or
+    // shortly after if a left-behind child keeps them open.
+    child.once('exit', (code, signal) => {
+      const report = () => {
+        if (this.closing) return;
+        const how = signal ? `was killed by ${signal}` : `exited with code ${code}`;
+        this.events.onclose?.(new ScanFailure('exited', `the server ${how}`));
+      };
+      const timer = setTimeout(report, 300);
+      child.once('close', () => {
+        clearTimeout(timer);
+        report();
       });
     });
+    this.drained = new Promise((resolve) => child.once('close', () => resolve()));
     child.stdout!.on('data', (chunk: Buffer) => this.onStdout(chunk));
     child.stderr!.on('data', (chunk: Buffer) => this.stderrTail.push(chunk));
     // A server that dies mid-write must not crash the scanner with EPIPE.
@@ -142,6 +151,7 @@ export class StdioChannel implements Channel {
     while (groupAlive(pgid) && Date.now() < deadline) await sleep(25);
     if (groupAlive(pgid)) signalGroup(pgid, 'SIGKILL');
     await Promise.race([this.exited, sleep(this.opts.killGraceMs, true)]);
+    await Promise.race([this.drained, sleep(200, true)]); // the last words on stderr
     liveGroups.delete(pgid);
     this.child.stdout?.destroy();
     this.child.stderr?.destroy();

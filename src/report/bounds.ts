@@ -6,8 +6,19 @@ export function bounded(text: string, max: number): string {
   return text.length <= max ? text : `${text.slice(0, max)}… [${text.length - max} more characters]`;
 }
 
-/** Keeps an object as received unless its JSON is larger than `max`; then only its scalar fields, cut short. */
-export function boundedObject(obj: Record<string, unknown>, max: number): Record<string, unknown> {
+export const DESCRIPTION_LIMIT = 4_000;
+const MARK = /… \[\d+ more characters\]$/;
+
+/** Descriptions are cut once, on arrival; cutting again must not change the count it reports. */
+export function boundedDescription(text: string): string {
+  return text.length <= DESCRIPTION_LIMIT + 40 && MARK.test(text) ? text : bounded(text, DESCRIPTION_LIMIT);
+}
+
+/**
+ * Keeps an object as received unless its JSON is larger than `max`; then only its scalar fields,
+ * cut short, with the `keep` fields first so they survive whatever else the server sent.
+ */
+export function boundedObject(obj: Record<string, unknown>, max: number, keep: readonly string[] = []): Record<string, unknown> {
   let size: number;
   try {
     size = JSON.stringify(obj).length;
@@ -16,7 +27,9 @@ export function boundedObject(obj: Record<string, unknown>, max: number): Record
   }
   if (size <= max) return obj;
   const out: Record<string, unknown> = { _truncated: true };
-  for (const [k, v] of Object.entries(obj).slice(0, 32)) {
+  const keys = [...keep.filter((k) => Object.hasOwn(obj, k)), ...Object.keys(obj).filter((k) => !keep.includes(k))];
+  for (const k of keys.slice(0, 32 + keep.length)) {
+    const v = obj[k];
     if (typeof v === 'boolean' || typeof v === 'number' || v === null) out[bounded(k, 64)] = v;
     else if (typeof v === 'string') out[bounded(k, 64)] = bounded(v, 256);
   }

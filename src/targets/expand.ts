@@ -14,7 +14,8 @@ export class ExpandError extends Error {}
 
 const PATTERN = /\$\{([^}]+)\}/g;
 
-export function expandString(value: string, ctx: ExpandContext): string {
+/** `fromEnv` collects every value taken from the environment: they are treated as secrets. */
+export function expandString(value: string, ctx: ExpandContext, fromEnv: string[] = []): string {
   return value.replace(PATTERN, (whole, body: string) => {
     if (body === 'workspaceFolder' && ctx.workspaceFolder) return ctx.workspaceFolder;
     if (body === 'userHome') return os.homedir();
@@ -25,7 +26,10 @@ export function expandString(value: string, ctx: ExpandContext): string {
       return whole;
     }
     const found = ctx.env[name];
-    if (found !== undefined && found !== '') return found;
+    if (found !== undefined && found !== '') {
+      fromEnv.push(found);
+      return found;
+    }
     if (fallback !== undefined) return fallback;
     throw new ExpandError(`${whole} is not set in the environment`);
   });
@@ -36,12 +40,17 @@ function splitDefault(body: string): [string, string | undefined] {
   return at < 0 ? [body, undefined] : [body.slice(0, at), body.slice(at + 2)];
 }
 
-/** Expands every string of an entry's launch fields; the error names the field. */
-export function expandFields<T extends Record<string, unknown>>(entry: T, ctx: ExpandContext, path: string): T {
+/**
+ * Expands every string of an entry's launch fields; the error names the field. Also returns the
+ * values that came from the environment, so the report can redact them wherever they end up
+ * (a token in a URL path, a positional argument).
+ */
+export function expandFields<T extends Record<string, unknown>>(entry: T, ctx: ExpandContext, path: string): { entry: T; fromEnv: string[] } {
+  const fromEnv: string[] = [];
   const walk = (value: unknown, at: string): unknown => {
     if (typeof value === 'string') {
       try {
-        return expandString(value, ctx);
+        return expandString(value, ctx, fromEnv);
       } catch (err) {
         throw new ExpandError(`${at}: ${(err as Error).message}`);
       }
@@ -56,5 +65,5 @@ export function expandFields<T extends Record<string, unknown>>(entry: T, ctx: E
   for (const field of ['command', 'args', 'env', 'url', 'serverUrl', 'headers', 'cwd']) {
     if (field in out) out[field] = walk(out[field], `${path}.${field}`);
   }
-  return out as T;
+  return { entry: out as T, fromEnv };
 }

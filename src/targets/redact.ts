@@ -21,8 +21,13 @@ const TOKEN_SHAPES = [
 export class Redactor {
   private readonly secrets: string[];
 
-  constructor(target: Pick<Target, 'env' | 'headers'>) {
-    const values = [...Object.values(target.env ?? {}), ...Object.values(target.headers ?? {})];
+  constructor(target: Pick<Target, 'env' | 'headers' | 'secrets' | 'url'>) {
+    const values = [
+      ...Object.values(target.env ?? {}),
+      ...Object.values(target.headers ?? {}),
+      ...(target.secrets ?? []),
+      ...urlSecrets(target.url),
+    ];
     // Also catch the token part of "Bearer abc"; short values would redact ordinary words.
     const parts = values.flatMap((v) => [v, ...v.split(/\s+/)]);
     this.secrets = [...new Set(parts.filter((v) => v.length >= 6))].sort((a, b) => b.length - a.length);
@@ -38,10 +43,17 @@ export class Redactor {
   url(input: string): string {
     if (!URL.canParse(input)) return this.text(input);
     const url = new URL(input);
+    // A user name in a URL is as often a token as a name.
     if (url.password) url.password = 'REDACTED';
-    if (url.username && SECRET_NAME.test(url.username)) url.username = 'REDACTED';
+    if (url.username) url.username = 'REDACTED';
     for (const key of [...url.searchParams.keys()]) url.searchParams.set(key, REDACTED);
-    return this.text(decodeURI(url.toString()));
+    let shown = url.toString();
+    try {
+      shown = decodeURI(shown); // so "[REDACTED]" reads as such; a stray % keeps the encoded form
+    } catch {
+      // keep the encoded form
+    }
+    return this.text(shown);
   }
 
   args(args: string[]): string[] {
@@ -54,6 +66,20 @@ export class Redactor {
       return this.text(arg);
     });
   }
+}
+
+/** A server may echo its URL back in an error: its credentials and query values are secrets too. */
+function urlSecrets(input: string | undefined): string[] {
+  if (!input || !URL.canParse(input)) return [];
+  const url = new URL(input);
+  const raw = [url.username, url.password, ...url.searchParams.values()];
+  return raw.flatMap((v) => {
+    try {
+      return [v, decodeURIComponent(v)];
+    } catch {
+      return [v];
+    }
+  }).filter(Boolean);
 }
 
 export function describeTarget(target: Target, resolved?: string): TargetInfo {

@@ -20,6 +20,8 @@ export interface Target {
   timeoutMs?: number;
   /** Env or header names that were given obvious fake values (registry secrets), not real ones. */
   fakeEnv?: string[];
+  /** Values that `${VAR}` expansion took from the environment: redacted wherever they appear. */
+  secrets?: string[];
   /** Why this entry is not scanned here (kept so the next person knows). */
   skip?: string;
   comment?: string;
@@ -49,7 +51,8 @@ export class TargetFileError extends Error {
 
 const stringMap = z.record(z.string(), z.string());
 
-/** One entry of our own list format (documented in the README). */
+/** One entry of our own list format (documented in the README). Unknown fields are errors: a typo
+ * like `tursted` must not pass silently. */
 export const OwnEntry = z
   .object({
     name: z.string().min(1),
@@ -57,25 +60,32 @@ export const OwnEntry = z
     args: z.array(z.string()).optional(),
     env: stringMap.optional(),
     cwd: z.string().optional(),
-    url: z.string().url().optional(),
+    // Checked after `${VAR}` expansion (see httpUrlProblem): "${MCP_URL}" is not a URL yet.
+    url: z.string().min(1).optional(),
     transport: z.enum(['stdio', 'http', 'sse']).optional(),
     headers: stringMap.optional(),
     npm: z
       .string()
-      .regex(/^(@[^/@\s]+\/)?[^/@\s]+@[^@\s]+$/, 'expected "name@version" with a pinned version')
+      .regex(/^(@[^/@\s]+\/)?[^/@\s]+@\d+\.\d+\.\d+[^\s@]*$/, 'expected "name@version" with a pinned, exact version')
       .optional(),
     bin: z.string().optional(),
     trusted: z.boolean().optional(),
-    timeout: z.number().int().positive().optional(),
+    timeout: z.number().int().positive().max(2_147_483_647).optional(),
     skip: z.string().optional(),
     comment: z.string().optional(),
   })
+  .strict()
   .refine((e) => [e.command, e.url, e.npm].filter(Boolean).length === 1, {
     message: 'exactly one of "command", "url" or "npm" is required',
+  })
+  .refine((e) => !e.transport || (e.url ? e.transport !== 'stdio' : e.transport === 'stdio'), {
+    message: '"transport" must be "stdio" for a command or npm package, "http" or "sse" for a url',
+    path: ['transport'],
   });
 
-export const OwnFile = z.object({
-  $schema: z.string().optional(),
-  description: z.string().optional(),
-  servers: z.array(z.unknown()),
-});
+/** Why a URL cannot be scanned, or undefined: only http(s) URLs are. */
+export function httpUrlProblem(url: string): string | undefined {
+  if (!URL.canParse(url)) return `"${url}" is not a URL`;
+  const { protocol } = new URL(url);
+  return protocol === 'http:' || protocol === 'https:' ? undefined : `"${protocol}" URLs cannot be scanned (http or https only)`;
+}

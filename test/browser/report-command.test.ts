@@ -68,6 +68,14 @@ describe('idemscan report FILE', () => {
     expect(existsSync(path.join(dir, 'report.html')) && readFileSync(path.join(dir, 'report.html'), 'utf8').includes('maybe')).toBe(false);
   });
 
+  it('exit 2 for a report of another schemaVersion (the loader diff and merge use)', async () => {
+    const file = write('v2.json', JSON.stringify({ ...scannedReport(), schemaVersion: '2' }));
+    const r = await idemscan(['report', file, '--out', path.join(dir, 'v2')]);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain('v2.json: schemaVersion "2" is not supported');
+    expect(existsSync(path.join(dir, 'v2'))).toBe(false);
+  });
+
   it('exit 2 for a missing file, a file that is not JSON, an unknown format, and overwriting the input', async () => {
     const missing = await idemscan(['report', path.join(dir, 'nope.json')]);
     expect(missing.exitCode).toBe(2);

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { compareVerdicts, DiffDocument, diffReports, hintDirection, type Change } from '../../src/compare/diff.js';
+import { compareVerdicts, DiffDocument, diffJsonSchema, diffReports, hintDirection, type Change } from '../../src/compare/diff.js';
 import { mergeReports } from '../../src/compare/merge.js';
 import { parseReport, ReportFileError } from '../../src/compare/read.js';
-import { mdText, renderDiff } from '../../src/compare/render.js';
+import { renderDiff } from '../../src/compare/render.js';
+import { mdText } from '../../src/report/markdown-text.js';
 import { classifyServer } from '../../src/classify/index.js';
 import { Report, type ServerReport } from '../../src/report/schema.js';
 import { summarize } from '../../src/report/summary.js';
@@ -99,6 +100,38 @@ describe('diff', () => {
     expect(only(doc.changes, 'tool-removed')).toEqual([{ kind: 'tool-removed', server: 'pay', tool: 'get_balance', direction: 'neutral', verdict: 'read-only' }]);
     expect(only(doc.changes, 'tool-added')).toEqual([{ kind: 'tool-added', server: 'pay', tool: 'refund', direction: 'neutral', verdict: 'unprotected' }]);
     expect(doc.regression).toBe(false);
+  });
+
+  it('tools of one name (duplicate-tool-name) pair in order: first with first, second with second', () => {
+    const before = [
+      { name: 'foo', annotations: { readOnlyHint: true } },
+      { name: 'bar' },
+      { name: 'foo', annotations: { idempotentHint: true } },
+    ];
+    const after = [
+      { name: 'foo', annotations: { readOnlyHint: true } },
+      { name: 'bar' },
+      { name: 'foo' },
+      { name: 'foo', annotations: { readOnlyHint: true } },
+    ];
+    const doc = diffReports(report([server('s', before)]), report([server('s', after)]));
+    expect(doc.changes).toEqual([
+      { kind: 'verdict-changed', server: 's', tool: 'foo', occurrence: 2, direction: 'worse', from: 'idempotent', to: 'unprotected' },
+      { kind: 'annotation-changed', server: 's', tool: 'foo', occurrence: 2, direction: 'worse', hint: 'idempotentHint', from: 'true', to: undefined },
+      { kind: 'tool-added', server: 's', tool: 'foo', occurrence: 3, direction: 'neutral', verdict: 'read-only' },
+    ]);
+    expect(() => DiffDocument.parse(doc)).not.toThrow();
+    expect(renderDiff(doc, 'text')).toMatch(/WORSE +foo \(#2\): verdict idempotent -> unprotected/);
+    expect(renderDiff(doc, 'md')).toContain('| foo (#3) | tool added (read-only) |');
+    // The same tools in the same order: no change, although the name repeats.
+    expect(diffReports(report([server('s', before)]), report([server('s', before)])).changes).toEqual([]);
+  });
+
+  it('the JSON Schema of a diff document (diff --schema) accepts a diff', () => {
+    const schema = diffJsonSchema() as { $schema: string; properties: Record<string, unknown> };
+    expect(schema.$schema).toBe('https://json-schema.org/draft/2020-12/schema');
+    expect(Object.keys(schema.properties)).toEqual(['diffVersion', 'old', 'new', 'regression', 'counts', 'changes']);
+    expect(JSON.stringify(schema)).toContain('"occurrence"');
   });
 
   it('verdicts that got worse or better, in the order of safety', () => {

@@ -6,13 +6,14 @@ const obj = (properties: Record<string, unknown>, extra: Record<string, unknown>
 describe('keyConfidence', () => {
   it.each(['idempotency_key', 'idempotencyKey', 'Idempotency-Key', 'IDEMPOTENCY_KEY', 'idempotency-token', 'idempotencyId',
     'client_token', 'ClientToken', 'clientRequestToken', 'client_request_token', 'dedupe_key', 'deduplication_id',
-    'MessageDeduplicationId', 'x-idempotency-key'])('%s is strong', (name) => {
+    'MessageDeduplicationId', 'x-idempotency-key', 'idempotence_key'])('%s is strong', (name) => {
     expect(keyConfidence(name)).toBe('strong');
   });
   it.each(['request_id', 'requestKey', 'operation_id', 'client_reference_id', 'nonce', 'X-Request-Id'])('%s is weak', (name) => {
     expect(keyConfidence(name)).toBe('weak');
   });
-  it.each(['api_key', 'key_id', 'apiKey', 'token', 'access_token', 'idempotent', 'id', 'key', 'session_id', 'user_request'])(
+  it.each(['api_key', 'key_id', 'apiKey', 'token', 'access_token', 'idempotent', 'id', 'key', 'session_id', 'user_request',
+    'idempotency_key_ttl', 'idempotencyKeyHash', 'idempotency_key_expires_at', 'dedupe_key_prefix', 'client_token_expiry'])(
     '%s is not a key',
     (name) => expect(keyConfidence(name)).toBeUndefined(),
   );
@@ -47,6 +48,30 @@ describe('findKeyArguments', () => {
   it('does not take a boolean named idempotent, an object, or api_key for a key', () => {
     const schema = obj({ idempotent: { type: 'boolean' }, api_key: { type: 'string' }, idempotency_key: { type: 'boolean' }, key_id: { type: 'string' } });
     expect(findKeyArguments(schema)).toEqual([]);
+  });
+
+  it('does not take booleans written as enum, const, allOf or behind $ref for keys', () => {
+    const schema = obj(
+      {
+        a: { properties: {}, type: 'object' },
+        idempotency_key: { enum: [true, false] },
+        client_token: { const: true },
+        dedupe_key: { allOf: [{ type: 'boolean' }] },
+        idempotencyKey: { anyOf: [{ $ref: '#/$defs/Bool' }, { type: 'null' }] },
+        deduplication_id: { type: ['string', 'null'] },
+      },
+      { $defs: { Bool: { type: 'boolean' } } },
+    );
+    expect(findKeyArguments(schema).map((k) => k.path)).toEqual(['$.deduplication_id']);
+  });
+
+  it('looks into patternProperties and dependentSchemas', () => {
+    const schema = obj({}, { patternProperties: { '^x': obj({ idempotency_key: { type: 'string' } }) }, dependentSchemas: { a: obj({ client_token: { type: 'string' } }) } });
+    expect(findKeyArguments(schema).map((k) => k.path).sort()).toEqual(['$.*.idempotency_key', '$.client_token']);
+  });
+
+  it('survives a $ref with a stray percent sign', () => {
+    expect(findKeyArguments(obj({ a: { $ref: '#/$defs/100%' }, idempotency_key: { type: 'string' } })).map((k) => k.path)).toEqual(['$.idempotency_key']);
   });
 
   it('reports weak evidence: weak names and descriptions that mention idempotency', () => {

@@ -1,7 +1,8 @@
 /** The Markdown and SARIF reporters on hand-made reports: escaping, locations, schema validity. */
 import { describe, expect, it } from 'vitest';
 import { classifyServer } from '../../src/classify/index.js';
-import { markdownReporter, mdText } from '../../src/report/reporters/markdown.js';
+import { mdText } from '../../src/report/markdown-text.js';
+import { markdownReporter } from '../../src/report/reporters/markdown.js';
 import { sarifReporter, toSarif } from '../../src/report/reporters/sarif.js';
 import type { Report, ServerReport } from '../../src/report/schema.js';
 import { summarize } from '../../src/report/summary.js';

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { classifyServer, type ClassifyInput } from '../../src/classify/index.js';
 import { CATALOGUE, RULES } from '../../src/classify/rules/index.js';
 import { isDispatcherName } from '../../src/classify/rules/generic-dispatcher.js';
+import { describesDeduplication } from '../../src/classify/rules/weak-key-only.js';
 import { isReadNamed, writeVerb } from '../../src/classify/rules/words.js';
 import type { Finding } from '../../src/report/schema.js';
 
@@ -118,6 +119,37 @@ describe('weak-key-only', () => {
     expect(rulesOf({ name: 'bet', annotations, description: 'This tool is NOT idempotent.' })).toEqual([]);
     expect(rulesOf({ name: 'order', annotations, inputSchema: schema('request_id', 'idempotency_key') })).toEqual([]);
     expect(rulesOf({ name: 'lookup', annotations: { readOnlyHint: true }, inputSchema: schema('request_id') })).toEqual([]);
+  });
+  it.each([
+    'Retried requests are deduplicated.',
+    'Pass the same Idempotency-Key header value to retry safely.',
+    'Duplicate orders are rejected.',
+    'Prevents duplicate charges when a request is retried.',
+    'Not cached: calls with one request id are de-duplicated for 24 hours.',
+  ])('counts a description that promises deduplication or a key: %s', (description) => {
+    expect(only('weak-key-only', { name: 'place_order', annotations, description })[0]?.evidence).toBe('description');
+    expect(describesDeduplication(description, true)).toBe(true);
+  });
+  it.each([
+    'This tool is not idempotent.',
+    "Charges the card. This call isn't idempotent.",
+    'A non-idempotent write.',
+    'Non idempotent: every call creates a new order.',
+    'Duplicate requests create duplicate orders.',
+    'Duplicate submissions are not rejected.',
+    'Requests are never deduplicated.',
+    'No deduplication is done: retry with care.',
+    'The operation is not guaranteed to be idempotent.',
+    "Doesn't dedupe retries.",
+  ])('does not count a negation or a warning about duplicates: %s', (description) => {
+    expect(rulesOf({ name: 'place_order', annotations, description })).toEqual([]);
+    expect(describesDeduplication(description, false)).toBe(false);
+  });
+  it('does not count a description that only calls a tool idempotent that says so in its idempotentHint', () => {
+    const description = 'Idempotent: calling it twice has the same effect.';
+    expect(only('weak-key-only', { name: 'set_config', annotations: hints(false, true, true), description })).toEqual([]);
+    expect(only('weak-key-only', { name: 'set_config', annotations: hints(false, true, true), description: 'Idempotent: retries are deduplicated.' })).toHaveLength(1);
+    expect(only('weak-key-only', { name: 'set_config', annotations, description })).toHaveLength(1);
   });
 });
 

@@ -88,6 +88,52 @@ describe('registry server.json', () => {
     expect(targets[1]).toMatchObject({ transport: 'http', url: 'https://weather.example.test/mcp' });
     expect(skipped[0]!.reason).toMatch(/pypi/);
   });
+
+  const npmPackage = (extra: Record<string, unknown>) => ({ registryType: 'npm', identifier: '@ex/p', version: '1.2.3', ...extra });
+  const one = (pkg: Record<string, unknown>) => parseTargets(JSON.stringify({ name: 'io.example/p', packages: [pkg] }), 'server.json', env);
+
+  it.each(['^1.2.0', 'latest', '>=1', '1.x', '~1.2.3', '1.2', '*'])('skips an npm package with the unpinned version %s', (version) => {
+    const { targets, skipped } = one(npmPackage({ version }));
+    expect(targets).toEqual([]);
+    expect(skipped[0]!.reason).toBe(`packages[0].version: ${JSON.stringify(version)} is not an exact version (unpinned); idemscan launches pinned packages only`);
+  });
+
+  it.each(['1.2.3', '0.6.2-beta.1', '2.0.0+build.5'])('launches an npm package with the exact version %s', (version) => {
+    expect(one(npmPackage({ version })).targets[0]?.npm).toBe(`@ex/p@${version}`);
+  });
+
+  it('replaces templated argument values: the default if plain, a placeholder if required, else nothing', () => {
+    const { targets } = one(npmPackage({
+      packageArguments: [
+        { type: 'positional', value: '{dir}', default: '/tmp' },
+        { type: 'named', name: '--root', value: '{root_dir}', isRequired: true },
+        { type: 'named', name: '--config', value: '{config}' },
+        { type: 'positional', value: 'x{y}', default: '{y}', isRequired: true },
+        { type: 'positional', default: '{optional}' },
+        { type: 'named', name: '--port', value: '8080' },
+        { type: 'positional', valueHint: 'directory', isRequired: true },
+      ],
+    }));
+    expect(targets[0]!.args).toEqual(['/tmp', '--root', 'idemscan-placeholder', 'idemscan-placeholder', '--port', '8080', 'idemscan-placeholder']);
+  });
+
+  it('names the field with servers[i].server. in a registry list response', () => {
+    const entry = (name: string, server: Record<string, unknown>) => ({ server: { name, ...server }, _meta: {} });
+    const { targets, skipped } = parseTargets(JSON.stringify({ servers: [
+      entry('io.example/ok', { packages: [npmPackage({})] }),
+      entry('io.example/range', { packages: [npmPackage({ version: '^1.2.0' })] }),
+      entry('io.example/py', { packages: [{ registryType: 'pypi', identifier: 'p', version: '1.0.0' }] }),
+      entry('io.example/remote', { remotes: [{ type: 'streamable-http', url: 'https://{tenant}.example.test/mcp' }] }),
+      { server: { packages: [] } },
+    ] }), 'registry.json', env);
+    expect(targets.map((t) => t.name)).toEqual(['io.example/ok']);
+    expect(skipped.map((s) => s.reason)).toEqual([
+      'servers[1].server.packages[0].version: "^1.2.0" is not an exact version (unpinned); idemscan launches pinned packages only',
+      'servers[2].server.packages[0]: registry type "pypi" is not launched by idemscan (npm only)',
+      'servers[3].server.remotes[0].url: missing, templated or not a URL',
+      'servers[4].server: not a server.json',
+    ]);
+  });
 });
 
 describe('file errors', () => {

@@ -11,4 +11,5 @@ export const CONNECTION_FINDINGS: RuleInfo[] = [
   { id: 'pagination-bound', severity: 'warning', title: 'tools/list had more pages than --max-pages' },
   { id: 'pagination-invalid-cursor', severity: 'warning', title: 'tools/list returned a nextCursor that is not a string' },
   { id: 'tool-list-truncated', severity: 'warning', title: 'The server listed more tools than idemscan keeps' },
+  { id: 'tool-list-incomplete', severity: 'error', title: 'A later tools/list page failed; only the pages before it are reported' },
 ];

@@ -38,14 +38,6 @@ export const RULES: Rule[] = [
 /** Every id a report can contain: the rules, then the connector's findings. */
 export const CATALOGUE: RuleInfo[] = [...RULES.map(({ id, severity, title }) => ({ id, severity, title })), ...CONNECTION_FINDINGS];
 
-export function ruleById(id: string): Rule | undefined {
-  return RULES.find((r) => r.id === id);
-}
-
-export function ruleInfo(id: string): RuleInfo | undefined {
-  return CATALOGUE.find((r) => r.id === id);
-}
-
 const stamp = (rule: Rule, hit: Hit): Finding => ({ rule: rule.id, ...hit, severity: hit.severity ?? rule.severity });
 
 export function runToolRules(ctx: ToolContext): Finding[] {

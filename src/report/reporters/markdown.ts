@@ -6,23 +6,10 @@
 import { isAnnotated } from '../../classify/hints.js';
 import { CATALOGUE } from '../../classify/rules/index.js';
 import { isReadNamed } from '../../classify/rules/words.js';
+import { mdText } from '../markdown-text.js';
 import type { Finding, Report, ServerReport } from '../schema.js';
-import { safeText } from '../terminal.js';
 import { ruleDocUrl } from './sarif.js';
 import type { Reporter } from './types.js';
-
-/**
- * Inline text, safe in a table cell or a list item. Control characters become visible escapes
- * (safeText), HTML's specials become entities, and Markdown's inline specials are backslashed;
- * block syntax (`#`, `-`, `>`) cannot start a line here, so it needs nothing.
- */
-export function mdText(text: string, max = 200): string {
-  return safeText(text, max)
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/[\\`*_[\]|~]/g, '\\$&');
-}
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 const pct = (n: number, of: number) => (of === 0 ? '-' : `${n} (${Math.round((100 * n) / of)}%)`);

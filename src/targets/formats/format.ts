@@ -1,4 +1,3 @@
-import type { z } from 'zod';
 import type { ExpandContext } from '../expand.js';
 import type { LoadedTargets } from '../types.js';
 
@@ -13,15 +12,8 @@ export interface TargetFormat {
   read(doc: Record<string, unknown>, ctx: FormatContext): LoadedTargets;
 }
 
-/** `servers[2].url: Invalid URL` — the field path a user can find in the file. */
-export function describeZodError(prefix: string, error: z.ZodError): string {
-  return error.issues
-    .map((issue) => {
-      const path = issue.path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`)).join('');
-      return `${prefix}${path}: ${issue.message}`;
-    })
-    .join('; ');
-}
+/** Kept here for the formats that import it from this module. */
+export { describeZodError } from '../../report/zod-errors.js';
 
 export function entryName(key: string): string {
   return key.trim() || '(unnamed)';

@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { expandFields, ExpandError } from '../expand.js';
-import type { LoadedTargets, Target } from '../types.js';
+import { httpUrlProblem, type LoadedTargets, type Target } from '../types.js';
 import { describeZodError, entryName, type FormatContext, type TargetFormat } from './format.js';
 
 const stringMap = z.record(z.string(), z.string());
@@ -42,16 +42,18 @@ function readMap(map: Record<string, unknown>, key: 'mcpServers' | 'servers', ct
       continue;
     }
     let entry;
+    let fromEnv: string[];
     try {
-      entry = expandFields(parsed.data, ctx, at);
+      ({ entry, fromEnv } = expandFields(parsed.data, ctx, at));
     } catch (err) {
       if (!(err instanceof ExpandError)) throw err;
       out.skipped.push({ name, source: ctx.file, reason: err.message });
       continue;
     }
     const url = entry.url ?? entry.serverUrl;
-    if (url !== undefined && !URL.canParse(url)) {
-      out.skipped.push({ name, source: ctx.file, reason: `${at}.url: "${url}" is not a URL` });
+    const urlProblem = url === undefined ? undefined : httpUrlProblem(url);
+    if (urlProblem) {
+      out.skipped.push({ name, source: ctx.file, reason: `${at}.${entry.url === undefined ? 'serverUrl' : 'url'}: ${urlProblem}` });
       continue;
     }
     const declared = entry.type ?? entry.transport;
@@ -65,6 +67,7 @@ function readMap(map: Record<string, unknown>, key: 'mcpServers' | 'servers', ct
       cwd: entry.cwd,
       url,
       headers: entry.headers,
+      secrets: fromEnv.length ? fromEnv : undefined,
     };
     out.targets.push(target);
   }

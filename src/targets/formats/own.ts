@@ -1,6 +1,6 @@
 /** Our own list format: `{ "servers": [ { "name", "command" | "url" | "npm", ... } ] }`. */
 import { expandFields, ExpandError } from '../expand.js';
-import { OwnEntry, type LoadedTargets, type Target } from '../types.js';
+import { httpUrlProblem, OwnEntry, type LoadedTargets, type Target } from '../types.js';
 import { describeZodError, type TargetFormat } from './format.js';
 
 export const ownFormat: TargetFormat = {
@@ -24,11 +24,17 @@ export const ownFormat: TargetFormat = {
         return;
       }
       seen.add(entry.name);
+      let fromEnv: string[];
       try {
-        entry = expandFields(entry, ctx, at);
+        ({ entry, fromEnv } = expandFields(entry, ctx, at));
       } catch (err) {
         if (!(err instanceof ExpandError)) throw err;
         out.skipped.push({ name: entry.name, source: ctx.file, reason: err.message });
+        return;
+      }
+      const urlProblem = entry.url === undefined ? undefined : httpUrlProblem(entry.url);
+      if (urlProblem) {
+        out.skipped.push({ name: entry.name, source: ctx.file, reason: `${at}.url: ${urlProblem}` });
         return;
       }
       const target: Target = {
@@ -47,6 +53,7 @@ export const ownFormat: TargetFormat = {
         timeoutMs: entry.timeout,
         skip: entry.skip,
         comment: entry.comment,
+        secrets: fromEnv.length ? fromEnv : undefined,
       };
       if (target.skip) out.skipped.push({ name: target.name, source: ctx.file, reason: `skip: ${target.skip}` });
       else out.targets.push(target);

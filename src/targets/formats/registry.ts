@@ -2,7 +2,9 @@
  * MCP registry `server.json` documents (one, a list of them, or the registry's list response
  * `{servers: [{server, _meta}]}`). npm packages become `npm` targets with their declared
  * arguments; remotes become HTTP targets. Secrets the package asks for get obvious fake values,
- * named in the target (`fakeEnv`) so the report can say so. Other package types are skipped.
+ * named in the target (`fakeEnv`) so the report can say so. Other package types, and npm packages
+ * whose version is a range or a tag (`^1.2.0`, `latest`), are skipped with the reason: a scan runs
+ * pinned packages only. Skip reasons name the field (`servers[3].server.packages[0].version`).
  */
 import type { LoadedTargets, Target } from '../types.js';
 import type { FormatContext, TargetFormat } from './format.js';
@@ -12,7 +14,6 @@ interface Arg {
   name?: string;
   value?: string;
   default?: string;
-  valueHint?: string;
   isRequired?: boolean;
 }
 interface KeyValue {
@@ -45,6 +46,12 @@ interface ServerJson {
   remotes?: Remote[];
 }
 
+/** An exact semver version: `1.2.3`, `1.2.3-beta.1`, `1.2.3+build`; not `^1.2.0`, `1.x`, `>=1`, `latest`. */
+const EXACT_VERSION = /^\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?(\+[0-9A-Za-z.-]+)?$/;
+/** A value with a `{placeholder}` the client is meant to fill in. */
+const TEMPLATE = /\{[^}]+\}/;
+const PLACEHOLDER = 'idemscan-placeholder';
+
 const isObj = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
 const isServerJson = (v: unknown): v is ServerJson =>
   isObj(v) && typeof v.name === 'string' && (Array.isArray(v.packages) || Array.isArray(v.remotes));
@@ -63,28 +70,34 @@ export const registryFormat: TargetFormat = {
         out.skipped.push({ name: `servers[${i}]`, source: ctx.file, reason: `servers[${i}].server: not a server.json` });
         return;
       }
-      readServer(server, ctx, out);
+      readServer(server, ctx, out, isListResponse(doc) ? `servers[${i}].server.` : '');
     });
     return out;
   },
 };
 
-function readServer(server: ServerJson, ctx: FormatContext, out: LoadedTargets): void {
+/** `at` prefixes the fields named in skip reasons: `servers[3].server.` in a list response. */
+function readServer(server: ServerJson, ctx: FormatContext, out: LoadedTargets, at: string): void {
   const base = server.name!;
   (server.packages ?? []).forEach((pkg, i) => {
     const type = pkg.registryType ?? pkg.registry_name;
     const name = (server.packages!.length > 1 ? `${base}#${type}` : base) + (i > 0 ? `-${i}` : '');
     const id = pkg.identifier ?? pkg.name;
     if (type !== 'npm') {
-      out.skipped.push({ name, source: ctx.file, reason: `packages[${i}]: registry type "${type}" is not launched by idemscan (npm only)` });
+      out.skipped.push({ name, source: ctx.file, reason: `${at}packages[${i}]: registry type "${type}" is not launched by idemscan (npm only)` });
       return;
     }
     if (!id || !pkg.version) {
-      out.skipped.push({ name, source: ctx.file, reason: `packages[${i}]: npm package without identifier or version` });
+      out.skipped.push({ name, source: ctx.file, reason: `${at}packages[${i}]: npm package without identifier or version` });
+      return;
+    }
+    if (typeof pkg.version !== 'string' || !EXACT_VERSION.test(pkg.version)) {
+      const version = JSON.stringify(pkg.version).slice(0, 80);
+      out.skipped.push({ name, source: ctx.file, reason: `${at}packages[${i}].version: ${version} is not an exact version (unpinned); idemscan launches pinned packages only` });
       return;
     }
     if (pkg.transport?.type && pkg.transport.type !== 'stdio') {
-      out.skipped.push({ name, source: ctx.file, reason: `packages[${i}].transport: "${pkg.transport.type}" packages need a URL; only stdio is launched` });
+      out.skipped.push({ name, source: ctx.file, reason: `${at}packages[${i}].transport: "${pkg.transport.type}" packages need a URL; only stdio is launched` });
       return;
     }
     const { values: env, fake } = fill(pkg.environmentVariables ?? []);
@@ -102,7 +115,7 @@ function readServer(server: ServerJson, ctx: FormatContext, out: LoadedTargets):
     const name = `${base}#remote${i > 0 ? `-${i}` : ''}`;
     const type = remote.type ?? remote.transport_type;
     if (!remote.url || /[{}]/.test(remote.url) || !URL.canParse(remote.url)) {
-      out.skipped.push({ name, source: ctx.file, reason: `remotes[${i}].url: missing, templated or not a URL` });
+      out.skipped.push({ name, source: ctx.file, reason: `${at}remotes[${i}].url: missing, templated or not a URL` });
       return;
     }
     const { values: headers, fake } = fill(remote.headers ?? []);
@@ -123,7 +136,7 @@ function fill(vars: KeyValue[]): { values: Record<string, string>; fake: string[
   for (const v of vars) {
     if (!v.name) continue;
     const given = v.value ?? v.default;
-    if (given !== undefined && !/\{[^}]+\}/.test(given)) values[v.name] = given;
+    if (given !== undefined && !TEMPLATE.test(given)) values[v.name] = given;
     else if (v.isRequired || v.isSecret) {
       values[v.name] = `idemscan-fake-${v.name.toLowerCase()}`;
       fake.push(v.name);
@@ -132,10 +145,15 @@ function fill(vars: KeyValue[]): { values: Record<string, string>; fake: string[
   return { values, fake };
 }
 
+/**
+ * Command-line arguments: `value`, else `default`, skipping either when it is a template (`{dir}`);
+ * a required argument with neither gets a placeholder, an optional one is left out.
+ */
 function args(list: Arg[]): string[] {
   const out: string[] = [];
   for (const a of list) {
-    const value = a.value ?? a.default ?? (a.isRequired ? (a.valueHint ?? 'idemscan-placeholder') : undefined);
+    const given = [a.value, a.default].find((v) => typeof v === 'string' && !TEMPLATE.test(v));
+    const value = given ?? (a.isRequired ? PLACEHOLDER : undefined);
     if (a.type === 'named' && a.name) {
       if (value === undefined) continue;
       out.push(a.name, value);
