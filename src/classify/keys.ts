@@ -40,6 +40,15 @@ export function mentionsIdempotency(text: unknown): boolean {
   return typeof text === 'string' && DESCRIPTION.test(text);
 }
 
+const NEGATED = /\b(not|non|never|no|without|isn't|aren't|cannot|can't)[\s-]+(\w+[\s-]+){0,2}$/i;
+
+/** An argument's description that says it deduplicates: a mention, and not a negated one. */
+function describesKey(text: unknown): boolean {
+  if (typeof text !== 'string') return false;
+  const m = DESCRIPTION.exec(text);
+  return !!m && !NEGATED.test(text.slice(Math.max(0, m.index - 40), m.index));
+}
+
 type Schema = Record<string, unknown>;
 const MAX_NODES = 5_000;
 const MAX_DEPTH = 24;
@@ -82,7 +91,7 @@ export function findKeyArguments(inputSchema: unknown): KeyArgument[] {
         if (canHoldKey(resolved, (b) => resolve(b, subSeen)[0])) {
           const confidence = keyConfidence(name);
           if (confidence) add({ name: bounded(name, 256), path: at, confidence, reason: 'name' });
-          else if (mentionsIdempotency(resolved.description)) add({ name: bounded(name, 256), path: at, confidence: 'weak', reason: 'description' });
+          else if (describesKey(resolved.description)) add({ name: bounded(name, 256), path: at, confidence: 'weak', reason: 'description' });
         }
         walk(sub, at, depth + 1, seen);
       }

@@ -82,6 +82,11 @@ describe('findKeyArguments', () => {
     ]);
   });
 
+  it('a description that says the argument is not idempotent is no key evidence', () => {
+    const schema = obj({ mode: { type: 'string', description: 'This call is not idempotent.' }, ref: { type: 'string', description: 'Non-idempotent operation id' } });
+    expect(findKeyArguments(schema)).toEqual([]);
+  });
+
   it('survives cyclic $refs and hostile depth', () => {
     const cyclic = obj({ next: { $ref: '#' }, idempotency_key: { type: 'string' } });
     expect(findKeyArguments(cyclic).map((k) => k.path)).toContain('$.idempotency_key');
