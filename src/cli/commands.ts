@@ -39,16 +39,20 @@ export async function scanCommand(files: string[], flags: ScanFlags & { shard?: 
   } catch (err) {
     throw new UsageError(`--shard: ${(err as Error).message}`);
   }
-  let loaded;
+  const loaded = await loadOrUsage(list);
+  for (const s of loaded.skipped) process.stderr.write(`idemscan: skipped ${safeText(s.name, 80)} (${s.source}): ${safeText(s.reason, 400)}\n`);
+  // A shard may be empty (more shards than servers): that is an empty report, not an error.
+  await run(shard ? selectShard(loaded.targets, shard) : loaded.targets, flags, 'table', loaded.skipped, { shard });
+}
+
+/** A target file that cannot be read is a usage error (exit 2), named in the message. */
+async function loadOrUsage(files: string[]) {
   try {
-    loaded = await loadTargetFiles(list);
+    return await loadTargetFiles(files);
   } catch (err) {
     if (err instanceof TargetFileError) throw new UsageError(err.message);
     throw err;
   }
-  for (const s of loaded.skipped) process.stderr.write(`idemscan: skipped ${safeText(s.name, 80)} (${s.source}): ${safeText(s.reason, 400)}\n`);
-  // A shard may be empty (more shards than servers): that is an empty report, not an error.
-  await run(shard ? selectShard(loaded.targets, shard) : loaded.targets, flags, 'table', loaded.skipped, { shard });
 }
 
 export interface AuditFlags extends ScanFlags {
@@ -170,13 +174,7 @@ function exitCode(report: Report, failOn: FailOn | undefined): number {
 }
 
 export async function installCommand(files: string[], flags: { concurrency: number; cacheDir?: string }): Promise<void> {
-  let loaded;
-  try {
-    loaded = await loadTargetFiles(files);
-  } catch (err) {
-    if (err instanceof TargetFileError) throw new UsageError(err.message);
-    throw err;
-  }
+  const loaded = await loadOrUsage(files);
   const specs = loaded.targets.filter((t) => t.npm).map((t) => t.npm!);
   const cacheDir = flags.cacheDir ?? defaultCacheDir();
   const results = await installPackages(specs, cacheDir, flags.concurrency);
