@@ -36,6 +36,7 @@ export interface ScanOptions extends Partial<ConnectOptions> {
 }
 
 export type ProgressEvent =
+  | { type: 'install'; packages: string[]; cacheDir: string }
   | { type: 'start'; target: string; index: number; total: number }
   | { type: 'done'; server: ServerReport; index: number; total: number };
 
@@ -47,6 +48,7 @@ export async function scan(targets: Target[], options: ScanOptions = {}): Promis
   const npmSpecs = targets.filter((t) => t.npm).map((t) => t.npm!);
   const missing = npmSpecs.filter((s) => !isInstalled(cacheDir, s));
   const installErrors = new Map<string, string>();
+  if (missing.length > 0 && options.install) options.onProgress?.({ type: 'install', packages: [...new Set(missing)], cacheDir });
   const installs = missing.length > 0 && options.install ? await installPackages(missing, cacheDir, concurrency) : [];
   for (const r of installs) if (!r.ok) installErrors.set(r.spec, r.error ?? 'npm install failed');
   const scanStarted = performance.now();
