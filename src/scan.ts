@@ -116,23 +116,32 @@ async function scanOne(target: Target, connect: ConnectOptions, opts: OneOptions
  * printing its key): every free text in the report passes through the target's redactor.
  */
 function redactServer(server: ServerReport, redact: Redactor): ServerReport {
-  const findings = (list: ServerReport['findings']) =>
-    list.map((f) => ({ ...f, message: redact.text(f.message), evidence: f.evidence && redact.text(f.evidence) }));
+  const deep = <T>(value: T): T => redactDeep(value, (text) => redact.text(text));
   return {
     ...server,
-    failure: server.failure && {
-      ...server.failure,
-      message: redact.text(server.failure.message),
-      stderr: server.failure.stderr && redact.text(server.failure.stderr),
-    },
-    findings: findings(server.findings),
+    failure: deep(server.failure),
+    protocol: deep(server.protocol),
+    serverInfo: deep(server.serverInfo),
+    capabilities: deep(server.capabilities),
+    findings: deep(server.findings),
+    // Tool text is untrusted output like any other: a server can print its key in a description.
     tools: server.tools.map((t) => ({
       ...t,
-      title: t.title && redact.text(t.title),
-      description: t.description && redact.text(t.description),
-      findings: findings(t.findings),
+      name: redact.text(t.name),
+      title: deep(t.title),
+      description: deep(t.description),
+      annotations: deep(t.annotations),
+      findings: deep(t.findings),
     })),
   };
+}
+
+/** Every string inside a JSON value, passed through `fn` (keys too: they are server text as well). */
+function redactDeep<T>(value: T, fn: (text: string) => string, depth = 0): T {
+  if (typeof value === 'string') return fn(value) as T;
+  if (depth > 32 || !value || typeof value !== 'object') return value;
+  if (Array.isArray(value)) return value.map((v) => redactDeep(v, fn, depth + 1)) as T;
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [fn(k), redactDeep(v, fn, depth + 1)])) as T;
 }
 
 async function scanServer(target: Target, connect: ConnectOptions, opts: OneOptions): Promise<ServerReport> {

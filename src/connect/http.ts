@@ -5,6 +5,7 @@
  */
 import { SSEClientTransport, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import type { Channel, ChannelEvents } from './channel.js';
+import { basicAuthFromUrl } from '../targets/redact.js';
 import { httpFailure, ScanFailure } from './failure.js';
 
 type SdkTransport = StreamableHTTPClientTransport | SSEClientTransport;
@@ -18,18 +19,18 @@ export interface HttpOptions {
 
 export class HttpChannel implements Channel {
   readonly events: ChannelEvents = {};
+  readonly kind: 'streamable' | 'sse';
   private readonly transport: SdkTransport;
   private readonly abort = new AbortController();
 
   constructor(opts: HttpOptions) {
+    this.kind = opts.kind;
     const url = new URL(opts.url);
     const headers = { ...opts.headers };
     // fetch refuses URLs with credentials (and would put them in its error): send them as Basic auth.
-    if (url.username || url.password) {
-      if (!Object.keys(headers).some((h) => h.toLowerCase() === 'authorization')) {
-        const user = `${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`;
-        headers.Authorization = `Basic ${Buffer.from(user).toString('base64')}`;
-      }
+    const basic = basicAuthFromUrl(url);
+    if (basic) {
+      if (!Object.keys(headers).some((h) => h.toLowerCase() === 'authorization')) headers.Authorization = basic;
       url.username = '';
       url.password = '';
     }

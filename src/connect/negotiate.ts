@@ -29,6 +29,8 @@ export interface Session {
   serverInfo?: Record<string, unknown>;
   /** Notes for the report: how the era was found. */
   notes: string[];
+  /** True while the era probe has had no answer at all (a server silent until `initialize`). */
+  probeSilent?: () => boolean;
 }
 
 export interface NegotiateOptions {
@@ -37,6 +39,11 @@ export interface NegotiateOptions {
   remainingMs: () => number;
   /** True for HTTP, where the probe's 4xx answer (not silence) tells a legacy server. */
   http: boolean;
+  /**
+   * Streamable HTTP answers every request in its own response, so a silent probe is only slow.
+   * On stdio and HTTP+SSE a server may drop requests before `initialize`: silence is a verdict.
+   */
+  answersEveryRequest: boolean;
   /** Told the legacy version before `notifications/initialized` goes out (HTTP sends it as a header). */
   setVersion?: (version: string) => void;
   /** Known to stay silent until `initialize`: skip the probe (see era-memo.ts). */
@@ -55,10 +62,13 @@ export function modernMeta(version: string): Record<string, unknown> {
 export async function negotiate(rpc: RpcClient, opts: NegotiateOptions): Promise<Session> {
   if (opts.knownSilentLegacy) return rememberedLegacy(rpc, opts);
   const sent = Date.now();
-  const probe = settle(sendDiscover(rpc, opts.remainingMs()));
-  // Over HTTP every request gets an answer (a legacy server says 4xx), and requests are not
-  // ordered, so silence proves nothing: a cold-starting modern server is simply slow.
-  const timer = delay(opts.http ? opts.remainingMs() + 1_000 : Math.min(opts.probeTimeoutMs, opts.remainingMs()));
+  let answered = false;
+  const probe = settle(sendDiscover(rpc, opts.remainingMs())).then((p) => {
+    answered ||= p.ok;
+    return p;
+  });
+  const probeSilent = () => !answered;
+  const timer = delay(opts.answersEveryRequest ? opts.remainingMs() + 1_000 : Math.min(opts.probeTimeoutMs, opts.remainingMs()));
   const early = await Promise.race([probe, timer.promise]);
   timer.cancel();
   if (early) {
@@ -67,21 +77,35 @@ export async function negotiate(rpc: RpcClient, opts: NegotiateOptions): Promise
     return initialize(rpc, opts, [answer.why]);
   }
   // Silent so far: a legacy server that ignores everything before `initialize`, or a server
-  // still starting. Send `initialize` but keep listening: a server reads in order, so one that
-  // speaks 2026-07-28 answers the probe first, and a slow start is not mistaken for a legacy era.
-  const init = settle(initialize(rpc, opts, [`no answer to server/discover within ${opts.probeTimeoutMs} ms`]));
+  // still starting. Send `initialize` but keep listening to the probe, which a modern server
+  // answers (a slow start is not a legacy era). Servers handle requests concurrently, so the
+  // answers may come in either order.
+  let modernWon = false;
+  const silentNote = `no answer to server/discover within ${opts.probeTimeoutMs} ms`;
+  const init = settle(initialize(rpc, opts, [silentNote], () => !modernWon));
+  const modern = (answer: Probe, note: string): Session | undefined => {
+    if (answer.kind !== 'modern') return undefined;
+    modernWon = true;
+    return { ...answer.session, notes: [`${note} after ${Date.now() - sent} ms`] };
+  };
   const first = await Promise.race([probe.then((p) => ({ probe: p })), init.then((i) => ({ init: i }))]);
   if ('probe' in first) {
     const answer = interpret(first.probe, opts.http);
-    if (answer.kind === 'modern') {
-      return { ...answer.session, notes: [`server/discover answered after ${Date.now() - sent} ms (slow start)`] };
-    }
+    const won = modern(answer, 'server/discover answered (slow start)');
+    if (won) return won;
     const result = await init;
     if (!result.ok) throw result.error;
-    return { ...result.value, notes: [`${answer.why}, after ${Date.now() - sent} ms`] };
+    return { ...result.value, notes: [`${answer.kind === 'legacy' ? answer.why : silentNote}, after ${Date.now() - sent} ms`] };
   }
+  // `initialize` answered first. A modern-only server refuses it while its discover is still on
+  // the way: wait for the probe. A dual server accepts it: give the probe a moment to say modern.
+  const grace = first.init.ok ? delay(Math.min(500, opts.remainingMs())) : undefined;
+  const late = await Promise.race([probe, ...(grace ? [grace.promise] : [])]);
+  grace?.cancel();
+  const won = late && modern(interpret(late, opts.http), 'server/discover answered, after initialize,');
+  if (won) return won;
   if (!first.init.ok) throw first.init.error;
-  return first.init.value;
+  return { ...first.init.value, probeSilent };
 }
 
 /** Known to stay silent until `initialize` (see era-memo.ts): no probe, unless initialize is refused. */
@@ -158,7 +182,8 @@ function interpret(settled: Settled<RpcOutcome>, http: boolean): Probe {
   return { kind: 'legacy', why: `server/discover answered error ${outcome.error.code}` };
 }
 
-async function initialize(rpc: RpcClient, opts: NegotiateOptions, notes: string[]): Promise<Session> {
+/** `stillWanted`: false once the probe has won, so an abandoned handshake is not completed. */
+async function initialize(rpc: RpcClient, opts: NegotiateOptions, notes: string[], stillWanted = () => true): Promise<Session> {
   const outcome = await rpc.request(
     'initialize',
     { protocolVersion: LATEST_PROTOCOL_VERSION, capabilities: {}, clientInfo: CLIENT_INFO },
@@ -176,8 +201,10 @@ async function initialize(rpc: RpcClient, opts: NegotiateOptions, notes: string[
   if (!SUPPORTED_PROTOCOL_VERSIONS.includes(r.protocolVersion)) {
     notes.push(`the server chose ${r.protocolVersion}, a version idemscan does not know`);
   }
-  opts.setVersion?.(r.protocolVersion);
-  await rpc.notify('notifications/initialized');
+  if (stillWanted()) {
+    opts.setVersion?.(r.protocolVersion);
+    await rpc.notify('notifications/initialized');
+  }
   return {
     era: 'legacy',
     version: r.protocolVersion,

@@ -80,14 +80,14 @@ export async function observe(target: Launch, opts: ConnectOptions): Promise<Obs
         probeTimeoutMs: opts.probeTimeoutMs,
         remainingMs,
         http: channel instanceof HttpChannel,
+        answersEveryRequest: channel instanceof HttpChannel && channel.kind === 'streamable',
         setVersion: (v) => channel.setProtocolVersion?.(v),
         knownSilentLegacy: opts.eraMemo?.isSilentLegacy(key),
       });
       obs.session = session;
-      if (session.era === 'legacy' && session.notes.some((n) => n.startsWith('no answer to server/discover'))) {
-        opts.eraMemo?.rememberSilentLegacy(key);
-      }
       const listing = await listTools(rpc, session, { maxPages: opts.maxPages, maxTools: opts.maxTools, remainingMs });
+      // Still no answer to the probe after the whole listing: this server is silent before initialize.
+      if (session.era === 'legacy' && session.probeSilent?.()) opts.eraMemo?.rememberSilentLegacy(key);
       obs.tools = listing.tools;
       obs.findings = obs.findings.concat(listing.findings);
     } finally {
@@ -126,6 +126,9 @@ export async function observe(target: Launch, opts: ConnectOptions): Promise<Obs
       obs.failure = { kind: 'protocol', message: `no JSON-RPC answer; ${stdio.noise.lines} line(s) on stdout were something else` };
     }
     const tail = stdio.stderrTail.text().trim();
+    // A listing cut short by a crash: its stderr says why.
+    const incomplete = obs.findings.find((f) => f.rule === 'tool-list-incomplete');
+    if (incomplete && tail) incomplete.message += `; stderr ends: ${tail.slice(-300)}`;
     if (obs.failure && tail) obs.failure.stderr = tail;
     if (stdio.noise.lines > 0) {
       obs.findings.push({

@@ -4,6 +4,7 @@
  * is an error for that entry: scanning with a silently empty token would report a misleading failure.
  */
 import os from 'node:os';
+import { isSecretValue } from './redact.js';
 
 export interface ExpandContext {
   env: NodeJS.ProcessEnv;
@@ -14,7 +15,7 @@ export class ExpandError extends Error {}
 
 const PATTERN = /\$\{([^}]+)\}/g;
 
-/** `fromEnv` collects every value taken from the environment: they are treated as secrets. */
+/** `fromEnv` collects the values taken from the environment that are secrets (by name or shape). */
 export function expandString(value: string, ctx: ExpandContext, fromEnv: string[] = []): string {
   return value.replace(PATTERN, (whole, body: string) => {
     if (body === 'workspaceFolder' && ctx.workspaceFolder) return ctx.workspaceFolder;
@@ -27,7 +28,7 @@ export function expandString(value: string, ctx: ExpandContext, fromEnv: string[
     }
     const found = ctx.env[name];
     if (found !== undefined && found !== '') {
-      fromEnv.push(found);
+      if (isSecretValue(name, found)) fromEnv.push(found);
       return found;
     }
     if (fallback !== undefined) return fallback;

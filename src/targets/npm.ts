@@ -53,7 +53,9 @@ export async function installPackages(specs: string[], cacheDir: string, concurr
         const run = await execa(
           'npm',
           ['install', '--no-audit', '--no-fund', '--no-package-lock', '--omit=dev', '--loglevel=error', spec],
-          { cwd: dir, reject: false, timeout: 10 * 60_000, env: { npm_config_update_notifier: 'false', PUPPETEER_SKIP_DOWNLOAD: '1' } },
+          // Package install scripts run with this environment: only what npm needs, none of the
+          // user's secrets (npm_config_* settings such as a registry or proxy are kept).
+          { cwd: dir, reject: false, timeout: 10 * 60_000, extendEnv: false, env: npmEnv() },
         );
         const ms = Math.round(performance.now() - started);
         if (run.exitCode !== 0 || !isInstalled(cacheDir, spec)) {
@@ -63,6 +65,13 @@ export async function installPackages(specs: string[], cacheDir: string, concurr
       }),
     ),
   );
+}
+
+function npmEnv(): Record<string, string> {
+  const keep = Object.entries(process.env).filter(
+    ([k, v]) => v !== undefined && (/^(PATH|HOME|USER|LOGNAME|SHELL|TMPDIR|TEMP|TMP|LANG|SystemRoot|ComSpec|APPDATA|LOCALAPPDATA|NODE_EXTRA_CA_CERTS|SSL_CERT_FILE|SSL_CERT_DIR|HTTPS?_PROXY|NO_PROXY)$/i.test(k) || /^npm_config_/i.test(k)),
+  ) as [string, string][];
+  return { ...Object.fromEntries(keep), npm_config_update_notifier: 'false', PUPPETEER_SKIP_DOWNLOAD: '1' };
 }
 
 /** The command that starts an installed package's bin with the current Node. */

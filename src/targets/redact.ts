@@ -8,7 +8,7 @@ import type { Target } from './types.js';
 
 export const REDACTED = '[REDACTED]';
 
-const SECRET_NAME = /(key|token|secret|passw(or)?d|pwd|auth|credential|bearer|session|cookie|signature|private)/i;
+const SECRET_NAME = /(key|token|secret|pass|pwd|auth|credential|bearer|session|cookie|signature|private)/i;
 const TOKEN_SHAPES = [
   /\b(sk|pk|rk)[-_](live|test|proj|ant)?[-_]?[A-Za-z0-9_-]{8,}/g,
   /\b(ghp|gho|ghu|ghs|ghr|github_pat|glpat|xox[abposr]|shpat|shpss|ntn|secret|lin_api|sntrys)_[A-Za-z0-9_-]{8,}/g,
@@ -18,19 +18,46 @@ const TOKEN_SHAPES = [
   /\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/g,
 ];
 
+/**
+ * A value that reads like a credential: long, no spaces, several character classes, and not a
+ * path, URL or media type. Ordinary values ("production", "/tmp/x", "application/json") are not
+ * secrets, and blanking them would damage the report's descriptions.
+ */
+export function looksRandom(value: string): boolean {
+  if (value.length < 12 || /\s/.test(value) || /^[./~]|:\/\/|^[a-z]+\/[a-z0-9.+-]+$/i.test(value)) return false;
+  const classes = [/[a-z]/, /[A-Z]/, /\d/, /[^A-Za-z0-9]/].filter((re) => re.test(value)).length;
+  return classes >= 3 || (classes === 2 && /\d/.test(value) && value.length >= 20);
+}
+
+/** Whether the value of an env variable, header or `${VAR}` named `name` is to be treated as a secret. */
+export function isSecretValue(name: string, value: string): boolean {
+  return (SECRET_NAME.test(name) && value.length >= 4) || looksRandom(value);
+}
+
+/** A header's secret parts: the whole value and the credential after "Bearer"/"Basic"/"Token". */
+function headerSecrets(name: string, value: string): string[] {
+  const credential = value.replace(/^(Bearer|Basic|Token)\s+/i, '');
+  return /^authorization$/i.test(name) || isSecretValue(name, credential) ? [value, credential] : [];
+}
+
+/** The Authorization value that stands for a URL's user info (fetch refuses credentials in URLs). */
+export function basicAuthFromUrl(url: URL): string | undefined {
+  if (!url.username && !url.password) return undefined;
+  const user = `${safeDecode(url.username)}:${safeDecode(url.password)}`;
+  return `Basic ${Buffer.from(user).toString('base64')}`;
+}
+
 export class Redactor {
   private readonly secrets: string[];
 
   constructor(target: Pick<Target, 'env' | 'headers' | 'secrets' | 'url'>) {
     const values = [
-      ...Object.values(target.env ?? {}),
-      ...Object.values(target.headers ?? {}),
+      ...Object.entries(target.env ?? {}).flatMap(([name, v]) => (isSecretValue(name, v) ? [v] : [])),
+      ...Object.entries(target.headers ?? {}).flatMap(([name, v]) => headerSecrets(name, v)),
       ...(target.secrets ?? []),
       ...urlSecrets(target.url),
     ];
-    // Also catch the token part of "Bearer abc"; short values would redact ordinary words.
-    const parts = values.flatMap((v) => [v, ...v.split(/\s+/)]);
-    this.secrets = [...new Set(parts.filter((v) => v.length >= 6))].sort((a, b) => b.length - a.length);
+    this.secrets = [...new Set(values.filter((v) => v.length >= 4))].sort((a, b) => b.length - a.length);
   }
 
   text(input: string): string {
@@ -68,18 +95,23 @@ export class Redactor {
   }
 }
 
-/** A server may echo its URL back in an error: its credentials and query values are secrets too. */
+/** A server may echo its URL back in an error: its credentials and secret-looking query values too. */
 function urlSecrets(input: string | undefined): string[] {
   if (!input || !URL.canParse(input)) return [];
   const url = new URL(input);
-  const raw = [url.username, url.password, ...url.searchParams.values()];
-  return raw.flatMap((v) => {
-    try {
-      return [v, decodeURIComponent(v)];
-    } catch {
-      return [v];
-    }
-  }).filter(Boolean);
+  const basic = basicAuthFromUrl(url);
+  const query = [...url.searchParams.entries()].filter(([k, v]) => isSecretValue(k, v)).map(([, v]) => v);
+  return [url.username, url.password, ...(basic ? [basic, basic.slice(6)] : []), ...query]
+    .filter(Boolean)
+    .flatMap((v) => [v, safeDecode(v)]);
+}
+
+function safeDecode(v: string): string {
+  try {
+    return decodeURIComponent(v);
+  } catch {
+    return v;
+  }
 }
 
 export function describeTarget(target: Target, resolved?: string): TargetInfo {

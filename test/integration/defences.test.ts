@@ -1,5 +1,8 @@
 /** The connector's defences against servers that misbehave, each with a real process or socket. */
+import { mkdtempSync } from 'node:fs';
 import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
 import { scan, type ScanOptions } from '../../src/scan.js';
@@ -31,7 +34,9 @@ describe('stdio', () => {
     const s = await one(hostile('page2-crash'));
     expect(s.status).toBe('ok');
     expect(s.tools.map((t) => t.name)).toEqual(['first_page_tool']);
-    expect(s.findings.find((f) => f.rule === 'tool-list-incomplete')?.severity).toBe('error');
+    const finding = s.findings.find((f) => f.rule === 'tool-list-incomplete');
+    expect(finding?.severity).toBe('error');
+    expect(finding?.message).toContain('panic: page 2 is corrupt');
   });
 
   it('caps the findings about malformed entries', async () => {
@@ -49,6 +54,24 @@ describe('stdio', () => {
     expect(report.servers[0]!.status).toBe('ok');
     expect(out).not.toContain(secret);
     expect(out).toContain('[REDACTED]');
+  });
+});
+
+describe('era negotiation when answers come out of order', () => {
+  it('a modern-only server that refuses initialize before its slow discover answer is modern', async () => {
+    const s = await one(hostile('slow-discover-modern', { DISCOVER_MS: '1200' }));
+    expect(s.status, JSON.stringify(s.failure)).toBe('ok');
+    expect(s.protocol?.era).toBe('modern');
+    expect(s.tools.map((t) => t.name)).toEqual(['modern_tool']);
+  });
+
+  it('a dual server whose discover answer trails its initialize answer is modern, and not remembered as silent', async () => {
+    const cacheDir = mkdtempSync(path.join(os.tmpdir(), 'idemscan-dual-'));
+    const target = hostile('slow-discover-dual', { DISCOVER_MS: '400' });
+    for (let i = 0; i < 2; i++) {
+      const s = (await scan([target], { ...fast, cacheDir })).servers[0]!;
+      expect(s.protocol?.era).toBe('modern');
+    }
   });
 });
 
@@ -83,6 +106,45 @@ describe('http', () => {
     const s = await one({ name: 'sse', source: 'test', transport: 'sse', url }, { timeoutMs: 1_500 });
     expect(s.failure?.kind).toBe('timeout');
     expect(Date.now() - started).toBeLessThan(6_000);
+  });
+
+  /** An HTTP+SSE server (2024-11-05 style) that drops every request before initialize. */
+  async function sseSilentBeforeInit(): Promise<string> {
+    let stream: http.ServerResponse | undefined;
+    let initialized = false;
+    const send = (msg: unknown) => stream?.write(`event: message\ndata: ${JSON.stringify(msg)}\n\n`);
+    const server = http.createServer((req, res) => {
+      if (req.method === 'GET') {
+        stream = res;
+        res.writeHead(200, { 'content-type': 'text/event-stream' });
+        res.write('event: endpoint\ndata: /messages\n\n');
+        return;
+      }
+      let body = '';
+      req.on('data', (c) => (body += c));
+      req.on('end', () => {
+        res.writeHead(202).end();
+        const msg = JSON.parse(body) as { id?: number; method: string };
+        if (msg.method === 'initialize') {
+          initialized = true;
+          send({ jsonrpc: '2.0', id: msg.id, result: { protocolVersion: '2024-11-05', capabilities: { tools: {} }, serverInfo: { name: 'sse-quiet', version: '1' } } });
+        } else if (initialized && msg.method === 'tools/list') {
+          send({ jsonrpc: '2.0', id: msg.id, result: { tools: [{ name: 'ping', inputSchema: { type: 'object' }, annotations: { readOnlyHint: true } }] } });
+        }
+      });
+    });
+    server.on('connection', (socket) => server.once('close', () => socket.destroy()));
+    servers.push(server);
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+    return `http://127.0.0.1:${(server.address() as AddressInfo).port}/sse`;
+  }
+
+  it('an SSE server silent before initialize is legacy after the probe timeout, not a timeout', async () => {
+    const url = await sseSilentBeforeInit();
+    const s = await one({ name: 'sse-quiet', source: 'test', transport: 'sse', url }, { probeTimeoutMs: 300, timeoutMs: 5_000 });
+    expect(s.status, JSON.stringify(s.failure)).toBe('ok');
+    expect(s.protocol).toMatchObject({ era: 'legacy', version: '2024-11-05' });
+    expect(s.tools.map((t) => t.verdict)).toEqual(['read-only']);
   });
 
   it('a wrong token on an SSE-only server is an auth failure', async () => {

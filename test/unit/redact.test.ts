@@ -32,4 +32,18 @@ describe('redaction', () => {
     const info = describeTarget({ name: 'pg', source: 'f', transport: 'stdio', command: 'node', args: ['s.js', 'postgresql://app:pa55w0rd-x@db.internal/prod'] });
     expect(JSON.stringify(info)).not.toContain('pa55w0rd-x');
   });
+
+  it('treats values as secrets by their name or their shape, and leaves ordinary words alone', () => {
+    const r = new Redactor({
+      env: { NODE_ENV: 'production', ROOT: '/tmp/x', ACCEPT: 'application/json', MYSQL_USER: 'idemscan', DB_PASS: 'hunter22', OPAQUE: 'zq7Xvalue99abc' },
+      headers: { Authorization: 'Bearer abc123def456', 'X-Mode': 'fast' },
+    });
+    const out = r.text('Deploy to production from /tmp/x as application/json for idemscan with a Bearer token: hunter22 zq7Xvalue99abc abc123def456 fast');
+    expect(out).toBe('Deploy to production from /tmp/x as application/json for idemscan with a Bearer token: [REDACTED] [REDACTED] [REDACTED] fast');
+  });
+
+  it('redacts the Basic credentials derived from a URL', () => {
+    const r = new Redactor({ url: 'https://bob:s3cret-pw@example.test/mcp' });
+    expect(r.text(`got ${Buffer.from('bob:s3cret-pw').toString('base64')} and s3cret-pw`)).toBe('got [REDACTED] and [REDACTED]');
+  });
 });

@@ -15,7 +15,8 @@ function row(s: ServerReport): (string | number)[] {
   const count = (v: string) => s.tools.filter((t) => t.verdict === v).length;
   const readOnly = count('read-only');
   const keyed = count('keyed') + count('protocol-keyed');
-  const status = s.status === 'ok' ? 'ok' : `failed: ${s.failure?.kind}`;
+  const partial = s.findings.some((f) => f.rule === 'tool-list-incomplete');
+  const status = s.status === 'ok' ? (partial ? 'ok (partial list)' : 'ok') : `failed: ${s.failure?.kind}`;
   const era = s.protocol ? `${s.protocol.era} ${s.protocol.version}` : '-';
   return [safeText(s.name, 40), era, s.tools.length, readOnly, s.tools.length - readOnly, keyed, count('unprotected'), status];
 }
