@@ -58,13 +58,19 @@ export async function loadTargetFiles(files: string[], env: NodeJS.ProcessEnv = 
     const got = await loadTargetFile(file, env);
     for (const t of got.targets) {
       // Two files may both name "github": keep both, told apart by file.
-      if (names.has(t.name)) t.name = `${t.name} (${path.basename(file)})`;
+      if (names.has(t.name)) t.name = unique(`${t.name} (${path.basename(file)})`, names);
       names.add(t.name);
       out.targets.push(t);
     }
     out.skipped.push(...got.skipped);
   }
   return out;
+}
+
+function unique(name: string, taken: Set<string>): string {
+  let candidate = name;
+  for (let n = 2; taken.has(candidate); n++) candidate = `${name} #${n}`;
+  return candidate;
 }
 
 function workspaceOf(file: string): string {

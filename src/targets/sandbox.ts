@@ -4,6 +4,8 @@
  * not restrict the file system or other processes. Uses util-linux `unshare`; as an ordinary user
  * it needs unprivileged user namespaces (`unshare -rn`).
  */
+import { accessSync, constants } from 'node:fs';
+import path from 'node:path';
 import { execaSync } from 'execa';
 
 let prefix: string[] | null | undefined;
@@ -22,5 +24,19 @@ export function sandboxPrefix(): string[] | null {
 export function sandboxed(command: string, args: string[]): { command: string; args: string[] } {
   const p = sandboxPrefix();
   if (!p) throw new Error('--sandbox needs `unshare -n` (util-linux) and network namespaces, which this machine does not allow');
+  // Inside the wrapper a missing command would look like a server that exited 127.
+  if (!findExecutable(command)) throw new Error(`cannot start "${command}": ENOENT`);
   return { command: p[0]!, args: [...p.slice(1), command, ...args] };
+}
+
+function findExecutable(command: string): boolean {
+  const dirs = command.includes('/') ? [''] : (process.env.PATH ?? '').split(path.delimiter).filter(Boolean);
+  return dirs.some((dir) => {
+    try {
+      accessSync(dir ? path.join(dir, command) : command, constants.X_OK);
+      return true;
+    } catch {
+      return false;
+    }
+  });
 }

@@ -8,6 +8,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { scan, type ScanOptions } from '../../src/scan.js';
 import type { ServerReport } from '../../src/report/schema.js';
 import { reporter } from '../../src/report/reporters/index.js';
+import { sandboxPrefix } from '../../src/targets/sandbox.js';
 import type { Target } from '../../src/targets/types.js';
 import { FIXTURES, startHttpFixture, type HttpFixture } from '../fixtures/index.js';
 
@@ -37,6 +38,11 @@ describe('stdio', () => {
     const finding = s.findings.find((f) => f.rule === 'tool-list-incomplete');
     expect(finding?.severity).toBe('error');
     expect(finding?.message).toContain('panic: page 2 is corrupt');
+  });
+
+  it.skipIf(!sandboxPrefix())('a missing command under --sandbox is still a spawn failure', async () => {
+    const s = await one({ name: 'nope', source: 'test', transport: 'stdio', command: '/nonexistent/mcp-server' }, { ...fast, sandbox: true });
+    expect(s.failure?.kind).toBe('spawn');
   });
 
   it('caps the findings about malformed entries', async () => {

@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { parseTargets } from '../../src/targets/load.js';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { loadTargetFiles, parseTargets } from '../../src/targets/load.js';
 import { TargetFileError } from '../../src/targets/types.js';
 
 const env = { HOME: '/home/u', GH_TOKEN: 'ghp_real', EMPTY: '' };
@@ -54,6 +57,19 @@ describe('client configs', () => {
     expect(targets[0]!.env).toEqual({ TOKEN: 'ghp_real' });
     expect(targets[1]!.url).toBe('https://api.example.test/mcp');
     expect(skipped).toEqual([{ name: 'missing', source: '.mcp.json', reason: 'mcpServers.missing.env.A: ${NOT_SET} is not set in the environment' }]);
+  });
+
+  it('reads Cline transportType, Gemini httpUrl, and numbers or booleans where text is meant', () => {
+    const { targets, skipped } = parseTargets(JSON.stringify({ mcpServers: {
+      cline: { transportType: 'sse', url: 'https://c.example.test/sse' },
+      gemini: { httpUrl: 'https://g.example.test/mcp' },
+      loose: { command: 'node', args: ['s.js', '--port', 8080], env: { DEBUG: true } },
+    } }), 'f', env);
+    expect(skipped).toEqual([]);
+    expect(targets.map((t) => [t.name, t.transport, t.url ?? t.command])).toEqual([
+      ['cline', 'sse', 'https://c.example.test/sse'], ['gemini', 'http', 'https://g.example.test/mcp'], ['loose', 'stdio', 'node'],
+    ]);
+    expect(targets[2]).toMatchObject({ args: ['s.js', '--port', '8080'], env: { DEBUG: 'true' } });
   });
 
   it('reads Windsurf serverUrl and Cursor url', () => {
@@ -143,5 +159,17 @@ describe('file errors', () => {
   });
   it('names the file when the shape is unknown', () => {
     expect(() => parseTargets('{"hello": 1}', 'odd.json', env)).toThrow(/odd\.json: unknown format/);
+  });
+});
+
+describe('several files', () => {
+  it('keeps servers of the same name apart, however many there are', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'idemscan-names-'));
+    const a = path.join(dir, 'a.json');
+    const b = path.join(dir, 'b.json');
+    writeFileSync(a, JSON.stringify({ mcpServers: { gh: { command: 'x' } } }));
+    writeFileSync(b, JSON.stringify({ servers: [{ name: 'gh', command: 'y' }], mcpServers: undefined }));
+    const { targets } = await loadTargetFiles([a, b, b], env);
+    expect(targets.map((t) => t.name)).toEqual(['gh', 'gh (b.json)', 'gh (b.json) #2']);
   });
 });

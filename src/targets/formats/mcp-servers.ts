@@ -10,21 +10,28 @@ import { describeZodError, entryName, type FormatContext, type TargetFormat } fr
 
 const stringMap = z.record(z.string(), z.string());
 
+/** Hand-written configs say `"DEBUG": true` or `"args": ["--port", 8080]`; clients pass them as text. */
+const scalar = z.union([z.string(), z.number(), z.boolean()]).transform(String);
+const scalarMap = z.record(z.string(), scalar);
+const transports = z.enum(['stdio', 'http', 'sse', 'streamable-http', 'streamableHttp']);
+
 const Entry = z
   .object({
-    type: z.enum(['stdio', 'http', 'sse', 'streamable-http', 'streamableHttp']).optional(),
-    transport: z.enum(['stdio', 'http', 'sse', 'streamable-http', 'streamableHttp']).optional(),
+    type: transports.optional(),
+    transport: transports.optional(),
+    transportType: transports.optional(), // Cline
     command: z.string().min(1).optional(),
-    args: z.array(z.string()).optional(),
-    env: stringMap.optional(),
+    args: z.array(scalar).optional(),
+    env: scalarMap.optional(),
     cwd: z.string().optional(),
     url: z.string().optional(),
-    serverUrl: z.string().optional(),
+    serverUrl: z.string().optional(), // Windsurf
+    httpUrl: z.string().optional(), // Gemini CLI: Streamable HTTP (its `url` means SSE)
     headers: stringMap.optional(),
     disabled: z.boolean().optional(),
   })
-  .refine((e) => Boolean(e.command) !== Boolean(e.url ?? e.serverUrl), {
-    message: 'exactly one of "command" or "url"/"serverUrl" is required',
+  .refine((e) => Boolean(e.command) !== Boolean(e.url ?? e.serverUrl ?? e.httpUrl), {
+    message: 'exactly one of "command" or "url"/"serverUrl"/"httpUrl" is required',
   });
 
 function readMap(map: Record<string, unknown>, key: 'mcpServers' | 'servers', ctx: FormatContext): LoadedTargets {
@@ -50,13 +57,14 @@ function readMap(map: Record<string, unknown>, key: 'mcpServers' | 'servers', ct
       out.skipped.push({ name, source: ctx.file, reason: err.message });
       continue;
     }
-    const url = entry.url ?? entry.serverUrl;
+    const url = entry.httpUrl ?? entry.url ?? entry.serverUrl;
     const urlProblem = url === undefined ? undefined : httpUrlProblem(url);
     if (urlProblem) {
-      out.skipped.push({ name, source: ctx.file, reason: `${at}.${entry.url === undefined ? 'serverUrl' : 'url'}: ${urlProblem}` });
+      const field = entry.httpUrl !== undefined ? 'httpUrl' : entry.url !== undefined ? 'url' : 'serverUrl';
+      out.skipped.push({ name, source: ctx.file, reason: `${at}.${field}: ${urlProblem}` });
       continue;
     }
-    const declared = entry.type ?? entry.transport;
+    const declared = entry.type ?? entry.transport ?? entry.transportType;
     const target: Target = {
       name,
       source: `${ctx.file}#${at}`,
