@@ -172,7 +172,7 @@ function exitCode(report: Report, failOn: FailOn | undefined): number {
   if (report.summary.servers > 0 && report.summary.serversOk === 0) return EXIT.allFailed;
   const matched = failOn ? failOnMatches(report, failOn) : [];
   if (matched.length === 0) return EXIT.ok;
-  process.stderr.write(`idemscan: --fail-on matched: ${matched.join('; ')}\n`);
+  process.stderr.write(`idemscan: --fail-on matched: ${safeText(matched.join('; '), 2_000)}\n`);
   return EXIT.failOn;
 }
 

@@ -36,7 +36,7 @@ export class RpcClient {
     }
   }
 
-  /** `onTimeout` lets the caller decide what silence means (a failure, or "legacy server"). */
+  /** Rejects with a `timeout` ScanFailure after `timeoutMs`; the caller decides what silence means. */
   request(method: string, params: Record<string, unknown>, timeoutMs: number): Promise<RpcOutcome> {
     if (this.closedWith) return Promise.reject(this.closedWith);
     const id = this.nextId++;
