@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Report } from '../../src/report/schema.js';
-import { FIXTURES } from '../fixtures/index.js';
+import { FIXTURES, startHttpFixture } from '../fixtures/index.js';
 import { idemscan } from '../helpers/cli.js';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'idemscan-cli-'));
@@ -63,6 +63,22 @@ describe('audit', () => {
     expect(r.exitCode).toBe(0);
     for (const tool of ['get_balance', 'create_payment', 'send_email']) expect(r.stdout).toContain(tool);
     expect(r.stdout).toContain('$.idempotency_key (strong)');
+  });
+
+  it('scans one HTTP server given as a URL, with --header', async () => {
+    const f = await startHttpFixture({ MODE: 'legacy', BEARER: 'cli-token-1234567' });
+    try {
+      const ok = await idemscan(['audit', f.url, '--header', 'Authorization: Bearer cli-token-1234567', '--json', '-', '--out', path.join(dir, 'oh')]);
+      expect(ok.exitCode, ok.stderr).toBe(0);
+      const report = Report.parse(JSON.parse(ok.stdout));
+      expect(report.servers[0]).toMatchObject({ status: 'ok', target: { transport: 'http', headers: ['Authorization'] } });
+      expect(ok.stdout + ok.stderr).not.toContain('cli-token-1234567');
+      const denied = await idemscan(['audit', f.url, '--out', path.join(dir, 'oh2')]);
+      expect(denied.exitCode).toBe(3);
+      expect(denied.stdout).toMatch(/failed: auth/);
+    } finally {
+      await f.close();
+    }
   });
 
   it('prints no control character that came from a server', async () => {
