@@ -189,7 +189,7 @@ async function scanServer(target: Target, connect: ConnectOptions, opts: OneOpti
     name: target.name,
     capabilities: session.capabilities,
     trusted,
-    rawTools: obs.tools.map((t) => t.raw),
+    rawTools: obs.tools,
   });
   return {
     ...base,

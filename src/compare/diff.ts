@@ -84,7 +84,6 @@ export const DiffDocument = z.object({
 
 export type Direction = z.infer<typeof Direction>;
 export type Change = z.infer<typeof Change>;
-export type ChangeKind = Change['kind'];
 export type DiffDocument = z.infer<typeof DiffDocument>;
 
 export function diffJsonSchema(): unknown {

@@ -14,15 +14,9 @@ export interface ListOptions {
   remainingMs: () => number;
 }
 
-export interface RawTool {
-  /** The entry exactly as the server sent it. */
-  raw: Record<string, unknown>;
-  page: number;
-  index: number;
-}
-
 export interface Listing {
-  tools: RawTool[];
+  /** Each entry exactly as the server sent it (long descriptions cut on arrival). */
+  tools: Record<string, unknown>[];
   pages: number;
   findings: Finding[];
 }
@@ -76,7 +70,7 @@ export async function listTools(rpc: RpcClient, session: Session, opts: ListOpti
         }
         return;
       }
-      if (out.tools.length < opts.maxTools) out.tools.push({ raw: trimmed(raw), page, index });
+      if (out.tools.length < opts.maxTools) out.tools.push(trimmed(raw));
       else dropped++;
     });
     const next = outcome.result.nextCursor;

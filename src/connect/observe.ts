@@ -8,7 +8,7 @@ import type { Channel } from './channel.js';
 import { memoKey, type EraMemo } from './era-memo.js';
 import { ScanFailure } from './failure.js';
 import { HttpChannel } from './http.js';
-import { listTools, type RawTool } from './list.js';
+import { listTools } from './list.js';
 import { negotiate, type Session } from './negotiate.js';
 import { RpcClient } from './rpc.js';
 import { StdioChannel } from './stdio.js';
@@ -40,12 +40,10 @@ export const DEFAULT_CONNECT_OPTIONS: ConnectOptions = {
 
 export interface Observation {
   session?: Session;
-  tools: RawTool[];
+  tools: Record<string, unknown>[];
   findings: Finding[];
   failure?: Failure;
   durationMs: number;
-  /** Process ids started (the group leader), for tests and diagnostics. */
-  pid?: number;
 }
 
 /** A launch that is ready to run: npm targets already resolved to a command. */
@@ -75,7 +73,6 @@ export async function observe(target: Launch, opts: ConnectOptions): Promise<Obs
     try {
       if (opts.signal?.aborted) throw new ScanFailure('timeout', 'interrupted');
       await Promise.race([channel.start(), stopped]);
-      if (channel instanceof StdioChannel) obs.pid = channel.pid;
       const session = await negotiate(rpc, {
         probeTimeoutMs: opts.probeTimeoutMs,
         remainingMs,

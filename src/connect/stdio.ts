@@ -25,8 +25,8 @@ export interface StdioOptions {
 /** Every live process group, so Ctrl-C or an early exit can end them all. */
 const liveGroups = new Set<number>();
 
-export function killAllServers(signal: NodeJS.Signals = 'SIGKILL'): void {
-  for (const pgid of liveGroups) signalGroup(pgid, signal);
+export function killAllServers(): void {
+  for (const pgid of liveGroups) signalGroup(pgid, 'SIGKILL');
 }
 
 process.once('exit', () => killAllServers());
