@@ -45,6 +45,21 @@ describe('report files', () => {
     expect(Report.parse(JSON.parse(readFileSync(written, 'utf8'))).summary.serversOk).toBe(1);
   });
 
+  it('report and merge replace planted symlinks too', async () => {
+    const out = path.join(dir, 'planted-2');
+    mkdirSync(out);
+    const saved = path.join(dir, 'planted', 'report.json'); // written by the test above
+    const victim = path.join(dir, 'victim-2.txt');
+    writeFileSync(victim, 'precious\n');
+    symlinkSync(victim, path.join(out, 'report.md'));
+    symlinkSync(victim, path.join(out, 'merged.json'));
+    expect((await idemscan(['report', saved, '--format', 'md', '--out', out])).exitCode).toBe(0);
+    expect((await idemscan(['merge', saved, '--json', path.join(out, 'merged.json'), '--quiet'])).exitCode).toBe(0);
+    expect(readFileSync(victim, 'utf8')).toBe('precious\n');
+    expect(lstatSync(path.join(out, 'report.md')).isFile()).toBe(true);
+    expect(Report.parse(JSON.parse(readFileSync(path.join(out, 'merged.json'), 'utf8'))).summary.serversOk).toBe(1);
+  });
+
   it('--out naming a file is a usage error before anything is scanned', async () => {
     const file = path.join(dir, 'not-a-dir');
     writeFileSync(file, 'x');
