@@ -12,6 +12,7 @@ import path from 'node:path';
 import { safeText } from '../report/terminal.js';
 import { UsageError } from './exit.js';
 
+/** Readable by all, as report files always were; the user's umask still applies (022 leaves 0644). */
 const MODE = 0o644;
 
 /** Writes `data` to `dest` through a temporary file in the same directory and a rename. */
@@ -23,7 +24,6 @@ export async function writeOutputFile(dest: string, data: string): Promise<void>
   const handle = await open(tmp, 'wx', MODE);
   try {
     await handle.writeFile(data);
-    await handle.chmod(MODE); // whatever the umask: a report is meant to be read
     await handle.close();
     await rename(tmp, dest);
   } catch (err) {
