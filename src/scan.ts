@@ -2,6 +2,7 @@
  * The library core: targets in, a report out. Never prints, never exits; every per-server
  * problem is a value in the report.
  */
+import { setMaxListeners } from 'node:events';
 import os from 'node:os';
 import pLimit from 'p-limit';
 import { classifyServer } from './classify/index.js';
@@ -42,6 +43,7 @@ export type ProgressEvent =
 
 export async function scan(targets: Target[], options: ScanOptions = {}): Promise<Report> {
   const startedAt = new Date();
+  if (options.signal) setMaxListeners(0, options.signal); // one abort listener per running server, by design
   const connect: ConnectOptions = { ...DEFAULT_CONNECT_OPTIONS, ...definedOnly(options) };
   const concurrency = Math.max(1, options.concurrency ?? 4);
   const cacheDir = options.cacheDir ?? defaultCacheDir();

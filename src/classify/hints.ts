@@ -25,3 +25,20 @@ export function effectiveHints(annotations: Record<string, unknown> | undefined)
 export function isAnnotated(annotations: Record<string, unknown> | undefined): boolean {
   return HINT_NAMES.some((name) => typeof annotations?.[name] === 'boolean');
 }
+
+/**
+ * A tool's annotations as the server sent them. The report keeps a bounded copy (a hint nested
+ * 1,000 levels deep does not survive it), so rules about what was sent read this one.
+ */
+export function receivedAnnotations(raw: Record<string, unknown>): Record<string, unknown> | undefined {
+  const a = raw.annotations;
+  return a && typeof a === 'object' && !Array.isArray(a) ? (a as Record<string, unknown>) : undefined;
+}
+
+/** A hint value for a message, whatever it is: short, and never a walk of a deep object. */
+export function describeHint(value: unknown): string {
+  if (Array.isArray(value)) return `an array of ${value.length}`;
+  if (value && typeof value === 'object') return 'an object';
+  if (typeof value === 'string') return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
+  return String(value);
+}

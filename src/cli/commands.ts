@@ -1,4 +1,3 @@
-import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { installPackages, defaultCacheDir } from '../targets/npm.js';
@@ -12,6 +11,7 @@ import { killAllServers } from '../connect/stdio.js';
 import { safeText } from '../report/terminal.js';
 import { EXIT, UsageError } from './exit.js';
 import { failOnMatches, parseFailOn, type FailOn } from './fail-on.js';
+import { checkOutputDir, checkOutputFile, codeOf, writeFallback, writeOutputFile } from './output.js';
 
 export const DEFAULT_TARGETS = fileURLToPath(new URL('../../targets/reference.json', import.meta.url));
 
@@ -108,6 +108,7 @@ async function run(targets: Target[], flags: ScanFlags, view: 'table' | 'tools',
     if (!REPORTERS[f]?.fileName) throw new UsageError(`--format ${f}: not a file format (${Object.values(REPORTERS).filter((r) => r.fileName).map((r) => r.id).join(', ')})`);
   }
   const failOn = parseFailOn(flags.failOn); // so are unknown --fail-on words
+  await checkOutputs(flags, formats); // and output paths that cannot be written
   const progress = !flags.quiet && process.stderr.isTTY;
   // First Ctrl-C: stop, end every server, keep what was scanned. Second: leave at once.
   const stop = new AbortController();
@@ -147,25 +148,41 @@ async function run(targets: Target[], flags: ScanFlags, view: 'table' | 'tools',
   });
   for (const sig of signals) process.removeListener(sig, onSignal);
 
-  await writeOutputs(report, flags, formats);
+  const written = await writeOutputs(report, flags, formats);
   if (!flags.quiet) {
     const text = reporter(view).render(report);
     (flags.json === '-' ? process.stderr : process.stdout).write(text);
   }
-  process.exitCode = stop.signal.aborted ? 130 : exitCode(report, failOn);
+  const code = stop.signal.aborted ? 130 : exitCode(report, failOn);
+  process.exitCode = written || code === 130 ? code : EXIT.outputFailed;
 }
 
-async function writeOutputs(report: Report, flags: ScanFlags, formats: string[]): Promise<void> {
-  await mkdir(flags.out, { recursive: true });
-  for (const f of formats) {
-    const r = reporter(f);
-    if (r.fileName) await writeFile(path.join(flags.out, r.fileName), r.render(report));
+/** `--out` and `--json` before the scan: a path that cannot be written is a usage error, not a lost scan. */
+async function checkOutputs(flags: ScanFlags, formats: string[]): Promise<void> {
+  await checkOutputDir('--out', flags.out, formats.map((f) => REPORTERS[f]!.fileName!));
+  if (flags.json && flags.json !== '-') await checkOutputFile('--json', flags.json);
+}
+
+/**
+ * Writes every report file. One that cannot be written after all (its directory changed during the
+ * scan) is saved to a fallback file, named on stderr: the scan is never lost. False if any failed.
+ */
+async function writeOutputs(report: Report, flags: ScanFlags, formats: string[]): Promise<boolean> {
+  const files = formats.map((f) => reporter(f)).filter((r) => r.fileName).map((r) => ({ dest: path.join(flags.out, r.fileName!), id: r.id }));
+  if (flags.json && flags.json !== '-') files.push({ dest: flags.json, id: 'json' });
+  let ok = true;
+  for (const { dest, id } of files) {
+    const data = reporter(id).render(report);
+    try {
+      await writeOutputFile(dest, data);
+    } catch (err) {
+      ok = false;
+      const saved = await writeFallback(path.basename(dest), data).catch(() => undefined);
+      process.stderr.write(`idemscan: cannot write ${safeText(dest, 300)} (${codeOf(err)}); ${saved ? `the report is saved in ${saved}` : 'no fallback file could be written either'}\n`);
+    }
   }
   if (flags.json === '-') process.stdout.write(reporter('json').render(report));
-  else if (flags.json) {
-    await mkdir(path.dirname(path.resolve(flags.json)), { recursive: true });
-    await writeFile(flags.json, reporter('json').render(report));
-  }
+  return ok;
 }
 
 function exitCode(report: Report, failOn: FailOn | undefined): number {

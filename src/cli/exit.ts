@@ -4,6 +4,8 @@ export const EXIT = {
   failOn: 1,
   usage: 2,
   allFailed: 3,
+  /** A report file could not be written after the scan (it was saved to a fallback file instead). */
+  outputFailed: 4,
 } as const;
 
 /** Bad flags or target files: exit 2 with the message, nothing scanned. */

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 /**
  * The command line: parses flags, calls the library, renders, sets the exit code.
- * Exit codes: 0 scanned, 1 --fail-on matched, 2 usage or target-file error, 3 every target failed.
+ * Exit codes: 0 scanned, 1 --fail-on matched, 2 usage or target-file error, 3 every target failed,
+ * 4 a report file could not be written after the scan (saved to a fallback file, named on stderr).
  */
 import { Command, CommanderError } from 'commander';
 import { reportJsonSchema } from '../report/schema.js';
@@ -11,6 +12,15 @@ import { registerDiff } from './diff-command.js';
 import { registerMerge } from './merge-command.js';
 import { registerReportCommand } from './report-command.js';
 import { EXIT, UsageError } from './exit.js';
+
+// A reader that goes away (`idemscan scan | head -1`) is no failure of the scan: what it missed
+// is gone, the report files are still written, and the exit code stays the scan's own.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code !== 'EPIPE' && err.code !== 'ERR_STREAM_DESTROYED') throw err;
+    stream.destroy();
+  });
+}
 
 const program = new Command('idemscan')
   .description('Scan MCP servers and tell which tools are safe to retry')

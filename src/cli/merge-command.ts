@@ -3,13 +3,13 @@
  * Exit codes: 0 merged, 2 usage error, an unreadable or invalid report file, or reports that must
  * not be merged (different schema versions, a server in two reports).
  */
-import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Command } from 'commander';
 import { MergeError, mergeReports } from '../compare/merge.js';
 import { reporter } from '../report/reporters/index.js';
 import { safeText } from '../report/terminal.js';
 import { EXIT, UsageError } from './exit.js';
+import { checkOutputDir, checkOutputFile, codeOf, writeOutputFile } from './output.js';
 import { loadReport } from './report-command.js';
 
 interface MergeFlags {
@@ -31,6 +31,13 @@ export function registerMerge(program: Command): void {
     .action(mergeCommand);
 }
 
+/** Merging is quick to repeat: a file that cannot be written after all is a usage error naming it. */
+async function write(file: string, data: string): Promise<void> {
+  await writeOutputFile(file, data).catch((err: unknown) => {
+    throw new UsageError(`cannot write ${safeText(file, 300)} (${codeOf(err)})`);
+  });
+}
+
 export async function mergeCommand(files: string[], flags: MergeFlags): Promise<void> {
   const formats = flags.format.split(',').map((f) => f.trim()).filter(Boolean);
   try {
@@ -38,6 +45,9 @@ export async function mergeCommand(files: string[], flags: MergeFlags): Promise<
   } catch (err) {
     throw new UsageError((err as Error).message);
   }
+  const jsonPath = flags.json ?? (flags.out === undefined ? '-' : undefined);
+  if (flags.out !== undefined) await checkOutputDir('--out', flags.out, formats.flatMap((f) => reporter(f).fileName ?? []));
+  if (jsonPath !== undefined && jsonPath !== '-') await checkOutputFile('--json', jsonPath);
   const inputs = [];
   for (const file of files) inputs.push(await loadReport(file));
   let merged;
@@ -52,18 +62,13 @@ export async function mergeCommand(files: string[], flags: MergeFlags): Promise<
 
   const json = reporter('json').render(report);
   if (flags.out !== undefined) {
-    await mkdir(flags.out, { recursive: true });
     for (const f of formats) {
       const r = reporter(f);
-      if (r.fileName) await writeFile(path.join(flags.out, r.fileName), r.render(report));
+      if (r.fileName) await write(path.join(flags.out, r.fileName), r.render(report));
     }
   }
-  const jsonPath = flags.json ?? (flags.out === undefined ? '-' : undefined);
   if (jsonPath === '-') process.stdout.write(json);
-  else if (jsonPath !== undefined) {
-    await mkdir(path.dirname(path.resolve(jsonPath)), { recursive: true });
-    await writeFile(jsonPath, json);
-  }
+  else if (jsonPath !== undefined) await write(jsonPath, json);
   if (!flags.quiet) {
     const s = report.summary;
     process.stderr.write(

@@ -3,13 +3,13 @@
  * scanning again. The file must be a valid report (the zod `Report` schema); a bad file is a usage
  * error (exit 2) naming the file and the first fields that are wrong.
  */
-import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Command } from 'commander';
 import { readReportFile, ReportFileError, type LoadedReport } from '../compare/read.js';
 import { reporter } from '../report/reporters/index.js';
 import { safeText } from '../report/terminal.js';
 import { UsageError } from './exit.js';
+import { checkOutputDir, codeOf, writeOutputFile } from './output.js';
 
 export interface ReportFlags {
   format: string;
@@ -46,6 +46,8 @@ export async function reportCommand(file: string, flags: ReportFlags): Promise<v
       throw new UsageError(`${file}: --format ${r.id} would overwrite the input; choose another --out`);
     }
   }
+  const files = reporters.flatMap((r) => (r.fileName ? [r.fileName] : []));
+  if (files.length > 0) await checkOutputDir('--out', out, files);
   for (const r of reporters) {
     const rendered = r.render(report);
     if (!r.fileName) {
@@ -53,8 +55,9 @@ export async function reportCommand(file: string, flags: ReportFlags): Promise<v
       continue;
     }
     const target = path.join(out, r.fileName);
-    await mkdir(out, { recursive: true });
-    await writeFile(target, rendered);
+    await writeOutputFile(target, rendered).catch((err: unknown) => {
+      throw new UsageError(`cannot write ${safeText(target, 300)} (${codeOf(err)})`);
+    });
     process.stderr.write(`idemscan: wrote ${target}\n`);
   }
 }

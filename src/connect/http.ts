@@ -6,7 +6,15 @@
 import { SSEClientTransport, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import type { Channel, ChannelEvents } from './channel.js';
 import { basicAuthFromUrl } from '../targets/redact.js';
+import { bounded } from '../report/bounds.js';
 import { httpFailure, ScanFailure } from './failure.js';
+
+/**
+ * The SDK quotes a refused request's whole body in its error, and the error becomes the report's
+ * failure message: an error body is read up to ERROR_BODY_BYTES, and quoted up to EXCERPT_CHARS.
+ */
+const ERROR_BODY_BYTES = 16 * 1024;
+const EXCERPT_CHARS = 2_000;
 
 type SdkTransport = StreamableHTTPClientTransport | SSEClientTransport;
 
@@ -47,7 +55,7 @@ export class HttpChannel implements Channel {
     try {
       await this.transport.start();
     } catch (err) {
-      throw httpFailure(err);
+      throw excerpt(httpFailure(err));
     }
   }
 
@@ -55,7 +63,7 @@ export class HttpChannel implements Channel {
     try {
       await (this.transport.send as (m: unknown) => Promise<void>)(message);
     } catch (err) {
-      throw httpFailure(err);
+      throw excerpt(httpFailure(err));
     }
   }
 
@@ -69,9 +77,16 @@ export class HttpChannel implements Channel {
   }
 }
 
+function excerpt(failure: ScanFailure): ScanFailure {
+  return failure.message.length <= EXCERPT_CHARS ? failure : new ScanFailure(failure.kind, bounded(failure.message, EXCERPT_CHARS));
+}
+
 const noReconnect = { maxReconnectionDelay: 1000, initialReconnectionDelay: 1000, reconnectionDelayGrowFactor: 1, maxRetries: 0 };
 
-/** fetch whose response bodies stop at `limit` bytes: a hostile server cannot exhaust memory. */
+/**
+ * fetch whose response bodies stop at `limit` bytes: a hostile server cannot exhaust memory. An
+ * error body is only quoted, so it is cut short (not failed) at ERROR_BODY_BYTES.
+ */
 function boundedFetch(limit: number, closed: AbortSignal): typeof fetch {
   return async (input, init) => {
     const signal = init?.signal ? AbortSignal.any([init.signal, closed]) : closed;
@@ -80,6 +95,11 @@ function boundedFetch(limit: number, closed: AbortSignal): typeof fetch {
     let seen = 0;
     const guard = new TransformStream<Uint8Array, Uint8Array>({
       transform(chunk, ctl) {
+        if (!res.ok && seen + chunk.byteLength > ERROR_BODY_BYTES) {
+          ctl.enqueue(chunk.subarray(0, ERROR_BODY_BYTES - seen));
+          ctl.terminate(); // and the rest is never downloaded
+          return;
+        }
         seen += chunk.byteLength;
         if (seen > limit) ctl.error(new ScanFailure('protocol', `response body exceeded ${limit} bytes`));
         else ctl.enqueue(chunk);

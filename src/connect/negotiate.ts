@@ -14,6 +14,7 @@ import {
   SERVER_INFO_META_KEY,
   SUPPORTED_PROTOCOL_VERSIONS,
 } from '@modelcontextprotocol/client';
+import { bounded } from '../report/bounds.js';
 import { TOOL_NAME, TOOL_VERSION } from '../version.js';
 import { ScanFailure } from './failure.js';
 import type { RpcClient, RpcOutcome } from './rpc.js';
@@ -59,7 +60,27 @@ export function modernMeta(version: string): Record<string, unknown> {
   };
 }
 
+/** Notes quote what a server sent (the versions it offered): the report keeps this much of them. */
+const MAX_NOTES = 20;
+const NOTE_CHARS = 300;
+
 export async function negotiate(rpc: RpcClient, opts: NegotiateOptions): Promise<Session> {
+  const session = await findEra(rpc, opts);
+  return { ...session, notes: boundedNotes(session.notes) };
+}
+
+function boundedNotes(notes: string[]): string[] {
+  const kept = notes.slice(0, MAX_NOTES).map((n) => bounded(n, NOTE_CHARS));
+  return notes.length > MAX_NOTES ? [...kept, `${notes.length - MAX_NOTES} more notes`] : kept;
+}
+
+/** Versions a server offered, as a note quotes them: a server may offer 200,000, of any type. */
+function offered(versions: unknown[]): string {
+  const shown = versions.slice(0, 10).map((v) => (typeof v === 'string' ? bounded(v, 40) : typeof v)).join(', ');
+  return versions.length > 10 ? `${shown} and ${versions.length - 10} more` : shown || 'none';
+}
+
+async function findEra(rpc: RpcClient, opts: NegotiateOptions): Promise<Session> {
   if (opts.knownSilentLegacy) return rememberedLegacy(rpc, opts);
   const sent = Date.now();
   let answered = false;
@@ -162,7 +183,7 @@ function interpret(settled: Settled<RpcOutcome>, http: boolean): Probe {
     const r = outcome.result;
     const supported = Array.isArray(r.supportedVersions) ? r.supportedVersions.filter((v) => typeof v === 'string') : [];
     const version = MODERN_VERSIONS.find((v) => supported.includes(v));
-    if (!version) return { kind: 'legacy', why: `server/discover offered no modern version we speak (${supported.join(', ') || 'none'})` };
+    if (!version) return { kind: 'legacy', why: `server/discover offered no modern version we speak (${offered(supported)})` };
     const meta = (r._meta ?? {}) as Record<string, unknown>;
     return {
       kind: 'modern',
@@ -177,7 +198,7 @@ function interpret(settled: Settled<RpcOutcome>, http: boolean): Probe {
   if (outcome.error.code === ProtocolErrorCode.UnsupportedProtocolVersion) {
     const data = asObject(outcome.error.data);
     const supported = Array.isArray(data?.supported) ? data.supported : [];
-    return { kind: 'legacy', why: `server/discover: unsupported version (server supports ${supported.join(', ') || 'unknown'})` };
+    return { kind: 'legacy', why: `server/discover: unsupported version (server supports ${supported.length ? offered(supported) : 'unknown'})` };
   }
   return { kind: 'legacy', why: `server/discover answered error ${outcome.error.code}` };
 }
@@ -189,7 +210,7 @@ async function initialize(rpc: RpcClient, opts: NegotiateOptions, notes: string[
     { protocolVersion: LATEST_PROTOCOL_VERSION, capabilities: {}, clientInfo: CLIENT_INFO },
     opts.remainingMs(),
   );
-  const before = notes.length ? ` (before that, ${notes.join('; ')})` : '';
+  const before = notes.length ? ` (before that, ${boundedNotes(notes).join('; ')})` : '';
   if (!outcome.ok) {
     throw new ScanFailure('protocol', `initialize failed: ${outcome.error.code} ${outcome.error.message.slice(0, 300)}${before}`);
   }

@@ -18,13 +18,20 @@ export class TailBuffer {
   }
 
   /**
-   * Once cut, the first line is a fragment: dropped, because half a secret is not recognised by
-   * the redactor (and half a character is not text).
+   * Once cut, the text starts with `…` and at a character boundary (never half a character). The
+   * first line is then a fragment: dropped when whole lines follow it (half a secret is not
+   * recognised by the redactor, and whole lines say more), kept when it is the last line, which is
+   * usually the one that says why the server died.
    */
   text(): string {
-    const text = Buffer.concat(this.chunks).toString('utf8');
-    if (!this.cut) return text;
+    let bytes = Buffer.concat(this.chunks);
+    if (!this.cut) return bytes.toString('utf8');
+    let start = 0;
+    while (start < bytes.length && start < 3 && (bytes[start]! & 0xc0) === 0x80) start++; // UTF-8 continuation bytes
+    bytes = bytes.subarray(start);
+    const text = bytes.toString('utf8');
     const nl = text.indexOf('\n');
-    return nl < 0 ? '' : text.slice(nl + 1);
+    const rest = nl < 0 ? '' : text.slice(nl + 1);
+    return rest.trim() ? `…\n${rest}` : `…${text}`;
   }
 }

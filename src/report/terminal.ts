@@ -1,12 +1,43 @@
 /**
- * Text from servers on a terminal: control characters (ANSI escapes, carriage returns, bells,
- * bidi overrides) could rewrite the screen or disguise a tool, so each is shown as a visible
- * escape instead of being emitted.
+ * Text from servers on a terminal: control characters (ANSI escapes, carriage returns, bells)
+ * could rewrite the screen, and invisible ones (zero-width, bidi controls, joiners, variation
+ * selectors, tag characters, odd spaces, lone surrogates) could make `get\u200bbalance` read as
+ * `get_balance`. Each is shown as a visible `\uXXXX` (`\u{XXXXX}` above the BMP) instead.
+ * A backslash that could begin such an escape is doubled, so two different texts never look the
+ * same. Markdown and HTML use the same escaper (markdown-text.ts, reporters/html/escape.ts).
  */
-// eslint-disable-next-line no-control-regex
-const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ufeff]/g;
+
+/**
+ * What a screen shows as nothing or uses to reorder text: controls (Cc), format characters (Cf:
+ * bidi, zero-width, tags), separators and spaces other than U+0020 (Zs, Zl, Zp), every default
+ * ignorable code point (soft hyphen, variation selectors, Hangul fillers, ...), lone surrogates
+ * (Cs, with the v flag), and the blank Braille pattern.
+ */
+const INVISIBLE = String.raw`\p{Cc}\p{Cf}\p{Zs}\p{Zl}\p{Zp}\p{Default_Ignorable_Code_Point}\p{Cs}\u2800`;
+
+/** An escaper that shows every invisible character except those in `keep` (a class body: ` \t\n`). */
+export function visibleEscaper(keep: string): (text: string) => string {
+  const cls = String.raw`[[${INVISIBLE}]--[${keep}]]`;
+  // One pass, linear: a character class, or a backslash followed by what would read as an escape.
+  const re = new RegExp(String.raw`\\(?=u|${cls})|${cls}`, 'gv');
+  return (text) => text.replace(re, (c) => (c === '\\' ? '\\\\' : codePointEscape(c)));
+}
+
+function codePointEscape(c: string): string {
+  const cp = c.codePointAt(0)!;
+  return cp > 0xffff ? `\\u{${cp.toString(16)}}` : `\\u${cp.toString(16).padStart(4, '0')}`;
+}
+
+/** Plain space is the only whitespace a terminal line keeps (tabs and newlines are escaped too). */
+export const visibleText = visibleEscaper(' ');
 
 export function safeText(text: string, max = 200): string {
-  const clean = text.replace(UNSAFE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
-  return clean.length > max ? `${clean.slice(0, max - 1)}…` : clean;
+  const clean = visibleText(text);
+  return clean.length > max ? `${cutAt(clean, max - 1)}…` : clean;
+}
+
+/** The first `n` UTF-16 units, one fewer if that would split a surrogate pair. */
+export function cutAt(text: string, n: number): string {
+  const code = text.charCodeAt(n - 1);
+  return text.slice(0, code >= 0xd800 && code <= 0xdbff ? n - 1 : n);
 }

@@ -10,6 +10,12 @@ describe('text()', () => {
   it('shows control, zero-width and bidi characters as visible escapes, keeping tab and newline', () => {
     expect(visible('a\u001b[31m\rb\u202e\u200b\u2028c\td\ne')).toBe('a\\u001b[31m\\u000db\\u202e\\u200b\\u2028c\td\ne');
   });
+  it('shows every invisible lookalike of a name, so no two names read the same', () => {
+    const names = ['get_balance', ...['\u200b', '\u2060', '\u2066', '\ufeff', '\u00ad', '\u180e', '\u034f', '\u{e0041}', '\ufe0f'].map((c) => `get_${c}balance`)];
+    const shown = names.map((n) => text(n));
+    expect(new Set(shown).size).toBe(names.length);
+    for (const s of shown) expect(s).not.toMatch(/[\p{Cf}\p{Default_Ignorable_Code_Point}]/u);
+  });
   it('cuts long values after escaping visibility, before HTML escaping', () => {
     expect(text('<'.repeat(10), 4)).toBe('&lt;&lt;&lt;…');
     expect(text(undefined)).toBe('');

@@ -1,4 +1,4 @@
-import { HINT_NAMES } from '../hints.js';
+import { describeHint, HINT_NAMES, receivedAnnotations } from '../hints.js';
 import type { Rule } from './types.js';
 
 /** A hint that is not a boolean: strict clients reject the whole tool list, lenient ones the hint. */
@@ -7,9 +7,11 @@ export const malformedHint: Rule = {
   severity: 'error',
   title: 'An annotation hint is not a boolean',
   scope: 'tool',
-  check: ({ tool }) =>
-    HINT_NAMES.filter((h) => tool.annotations && h in tool.annotations && typeof tool.annotations[h] !== 'boolean').map((h) => ({
-      message: `${h} is ${JSON.stringify(tool.annotations![h])}, not a boolean; the SDK rejects the whole tool list for it, and the default (${h === 'readOnlyHint' || h === 'idempotentHint' ? 'false' : 'true'}) applies`,
+  check: ({ raw }) => {
+    const received = receivedAnnotations(raw); // as sent, not the report's bounded copy
+    return HINT_NAMES.filter((h) => received && Object.hasOwn(received, h) && typeof received[h] !== 'boolean').map((h) => ({
+      message: `${h} is ${describeHint(received![h])}, not a boolean; the SDK rejects the whole tool list for it, and the default (${h === 'readOnlyHint' || h === 'idempotentHint' ? 'false' : 'true'}) applies`,
       evidence: `annotations.${h}`,
-    })),
+    }));
+  },
 };

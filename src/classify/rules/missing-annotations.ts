@@ -1,4 +1,4 @@
-import { HINT_NAMES } from '../hints.js';
+import { HINT_NAMES, receivedAnnotations } from '../hints.js';
 import type { Rule } from './types.js';
 import { isReadNamed } from './words.js';
 
@@ -13,7 +13,8 @@ export const missingAnnotations: Rule = {
   title: 'A tool has no annotations, so clients must assume a destructive, non-idempotent write',
   scope: 'tool',
   check: ({ tool, raw }) => {
-    if (HINT_NAMES.some((h) => tool.annotations && h in tool.annotations)) return [];
+    const received = receivedAnnotations(raw); // as sent: a hint too deep for the report is still a hint
+    if (HINT_NAMES.some((h) => received && Object.hasOwn(received, h))) return [];
     if (isReadNamed(String(raw.name))) return [];
     return [{
       message: `no behaviour hints: clients must assume readOnlyHint false, destructiveHint true, idempotentHint false (verdict ${tool.verdict}); say what it does with annotations`,

@@ -18,7 +18,17 @@ import type { Location, Log, ReportingDescriptor, Result } from 'sarif';
 import { CATALOGUE } from '../../classify/rules/index.js';
 import { TOOL_NAME, TOOL_VERSION } from '../../version.js';
 import type { Finding, Report, ServerReport, Severity } from '../schema.js';
+import { visibleText } from '../terminal.js';
 import type { Reporter } from './types.js';
+
+/**
+ * A result's message text, as viewers show it: invisible characters as visible escapes (as on a
+ * terminal), and `[` `]` backslashed, which SARIF (3.11.6) requires of plain text so that server
+ * text cannot form an embedded link `[text](https://...)` that GitHub renders.
+ */
+function messageText(text: string): string {
+  return visibleText(text).replace(/[[\]]/g, '\\$&');
+}
 
 const LEVEL: Record<Severity, Result.level> = { error: 'error', warning: 'warning', info: 'note' };
 
@@ -69,7 +79,7 @@ function result(server: ServerReport, f: Finding, ruleIndex: Map<string, number>
     ruleId: f.rule,
     ...(index === undefined ? {} : { ruleIndex: index }),
     level: LEVEL[f.severity],
-    message: { text: `${fullyQualifiedName}: ${f.message}` },
+    message: { text: messageText(`${fullyQualifiedName}: ${f.message}`) },
     locations: [{
       physicalLocation: artifactOf(server, cwd),
       logicalLocations: [{ name: f.tool ?? server.name, fullyQualifiedName, kind: f.tool === undefined ? 'module' : 'function' }],
@@ -100,7 +110,7 @@ export function toSarif(report: Report, cwd = process.cwd()): Log {
         // A server that could not be scanned is no finding about it, but a viewer should say so.
         toolExecutionNotifications: failed.map((s) => ({
           level: 'error' as const,
-          message: { text: `${s.name}: not scanned: ${s.failure?.kind ?? 'failed'}: ${s.failure?.message ?? ''}` },
+          message: { text: messageText(`${s.name}: not scanned: ${s.failure?.kind ?? 'failed'}: ${s.failure?.message ?? ''}`) },
           locations: [{ physicalLocation: artifactOf(s, cwd), logicalLocations: [{ name: s.name, fullyQualifiedName: s.name, kind: 'module' }] }],
         })),
       }],

@@ -5,23 +5,22 @@
  * an id (ids are built from indexes).
  */
 
-// Control characters, zero-width and bidi overrides could disguise a name (as on a terminal); they are
-// shown as visible \uXXXX escapes. Tab and newline stay: HTML treats them as whitespace.
-// eslint-disable-next-line no-control-regex
-const INVISIBLE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200b-\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ufeff]/g;
+import { cutAt, visibleEscaper } from '../../terminal.js';
 
 const HTML_SPECIAL = /[&<>"']/g;
 const ENTITY: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 
-/** Makes invisible characters visible, the way the terminal reporters do. */
-export function visible(value: string): string {
-  return value.replace(INVISIBLE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
-}
+/**
+ * Control, zero-width, bidi and other invisible characters could disguise a name (as on a terminal):
+ * they are shown as the terminal's visible \uXXXX escapes (terminal.ts). Tab and newline stay: HTML
+ * treats them as whitespace, and a stderr tail in <pre> keeps its lines.
+ */
+export const visible: (value: string) => string = visibleEscaper(' \\t\\n');
 
 /** Safe in element content and in a quoted attribute value: `<`, `>`, `&`, `"` and `'` are entities. */
 export function text(value: unknown, max = Infinity): string {
   const s = visible(typeof value === 'string' ? value : value === undefined || value === null ? '' : String(value));
-  const cut = s.length > max ? `${s.slice(0, max - 1)}…` : s;
+  const cut = s.length > max ? `${cutAt(s, max - 1)}…` : s;
   return cut.replace(HTML_SPECIAL, (c) => ENTITY[c]!);
 }
 

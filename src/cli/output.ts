@@ -1,0 +1,92 @@
+/**
+ * Every file idemscan writes goes through here. A report is written to a new temporary file beside
+ * its destination (exclusive create, so nothing planted there is opened) and renamed over the
+ * destination: rename replaces a symlink planted at `output/report.json` instead of following it,
+ * and a reader never sees half a report. Output paths are checked before a scan starts, so a bad
+ * `--out` or `--json` costs a second, not the scan.
+ */
+import { randomBytes } from 'node:crypto';
+import { lstat, mkdir, mkdtemp, open, rename, stat, unlink } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { safeText } from '../report/terminal.js';
+import { UsageError } from './exit.js';
+
+/** Readable by all, as report files always were; the user's umask still applies (022 leaves 0644). */
+const MODE = 0o644;
+
+/** Writes `data` to `dest` through a temporary file in the same directory and a rename. */
+export async function writeOutputFile(dest: string, data: string): Promise<void> {
+  const dir = path.dirname(path.resolve(dest));
+  await mkdir(dir, { recursive: true });
+  const tmp = path.join(dir, `.${path.basename(dest)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
+  // 'wx' is O_CREAT|O_EXCL: it fails on anything already there, a symlink included.
+  const handle = await open(tmp, 'wx', MODE);
+  try {
+    await handle.writeFile(data);
+    await handle.close();
+    await rename(tmp, dest);
+  } catch (err) {
+    await handle.close().catch(() => {});
+    await unlink(tmp).catch(() => {});
+    throw err;
+  }
+}
+
+/**
+ * `--out DIR`, checked before scanning: created if missing, and a directory we can create files
+ * in. `files` are the names that will be written there: none may be a directory.
+ */
+export async function checkOutputDir(option: string, dir: string, files: string[] = []): Promise<void> {
+  const fail = (why: string) => new UsageError(`${option} ${safeText(dir, 300)}: ${why}`);
+  const existing = await stat(dir).catch(() => undefined);
+  if (existing && !existing.isDirectory()) throw fail('is not a directory');
+  try {
+    await mkdir(dir, { recursive: true });
+  } catch (err) {
+    throw fail(`cannot create the directory (${codeOf(err)})`);
+  }
+  for (const name of files) {
+    const at = await lstat(path.join(dir, name)).catch(() => undefined);
+    if (at?.isDirectory()) throw fail(`${name} there is a directory`);
+  }
+  await probe(dir).catch((err: unknown) => {
+    throw fail(`cannot write there (${codeOf(err)})`);
+  });
+}
+
+/** `--json PATH` (not `-`), checked before scanning: its directory can take a new file, and it is no directory. */
+export async function checkOutputFile(option: string, file: string): Promise<void> {
+  const fail = (why: string) => new UsageError(`${option} ${safeText(file, 300)}: ${why}`);
+  const at = await lstat(file).catch((err: NodeJS.ErrnoException) => (err.code === 'ENOENT' ? undefined : Promise.reject(fail(`cannot write (${codeOf(err)})`))));
+  if (at?.isDirectory()) throw fail('is a directory');
+  const dir = path.dirname(path.resolve(file));
+  try {
+    await mkdir(dir, { recursive: true });
+    await probe(dir);
+  } catch (err) {
+    throw fail(`cannot write (${codeOf(err)})`);
+  }
+}
+
+/** Creates and removes a file in `dir`: the only test of writability that root and ACLs cannot fool. */
+async function probe(dir: string): Promise<void> {
+  const tmp = path.join(dir, `.idemscan-probe.${process.pid}.${randomBytes(6).toString('hex')}`);
+  await (await open(tmp, 'wx', MODE)).close();
+  await unlink(tmp);
+}
+
+/**
+ * When a report cannot be written where asked (after the scan, so the paths changed meanwhile),
+ * it goes to a new private directory under the system's temp directory; returns the file's path.
+ */
+export async function writeFallback(fileName: string, data: string): Promise<string> {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'idemscan-report-'));
+  const file = path.join(dir, fileName);
+  await writeOutputFile(file, data);
+  return file;
+}
+
+export function codeOf(err: unknown): string {
+  return (err as NodeJS.ErrnoException)?.code ?? (err as Error)?.message ?? String(err);
+}
