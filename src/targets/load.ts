@@ -15,6 +15,7 @@ export const FORMATS: TargetFormat[] = [ownFormat, mcpServersFormat, registryFor
 export const MAX_TARGET_FILE_BYTES = 16 * 1024 * 1024;
 /** Real files nest a handful of levels; the bound keeps a `[[[[...` file from overflowing the stack. */
 export const MAX_TARGET_FILE_DEPTH = 64;
+const MAX_REASON = 1_000;
 
 export async function loadTargetFile(file: string, env: NodeJS.ProcessEnv = process.env): Promise<LoadedTargets> {
   return parseTargets(await readBounded(file), file, env);
@@ -47,6 +48,8 @@ async function readBounded(file: string): Promise<string> {
 }
 
 export function parseTargets(text: string, file: string, env: NodeJS.ProcessEnv = process.env): LoadedTargets {
+  // loadTargetFile bounds what it reads; this bounds what a library caller passes in.
+  if (text.length > MAX_TARGET_FILE_BYTES) throw new TargetFileError(file, `larger than ${MAX_TARGET_FILE_BYTES / 1024 / 1024} MB; not read`);
   const parsed = parseJsonc(text);
   if ('error' in parsed) throw new TargetFileError(file, parsed.error);
   const doc = parsed.value;
@@ -65,8 +68,10 @@ export function parseTargets(text: string, file: string, env: NodeJS.ProcessEnv 
     }
     const ctx = { file, env, workspaceFolder: workspaceOf(file) };
     const got = format.read(one as Record<string, unknown>, ctx);
-    out.targets.push(...got.targets);
-    out.skipped.push(...got.skipped);
+    // Loops, not push(...): a file of a few MB can hold more entries than a call has arguments.
+    for (const t of got.targets) out.targets.push(t);
+    // A reason quotes keys and values of the file; one of megabytes is no use to anyone.
+    for (const s of got.skipped) out.skipped.push({ ...s, name: s.name.slice(0, MAX_REASON), reason: s.reason.slice(0, MAX_REASON) });
   });
   return out;
 }
@@ -82,7 +87,7 @@ export async function loadTargetFiles(files: string[], env: NodeJS.ProcessEnv = 
       names.add(t.name);
       out.targets.push(t);
     }
-    out.skipped.push(...got.skipped);
+    for (const s of got.skipped) out.skipped.push(s);
   }
   return out;
 }
