@@ -16,6 +16,7 @@ export const MAX_TARGET_FILE_BYTES = 16 * 1024 * 1024;
 /** Real files nest a handful of levels; the bound keeps a `[[[[...` file from overflowing the stack. */
 export const MAX_TARGET_FILE_DEPTH = 64;
 const MAX_REASON = 1_000;
+const TOO_LARGE = `larger than ${MAX_TARGET_FILE_BYTES / 1024 / 1024} MB; not read`;
 
 export async function loadTargetFile(file: string, env: NodeJS.ProcessEnv = process.env): Promise<LoadedTargets> {
   return parseTargets(await readBounded(file), file, env);
@@ -32,9 +33,7 @@ async function readBounded(file: string): Promise<string> {
         const { buffer, bytesRead } = await handle.read(Buffer.allocUnsafe(1024 * 1024), 0, 1024 * 1024, null);
         if (bytesRead === 0) break;
         total += bytesRead;
-        if (total > MAX_TARGET_FILE_BYTES) {
-          throw new TargetFileError(file, `larger than ${MAX_TARGET_FILE_BYTES / 1024 / 1024} MB; not read`);
-        }
+        if (total > MAX_TARGET_FILE_BYTES) throw new TargetFileError(file, TOO_LARGE);
         chunks.push(buffer.subarray(0, bytesRead));
       }
     } finally {
@@ -49,7 +48,7 @@ async function readBounded(file: string): Promise<string> {
 
 export function parseTargets(text: string, file: string, env: NodeJS.ProcessEnv = process.env): LoadedTargets {
   // loadTargetFile bounds what it reads; this bounds what a library caller passes in.
-  if (text.length > MAX_TARGET_FILE_BYTES) throw new TargetFileError(file, `larger than ${MAX_TARGET_FILE_BYTES / 1024 / 1024} MB; not read`);
+  if (text.length > MAX_TARGET_FILE_BYTES) throw new TargetFileError(file, TOO_LARGE);
   const parsed = parseJsonc(text);
   if ('error' in parsed) throw new TargetFileError(file, parsed.error);
   const doc = parsed.value;

@@ -4,7 +4,9 @@
  * arguments; remotes become HTTP targets. Secrets the package asks for get obvious fake values,
  * named in the target (`fakeEnv`) so the report can say so. Other package types, and npm packages
  * whose version is a range or a tag (`^1.2.0`, `latest`), are skipped with the reason: a scan runs
- * pinned packages only. Skip reasons name the field (`servers[3].server.packages[0].version`).
+ * pinned packages only. So are identifiers that are not npm package names (`../x` would launch a
+ * local package.json's bin), packages declared on another registry, and remotes that are not
+ * http(s). Skip reasons name the field (`servers[3].server.packages[0].version`).
  */
 import { z } from 'zod';
 import { exactVersionProblem, npmNameProblem } from '../pinned.js';
@@ -101,7 +103,6 @@ function readServer(server: ServerJson, ctx: FormatContext, out: LoadedTargets, 
     if (!parsed.success) return skip(name, describeZodError(field, parsed.error));
     const pkg = parsed.data;
     const id = pkg.identifier ?? pkg.name;
-    if (type !== 'npm') return skip(name, `${field}: registry type "${type}" is not launched by idemscan (npm only)`);
     if (!id || !pkg.version) return skip(name, `${field}: npm package without identifier or version`);
     const idProblem = npmNameProblem(id);
     if (idProblem) return skip(name, `${field}.${pkg.identifier ? 'identifier' : 'name'}: ${quote(id)}: ${idProblem}`);
