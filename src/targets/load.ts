@@ -1,7 +1,7 @@
 /** Reads target files of any supported format into validated targets. */
-import { readFile } from 'node:fs/promises';
+import { open } from 'node:fs/promises';
 import path from 'node:path';
-import { parse, printParseErrorCode, type ParseError } from 'jsonc-parser';
+import { printParseErrorCode, visit } from 'jsonc-parser';
 import type { TargetFormat } from './formats/format.js';
 import { mcpServersFormat, vscodeFormat } from './formats/mcp-servers.js';
 import { ownFormat } from './formats/own.js';
@@ -11,25 +11,47 @@ import { TargetFileError, type LoadedTargets } from './types.js';
 /** Order matters: our own `servers` array is tried before VS Code's `servers` object. */
 export const FORMATS: TargetFormat[] = [ownFormat, mcpServersFormat, registryFormat, vscodeFormat];
 
+/** Far above any real target file (a dump of the whole MCP registry is a few MB), far below a memory problem. */
+export const MAX_TARGET_FILE_BYTES = 16 * 1024 * 1024;
+/** Real files nest a handful of levels; the bound keeps a `[[[[...` file from overflowing the stack. */
+export const MAX_TARGET_FILE_DEPTH = 64;
+const MAX_REASON = 1_000;
+const TOO_LARGE = `larger than ${MAX_TARGET_FILE_BYTES / 1024 / 1024} MB; not read`;
+
 export async function loadTargetFile(file: string, env: NodeJS.ProcessEnv = process.env): Promise<LoadedTargets> {
-  let text: string;
+  return parseTargets(await readBounded(file), file, env);
+}
+
+/** Reads at most MAX_TARGET_FILE_BYTES: the path may name /dev/zero, a pipe or a huge file. */
+async function readBounded(file: string): Promise<string> {
+  const chunks: Buffer[] = [];
+  let total = 0;
   try {
-    text = await readFile(file, 'utf8');
+    const handle = await open(file, 'r');
+    try {
+      for (;;) {
+        const { buffer, bytesRead } = await handle.read(Buffer.allocUnsafe(1024 * 1024), 0, 1024 * 1024, null);
+        if (bytesRead === 0) break;
+        total += bytesRead;
+        if (total > MAX_TARGET_FILE_BYTES) throw new TargetFileError(file, TOO_LARGE);
+        chunks.push(buffer.subarray(0, bytesRead));
+      }
+    } finally {
+      await handle.close();
+    }
   } catch (err) {
+    if (err instanceof TargetFileError) throw err;
     throw new TargetFileError(file, `cannot read: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
   }
-  return parseTargets(text, file, env);
+  return Buffer.concat(chunks).toString('utf8');
 }
 
 export function parseTargets(text: string, file: string, env: NodeJS.ProcessEnv = process.env): LoadedTargets {
-  const errors: ParseError[] = [];
-  // Client configs (VS Code's mcp.json above all) are JSON with comments and trailing commas.
-  const doc: unknown = parse(text, errors, { allowTrailingComma: true, disallowComments: false });
-  if (errors.length > 0) {
-    const first = errors[0]!;
-    const { line, column } = position(text, first.offset);
-    throw new TargetFileError(file, `not valid JSON at line ${line}, column ${column}: ${printParseErrorCode(first.error)}`);
-  }
+  // loadTargetFile bounds what it reads; this bounds what a library caller passes in.
+  if (text.length > MAX_TARGET_FILE_BYTES) throw new TargetFileError(file, TOO_LARGE);
+  const parsed = parseJsonc(text);
+  if ('error' in parsed) throw new TargetFileError(file, parsed.error);
+  const doc = parsed.value;
   const docs = Array.isArray(doc) ? doc : [doc];
   const out: LoadedTargets = { targets: [], skipped: [] };
   docs.forEach((one, i) => {
@@ -45,8 +67,10 @@ export function parseTargets(text: string, file: string, env: NodeJS.ProcessEnv 
     }
     const ctx = { file, env, workspaceFolder: workspaceOf(file) };
     const got = format.read(one as Record<string, unknown>, ctx);
-    out.targets.push(...got.targets);
-    out.skipped.push(...got.skipped);
+    // Loops, not push(...): a file of a few MB can hold more entries than a call has arguments.
+    for (const t of got.targets) out.targets.push(t);
+    // A reason quotes keys and values of the file; one of megabytes is no use to anyone.
+    for (const s of got.skipped) out.skipped.push({ ...s, name: s.name.slice(0, MAX_REASON), reason: s.reason.slice(0, MAX_REASON) });
   });
   return out;
 }
@@ -62,7 +86,7 @@ export async function loadTargetFiles(files: string[], env: NodeJS.ProcessEnv = 
       names.add(t.name);
       out.targets.push(t);
     }
-    out.skipped.push(...got.skipped);
+    for (const s of got.skipped) out.skipped.push(s);
   }
   return out;
 }
@@ -76,6 +100,59 @@ function unique(name: string, taken: Set<string>): string {
 function workspaceOf(file: string): string {
   const dir = path.dirname(path.resolve(file));
   return path.basename(dir) === '.vscode' ? path.dirname(dir) : dir;
+}
+
+class JsonStop {
+  constructor(readonly message: string) {}
+}
+
+/**
+ * JSON with comments and trailing commas (client configs, VS Code's mcp.json above all), read into
+ * null-prototype objects. jsonc-parser's own `parse` assigns each key to a plain object, so
+ * `"__proto__": {...}` replaced the entry's prototype (its fields, `trusted` among them, then read
+ * as the entry's own) and a server named `__proto__` vanished. Here every key is an own property.
+ */
+function parseJsonc(text: string): { value: unknown } | { error: string } {
+  const source = text.startsWith('\uFEFF') ? text.slice(1) : text; // editors on Windows write one
+  let root: unknown;
+  let key = '';
+  const open: (Record<string, unknown> | unknown[])[] = [];
+  const add = (value: unknown): void => {
+    const parent = open.at(-1);
+    if (parent === undefined) root = value;
+    else if (Array.isArray(parent)) parent.push(value);
+    else parent[key] = value;
+  };
+  const begin = (container: Record<string, unknown> | unknown[]): void => {
+    if (open.length >= MAX_TARGET_FILE_DEPTH) throw new JsonStop(`nested deeper than ${MAX_TARGET_FILE_DEPTH} levels`);
+    add(container);
+    open.push(container);
+  };
+  try {
+    visit(
+      source,
+      {
+        onObjectBegin: () => begin(Object.create(null) as Record<string, unknown>),
+        onObjectProperty: (name) => {
+          key = name;
+        },
+        onObjectEnd: () => void open.pop(),
+        onArrayBegin: () => begin([]),
+        onArrayEnd: () => void open.pop(),
+        onLiteralValue: add,
+        // The first error is the one reported: nothing after it is read.
+        onError: (error, offset) => {
+          const { line, column } = position(source, offset);
+          throw new JsonStop(`not valid JSON at line ${line}, column ${column}: ${printParseErrorCode(error)}`);
+        },
+      },
+      { allowTrailingComma: true, disallowComments: false },
+    );
+  } catch (err) {
+    if (err instanceof JsonStop) return { error: err.message };
+    throw err;
+  }
+  return { value: root };
 }
 
 function position(text: string, offset: number): { line: number; column: number } {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { binName, envMap, headerMap, launchText, npmSpec } from './formats/fields.js';
 
 /** A server to scan, after its file was read and validated. Secrets live here, never in a report. */
 export interface Target {
@@ -49,26 +50,21 @@ export class TargetFileError extends Error {
   }
 }
 
-const stringMap = z.record(z.string(), z.string());
-
 /** One entry of our own list format (documented in the README). Unknown fields are errors: a typo
  * like `tursted` must not pass silently. */
 export const OwnEntry = z
   .object({
     name: z.string().min(1),
-    command: z.string().min(1).optional(),
-    args: z.array(z.string()).optional(),
-    env: stringMap.optional(),
-    cwd: z.string().optional(),
+    command: launchText.min(1).optional(),
+    args: z.array(launchText).optional(),
+    env: envMap(launchText).optional(),
+    cwd: launchText.optional(),
     // Checked after `${VAR}` expansion (see httpUrlProblem): "${MCP_URL}" is not a URL yet.
     url: z.string().min(1).optional(),
     transport: z.enum(['stdio', 'http', 'sse']).optional(),
-    headers: stringMap.optional(),
-    npm: z
-      .string()
-      .regex(/^(@[^/@\s]+\/)?[^/@\s]+@\d+\.\d+\.\d+[^\s@]*$/, 'expected "name@version" with a pinned, exact version')
-      .optional(),
-    bin: z.string().optional(),
+    headers: headerMap.optional(),
+    npm: npmSpec.optional(),
+    bin: binName.optional(),
     trusted: z.boolean().optional(),
     timeout: z.number().int().positive().max(2_147_483_647).optional(),
     skip: z.string().optional(),

@@ -6,13 +6,11 @@
 import { z } from 'zod';
 import { expandFields, ExpandError } from '../expand.js';
 import { httpUrlProblem, type LoadedTargets, type Target } from '../types.js';
+import { envMap, headerMap, launchText } from './fields.js';
 import { describeZodError, entryName, type FormatContext, type TargetFormat } from './format.js';
 
-const stringMap = z.record(z.string(), z.string());
-
 /** Hand-written configs say `"DEBUG": true` or `"args": ["--port", 8080]`; clients pass them as text. */
-const scalar = z.union([z.string(), z.number(), z.boolean()]).transform(String);
-const scalarMap = z.record(z.string(), scalar);
+const scalar = z.union([z.string(), z.number(), z.boolean()]).transform(String).pipe(launchText);
 const transports = z.enum(['stdio', 'http', 'sse', 'streamable-http', 'streamableHttp']);
 
 const Entry = z
@@ -20,14 +18,14 @@ const Entry = z
     type: transports.optional(),
     transport: transports.optional(),
     transportType: transports.optional(), // Cline
-    command: z.string().min(1).optional(),
+    command: launchText.min(1).optional(),
     args: z.array(scalar).optional(),
-    env: scalarMap.optional(),
-    cwd: z.string().optional(),
+    env: envMap(scalar).optional(),
+    cwd: launchText.optional(),
     url: z.string().optional(),
     serverUrl: z.string().optional(), // Windsurf
     httpUrl: z.string().optional(), // Gemini CLI: Streamable HTTP (its `url` means SSE)
-    headers: stringMap.optional(),
+    headers: headerMap.optional(),
     disabled: z.boolean().optional(),
   })
   .refine((e) => Boolean(e.command) !== Boolean(e.url ?? e.serverUrl ?? e.httpUrl), {

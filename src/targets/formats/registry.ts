@@ -4,50 +4,62 @@
  * arguments; remotes become HTTP targets. Secrets the package asks for get obvious fake values,
  * named in the target (`fakeEnv`) so the report can say so. Other package types, and npm packages
  * whose version is a range or a tag (`^1.2.0`, `latest`), are skipped with the reason: a scan runs
- * pinned packages only. Skip reasons name the field (`servers[3].server.packages[0].version`).
+ * pinned packages only. So are identifiers that are not npm package names (`../x` would launch a
+ * local package.json's bin), packages declared on another registry, and remotes that are not
+ * http(s). Skip reasons name the field (`servers[3].server.packages[0].version`).
  */
-import type { LoadedTargets, Target } from '../types.js';
-import type { FormatContext, TargetFormat } from './format.js';
+import { z } from 'zod';
+import { exactVersionProblem, npmNameProblem } from '../pinned.js';
+import { httpUrlProblem, type LoadedTargets, type Target } from '../types.js';
+import { envName, headerName, headerValue, launchText } from './fields.js';
+import { describeZodError, type FormatContext, type TargetFormat } from './format.js';
 
-interface Arg {
-  type?: string;
-  name?: string;
-  value?: string;
-  default?: string;
-  isRequired?: boolean;
-}
-interface KeyValue {
-  name?: string;
-  value?: string;
-  default?: string;
-  isRequired?: boolean;
-  isSecret?: boolean;
-}
-interface Pkg {
-  registryType?: string;
-  registry_name?: string;
-  identifier?: string;
-  name?: string;
-  version?: string;
-  packageArguments?: Arg[];
-  environmentVariables?: KeyValue[];
-  transport?: { type?: string };
-}
-interface Remote {
-  type?: string;
-  transport_type?: string;
-  url?: string;
-  headers?: KeyValue[];
-}
+// Only the fields idemscan uses are checked; the rest of a server.json is the registry's business.
+// What is used becomes argv, env and headers, so a wrong type or a NUL is a skip naming the field.
+const Arg = z.object({
+  type: z.string().optional(),
+  name: launchText.optional(),
+  value: launchText.optional(),
+  default: launchText.optional(),
+  isRequired: z.boolean().optional(),
+});
+const keyValue = (name: z.ZodType<string>, value: z.ZodType<string>) =>
+  z.object({
+    name: name.optional(),
+    value: value.optional(),
+    default: value.optional(),
+    isRequired: z.boolean().optional(),
+    isSecret: z.boolean().optional(),
+  });
+const EnvVar = keyValue(envName, launchText);
+const Header = keyValue(headerName, headerValue);
+type KeyValue = z.infer<typeof EnvVar>;
+
+const Pkg = z.object({
+  registryType: z.string().optional(),
+  registry_name: z.string().optional(),
+  registryBaseUrl: z.string().optional(),
+  identifier: z.string().optional(),
+  name: z.string().optional(),
+  version: z.unknown(),
+  packageArguments: z.array(Arg).optional(),
+  environmentVariables: z.array(EnvVar).optional(),
+  transport: z.object({ type: z.string().optional() }).optional(),
+});
+const Remote = z.object({
+  type: z.string().optional(),
+  transport_type: z.string().optional(),
+  url: z.string().optional(),
+  headers: z.array(Header).optional(),
+});
 interface ServerJson {
-  name?: string;
-  version?: string;
-  packages?: Pkg[];
-  remotes?: Remote[];
+  name: string;
+  packages?: unknown[];
+  remotes?: unknown[];
 }
 
-/** An exact semver version: `1.2.3`, `1.2.3-beta.1`, `1.2.3+build`; not `^1.2.0`, `1.x`, `>=1`, `latest`. */
-const EXACT_VERSION = /^\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?(\+[0-9A-Za-z.-]+)?$/;
+/** Where idemscan installs from; a package declared on another registry is another package. */
+const NPM_REGISTRY = 'https://registry.npmjs.org';
 /** A value with a `{placeholder}` the client is meant to fill in. */
 const TEMPLATE = /\{[^}]+\}/;
 const PLACEHOLDER = 'idemscan-placeholder';
@@ -78,46 +90,56 @@ export const registryFormat: TargetFormat = {
 
 /** `at` prefixes the fields named in skip reasons: `servers[3].server.` in a list response. */
 function readServer(server: ServerJson, ctx: FormatContext, out: LoadedTargets, at: string): void {
-  const base = server.name!;
-  (server.packages ?? []).forEach((pkg, i) => {
-    const type = pkg.registryType ?? pkg.registry_name;
-    const name = (server.packages!.length > 1 ? `${base}#${type}` : base) + (i > 0 ? `-${i}` : '');
+  const base = server.name;
+  const skip = (name: string, reason: string): void => void out.skipped.push({ name, source: ctx.file, reason });
+  const packages = Array.isArray(server.packages) ? server.packages : [];
+  packages.forEach((raw, i) => {
+    const field = `${at}packages[${i}]`;
+    const given = isObj(raw) ? (raw.registryType ?? raw.registry_name) : undefined;
+    const type = typeof given === 'string' ? given : undefined;
+    const name = (packages.length > 1 ? `${base}#${type}` : base) + (i > 0 ? `-${i}` : '');
+    if (type !== 'npm') return skip(name, `${field}: registry type ${quote(type)} is not launched by idemscan (npm only)`);
+    const parsed = Pkg.safeParse(raw);
+    if (!parsed.success) return skip(name, describeZodError(field, parsed.error));
+    const pkg = parsed.data;
     const id = pkg.identifier ?? pkg.name;
-    if (type !== 'npm') {
-      out.skipped.push({ name, source: ctx.file, reason: `${at}packages[${i}]: registry type "${type}" is not launched by idemscan (npm only)` });
-      return;
+    if (!id || !pkg.version) return skip(name, `${field}: npm package without identifier or version`);
+    const idProblem = npmNameProblem(id);
+    if (idProblem) return skip(name, `${field}.${pkg.identifier ? 'identifier' : 'name'}: ${quote(id)}: ${idProblem}`);
+    const versionProblem = typeof pkg.version === 'string' ? exactVersionProblem(pkg.version) : 'not an exact version (unpinned)';
+    if (versionProblem) {
+      return skip(name, `${field}.version: ${quote(pkg.version)} is ${versionProblem}; idemscan launches pinned packages only`);
     }
-    if (!id || !pkg.version) {
-      out.skipped.push({ name, source: ctx.file, reason: `${at}packages[${i}]: npm package without identifier or version` });
-      return;
-    }
-    if (typeof pkg.version !== 'string' || !EXACT_VERSION.test(pkg.version)) {
-      const version = JSON.stringify(pkg.version).slice(0, 80);
-      out.skipped.push({ name, source: ctx.file, reason: `${at}packages[${i}].version: ${version} is not an exact version (unpinned); idemscan launches pinned packages only` });
-      return;
+    if (pkg.registryBaseUrl !== undefined && pkg.registryBaseUrl.replace(/\/+$/, '') !== NPM_REGISTRY) {
+      return skip(name, `${field}.registryBaseUrl: ${quote(pkg.registryBaseUrl)} is not ${NPM_REGISTRY}, where idemscan installs from`);
     }
     if (pkg.transport?.type && pkg.transport.type !== 'stdio') {
-      out.skipped.push({ name, source: ctx.file, reason: `${at}packages[${i}].transport: "${pkg.transport.type}" packages need a URL; only stdio is launched` });
-      return;
+      return skip(name, `${field}.transport: "${pkg.transport.type}" packages need a URL; only stdio is launched`);
     }
     const { values: env, fake } = fill(pkg.environmentVariables ?? []);
     out.targets.push({
       name,
       source: `${ctx.file}#${base}.packages[${i}]`,
       transport: 'stdio',
-      npm: `${id}@${pkg.version}`,
+      npm: `${id}@${pkg.version as string}`,
       args: args(pkg.packageArguments ?? []),
       env,
       fakeEnv: fake,
     });
   });
-  (server.remotes ?? []).forEach((remote, i) => {
+  (Array.isArray(server.remotes) ? server.remotes : []).forEach((raw, i) => {
+    const field = `${at}remotes[${i}]`;
     const name = `${base}#remote${i > 0 ? `-${i}` : ''}`;
-    const type = remote.type ?? remote.transport_type;
+    const parsed = Remote.safeParse(raw);
+    if (!parsed.success) return skip(name, describeZodError(field, parsed.error));
+    const remote = parsed.data;
     if (!remote.url || /[{}]/.test(remote.url) || !URL.canParse(remote.url)) {
-      out.skipped.push({ name, source: ctx.file, reason: `${at}remotes[${i}].url: missing, templated or not a URL` });
-      return;
+      return skip(name, `${field}.url: missing, templated or not a URL`);
     }
+    // file:, data:, javascript: and the like are not servers; naming the scheme is enough.
+    const urlProblem = httpUrlProblem(remote.url);
+    if (urlProblem) return skip(name, `${field}.url: ${urlProblem}`);
+    const type = remote.type ?? remote.transport_type;
     const { values: headers, fake } = fill(remote.headers ?? []);
     out.targets.push({
       name,
@@ -130,8 +152,14 @@ function readServer(server: ServerJson, ctx: FormatContext, out: LoadedTargets, 
   });
 }
 
+/** A value from the file, quoted and cut short for a message. */
+function quote(value: unknown): string {
+  return (JSON.stringify(value) ?? String(value)).slice(0, 80);
+}
+
+/** A null-prototype map: a variable or header named `__proto__` is kept like any other. */
 function fill(vars: KeyValue[]): { values: Record<string, string>; fake: string[] } {
-  const values: Record<string, string> = {};
+  const values = Object.create(null) as Record<string, string>;
   const fake: string[] = [];
   for (const v of vars) {
     if (!v.name) continue;
@@ -149,7 +177,7 @@ function fill(vars: KeyValue[]): { values: Record<string, string>; fake: string[
  * Command-line arguments: `value`, else `default`, skipping either when it is a template (`{dir}`);
  * a required argument with neither gets a placeholder, an optional one is left out.
  */
-function args(list: Arg[]): string[] {
+function args(list: z.infer<typeof Arg>[]): string[] {
   const out: string[] = [];
   for (const a of list) {
     const given = [a.value, a.default].find((v) => typeof v === 'string' && !TEMPLATE.test(v));
