@@ -17,7 +17,7 @@ export function boundedTail(text: string, max: number): string {
  * marks and blanks what is left of a secret beside them. Group 1 is set for a head (text before the
  * mark was cut short), group 2 for a tail (text after the mark starts mid-way).
  */
-export const CUT_MARK = /(… \[\d+ more characters\])|(\[\d+ earlier characters\] …)/g;
+export const CUT_MARK = /(… \[\d{1,16} more characters\])|(\[\d{1,16} earlier characters\] …)/g;
 
 export const DESCRIPTION_LIMIT = 4_000;
 const MARK = /… \[\d+ more characters\]$/;

@@ -4,7 +4,8 @@
  * error messages, which often echo the token they were given.
  */
 import type { TargetInfo } from '../report/schema.js';
-import { REDACTED, SecretText } from './secret-text.js';
+import { REDACTED } from './redacted.js';
+import { SecretText } from './secret-text.js';
 import type { Target } from './types.js';
 
 export { REDACTED };

@@ -4,35 +4,11 @@
  * shapes of well-known tokens, and what is left of either where the text was cut short.
  */
 import { CUT_MARK } from '../report/bounds.js';
-
-export const REDACTED = '[REDACTED]';
+import { REDACTED } from './redacted.js';
+import { blankTokens, tokenAtEnd } from './token-shapes.js';
 
 /** A part of a secret shorter than this, beside a cut, is left alone (as is any value this short). */
 export const MIN_SECRET = 4;
-
-/**
- * Token shapes. Each regex, once its literal prefix matched, ends in a greedy run with nothing after
- * it, so an attempt never scans more than the run it removes: linear whatever the text
- * (eslint-plugin-regexp's no-super-linear-move and no-super-linear-backtracking agree).
- */
-const TOKEN_SHAPES = [
-  /\b(?:sk|pk|rk)[-_](?:live|test|proj|ant)?[-_]?[\w-]{8,}/g,
-  /\b(?:ghp|gho|ghu|ghs|ghr|github_pat|glpat|xox[abposr]|shpat|shpss|ntn|secret|lin_api|sntrys)_[\w-]{8,}/g,
-  /\bxox[abposr]-[A-Za-z0-9-]{8,}/g,
-  /\bAKIA[0-9A-Z]{16}\b/g,
-  /\bBearer\s+[\w.~+/-]{8,}=*/gi,
-];
-/**
- * A JWT is three dot-separated base64url parts. Matching that in one regex backtracks through every
- * `eyJ` of a long run (quadratic), so the run is taken whole and its start is checked on its own.
- */
-const JWT_RUN = /\beyJ[\w.-]*/g;
-const JWT = /^eyJ[\w-]{8,}\.[\w-]{8,}\.[\w-]{8,}/;
-/** Where a token may start inside a run of token characters (checked beside a cut). */
-const TOKEN_START = /\b(?:sk[-_]|pk[-_]|rk[-_]|ghp_|gho_|ghu_|ghs_|ghr_|github_pat_|glpat_|xox[abposr][-_]|shpat_|shpss_|ntn_|lin_api_|sntrys_|AKIA|eyJ)/;
-const TOKEN_CHAR = /[\w.~+/=-]/;
-/** No shape above matches fewer characters ("sk-" and 8 more). */
-const SHORTEST_TOKEN = 11;
 
 export class SecretText {
   /** Longest first, so a secret that contains another is blanked whole. */
@@ -56,13 +32,7 @@ export class SecretText {
   redact(input: string): string {
     let out = input;
     for (const { value } of this.secrets) if (out.includes(value)) out = out.split(value).join(REDACTED);
-    if (out.length >= SHORTEST_TOKEN) {
-      for (const shape of TOKEN_SHAPES) out = out.replace(shape, REDACTED);
-      out = out.replace(JWT_RUN, (run) => {
-        const jwt = JWT.exec(run);
-        return jwt ? REDACTED + run.slice(jwt[0].length) : run;
-      });
-    }
+    out = blankTokens(out);
     return out.includes('[') ? this.cuts(out) : this.cutAtEnd(out);
   }
 
@@ -162,17 +132,4 @@ function match(p: string, fail: Int32Array, from: number, to: number, at: (i: nu
     if (p.charCodeAt(q) === c) q++;
   }
   return q;
-}
-
-/**
- * Length of the start of a token (an `sk-`, `ghp_`, `eyJ`..., or the credential after "Bearer")
- * that `seg` ends with: a cut token is too short for TOKEN_SHAPES but still a secret's prefix.
- */
-function tokenAtEnd(seg: string): number {
-  let run = seg.length;
-  while (run > 0 && TOKEN_CHAR.test(seg[run - 1]!)) run--;
-  if (run === seg.length) return 0;
-  const start = TOKEN_START.exec(seg.slice(run));
-  if (start) return seg.length - run - start.index;
-  return /bearer$/i.test(seg.slice(Math.max(0, run - 16), run).trimEnd()) ? seg.length - run : 0;
 }

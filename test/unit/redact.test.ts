@@ -205,4 +205,15 @@ describe('linear time on hostile text', () => {
     // Milliseconds in fact; the JWT regex this replaces backtracked for minutes on the first string.
     expect(performance.now() - started).toBeLessThan(10_000);
   });
+
+  it('a 16 MB token neither overflows the regex backtrack stack nor survives', () => {
+    const r = new Redactor({});
+    // An unbounded quantifier over a run this long throws "Maximum call stack size exceeded" in V8.
+    for (const [start, body] of [['sk-', 'a'], ['Bearer ', 'b'], ['ghp_', 'c'], ['eyJ', 'd']] as const) {
+      const token = start + body.repeat(16 * 1024 * 1024);
+      const out = r.text(`x ${token}.${body.repeat(9)}.${body.repeat(9)} y`);
+      expect(out.length).toBeLessThan(100);
+      expect(out).toMatch(/^x \[REDACTED\]/);
+    }
+  });
 });
