@@ -30,9 +30,16 @@ export function isSecretValue(name: string, value: string): boolean {
   return (SECRET_NAME.test(name) && value.length >= 4) || looksRandom(value);
 }
 
-/** A header value is a secret whatever its name; so is the credential after "Bearer"/"Basic"/"Token". */
+/**
+ * A header value is a secret whatever its name; so is the credential after "Bearer"/"Basic"/"Token",
+ * and what a Basic credential decodes to (a server may print the user and password it was sent).
+ */
 function headerSecrets(value: string): string[] {
-  return [value, value.replace(/^(Bearer|Basic|Token)\s+/i, '')];
+  const credential = value.replace(/^(Bearer|Basic|Token)\s+/i, '');
+  if (!/^Basic\s/i.test(value)) return [value, credential];
+  const decoded = Buffer.from(credential, 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  return [value, credential, decoded, ...(colon >= 0 ? [decoded.slice(0, colon), decoded.slice(colon + 1)] : [])];
 }
 
 /** The Authorization value that stands for a URL's user info (fetch refuses credentials in URLs). */
@@ -64,7 +71,8 @@ export function launchSecrets(target: Pick<Target, 'env' | 'headers' | 'secrets'
 /** A value given after a flag (`--token x`, `--token=x`) whose name says it is a secret, or a header. */
 function flagValue(arg: string, prev: string | undefined): { flag: string; value: string; header: boolean; joined: boolean } | undefined {
   const secretFlag = (flag: string) => SECRET_NAME.test(flag) || HEADER_FLAG.test(flag);
-  if (prev !== undefined && /^--?[\w-]+$/.test(prev) && secretFlag(prev)) {
+  // `--no-auth --port 8080`: a flag after a flag is not its value.
+  if (prev !== undefined && /^--?[\w-]+$/.test(prev) && secretFlag(prev) && !/^--?[A-Za-z][\w-]*(=|$)/.test(arg)) {
     return { flag: prev, value: arg, header: HEADER_FLAG.test(prev), joined: false };
   }
   const eq = arg.indexOf('=');

@@ -65,6 +65,8 @@ describe('the secret set: every value idemscan put into the launch', () => {
     const echoed = r.text('argv: tokvalue01 pwvalue02 keyvalue03 orgvalue04 port 8080');
     expect(echoed).toBe('argv: [REDACTED] [REDACTED] [REDACTED] [REDACTED] port 8080');
     expect(r.args(['--token=tokvalue01', '--password', 'pwvalue02', '--port', '8080'])).toEqual(['--token=[REDACTED]', '--password', '[REDACTED]', '--port', '8080']);
+    // A flag after a secret-named flag is not its value.
+    expect(new Redactor({ args: ['--no-auth', '--port', '8080'] }).text('--port 8080')).toBe('--port 8080');
   });
 
   it('every ${VAR} value taken from the environment, secret-shaped or not', () => {
@@ -83,6 +85,8 @@ describe('the secret set: every value idemscan put into the launch', () => {
   it('every header value, not only secret-named ones, and the credential after the scheme', () => {
     const r = new Redactor({ headers: { 'X-Org': 'acme-org', Authorization: 'Token tkn-value-06' } });
     expect(r.text('org acme-org with tkn-value-06')).toBe('org [REDACTED] with [REDACTED]');
+    const basic = new Redactor({ headers: { Authorization: `Basic ${Buffer.from('alice11:pw-value-12').toString('base64')}` } });
+    expect(basic.text('user alice11, password pw-value-12')).toBe('user [REDACTED], password [REDACTED]');
   });
 
   it('URL user and password, raw and percent-decoded, and the Basic credential they make', () => {
