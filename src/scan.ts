@@ -9,11 +9,12 @@ import { classifyServer } from './classify/index.js';
 import type { Session } from './connect/negotiate.js';
 import { EraMemo } from './connect/era-memo.js';
 import { DEFAULT_CONNECT_OPTIONS, observe, type ConnectOptions } from './connect/observe.js';
-import { boundedObject, serverInfoOf } from './report/bounds.js';
+import { bounded, boundedObject, serverInfoOf } from './report/bounds.js';
 import { SCHEMA_VERSION, type Report, type ServerReport } from './report/schema.js';
 import { summarize } from './report/summary.js';
 import { defaultCacheDir, installPackages, isInstalled, resolveNpmLaunch } from './targets/npm.js';
 import { describeTarget, Redactor } from './targets/redact.js';
+import { redactServer } from './targets/redact-report.js';
 import { sandboxed } from './targets/sandbox.js';
 import type { Shard } from './targets/shard.js';
 import type { SkippedTarget, Target } from './targets/types.js';
@@ -113,39 +114,6 @@ async function scanOne(target: Target, connect: ConnectOptions, opts: OneOptions
   return redactServer(await scanServer(target, connect, opts), new Redactor(target));
 }
 
-/**
- * Whatever the server said may repeat a secret it was given (an error quoting its URL, a banner
- * printing its key): every free text in the report passes through the target's redactor.
- */
-function redactServer(server: ServerReport, redact: Redactor): ServerReport {
-  const deep = <T>(value: T): T => redactDeep(value, (text) => redact.text(text));
-  return {
-    ...server,
-    failure: deep(server.failure),
-    protocol: deep(server.protocol),
-    serverInfo: deep(server.serverInfo),
-    capabilities: deep(server.capabilities),
-    findings: deep(server.findings),
-    // Tool text is untrusted output like any other: a server can print its key in a description.
-    tools: server.tools.map((t) => ({
-      ...t,
-      name: redact.text(t.name),
-      title: deep(t.title),
-      description: deep(t.description),
-      annotations: deep(t.annotations),
-      findings: deep(t.findings),
-    })),
-  };
-}
-
-/** Every string inside a JSON value, passed through `fn` (keys too: they are server text as well). */
-function redactDeep<T>(value: T, fn: (text: string) => string, depth = 0): T {
-  if (typeof value === 'string') return fn(value) as T;
-  if (depth > 32 || !value || typeof value !== 'object') return value;
-  if (Array.isArray(value)) return value.map((v) => redactDeep(v, fn, depth + 1)) as T;
-  return Object.fromEntries(Object.entries(value).map(([k, v]) => [fn(k), redactDeep(v, fn, depth + 1)])) as T;
-}
-
 async function scanServer(target: Target, connect: ConnectOptions, opts: OneOptions): Promise<ServerReport> {
   const redact = new Redactor(target);
   const trusted = target.trusted === true || (opts.trust ?? []).includes(target.name);
@@ -209,16 +177,18 @@ async function scanServer(target: Target, connect: ConnectOptions, opts: OneOpti
 
 /** Last line of defence: a bug tripped by one server's data must not lose the other servers. */
 function crashed(target: Target, err: unknown): ServerReport {
-  return {
+  const server: ServerReport = {
     name: target.name,
     status: 'failed',
-    failure: { kind: 'protocol', message: new Redactor(target).text(`idemscan could not process this server: ${String((err as Error)?.message ?? err).slice(0, 500)}`) },
+    failure: { kind: 'protocol', message: `idemscan could not process this server: ${bounded(String((err as Error)?.message ?? err), 500)}` },
     target: { transport: target.transport, source: target.source },
     idempotencyCapability: false,
     durationMs: 0,
     tools: [],
     findings: [],
   };
+  // The error may quote what the server sent: the same single pass as every other report.
+  return redactServer(server, new Redactor(target));
 }
 
 function definedOnly(options: ScanOptions): Partial<ConnectOptions> {

@@ -2,7 +2,7 @@
  * `tools/list`, every page, raw. A page is salvaged entry by entry (one bad tool must not hide
  * the others), and pagination is bounded: a server may hand back the same cursor forever.
  */
-import { boundedDescription, DESCRIPTION_LIMIT } from '../report/bounds.js';
+import { bounded, boundedDescription, DESCRIPTION_LIMIT } from '../report/bounds.js';
 import type { Finding } from '../report/schema.js';
 import { ScanFailure } from './failure.js';
 import { asObject, modernMeta, type Session } from './negotiate.js';
@@ -44,7 +44,7 @@ export async function listTools(rpc: RpcClient, session: Session, opts: ListOpti
     if (!outcome.ok) {
       // A server without tools may say so with "method not found"; that is zero tools, not a failure.
       if (out.pages === 0 && outcome.error.code === -32601 && !session.capabilities?.tools) return out;
-      const message = `tools/list failed: ${outcome.error.code} ${outcome.error.message.slice(0, 300)}`;
+      const message = `tools/list failed: ${outcome.error.code} ${bounded(outcome.error.message, 300)}`;
       if (out.pages === 0) throw new ScanFailure('protocol', message);
       out.findings.push(incomplete(out.pages, message));
       break;

@@ -16,6 +16,7 @@ import {
 } from '@modelcontextprotocol/client';
 import { bounded } from '../report/bounds.js';
 import { TOOL_NAME, TOOL_VERSION } from '../version.js';
+import { bounded } from '../report/bounds.js';
 import { ScanFailure } from './failure.js';
 import type { RpcClient, RpcOutcome } from './rpc.js';
 
@@ -175,7 +176,7 @@ function interpret(settled: Settled<RpcOutcome>, http: boolean): Probe {
     const err = settled.error;
     if (!(err instanceof ScanFailure)) throw err;
     if (err.kind === 'timeout') return { kind: 'legacy', why: 'no answer to server/discover' };
-    if (http && err.kind === 'protocol') return { kind: 'legacy', why: `server/discover refused: ${err.message.slice(0, 120)}` };
+    if (http && err.kind === 'protocol') return { kind: 'legacy', why: `server/discover refused: ${bounded(err.message, 120)}` };
     throw err;
   }
   const outcome = settled.value;
@@ -212,7 +213,7 @@ async function initialize(rpc: RpcClient, opts: NegotiateOptions, notes: string[
   );
   const before = notes.length ? ` (before that, ${boundedNotes(notes).join('; ')})` : '';
   if (!outcome.ok) {
-    throw new ScanFailure('protocol', `initialize failed: ${outcome.error.code} ${outcome.error.message.slice(0, 300)}${before}`);
+    throw new ScanFailure('protocol', `initialize failed: ${outcome.error.code} ${bounded(outcome.error.message, 300)}${before}`);
   }
   const r = outcome.result;
   // A version is a date; anything else (an escape sequence, 100 KB of text) is not kept.

@@ -2,6 +2,7 @@
  * Connect to one target, negotiate, list its tools, and end it: always returns, never throws.
  * Whatever happens, the server's processes are gone when this resolves.
  */
+import { boundedTail } from '../report/bounds.js';
 import type { Finding, Failure } from '../report/schema.js';
 import type { Target } from '../targets/types.js';
 import type { Channel } from './channel.js';
@@ -125,7 +126,7 @@ export async function observe(target: Launch, opts: ConnectOptions): Promise<Obs
     const tail = stdio.stderrTail.text().trim();
     // A listing cut short by a crash: its stderr says why.
     const incomplete = obs.findings.find((f) => f.rule === 'tool-list-incomplete');
-    if (incomplete && tail) incomplete.message += `; stderr ends: ${tail.slice(-300)}`;
+    if (incomplete && tail) incomplete.message += `; stderr ends: ${boundedTail(tail, 300)}`;
     if (obs.failure && tail) obs.failure.stderr = tail;
     if (stdio.noise.lines > 0) {
       obs.findings.push({

@@ -8,6 +8,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { getDefaultEnvironment } from '@modelcontextprotocol/client/stdio';
 import type { Channel, ChannelEvents } from './channel.js';
+import { bounded } from '../report/bounds.js';
 import { ScanFailure } from './failure.js';
 import { TailBuffer } from './tail.js';
 
@@ -137,7 +138,7 @@ export class StdioChannel implements Channel {
     // Goodbye messages after we asked it to stop ("Received SIGTERM...") are not the server's fault.
     if (this.closing) return;
     this.noise.lines++;
-    this.noise.first ??= line.slice(0, 200);
+    this.noise.first ??= bounded(line, 200);
   }
 
   /** Ends the whole process group: SIGTERM, then SIGKILL after the grace period. */

@@ -6,6 +6,19 @@ export function bounded(text: string, max: number): string {
   return text.length <= max ? text : `${text.slice(0, max)}… [${text.length - max} more characters]`;
 }
 
+/** The last `max` characters, for tails (a server's last words on stderr). */
+export function boundedTail(text: string, max: number): string {
+  return text.length <= max ? text : `[${text.length - max} earlier characters] …${text.slice(-max)}`;
+}
+
+/**
+ * The marks `bounded` and `boundedTail` leave where they cut. Cuts happen before redaction (to keep
+ * memory in check on arrival), so a secret may be cut in two: the redactor finds the cuts by these
+ * marks and blanks what is left of a secret beside them. Group 1 is set for a head (text before the
+ * mark was cut short), group 2 for a tail (text after the mark starts mid-way).
+ */
+export const CUT_MARK = /(… \[\d{1,16} more characters\])|(\[\d{1,16} earlier characters\] …)/g;
+
 export const DESCRIPTION_LIMIT = 4_000;
 const MARK = /… \[\d+ more characters\]$/;
 

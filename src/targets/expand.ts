@@ -4,7 +4,6 @@
  * is an error for that entry: scanning with a silently empty token would report a misleading failure.
  */
 import os from 'node:os';
-import { isSecretValue } from './redact.js';
 
 export interface ExpandContext {
   env: NodeJS.ProcessEnv;
@@ -15,7 +14,11 @@ export class ExpandError extends Error {}
 
 const PATTERN = /\$\{([^}]+)\}/g;
 
-/** `fromEnv` collects the values taken from the environment that are secrets (by name or shape). */
+/**
+ * `fromEnv` collects every value taken from the environment. Each is a secret for the report,
+ * whatever it looks like: a config says `${DB_URL}` or `${X_ORG}` precisely to keep the value out
+ * of the file, and idemscan cannot tell which of them matter.
+ */
 export function expandString(value: string, ctx: ExpandContext, fromEnv: string[] = []): string {
   return value.replace(PATTERN, (whole, body: string) => {
     if (body === 'workspaceFolder' && ctx.workspaceFolder) return ctx.workspaceFolder;
@@ -28,7 +31,7 @@ export function expandString(value: string, ctx: ExpandContext, fromEnv: string[
     }
     const found = ctx.env[name];
     if (found !== undefined && found !== '') {
-      if (isSecretValue(name, found)) fromEnv.push(found);
+      fromEnv.push(found);
       return found;
     }
     if (fallback !== undefined) return fallback;

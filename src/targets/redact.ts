@@ -4,19 +4,15 @@
  * error messages, which often echo the token they were given.
  */
 import type { TargetInfo } from '../report/schema.js';
+import { REDACTED } from './redacted.js';
+import { SecretText } from './secret-text.js';
 import type { Target } from './types.js';
 
-export const REDACTED = '[REDACTED]';
+export { REDACTED };
 
 const SECRET_NAME = /(key|token|secret|pass|pwd|auth|credential|bearer|session|cookie|signature|private)/i;
-const TOKEN_SHAPES = [
-  /\b(sk|pk|rk)[-_](live|test|proj|ant)?[-_]?[A-Za-z0-9_-]{8,}/g,
-  /\b(ghp|gho|ghu|ghs|ghr|github_pat|glpat|xox[abposr]|shpat|shpss|ntn|secret|lin_api|sntrys)_[A-Za-z0-9_-]{8,}/g,
-  /\bxox[abposr]-[A-Za-z0-9-]{8,}/g,
-  /\bAKIA[0-9A-Z]{16}\b/g,
-  /\bBearer\s+[A-Za-z0-9._~+/-]{8,}=*/gi,
-  /\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/g,
-];
+/** A flag whose value is a header (`mcp-remote --header "Authorization: Bearer ..."`, `curl -H`). */
+const HEADER_FLAG = /^(--header|-H)$/;
 
 /**
  * A value that reads like a credential: long, no spaces, several character classes, and not a
@@ -29,15 +25,21 @@ export function looksRandom(value: string): boolean {
   return classes >= 3 || (classes === 2 && /\d/.test(value) && value.length >= 20);
 }
 
-/** Whether the value of an env variable, header or `${VAR}` named `name` is to be treated as a secret. */
+/** Whether the value of an env variable named `name` is to be treated as a secret. */
 export function isSecretValue(name: string, value: string): boolean {
   return (SECRET_NAME.test(name) && value.length >= 4) || looksRandom(value);
 }
 
-/** A header's secret parts: the whole value and the credential after "Bearer"/"Basic"/"Token". */
-function headerSecrets(name: string, value: string): string[] {
+/**
+ * A header value is a secret whatever its name; so is the credential after "Bearer"/"Basic"/"Token",
+ * and what a Basic credential decodes to (a server may print the user and password it was sent).
+ */
+function headerSecrets(value: string): string[] {
   const credential = value.replace(/^(Bearer|Basic|Token)\s+/i, '');
-  return /^authorization$/i.test(name) || isSecretValue(name, credential) ? [value, credential] : [];
+  if (!/^Basic\s/i.test(value)) return [value, credential];
+  const decoded = Buffer.from(credential, 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  return [value, credential, decoded, ...(colon >= 0 ? [decoded.slice(0, colon), decoded.slice(colon + 1)] : [])];
 }
 
 /** The Authorization value that stands for a URL's user info (fetch refuses credentials in URLs). */
@@ -47,24 +49,62 @@ export function basicAuthFromUrl(url: URL): string | undefined {
   return `Basic ${Buffer.from(user).toString('base64')}`;
 }
 
-export class Redactor {
-  private readonly secrets: string[];
+/**
+ * Every value idemscan itself put into a launch that a server could echo back: secret-named or
+ * random-looking env values, every `${VAR}` value taken from the environment, every header value,
+ * every query value, URL credentials, secret-looking URL path segments, and the values of
+ * secret-named flags (`--token=x`, `--api-key x`) and of `--header`.
+ */
+export function launchSecrets(target: Pick<Target, 'env' | 'headers' | 'secrets' | 'url' | 'args'>): string[] {
+  const values = [
+    ...Object.entries(target.env ?? {}).flatMap(([name, v]) => (isSecretValue(name, v) ? [v] : [])),
+    ...Object.values(target.headers ?? {}).flatMap(headerSecrets),
+    ...(target.secrets ?? []),
+    ...urlSecrets(target.url),
+    ...(target.args ?? []).flatMap((arg, i, args) => argSecrets(arg, args[i - 1])),
+  ];
+  // The forms a server may echo them in: as given, percent-decoded or -encoded (in a URL), and
+  // JSON-escaped (a key argument's path quotes odd property names).
+  return values.flatMap((v) => [v, safeDecode(v), encodeURIComponent(v), JSON.stringify(v).slice(1, -1)]);
+}
 
-  constructor(target: Pick<Target, 'env' | 'headers' | 'secrets' | 'url'>) {
-    const values = [
-      ...Object.entries(target.env ?? {}).flatMap(([name, v]) => (isSecretValue(name, v) ? [v] : [])),
-      ...Object.entries(target.headers ?? {}).flatMap(([name, v]) => headerSecrets(name, v)),
-      ...(target.secrets ?? []),
-      ...urlSecrets(target.url),
-    ];
-    this.secrets = [...new Set(values.filter((v) => v.length >= 4))].sort((a, b) => b.length - a.length);
+/** A value given after a flag (`--token x`, `--token=x`) whose name says it is a secret, or a header. */
+function flagValue(arg: string, prev: string | undefined): { flag: string; value: string; header: boolean; joined: boolean } | undefined {
+  const secretFlag = (flag: string) => SECRET_NAME.test(flag) || HEADER_FLAG.test(flag);
+  // `--no-auth --port 8080`: a flag after a flag is not its value.
+  if (prev !== undefined && /^--?[\w-]+$/.test(prev) && secretFlag(prev) && !/^--?[A-Za-z][\w-]*(=|$)/.test(arg)) {
+    return { flag: prev, value: arg, header: HEADER_FLAG.test(prev), joined: false };
+  }
+  const eq = arg.indexOf('=');
+  const flag = arg.slice(0, eq);
+  if (eq > 0 && /^--?[\w.-]+$/.test(flag) && secretFlag(flag)) {
+    return { flag, value: arg.slice(eq + 1), header: HEADER_FLAG.test(flag), joined: true };
+  }
+  return undefined;
+}
+
+function argSecrets(arg: string, prev: string | undefined): string[] {
+  const given = flagValue(arg, prev);
+  if (given?.header) {
+    const colon = given.value.indexOf(':');
+    return [given.value, ...(colon > 0 ? headerSecrets(given.value.slice(colon + 1).trim()) : [])];
+  }
+  if (given) return [given.value];
+  return URL_ARG.test(arg) ? urlSecrets(arg) : [];
+}
+
+const URL_ARG = /^[a-z][a-z0-9+.-]*:\/\//i;
+
+export class Redactor {
+  private readonly secrets: SecretText;
+
+  constructor(target: Pick<Target, 'env' | 'headers' | 'secrets' | 'url' | 'args'>) {
+    this.secrets = new SecretText(launchSecrets(target));
   }
 
+  /** Any text, in time linear in its length: known secrets, token shapes, and their parts at a cut. */
   text(input: string): string {
-    let out = input;
-    for (const s of this.secrets) out = out.split(s).join(REDACTED);
-    for (const shape of TOKEN_SHAPES) out = out.replace(shape, REDACTED);
-    return out;
+    return this.secrets.redact(input);
   }
 
   url(input: string): string {
@@ -85,23 +125,23 @@ export class Redactor {
 
   args(args: string[]): string[] {
     return args.map((arg, i) => {
-      const prev = args[i - 1];
-      if (prev && /^--?[\w-]+$/.test(prev) && SECRET_NAME.test(prev)) return REDACTED;
-      const eq = /^(--?[\w.-]+)=(.*)$/.exec(arg);
-      if (eq && SECRET_NAME.test(eq[1]!)) return `${eq[1]}=${REDACTED}`;
-      if (/^[a-z][a-z0-9+.-]*:\/\//i.test(arg)) return this.url(arg);
+      const given = flagValue(arg, args[i - 1]);
+      if (given) return given.joined ? `${given.flag}=${REDACTED}` : REDACTED;
+      if (URL_ARG.test(arg)) return this.url(arg);
       return this.text(arg);
     });
   }
 }
 
-/** A server may echo its URL back in an error: its credentials and secret-looking query values too. */
+/** A server may echo its URL back in an error: its credentials, query values and random-looking path parts too. */
 function urlSecrets(input: string | undefined): string[] {
   if (!input || !URL.canParse(input)) return [];
   const url = new URL(input);
   const basic = basicAuthFromUrl(url);
-  const query = [...url.searchParams.entries()].filter(([k, v]) => isSecretValue(k, v)).map(([, v]) => v);
-  return [url.username, url.password, ...(basic ? [basic, basic.slice(6)] : []), ...query]
+  // Decoded by URLSearchParams ("+" is a space), and as written.
+  const query = [...url.searchParams.values(), ...url.search.slice(1).split('&').flatMap((p) => (p.includes('=') ? [p.slice(p.indexOf('=') + 1)] : []))];
+  const path = url.pathname.split('/').filter((part) => looksRandom(safeDecode(part)));
+  return [url.username, url.password, ...(basic ? [basic, basic.slice(6)] : []), ...query, ...path]
     .filter(Boolean)
     .flatMap((v) => [v, safeDecode(v)]);
 }

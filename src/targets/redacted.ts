@@ -1,0 +1,2 @@
+/** What stands in a report where a secret was. */
+export const REDACTED = '[REDACTED]';
