@@ -16,7 +16,6 @@ import {
 } from '@modelcontextprotocol/client';
 import { bounded } from '../report/bounds.js';
 import { TOOL_NAME, TOOL_VERSION } from '../version.js';
-import { bounded } from '../report/bounds.js';
 import { ScanFailure } from './failure.js';
 import type { RpcClient, RpcOutcome } from './rpc.js';
 
