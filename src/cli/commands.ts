@@ -139,6 +139,7 @@ async function run(targets: Target[], flags: ScanFlags, view: 'table' | 'tools',
       if (e.type === 'install' && !flags.quiet) {
         process.stderr.write(`idemscan: installing ${e.packages.length} pinned npm package(s) into ${e.cacheDir} (once; \`idemscan install\` does it ahead)\n`);
       }
+      if (e.type === 'warning') process.stderr.write(`idemscan: ${e.message}\n`);
       if (e.type !== 'done' || !progress) return;
       const s = e.server;
       const status = s.status === 'ok' ? `${s.tools.length} tools` : `failed (${s.failure?.kind})`;

@@ -20,7 +20,7 @@ export function splitSpec(spec: string): { name: string; version: string } {
   return { name: spec.slice(0, at), version: spec.slice(at + 1) };
 }
 
-function packageDir(cacheDir: string, spec: string): string {
+export function packageDir(cacheDir: string, spec: string): string {
   return path.join(cacheDir, 'npm', spec.replace(/\//g, '+'));
 }
 
