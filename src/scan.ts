@@ -11,7 +11,7 @@ import { DEFAULT_CONNECT_OPTIONS, observe, type ConnectOptions } from './connect
 import { boundedObject, serverInfoOf } from './report/bounds.js';
 import { SCHEMA_VERSION, type Report, type ServerReport } from './report/schema.js';
 import { summarize } from './report/summary.js';
-import { defaultCacheDir, installPackages, isInstalled, packageDir, resolveNpmLaunch } from './targets/npm.js';
+import { defaultCacheDir, installPackages, installScriptSpecs, isInstalled, packageDir, resolveNpmLaunch } from './targets/npm.js';
 import { describeTarget, Redactor } from './targets/redact.js';
 import { contain, sandboxSupport, type SandboxMode } from './targets/sandbox.js';
 import type { Shard } from './targets/shard.js';
@@ -50,11 +50,13 @@ export async function scan(targets: Target[], options: ScanOptions = {}): Promis
   const sandboxNote = options.sandbox ? sandboxSupport().note : undefined;
   if (sandboxNote) options.onProgress?.({ type: 'warning', message: sandboxNote });
   const npmSpecs = targets.filter((t) => t.npm).map((t) => t.npm!);
-  const missing = npmSpecs.filter((s) => !isInstalled(cacheDir, s));
+  const scripts = installScriptSpecs(targets);
+  const missing = npmSpecs.filter((s) => !isInstalled(cacheDir, s, scripts.has(s)));
   const installErrors = new Map<string, string>();
   if (missing.length > 0 && options.install) options.onProgress?.({ type: 'install', packages: [...new Set(missing)], cacheDir });
-  const installs = missing.length > 0 && options.install ? await installPackages(missing, cacheDir, concurrency) : [];
+  const installs = missing.length > 0 && options.install ? await installPackages(missing, cacheDir, concurrency, scripts) : [];
   for (const r of installs) if (!r.ok) installErrors.set(r.spec, r.error ?? 'npm install failed');
+  for (const r of installs) if (r.note) options.onProgress?.({ type: 'warning', message: r.note });
   const scanStarted = performance.now();
 
   const eraMemo = EraMemo.load(cacheDir);
@@ -159,7 +161,7 @@ async function scanServer(target: Target, connect: ConnectOptions, opts: OneOpti
     if (target.npm) {
       const installError = opts.installErrors.get(target.npm);
       if (installError) throw new Error(`npm install of ${target.npm} failed: ${installError}`);
-      if (!isInstalled(opts.cacheDir, target.npm)) throw new Error(`${target.npm} is not installed: run \`idemscan install\` first`);
+      if (!isInstalled(opts.cacheDir, target.npm, !!target.installScripts)) throw new Error(`${target.npm} is not installed: run \`idemscan install\` first`);
       launch = { ...target, ...(await resolveNpmLaunch(target, opts.cacheDir)) };
       resolved = [launch.command, ...redact.args(launch.args ?? [])].join(' ');
     }

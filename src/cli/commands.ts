@@ -1,7 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { installPackages, defaultCacheDir } from '../targets/npm.js';
+import { installPackages, installScriptSpecs, defaultCacheDir } from '../targets/npm.js';
 import { loadTargetFiles } from '../targets/load.js';
 import { parseShard, selectShard, type Shard } from '../targets/shard.js';
 import { TargetFileError, type Target } from '../targets/types.js';
@@ -181,9 +181,11 @@ export async function installCommand(files: string[], flags: { concurrency: numb
   const loaded = await loadOrUsage(files);
   const specs = loaded.targets.filter((t) => t.npm).map((t) => t.npm!);
   const cacheDir = flags.cacheDir ?? defaultCacheDir();
-  const results = await installPackages(specs, cacheDir, flags.concurrency);
+  const results = await installPackages(specs, cacheDir, flags.concurrency, installScriptSpecs(loaded.targets));
   for (const r of results) {
-    process.stdout.write(`${r.ok ? 'ok    ' : 'FAILED'} ${r.spec}${r.ms ? ` (${(r.ms / 1000).toFixed(1)} s)` : ' (cached)'}\n`);
+    const scripts = r.scripts ? `, install scripts in ${r.scripts}` : '';
+    process.stdout.write(`${r.ok ? 'ok    ' : 'FAILED'} ${r.spec}${r.ms ? ` (${(r.ms / 1000).toFixed(1)} s${scripts})` : ' (cached)'}\n`);
+    if (r.note) process.stderr.write(`idemscan: ${r.note}\n`);
     if (!r.ok) process.stderr.write(`${r.error}\n`);
   }
   process.stdout.write(`${results.filter((r) => r.ok).length}/${results.length} packages in ${cacheDir}\n`);
