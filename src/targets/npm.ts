@@ -107,7 +107,7 @@ async function runScripts(dir: string): Promise<{ mode?: SandboxMode; error?: st
   } catch (err) {
     return { error: `install scripts need a sandbox: ${(err as Error).message}` };
   }
-  const run = await execa(launch.command, launch.args, { cwd: dir, reject: false, timeout: 10 * 60_000, extendEnv: false, env: scriptEnv(), stdin: 'ignore' });
+  const run = await execa(launch.command, launch.args, { cwd: dir, reject: false, timeout: 10 * 60_000, extendEnv: false, env: scriptEnv(dir), stdin: 'ignore' });
   if (run.exitCode !== 0) return { mode: launch.sandbox, error: `install scripts failed: ${String(run.stderr || run.message).slice(-2000)}` };
   return { mode: launch.sandbox };
 }
@@ -123,12 +123,13 @@ function npmEnv(): Record<string, string> {
 
 /** For package code: the basics only. No npm_config_* (tokens), no proxy variables (credentials in
  * their URLs; there is no network anyway), and no npmrc, whose values npm would export to scripts. */
-function scriptEnv(): Record<string, string> {
+function scriptEnv(dir: string): Record<string, string> {
   const keep = Object.entries(process.env).filter(([k, v]) => v !== undefined && BASE_ENV.test(k)) as [string, string][];
   return {
     ...Object.fromEntries(keep),
-    npm_config_userconfig: '/dev/null',
-    npm_config_globalconfig: '/dev/null',
+    // Files that do not exist: npm reads no config from them (and refuses one file for both).
+    npm_config_userconfig: path.join(dir, '.no-user-npmrc'),
+    npm_config_globalconfig: path.join(dir, '.no-global-npmrc'),
     npm_config_update_notifier: 'false',
     PUPPETEER_SKIP_DOWNLOAD: '1',
   };

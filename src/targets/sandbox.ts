@@ -63,19 +63,20 @@ let abilities: Abilities | undefined;
 const works = (command: string, args: string[]): boolean =>
   execaSync(command, args, { reject: false, stdin: 'ignore', timeout: 10_000 }).exitCode === 0;
 
-/** Probed once per process: a few milliseconds of `true` under each wrapper. */
+/** Probed once per process: a few milliseconds of an empty `sh` (which the wrappers need anyway) under each. */
 function probe(): Abilities {
   if (abilities) return abilities;
   if (process.platform !== 'linux') return (abilities = { bwrap: false, pid: null, net: null, pdeathsig: false });
   const root = process.getuid?.() === 0;
   const pidNs = ['--pid', '--fork', '--kill-child'];
-  const first = (candidates: string[][]) => candidates.find((flags) => works('unshare', [...flags, 'true'])) ?? null;
+  const noop = ['sh', '-c', ':'];
+  const first = (candidates: string[][]) => candidates.find((flags) => works('unshare', [...flags, ...noop])) ?? null;
   return (abilities = {
-    bwrap: works('bwrap', [...bwrapArgs({ home: undefined, readable: [], writable: [], cwd: '/' }), 'true']),
+    bwrap: works('bwrap', [...bwrapArgs({ home: undefined, readable: [], writable: [], cwd: '/' }), ...noop]),
     // An unprivileged user namespace that maps our uid to itself: the server still sees its own uid.
     pid: first(root ? [pidNs] : [['--user', '--map-current-user', ...pidNs]]),
     net: first(root ? [['-n', ...pidNs], ['-rn', ...pidNs]] : [['-rn', ...pidNs]]),
-    pdeathsig: works('setpriv', ['--pdeathsig', 'KILL', '--', 'true']),
+    pdeathsig: works('setpriv', ['--pdeathsig', 'KILL', '--', ...noop]),
   });
 }
 
