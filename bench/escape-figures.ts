@@ -33,7 +33,7 @@ for (const sandbox of [false, true]) {
 // The probe: a HOME with planted secrets, a directory outside, a non-loopback listener.
 const dir = mkdtempSync(path.join(os.tmpdir(), 'idemscan-figures-'));
 const home = path.join(dir, 'home');
-for (const [file, text] of [['.ssh/id_rsa', 'SSH-KEY'], ['.npmrc', '//registry.npmjs.org/:_authToken=NPM-TOKEN'], ['.aws/credentials', 'AWS-SECRET']]) {
+for (const [file, text] of [['.ssh/id_rsa', 'SSH-KEY'], ['.npmrc', '//registry.npmjs.org/:_authToken=NPM-TOKEN'], ['.aws/credentials', 'AWS-SECRET']] as const) {
   mkdirSync(path.dirname(path.join(home, file)), { recursive: true });
   writeFileSync(path.join(home, file), text);
 }
