@@ -46,6 +46,8 @@ export interface Contained extends Launch {
 /** Runs the server as a child and exits with its status (SIGTERM reaches the server through its
  * process group). stdin goes through fd 3: a background job of a non-interactive sh would get /dev/null. */
 const INIT = 'exec 3<&0; "$@" <&3 3<&- & exec 3<&-; wait $!';
+/** What sh itself adds to the environment, removed again so the server sees exactly what it was given. */
+const SH_ENV = ['PWD', 'OLDPWD', 'SHLVL', '_'].flatMap((name) => ['-u', name]);
 const LO_UP = 'ip link set lo up 2>/dev/null; ';
 
 interface Abilities {
@@ -117,7 +119,8 @@ export function contain(launch: Launch, opts: ContainOptions): Contained {
     argv = ['bwrap', ...bwrapArgs({ home: process.env.HOME, readable, writable: opts.writable ?? [], cwd }), launch.command, ...launch.args];
   } else {
     const script = (mode === 'netns' ? LO_UP : '') + INIT;
-    argv = [...lifetime, 'unshare', ...flags!, '--', 'sh', '-c', script, 'sh', launch.command, ...launch.args];
+    const env = findExecutable('env');
+    argv = [...lifetime, 'unshare', ...flags!, '--', 'sh', '-c', script, 'sh', ...(env ? [env, ...SH_ENV] : []), launch.command, ...launch.args];
   }
   return { command: argv[0]!, args: argv.slice(1), cwd: launch.cwd, sandbox: mode };
 }
