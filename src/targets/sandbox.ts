@@ -111,7 +111,6 @@ export function contain(launch: Launch, opts: ContainOptions): Contained {
   // Inside a wrapper a missing command would look like a server that exited 127.
   const found = findExecutable(launch.command, launch.cwd);
   if (!found) throw new Error(`cannot start "${launch.command}": ENOENT`);
-  const lifetime = a.pdeathsig ? ['setpriv', '--pdeathsig', 'KILL', '--'] : [];
   let argv: string[];
   if (mode === 'bubblewrap') {
     const cwd = launch.cwd ?? process.cwd();
@@ -119,6 +118,7 @@ export function contain(launch: Launch, opts: ContainOptions): Contained {
     argv = ['bwrap', ...bwrapArgs({ home: process.env.HOME, readable, writable: opts.writable ?? [], cwd }), launch.command, ...launch.args];
   } else {
     const script = (mode === 'netns' ? LO_UP : '') + INIT;
+    const lifetime = a.pdeathsig ? ['setpriv', '--pdeathsig', 'KILL', '--'] : [];
     const env = findExecutable('env');
     argv = [...lifetime, 'unshare', ...flags!, '--', 'sh', '-c', script, 'sh', ...(env ? [env, ...SH_ENV] : []), launch.command, ...launch.args];
   }
