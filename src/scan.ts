@@ -12,10 +12,10 @@ import { DEFAULT_CONNECT_OPTIONS, observe, type ConnectOptions } from './connect
 import { bounded, boundedObject, serverInfoOf } from './report/bounds.js';
 import { SCHEMA_VERSION, type Report, type ServerReport } from './report/schema.js';
 import { summarize } from './report/summary.js';
-import { defaultCacheDir, installPackages, isInstalled, resolveNpmLaunch } from './targets/npm.js';
+import { defaultCacheDir, installPackages, installScriptSpecs, isInstalled, packageDir, resolveNpmLaunch } from './targets/npm.js';
 import { describeTarget, Redactor } from './targets/redact.js';
 import { redactServer } from './targets/redact-report.js';
-import { sandboxed } from './targets/sandbox.js';
+import { contain, sandboxSupport, type SandboxMode } from './targets/sandbox.js';
 import type { Shard } from './targets/shard.js';
 import type { SkippedTarget, Target } from './targets/types.js';
 import { TOOL_NAME, TOOL_VERSION } from './version.js';
@@ -25,7 +25,7 @@ export interface ScanOptions extends Partial<ConnectOptions> {
   /** Install pinned npm targets that are not in the cache yet (needs the npm registry). */
   install?: boolean;
   cacheDir?: string;
-  /** Run stdio servers in a loopback-only network namespace. */
+  /** Run stdio servers in bubblewrap (or, without it, a loopback-only network namespace). */
   sandbox?: boolean;
   /** Server names whose hints the user trusts (as `trusted: true` in a target file). */
   trust?: string[];
@@ -39,6 +39,8 @@ export interface ScanOptions extends Partial<ConnectOptions> {
 
 export type ProgressEvent =
   | { type: 'install'; packages: string[]; cacheDir: string }
+  /** Something the user should know once, in one line (e.g. --sandbox falling back to less). */
+  | { type: 'warning'; message: string }
   | { type: 'start'; target: string; index: number; total: number }
   | { type: 'done'; server: ServerReport; index: number; total: number };
 
@@ -48,12 +50,16 @@ export async function scan(targets: Target[], options: ScanOptions = {}): Promis
   const connect: ConnectOptions = { ...DEFAULT_CONNECT_OPTIONS, ...definedOnly(options) };
   const concurrency = Math.max(1, options.concurrency ?? 4);
   const cacheDir = options.cacheDir ?? defaultCacheDir();
+  const sandboxNote = options.sandbox ? sandboxSupport().note : undefined;
+  if (sandboxNote) options.onProgress?.({ type: 'warning', message: sandboxNote });
   const npmSpecs = targets.filter((t) => t.npm).map((t) => t.npm!);
-  const missing = npmSpecs.filter((s) => !isInstalled(cacheDir, s));
+  const scripts = installScriptSpecs(targets);
+  const missing = npmSpecs.filter((s) => !isInstalled(cacheDir, s, scripts.has(s)));
   const installErrors = new Map<string, string>();
   if (missing.length > 0 && options.install) options.onProgress?.({ type: 'install', packages: [...new Set(missing)], cacheDir });
-  const installs = missing.length > 0 && options.install ? await installPackages(missing, cacheDir, concurrency) : [];
+  const installs = missing.length > 0 && options.install ? await installPackages(missing, cacheDir, concurrency, scripts) : [];
   for (const r of installs) if (!r.ok) installErrors.set(r.spec, r.error ?? 'npm install failed');
+  for (const r of installs) if (r.note) options.onProgress?.({ type: 'warning', message: r.note });
   const scanStarted = performance.now();
 
   const eraMemo = EraMemo.load(cacheDir);
@@ -120,27 +126,33 @@ async function scanServer(target: Target, connect: ConnectOptions, opts: OneOpti
   const base = { name: target.name, idempotencyCapability: false, trusted, tools: [], findings: [] };
   let launch: Target = target;
   let resolved: string | undefined;
+  let sandbox: SandboxMode | undefined;
   try {
     if (target.npm) {
       const installError = opts.installErrors.get(target.npm);
       if (installError) throw new Error(`npm install of ${target.npm} failed: ${installError}`);
-      if (!isInstalled(opts.cacheDir, target.npm)) throw new Error(`${target.npm} is not installed: run \`idemscan install\` first`);
+      if (!isInstalled(opts.cacheDir, target.npm, !!target.installScripts)) throw new Error(`${target.npm} is not installed: run \`idemscan install\` first`);
       launch = { ...target, ...(await resolveNpmLaunch(target, opts.cacheDir)) };
       resolved = [launch.command, ...redact.args(launch.args ?? [])].join(' ');
     }
-    if (opts.sandbox && launch.transport === 'stdio') launch = { ...launch, ...sandboxed(launch.command!, launch.args ?? []) };
+    if (launch.transport === 'stdio' && launch.command) {
+      const readable = target.npm ? [packageDir(opts.cacheDir, target.npm)] : [];
+      const contained = contain({ command: launch.command, args: launch.args ?? [], cwd: launch.cwd }, { sandbox: !!opts.sandbox, readable });
+      launch = { ...launch, command: contained.command, args: contained.args };
+      sandbox = contained.sandbox;
+    }
   } catch (err) {
     return {
       ...base,
       status: 'failed',
       failure: { kind: 'spawn', message: (err as Error).message },
-      target: describeTarget(target, resolved),
+      target: { ...describeTarget(target, resolved), sandbox },
       durationMs: 0,
     };
   }
 
   const obs = await observe(launch, target.timeoutMs ? { ...connect, timeoutMs: target.timeoutMs } : connect);
-  const target_ = describeTarget(target, resolved);
+  const target_ = { ...describeTarget(target, resolved), sandbox };
   if (obs.failure) {
     return {
       ...base,

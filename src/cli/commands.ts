@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { installPackages, defaultCacheDir } from '../targets/npm.js';
+import { installPackages, installScriptSpecs, defaultCacheDir } from '../targets/npm.js';
 import { loadTargetFiles } from '../targets/load.js';
 import { parseShard, selectShard, type Shard } from '../targets/shard.js';
 import { TargetFileError, type Target } from '../targets/types.js';
@@ -140,6 +140,7 @@ async function run(targets: Target[], flags: ScanFlags, view: 'table' | 'tools',
       if (e.type === 'install' && !flags.quiet) {
         process.stderr.write(`idemscan: installing ${e.packages.length} pinned npm package(s) into ${e.cacheDir} (once; \`idemscan install\` does it ahead)\n`);
       }
+      if (e.type === 'warning') process.stderr.write(`idemscan: ${e.message}\n`);
       if (e.type !== 'done' || !progress) return;
       const s = e.server;
       const status = s.status === 'ok' ? `${s.tools.length} tools` : `failed (${s.failure?.kind})`;
@@ -197,9 +198,11 @@ export async function installCommand(files: string[], flags: { concurrency: numb
   const loaded = await loadOrUsage(files);
   const specs = loaded.targets.filter((t) => t.npm).map((t) => t.npm!);
   const cacheDir = flags.cacheDir ?? defaultCacheDir();
-  const results = await installPackages(specs, cacheDir, flags.concurrency);
+  const results = await installPackages(specs, cacheDir, flags.concurrency, installScriptSpecs(loaded.targets));
   for (const r of results) {
-    process.stdout.write(`${r.ok ? 'ok    ' : 'FAILED'} ${r.spec}${r.ms ? ` (${(r.ms / 1000).toFixed(1)} s)` : ' (cached)'}\n`);
+    const scripts = r.scripts ? `, install scripts in ${r.scripts}` : '';
+    process.stdout.write(`${r.ok ? 'ok    ' : 'FAILED'} ${r.spec}${r.ms ? ` (${(r.ms / 1000).toFixed(1)} s${scripts})` : ' (cached)'}\n`);
+    if (r.note) process.stderr.write(`idemscan: ${r.note}\n`);
     if (!r.ok) process.stderr.write(`${r.error}\n`);
   }
   process.stdout.write(`${results.filter((r) => r.ok).length}/${results.length} packages in ${cacheDir}\n`);

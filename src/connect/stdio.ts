@@ -5,7 +5,7 @@
  * Framing is newline-delimited JSON, as the spec says.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { getDefaultEnvironment } from '@modelcontextprotocol/client/stdio';
 import type { Channel, ChannelEvents } from './channel.js';
 import { bounded } from '../report/bounds.js';
@@ -53,6 +53,10 @@ export class StdioChannel implements Channel {
   }
 
   async start(): Promise<void> {
+    // spawn reports a missing cwd as ENOENT of the command, which reads as a missing program.
+    if (this.opts.cwd !== undefined && !isDirectory(this.opts.cwd)) {
+      throw new ScanFailure('spawn', `cannot start "${this.opts.command}": its cwd "${this.opts.cwd.slice(0, 500)}" does not exist or is not a directory`);
+    }
     const child = spawn(this.opts.command, this.opts.args, {
       // Minimal environment: the SDK's safe defaults plus what the target declares, nothing else.
       env: { ...getDefaultEnvironment(), ...this.opts.env },
@@ -156,6 +160,14 @@ export class StdioChannel implements Channel {
     liveGroups.delete(pgid);
     this.child.stdout?.destroy();
     this.child.stderr?.destroy();
+  }
+}
+
+function isDirectory(dir: string): boolean {
+  try {
+    return statSync(dir).isDirectory();
+  } catch {
+    return false;
   }
 }
 

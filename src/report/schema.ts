@@ -72,6 +72,9 @@ export const TargetInfo = z.object({
   /** Env or header names given obvious fake values (registry secrets), never real ones. */
   fakeEnv: z.array(z.string()).optional(),
   source: z.string().optional(),
+  /** How a stdio server was contained (docs/SANDBOX.md): bubblewrap or the network-only namespace
+   * under --sandbox, none without it. Absent for HTTP servers. */
+  sandbox: z.enum(['bubblewrap', 'netns', 'none']).optional(),
 });
 
 export const ProtocolInfo = z.object({

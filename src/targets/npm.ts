@@ -9,6 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { execa } from 'execa';
 import pLimit from 'p-limit';
+import { contain, type SandboxMode } from './sandbox.js';
 import type { Target } from './types.js';
 
 export function defaultCacheDir(): string {
@@ -20,7 +21,7 @@ export function splitSpec(spec: string): { name: string; version: string } {
   return { name: spec.slice(0, at), version: spec.slice(at + 1) };
 }
 
-function packageDir(cacheDir: string, spec: string): string {
+export function packageDir(cacheDir: string, spec: string): string {
   return path.join(cacheDir, 'npm', spec.replace(/\//g, '+'));
 }
 
@@ -28,8 +29,17 @@ function installedPackageJson(cacheDir: string, spec: string): string {
   return path.join(packageDir(cacheDir, spec), 'node_modules', splitSpec(spec).name, 'package.json');
 }
 
-export function isInstalled(cacheDir: string, spec: string): boolean {
-  return existsSync(installedPackageJson(cacheDir, spec));
+/** Written once a package's install scripts have run (only for targets that declare them). */
+const SCRIPTS_RAN = '.idemscan-scripts-ran';
+
+/** Installed, and when `withScripts`, its install scripts have run too. */
+export function isInstalled(cacheDir: string, spec: string, withScripts = false): boolean {
+  return existsSync(installedPackageJson(cacheDir, spec)) && (!withScripts || existsSync(path.join(packageDir(cacheDir, spec), SCRIPTS_RAN)));
+}
+
+/** Specs whose targets declare `installScripts`, with the reason given. */
+export function installScriptSpecs(targets: Target[]): Map<string, string> {
+  return new Map(targets.filter((t) => t.npm && t.installScripts).map((t) => [t.npm!, t.installScripts!]));
 }
 
 export interface InstallResult {
@@ -37,41 +47,92 @@ export interface InstallResult {
   ok: boolean;
   ms: number;
   error?: string;
+  /** Where the package's install scripts ran, when its target asked for them. */
+  scripts?: SandboxMode;
+  /** One line for the user (scripts ran without bubblewrap). */
+  note?: string;
 }
 
-/** Installs each distinct pinned package once, in parallel under a limit. */
-export async function installPackages(specs: string[], cacheDir: string, concurrency = 4): Promise<InstallResult[]> {
+/**
+ * Installs each distinct pinned package once, in parallel under a limit. No package code runs:
+ * `--ignore-scripts`. Specs in `scripts` then get `npm rebuild` in the sandbox (see runScripts).
+ */
+export async function installPackages(specs: string[], cacheDir: string, concurrency = 4, scripts: ReadonlyMap<string, string> = new Map()): Promise<InstallResult[]> {
   const limit = pLimit(concurrency);
   return Promise.all(
     [...new Set(specs)].map((spec) =>
       limit(async (): Promise<InstallResult> => {
         const started = performance.now();
-        if (isInstalled(cacheDir, spec)) return { spec, ok: true, ms: 0 };
+        const withScripts = scripts.has(spec);
+        if (isInstalled(cacheDir, spec, withScripts)) return { spec, ok: true, ms: 0 };
         const dir = packageDir(cacheDir, spec);
-        await mkdir(dir, { recursive: true });
-        await writeFile(path.join(dir, 'package.json'), JSON.stringify({ private: true, name: 'idemscan-cache-entry' }));
-        const run = await execa(
-          'npm',
-          ['install', '--no-audit', '--no-fund', '--no-package-lock', '--omit=dev', '--loglevel=error', spec],
-          // Package install scripts run with this environment: only what npm needs, none of the
-          // user's secrets (npm_config_* settings such as a registry or proxy are kept).
-          { cwd: dir, reject: false, timeout: 10 * 60_000, extendEnv: false, env: npmEnv() },
-        );
-        const ms = Math.round(performance.now() - started);
-        if (run.exitCode !== 0 || !isInstalled(cacheDir, spec)) {
-          return { spec, ok: false, ms, error: String(run.stderr || run.message).slice(-2000) };
+        const elapsed = () => Math.round(performance.now() - started);
+        if (!isInstalled(cacheDir, spec)) {
+          await mkdir(dir, { recursive: true });
+          await writeFile(path.join(dir, 'package.json'), JSON.stringify({ private: true, name: 'idemscan-cache-entry' }));
+          const run = await execa(
+            'npm',
+            ['install', '--ignore-scripts', '--no-audit', '--no-fund', '--no-package-lock', '--omit=dev', '--loglevel=error', spec],
+            // No package code runs here, so npm gets the user's npm settings (registry, auth for
+            // private packages, proxy) and nothing else.
+            { cwd: dir, reject: false, timeout: 10 * 60_000, extendEnv: false, env: npmEnv() },
+          );
+          if (run.exitCode !== 0 || !isInstalled(cacheDir, spec)) {
+            return { spec, ok: false, ms: elapsed(), error: String(run.stderr || run.message).slice(-2000) };
+          }
         }
-        return { spec, ok: true, ms };
+        if (!withScripts) return { spec, ok: true, ms: elapsed() };
+        const ran = await runScripts(dir);
+        if (ran.error) return { spec, ok: false, ms: elapsed(), scripts: ran.mode, error: ran.error };
+        await writeFile(path.join(dir, SCRIPTS_RAN), `${scripts.get(spec)}\n`);
+        const note = ran.mode === 'bubblewrap' ? undefined : `install scripts of ${spec} ran without bubblewrap (network-only namespace: they could read your files)`;
+        return { spec, ok: true, ms: elapsed(), scripts: ran.mode, note };
       }),
     ),
   );
 }
 
+/**
+ * `npm rebuild` runs the install scripts of everything installed in the entry, in the sandbox:
+ * no network, only the entry writable (bubblewrap), and an environment without npm auth tokens,
+ * proxy credentials or the user's npmrc files.
+ */
+async function runScripts(dir: string): Promise<{ mode?: SandboxMode; error?: string }> {
+  let launch;
+  try {
+    launch = contain(
+      { command: 'npm', args: ['rebuild', '--ignore-scripts=false', '--no-audit', '--no-fund', '--loglevel=error'], cwd: dir },
+      { sandbox: true, writable: [dir] },
+    );
+  } catch (err) {
+    return { error: `install scripts need a sandbox: ${(err as Error).message}` };
+  }
+  const run = await execa(launch.command, launch.args, { cwd: dir, reject: false, timeout: 10 * 60_000, extendEnv: false, env: scriptEnv(dir), stdin: 'ignore' });
+  if (run.exitCode !== 0) return { mode: launch.sandbox, error: `install scripts failed: ${String(run.stderr || run.message).slice(-2000)}` };
+  return { mode: launch.sandbox };
+}
+
+const BASE_ENV = /^(PATH|HOME|USER|LOGNAME|SHELL|TMPDIR|TEMP|TMP|LANG|SystemRoot|ComSpec|APPDATA|LOCALAPPDATA|NODE_EXTRA_CA_CERTS|SSL_CERT_FILE|SSL_CERT_DIR)$/i;
+
 function npmEnv(): Record<string, string> {
   const keep = Object.entries(process.env).filter(
-    ([k, v]) => v !== undefined && (/^(PATH|HOME|USER|LOGNAME|SHELL|TMPDIR|TEMP|TMP|LANG|SystemRoot|ComSpec|APPDATA|LOCALAPPDATA|NODE_EXTRA_CA_CERTS|SSL_CERT_FILE|SSL_CERT_DIR|HTTPS?_PROXY|NO_PROXY)$/i.test(k) || /^npm_config_/i.test(k)),
+    ([k, v]) => v !== undefined && (BASE_ENV.test(k) || /^(HTTPS?_PROXY|NO_PROXY)$/i.test(k) || /^npm_config_/i.test(k)),
   ) as [string, string][];
   return { ...Object.fromEntries(keep), npm_config_update_notifier: 'false', PUPPETEER_SKIP_DOWNLOAD: '1' };
+}
+
+/** For package code: the basics only. No npm_config_* (tokens), no proxy variables (credentials in
+ * their URLs; there is no network anyway), and no npmrc, whose values npm would export to scripts. */
+function scriptEnv(dir: string): Record<string, string> {
+  const keep = Object.entries(process.env).filter(([k, v]) => v !== undefined && BASE_ENV.test(k)) as [string, string][];
+  return {
+    ...Object.fromEntries(keep),
+    // Files that do not exist: npm reads no config from them (and refuses one file for both).
+    npm_config_userconfig: path.join(dir, '.no-user-npmrc'),
+    npm_config_globalconfig: path.join(dir, '.no-global-npmrc'),
+    npm_config_update_notifier: 'false',
+    PUPPETEER_SKIP_DOWNLOAD: '1',
+  };
 }
 
 /** The command that starts an installed package's bin with the current Node. */

@@ -1,42 +1,160 @@
 /**
- * `--sandbox`: a stdio server runs in a fresh network namespace that has only loopback, so it
- * cannot reach the internet (telemetry, its real API) whatever credentials it was given. It does
- * not restrict the file system or other processes. Uses util-linux `unshare`; as an ordinary user
- * it needs unprivileged user namespaces (`unshare -rn`).
+ * How a stdio server (or an install script) is wrapped before it is spawned. Three layers, each
+ * used only where this machine allows it (see docs/SANDBOX.md for what each one protects):
+ *
+ * - `bubblewrap` (`--sandbox`, bwrap present): own PID, network, IPC and UTS namespaces, a
+ *   read-only system, private scratch HOME and /tmp, no homes, no capabilities. bwrap's own init
+ *   is PID 1 and `--die-with-parent` ends the namespace with idemscan.
+ * - `netns` (`--sandbox`, no bwrap): util-linux `unshare`, a loopback-only network namespace plus
+ *   the PID namespace below. Files are not protected.
+ * - `none` (no `--sandbox`): the PID namespace only, so a child that calls setsid or double-forks
+ *   still ends with the server. Where `unshare` cannot do that either, the bare command in its
+ *   own process group (the connector signals the group).
+ *
+ * In every `unshare` variant a tiny `sh` is PID 1 and waits for the server: a server that were
+ * PID 1 itself would ignore SIGTERM unless it handles it. When the server exits, so does sh, and
+ * the kernel kills everything left in the namespace. `setpriv --pdeathsig KILL` ends the wrapper
+ * (and so the namespace) when idemscan itself is killed.
  */
 import { accessSync, constants } from 'node:fs';
 import path from 'node:path';
 import { execaSync } from 'execa';
+import { bwrapArgs, safeRealpath } from './bwrap.js';
 
-let prefix: string[] | null | undefined;
+export type SandboxMode = 'bubblewrap' | 'netns' | 'none';
 
-/** The command prefix that works on this machine, or null where neither variant does. */
-export function sandboxPrefix(): string[] | null {
-  if (prefix !== undefined) return prefix;
-  const lo = 'ip link set lo up 2>/dev/null; exec "$0" "$@"';
-  for (const flags of process.getuid?.() === 0 ? [['-n'], ['-rn']] : [['-rn']]) {
-    const probe = execaSync('unshare', [...flags, 'true'], { reject: false });
-    if (probe.exitCode === 0) return (prefix = ['unshare', ...flags, '--', 'sh', '-c', lo]);
-  }
-  return (prefix = null);
+export interface Launch {
+  command: string;
+  args: string[];
+  cwd?: string;
 }
 
-export function sandboxed(command: string, args: string[]): { command: string; args: string[] } {
-  const p = sandboxPrefix();
-  if (!p) throw new Error('--sandbox needs `unshare -n` (util-linux) and network namespaces, which this machine does not allow');
-  // Inside the wrapper a missing command would look like a server that exited 127.
-  if (!findExecutable(command)) throw new Error(`cannot start "${command}": ENOENT`);
-  return { command: p[0]!, args: [...p.slice(1), command, ...args] };
+export interface ContainOptions {
+  /** Run inside the best sandbox this machine has (`--sandbox`, install scripts). */
+  sandbox: boolean;
+  /** Paths the process must read besides its command, path arguments and cwd (its npm cache entry). */
+  readable?: string[];
+  /** Paths it may write (install scripts: the package's cache entry). Bubblewrap only. */
+  writable?: string[];
 }
 
-function findExecutable(command: string): boolean {
-  const dirs = command.includes('/') ? [''] : (process.env.PATH ?? '').split(path.delimiter).filter(Boolean);
-  return dirs.some((dir) => {
-    try {
-      accessSync(dir ? path.join(dir, command) : command, constants.X_OK);
-      return true;
-    } catch {
-      return false;
-    }
+export interface Contained extends Launch {
+  /** Which sandbox the process runs in; `none` may still have the PID namespace. */
+  sandbox: SandboxMode;
+}
+
+/** Runs the server as a child and exits with its status (SIGTERM reaches the server through its
+ * process group). stdin goes through fd 3: a background job of a non-interactive sh would get /dev/null. */
+const INIT = 'exec 3<&0; "$@" <&3 3<&- & exec 3<&-; wait $!';
+/** What sh itself adds to the environment, removed again so the server sees exactly what it was given. */
+const SH_ENV = ['PWD', 'OLDPWD', 'SHLVL', '_'].flatMap((name) => ['-u', name]);
+const LO_UP = 'ip link set lo up 2>/dev/null; ';
+
+interface Abilities {
+  bwrap: boolean;
+  /** `unshare` flags for a PID namespace that keeps the real uid, or null. */
+  pid: string[] | null;
+  /** `unshare` flags for network + PID namespaces (as non-root this maps to uid 0), or null. */
+  net: string[] | null;
+  /** `setpriv --pdeathsig KILL` works. */
+  pdeathsig: boolean;
+}
+
+let abilities: Abilities | undefined;
+
+const works = (command: string, args: string[]): boolean =>
+  execaSync(command, args, { reject: false, stdin: 'ignore', timeout: 10_000 }).exitCode === 0;
+
+/** Probed once per process: a few milliseconds of an empty `sh` (which the wrappers need anyway) under each. */
+function probe(): Abilities {
+  if (abilities) return abilities;
+  if (process.platform !== 'linux') return (abilities = { bwrap: false, pid: null, net: null, pdeathsig: false });
+  const root = process.getuid?.() === 0;
+  const pidNs = ['--pid', '--fork', '--kill-child'];
+  const noop = ['sh', '-c', ':'];
+  const first = (candidates: string[][]) => candidates.find((flags) => works('unshare', [...flags, ...noop])) ?? null;
+  return (abilities = {
+    bwrap: works('bwrap', [...bwrapArgs({ home: undefined, readable: [], writable: [], cwd: '/' }), ...noop]),
+    // An unprivileged user namespace that maps our uid to itself: the server still sees its own uid.
+    pid: first(root ? [pidNs] : [['--user', '--map-current-user', ...pidNs]]),
+    net: first(root ? [['-n', ...pidNs], ['-rn', ...pidNs]] : [['-rn', ...pidNs]]),
+    pdeathsig: works('setpriv', ['--pdeathsig', 'KILL', '--', ...noop]),
   });
+}
+
+/** What `--sandbox` gives on this machine, and the one line to say when that is less than bubblewrap. */
+export function sandboxSupport(): { mode: SandboxMode; note?: string } {
+  const a = probe();
+  if (a.bwrap) return { mode: 'bubblewrap' };
+  if (a.net) {
+    return { mode: 'netns', note: '--sandbox: bubblewrap (bwrap) is missing or cannot create namespaces here; servers get only a loopback-only network namespace (files and HOME are NOT protected, see docs/SANDBOX.md)' };
+  }
+  return { mode: 'none', note: '--sandbox: neither bubblewrap nor `unshare -n` works on this machine; servers cannot be sandboxed' };
+}
+
+/** The wrapper program of the sandbox this machine has, or null when there is none (tests skip on it). */
+export function sandboxPrefix(): string[] | null {
+  const { mode } = sandboxSupport();
+  return mode === 'bubblewrap' ? ['bwrap'] : mode === 'netns' ? ['unshare', ...probe().net!] : null;
+}
+
+/**
+ * The launch wrapped for containment. Throws (a spawn failure for the caller) where the
+ * sandbox is asked for but impossible, or where a wrapper would hide that the command is missing.
+ */
+export function contain(launch: Launch, opts: ContainOptions): Contained {
+  const a = probe();
+  const mode = opts.sandbox ? sandboxSupport().mode : 'none';
+  if (opts.sandbox && mode === 'none') throw new Error('--sandbox needs bubblewrap (bwrap) or `unshare -n` (util-linux), and neither works on this machine');
+  const flags = mode === 'netns' ? a.net : a.pid;
+  if (mode !== 'bubblewrap' && !flags) return { ...launch, sandbox: mode };
+  // Inside a wrapper a missing command would look like a server that exited 127.
+  const found = findExecutable(launch.command, launch.cwd);
+  if (!found) throw new Error(`cannot start "${launch.command}": ENOENT`);
+  let argv: string[];
+  if (mode === 'bubblewrap') {
+    const cwd = launch.cwd ?? process.cwd();
+    const readable = [...commandPaths(found), ...argPaths(launch.args, cwd), cwd, ...(opts.readable ?? [])];
+    argv = ['bwrap', ...bwrapArgs({ home: process.env.HOME, readable, writable: opts.writable ?? [], cwd }), launch.command, ...launch.args];
+  } else {
+    const script = (mode === 'netns' ? LO_UP : '') + INIT;
+    const lifetime = a.pdeathsig ? ['setpriv', '--pdeathsig', 'KILL', '--'] : [];
+    const env = findExecutable('env');
+    argv = [...lifetime, 'unshare', ...flags!, '--', 'sh', '-c', script, 'sh', ...(env ? [env, ...SH_ENV] : []), launch.command, ...launch.args];
+  }
+  return { command: argv[0]!, args: argv.slice(1), cwd: launch.cwd, sandbox: mode };
+}
+
+/** The absolute path the command resolves to (PATH lookup as spawn does), or undefined. */
+export function findExecutable(command: string, cwd?: string): string | undefined {
+  const dirs = command.includes('/') ? [''] : (process.env.PATH ?? '').split(path.delimiter).filter(Boolean);
+  for (const dir of dirs) {
+    const file = path.resolve(cwd ?? process.cwd(), dir, command);
+    try {
+      accessSync(file, constants.X_OK);
+      return file;
+    } catch {
+      // not here
+    }
+  }
+  return undefined;
+}
+
+/** The command and what it needs to run when it lives in a hidden place (nvm under HOME): its
+ * package (a JS bin), and the Node that runs idemscan with its prefix (global npm, npx). */
+function commandPaths(found: string): string[] {
+  const out = [found, process.execPath];
+  const real = safeRealpath(found);
+  if (real) out.push(real);
+  const node = safeRealpath(process.execPath);
+  if (node && path.basename(path.dirname(node)) === 'bin') out.push(path.dirname(path.dirname(node)));
+  return out;
+}
+
+/** Arguments that name existing paths (`/x`, `./x`, `--flag=/x`), resolved against cwd. */
+function argPaths(args: string[], cwd: string): string[] {
+  return args
+    .map((arg) => (arg.startsWith('-') && arg.includes('=') ? arg.slice(arg.indexOf('=') + 1) : arg))
+    .filter((arg) => arg.length > 0 && arg.length < 4096 && !arg.includes('\0') && (path.isAbsolute(arg) || arg.startsWith('.') || arg.includes('/')))
+    .map((arg) => path.resolve(cwd, arg));
 }

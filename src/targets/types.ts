@@ -16,6 +16,8 @@ export interface Target {
   /** A pinned npm package (`name@version`) launched from the install cache instead of a command. */
   npm?: string;
   bin?: string;
+  /** Why this npm package needs its install scripts (they run sandboxed; by default none run). */
+  installScripts?: string;
   trusted?: boolean;
   /** Overrides --timeout for this server (some start slowly). */
   timeoutMs?: number;
@@ -65,6 +67,8 @@ export const OwnEntry = z
     headers: headerMap.optional(),
     npm: npmSpec.optional(),
     bin: binName.optional(),
+    // The reason, required: install scripts are package code run at install time.
+    installScripts: z.string().min(1, 'give the reason the package needs its install scripts').optional(),
     trusted: z.boolean().optional(),
     timeout: z.number().int().positive().max(2_147_483_647).optional(),
     skip: z.string().optional(),
@@ -74,6 +78,7 @@ export const OwnEntry = z
   .refine((e) => [e.command, e.url, e.npm].filter(Boolean).length === 1, {
     message: 'exactly one of "command", "url" or "npm" is required',
   })
+  .refine((e) => !e.installScripts || e.npm, { message: '"installScripts" applies to "npm" packages only', path: ['installScripts'] })
   .refine((e) => !e.transport || (e.url ? e.transport !== 'stdio' : e.transport === 'stdio'), {
     message: '"transport" must be "stdio" for a command or npm package, "http" or "sse" for a url',
     path: ['transport'],

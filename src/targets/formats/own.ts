@@ -49,6 +49,7 @@ export const ownFormat: TargetFormat = {
         headers: entry.headers,
         npm: entry.npm,
         bin: entry.bin,
+        installScripts: entry.installScripts,
         trusted: entry.trusted,
         timeoutMs: entry.timeout,
         skip: entry.skip,
