@@ -14,6 +14,7 @@ import { SCHEMA_VERSION, type Report, type ServerReport } from './report/schema.
 import { summarize } from './report/summary.js';
 import { defaultCacheDir, installPackages, installScriptSpecs, isInstalled, packageDir, resolveNpmLaunch } from './targets/npm.js';
 import { describeTarget, Redactor } from './targets/redact.js';
+import { parsePinnedSpec } from './targets/pinned.js';
 import { redactServer } from './targets/redact-report.js';
 import { contain, sandboxSupport, type SandboxMode } from './targets/sandbox.js';
 import type { Shard } from './targets/shard.js';
@@ -54,8 +55,13 @@ export async function scan(targets: Target[], options: ScanOptions = {}): Promis
   if (sandboxNote) options.onProgress?.({ type: 'warning', message: sandboxNote });
   const npmSpecs = targets.filter((t) => t.npm).map((t) => t.npm!);
   const scripts = installScriptSpecs(targets);
-  const missing = npmSpecs.filter((s) => !isInstalled(cacheDir, s, scripts.has(s)));
+  // Target files are checked when read; a library caller's own targets are checked here, before npm runs.
   const installErrors = new Map<string, string>();
+  for (const spec of npmSpecs) {
+    const pinned = parsePinnedSpec(spec);
+    if ('error' in pinned) installErrors.set(spec, pinned.error);
+  }
+  const missing = npmSpecs.filter((s) => !installErrors.has(s) && !isInstalled(cacheDir, s, scripts.has(s)));
   if (missing.length > 0 && options.install) options.onProgress?.({ type: 'install', packages: [...new Set(missing)], cacheDir });
   const installs = missing.length > 0 && options.install ? await installPackages(missing, cacheDir, concurrency, scripts) : [];
   for (const r of installs) if (!r.ok) installErrors.set(r.spec, r.error ?? 'npm install failed');
@@ -130,7 +136,7 @@ async function scanServer(target: Target, connect: ConnectOptions, opts: OneOpti
   try {
     if (target.npm) {
       const installError = opts.installErrors.get(target.npm);
-      if (installError) throw new Error(`npm install of ${target.npm} failed: ${installError}`);
+      if (installError) throw new Error(`${target.npm} was not installed: ${installError}`);
       if (!isInstalled(opts.cacheDir, target.npm, !!target.installScripts)) throw new Error(`${target.npm} is not installed: run \`idemscan install\` first`);
       launch = { ...target, ...(await resolveNpmLaunch(target, opts.cacheDir)) };
       resolved = [launch.command, ...redact.args(launch.args ?? [])].join(' ');

@@ -196,6 +196,7 @@ function exitCode(report: Report, failOn: FailOn | undefined): number {
 
 export async function installCommand(files: string[], flags: { concurrency: number; cacheDir?: string }): Promise<void> {
   const loaded = await loadOrUsage(files);
+  for (const s of loaded.skipped) process.stderr.write(`idemscan: skipped ${safeText(s.name, 80)} (${s.source}): ${safeText(s.reason, 400)}\n`);
   const specs = loaded.targets.filter((t) => t.npm).map((t) => t.npm!);
   const cacheDir = flags.cacheDir ?? defaultCacheDir();
   const results = await installPackages(specs, cacheDir, flags.concurrency, installScriptSpecs(loaded.targets));

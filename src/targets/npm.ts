@@ -143,7 +143,8 @@ export async function resolveNpmLaunch(target: Target, cacheDir: string): Promis
   const bins = typeof pkg.bin === 'string' ? { [unscoped(pkg.name)]: pkg.bin } : (pkg.bin ?? {});
   const names = Object.keys(bins);
   const chosen = target.bin ?? (names.includes(unscoped(pkg.name)) ? unscoped(pkg.name) : names[0]);
-  const file = chosen ? bins[chosen] : undefined;
+  // Own keys only: a bin named `constructor` must not find Object's.
+  const file = chosen && Object.hasOwn(bins, chosen) ? bins[chosen] : undefined;
   if (!file) {
     throw new Error(`${spec} has no bin${target.bin ? ` named "${target.bin}"` : ''} (has: ${names.join(', ') || 'none'})`);
   }
