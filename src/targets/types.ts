@@ -66,7 +66,7 @@ export const OwnEntry = z
     headers: stringMap.optional(),
     npm: z
       .string()
-      .regex(/^(@[^/@\s]+\/)?[^/@\s]+@\d+\.\d+\.\d+[^\s@]*$/, 'expected "name@version" with a pinned, exact version')
+      .regex(/^(@[^/@\s]+\/)?[^/@\s]+@\d+\.\d+\.\d[^\s@]*$/, 'expected "name@version" with a pinned, exact version')
       .optional(),
     bin: z.string().optional(),
     trusted: z.boolean().optional(),

@@ -47,9 +47,9 @@ interface ServerJson {
 }
 
 /** An exact semver version: `1.2.3`, `1.2.3-beta.1`, `1.2.3+build`; not `^1.2.0`, `1.x`, `>=1`, `latest`. */
-const EXACT_VERSION = /^\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?(\+[0-9A-Za-z.-]+)?$/;
+const EXACT_VERSION = /^\d+\.\d+\.\d+(?:-[\da-z.-]+)?(?:\+[\da-z.-]+)?$/i;
 /** A value with a `{placeholder}` the client is meant to fill in. */
-const TEMPLATE = /\{[^}]+\}/;
+const TEMPLATE = /\{[^{}]+\}/;
 const PLACEHOLDER = 'idemscan-placeholder';
 
 const isObj = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
