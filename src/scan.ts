@@ -64,8 +64,9 @@ export async function scan(targets: Target[], options: ScanOptions = {}): Promis
         const server = await scanOne(target, { ...connect, eraMemo, signal: options.signal }, { ...options, cacheDir, installErrors }).catch(
           (err: unknown) => crashed(target, err),
         );
-        // A server cut short by Ctrl-C did not fail: it was not scanned.
-        if (options.signal?.aborted) return undefined;
+        // A server cut short by Ctrl-C did not fail: it was not scanned. One that finished as the
+        // signal came was scanned, and is kept.
+        if (options.signal?.aborted && server.status === 'failed') return undefined;
         options.onProgress?.({ type: 'done', server, index: done++, total: targets.length });
         return server;
       }),

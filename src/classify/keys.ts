@@ -246,9 +246,8 @@ class SchemaWalk {
     }
     if (layers.length === 1) return [node, added];
     const merged: Schema = {};
-    for (const k of KEYWORDS) {
-      const layer = layers.find((l) => Object.hasOwn(l, k));
-      if (layer) merged[k] = layer[k];
+    for (let i = layers.length - 1; i >= 0; i--) {
+      for (const k of KEYWORDS) if (Object.hasOwn(layers[i]!, k)) merged[k] = layers[i]![k];
     }
     return [merged, added];
   }
@@ -265,8 +264,9 @@ class SchemaWalk {
   }
 
   private target(ref: string): unknown {
-    if (!this.targets.has(ref)) this.targets.set(ref, ref.length > MAX_REF ? undefined : pointer(this.root, ref));
-    return this.targets.get(ref);
+    let target = this.targets.get(ref);
+    if (target === undefined && !this.targets.has(ref)) this.targets.set(ref, (target = ref.length > MAX_REF ? undefined : pointer(this.root, ref)));
+    return target;
   }
 
   /** Each key and value of `obj`, one step each; its keys are listed once however often the walk comes back. */
@@ -301,7 +301,9 @@ function pointer(root: unknown, ref: string): unknown {
   const parts = ref.slice(1).split('/').filter((p, i) => i > 0 || p !== '');
   let node: unknown = root;
   for (const raw of parts) {
-    const key = safeDecode(raw).replaceAll('~1', '/').replaceAll('~0', '~');
+    // Most refs are plain (`#/$defs/Name`): decode only what needs it, this runs on every hop.
+    const decoded = raw.includes('%') ? safeDecode(raw) : raw;
+    const key = decoded.includes('~') ? decoded.replaceAll('~1', '/').replaceAll('~0', '~') : decoded;
     if (!isSchema(node) && !Array.isArray(node)) return undefined;
     node = (node as Record<string, unknown>)[key];
   }
