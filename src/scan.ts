@@ -172,6 +172,9 @@ async function scanServer(target: Target, connect: ConnectOptions, opts: OneOpti
 
   const obs = await observe(launch, target.timeoutMs ? { ...connect, timeoutMs: target.timeoutMs } : connect);
   const target_ = describeTarget(target, resolved);
+  // Stopped while this server was listed or closed: it is left out of the report, so classifying
+  // it would only delay the stop.
+  if (connect.signal?.aborted) return { ...base, status: 'failed', failure: { kind: 'timeout', message: 'interrupted' }, target: target_, durationMs: obs.durationMs };
   if (obs.failure) {
     return {
       ...base,

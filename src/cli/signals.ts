@@ -17,7 +17,7 @@ const SIGNALS: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
 /** How long a server may take to end on SIGTERM once the user asked to stop. */
 const STOP_GRACE_MS = 500;
 /** Last resort: a stop that has not finished by then (an npm install underway) leaves without a report. */
-const WATCHDOG_MS = 5_000;
+const WATCHDOG_MS = 10_000;
 
 export interface Interrupt {
   /** Aborted by the first signal: what `scan()` is given. */

@@ -15,7 +15,7 @@ const regexWords = (name: string) =>
     .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
     // eslint-disable-next-line regexp/no-super-linear-move -- the old splitter, on short names only
     .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
-    .split(/[^A-Za-z0-9]+/)
+    .split(/[^a-z0-9]+/i)
     .filter(Boolean)
     .map((w) => w.toLowerCase());
 

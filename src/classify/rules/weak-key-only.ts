@@ -1,4 +1,5 @@
-import { mentionsIdempotency } from '../keys.js';
+import { DESCRIPTION_LIMIT } from '../../report/bounds.js';
+import { head, mentionsIdempotency } from '../keys.js';
 import type { Rule } from './types.js';
 
 /** A key or deduplication named outright: "idempotency key", "dedupe", "deduplicated". */
@@ -29,7 +30,7 @@ function saysPositively(clause: string, re: RegExp): boolean {
  */
 export function describesDeduplication(description: string | undefined, hintSaysIdempotent: boolean): boolean {
   if (!description || !mentionsIdempotency(description)) return false;
-  return description.split(/[.;:!?\n]+/).some((clause) =>
+  return head(description, DESCRIPTION_LIMIT).split(/[.;:!?\n]+/).some((clause) =>
     saysPositively(clause, KEY_OR_DEDUP) ||
     (DUPLICATES.test(clause) && saysPositively(clause, PREVENTS)) ||
     (!hintSaysIdempotent && saysPositively(clause, CLAIM)));
