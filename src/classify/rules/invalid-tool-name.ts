@@ -1,4 +1,4 @@
-import { head, NAME_LIMIT } from '../keys.js';
+import { head, NAME_LIMIT } from '../names.js';
 import type { Rule } from './types.js';
 
 const ALLOWED = /^[\w.-]{1,128}$/;

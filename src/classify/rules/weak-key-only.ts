@@ -1,5 +1,5 @@
 import { DESCRIPTION_LIMIT } from '../../report/bounds.js';
-import { head, mentionsIdempotency } from '../keys.js';
+import { head, mentionsIdempotency } from '../names.js';
 import type { Rule } from './types.js';
 
 /** A key or deduplication named outright: "idempotency key", "dedupe", "deduplicated". */
