@@ -79,8 +79,9 @@ export async function scan(targets: Target[], options: ScanOptions = {}): Promis
         const server = await scanOne(target, { ...connect, eraMemo, signal: options.signal }, { ...options, cacheDir, installErrors }).catch(
           (err: unknown) => crashed(target, err),
         );
-        // A server cut short by Ctrl-C did not fail: it was not scanned.
-        if (options.signal?.aborted) return undefined;
+        // A server cut short by Ctrl-C did not fail: it was not scanned. One that finished as the
+        // signal came was scanned, and is kept.
+        if (options.signal?.aborted && server.status === 'failed') return undefined;
         options.onProgress?.({ type: 'done', server, index: done++, total: targets.length });
         return server;
       }),
@@ -159,6 +160,9 @@ async function scanServer(target: Target, connect: ConnectOptions, opts: OneOpti
 
   const obs = await observe(launch, target.timeoutMs ? { ...connect, timeoutMs: target.timeoutMs } : connect);
   const target_ = { ...describeTarget(target, resolved), sandbox };
+  // Stopped while this server was listed or closed: it is left out of the report, so classifying
+  // it would only delay the stop.
+  if (connect.signal?.aborted) return { ...base, status: 'failed', failure: { kind: 'timeout', message: 'interrupted' }, target: target_, durationMs: obs.durationMs };
   if (obs.failure) {
     return {
       ...base,

@@ -2,7 +2,7 @@
 import type { Finding, ToolReport } from '../report/schema.js';
 import { bounded, boundedDescription, boundedObject } from '../report/bounds.js';
 import { effectiveHints, HINT_NAMES } from './hints.js';
-import { findKeyArguments } from './keys.js';
+import { findKeyArguments, newStepBudget, SERVER_STEPS, TOOL_STEPS, type StepBudget } from './keys.js';
 import { runServerRules, runToolRules } from './rules/index.js';
 import type { ServerContext } from './rules/types.js';
 import { advertisesIdempotency, verdictOf } from './verdict.js';
@@ -20,12 +20,13 @@ export interface Classified {
   findings: Finding[];
 }
 
-export function classifyTool(raw: Record<string, unknown>, serverKeyed: boolean): ToolReport {
+/** `budget`: the steps left for the server's schemas (classifyServer shares one among its tools). */
+export function classifyTool(raw: Record<string, unknown>, serverKeyed: boolean, budget?: StepBudget): ToolReport {
   const annotations = raw.annotations && typeof raw.annotations === 'object' && !Array.isArray(raw.annotations)
     ? (raw.annotations as Record<string, unknown>)
     : undefined;
   const effective = effectiveHints(annotations);
-  const keyArguments = findKeyArguments(raw.inputSchema);
+  const keyArguments = findKeyArguments(raw.inputSchema, budget, String(raw.name));
   const title = typeof raw.title === 'string' ? raw.title : typeof annotations?.title === 'string' ? annotations.title : undefined;
   return {
     name: bounded(String(raw.name), 256),
@@ -41,7 +42,8 @@ export function classifyTool(raw: Record<string, unknown>, serverKeyed: boolean)
 
 export function classifyServer(input: ClassifyInput): Classified {
   const idempotencyCapability = advertisesIdempotency(input.capabilities);
-  const tools = input.rawTools.map((raw) => classifyTool(raw, idempotencyCapability));
+  const budget = newStepBudget();
+  const tools = input.rawTools.map((raw) => classifyTool(raw, idempotencyCapability, budget));
   const server: ServerContext = {
     name: input.name,
     capabilities: input.capabilities,
@@ -51,5 +53,17 @@ export function classifyServer(input: ClassifyInput): Classified {
     raws: input.rawTools,
   };
   tools.forEach((tool, i) => tool.findings.push(...runToolRules({ tool, raw: input.rawTools[i]!, server })));
-  return { idempotencyCapability, tools, findings: runServerRules(server) };
+  return { idempotencyCapability, tools, findings: [...budgetFindings(budget), ...runServerRules(server)] };
+}
+
+/** Schemas not searched to the end: their verdicts may miss a key argument. */
+function budgetFindings(budget: StepBudget): Finding[] {
+  if (budget.cut.length === 0) return [];
+  const names = budget.cut.slice(0, 3).map((n) => JSON.stringify(bounded(n, 64))).join(', ');
+  return [{
+    rule: 'schema-budget',
+    severity: 'warning',
+    message: `${budget.cut.length} tool input schema(s) (${names}${budget.cut.length > 3 ? ', ...' : ''}) were not searched to the end for key arguments: idemscan reads ${TOOL_STEPS.toLocaleString('en-US')} schema nodes, $ref hops and properties per tool and ${SERVER_STEPS.toLocaleString('en-US')} per server; a key past that point is not reported`,
+    evidence: 'inputSchema',
+  }];
 }

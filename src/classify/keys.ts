@@ -2,136 +2,217 @@
  * Key-shaped arguments anywhere in a tool's input schema: nested properties, `$ref`/`$defs`,
  * `anyOf`/`oneOf`/`allOf` branches, array items. Names are compared as words, so casing and
  * separators do not matter (`idempotency_key`, `idempotencyKey`, `Idempotency-Key`).
+ *
+ * Everything here runs on server text, so it runs in time linear in what it reads and reads a
+ * bounded amount: names and descriptions are cut before any regular expression sees them, and a
+ * schema walk has one budget of steps (nodes, `$ref` hops, properties, branches, enum values).
  */
 import { bounded } from '../report/bounds.js';
 import type { KeyArgument } from '../report/schema.js';
+import { describesKey, head, keyConfidence, NAME_LIMIT } from './names.js';
 
-/**
- * Names that can only mean deduplication, matched against the name's words joined. Anchored at
- * the end: `x-idempotency-key` is a key, `idempotency_key_ttl` or `dedupe_key_prefix` is not.
- */
-const STRONG = [
-  /idempoten(cy|ce|t)(key|token|id)$/,
-  /^(client|clientrequest)token$/,
-  /dedup(e|lication)?(key|id|token)$/,
-];
-/** Names that often, not always, mean it. */
-const WEAK = [/(^|x)requestid$/, /requestkey$/, /^operationid$/, /^clientreferenceid$/, /^clientrequestid$/, /^nonce$/, /^idempotency$/, /^dedup(e|lication)?$/];
-const DESCRIPTION = /idempoten|de-?dup|duplicate (request|submission|charge|payment|order)s?/i;
+export { head, keyConfidence, mentionsIdempotency, NAME_LIMIT, nameWords } from './names.js';
 
-/** Words of a name, lower case: `clientRequestToken` -> client, request, token. */
-export function nameWords(name: string): string[] {
-  return name
-    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
-    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
-    .split(/[^A-Za-z0-9]+/)
-    .filter(Boolean)
-    .map((w) => w.toLowerCase());
-}
-
-export function keyConfidence(name: string): 'strong' | 'weak' | undefined {
-  const joined = nameWords(name).join('');
-  if (STRONG.some((re) => re.test(joined))) return 'strong';
-  if (WEAK.some((re) => re.test(joined))) return 'weak';
+/** What a property's name and description say: a strong or weak key, or nothing. */
+function argumentEvidence(name: string, description: unknown): Pick<KeyArgument, 'confidence' | 'reason'> | undefined {
+  const confidence = keyConfidence(name);
+  if (confidence) return { confidence, reason: 'name' };
+  if (describesKey(description)) return { confidence: 'weak', reason: 'description' };
   return undefined;
 }
 
-export function mentionsIdempotency(text: unknown): boolean {
-  return typeof text === 'string' && DESCRIPTION.test(text);
-}
-
-const NEGATED = /\b(not|non|never|no|without|isn't|aren't|cannot|can't)[\s-]+(\w+[\s-]+){0,2}$/i;
-
-/** An argument's description that says it deduplicates: a mention, and not a negated one. */
-function describesKey(text: unknown): boolean {
-  if (typeof text !== 'string') return false;
-  const m = DESCRIPTION.exec(text);
-  return !!m && !NEGATED.test(text.slice(Math.max(0, m.index - 40), m.index));
+/** A path segment: `.name`, or `["odd name"]`. */
+function segment(name: string): string {
+  return /^[a-z_$][\w$]*$/i.test(name) ? `.${name}` : `[${JSON.stringify(name)}]`;
 }
 
 type Schema = Record<string, unknown>;
-const MAX_NODES = 5_000;
+/** Steps of one tool's walk: nodes, `$ref` hops, properties, branches and enum values looked at. */
+export const TOOL_STEPS = 20_000;
+/** Steps of all of one server's walks: a few tens of steps per tool is usual. */
+export const SERVER_STEPS = 250_000;
 const MAX_DEPTH = 24;
+/** A `$ref` longer than this points nowhere: resolving it would cost its length on every hop. */
+const MAX_REF = 2_048;
+/** What the walk reads of a schema; of a `$ref` and its target, the `$ref`'s siblings win. */
+const KEYWORDS = [
+  'allOf', 'anyOf', 'oneOf', 'then', 'else', 'properties', 'additionalProperties', 'patternProperties',
+  'dependentSchemas', 'items', 'prefixItems', 'description', 'enum', 'const', 'type',
+] as const;
 
-export function findKeyArguments(inputSchema: unknown): KeyArgument[] {
-  if (!isSchema(inputSchema)) return [];
-  const found = new Map<string, KeyArgument>();
-  let budget = MAX_NODES;
+/** Steps left for a server's schemas, and the tools whose walk ran out of them. */
+export interface StepBudget {
+  steps: number;
+  cut: string[];
+}
 
-  const resolve = (schema: Schema, refs: Set<string>): [Schema, Set<string>] => {
-    let current = schema;
-    let seen = refs;
-    while (typeof current.$ref === 'string' && !seen.has(current.$ref)) {
-      const target = pointer(inputSchema, current.$ref);
-      seen = new Set(seen).add(current.$ref);
-      if (!isSchema(target)) break;
-      current = { ...target, ...withoutRef(current) };
-    }
-    return [current, seen];
-  };
-
-  const add = (arg: KeyArgument) => {
-    const prev = found.get(arg.path);
-    if (!prev || (prev.confidence === 'weak' && arg.confidence === 'strong')) found.set(arg.path, arg);
-  };
-
-  const walk = (node: unknown, path: string, depth: number, refs: Set<string>): void => {
-    if (!isSchema(node) || depth > MAX_DEPTH || --budget < 0) return;
-    const [schema, seen] = resolve(node, refs);
-    for (const comb of ['allOf', 'anyOf', 'oneOf'] as const) {
-      const branches = schema[comb];
-      if (Array.isArray(branches)) for (const b of branches) walk(b, path, depth + 1, seen);
-    }
-    for (const cond of ['then', 'else'] as const) walk(schema[cond], path, depth + 1, seen);
-    const props = schema.properties;
-    if (isSchema(props)) {
-      for (const [name, sub] of Object.entries(props)) {
-        const at = bounded(`${path}${segment(name)}`, 512);
-        const [resolved, subSeen] = isSchema(sub) ? resolve(sub, seen) : [{} as Schema, seen];
-        if (canHoldKey(resolved, (b) => resolve(b, subSeen)[0])) {
-          const confidence = keyConfidence(name);
-          if (confidence) add({ name: bounded(name, 256), path: at, confidence, reason: 'name' });
-          else if (describesKey(resolved.description)) add({ name: bounded(name, 256), path: at, confidence: 'weak', reason: 'description' });
-        }
-        walk(sub, at, depth + 1, seen);
-      }
-    }
-    if (isSchema(schema.additionalProperties)) walk(schema.additionalProperties, `${path}.*`, depth + 1, seen);
-    for (const group of ['patternProperties', 'dependentSchemas'] as const) {
-      const map = schema[group];
-      if (isSchema(map)) for (const sub of Object.values(map)) walk(sub, group === 'patternProperties' ? `${path}.*` : path, depth + 1, seen);
-    }
-    const items = schema.items;
-    if (Array.isArray(items)) for (const it of items) walk(it, `${path}[*]`, depth + 1, seen);
-    else walk(items, `${path}[*]`, depth + 1, seen);
-    if (Array.isArray(schema.prefixItems)) for (const it of schema.prefixItems) walk(it, `${path}[*]`, depth + 1, seen);
-  };
-
-  walk(inputSchema, '$', 0, new Set());
-  return [...found.values()];
+export function newStepBudget(): StepBudget {
+  return { steps: SERVER_STEPS, cut: [] };
 }
 
 /**
- * A key is a scalar: a boolean named `idempotent`, or an object, is not one. Booleans also come
- * as `enum: [true, false]`, `const: true`, or behind `allOf` and `$ref`.
+ * The key arguments of one input schema. With `budget` (shared by a server's tools) the walk takes
+ * its steps from it and, when it runs out before the end, adds `tool` to `budget.cut`.
  */
-function canHoldKey(schema: Schema, resolve: (s: Schema) => Schema, depth = 0): boolean {
-  if (depth > 8) return false;
-  const values = Array.isArray(schema.enum) ? schema.enum : 'const' in schema ? [schema.const] : undefined;
-  if (values && values.length > 0 && values.every((v) => typeof v === 'boolean' || v === null || typeof v === 'object')) return false;
-  const allOf = Array.isArray(schema.allOf) ? schema.allOf.filter(isSchema).map(resolve) : [];
-  if (allOf.some((b) => !canHoldKey(b, resolve, depth + 1))) return false;
-  const types = Array.isArray(schema.type) ? schema.type : schema.type === undefined ? [] : [schema.type];
-  if (types.length === 0) {
-    const branches = [schema.anyOf, schema.oneOf].flatMap((b) => (Array.isArray(b) ? b.filter(isSchema).map(resolve) : []));
-    if (branches.length === 0) return !('properties' in schema) && !('items' in schema);
-    return branches.some((b) => canHoldKey(b, resolve, depth + 1));
+export function findKeyArguments(inputSchema: unknown, budget?: StepBudget, tool = ''): KeyArgument[] {
+  if (!isSchema(inputSchema)) return [];
+  const allowance = Math.min(TOOL_STEPS, budget?.steps ?? TOOL_STEPS);
+  const walk = new SchemaWalk(inputSchema, allowance);
+  walk.node(inputSchema, '$', 0);
+  if (budget) {
+    budget.steps = Math.max(0, budget.steps - (allowance - Math.max(0, walk.left)));
+    if (walk.left < 0) budget.cut.push(tool);
   }
-  return types.some((t) => t === 'string' || t === 'integer' || t === 'number');
+  return [...walk.found.values()];
 }
 
-function segment(name: string): string {
-  return /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(name) ? `.${name}` : `[${JSON.stringify(name)}]`;
+/**
+ * One walk over one input schema. `active` holds the `$ref`s being expanded on the path from the
+ * root to the current node (a recursive schema stops where it recurs); it is one set, added to on
+ * the way down and taken from on the way up, never copied.
+ */
+class SchemaWalk {
+  readonly found = new Map<string, KeyArgument>();
+  private readonly active = new Set<string>();
+  private readonly targets = new Map<string, unknown>();
+  private readonly keys = new Map<object, string[]>();
+
+  /** Below zero once the walk wanted a step it did not have. */
+  left: number;
+
+  constructor(private readonly root: Schema, steps: number) {
+    this.left = steps;
+  }
+
+  private spend(): boolean {
+    if (this.left < 0) return false;
+    return --this.left >= 0;
+  }
+
+  node(node: unknown, path: string, depth: number): void {
+    if (!isSchema(node) || depth > MAX_DEPTH || !this.spend()) return;
+    const [schema, added] = this.resolve(node);
+    for (const comb of ['allOf', 'anyOf', 'oneOf'] as const) this.each(schema[comb], (b) => this.node(b, path, depth + 1));
+    for (const cond of ['then', 'else'] as const) this.node(schema[cond], path, depth + 1);
+    const props = schema.properties;
+    if (isSchema(props)) this.eachEntry(props, (name, sub) => this.property(name, sub, path, depth));
+    if (isSchema(schema.additionalProperties)) this.node(schema.additionalProperties, `${path}.*`, depth + 1);
+    for (const group of ['patternProperties', 'dependentSchemas'] as const) {
+      const map = schema[group];
+      const at = group === 'patternProperties' ? `${path}.*` : path;
+      if (isSchema(map)) this.eachEntry(map, (_, sub) => this.node(sub, at, depth + 1));
+    }
+    const items = schema.items;
+    if (Array.isArray(items)) this.each(items, (it) => this.node(it, `${path}[*]`, depth + 1));
+    else this.node(items, `${path}[*]`, depth + 1);
+    this.each(schema.prefixItems, (it) => this.node(it, `${path}[*]`, depth + 1));
+    this.release(added);
+  }
+
+  private property(name: string, sub: unknown, path: string, depth: number): void {
+    const at = bounded(`${path}${segment(head(name, NAME_LIMIT))}`, 512);
+    const [resolved, added] = isSchema(sub) ? this.resolve(sub) : [{} as Schema, []];
+    const evidence = this.canHoldKey(resolved, 0) ? argumentEvidence(name, resolved.description) : undefined;
+    this.release(added);
+    if (evidence) this.add({ name: bounded(name, 256), path: at, ...evidence });
+    this.node(sub, at, depth + 1);
+  }
+
+  private add(arg: KeyArgument): void {
+    const prev = this.found.get(arg.path);
+    if (!prev || (prev.confidence === 'weak' && arg.confidence === 'strong')) this.found.set(arg.path, arg);
+  }
+
+  /**
+   * A key is a scalar: a boolean named `idempotent`, or an object, is not one. Booleans also come
+   * as `enum: [true, false]`, `const: true`, or behind `allOf` and `$ref`. Out of steps: not a key.
+   */
+  private canHoldKey(schema: Schema, depth: number): boolean {
+    if (depth > 8 || !this.spend()) return false;
+    const values = Array.isArray(schema.enum) ? schema.enum : 'const' in schema ? [schema.const] : undefined;
+    if (values && values.length > 0 && this.every(values, (v) => typeof v === 'boolean' || v === null || typeof v === 'object')) return false;
+    if (!this.every(schema.allOf, (b) => !isSchema(b) || this.canHoldKey(this.resolved(b), depth + 1))) return false;
+    const types = Array.isArray(schema.type) ? schema.type : schema.type === undefined ? [] : [schema.type];
+    if (types.length > 0) return !this.every(types, (t) => t !== 'string' && t !== 'integer' && t !== 'number');
+    let branches = false;
+    let holds = false;
+    for (const list of [schema.anyOf, schema.oneOf]) {
+      this.each(list, (b) => {
+        if (holds || !isSchema(b)) return;
+        branches = true;
+        holds = this.canHoldKey(this.resolved(b), depth + 1);
+      });
+    }
+    return branches ? holds : !('properties' in schema) && !('items' in schema);
+  }
+
+  /**
+   * Follows `$ref`s from `node`, one step per hop, and merges what the walk reads of each hop.
+   * The refs followed become active until `release`.
+   */
+  private resolve(node: Schema): [Schema, string[]] {
+    const layers: Schema[] = [node];
+    const added: string[] = [];
+    let current = node;
+    while (typeof current.$ref === 'string' && !this.active.has(current.$ref) && this.spend()) {
+      const ref = current.$ref;
+      this.active.add(ref);
+      added.push(ref);
+      const target = this.target(ref);
+      if (!isSchema(target)) break;
+      layers.push(target);
+      current = target;
+    }
+    if (layers.length === 1) return [node, added];
+    const merged: Schema = {};
+    for (let i = layers.length - 1; i >= 0; i--) {
+      for (const k of KEYWORDS) if (Object.hasOwn(layers[i]!, k)) merged[k] = layers[i]![k];
+    }
+    return [merged, added];
+  }
+
+  /** `resolve` for a look that goes no deeper along this path (canHoldKey's branches). */
+  private resolved(node: Schema): Schema {
+    const [schema, added] = this.resolve(node);
+    this.release(added);
+    return schema;
+  }
+
+  private release(refs: string[]): void {
+    for (const ref of refs) this.active.delete(ref);
+  }
+
+  private target(ref: string): unknown {
+    let target = this.targets.get(ref);
+    if (target === undefined && !this.targets.has(ref)) this.targets.set(ref, (target = ref.length > MAX_REF ? undefined : pointer(this.root, ref)));
+    return target;
+  }
+
+  /** Each key and value of `obj`, one step each; its keys are listed once however often the walk comes back. */
+  private eachEntry(obj: Schema, fn: (key: string, value: unknown) => void): void {
+    let keys = this.keys.get(obj);
+    if (!keys) this.keys.set(obj, (keys = Object.keys(obj)));
+    for (const key of keys) {
+      if (!this.spend()) return;
+      fn(key, obj[key]);
+    }
+  }
+
+  /** Each element of `list` (when it is an array), one step each, while steps last. */
+  private each(list: unknown, fn: (item: unknown) => void): void {
+    if (!Array.isArray(list)) return;
+    for (const item of list) {
+      if (!this.spend()) return;
+      fn(item);
+    }
+  }
+
+  /** `list.every(test)` at one step per element; out of steps counts as false. */
+  private every(list: unknown, test: (item: unknown) => boolean): boolean {
+    if (!Array.isArray(list)) return true;
+    for (const item of list) if (!this.spend() || !test(item)) return false;
+    return true;
+  }
 }
 
 function pointer(root: unknown, ref: string): unknown {
@@ -139,7 +220,9 @@ function pointer(root: unknown, ref: string): unknown {
   const parts = ref.slice(1).split('/').filter((p, i) => i > 0 || p !== '');
   let node: unknown = root;
   for (const raw of parts) {
-    const key = safeDecode(raw).replace(/~1/g, '/').replace(/~0/g, '~');
+    // Most refs are plain (`#/$defs/Name`): decode only what needs it, this runs on every hop.
+    const decoded = raw.includes('%') ? safeDecode(raw) : raw;
+    const key = decoded.includes('~') ? decoded.replaceAll('~1', '/').replaceAll('~0', '~') : decoded;
     if (!isSchema(node) && !Array.isArray(node)) return undefined;
     node = (node as Record<string, unknown>)[key];
   }
@@ -153,11 +236,6 @@ function safeDecode(text: string): string {
   } catch {
     return text;
   }
-}
-
-function withoutRef(schema: Schema): Schema {
-  const { $ref: _ref, ...rest } = schema;
-  return rest;
 }
 
 function isSchema(v: unknown): v is Schema {

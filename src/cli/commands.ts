@@ -7,11 +7,11 @@ import { TargetFileError, type Target } from '../targets/types.js';
 import { reporter, REPORTERS } from '../report/reporters/index.js';
 import type { Report } from '../report/schema.js';
 import { scan, type ScanOptions } from '../scan.js';
-import { killAllServers } from '../connect/stdio.js';
 import { safeText } from '../report/terminal.js';
 import { EXIT, UsageError } from './exit.js';
 import { failOnMatches, parseFailOn, type FailOn } from './fail-on.js';
 import { checkOutputDir, checkOutputFile, codeOf, writeFallback, writeOutputFile } from './output.js';
+import { EXIT_INTERRUPTED, watchSignals } from './signals.js';
 
 export const DEFAULT_TARGETS = fileURLToPath(new URL('../../targets/reference.json', import.meta.url));
 
@@ -110,21 +110,8 @@ async function run(targets: Target[], flags: ScanFlags, view: 'table' | 'tools',
   const failOn = parseFailOn(flags.failOn); // so are unknown --fail-on words
   await checkOutputs(flags, formats); // and output paths that cannot be written
   const progress = !flags.quiet && process.stderr.isTTY;
-  // First Ctrl-C: stop, end every server, keep what was scanned. Second: leave at once.
-  const stop = new AbortController();
-  const onSignal = (signal: NodeJS.Signals) => {
-    if (stop.signal.aborted) {
-      killAllServers();
-      process.exit(130);
-    }
-    process.stderr.write(`\nidemscan: ${signal}: stopping; the servers scanned so far are kept\n`);
-    stop.abort();
-  };
-  // SIGHUP too: servers run in their own process groups, so a closed terminal does not reach them.
-  const signals: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
-  for (const sig of signals) process.on(sig, onSignal);
-
-  const report = await scan(targets, {
+  const interrupt = watchSignals();
+  const scanned = await scan(targets, {
     concurrency: flags.concurrency,
     timeoutMs: flags.timeout,
     probeTimeoutMs: flags.probeTimeout,
@@ -135,7 +122,7 @@ async function run(targets: Target[], flags: ScanFlags, view: 'table' | 'tools',
     cacheDir: flags.cacheDir,
     skipped,
     shard: extra.shard,
-    signal: stop.signal,
+    signal: interrupt.signal,
     onProgress: (e) => {
       if (e.type === 'install' && !flags.quiet) {
         process.stderr.write(`idemscan: installing ${e.packages.length} pinned npm package(s) into ${e.cacheDir} (once; \`idemscan install\` does it ahead)\n`);
@@ -147,15 +134,15 @@ async function run(targets: Target[], flags: ScanFlags, view: 'table' | 'tools',
       process.stderr.write(`[${e.index + 1}/${e.total}] ${safeText(s.name, 60)}: ${status}, ${(s.durationMs / 1000).toFixed(1)} s\n`);
     },
   });
-  for (const sig of signals) process.removeListener(sig, onSignal);
+  const report = await interrupt.settle(scanned, targets.length);
 
   const written = await writeOutputs(report, flags, formats);
   if (!flags.quiet) {
     const text = reporter(view).render(report);
     (flags.json === '-' ? process.stderr : process.stdout).write(text);
   }
-  const code = stop.signal.aborted ? 130 : exitCode(report, failOn);
-  process.exitCode = written || code === 130 ? code : EXIT.outputFailed;
+  const code = interrupt.interrupted ? EXIT_INTERRUPTED : exitCode(report, failOn);
+  process.exitCode = written || code === EXIT_INTERRUPTED ? code : EXIT.outputFailed;
 }
 
 /** `--out` and `--json` before the scan: a path that cannot be written is a usage error, not a lost scan. */

@@ -149,7 +149,7 @@ async function attemptHttp(target: Launch, opts: ConnectOptions, attempt: (c: Ch
   try {
     await attempt(make('streamable'));
   } catch (err) {
-    if (!(err instanceof ScanFailure) || err.kind !== 'protocol' || !/HTTP (404|405)\b/.test(err.message)) throw err;
+    if (!(err instanceof ScanFailure) || err.kind !== 'protocol' || !/HTTP 40[45]\b/.test(err.message)) throw err;
     await attempt(make('sse'));
   }
 }

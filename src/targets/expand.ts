@@ -25,7 +25,7 @@ export function expandString(value: string, ctx: ExpandContext, fromEnv: string[
     if (body === 'userHome') return os.homedir();
     const envRef = body.startsWith('env:') ? body.slice(4) : body;
     const [name, fallback] = splitDefault(envRef);
-    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) {
+    if (!/^[A-Z_]\w*$/i.test(name)) {
       if (body.startsWith('input:')) throw new ExpandError(`${whole} needs an interactive VS Code input`);
       return whole;
     }

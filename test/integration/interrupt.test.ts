@@ -13,19 +13,19 @@ it('SIGINT ends the servers, writes the servers already scanned, and exits 130',
   const log = spawnLog();
   const env = { IDEMSCAN_FIXTURE_LOG: log.file };
   const file = path.join(dir, 'targets.json');
+  // Two at a time, the quick servers first: each hanging server starts only when a quick one has
+  // finished, so two "raw-hang" spawns in the log are the marker that both quick ones are done.
   writeFileSync(file, JSON.stringify({ servers: [
-    { name: 'hang', command: process.execPath, args: [FIXTURES.raw], env: { ...env, MODE: 'hang' } },
     { name: 'modern', command: process.execPath, args: [FIXTURES.modernStdio], env },
     { name: 'orphan', command: 'sh', args: [FIXTURES.shOrphan], env },
+    { name: 'hang', command: process.execPath, args: [FIXTURES.raw], env: { ...env, MODE: 'hang' } },
     { name: 'hang-2', command: process.execPath, args: [FIXTURES.raw], env: { ...env, MODE: 'hang' } },
   ] }));
-  const child = execa(process.execPath, [CLI, 'scan', file, '--out', dir, '--concurrency', '3', '--timeout', '60000'], { reject: false });
-  // Wait until the quick servers are done and the hanging ones are still running.
-  const deadline = Date.now() + 15_000;
-  while (log.entries().filter((e) => e.name.startsWith('raw-orphan') || e.name === 'raw-hang').length < 3 && Date.now() < deadline) {
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  await new Promise((r) => setTimeout(r, 1_000));
+  const child = execa(process.execPath, [CLI, 'scan', file, '--out', dir, '--concurrency', '2', '--timeout', '60000'], { reject: false });
+  const hanging = () => log.entries().filter((e) => e.name === 'raw-hang').length;
+  const deadline = Date.now() + 30_000;
+  while (hanging() < 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+  expect(hanging()).toBe(2);
   child.kill('SIGINT');
   const result = await child;
   expect(result.exitCode).toBe(130);

@@ -1,6 +1,7 @@
 /**
- * Findings the connector emits while listing tools (src/connect/list.ts, observe.ts). They are no
- * rules to run, but every rule id a report can contain is documented and known to `--fail-on`.
+ * Findings the connector emits while listing tools (src/connect/list.ts, observe.ts), and the
+ * classifier's `schema-budget` (src/classify/index.ts). They are no rules to run, but every rule id
+ * a report can contain is documented and known to `--fail-on`.
  */
 import type { RuleInfo } from './types.js';
 
@@ -12,4 +13,5 @@ export const CONNECTION_FINDINGS: RuleInfo[] = [
   { id: 'pagination-invalid-cursor', severity: 'warning', title: 'tools/list returned a nextCursor that is not a string' },
   { id: 'tool-list-truncated', severity: 'warning', title: 'The server listed more tools than idemscan keeps' },
   { id: 'tool-list-incomplete', severity: 'error', title: 'A later tools/list page failed; only the pages before it are reported' },
+  { id: 'schema-budget', severity: 'warning', title: 'Input schemas too large or too deeply referenced to search for keys to the end' },
 ];

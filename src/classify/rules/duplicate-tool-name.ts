@@ -8,7 +8,12 @@ export const duplicateToolName: Rule = {
   scope: 'server',
   check: ({ raws, tools }) => {
     const at = new Map<string, number[]>();
-    raws.forEach((raw, i) => at.set(String(raw.name), [...(at.get(String(raw.name)) ?? []), i]));
+    raws.forEach((raw, i) => {
+      const name = String(raw.name);
+      const seen = at.get(name);
+      if (seen) seen.push(i);
+      else at.set(name, [i]);
+    });
     return [...at.values()].filter((ix) => ix.length > 1).map((ix) => {
       const verdicts = [...new Set(ix.map((i) => tools[i]!.verdict))];
       return {

@@ -1,4 +1,4 @@
-import { nameWords } from '../keys.js';
+import { nameWords } from '../names.js';
 import type { Rule } from './types.js';
 import { DISPATCH_VERBS, READ_VERBS, WRITE_VERBS } from './words.js';
 

@@ -1,6 +1,7 @@
+import { head, NAME_LIMIT } from '../names.js';
 import type { Rule } from './types.js';
 
-const ALLOWED = /^[A-Za-z0-9_.-]{1,128}$/;
+const ALLOWED = /^[\w.-]{1,128}$/;
 
 /** The spec: a tool name SHOULD be 1-128 characters of `A-Za-z0-9_.-`; clients may reject others. */
 export const invalidToolName: Rule = {
@@ -11,7 +12,7 @@ export const invalidToolName: Rule = {
   check: ({ raw }) => {
     const name = String(raw.name);
     if (ALLOWED.test(name)) return [];
-    const bad = [...new Set(name.replace(/[A-Za-z0-9_.-]/g, ''))].slice(0, 8);
+    const bad = [...new Set(head(name, NAME_LIMIT).replace(/[\w.-]/g, ''))].slice(0, 8);
     const why = [
       name.length === 0 ? 'it is empty' : name.length > 128 ? `it is ${name.length} characters long` : '',
       bad.length > 0 ? `it contains ${bad.map((c) => JSON.stringify(c)).join(', ')}` : '',

@@ -1,15 +1,16 @@
-import { mentionsIdempotency } from '../keys.js';
+import { DESCRIPTION_LIMIT } from '../../report/bounds.js';
+import { head, mentionsIdempotency } from '../names.js';
 import type { Rule } from './types.js';
 
 /** A key or deduplication named outright: "idempotency key", "dedupe", "deduplicated". */
-const KEY_OR_DEDUP = /\bidempoten\w*[\s_-]*(keys?|tokens?|ids?|headers?)\b|\bde-?dup/i;
+const KEY_OR_DEDUP = /\bidempoten\w*[\s-]*(?:keys?|tokens?|ids?|headers?)\b|\bde-?dup/i;
 /** The tool called idempotent, which says nothing of keys when its idempotentHint says so already. */
 const CLAIM = /\bidempoten/i;
 /** Duplicates named: a promise only next to a word that keeps them out ("duplicate orders are rejected"). */
-const DUPLICATES = /\bduplicate (request|submission|charge|payment|order)s?\b/i;
-const PREVENTS = /\b(prevent|avoid|ignor|reject|detect|suppress|guard|protect|collaps|drop)\w*/i;
+const DUPLICATES = /\bduplicate (?:request|submission|charge|payment|order)s?\b/i;
+const PREVENTS = /\b(?:prevent|avoid|ignor|reject|detect|suppress|guard|protect|collaps|drop)\w*/i;
 /** A negation among the few words before a match: "not", "isn't", "non-", "never", "no", "without". */
-const NEGATION = /^(not|no|never|non|without|cannot)$|n['’]t$/i;
+const NEGATION = /^(?:not|no|never|non|without|cannot)$|n['’]t$/i;
 
 /** `re` matches somewhere in `clause` without a negation among the four words before it ("not guaranteed to be idempotent"). */
 function saysPositively(clause: string, re: RegExp): boolean {
@@ -29,7 +30,7 @@ function saysPositively(clause: string, re: RegExp): boolean {
  */
 export function describesDeduplication(description: string | undefined, hintSaysIdempotent: boolean): boolean {
   if (!description || !mentionsIdempotency(description)) return false;
-  return description.split(/[.;:!?\n]+/).some((clause) =>
+  return head(description, DESCRIPTION_LIMIT).split(/[.;:!?\n]+/).some((clause) =>
     saysPositively(clause, KEY_OR_DEDUP) ||
     (DUPLICATES.test(clause) && saysPositively(clause, PREVENTS)) ||
     (!hintSaysIdempotent && saysPositively(clause, CLAIM)));

@@ -4,7 +4,7 @@
  * `slack_post_message` is a write although `slack` comes first. Verbs joined by `and`/`or`/`then`
  * all count, so `search_and_replace` and `get_or_create_user` are not reads.
  */
-import { nameWords } from '../keys.js';
+import { nameWords } from '../names.js';
 
 export const READ_VERBS = new Set([
   'get', 'list', 'search', 'read', 'fetch', 'query', 'find', 'describe',

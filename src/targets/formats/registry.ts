@@ -61,7 +61,7 @@ interface ServerJson {
 /** Where idemscan installs from; a package declared on another registry is another package. */
 const NPM_REGISTRY = 'https://registry.npmjs.org';
 /** A value with a `{placeholder}` the client is meant to fill in. */
-const TEMPLATE = /\{[^}]+\}/;
+const TEMPLATE = /\{[^{}]+\}/;
 const PLACEHOLDER = 'idemscan-placeholder';
 
 const isObj = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);

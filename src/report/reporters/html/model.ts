@@ -89,7 +89,7 @@ export function duration(fromIso: string, toIso: string): string {
 export function targetFiles(report: Report): string[] {
   const files = [...report.servers.map((s) => s.target.source), ...(report.skipped ?? []).map((k) => k.source)]
     .filter((x): x is string => typeof x === 'string' && x.length > 0)
-    .map((x) => x.replace(/#.*$/, ''));
+    .map((x) => x.split('#', 1)[0]!);
   return [...new Set(files)];
 }
 

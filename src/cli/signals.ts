@@ -1,0 +1,71 @@
+/**
+ * Ctrl-C, SIGTERM and SIGHUP during a scan. The first signal stops it: running servers are ended
+ * (SIGKILL soon after their SIGTERM, not after the usual grace), unstarted ones are skipped, and
+ * the report of what was done is written with exit 130. A second signal leaves at once.
+ *
+ * A signal is never lost: the listeners stay until the process ends (one removed as the scan
+ * finishes would drop a signal that arrived while the last server's answer was being processed),
+ * and `settle` lets a pending signal in before the report is written.
+ */
+import { killAllServers } from '../connect/stdio.js';
+import type { Report } from '../report/schema.js';
+
+export const EXIT_INTERRUPTED = 130;
+
+// SIGHUP too: servers run in their own process groups, so a closed terminal does not reach them.
+const SIGNALS: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+/** How long a server may take to end on SIGTERM once the user asked to stop. */
+const STOP_GRACE_MS = 500;
+/** Last resort: a stop that has not finished by then (an npm install underway) leaves without a report. */
+const WATCHDOG_MS = 10_000;
+
+export interface Interrupt {
+  /** Aborted by the first signal: what `scan()` is given. */
+  readonly signal: AbortSignal;
+  /** Whether a signal came, however late. */
+  readonly interrupted: boolean;
+  /** Lets a signal that is pending in the event loop be seen, then marks the report if one came. */
+  settle(report: Report, targets: number): Promise<Report>;
+  /** Removes the listeners and timers (for library use and tests; the CLI keeps them to the end). */
+  dispose(): void;
+}
+
+export function watchSignals(): Interrupt {
+  const stop = new AbortController();
+  const timers: NodeJS.Timeout[] = [];
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (stop.signal.aborted) {
+      killAllServers();
+      process.exit(EXIT_INTERRUPTED);
+    }
+    process.stderr.write(`\nidemscan: ${signal}: stopping; the servers scanned so far are kept\n`);
+    stop.abort();
+    // Whatever happens next (even a signal after the exit code was decided), the exit says so.
+    process.exitCode = EXIT_INTERRUPTED;
+    timers.push(setTimeout(killAllServers, STOP_GRACE_MS).unref());
+    timers.push(setTimeout(() => {
+      process.stderr.write(`idemscan: could not stop within ${WATCHDOG_MS / 1000} s; leaving without a report\n`);
+      killAllServers();
+      process.exit(EXIT_INTERRUPTED);
+    }, WATCHDOG_MS).unref());
+  };
+  for (const sig of SIGNALS) process.on(sig, onSignal);
+
+  return {
+    signal: stop.signal,
+    get interrupted() {
+      return stop.signal.aborted;
+    },
+    async settle(report, targets) {
+      // A signal that came while the main thread was busy waits for the event loop's poll phase:
+      // the second immediate runs after one (the first may run before it, in this iteration).
+      for (let i = 0; i < 2; i++) await new Promise((resolve) => setImmediate(resolve));
+      if (!stop.signal.aborted || report.options.interrupted) return report;
+      return { ...report, options: { ...report.options, interrupted: true, scanned: report.servers.length, targets } };
+    },
+    dispose() {
+      for (const sig of SIGNALS) process.removeListener(sig, onSignal);
+      for (const t of timers) clearTimeout(t);
+    },
+  };
+}
