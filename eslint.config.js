@@ -16,16 +16,4 @@ export default tseslint.config(
       'regexp/no-super-linear-move': ['error', { ignorePartial: false, ignoreSticky: false }],
     },
   },
-  {
-    // Being rewritten for total redaction (issue 8, item 2): only the style rules are off here,
-    // the backtracking rules above still apply. Drop this block once that rewrite has landed.
-    files: ['src/targets/redact.ts'],
-    rules: {
-      'regexp/no-unused-capturing-group': 'off',
-      'regexp/optimal-quantifier-concatenation': 'off',
-      'regexp/prefer-w': 'off',
-      'regexp/no-dupe-characters-character-class': 'off',
-      'regexp/use-ignore-case': 'off',
-    },
-  },
 );

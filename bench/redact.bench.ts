@@ -47,7 +47,7 @@ let deep: Record<string, unknown> = { acmewidgetsinc: 'acmewidgetsinc' };
 for (let i = 0; i < 100_000; i++) deep = { a: deep };
 console.log(`100,000 levels deep: ${ms(() => redactDeep(deep, (t) => redactor.text(t))).toFixed(0)} ms`);
 
-const OLD_JWT = /\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/g;
+const OLD_JWT = /\beyJ[\w-]{8,}\.[\w-]{8,}\.[\w-]{8,}/g;
 for (const n of [10_000, 20_000, 40_000]) {
   const text = 'eyJ-'.repeat(n / 4);
   console.log(`before (old JWT regex), ${n / 1000} KB eyJ-eyJ-: ${ms(() => text.replace(OLD_JWT, '')).toFixed(0)} ms`);

@@ -112,11 +112,11 @@ async function runScripts(dir: string): Promise<{ mode?: SandboxMode; error?: st
   return { mode: launch.sandbox };
 }
 
-const BASE_ENV = /^(PATH|HOME|USER|LOGNAME|SHELL|TMPDIR|TEMP|TMP|LANG|SystemRoot|ComSpec|APPDATA|LOCALAPPDATA|NODE_EXTRA_CA_CERTS|SSL_CERT_FILE|SSL_CERT_DIR)$/i;
+const BASE_ENV = /^(?:PATH|HOME|USER|LOGNAME|SHELL|TMPDIR|TEMP|TMP|LANG|SystemRoot|ComSpec|APPDATA|LOCALAPPDATA|NODE_EXTRA_CA_CERTS|SSL_CERT_FILE|SSL_CERT_DIR)$/i;
 
 function npmEnv(): Record<string, string> {
   const keep = Object.entries(process.env).filter(
-    ([k, v]) => v !== undefined && (BASE_ENV.test(k) || /^(HTTPS?_PROXY|NO_PROXY)$/i.test(k) || /^npm_config_/i.test(k)),
+    ([k, v]) => v !== undefined && (BASE_ENV.test(k) || /^(?:HTTPS?_PROXY|NO_PROXY)$/i.test(k) || /^npm_config_/i.test(k)),
   ) as [string, string][];
   return { ...Object.fromEntries(keep), npm_config_update_notifier: 'false', PUPPETEER_SKIP_DOWNLOAD: '1' };
 }

@@ -10,9 +10,9 @@ import type { Target } from './types.js';
 
 export { REDACTED };
 
-const SECRET_NAME = /(key|token|secret|pass|pwd|auth|credential|bearer|session|cookie|signature|private)/i;
+const SECRET_NAME = /key|token|secret|pass|pwd|auth|credential|bearer|session|cookie|signature|private/i;
 /** A flag whose value is a header (`mcp-remote --header "Authorization: Bearer ..."`, `curl -H`). */
-const HEADER_FLAG = /^(--header|-H)$/;
+const HEADER_FLAG = /^(?:--header|-H)$/;
 
 /**
  * A value that reads like a credential: long, no spaces, several character classes, and not a
@@ -21,7 +21,7 @@ const HEADER_FLAG = /^(--header|-H)$/;
  */
 export function looksRandom(value: string): boolean {
   if (value.length < 12 || /\s/.test(value) || /^[./~]|:\/\/|^[a-z]+\/[a-z0-9.+-]+$/i.test(value)) return false;
-  const classes = [/[a-z]/, /[A-Z]/, /\d/, /[^A-Za-z0-9]/].filter((re) => re.test(value)).length;
+  const classes = [/[a-z]/, /[A-Z]/, /\d/, /[^A-Z0-9]/i].filter((re) => re.test(value)).length;
   return classes >= 3 || (classes === 2 && /\d/.test(value) && value.length >= 20);
 }
 
@@ -72,12 +72,12 @@ export function launchSecrets(target: Pick<Target, 'env' | 'headers' | 'secrets'
 function flagValue(arg: string, prev: string | undefined): { flag: string; value: string; header: boolean; joined: boolean } | undefined {
   const secretFlag = (flag: string) => SECRET_NAME.test(flag) || HEADER_FLAG.test(flag);
   // `--no-auth --port 8080`: a flag after a flag is not its value.
-  if (prev !== undefined && /^--?[\w-]+$/.test(prev) && secretFlag(prev) && !/^--?[A-Za-z][\w-]*(=|$)/.test(arg)) {
+  if (prev !== undefined && /^-[\w-]+$/.test(prev) && secretFlag(prev) && !/^--?[A-Z][\w-]*(?:=|$)/i.test(arg)) {
     return { flag: prev, value: arg, header: HEADER_FLAG.test(prev), joined: false };
   }
   const eq = arg.indexOf('=');
   const flag = arg.slice(0, eq);
-  if (eq > 0 && /^--?[\w.-]+$/.test(flag) && secretFlag(flag)) {
+  if (eq > 0 && /^-[\w.-]+$/.test(flag) && secretFlag(flag)) {
     return { flag, value: arg.slice(eq + 1), header: HEADER_FLAG.test(flag), joined: true };
   }
   return undefined;

@@ -23,7 +23,7 @@ const WORD_DASH = /[\w-]{1,4096}/y;
 const SHAPES: Shape[] = [
   { start: /\b(?:sk|pk|rk)[-_](?:live|test|proj|ant)?[-_]?[\w-]{8}/g, rest: WORD_DASH },
   { start: /\b(?:ghp|gho|ghu|ghs|ghr|github_pat|glpat|xox[abposr]|shpat|shpss|ntn|secret|lin_api|sntrys)_[\w-]{8}/g, rest: WORD_DASH },
-  { start: /\bxox[abposr]-[A-Za-z0-9-]{8}/g, rest: /[A-Za-z0-9-]{1,4096}/y },
+  { start: /\bxox[abposr]-[A-Za-z0-9-]{8}/g, rest: /[A-Z0-9-]{1,4096}/iy },
   { start: /\bAKIA[0-9A-Z]{16}\b/g },
   { start: /\bBearer\s{1,64}[\w.~+/-]{8}/gi, rest: /[\w.~+/-]{1,4096}/y, pad: /={1,4096}/y },
   { start: /\beyJ/g, rest: /[\w.-]{1,4096}/y, within: jwtLength },

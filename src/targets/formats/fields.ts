@@ -20,7 +20,7 @@ function envNameProblem(name: string): string | undefined {
 }
 
 /** An HTTP header name is a token (RFC 9110); anything else makes fetch throw on every request. */
-const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+const HEADER_NAME = /^[!#$%&'*+.^\w`|~-]+$/;
 const headerNameProblem = (name: string) => (HEADER_NAME.test(name) ? undefined : 'not a valid HTTP header name');
 /** CR or LF in a header value would start another header. */
 export const headerValue = z.string().refine((s) => !/[\r\n\0]/.test(s), 'contains a line break or NUL');

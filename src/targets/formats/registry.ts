@@ -110,7 +110,7 @@ function readServer(server: ServerJson, ctx: FormatContext, out: LoadedTargets, 
     if (versionProblem) {
       return skip(name, `${field}.version: ${quote(pkg.version)} is ${versionProblem}; idemscan launches pinned packages only`);
     }
-    if (pkg.registryBaseUrl !== undefined && pkg.registryBaseUrl.replace(/\/+$/, '') !== NPM_REGISTRY) {
+    if (pkg.registryBaseUrl !== undefined && withoutTrailingSlashes(pkg.registryBaseUrl) !== NPM_REGISTRY) {
       return skip(name, `${field}.registryBaseUrl: ${quote(pkg.registryBaseUrl)} is not ${NPM_REGISTRY}, where idemscan installs from`);
     }
     if (pkg.transport?.type && pkg.transport.type !== 'stdio') {
@@ -188,4 +188,11 @@ function args(list: z.infer<typeof Arg>[]): string[] {
     } else if (value !== undefined) out.push(value);
   }
   return out;
+}
+
+/** `https://registry.npmjs.org///` -> `https://registry.npmjs.org`, in one linear scan (a `/\/+$/` regex is quadratic on many slashes). */
+function withoutTrailingSlashes(url: string): string {
+  let end = url.length;
+  while (end > 0 && url.charCodeAt(end - 1) === 47) end--;
+  return url.slice(0, end);
 }
