@@ -12,4 +12,5 @@ export const CONNECTION_FINDINGS: RuleInfo[] = [
   { id: 'pagination-invalid-cursor', severity: 'warning', title: 'tools/list returned a nextCursor that is not a string' },
   { id: 'tool-list-truncated', severity: 'warning', title: 'The server listed more tools than idemscan keeps' },
   { id: 'tool-list-incomplete', severity: 'error', title: 'A later tools/list page failed; only the pages before it are reported' },
+  { id: 'memory-budget', severity: 'warning', title: 'The server sent more than idemscan keeps of one server; the list or its texts are cut' },
 ];
