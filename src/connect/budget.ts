@@ -46,6 +46,23 @@ export function cursorDigest(cursor: string): string {
   return createHash('sha256').update(cursor).digest('base64');
 }
 
+/**
+ * Objects and arrays one message may hold. Parsed, an empty object takes ~64 bytes: 16 MB of
+ * `[{},{},...]` would be 300 MB before anything could be measured, so the frame is refused first.
+ * A page of 5,000 tools with ordinary schemas holds about 300,000.
+ */
+export const MAX_FRAME_NODES = 1_000_000;
+
+/** `{` and `[` bytes in buf[from, to): an upper bound on the objects and arrays they parse to. */
+export function countOpeners(buf: Uint8Array, from: number, to: number): number {
+  let n = 0;
+  for (let i = from; i < to; i++) {
+    const b = buf[i];
+    if (b === 0x7b || b === 0x5b) n++;
+  }
+  return n;
+}
+
 /** Of a tool entry, what classification and the report read; `icons`, `_meta`, `outputSchema` go. */
 export const KEPT_TOOL_FIELDS = ['name', 'title', 'description', 'annotations', 'inputSchema'] as const;
 

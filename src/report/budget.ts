@@ -9,7 +9,7 @@ import { bounded } from './bounds.js';
 import type { Finding, ServerReport, ToolReport } from './schema.js';
 
 /** Estimated size of one server's tools kept in full (JSON characters, about the heap they take). */
-export const REPORT_BYTES_PER_SERVER = 8 * 1024 * 1024;
+export const REPORT_BYTES_PER_SERVER = 4 * 1024 * 1024;
 
 const HEADER = 16;
 const OBJECT = 32;

@@ -35,10 +35,16 @@ describe('memory budget per server', () => {
   });
 
   it('charges small objects for what they weigh parsed, not for their JSON', async () => {
-    const s = (await scan([hostile('nodes', { MB: '4' })], opts)).servers[0]!;
+    const s = (await scan([hostile('nodes', { MB: '2' })], opts)).servers[0]!;
     expectBudgetHit(s);
-    // 4 MB of `{}` is ~80 MB parsed: not even the first one fits a 32 MiB budget.
+    // 2 MB of `{}` is ~40 MB parsed: a 32 MiB budget holds one such page at most.
     expect(s.tools.length).toBeLessThan(2);
+  });
+
+  it('refuses a message of more objects than it may parse (15 MB of `{}` is 300 MB parsed)', async () => {
+    const s = (await scan([hostile('nodes')], opts)).servers[0]!;
+    expect(s.failure?.kind).toBe('protocol');
+    expect(s.failure?.message).toMatch(/more than 1000000 objects and arrays/);
   });
 
   it('does not keep 15 MB cursors, and stops when they outgrow the budget', async () => {
