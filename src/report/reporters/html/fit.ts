@@ -11,8 +11,13 @@ import { json } from './escape.js';
 
 /** Estimated page bytes (tool rows and the embedded JSON) before tools get the shortest texts. */
 export const PAGE_BYTES = 16 * 1024 * 1024;
-/** Description characters of all tools together; each gets its share, from 200 to 4,000. */
+/** Description characters of all tools together; each gets its share, from 200 to all of it. */
 const DESCRIPTION_CHARS = 2_000_000;
+/**
+ * Above the report's own bounds (4,000-character descriptions, 256-character names, each with the
+ * `… [N more characters]` mark): a page of a few hundred ordinary tools is the report as it is.
+ */
+const ROOMY = { description: 4_100, keyArguments: 10, findings: 20, message: 1_000, label: 300 };
 
 const MINIMAL: ShortLimits = { description: 60, keyArguments: 1, findings: 2, message: 80, label: 40 };
 
@@ -24,8 +29,8 @@ export interface PageReport {
 
 export function pageReport(report: Report): PageReport {
   const total = report.servers.reduce((n, s) => n + s.tools.length, 0);
-  const share = Math.max(200, Math.min(4_000, Math.floor(DESCRIPTION_CHARS / Math.max(1, total))));
-  const roomy: ShortLimits = { description: share, keyArguments: 10, findings: 20, message: 600, label: 200 };
+  const share = Math.max(200, Math.min(ROOMY.description, Math.floor(DESCRIPTION_CHARS / Math.max(1, total))));
+  const roomy: ShortLimits = { ...ROOMY, description: share };
   let used = 0;
   let shortened = 0;
   const fit = (t: ToolReport): ToolReport => {
