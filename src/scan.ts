@@ -10,6 +10,7 @@ import type { Session } from './connect/negotiate.js';
 import { EraMemo } from './connect/era-memo.js';
 import { DEFAULT_CONNECT_OPTIONS, observe, type ConnectOptions } from './connect/observe.js';
 import { bounded, boundedObject, serverInfoOf } from './report/bounds.js';
+import { fitServerReport } from './report/budget.js';
 import { SCHEMA_VERSION, type Report, type ServerReport } from './report/schema.js';
 import { summarize } from './report/summary.js';
 import { defaultCacheDir, installPackages, installScriptSpecs, isInstalled, packageDir, resolveNpmLaunch } from './targets/npm.js';
@@ -124,7 +125,8 @@ interface OneOptions extends ScanOptions {
 }
 
 async function scanOne(target: Target, connect: ConnectOptions, opts: OneOptions): Promise<ServerReport> {
-  return redactServer(await scanServer(target, connect, opts), new Redactor(target));
+  // Shortened after redaction, so that a cut never leaves half a secret unrecognised.
+  return fitServerReport(redactServer(await scanServer(target, connect, opts), new Redactor(target)));
 }
 
 async function scanServer(target: Target, connect: ConnectOptions, opts: OneOptions): Promise<ServerReport> {

@@ -1,9 +1,12 @@
 /**
  * `tools/list`, every page, raw. A page is salvaged entry by entry (one bad tool must not hide
- * the others), and pagination is bounded: a server may hand back the same cursor forever.
+ * the others), and pagination is bounded: a server may hand back the same cursor forever, and
+ * what is kept of all pages together stays within the server's memory budget.
  */
 import { bounded, boundedDescription, DESCRIPTION_LIMIT } from '../report/bounds.js';
 import type { Finding } from '../report/schema.js';
+import { sizeEstimate } from '../report/budget.js';
+import { cursorDigest, KEPT_TOOL_FIELDS, type ServerBudget } from './budget.js';
 import { ScanFailure } from './failure.js';
 import { asObject, modernMeta, type Session } from './negotiate.js';
 import type { RpcClient } from './rpc.js';
@@ -12,10 +15,12 @@ export interface ListOptions {
   maxPages: number;
   maxTools: number;
   remainingMs: () => number;
+  /** Charged with every kept entry and cursor; listing stops when it runs out. */
+  budget: ServerBudget;
 }
 
 export interface Listing {
-  /** Each entry exactly as the server sent it (long descriptions cut on arrival). */
+  /** Each entry as the server sent it, with only the fields idemscan reads (long descriptions cut on arrival). */
   tools: Record<string, unknown>[];
   pages: number;
   findings: Finding[];
@@ -25,6 +30,7 @@ const MAX_ENTRY_FINDINGS = 20;
 
 export async function listTools(rpc: RpcClient, session: Session, opts: ListOptions): Promise<Listing> {
   const out: Listing = { tools: [], pages: 0, findings: [] };
+  // Digests, not cursors: a cursor may be 15 MB, and a new one on every page.
   const seenCursors = new Set<string>();
   let malformed = 0;
   let dropped = 0;
@@ -57,7 +63,7 @@ export async function listTools(rpc: RpcClient, session: Session, opts: ListOpti
       out.findings.push(incomplete(page, message));
       break;
     }
-    tools.forEach((entry, index) => {
+    for (const [index, entry] of tools.entries()) {
       const raw = asObject(entry);
       if (!raw || typeof raw.name !== 'string') {
         if (++malformed <= MAX_ENTRY_FINDINGS) {
@@ -68,11 +74,20 @@ export async function listTools(rpc: RpcClient, session: Session, opts: ListOpti
             evidence: `tools[${index}]`,
           });
         }
-        return;
+        continue;
       }
-      if (out.tools.length < opts.maxTools) out.tools.push(trimmed(raw));
-      else dropped++;
-    });
+      if (out.tools.length >= opts.maxTools) {
+        dropped++;
+        continue;
+      }
+      const kept = trimmed(raw);
+      if (!opts.budget.charge(sizeEstimate(kept))) break;
+      out.tools.push(kept);
+    }
+    if (opts.budget.exhausted) {
+      out.findings.push(opts.budget.finding(`stopped listing on page ${page + 1} after ${out.tools.length} tools: the tools after them are missing`));
+      break;
+    }
     const next = outcome.result.nextCursor;
     const more = next !== undefined && next !== null && next !== '';
     if (out.tools.length >= opts.maxTools && (dropped > 0 || more)) {
@@ -84,7 +99,8 @@ export async function listTools(rpc: RpcClient, session: Session, opts: ListOpti
       out.findings.push(bound('pagination-invalid-cursor', `nextCursor is a ${typeof next}, not a string; stopped`));
       break;
     }
-    if (seenCursors.has(next)) {
+    const digest = cursorDigest(next);
+    if (seenCursors.has(digest)) {
       out.findings.push(bound('pagination-loop', `the server returned cursor it had already given after page ${page + 1}; stopped`));
       break;
     }
@@ -92,7 +108,12 @@ export async function listTools(rpc: RpcClient, session: Session, opts: ListOpti
       out.findings.push(bound('pagination-bound', `stopped after ${opts.maxPages} pages (--max-pages)`));
       break;
     }
-    seenCursors.add(next);
+    // The cursor is held and sent back: a 15 MB one costs what it weighs.
+    if (!opts.budget.charge(sizeEstimate(next))) {
+      out.findings.push(opts.budget.finding(`page ${page + 1} returned a cursor of ${next.length} characters; stopped listing: the tools of later pages are missing`));
+      break;
+    }
+    seenCursors.add(digest);
     cursor = next;
   }
   if (malformed > MAX_ENTRY_FINDINGS) {
@@ -106,10 +127,15 @@ export async function listTools(rpc: RpcClient, session: Session, opts: ListOpti
   return out;
 }
 
-/** Keeps a page's memory in check across many pages: the long texts are cut on arrival. */
+/**
+ * Keeps a page's memory in check across many pages: only the fields classification and the report
+ * read (not `outputSchema`, `icons`, `_meta`), and long descriptions cut on arrival.
+ */
 function trimmed(raw: Record<string, unknown>): Record<string, unknown> {
-  if (typeof raw.description !== 'string' || raw.description.length <= DESCRIPTION_LIMIT) return raw;
-  return { ...raw, description: boundedDescription(raw.description) };
+  const kept: Record<string, unknown> = {};
+  for (const field of KEPT_TOOL_FIELDS) if (Object.hasOwn(raw, field)) kept[field] = raw[field];
+  if (typeof kept.description === 'string' && kept.description.length > DESCRIPTION_LIMIT) kept.description = boundedDescription(kept.description);
+  return kept;
 }
 
 function incomplete(pagesRead: number, why: string): Finding {

@@ -5,6 +5,8 @@
 import { boundedTail } from '../report/bounds.js';
 import type { Finding, Failure } from '../report/schema.js';
 import type { Target } from '../targets/types.js';
+import { sizeEstimate } from '../report/budget.js';
+import { keptSession, ServerBudget } from './budget.js';
 import type { Channel } from './channel.js';
 import { memoKey, type EraMemo } from './era-memo.js';
 import { ScanFailure } from './failure.js';
@@ -21,6 +23,11 @@ export interface ConnectOptions {
   maxPages: number;
   maxTools: number;
   maxFrameBytes: number;
+  /**
+   * What may be kept of one server in all (tool entries with their schemas, cursors, capabilities,
+   * serverInfo, notes), in estimated heap bytes; listing stops with a `memory-budget` finding there.
+   */
+  maxServerBytes: number;
   stderrTailBytes: number;
   killGraceMs: number;
   /** Launches known to stay silent until `initialize` (mutated: new verdicts are added). */
@@ -35,6 +42,9 @@ export const DEFAULT_CONNECT_OPTIONS: ConnectOptions = {
   maxPages: 64,
   maxTools: 5_000,
   maxFrameBytes: 16 * 1024 * 1024,
+  // Four servers at the default concurrency keep 128 MiB at most; a 5,000-tool server with
+  // ordinary schemas needs about a tenth of it.
+  maxServerBytes: 32 * 1024 * 1024,
   stderrTailBytes: 4 * 1024,
   killGraceMs: 2_000,
 };
@@ -74,16 +84,19 @@ export async function observe(target: Launch, opts: ConnectOptions): Promise<Obs
     try {
       if (opts.signal?.aborted) throw new ScanFailure('timeout', 'interrupted');
       await Promise.race([channel.start(), stopped]);
-      const session = await negotiate(rpc, {
+      // Only the kept copy stays referenced: a 16 MB capabilities object is not held while listing.
+      const session = keptSession(await negotiate(rpc, {
         probeTimeoutMs: opts.probeTimeoutMs,
         remainingMs,
         http: channel instanceof HttpChannel,
         answersEveryRequest: channel instanceof HttpChannel && channel.kind === 'streamable',
         setVersion: (v) => channel.setProtocolVersion?.(v),
         knownSilentLegacy: opts.eraMemo?.isSilentLegacy(key),
-      });
+      }));
+      const budget = new ServerBudget(opts.maxServerBytes);
+      budget.charge(sizeEstimate([session.capabilities, session.serverInfo, session.notes]));
       obs.session = session;
-      const listing = await listTools(rpc, session, { maxPages: opts.maxPages, maxTools: opts.maxTools, remainingMs });
+      const listing = await listTools(rpc, session, { maxPages: opts.maxPages, maxTools: opts.maxTools, remainingMs, budget });
       // Still no answer to the probe after the whole listing: this server is silent before initialize.
       if (session.era === 'legacy' && session.probeSilent?.()) opts.eraMemo?.rememberSilentLegacy(key);
       obs.tools = listing.tools;

@@ -7,6 +7,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { getDefaultEnvironment } from '@modelcontextprotocol/client/stdio';
+import { countOpeners, MAX_FRAME_NODES } from './budget.js';
 import type { Channel, ChannelEvents } from './channel.js';
 import { bounded } from '../report/bounds.js';
 import { ScanFailure } from './failure.js';
@@ -40,6 +41,7 @@ export class StdioChannel implements Channel {
   private child?: ChildProcess;
   private pending: Buffer[] = [];
   private pendingBytes = 0;
+  private pendingNodes = 0;
   private exited?: Promise<void>;
   private drained?: Promise<void>;
   private closing = false;
@@ -106,24 +108,30 @@ export class StdioChannel implements Channel {
     let start = 0;
     for (let nl = chunk.indexOf(10); nl >= 0; nl = chunk.indexOf(10, start)) {
       this.pending.push(chunk.subarray(start, nl));
+      if (this.pendingNodes + countOpeners(chunk, start, nl) > MAX_FRAME_NODES) return this.tooLarge(`had more than ${MAX_FRAME_NODES} objects and arrays`);
       const line = Buffer.concat(this.pending).toString('utf8');
       this.pending = [];
       this.pendingBytes = 0;
+      this.pendingNodes = 0;
       this.onLine(line);
       start = nl + 1;
     }
     if (start < chunk.length) {
       this.pending.push(chunk.subarray(start));
       this.pendingBytes += chunk.length - start;
-      if (this.pendingBytes > this.opts.maxFrameBytes) {
-        this.pending = [];
-        this.pendingBytes = 0;
-        this.events.onclose?.(
-          new ScanFailure('protocol', `a message on stdout exceeded ${this.opts.maxFrameBytes} bytes`),
-        );
-        void this.close();
-      }
+      this.pendingNodes += countOpeners(chunk, start, chunk.length);
+      if (this.pendingBytes > this.opts.maxFrameBytes) this.tooLarge(`exceeded ${this.opts.maxFrameBytes} bytes`);
+      else if (this.pendingNodes > MAX_FRAME_NODES) this.tooLarge(`had more than ${MAX_FRAME_NODES} objects and arrays`);
     }
+  }
+
+  /** A frame too large to parse (in bytes, or in objects: 16 MB of `{}` is 300 MB parsed) ends the connection. */
+  private tooLarge(why: string): void {
+    this.pending = [];
+    this.pendingBytes = 0;
+    this.pendingNodes = 0;
+    this.events.onclose?.(new ScanFailure('protocol', `a message on stdout ${why}`));
+    void this.close();
   }
 
   private onLine(raw: string): void {

@@ -8,6 +8,7 @@ import type { Report } from '../../schema.js';
 import { overallChart, serverChart } from './chart.js';
 import { CLIENT_SCRIPT } from './client.js';
 import { json, text } from './escape.js';
+import { pageReport } from './fit.js';
 import { duration, headline, percent, plural, targetFiles, when } from './model.js';
 import { failureList, serverTable, skippedList } from './servers.js';
 import { OPEN_SECTIONS_UP_TO, serverSections } from './tools.js';
@@ -66,7 +67,7 @@ function headlineSection(report: Report): string {
   );
 }
 
-function header(report: Report): string {
+function header(report: Report, shortened: number): string {
   const files = targetFiles(report);
   const took = duration(report.startedAt, report.finishedAt);
   const meta = [
@@ -75,13 +76,16 @@ function header(report: Report): string {
     `targets: ${files.length ? files.map((f) => `<code>${text(f, 200)}</code>`).join(', ') : 'command line'}`,
   ].join(' · ');
   const interrupted = report.options.interrupted === true ? `<p class="warning" role="note">Interrupted: this report holds only the servers scanned before the stop.</p>` : '';
+  const short = shortened > 0
+    ? `<p class="warning" role="note">To keep this page small, the texts of ${plural(shortened, 'tool')} (descriptions, hints as received, key arguments, findings) are shortened here and in the JSON this page saves; verdicts and counts are complete. The JSON report (<code>--format json</code>) has them as scanned.</p>`
+    : '';
   return (
     `<header class="top"><div class="brand"><h1>Retry safety of MCP tools</h1><span class="tag">idemscan report</span></div>` +
-    `<p class="meta">${meta}</p>${interrupted}</header>`
+    `<p class="meta">${meta}</p>${interrupted}${short}</header>`
   );
 }
 
-function footer(report: Report): string {
+function footer(report: Report, shortened: number): string {
   const m = report.manifest ?? {};
   const rows: [string, string][] = [
     ['Report', `schema ${text(report.schemaVersion)}, ${text(when(report.startedAt))} to ${text(when(report.finishedAt))}`],
@@ -93,12 +97,21 @@ function footer(report: Report): string {
   if (options) rows.push(['Options', text(options, 1_000)]);
   return (
     `<footer><dl>${rows.map(([k, v]) => `<dt>${k}</dt><dd>${v}</dd>`).join('')}</dl>` +
-    `<p class="actions js-only" hidden><button type="button" data-action="download">Save the report as JSON</button></p>` +
+    `<p class="actions js-only" hidden><button type="button" data-action="download">Save the report as JSON</button>` +
+    `${shortened > 0 ? ` <small>(with the shortened texts of this page)</small>` : ''}</p>` +
     `<p>Scanning never calls a tool: verdicts come from what each server declares. Hints are untrusted unless the server is trusted.</p></footer>`
   );
 }
 
-export function renderPage(report: Report): string {
+/** The report's JSON, one server at a time: one escaping pass over 100 MB could exhaust V8's match list. */
+function embedded(report: Report): string {
+  const shell = json({ ...report, servers: [] });
+  const at = shell.indexOf('"servers":[]') + '"servers":['.length;
+  return `${shell.slice(0, at)}${report.servers.map((s) => json(s)).join(',')}${shell.slice(at)}`;
+}
+
+export function renderPage(full: Report): string {
+  const { report, shortened } = pageReport(full);
   const h = headline(report);
   const title = h.writes > 0 ? `${h.safe} of ${h.writes} non-read-only tools retry-safe` : plural(h.tools, 'tool');
   const n = report.servers.length;
@@ -110,7 +123,7 @@ export function renderPage(report: Report): string {
     `<link rel="icon" href="data:,">` +
     `<title>idemscan: ${text(title)}, ${plural(n, 'server')}, ${text(when(report.startedAt))}</title>` +
     `<style>${STYLES}</style></head>\n<body${report.summary.tools > OPEN_SECTIONS_UP_TO ? ' class="large"' : ''}>` +
-    header(report) +
+    header(report, shortened) +
     `<main>${headlineSection(report)}` +
     `<div class="charts"><div class="card">${overallChart(report)}</div>` +
     (report.summary.tools > 0 ? `<div class="card">${serverChart(report)}</div>` : '') +
@@ -123,8 +136,8 @@ export function renderPage(report: Report): string {
     `</section>` +
     skippedList(report) +
     `</main>` +
-    footer(report) +
-    `\n<script type="application/json" id="report-data">${json(report)}</script>` +
+    footer(report, shortened) +
+    `\n<script type="application/json" id="report-data">${embedded(report)}</script>` +
     `\n<script>${CLIENT_SCRIPT}</script>\n</body></html>\n`
   );
 }
