@@ -64,7 +64,7 @@ export async function scan(targets: Target[], options: ScanOptions = {}): Promis
   }
   const missing = npmSpecs.filter((s) => !installErrors.has(s) && !isInstalled(cacheDir, s, scripts.has(s)));
   if (missing.length > 0 && options.install) options.onProgress?.({ type: 'install', packages: [...new Set(missing)], cacheDir });
-  const installs = missing.length > 0 && options.install ? await installPackages(missing, cacheDir, concurrency, scripts) : [];
+  const installs = missing.length > 0 && options.install ? await installPackages(missing, cacheDir, concurrency, scripts, options.signal) : [];
   for (const r of installs) if (!r.ok) installErrors.set(r.spec, r.error ?? 'npm install failed');
   for (const r of installs) if (r.note) options.onProgress?.({ type: 'warning', message: r.note });
   const scanStarted = performance.now();

@@ -16,7 +16,7 @@ export const EXIT_INTERRUPTED = 130;
 const SIGNALS: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
 /** How long a server may take to end on SIGTERM once the user asked to stop. */
 const STOP_GRACE_MS = 500;
-/** Last resort: a stop that has not finished by then (an npm install underway) leaves without a report. */
+/** Last resort: a stop that has not finished by then (a step that ignores the signal) leaves without a report. */
 const WATCHDOG_MS = 10_000;
 
 export interface Interrupt {

@@ -4,7 +4,7 @@
  * wrapper process between us and the server.
  */
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { execa } from 'execa';
@@ -56,12 +56,25 @@ export interface InstallResult {
 /**
  * Installs each distinct pinned package once, in parallel under a limit. No package code runs:
  * `--ignore-scripts`. Specs in `scripts` then get `npm rebuild` in the sandbox (see runScripts).
+ * `signal` (Ctrl-C) ends the npm processes; an entry they left half-written is removed, so that
+ * it is not taken for installed.
  */
-export async function installPackages(specs: string[], cacheDir: string, concurrency = 4, scripts: ReadonlyMap<string, string> = new Map()): Promise<InstallResult[]> {
+export async function installPackages(
+  specs: string[],
+  cacheDir: string,
+  concurrency = 4,
+  scripts: ReadonlyMap<string, string> = new Map(),
+  signal?: AbortSignal,
+): Promise<InstallResult[]> {
   const limit = pLimit(concurrency);
+  const interrupted = async (spec: string, ms: number): Promise<InstallResult> => {
+    await rm(packageDir(cacheDir, spec), { recursive: true, force: true });
+    return { spec, ok: false, ms, error: 'interrupted' };
+  };
   return Promise.all(
     [...new Set(specs)].map((spec) =>
       limit(async (): Promise<InstallResult> => {
+        if (signal?.aborted) return { spec, ok: false, ms: 0, error: 'interrupted' };
         const started = performance.now();
         const withScripts = scripts.has(spec);
         if (isInstalled(cacheDir, spec, withScripts)) return { spec, ok: true, ms: 0 };
@@ -75,14 +88,16 @@ export async function installPackages(specs: string[], cacheDir: string, concurr
             ['install', '--ignore-scripts', '--no-audit', '--no-fund', '--no-package-lock', '--omit=dev', '--loglevel=error', spec],
             // No package code runs here, so npm gets the user's npm settings (registry, auth for
             // private packages, proxy) and nothing else.
-            { cwd: dir, reject: false, timeout: 10 * 60_000, extendEnv: false, env: npmEnv() },
+            { cwd: dir, reject: false, timeout: 10 * 60_000, extendEnv: false, env: npmEnv(), cancelSignal: signal },
           );
+          if (run.isCanceled) return interrupted(spec, elapsed());
           if (run.exitCode !== 0 || !isInstalled(cacheDir, spec)) {
             return { spec, ok: false, ms: elapsed(), error: String(run.stderr || run.message).slice(-2000) };
           }
         }
         if (!withScripts) return { spec, ok: true, ms: elapsed() };
-        const ran = await runScripts(dir);
+        const ran = await runScripts(dir, signal);
+        if (signal?.aborted) return interrupted(spec, elapsed());
         if (ran.error) return { spec, ok: false, ms: elapsed(), scripts: ran.mode, error: ran.error };
         await writeFile(path.join(dir, SCRIPTS_RAN), `${scripts.get(spec)}\n`);
         const note = ran.mode === 'bubblewrap' ? undefined : `install scripts of ${spec} ran without bubblewrap (network-only namespace: they could read your files)`;
@@ -97,7 +112,7 @@ export async function installPackages(specs: string[], cacheDir: string, concurr
  * no network, only the entry writable (bubblewrap), and an environment without npm auth tokens,
  * proxy credentials or the user's npmrc files.
  */
-async function runScripts(dir: string): Promise<{ mode?: SandboxMode; error?: string }> {
+async function runScripts(dir: string, signal?: AbortSignal): Promise<{ mode?: SandboxMode; error?: string }> {
   let launch;
   try {
     launch = contain(
@@ -107,7 +122,7 @@ async function runScripts(dir: string): Promise<{ mode?: SandboxMode; error?: st
   } catch (err) {
     return { error: `install scripts need a sandbox: ${(err as Error).message}` };
   }
-  const run = await execa(launch.command, launch.args, { cwd: dir, reject: false, timeout: 10 * 60_000, extendEnv: false, env: scriptEnv(dir), stdin: 'ignore' });
+  const run = await execa(launch.command, launch.args, { cwd: dir, reject: false, timeout: 10 * 60_000, extendEnv: false, env: scriptEnv(dir), stdin: 'ignore', cancelSignal: signal });
   if (run.exitCode !== 0) return { mode: launch.sandbox, error: `install scripts failed: ${String(run.stderr || run.message).slice(-2000)}` };
   return { mode: launch.sandbox };
 }

@@ -68,7 +68,10 @@ export function launchSecrets(target: Pick<Target, 'env' | 'headers' | 'secrets'
   return values.flatMap((v) => [v, safeDecode(v), encodeURIComponent(v), JSON.stringify(v).slice(1, -1)]);
 }
 
-/** A value given after a flag (`--token x`, `--token=x`) whose name says it is a secret, or a header. */
+/**
+ * A value given after a flag (`--token x`, `--token=x`) whose name says it is a secret, or a header;
+ * or an assignment to a secret name (`-e DB_PASSWORD=x` of docker, `API_KEY=x` after `env`).
+ */
 function flagValue(arg: string, prev: string | undefined): { flag: string; value: string; header: boolean; joined: boolean } | undefined {
   const secretFlag = (flag: string) => SECRET_NAME.test(flag) || HEADER_FLAG.test(flag);
   // `--no-auth --port 8080`: a flag after a flag is not its value.
@@ -77,7 +80,7 @@ function flagValue(arg: string, prev: string | undefined): { flag: string; value
   }
   const eq = arg.indexOf('=');
   const flag = arg.slice(0, eq);
-  if (eq > 0 && /^-[\w.-]+$/.test(flag) && secretFlag(flag)) {
+  if (eq > 0 && /^(?:-[\w.-]+|[A-Z_][\w.]*)$/i.test(flag) && secretFlag(flag)) {
     return { flag, value: arg.slice(eq + 1), header: HEADER_FLAG.test(flag), joined: true };
   }
   return undefined;
@@ -114,6 +117,8 @@ export class Redactor {
     if (url.password) url.password = 'REDACTED';
     if (url.username) url.username = 'REDACTED';
     for (const key of [...url.searchParams.keys()]) url.searchParams.set(key, REDACTED);
+    // A fragment is never sent, but it is where OAuth's implicit flow puts `#access_token=`.
+    if (url.hash) url.hash = REDACTED;
     let shown = url.toString();
     try {
       shown = decodeURI(shown); // so "[REDACTED]" reads as such; a stray % keeps the encoded form
@@ -141,7 +146,8 @@ function urlSecrets(input: string | undefined): string[] {
   // Decoded by URLSearchParams ("+" is a space), and as written.
   const query = [...url.searchParams.values(), ...url.search.slice(1).split('&').flatMap((p) => (p.includes('=') ? [p.slice(p.indexOf('=') + 1)] : []))];
   const path = url.pathname.split('/').filter((part) => looksRandom(safeDecode(part)));
-  return [url.username, url.password, ...(basic ? [basic, basic.slice(6)] : []), ...query, ...path]
+  const fragment = url.hash.slice(1).split('&').flatMap((p) => (p.includes('=') ? [p.slice(p.indexOf('=') + 1)] : []));
+  return [url.username, url.password, ...(basic ? [basic, basic.slice(6)] : []), ...query, ...path, ...fragment]
     .filter(Boolean)
     .flatMap((v) => [v, safeDecode(v)]);
 }

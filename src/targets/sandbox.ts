@@ -114,7 +114,9 @@ export function contain(launch: Launch, opts: ContainOptions): Contained {
   let argv: string[];
   if (mode === 'bubblewrap') {
     const cwd = launch.cwd ?? process.cwd();
-    const readable = [...commandPaths(found), ...argPaths(launch.args, cwd), cwd, ...(opts.readable ?? [])];
+    // The paths a target names (its arguments, its cwd) come from a file that may be hostile.
+    const named = [...argPaths(launch.args, cwd), ...(launch.cwd === undefined ? [] : [cwd])].filter((p) => !inDotEntryOfHome(p));
+    const readable = [...commandPaths(found), ...named, ...(launch.cwd === undefined ? [cwd] : []), ...(opts.readable ?? [])];
     argv = ['bwrap', ...bwrapArgs({ home: process.env.HOME, readable, writable: opts.writable ?? [], cwd }), launch.command, ...launch.args];
   } else {
     const script = (mode === 'netns' ? LO_UP : '') + INIT;
@@ -149,6 +151,20 @@ function commandPaths(found: string): string[] {
   const node = safeRealpath(process.execPath);
   if (node && path.basename(path.dirname(node)) === 'bin') out.push(path.dirname(path.dirname(node)));
   return out;
+}
+
+/**
+ * Whether a path is in a dot entry of HOME (`~/.ssh`, `~/.aws`, `~/.npmrc`, `~/.config/gh`), where
+ * credentials live. A target file cannot have one bound back into the sandbox by naming it as an
+ * argument or cwd (`"${userHome}/.ssh/id_rsa"`); a server's own files are rarely there, and its
+ * command (a Node under `~/.nvm`) and npm cache entry are bound back on idemscan's word, not the file's.
+ */
+function inDotEntryOfHome(p: string): boolean {
+  const home = process.env.HOME && path.isAbsolute(process.env.HOME) ? safeRealpath(process.env.HOME) : undefined;
+  const real = safeRealpath(p);
+  if (!home || !real) return false;
+  const parts = path.relative(home, real).split(path.sep);
+  return parts[0] !== '..' && !path.isAbsolute(parts[0]!) && parts.some((part) => part.startsWith('.'));
 }
 
 /** Arguments that name existing paths (`/x`, `./x`, `--flag=/x`), resolved against cwd. */

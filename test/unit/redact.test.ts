@@ -95,6 +95,20 @@ describe('the secret set: every value idemscan put into the launch', () => {
     expect(r.text(`userval07 p%40ssval08 p@ssval08 ${basic}`)).toBe('[REDACTED] [REDACTED] [REDACTED] [REDACTED]');
   });
 
+  it('assignments to secret names in args (`docker run -e DB_PASSWORD=x`, `env API_KEY=x`)', () => {
+    const target = { args: ['run', '-e', 'DB_PASSWORD=hunter2hunter2', 'env', 'API_KEY=k1', 'MODE=production', 'image'] };
+    expect(new Redactor(target).args(target.args)).toEqual(['run', '-e', 'DB_PASSWORD=[REDACTED]', 'env', 'API_KEY=[REDACTED]', 'MODE=production', 'image']);
+    expect(new Redactor(target).text('login as hunter2hunter2')).toBe('login as [REDACTED]');
+  });
+
+  it('URL fragments (`#access_token=...`): blanked in the URL, their values secrets elsewhere', () => {
+    const target = { url: 'https://mcp.example.test/mcp#access_token=fragTOKEN123&state=plain-state' };
+    const info = describeTarget({ name: 'f', source: 'f', transport: 'http', ...target });
+    expect(info.url).toBe('https://mcp.example.test/mcp#[REDACTED]');
+    expect(new Redactor(target).text('token fragTOKEN123 seen')).toBe('token [REDACTED] seen');
+    expect(new Redactor({ url: 'https://mcp.example.test/mcp#section' }).text('a section')).toBe('a section');
+  });
+
   it('random-looking URL path segments (a token in the path)', () => {
     const r = new Redactor({ url: 'https://hooks.example.test/mcp/Xy7kQ2pL9wZr4TbN/sse' });
     expect(r.text('at Xy7kQ2pL9wZr4TbN')).toBe('at [REDACTED]');
