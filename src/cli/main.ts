@@ -39,7 +39,7 @@ function scanOptions(cmd: Command): Command {
     .option('--max-pages <n>', 'tools/list pages read per server at most', toInt, 64)
     .option('--trust <names...>', 'servers whose hints you trust')
     .option('--fail-on <list>', 'exit 1 when anything matches: a severity, rule ids or verdicts, comma-separated')
-    .option('--sandbox', 'run stdio servers with loopback-only networking (Linux network namespace)')
+    .option('--sandbox', 'run stdio servers under bubblewrap: no network, no home directories, read-only system (network namespace only, without bwrap; docs/SANDBOX.md)')
     .option('--no-install', 'do not install missing pinned npm packages')
     .option('--cache-dir <dir>', 'where pinned npm packages are installed')
     .option('-q, --quiet', 'no progress or table on the terminal');

@@ -10,6 +10,21 @@ import { blankTokens, tokenAtEnd } from './token-shapes.js';
 /** A part of a secret shorter than this, beside a cut, is left alone (as is any value this short). */
 export const MIN_SECRET = 4;
 
+/**
+ * Words that say nothing about the secret they set (`AUTH_REQUIRED=true`); blanking them would
+ * blank every "Returns true if..." in the report.
+ */
+const NOT_SECRET = new Set(['true', 'false', 'yes', 'no', 'on', 'off', 'null', 'none', 'enabled', 'disabled']);
+
+/**
+ * A value distinctive enough that text ending with its first characters was probably cut in the
+ * middle of it, even with no mark there. `production` is not (`deploy_to_prod` is a tool name).
+ */
+function distinctive(value: string): boolean {
+  const classes = [/[a-z]/, /[A-Z]/, /\d/, /[^A-Z0-9]/i].filter((re) => re.test(value)).length;
+  return value.length >= 20 || classes >= 3 || (value.length >= 12 && /\d/.test(value) && /[a-z]/i.test(value));
+}
+
 export class SecretText {
   /** Longest first, so a secret that contains another is blanked whole. */
   private readonly secrets: Affixes[];
@@ -17,7 +32,7 @@ export class SecretText {
   private readonly byPiece = new Map<string, Affixes[]>();
 
   constructor(values: Iterable<string>) {
-    const unique = [...new Set(values)].filter((v) => v.length >= MIN_SECRET).sort((a, b) => b.length - a.length);
+    const unique = [...new Set(values)].filter((v) => v.length >= MIN_SECRET && !NOT_SECRET.has(v.toLowerCase())).sort((a, b) => b.length - a.length);
     this.secrets = unique.map((s) => new Affixes(s));
     for (const secret of this.secrets) {
       const { value } = secret;
@@ -57,7 +72,7 @@ export class SecretText {
       const seg = parts[i]!;
       const mark = i / 2; // the mark after this segment is heads[mark], the one before it heads[mark - 1]
       let end = seg.length;
-      if (mark >= heads.length || heads[mark] === true) end -= Math.max(this.atEnd(seg), mark < heads.length ? tokenAtEnd(seg) : 0);
+      if (mark >= heads.length || heads[mark] === true) end -= Math.max(this.atEnd(seg, mark >= heads.length), mark < heads.length ? tokenAtEnd(seg) : 0);
       const start = mark > 0 && heads[mark - 1] === false ? this.atStart(seg) : 0;
       if (start === 0 && end === seg.length) continue;
       changed = true;
@@ -66,16 +81,17 @@ export class SecretText {
     return changed ? parts.join('') : text;
   }
 
-  /** `cuts` for a text without marks: only its end may be a cut. */
+  /** `cuts` for a text without marks: only its end may be a cut, and only a distinctive secret tells. */
   private cutAtEnd(text: string): string {
-    const n = this.atEnd(text);
+    const n = this.atEnd(text, true);
     return n === 0 ? text : text.slice(0, text.length - n) + REDACTED;
   }
 
   /** Length of the longest prefix of a secret that `seg` ends with (at least MIN_SECRET, or 0). */
-  private atEnd(seg: string): number {
+  private atEnd(seg: string, distinctiveOnly = false): number {
     if (seg.length < MIN_SECRET) return 0;
-    const found = (this.byPiece.get(seg.slice(-MIN_SECRET)) ?? []).map((s) => s.prefixEnding(seg));
+    const candidates = (this.byPiece.get(seg.slice(-MIN_SECRET)) ?? []).filter((s) => !distinctiveOnly || s.distinctive);
+    const found = candidates.map((s) => s.prefixEnding(seg));
     return Math.max(0, ...found.filter((n) => n >= MIN_SECRET));
   }
 
@@ -95,8 +111,10 @@ class Affixes {
   private readonly reversed: string;
   private readonly forward: Int32Array;
   private readonly backward: Int32Array;
+  readonly distinctive: boolean;
 
   constructor(readonly value: string) {
+    this.distinctive = distinctive(value);
     // By code unit, as the text is read (a code-point reverse would reorder surrogate pairs).
     this.reversed = Array.from({ length: value.length }, (_, i) => value[value.length - 1 - i]).join('');
     this.forward = failure(value);

@@ -213,6 +213,15 @@ describe('secrets at a cut', () => {
   });
 });
 
+describe('ordinary values stay readable', () => {
+  it('a word that is a secret is blanked whole, never as the end of another word; booleans are never secrets', () => {
+    const r = new Redactor({ env: { AUTH_REQUIRED: 'true' }, secrets: ['production'] });
+    expect(r.text('deploy_to_prod')).toBe('deploy_to_prod');
+    expect(r.text('deploys to production')).toBe('deploys to [REDACTED]');
+    expect(r.text('Returns true if the user exists')).toBe('Returns true if the user exists');
+  });
+});
+
 describe('linear time on hostile text', () => {
   it('a 300 KB eyJ-eyJ-... string, and other long runs, are redacted at once', () => {
     const r = new Redactor({ headers: { A: 'a'.repeat(40), B: 'eyJ-eyJ-' } });
