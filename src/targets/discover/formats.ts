@@ -48,6 +48,15 @@ export const readCodex: Reader = (doc, ctx) => {
       disabled(out, name, ctx, `${at}.enabled`);
       continue;
     }
+    // A header whose variable is unset would be sent without its token: skip, naming the field.
+    const unset = [
+      ...(e.bearer_token_env_var ? [['bearer_token_env_var', e.bearer_token_env_var]] : []),
+      ...Object.entries(e.env_http_headers ?? {}).map(([h, v]) => [`env_http_headers.${h}`, v]),
+    ].find(([, v]) => !ctx.env[v!]);
+    if (unset) {
+      out.skipped.push({ name, source: ctx.file, reason: `${at}.${unset[0]}: ${unset[1]} is not set in the environment` });
+      continue;
+    }
     // Values named by variable are written as `${VAR}`, so expansion takes them and marks them secret.
     const env = Object.assign(Object.create(null) as Record<string, string>, e.env);
     for (const v of e.env_vars ?? []) env[v] = `\${${v}:-}`;

@@ -20,13 +20,23 @@ export function syntaxOf(file: string, fallback: Syntax): Syntax {
 
 class TooDeep extends Error {}
 
+/** Client configs in TOML and YAML are a few kilobytes; the parsers are not built for megabytes of hostile input. */
+export const MAX_DOCUMENT_BYTES = 1024 * 1024;
+/** Indentation, and `- ` indicators opening one line, beyond any real config (see yamlShapeProblem). */
+const MAX_YAML_INDENT = 256;
+
 export function parseDocument(text: string, syntax: Syntax): { value: unknown } | { error: string } {
-  if (syntax === 'json') return parseJsonc(text);
+  // An empty file is what some clients leave before their first server: no servers, no error.
+  if (syntax === 'json') return text.trim() === '' ? { value: undefined } : parseJsonc(text);
+  if (text.length > MAX_DOCUMENT_BYTES) return { error: `larger than ${MAX_DOCUMENT_BYTES / 1024 / 1024} MB; not read` };
+  const shape = syntax === 'yaml' ? yamlShapeProblem(text) : undefined;
+  if (shape) return { error: shape };
   try {
     if (syntax === 'toml') return { value: plain(parseToml(text, { maxDepth: MAX_TARGET_FILE_DEPTH }), 0) };
     // No custom tags (!!binary, !!set, timestamps): a client file holds text, numbers and booleans.
-    // maxAliasCount keeps a "billion laughs" document from expanding.
-    return { value: plain(parseYaml(text, { schema: 'core', resolveKnownTags: false, maxAliasCount: 100, prettyErrors: true }), 0) };
+    // maxAliasCount keeps a "billion laughs" document from expanding. logLevel: warnings would go
+    // to process.emitWarning, quoting the file.
+    return { value: plain(parseYaml(text, { schema: 'core', resolveKnownTags: false, maxAliasCount: 100, prettyErrors: true, logLevel: 'error' }), 0) };
   } catch (err) {
     return { error: describeError(err, syntax) };
   }
@@ -66,4 +76,44 @@ function plain(value: unknown, depth: number): unknown {
     return out;
   }
   return String(value);
+}
+
+/**
+ * The yaml parser recurses per level and overflows the stack (slowly: seconds) on a few thousand
+ * levels, and its error printer exhausts memory on some. Nesting in YAML comes from indentation,
+ * from `- `/`? ` indicators that open a line, and from flow brackets, so one linear pass bounds
+ * all three before the parser sees the text. Brackets inside quotes count too: a real config has
+ * no use for 64 of them.
+ */
+function yamlShapeProblem(text: string): string | undefined {
+  let indent = 0;
+  let lead = true; // still in the indentation and indicators that open the line
+  let indicators = 0;
+  let flow = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 10) {
+      indent = 0;
+      indicators = 0;
+      lead = true;
+      continue;
+    }
+    if (lead) {
+      if (c === 32) {
+        if (++indent > MAX_YAML_INDENT) return `indented deeper than ${MAX_YAML_INDENT} columns`;
+        continue;
+      }
+      // `-` or `?` followed by a space (or the end of the line) opens one more level.
+      const next = text.charCodeAt(i + 1);
+      if ((c === 45 || c === 63) && (next === 32 || next === 10 || Number.isNaN(next))) {
+        if (++indicators > MAX_TARGET_FILE_DEPTH) return `nested deeper than ${MAX_TARGET_FILE_DEPTH} levels`;
+        continue;
+      }
+      lead = false;
+    }
+    if (c === 91 || c === 123) {
+      if (++flow > MAX_TARGET_FILE_DEPTH) return `nested deeper than ${MAX_TARGET_FILE_DEPTH} levels`;
+    } else if ((c === 93 || c === 125) && flow > 0) flow--;
+  }
+  return undefined;
 }
