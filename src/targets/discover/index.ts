@@ -86,7 +86,10 @@ async function readOne(loc: Location, file: string, env: NodeJS.ProcessEnv, proj
   const base: FoundFile = { client: loc.client.name, scope: loc.scope, file, servers: 0, skipped: 0 };
   const fail = (error: string): ReadFile => ({ found: { ...base, error }, targets: [], skipped: [] });
   try {
-    if ((await stat(file)).isDirectory()) return fail('a directory, not a file');
+    const info = await stat(file);
+    if (info.isDirectory()) return fail('a directory, not a file');
+    // A FIFO would block the read until something writes to it; a device has no end.
+    if (!info.isFile()) return fail('not a regular file');
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
