@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLIENTS, discover, identity, locations, mergeTargets, type FoundTarget } from '../../src/targets/discover/index.js';
@@ -21,6 +22,15 @@ describe('client table', () => {
       expect(c.files.some((f) => f.scope === 'user'), c.name).toBe(true);
     }
     expect(new Set(CLIENTS.map((c) => c.id)).size).toBe(CLIENTS.length);
+  });
+
+  it('is documented in docs/DISCOVER.md: every client with its source and its Linux files', () => {
+    const doc = readFileSync(fileURLToPath(new URL('../../docs/DISCOVER.md', import.meta.url)), 'utf8');
+    const d = dirsFor({ home: '~', project: '.', platform: 'linux', env: {} });
+    for (const c of CLIENTS) {
+      expect(doc, c.name).toContain(`### ${c.name}\n\nSource: ${c.source}\n`);
+      for (const f of c.files) expect(doc, c.name).toContain(`\`${f.at(d)}`);
+    }
   });
 
   it('knows the Linux places, XDG_CONFIG_HOME honoured', () => {
