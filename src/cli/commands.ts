@@ -43,7 +43,8 @@ export async function scanCommand(files: string[], flags: ScanFlags & { shard?: 
   }
   let loaded = await loadOrUsage(list);
   if (flags.discover) loaded = await addDiscovered(loaded, flags.quiet);
-  for (const s of loaded.skipped) process.stderr.write(`idemscan: skipped ${safeText(s.name, 80)} (${s.source}): ${safeText(s.reason, 400)}\n`);
+  // A source may be a file name from a cloned repository (.continue/mcpServers/*.yaml): escaped too.
+  for (const s of loaded.skipped) process.stderr.write(`idemscan: skipped ${safeText(s.name, 80)} (${safeText(s.source, 300)}): ${safeText(s.reason, 400)}\n`);
   // A shard may be empty (more shards than servers): that is an empty report, not an error.
   await run(shard ? selectShard(loaded.targets, shard) : loaded.targets, flags, 'table', loaded.skipped, { shard });
 }

@@ -3,7 +3,7 @@
  * whose client files name the real fixture servers: they are started and scanned, each once.
  */
 import { execa } from 'execa';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -110,6 +110,21 @@ describe('an empty HOME', () => {
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toContain('--discover found no MCP client configuration');
     expect(r.stderr).toContain('no targets to scan');
+  });
+
+  it('a file name from a cloned project reaches the terminal escaped', async () => {
+    const dir = path.join(h.project, '.continue', 'mcpServers');
+    mkdirSync(dir, { recursive: true });
+    const name = 'x\u001b]0;pwned\u0007\u001b[2J.yaml';
+    writeFileSync(path.join(dir, name), 'mcpServers: [');
+    try {
+      const r = await run(['scan', '--discover', '-q'], h, path.join(h.home, '.cache'));
+      expect(r.stderr).toContain('skipped Continue (');
+      expect(r.stderr).not.toContain('\u001b');
+      expect(r.stderr).not.toContain('\u0007');
+    } finally {
+      rmSync(path.join(dir, name));
+    }
   });
 
   it('where prints that nothing was found and exits 0', async () => {
