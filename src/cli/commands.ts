@@ -10,6 +10,7 @@ import { scan, type ScanOptions } from '../scan.js';
 import { safeText } from '../report/terminal.js';
 import { EXIT, UsageError } from './exit.js';
 import { failOnMatches, parseFailOn, type FailOn } from './fail-on.js';
+import { addDiscovered } from './where-command.js';
 import { checkOutputDir, checkOutputFile, codeOf, writeFallback, writeOutputFile } from './output.js';
 import { EXIT_INTERRUPTED, watchSignals } from './signals.js';
 
@@ -31,16 +32,19 @@ export interface ScanFlags {
   quiet?: boolean;
 }
 
-export async function scanCommand(files: string[], flags: ScanFlags & { shard?: string }): Promise<void> {
-  const list = files.length > 0 ? files : [DEFAULT_TARGETS];
+export async function scanCommand(files: string[], flags: ScanFlags & { shard?: string; discover?: boolean }): Promise<void> {
+  // --discover alone scans what the clients list; the bundled list only when nothing is named.
+  const list = files.length > 0 || flags.discover ? files : [DEFAULT_TARGETS];
   let shard: Shard | undefined;
   try {
     shard = flags.shard === undefined ? undefined : parseShard(flags.shard);
   } catch (err) {
     throw new UsageError(`--shard: ${(err as Error).message}`);
   }
-  const loaded = await loadOrUsage(list);
-  for (const s of loaded.skipped) process.stderr.write(`idemscan: skipped ${safeText(s.name, 80)} (${s.source}): ${safeText(s.reason, 400)}\n`);
+  let loaded = await loadOrUsage(list);
+  if (flags.discover) loaded = await addDiscovered(loaded, flags.quiet);
+  // A source may be a file name from a cloned repository (.continue/mcpServers/*.yaml): escaped too.
+  for (const s of loaded.skipped) process.stderr.write(`idemscan: skipped ${safeText(s.name, 80)} (${safeText(s.source, 300)}): ${safeText(s.reason, 400)}\n`);
   // A shard may be empty (more shards than servers): that is an empty report, not an error.
   await run(shard ? selectShard(loaded.targets, shard) : loaded.targets, flags, 'table', loaded.skipped, { shard });
 }

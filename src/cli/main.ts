@@ -11,6 +11,7 @@ import { auditCommand, installCommand, scanCommand } from './commands.js';
 import { registerDiff } from './diff-command.js';
 import { registerMerge } from './merge-command.js';
 import { registerReportCommand } from './report-command.js';
+import { registerWhere } from './where-command.js';
 import { EXIT, UsageError } from './exit.js';
 
 // A reader that goes away (`idemscan scan | head -1`) is no failure of the scan: what it missed
@@ -49,6 +50,7 @@ scanOptions(program.command('scan'))
   .description('scan every server in one or more target files (default: the bundled reference list)')
   .argument('[files...]', 'target files: idemscan lists, mcpServers configs, VS Code mcp.json, registry server.json')
   .option('--shard <i/n>', 'scan only shard I of N (1-based; by a hash of each server name), e.g. 2/4')
+  .option('--discover', 'also scan the servers configured in the MCP clients found here (see `idemscan where`)')
   .action(scanCommand);
 
 scanOptions(program.command('audit'))
@@ -79,6 +81,7 @@ program
 registerDiff(program);
 registerMerge(program);
 registerReportCommand(program);
+registerWhere(program);
 
 function toInt(value: string): number {
   const n = Number(value);

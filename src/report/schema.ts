@@ -72,6 +72,9 @@ export const TargetInfo = z.object({
   /** Env or header names given obvious fake values (registry secrets), never real ones. */
   fakeEnv: z.array(z.string()).optional(),
   source: z.string().optional(),
+  /** The MCP clients whose configuration lists this server, and in which file (`scan --discover`;
+   * one server listed by several clients is scanned once). Paths only, never config values. */
+  listedBy: z.array(z.object({ client: z.string(), file: z.string() })).optional(),
   /** How a stdio server was contained (docs/SANDBOX.md): bubblewrap or the network-only namespace
    * under --sandbox, none without it. Absent for HTTP servers. */
   sandbox: z.enum(['bubblewrap', 'netns', 'none']).optional(),

@@ -23,7 +23,7 @@ export async function loadTargetFile(file: string, env: NodeJS.ProcessEnv = proc
 }
 
 /** Reads at most MAX_TARGET_FILE_BYTES: the path may name /dev/zero, a pipe or a huge file. */
-async function readBounded(file: string): Promise<string> {
+export async function readBounded(file: string): Promise<string> {
   const chunks: Buffer[] = [];
   let total = 0;
   try {
@@ -112,7 +112,7 @@ class JsonStop {
  * `"__proto__": {...}` replaced the entry's prototype (its fields, `trusted` among them, then read
  * as the entry's own) and a server named `__proto__` vanished. Here every key is an own property.
  */
-function parseJsonc(text: string): { value: unknown } | { error: string } {
+export function parseJsonc(text: string): { value: unknown } | { error: string } {
   const source = text.startsWith('\uFEFF') ? text.slice(1) : text; // editors on Windows write one
   let root: unknown;
   let key = '';

@@ -173,5 +173,6 @@ export function describeTarget(target: Target, resolved?: string): TargetInfo {
     resolved,
     fakeEnv: target.fakeEnv?.length ? target.fakeEnv : undefined,
     source: target.source,
+    listedBy: target.listedBy?.map((l) => ({ ...l })),
   };
 }

@@ -28,6 +28,8 @@ export interface Target {
   /** Why this entry is not scanned here (kept so the next person knows). */
   skip?: string;
   comment?: string;
+  /** The MCP clients and files that configure this server (`scan --discover`). */
+  listedBy?: { client: string; file: string }[];
 }
 
 export interface SkippedTarget {

@@ -1,0 +1,67 @@
+/**
+ * What the non-`mcpServers` readers share: the checked field types (from formats/fields.ts) and
+ * the last step from a client's entry to a Target, done the way the mcpServers loader does it
+ * (`${VAR}` expansion with its secrets, http(s) URLs only), so a skip reason names the field.
+ */
+import { z } from 'zod';
+import { expandFields, ExpandError } from '../expand.js';
+import { launchText } from '../formats/fields.js';
+import type { FormatContext } from '../formats/format.js';
+import { httpUrlProblem, type LoadedTargets, type Target } from '../types.js';
+
+/** Hand-written configs say `"DEBUG": true` or `args = ["--port", 8080]`; clients pass them as text. */
+export const scalar = z.union([z.string(), z.number(), z.boolean()]).transform(String).pipe(launchText);
+
+/** An environment variable's name, as the configs that refer to one by name give it. */
+export const varName = z.string().regex(/^[A-Z_]\w*$/i, 'not an environment variable name');
+
+export interface Launch {
+  transport: 'stdio' | 'http' | 'sse';
+  command?: string;
+  args?: string[];
+  env?: Record<string, string>;
+  cwd?: string;
+  url?: string;
+  headers?: Record<string, string>;
+}
+
+/** A map read into a null-prototype object (config maps may name `__proto__`). */
+export const objectEntries = (v: unknown): [string, unknown][] =>
+  v && typeof v === 'object' && !Array.isArray(v) ? Object.entries(v as Record<string, unknown>) : [];
+
+export const isObject = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
+
+/** Adds the entry `at` (e.g. `mcp_servers.github`) to `out`, as a target or a skip with the reason. */
+export function addTarget(out: LoadedTargets, name: string, launch: Launch, ctx: FormatContext, at: string, urlField = 'url'): void {
+  let entry: Launch;
+  let fromEnv: string[];
+  try {
+    ({ entry, fromEnv } = expandFields(launch as unknown as Record<string, unknown>, ctx, at) as unknown as { entry: Launch; fromEnv: string[] });
+  } catch (err) {
+    if (!(err instanceof ExpandError)) throw err;
+    out.skipped.push({ name, source: ctx.file, reason: err.message.replace(`${at}.url`, `${at}.${urlField}`) });
+    return;
+  }
+  const problem = entry.url === undefined ? undefined : httpUrlProblem(entry.url);
+  if (problem) {
+    out.skipped.push({ name, source: ctx.file, reason: `${at}.${urlField}: ${problem}` });
+    return;
+  }
+  const target: Target = {
+    name,
+    source: `${ctx.file}#${at}`,
+    transport: entry.transport,
+    command: entry.command,
+    args: entry.args,
+    env: entry.env,
+    cwd: entry.cwd,
+    url: entry.url,
+    headers: entry.headers,
+    secrets: fromEnv.length ? fromEnv : undefined,
+  };
+  out.targets.push(target);
+}
+
+export function disabled(out: LoadedTargets, name: string, ctx: FormatContext, field: string): void {
+  out.skipped.push({ name, source: ctx.file, reason: `${field}: the entry is disabled` });
+}

@@ -1,0 +1,52 @@
+/**
+ * One server configured in several clients is scanned once. Two targets are the same server when
+ * they launch the same thing: transport, npm package, command, arguments, environment (names and
+ * values), working folder, URL, and header names. Header values are left out on purpose: two
+ * clients holding different tokens for one URL still reach one server. The first target found
+ * keeps its name; each later one adds its client and file to `listedBy`.
+ */
+import type { Target } from '../types.js';
+
+export interface ListedBy {
+  client: string;
+  file: string;
+}
+
+export type FoundTarget = Target & { listedBy: ListedBy[] };
+
+export function identity(t: Target): string {
+  const env = t.env ? Object.keys(t.env).sort().map((k) => [k, t.env![k]]) : [];
+  const headers = t.headers ? Object.keys(t.headers).map((h) => h.toLowerCase()).sort() : [];
+  return JSON.stringify([t.transport, t.npm ?? '', t.command ?? '', t.args ?? [], env, t.cwd ?? '', t.url ?? '', headers]);
+}
+
+/**
+ * `base` (the targets of explicit files, already uniquely named) followed by the discovered ones
+ * not already there. A discovered server whose name is taken by another server is renamed
+ * `name (Client)`, then `name (Client) #2`, as the loader renames duplicates across files.
+ */
+export function mergeTargets(base: Target[], found: FoundTarget[]): Target[] {
+  const out = [...base];
+  const byIdentity = new Map<string, Target>(base.map((t) => [identity(t), t]));
+  const names = new Set(base.map((t) => t.name));
+  for (const t of found) {
+    const id = identity(t);
+    const same = byIdentity.get(id);
+    if (same) {
+      const listed = (same.listedBy ??= []);
+      for (const l of t.listedBy) if (!listed.some((x) => x.client === l.client && x.file === l.file)) listed.push(l);
+      continue;
+    }
+    if (names.has(t.name)) t.name = unique(`${t.name} (${t.listedBy[0]?.client ?? 'discovered'})`, names);
+    names.add(t.name);
+    byIdentity.set(id, t);
+    out.push(t);
+  }
+  return out;
+}
+
+function unique(name: string, taken: Set<string>): string {
+  let candidate = name;
+  for (let n = 2; taken.has(candidate); n++) candidate = `${name} #${n}`;
+  return candidate;
+}

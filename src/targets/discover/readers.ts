@@ -1,0 +1,93 @@
+/**
+ * A parsed client file into targets, by the reader its table entry names. The `mcpServers`-shaped
+ * files go through the target-file loaders (formats/mcp-servers.ts); where the servers sit deeper
+ * in the file (Claude Code's projects, VS Code's settings.json) the fields in skip reasons and
+ * sources are rebased to where they are in that file.
+ */
+import type { FormatContext } from '../formats/format.js';
+import { mcpServersFormat, vscodeFormat } from '../formats/mcp-servers.js';
+import type { LoadedTargets } from '../types.js';
+import type { ReaderId } from './clients.js';
+import { readCodex, readContinue, readGoose, readOpenCode, readZed } from './formats.js';
+import { isObject } from './launch.js';
+
+/** The file's top level or a section is not what the client writes there. */
+export class ShapeError extends Error {}
+
+type Reader = (doc: Record<string, unknown>, ctx: FormatContext) => LoadedTargets;
+const empty = (): LoadedTargets => ({ targets: [], skipped: [] });
+
+/** A `key` that must hold an object of servers if it is there at all. */
+function section(doc: Record<string, unknown>, key: string, label = key): Record<string, unknown> | undefined {
+  const v = doc[key];
+  if (v === undefined || v === null) return undefined;
+  if (!isObject(v)) throw new ShapeError(`"${label}" is not an object`);
+  return v;
+}
+
+function mcpServersAt(map: Record<string, unknown> | undefined, ctx: FormatContext, prefix?: string): LoadedTargets {
+  if (!map) return empty();
+  const got = mcpServersFormat.read({ mcpServers: map }, ctx);
+  return prefix ? rebase(got, ctx.file, 'mcpServers.', prefix) : got;
+}
+
+/** Moves `from...` (e.g. `servers.x.url`) to `to...` in every source anchor and skip reason. */
+function rebase(got: LoadedTargets, file: string, from: string, to: string): LoadedTargets {
+  const anchor = `${file}#${from}`;
+  for (const t of got.targets) if (t.source.startsWith(anchor)) t.source = `${file}#${to}${t.source.slice(anchor.length)}`;
+  for (const s of got.skipped) if (s.reason.startsWith(from)) s.reason = to + s.reason.slice(from.length);
+  return got;
+}
+
+function merge(into: LoadedTargets, more: LoadedTargets): LoadedTargets {
+  for (const t of more.targets) into.targets.push(t);
+  for (const s of more.skipped) into.skipped.push(s);
+  return into;
+}
+
+const READERS: Record<ReaderId, Reader> = {
+  mcpServers: (doc, ctx) => mcpServersAt(section(doc, 'mcpServers'), ctx),
+  // Gemini CLI reads `url` as SSE and `httpUrl` as Streamable HTTP; the shared loader assumes
+  // Streamable HTTP for a bare `url`, so those entries say `type: "sse"` before it reads them.
+  gemini: (doc, ctx) => {
+    const map = section(doc, 'mcpServers');
+    if (!map) return empty();
+    const marked = Object.create(null) as Record<string, unknown>;
+    for (const [name, raw] of Object.entries(map)) {
+      const sse = isObject(raw) && raw.url !== undefined && raw.httpUrl === undefined && raw.type === undefined;
+      marked[name] = sse ? Object.assign(Object.create(null) as Record<string, unknown>, raw, { type: 'sse' }) : raw;
+    }
+    return mcpServersAt(marked, ctx);
+  },
+  // ~/.claude.json: user scope at the top, local scope per project under projects[<path>].
+  claudeCode: (doc, ctx) => {
+    const out = mcpServersAt(section(doc, 'mcpServers'), ctx);
+    for (const [dir, project] of Object.entries(section(doc, 'projects') ?? {})) {
+      if (!isObject(project) || !isObject(project.mcpServers)) continue;
+      const at = `projects[${JSON.stringify(dir)}].mcpServers.`;
+      merge(out, mcpServersAt(project.mcpServers, { ...ctx, workspaceFolder: dir }, at));
+    }
+    return out;
+  },
+  vscode: (doc, ctx) => {
+    const map = section(doc, 'servers');
+    return map ? vscodeFormat.read({ servers: map }, ctx) : empty();
+  },
+  vscodeSettings: (doc, ctx) => {
+    const mcp = section(doc, 'mcp');
+    const map = mcp && section(mcp, 'servers', 'mcp.servers');
+    return map ? rebase(vscodeFormat.read({ servers: map }, ctx), ctx.file, 'servers.', 'mcp.servers.') : empty();
+  },
+  zed: readZed,
+  codex: readCodex,
+  continue: readContinue,
+  goose: readGoose,
+  opencode: readOpenCode,
+};
+
+/** An empty file (or an empty YAML document) holds no servers; any other top level but an object is an error. */
+export function readDocument(reader: ReaderId, doc: unknown, ctx: FormatContext): LoadedTargets {
+  if (doc === undefined || doc === null) return empty();
+  if (!isObject(doc)) throw new ShapeError('expected an object at the top level');
+  return READERS[reader](doc, ctx);
+}

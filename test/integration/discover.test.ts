@@ -1,0 +1,137 @@
+/**
+ * `scan --discover` and `where` through the built CLI on a fake HOME (test/fixtures/discover-home)
+ * whose client files name the real fixture servers: they are started and scanned, each once.
+ */
+import { execa } from 'execa';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Report } from '../../src/report/schema.js';
+import { Report as ReportSchema } from '../../src/report/schema.js';
+import { FIXTURES } from '../fixtures/index.js';
+import { CLI } from '../helpers/cli.js';
+import { discoverHome, emptyHome, type DiscoverHome } from '../helpers/discover-home.js';
+
+/** The CLI with only HOME and PATH: no XDG_CONFIG_HOME, APPDATA or CODEX_HOME of the machine leaks in. */
+function run(args: string[], h: DiscoverHome, cacheDir: string) {
+  return execa(process.execPath, [CLI, ...args], {
+    reject: false,
+    cwd: h.project,
+    extendEnv: false,
+    env: { HOME: h.home, PATH: process.env.PATH ?? '/usr/bin:/bin', IDEMSCAN_CACHE: cacheDir },
+    timeout: 120_000,
+  });
+}
+
+describe('scan --discover', () => {
+  let h: DiscoverHome;
+  let cache: string;
+  beforeAll(() => {
+    h = discoverHome();
+    cache = mkdtempSync(path.join(os.tmpdir(), 'idemscan-discover-cache-'));
+  });
+  afterAll(() => h.cleanup());
+
+  it('scans every distinct server the clients list once, says who lists it, and reports the broken files', async () => {
+    const r = await run(['scan', '--discover', '--json', '-', '--out', path.join(cache, 'out'), '--probe-timeout', '1000', '--timeout', '60000', '-q'], h, cache);
+    expect(r.exitCode, r.stderr).toBe(0);
+    const report: Report = ReportSchema.parse(JSON.parse(r.stdout));
+    const byName = Object.fromEntries(report.servers.map((s) => [s.name, s]));
+    expect(Object.keys(byName).sort()).toEqual(['dual', 'modern', 'payments', 'payments (LM Studio)', 'playwright', 'remote', 'team-dual']);
+    // The fixture servers really ran; the remote one points at a closed port.
+    for (const name of ['dual', 'modern', 'payments', 'payments (LM Studio)', 'playwright', 'team-dual']) {
+      expect(byName[name]!.status, `${name}: ${byName[name]!.failure?.message}`).toBe('ok');
+      expect(byName[name]!.tools.length).toBeGreaterThan(0);
+    }
+    expect(byName.payments!.serverInfo?.name).toBe('legacy-payments');
+    expect(byName.remote!.status).toBe('failed');
+    // Listed by five clients, scanned once.
+    expect(byName.payments!.target.listedBy).toEqual([
+      { client: 'Claude Desktop', file: path.join(h.home, '.config/Claude/claude_desktop_config.json') },
+      { client: 'Claude Code', file: path.join(h.home, '.claude.json') },
+      { client: 'Cursor', file: path.join(h.home, '.cursor/mcp.json') },
+      { client: 'Cline', file: path.join(h.home, '.config/Code/User/globalStorage/saoudrizwan.claude-dev/settings/cline_mcp_settings.json') },
+      { client: 'Codex', file: path.join(h.home, '.codex/config.toml') },
+    ]);
+    expect(byName.dual!.target.listedBy!.map((l) => l.client)).toEqual(['VS Code', 'VS Code Insiders', 'Roo Code', 'Zed', 'Goose']);
+    expect(byName.modern!.target.listedBy!.map((l) => l.client)).toEqual(['Claude Code', 'Cursor', 'Windsurf', 'Continue', 'OpenCode']);
+    // Header values (tokens) never reach the report, only names.
+    expect(byName.remote!.target.headers).toEqual(['Authorization']);
+    expect(r.stdout).not.toContain('token-not-real');
+    // The broken files: in the report's skipped and on stderr, and the scan went on.
+    const skipped = Object.fromEntries((report.skipped ?? []).map((s) => [path.relative(h.home, s.source), s.reason]));
+    expect(skipped).toMatchObject({
+      '../project/.roo/mcp.json': 'a directory, not a file',
+      '../project/.gemini/settings.json': expect.stringMatching(/^not valid JSON/),
+      '../project/.codex/config.toml': expect.stringMatching(/^not valid TOML/),
+      '../project/.continue/mcpServers/broken.yaml': expect.stringMatching(/^not valid YAML/),
+    });
+    expect(r.stderr).toContain(`idemscan: skipped Roo Code (${path.join(h.project, '.roo/mcp.json')}): a directory, not a file`);
+    expect(r.stderr).toMatch(/skipped Codex \(.*\.codex\/config\.toml\): not valid TOML/);
+  });
+
+  it('combines with explicit files: a server both list is scanned once, under the file\'s name', async () => {
+    const list = path.join(cache, 'mine.json');
+    writeFileSync(list, JSON.stringify({ servers: [{ name: 'my-payments', command: process.execPath, args: [FIXTURES.legacyStdio] }] }));
+    const r = await run(['scan', list, '--discover', '--json', '-', '--out', path.join(cache, 'out'), '--probe-timeout', '1000', '-q'], h, cache);
+    expect(r.exitCode, r.stderr).toBe(0);
+    const report: Report = JSON.parse(r.stdout);
+    expect(report.servers.map((s) => s.name)).not.toContain('payments');
+    const mine = report.servers.find((s) => s.name === 'my-payments')!;
+    expect(mine.target.source).toBe(`${list}#servers[0]`);
+    expect(mine.target.listedBy?.map((l) => l.client)).toEqual(['Claude Desktop', 'Claude Code', 'Cursor', 'Cline', 'Codex']);
+    expect(report.servers).toHaveLength(7);
+  });
+
+  it('where lists each file with its servers or its error, and exits 0', async () => {
+    const r = await run(['where'], h, cache);
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).toMatch(/^Codex +user +\S+\.codex\/config\.toml {2}1 server, 2 skipped$/m);
+    expect(r.stdout).toMatch(/^Roo Code +project +\S+\.roo\/mcp\.json {2}error: a directory, not a file$/m);
+    expect(r.stdout).toMatch(/^7 distinct servers in 28 files$/m);
+    const json = await run(['where', '--json'], h, cache);
+    const parsed = JSON.parse(json.stdout) as { files: { client: string; file: string; servers: number; error?: string }[]; servers: number };
+    expect(new Set(parsed.files.map((f) => f.client)).size).toBeGreaterThanOrEqual(15);
+    expect(parsed.servers).toBe(7);
+    expect(parsed.files.find((f) => f.file === path.join(h.home, '.claude.json'))).toMatchObject({ client: 'Claude Code', servers: 2 });
+  });
+});
+
+describe('an empty HOME', () => {
+  let h: DiscoverHome;
+  beforeAll(() => {
+    h = emptyHome();
+  });
+  afterAll(() => h.cleanup());
+
+  it('scan --discover says nothing was found and exits 2 (no targets)', async () => {
+    const r = await run(['scan', '--discover', '-q'], h, path.join(h.home, '.cache'));
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain('--discover found no MCP client configuration');
+    expect(r.stderr).toContain('no targets to scan');
+  });
+
+  it('a file name from a cloned project reaches the terminal escaped', async () => {
+    const dir = path.join(h.project, '.continue', 'mcpServers');
+    mkdirSync(dir, { recursive: true });
+    const name = 'x\u001b]0;pwned\u0007\u001b[2J.yaml';
+    writeFileSync(path.join(dir, name), 'mcpServers: [');
+    try {
+      const r = await run(['scan', '--discover', '-q'], h, path.join(h.home, '.cache'));
+      expect(r.stderr).toContain('skipped Continue (');
+      expect(r.stderr).not.toContain('\u001b');
+      expect(r.stderr).not.toContain('\u0007');
+    } finally {
+      rmSync(path.join(dir, name));
+    }
+  });
+
+  it('where prints that nothing was found and exits 0', async () => {
+    const r = await run(['where'], h, path.join(h.home, '.cache'));
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).toBe(`No MCP client configuration found in ${h.home} or ${h.project}.`);
+    const json = await run(['where', '--json'], h, path.join(h.home, '.cache'));
+    expect(JSON.parse(json.stdout)).toEqual({ files: [], servers: 0 });
+  });
+});
