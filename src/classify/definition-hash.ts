@@ -114,6 +114,8 @@ export function canonicalJson(value: unknown): string {
  */
 function writeCanonical(value: unknown, sink: Pick<Sink, 'write'>, budget: { left: number }): void {
   const stack: unknown[] = [];
+  // The containers being written: one met again inside itself is a cycle (only a library caller's object can have one).
+  const open = new Set<object>();
   const push = (v: unknown): void => {
     if (--budget.left < 0) throw new Unhashable(`more than ${CANONICAL_WORK_LIMIT} items and characters`);
     stack.push(scalarText(v) ?? v);
@@ -125,9 +127,15 @@ function writeCanonical(value: unknown, sink: Pick<Sink, 'write'>, budget: { lef
       budget.left -= item.length;
       if (budget.left < 0) throw new Unhashable(`more than ${CANONICAL_WORK_LIMIT} items and characters`);
       sink.write(item);
+    } else if (item instanceof Close) {
+      sink.write(item.text);
+      open.delete(item.of);
+    } else if (open.has(item as object)) {
+      throw new Unhashable('a cycle');
     } else if (Array.isArray(item)) {
+      open.add(item);
       sink.write('[');
-      stack.push(']');
+      stack.push(new Close(']', item));
       for (let i = item.length - 1; i >= 0; i--) {
         if (item[i] === undefined) throw new Unhashable('undefined in an array');
         push(item[i]);
@@ -137,14 +145,23 @@ function writeCanonical(value: unknown, sink: Pick<Sink, 'write'>, budget: { lef
       const obj = item as Record<string, unknown>;
       // Object.keys: own enumerable string keys, "__proto__" included when JSON.parse made one.
       const keys = Object.keys(obj).filter((k) => obj[k] !== undefined).sort();
+      open.add(obj);
       sink.write('{');
-      stack.push('}');
+      stack.push(new Close('}', obj));
       for (let i = keys.length - 1; i >= 0; i--) {
         push(obj[keys[i]!]);
         stack.push(`${i > 0 ? ',' : ''}${JSON.stringify(keys[i])}:`);
       }
     }
   }
+}
+
+/** The end of a container on the stack: writes `text` and closes `of`. */
+class Close {
+  constructor(
+    readonly text: string,
+    readonly of: object,
+  ) {}
 }
 
 /** The text of a scalar, undefined for a container; Unhashable for what JSON cannot hold. */
