@@ -81,3 +81,17 @@ describe('hostile and odd definitions', () => {
     expect(long('a').definitionHash).not.toBe(long('b').definitionHash);
   });
 });
+
+describe('redaction', () => {
+  it('never blanks part of a hash that happens to contain a secret value', async () => {
+    const { Redactor } = await import('../../src/targets/redact.js');
+    const { redactServer } = await import('../../src/targets/redact-report.js');
+    const c = classifyServer({ name: 's', rawTools: [{ name: 'tool', description: 'd' }] });
+    const hash = c.tools[0]!.definitionHash!;
+    const secret = hash.slice(20, 32); // a secret-named env value that the hex happens to contain
+    const server = { name: 's', status: 'ok' as const, target: { transport: 'stdio' as const }, idempotencyCapability: false, durationMs: 1, tools: c.tools, findings: c.findings };
+    const clean = redactServer(server, new Redactor({ name: 's', source: 'x', transport: 'stdio', command: 'node', env: { API_TOKEN: secret } }));
+    expect(clean.tools[0]!.definitionHash).toBe(hash);
+    expect(clean.tools[0]!.fieldHashes).toEqual(c.tools[0]!.fieldHashes);
+  });
+});
