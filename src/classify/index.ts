@@ -1,6 +1,7 @@
 /** Pure classification: raw tool entries and server capabilities in, report data out. */
 import type { Finding, ToolReport } from '../report/schema.js';
 import { bounded, boundedDescription, boundedObject } from '../report/bounds.js';
+import { definitionOf, Unhashable } from './definition-hash.js';
 import { effectiveHints, HINT_NAMES } from './hints.js';
 import { findKeyArguments, newStepBudget, SERVER_STEPS, TOOL_STEPS, type StepBudget } from './keys.js';
 import { runServerRules, runToolRules } from './rules/index.js';
@@ -27,6 +28,7 @@ export function classifyTool(raw: Record<string, unknown>, serverKeyed: boolean,
     : undefined;
   const effective = effectiveHints(annotations);
   const keyArguments = findKeyArguments(raw.inputSchema, budget, String(raw.name));
+  const definition = definitionOf(raw);
   const title = typeof raw.title === 'string' ? raw.title : typeof annotations?.title === 'string' ? annotations.title : undefined;
   return {
     name: bounded(String(raw.name), 256),
@@ -36,7 +38,8 @@ export function classifyTool(raw: Record<string, unknown>, serverKeyed: boolean,
     effective,
     verdict: verdictOf(effective, keyArguments, serverKeyed),
     keyArguments: keyArguments.slice(0, 50),
-    findings: [],
+    ...(definition instanceof Unhashable ? {} : { definitionHash: definition.hash, fieldHashes: definition.fields }),
+    findings: definition instanceof Unhashable ? [unhashable(String(raw.name), definition)] : [],
   };
 }
 
@@ -54,6 +57,16 @@ export function classifyServer(input: ClassifyInput): Classified {
   };
   tools.forEach((tool, i) => tool.findings.push(...runToolRules({ tool, raw: input.rawTools[i]!, server })));
   return { idempotencyCapability, tools, findings: [...budgetFindings(budget), ...runServerRules(server)] };
+}
+
+function unhashable(tool: string, why: Unhashable): Finding {
+  return {
+    rule: 'definition-unhashable',
+    severity: 'warning',
+    message: `no definitionHash: the definition is not JSON data that RFC 8785 can canonicalize (${why.message}); a lock cannot pin this tool`,
+    tool: bounded(tool, 256),
+    evidence: 'definitionHash',
+  };
 }
 
 /** Schemas not searched to the end: their verdicts may miss a key argument. */

@@ -11,6 +11,7 @@ import { safeText } from '../report/terminal.js';
 import { EXIT, UsageError } from './exit.js';
 import { failOnMatches, parseFailOn, type FailOn } from './fail-on.js';
 import { addDiscovered } from './where-command.js';
+import { applyBaseline, prepareBaseline, writeLock } from './lock-command.js';
 import { checkOutputDir, checkOutputFile, codeOf, writeFallback, writeOutputFile } from './output.js';
 import { EXIT_INTERRUPTED, watchSignals } from './signals.js';
 
@@ -30,6 +31,10 @@ export interface ScanFlags {
   install: boolean;
   cacheDir?: string;
   quiet?: boolean;
+  /** A lock file to compare with (report.drift); `lock` writes one to `lock`. */
+  baseline?: string;
+  lock?: string;
+  rulesBaseUrl?: string;
 }
 
 export async function scanCommand(files: string[], flags: ScanFlags & { shard?: string; discover?: boolean }): Promise<void> {
@@ -113,6 +118,7 @@ async function run(targets: Target[], flags: ScanFlags, view: 'table' | 'tools',
   }
   const failOn = parseFailOn(flags.failOn); // so are unknown --fail-on words
   await checkOutputs(flags, formats); // and output paths that cannot be written
+  const baseline = await prepareBaseline(flags, failOn); // and lock files that cannot be read or written
   const progress = !flags.quiet && process.stderr.isTTY;
   const interrupt = watchSignals();
   const scanned = await scan(targets, {
@@ -139,8 +145,10 @@ async function run(targets: Target[], flags: ScanFlags, view: 'table' | 'tools',
     },
   });
   const report = await interrupt.settle(scanned, targets.length);
+  if (baseline) applyBaseline(report, baseline, flags);
 
-  const written = await writeOutputs(report, flags, formats);
+  let written = await writeOutputs(report, flags, formats);
+  if (flags.lock !== undefined && !interrupt.interrupted) written = (await writeLock(report, flags.lock, flags.quiet)) && written;
   if (!flags.quiet) {
     const text = reporter(view).render(report);
     (flags.json === '-' ? process.stderr : process.stdout).write(text);
@@ -164,7 +172,7 @@ async function writeOutputs(report: Report, flags: ScanFlags, formats: string[])
   if (flags.json && flags.json !== '-') files.push({ dest: flags.json, id: 'json' });
   let ok = true;
   for (const { dest, id } of files) {
-    const data = reporter(id).render(report);
+    const data = reporter(id).render(report, { rulesBaseUrl: flags.rulesBaseUrl });
     try {
       await writeOutputFile(dest, data);
     } catch (err) {

@@ -13,6 +13,8 @@ export interface FailOn {
   severity?: Severity;
   rules: Set<string>;
   verdicts: Set<Verdict>;
+  /** `drift`: anything changed since the --baseline lock file (report.drift). */
+  drift?: boolean;
 }
 
 const RANK: Record<Severity, number> = { error: 3, warning: 2, info: 1 };
@@ -26,14 +28,15 @@ export function parseFailOn(list: string | undefined): FailOn | undefined {
   for (const word of words) {
     const sev = Severity.safeParse(word);
     const verdict = Verdict.safeParse(word);
-    if (sev.success) {
+    if (word === 'drift') out.drift = true;
+    else if (sev.success) {
       if (!out.severity || RANK[sev.data] < RANK[out.severity]) out.severity = sev.data;
     } else if (verdict.success) out.verdicts.add(verdict.data);
     else if (ruleIds.has(word)) out.rules.add(word);
     else {
       throw new UsageError(
-        `--fail-on: unknown "${word}"; expected a severity (${Severity.options.join(', ')}), a verdict (${Verdict.options.join(', ')}) ` +
-          'or a rule id (see docs/rules/README.md)',
+        `--fail-on: unknown "${word}"; expected a severity (${Severity.options.join(', ')}), a verdict (${Verdict.options.join(', ')}), ` +
+          'drift (with --baseline) or a rule id (see docs/rules/README.md)',
       );
     }
   }
@@ -54,5 +57,6 @@ export function failOnMatches(report: Report, failOn: FailOn): string[] {
     const tools = report.servers.flatMap((s) => s.tools.filter((t) => t.verdict === v).map((t) => safeText(`${s.name}/${t.name}`, 80)));
     if (tools.length > 0) lines.push(`${tools.length} ${v} tool(s): ${tools.slice(0, 5).join(', ')}${tools.length > 5 ? ', ...' : ''}`);
   }
+  if (failOn.drift && report.drift?.drifted) lines.push(`drift: ${report.drift.changes.length} change(s) since ${safeText(report.drift.baseline, 200)}`);
   return lines;
 }

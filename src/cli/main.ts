@@ -5,10 +5,12 @@
  * 4 a report file could not be written after the scan (saved to a fallback file, named on stderr).
  */
 import { Command, CommanderError } from 'commander';
+import { lockJsonSchema } from '../compare/lock.js';
 import { reportJsonSchema } from '../report/schema.js';
 import { TOOL_VERSION } from '../version.js';
 import { auditCommand, installCommand, scanCommand } from './commands.js';
 import { registerDiff } from './diff-command.js';
+import { registerLock } from './lock-command.js';
 import { registerMerge } from './merge-command.js';
 import { registerReportCommand } from './report-command.js';
 import { registerWhere } from './where-command.js';
@@ -39,7 +41,9 @@ function scanOptions(cmd: Command): Command {
     .option('--probe-timeout <ms>', 'how long server/discover may stay silent before trying initialize', toInt, 2_000)
     .option('--max-pages <n>', 'tools/list pages read per server at most', toInt, 64)
     .option('--trust <names...>', 'servers whose hints you trust')
-    .option('--fail-on <list>', 'exit 1 when anything matches: a severity, rule ids or verdicts, comma-separated')
+    .option('--fail-on <list>', 'exit 1 when anything matches: a severity, rule ids, verdicts or drift, comma-separated')
+    .option('--baseline <lock>', 'compare with a lock file (idemscan lock): report.drift, and --fail-on drift')
+    .option('--rules-base-url <url>', 'link each rule to <url>/<rule-id>.md in SARIF (helpUri) and Markdown')
     .option('--sandbox', 'run stdio servers under bubblewrap: no network, no home directories, read-only system (network namespace only, without bwrap; docs/SANDBOX.md)')
     .option('--no-install', 'do not install missing pinned npm packages')
     .option('--cache-dir <dir>', 'where pinned npm packages are installed')
@@ -63,6 +67,8 @@ scanOptions(program.command('audit'))
   .option('--name <name>', 'the server name in the report')
   .action(auditCommand);
 
+registerLock(program, scanOptions);
+
 program
   .command('install')
   .description('install the pinned npm packages of target files into the cache')
@@ -74,8 +80,9 @@ program
 program
   .command('schema')
   .description("print the report's JSON Schema")
-  .action(() => {
-    process.stdout.write(JSON.stringify(reportJsonSchema(), null, 2) + '\n');
+  .option('--lock', "print the lock file's JSON Schema instead")
+  .action((flags: { lock?: boolean }) => {
+    process.stdout.write(JSON.stringify(flags.lock ? lockJsonSchema() : reportJsonSchema(), null, 2) + '\n');
   });
 
 registerDiff(program);

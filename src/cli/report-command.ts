@@ -9,11 +9,13 @@ import { readReportFile, ReportFileError, type LoadedReport } from '../compare/r
 import { reporter } from '../report/reporters/index.js';
 import { safeText } from '../report/terminal.js';
 import { UsageError } from './exit.js';
+import { checkRulesBaseUrl } from './lock-command.js';
 import { checkOutputDir, codeOf, writeOutputFile } from './output.js';
 
 export interface ReportFlags {
   format: string;
   out?: string;
+  rulesBaseUrl?: string;
 }
 
 /**
@@ -39,6 +41,7 @@ export async function reportCommand(file: string, flags: ReportFlags): Promise<v
       throw new UsageError((err as Error).message);
     }
   });
+  if (flags.rulesBaseUrl !== undefined) checkRulesBaseUrl(flags.rulesBaseUrl);
   const { report } = await loadReport(file);
   const out = flags.out ?? path.dirname(file);
   for (const r of reporters) {
@@ -49,7 +52,7 @@ export async function reportCommand(file: string, flags: ReportFlags): Promise<v
   const files = reporters.flatMap((r) => (r.fileName ? [r.fileName] : []));
   if (files.length > 0) await checkOutputDir('--out', out, files);
   for (const r of reporters) {
-    const rendered = r.render(report);
+    const rendered = r.render(report, { rulesBaseUrl: flags.rulesBaseUrl });
     if (!r.fileName) {
       process.stdout.write(rendered);
       continue;
@@ -70,5 +73,6 @@ export function registerReportCommand(program: Command): void {
     .argument('<file>', 'a report written by scan or audit (report.json)')
     .option('--format <list>', 'formats, comma-separated (files go under --out; table and tools print)', 'html')
     .option('--out <dir>', 'directory for the files (default: the report file\'s directory)')
+    .option('--rules-base-url <url>', 'link each rule to <url>/<rule-id>.md in SARIF (helpUri) and Markdown')
     .action(reportCommand);
 }

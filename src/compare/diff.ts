@@ -9,6 +9,7 @@
  */
 import { z } from 'zod';
 import { HINT_NAMES, HINTS, type HintName } from '../classify/hints.js';
+import { changedFields, descriptionDiff } from './definition.js';
 import { Confidence, Summary, Verdict, type KeyArgument, type Report, type ServerReport, type ToolReport } from '../report/schema.js';
 
 export const DIFF_VERSION = '1';
@@ -61,6 +62,17 @@ export const Change = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('key-argument-added'), ...toolBase, key: KeyRef }),
   z.object({ kind: z.literal('key-argument-removed'), ...toolBase, key: KeyRef }),
   z.object({ kind: z.literal('key-argument-changed'), ...toolBase, path: z.string(), from: Confidence, to: Confidence }),
+  /**
+   * definitionHash differs (both reports have one): the fields whose hashes differ, and a short
+   * line diff of the description when it changed (compare/definition.ts). Neutral by itself: the
+   * hint, verdict and key changes it brings are listed on their own.
+   */
+  z.object({
+    kind: z.literal('definition-changed'),
+    ...toolBase,
+    fields: z.array(z.string()),
+    descriptionDiff: z.array(z.string()).optional(),
+  }),
 ]);
 
 const Side = z.object({
@@ -181,6 +193,13 @@ export function diffTool(subject: ToolSubject, o: ToolReport, n: ToolReport): Ch
     const to = rawHint(n.annotations, hint);
     if (from === to) continue;
     changes.push({ kind: 'annotation-changed', ...subject, direction: hintDirection(hint, o.annotations, n.annotations), hint, from, to });
+  }
+  if (o.definitionHash !== undefined && n.definitionHash !== undefined) {
+    const fields = changedFields(o, n, true);
+    if (fields) {
+      const lines = fields.includes('description') ? descriptionDiff(o.description, n.description) : undefined;
+      changes.push({ kind: 'definition-changed', ...subject, direction: 'neutral', fields, ...(lines ? { descriptionDiff: lines } : {}) });
+    }
   }
   const keysBefore = byPath(o.keyArguments);
   const keysAfter = byPath(n.keyArguments);

@@ -42,7 +42,14 @@ function describe(c: Change, show: (s: string) => string): string {
       return `key argument ${show(c.key.path)} (${c.key.confidence}) lost`;
     case 'key-argument-changed':
       return `key argument ${show(c.path)} ${c.from} -> ${c.to}`;
+    case 'definition-changed':
+      return definitionLine(c.fields);
   }
+}
+
+/** `definition changed: description, inputSchema` (field names are idemscan's own). */
+export function definitionLine(fields: readonly string[]): string {
+  return `definition changed${fields.length > 0 ? `: ${fields.join(', ')}` : ' (no hash to compare fields)'}`;
 }
 
 /** The tool's name, and which one when the server has several of that name: `foo (#2)`. */
@@ -88,6 +95,7 @@ function renderText(doc: DiffDocument): string {
     }
     const subject = 'tool' in c ? `${toolLabel(c, t)}: ` : '';
     lines.push(`  ${LABEL[c.direction]}  ${subject}${describe(c, t)}`);
+    if (c.kind === 'definition-changed') for (const l of c.descriptionDiff ?? []) lines.push(`            ${t(l, 240)}`);
   }
   if (doc.changes.length === 0) lines.push('no changes');
   else lines.push('', `${doc.counts.worse} worse, ${doc.counts.better} better, ${doc.counts.neutral} other changes`);
@@ -122,7 +130,8 @@ function renderMarkdown(doc: DiffDocument): string {
   );
   const icon = { worse: '🔴 worse', better: '🟢 better', neutral: '⚪' } as const;
   for (const c of doc.changes) {
-    out.push(`| ${icon[c.direction]} | ${m(c.server, 80)} | ${'tool' in c ? toolLabel(c, m) : ''} | ${describe(c, (s) => m(s))} |`);
+    const diff = c.kind === 'definition-changed' && c.descriptionDiff ? c.descriptionDiff.map((l) => `<br>${m(l, 240)}`).join('') : '';
+    out.push(`| ${icon[c.direction]} | ${m(c.server, 80)} | ${'tool' in c ? toolLabel(c, m) : ''} | ${describe(c, (s) => m(s))}${diff} |`);
   }
   return out.join('\n') + '\n';
 }

@@ -3,6 +3,7 @@
  * the others), and pagination is bounded: a server may hand back the same cursor forever, and
  * what is kept of all pages together stays within the server's memory budget.
  */
+import { DEFINITION, definitionHashes } from '../classify/definition-hash.js';
 import { bounded, boundedDescription, DESCRIPTION_LIMIT } from '../report/bounds.js';
 import type { Finding } from '../report/schema.js';
 import { sizeEstimate } from '../report/budget.js';
@@ -129,10 +130,12 @@ export async function listTools(rpc: RpcClient, session: Session, opts: ListOpti
 
 /**
  * Keeps a page's memory in check across many pages: only the fields classification and the report
- * read (not `outputSchema`, `icons`, `_meta`), and long descriptions cut on arrival.
+ * read (not `outputSchema`, `icons`, `_meta`), and long descriptions cut on arrival; the
+ * definition's hashes (docs/DEFINITION-HASH.md) are taken first, from the entry as received.
  */
 function trimmed(raw: Record<string, unknown>): Record<string, unknown> {
-  const kept: Record<string, unknown> = {};
+  // Hashed as received: before the description is cut and while outputSchema is still here.
+  const kept: Record<string, unknown> & { [DEFINITION]?: unknown } = { [DEFINITION]: definitionHashes(raw) };
   for (const field of KEPT_TOOL_FIELDS) if (Object.hasOwn(raw, field)) kept[field] = raw[field];
   if (typeof kept.description === 'string' && kept.description.length > DESCRIPTION_LIMIT) kept.description = boundedDescription(kept.description);
   return kept;

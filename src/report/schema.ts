@@ -47,6 +47,14 @@ export const ToolReport = z.object({
   effective: EffectiveHints,
   verdict: Verdict,
   keyArguments: z.array(KeyArgument),
+  /**
+   * `sha256:<hex>` of the RFC 8785 canonical JSON of the tool's definition (name, title,
+   * description, inputSchema, outputSchema, annotations) as received, before any cut or redaction
+   * (docs/DEFINITION-HASH.md). Absent when it is not JSON data (finding `definition-unhashable`).
+   */
+  definitionHash: z.string().optional(),
+  /** The same hash of each present definition field's value alone: which fields changed. */
+  fieldHashes: z.record(z.string(), z.string()).optional(),
   findings: z.array(Finding),
 });
 
@@ -102,6 +110,37 @@ export const ServerReport = z.object({
   findings: z.array(Finding),
 });
 
+const driftTool = { server: z.string(), tool: z.string(), occurrence: z.number().int().optional() };
+
+/** One difference between a scan and its lock file (`--baseline`); src/compare/drift.ts. */
+export const DriftChange = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('server-added'), server: z.string(), tools: z.number().int() }),
+  z.object({ kind: z.literal('server-removed'), server: z.string(), tools: z.number().int() }),
+  /** Locked with tools, not scanned now: its definitions cannot be checked. */
+  z.object({ kind: z.literal('server-failed'), server: z.string(), failure: z.string().optional() }),
+  z.object({ kind: z.literal('tool-added'), ...driftTool, verdict: Verdict }),
+  z.object({ kind: z.literal('tool-removed'), ...driftTool, verdict: Verdict }),
+  z.object({
+    kind: z.literal('definition-changed'),
+    ...driftTool,
+    /** Fields whose hash changed (added or removed ones too); empty when a side has no hash. */
+    fields: z.array(z.string()),
+    /** A short line diff of the description (`- old`, `+ new`), when it changed. */
+    descriptionDiff: z.array(z.string()).optional(),
+  }),
+  /** A hint a client may rely on less than before (compare/diff.ts hintDirection): raw values, JSON-encoded. */
+  z.object({ kind: z.literal('hint-weakened'), ...driftTool, hint: z.string(), from: z.string().optional(), to: z.string().optional() }),
+  z.object({ kind: z.literal('verdict-worse'), ...driftTool, from: Verdict, to: Verdict }),
+]);
+
+export const Drift = z.object({
+  /** The lock file as given to --baseline. */
+  baseline: z.string(),
+  lockedAt: z.string(),
+  drifted: z.boolean(),
+  changes: z.array(DriftChange),
+});
+
 export const Summary = z.object({
   servers: z.number().int(),
   serversOk: z.number().int(),
@@ -129,6 +168,8 @@ export const Report = z.object({
   skipped: z.array(z.object({ name: z.string(), source: z.string(), reason: z.string() })).optional(),
   /** How the run was made: versions and platform, so others can reproduce it. */
   manifest: z.record(z.string(), z.unknown()).optional(),
+  /** What changed since the lock file given to `--baseline`. */
+  drift: Drift.optional(),
 });
 
 export type Severity = z.infer<typeof Severity>;
@@ -142,6 +183,8 @@ export type Failure = z.infer<typeof Failure>;
 export type TargetInfo = z.infer<typeof TargetInfo>;
 export type ServerReport = z.infer<typeof ServerReport>;
 export type Summary = z.infer<typeof Summary>;
+export type DriftChange = z.infer<typeof DriftChange>;
+export type Drift = z.infer<typeof Drift>;
 export type Report = z.infer<typeof Report>;
 
 export function reportJsonSchema(): unknown {

@@ -44,6 +44,8 @@ function withOwnValues(clean: ServerReport, server: ServerReport): ServerReport 
         ...tool,
         effective: own.effective,
         verdict: own.verdict,
+        // Hashes of what was received are idemscan's own values: a 4-digit secret must not blank part of one.
+        ...(own.definitionHash === undefined ? {} : { definitionHash: own.definitionHash, fieldHashes: own.fieldHashes }),
         keyArguments: tool.keyArguments.map((k, j) => {
           const { confidence, reason } = own.keyArguments[j]!;
           return { ...k, confidence, ...(reason === undefined ? {} : { reason }) };

@@ -118,6 +118,7 @@ describe('diff', () => {
     expect(doc.changes).toEqual([
       { kind: 'verdict-changed', server: 's', tool: 'foo', occurrence: 2, direction: 'worse', from: 'idempotent', to: 'unprotected' },
       { kind: 'annotation-changed', server: 's', tool: 'foo', occurrence: 2, direction: 'worse', hint: 'idempotentHint', from: 'true', to: undefined },
+      { kind: 'definition-changed', server: 's', tool: 'foo', occurrence: 2, direction: 'neutral', fields: ['annotations'] },
       { kind: 'tool-added', server: 's', tool: 'foo', occurrence: 3, direction: 'neutral', verdict: 'read-only' },
     ]);
     expect(() => DiffDocument.parse(doc)).not.toThrow();
@@ -256,7 +257,8 @@ describe('diff renderers', () => {
     expect(text).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f]/);
     expect(text).toContain('evil\\u001b[31m');
     expect(text).toMatch(/WORSE +evil.*: verdict read-only -> unprotected/);
-    expect(text).toContain('2 worse, 0 better, 0 other changes');
+    expect(text).toContain('definition changed: annotations');
+    expect(text).toContain('2 worse, 0 better, 1 other changes');
   });
 
   it('md: cells cannot be broken out of, no HTML gets through', () => {

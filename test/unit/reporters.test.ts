@@ -52,7 +52,11 @@ describe('markdown', () => {
     expect(md).toContain('| evil\\|&lt;b&gt;srv&lt;/b&gt; | 1.0 \\| &lt;i&gt; | 4 | 3 | 0 | 2 | 1 |');
     expect(md).toContain('**all 1 server**');
     expect(md).toContain('- down: timeout: no answer');
-    expect(md).toContain('[read-name-not-read-only](https://unpkg.com/');
+    // No dead links: a rule links to its page only when --rules-base-url says where the pages are.
+    expect(md).toContain('| read-name-not-read-only |');
+    expect(md).not.toContain('](http');
+    const linked = markdownReporter.render(report([evil]), { rulesBaseUrl: 'https://example.org/idemscan/docs/rules' });
+    expect(linked).toContain('[read-name-not-read-only](https://example.org/idemscan/docs/rules/read-name-not-read-only.md)');
   });
 });
 
@@ -71,6 +75,26 @@ describe('sarif', () => {
     }
     expect(run.tool.driver.rules.find((r: { id: string }) => r.id === 'uniform-hints').defaultConfiguration.level).toBe('note');
     expect(run.invocations[0].toolExecutionNotifications[0].message.text).toContain('down: not scanned: exited');
+  });
+
+  it("carries each rule's full page as help, and helpUri only with --rules-base-url", () => {
+    const plain = toSarif(report([evil]), '/repo');
+    const driver = plain.runs[0]!.tool.driver;
+    expect(driver.informationUri).toBeUndefined();
+    for (const rule of driver.rules!) {
+      expect(rule.helpUri, rule.id).toBeUndefined();
+      expect(rule.help!.markdown, rule.id).toContain(`# ${rule.id}`);
+      expect(rule.help!.markdown, rule.id).toContain('## How to fix it');
+      expect(rule.help!.text, rule.id).not.toContain('](');
+    }
+    // Relative links between pages become plain text without a base, absolute links with one.
+    const missing = driver.rules!.find((r) => r.id === 'missing-annotations')!;
+    expect(missing.help!.markdown).not.toContain('](read-name-not-read-only.md)');
+    const based = toSarif(report([evil]), '/repo', { rulesBaseUrl: 'https://example.org/rules/' });
+    expect(validate(JSON.parse(JSON.stringify(based))), JSON.stringify(validate.errors, null, 2)).toBe(true);
+    const rule = based.runs[0]!.tool.driver.rules!.find((r) => r.id === 'missing-annotations')!;
+    expect(rule.helpUri).toBe('https://example.org/rules/missing-annotations.md');
+    expect(rule.help!.markdown).toContain('[read-name-not-read-only](https://example.org/rules/read-name-not-read-only.md)');
   });
 
   it('names server and tool as a logical location and always has a physical one', () => {

@@ -14,5 +14,6 @@ export const CONNECTION_FINDINGS: RuleInfo[] = [
   { id: 'tool-list-truncated', severity: 'warning', title: 'The server listed more tools than idemscan keeps' },
   { id: 'tool-list-incomplete', severity: 'error', title: 'A later tools/list page failed; only the pages before it are reported' },
   { id: 'schema-budget', severity: 'warning', title: 'Input schemas too large or too deeply referenced to search for keys to the end' },
+  { id: 'definition-unhashable', severity: 'warning', title: 'A tool definition holds what JSON cannot (e.g. a number too large to be finite), so it has no definitionHash' },
   { id: 'memory-budget', severity: 'warning', title: 'The server sent more than idemscan keeps of one server; the list or its texts are cut' },
 ];

@@ -9,7 +9,7 @@ import { isReadNamed } from '../../classify/rules/words.js';
 import { mdText } from '../markdown-text.js';
 import type { Finding, Report, ServerReport } from '../schema.js';
 import { ruleDocUrl } from './sarif.js';
-import type { Reporter } from './types.js';
+import type { RenderOptions, Reporter } from './types.js';
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 const pct = (n: number, of: number) => (of === 0 ? '-' : `${n} (${Math.round((100 * n) / of)}%)`);
@@ -49,7 +49,7 @@ function findingsOf(s: ServerReport): Finding[] {
   return [...s.tools.flatMap((t) => t.findings), ...s.findings];
 }
 
-function findingsSection(report: Report): string[] {
+function findingsSection(report: Report, base: string | undefined): string[] {
   const all = report.servers.flatMap(findingsOf);
   if (all.length === 0) return ['## Findings', '', 'None.'];
   const by = (sev: string) => all.filter((f) => f.severity === sev).length;
@@ -61,7 +61,8 @@ function findingsSection(report: Report): string[] {
     const hits = all.filter((f) => f.rule === id);
     if (hits.length === 0) continue;
     const rule = CATALOGUE.find((r) => r.id === id);
-    lines.push(row([rule ? `[${mdText(id)}](${ruleDocUrl(id)})` : mdText(id), rule?.severity ?? hits[0]!.severity, hits.length, rule ? mdText(rule.title) : '']));
+    const url = rule ? ruleDocUrl(id, base) : undefined;
+    lines.push(row([url ? `[${mdText(id)}](${url})` : mdText(id), rule?.severity ?? hits[0]!.severity, hits.length, rule ? mdText(rule.title) : '']));
   }
   for (const s of report.servers) {
     const found = findingsOf(s);
@@ -77,7 +78,7 @@ function findingsSection(report: Report): string[] {
 export const markdownReporter: Reporter = {
   id: 'md',
   fileName: 'report.md',
-  render(report: Report) {
+  render(report: Report, options?: RenderOptions) {
     const s = report.summary;
     const lines = [
       '# idemscan report',
@@ -94,7 +95,7 @@ export const markdownReporter: Reporter = {
       lines.push('', 'Not scanned:', '');
       for (const f of failed) lines.push(`- ${mdText(f.name, 60)}: ${f.failure?.kind ?? 'failed'}: ${mdText(f.failure?.message ?? '', 300)}`);
     }
-    lines.push('', ...findingsSection(report));
+    lines.push('', ...findingsSection(report, options?.rulesBaseUrl));
     return lines.join('\n') + '\n';
   },
 };

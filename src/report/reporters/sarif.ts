@@ -12,14 +12,16 @@
  * contents, so an alert survives edits to the target file.
  */
 import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Location, Log, ReportingDescriptor, Result } from 'sarif';
 import { CATALOGUE } from '../../classify/rules/index.js';
+import type { RuleInfo } from '../../classify/rules/types.js';
 import { TOOL_NAME, TOOL_VERSION } from '../../version.js';
 import type { Finding, Report, ServerReport, Severity } from '../schema.js';
 import { visibleText } from '../terminal.js';
-import type { Reporter } from './types.js';
+import type { RenderOptions, Reporter } from './types.js';
 
 /**
  * A result's message text, as viewers show it: invisible characters as visible escapes (as on a
@@ -33,20 +35,76 @@ function messageText(text: string): string {
 const LEVEL: Record<Severity, Result.level> = { error: 'error', warning: 'warning', info: 'note' };
 
 /**
- * Where a rule's page is read. package.json names no repository, so this is the page as published
- * in the npm package (docs/ ships in it), at this version: the page always matches the rule.
+ * A rule's page when `--rules-base-url` names where the pages are published (`<url>/<id>.md`);
+ * undefined without it: no link is better than a dead one (package.json names no repository).
  */
-export function ruleDocUrl(id: string): string {
-  return `https://unpkg.com/${TOOL_NAME}@${TOOL_VERSION}/docs/rules/${encodeURIComponent(id)}.md`;
+export function ruleDocUrl(id: string, base: string | undefined): string | undefined {
+  if (base === undefined) return undefined;
+  return new URL(`${encodeURIComponent(id)}.md`, base.endsWith('/') ? base : `${base}/`).href;
 }
 
-function descriptor(rule: (typeof CATALOGUE)[number]): ReportingDescriptor {
+/** docs/rules/ of the installed package (`files` in package.json ships docs): dist/report/reporters/ and src/report/reporters/ are both three levels down. */
+const RULE_PAGES = new URL('../../../docs/rules/', import.meta.url);
+const pages = new Map<string, string | undefined>();
+
+/** The page of a rule as shipped, read once; undefined when it is not there (a rule added without its page). */
+export function rulePage(id: string): string | undefined {
+  if (!pages.has(id)) {
+    let text: string | undefined;
+    try {
+      text = readFileSync(new URL(`${encodeURIComponent(id)}.md`, RULE_PAGES), 'utf8');
+    } catch {
+      text = undefined;
+    }
+    pages.set(id, text);
+  }
+  return pages.get(id);
+}
+
+/**
+ * A page's links point at neighbouring files (`[x](other-rule.md)`), which a code-scanning alert
+ * cannot open: they become absolute under `--rules-base-url`, or plain text without it.
+ */
+function rewriteLinks(markdown: string, base: string | undefined, plain: boolean): string {
+  let out = '';
+  let pos = 0;
+  // One pass from link to link (`[text](target)`), no regex: each character is looked at a bounded number of times.
+  for (let mid = markdown.indexOf('](', pos); mid >= 0; mid = markdown.indexOf('](', pos)) {
+    const open = markdown.lastIndexOf('[', mid);
+    const close = markdown.indexOf(')', mid + 2);
+    const target = close < 0 ? '' : markdown.slice(mid + 2, close);
+    if (open < pos || close < 0 || /\s/.test(target)) {
+      out += markdown.slice(pos, mid + 2);
+      pos = mid + 2;
+      continue;
+    }
+    const text = markdown.slice(open + 1, mid);
+    const absolute = /^https?:/i.test(target) ? target : base === undefined ? undefined : new URL(target, base.endsWith('/') ? base : `${base}/`).href;
+    out += markdown.slice(pos, open) + (absolute === undefined ? text : plain ? `${text} (${absolute})` : `[${text}](${absolute})`);
+    pos = close + 1;
+  }
+  return out + markdown.slice(pos);
+}
+
+/** The rule's full help, so a viewer shows it without following a link: the page, or its title when there is none. */
+export function ruleHelp(rule: RuleInfo, base: string | undefined): { text: string; markdown: string } {
+  const page = rulePage(rule.id);
+  if (page === undefined) return { text: `${rule.title}.`, markdown: `${rule.title}.` };
+  const text = rewriteLinks(page, base, true)
+    .split('\n')
+    .map((line) => (line.startsWith('#') ? line.replace(/^#+ /, '') : line).replaceAll('**', ''))
+    .join('\n');
+  return { text, markdown: rewriteLinks(page, base, false) };
+}
+
+function descriptor(rule: RuleInfo, base: string | undefined): ReportingDescriptor {
+  const helpUri = ruleDocUrl(rule.id, base);
   return {
     id: rule.id,
     name: rule.id.replace(/-(\w)/g, (_, c: string) => c.toUpperCase()),
     shortDescription: { text: rule.title },
-    helpUri: ruleDocUrl(rule.id),
-    help: { text: `${rule.title}. What it detects, why it matters for retries and how to fix it: ${ruleDocUrl(rule.id)}` },
+    ...(helpUri === undefined ? {} : { helpUri }),
+    help: ruleHelp(rule, base),
     defaultConfiguration: { level: LEVEL[rule.severity] },
   };
 }
@@ -94,7 +152,9 @@ function result(server: ServerReport, f: Finding, ruleIndex: Map<string, number>
   };
 }
 
-export function toSarif(report: Report, cwd = process.cwd()): Log {
+export function toSarif(report: Report, cwd = process.cwd(), options: RenderOptions = {}): Log {
+  const base = options.rulesBaseUrl;
+  const information = ruleDocUrl('README', base);
   const ruleIndex = new Map(CATALOGUE.map((r, i) => [r.id, i]));
   const results = report.servers.flatMap((s) => [...s.tools.flatMap((t) => t.findings), ...s.findings].map((f) => result(s, f, ruleIndex, cwd)));
   const failed = report.servers.filter((s) => s.status === 'failed');
@@ -102,7 +162,7 @@ export function toSarif(report: Report, cwd = process.cwd()): Log {
     $schema: 'https://json.schemastore.org/sarif-2.1.0.json',
     version: '2.1.0',
     runs: [{
-      tool: { driver: { name: TOOL_NAME, version: TOOL_VERSION, informationUri: ruleDocUrl('README'), rules: CATALOGUE.map(descriptor) } },
+      tool: { driver: { name: TOOL_NAME, version: TOOL_VERSION, ...(information ? { informationUri: information } : {}), rules: CATALOGUE.map((r) => descriptor(r, base)) } },
       invocations: [{
         executionSuccessful: report.servers.length === 0 || failed.length < report.servers.length,
         startTimeUtc: report.startedAt,
@@ -123,5 +183,5 @@ export function toSarif(report: Report, cwd = process.cwd()): Log {
 export const sarifReporter: Reporter = {
   id: 'sarif',
   fileName: 'report.sarif',
-  render: (report) => JSON.stringify(toSarif(report), null, 2) + '\n',
+  render: (report, options) => JSON.stringify(toSarif(report, process.cwd(), options), null, 2) + '\n',
 };

@@ -5,5 +5,10 @@ export interface Reporter {
   id: string;
   /** File written under `--out`; reporters without one only print. */
   fileName?: string;
-  render(report: Report): string;
+  render(report: Report, options?: RenderOptions): string;
+}
+
+export interface RenderOptions {
+  /** `--rules-base-url`: rule pages are linked as `<url>/<id>.md`; without it, no rule links at all. */
+  rulesBaseUrl?: string;
 }

@@ -1,0 +1,125 @@
+/**
+ * `--baseline idemscan.lock.json`: what changed in a fresh report since its lock file. Pure: the
+ * report and the lock in, `report.drift` out. Servers pair by name and tools by name (several of
+ * one name in order), as in diff.ts, whose hint and verdict directions decide what is weaker.
+ * Anything listed is drift: `--fail-on drift` exits 1 on it.
+ */
+import { HINT_NAMES } from '../classify/hints.js';
+import type { Drift, DriftChange, Report, ServerReport, ToolReport } from '../report/schema.js';
+import { safeText } from '../report/terminal.js';
+import { changedFields, descriptionDiff } from './definition.js';
+import { compareText, compareVerdicts, hintDirection } from './diff.js';
+import type { LockFile, LockServer, LockTool } from './lock.js';
+import { definitionLine } from './render.js';
+
+export function driftOf(report: Report, lock: LockFile, baseline: string): Drift {
+  const locked = new Map(lock.servers.map((s) => [s.name, s]));
+  const scanned = new Map(report.servers.map((s) => [s.name, s]));
+  const changes: DriftChange[] = [];
+  for (const name of [...new Set([...locked.keys(), ...scanned.keys()])].sort(compareText)) {
+    const o = locked.get(name);
+    const n = scanned.get(name);
+    if (!o) changes.push({ kind: 'server-added', server: name, tools: n!.tools.length });
+    // One shard scans some of the locked servers: the others are not gone.
+    else if (!n) {
+      if (!report.options.shard) changes.push({ kind: 'server-removed', server: name, tools: o.tools.length });
+    }
+    else changes.push(...serverDrift(o, n));
+  }
+  return { baseline, lockedAt: lock.lockedAt, drifted: changes.length > 0, changes };
+}
+
+function serverDrift(o: LockServer, n: ServerReport): DriftChange[] {
+  const server = n.name;
+  if (n.status === 'failed') {
+    return o.tools.length === 0 ? [] : [{ kind: 'server-failed', server, ...(n.failure ? { failure: `${n.failure.kind}: ${n.failure.message}` } : {}) }];
+  }
+  const before = group(o.tools);
+  const after = group(n.tools);
+  const changes: DriftChange[] = [];
+  for (const name of [...new Set([...before.keys(), ...after.keys()])].sort(compareText)) {
+    const olds = before.get(name) ?? [];
+    const news = after.get(name) ?? [];
+    const count = Math.max(olds.length, news.length);
+    for (let i = 0; i < count; i++) {
+      const subject = { server, tool: name, ...(count > 1 ? { occurrence: i + 1 } : {}) };
+      const ot = olds[i];
+      const nt = news[i];
+      if (!ot) changes.push({ kind: 'tool-added', ...subject, verdict: nt!.verdict });
+      else if (!nt) changes.push({ kind: 'tool-removed', ...subject, verdict: ot.verdict });
+      else changes.push(...toolDrift(subject, ot, nt));
+    }
+  }
+  return changes;
+}
+
+type Subject = { server: string; tool: string; occurrence?: number };
+
+function toolDrift(subject: Subject, o: LockTool, n: ToolReport): DriftChange[] {
+  const changes: DriftChange[] = [];
+  // A definition without a hash on either side cannot be shown unchanged: it is listed.
+  const fields = changedFields(o, n, false);
+  if (fields) {
+    const lines = fields.includes('description') ? descriptionDiff(o.description, n.description) : undefined;
+    changes.push({ kind: 'definition-changed', ...subject, fields, ...(lines ? { descriptionDiff: lines } : {}) });
+  }
+  for (const hint of HINT_NAMES) {
+    if (hintDirection(hint, o.hints, n.annotations) !== 'worse') continue;
+    changes.push({ kind: 'hint-weakened', ...subject, hint, from: raw(o.hints, hint), to: raw(n.annotations, hint) });
+  }
+  if (compareVerdicts(o.verdict, n.verdict) === 'worse') changes.push({ kind: 'verdict-worse', ...subject, from: o.verdict, to: n.verdict });
+  return changes;
+}
+
+function raw(values: Record<string, unknown> | undefined, hint: string): string | undefined {
+  if (!values || !Object.hasOwn(values, hint)) return undefined;
+  return JSON.stringify(values[hint]) ?? String(values[hint]);
+}
+
+function group<T extends { name: string }>(tools: readonly T[]): Map<string, T[]> {
+  const m = new Map<string, T[]>();
+  for (const t of tools) {
+    const list = m.get(t.name);
+    if (list) list.push(t);
+    else m.set(t.name, [t]);
+  }
+  return m;
+}
+
+/** Lines of the listing on stderr at most; the report holds every change. */
+export const DRIFT_LINES = 60;
+
+/** The drift as a terminal listing: every server-sent string through safeText, bounded. */
+export function renderDrift(drift: Drift): string {
+  const t = (s: string, max = 200) => safeText(s, max);
+  if (!drift.drifted) return `idemscan: no drift since ${t(drift.baseline, 300)} (locked ${t(drift.lockedAt, 40)})\n`;
+  const lines = [`idemscan: drift since ${t(drift.baseline, 300)} (locked ${t(drift.lockedAt, 40)}): ${drift.changes.length} change(s)`];
+  for (const c of drift.changes) {
+    const who = 'tool' in c ? `${t(c.server, 80)}/${t(c.tool, 80)}${c.occurrence === undefined ? '' : ` (#${c.occurrence})`}` : t(c.server, 80);
+    lines.push(`  ${who}: ${what(c, t)}`);
+    if (c.kind === 'definition-changed') for (const l of c.descriptionDiff ?? []) lines.push(`      ${t(l, 240)}`);
+  }
+  const shown = lines.length > DRIFT_LINES ? [...lines.slice(0, DRIFT_LINES), `  ... ${lines.length - DRIFT_LINES} more line(s): see report.drift`] : lines;
+  return shown.join('\n') + '\n';
+}
+
+function what(c: DriftChange, t: (s: string, max?: number) => string): string {
+  switch (c.kind) {
+    case 'server-added':
+      return `server not in the lock (${c.tools} tools)`;
+    case 'server-removed':
+      return `server in the lock, not scanned now (${c.tools} tools)`;
+    case 'server-failed':
+      return `server failed, its locked tools cannot be checked${c.failure ? ` (${t(c.failure, 200)})` : ''}`;
+    case 'tool-added':
+      return `tool added (${c.verdict})`;
+    case 'tool-removed':
+      return `tool removed (was ${c.verdict})`;
+    case 'definition-changed':
+      return definitionLine(c.fields);
+    case 'hint-weakened':
+      return `${c.hint} weakened: ${c.from === undefined ? 'absent' : t(c.from, 40)} -> ${c.to === undefined ? 'absent' : t(c.to, 40)}`;
+    case 'verdict-worse':
+      return `verdict ${c.from} -> ${c.to}`;
+  }
+}
