@@ -38,7 +38,8 @@ function scanOptions(cmd: Command): Command {
     .option('--probe-timeout <ms>', 'how long server/discover may stay silent before trying initialize', toInt, 2_000)
     .option('--max-pages <n>', 'tools/list pages read per server at most', toInt, 64)
     .option('--trust <names...>', 'servers whose hints you trust')
-    .option('--fail-on <list>', 'exit 1 when anything matches: a severity, rule ids or verdicts, comma-separated')
+    .option('--fail-on <list>', 'exit 1 when anything matches: a severity, rule ids, verdicts, profile or a profile id, comma-separated')
+    .option('--profile <name>', 'check every tool against a profile: openai-apps, anthropic-directory or a JSON file (repeatable)', collect, [])
     .option('--sandbox', 'run stdio servers with loopback-only networking (Linux network namespace)')
     .option('--no-install', 'do not install missing pinned npm packages')
     .option('--cache-dir <dir>', 'where pinned npm packages are installed')
@@ -79,6 +80,10 @@ program
 registerDiff(program);
 registerMerge(program);
 registerReportCommand(program);
+
+function collect(value: string, previous: string[]): string[] {
+  return [...previous, value];
+}
 
 function toInt(value: string): number {
   const n = Number(value);

@@ -15,7 +15,7 @@ import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Location, Log, ReportingDescriptor, Result } from 'sarif';
-import { CATALOGUE } from '../../classify/rules/index.js';
+import { reportRules, type DocumentedRule } from '../../classify/profiles/index.js';
 import { TOOL_NAME, TOOL_VERSION } from '../../version.js';
 import type { Finding, Report, ServerReport, Severity } from '../schema.js';
 import { visibleText } from '../terminal.js';
@@ -36,17 +36,18 @@ const LEVEL: Record<Severity, Result.level> = { error: 'error', warning: 'warnin
  * Where a rule's page is read. package.json names no repository, so this is the page as published
  * in the npm package (docs/ ships in it), at this version: the page always matches the rule.
  */
-export function ruleDocUrl(id: string): string {
-  return `https://unpkg.com/${TOOL_NAME}@${TOOL_VERSION}/docs/rules/${encodeURIComponent(id)}.md`;
+export function ruleDocUrl(id: string, page?: string): string {
+  if (page?.startsWith('https://')) return page; // a team profile's own page
+  return `https://unpkg.com/${TOOL_NAME}@${TOOL_VERSION}/docs/rules/${page ?? encodeURIComponent(id)}.md`;
 }
 
-function descriptor(rule: (typeof CATALOGUE)[number]): ReportingDescriptor {
+function descriptor(rule: DocumentedRule): ReportingDescriptor {
   return {
     id: rule.id,
     name: rule.id.replace(/-(\w)/g, (_, c: string) => c.toUpperCase()),
     shortDescription: { text: rule.title },
-    helpUri: ruleDocUrl(rule.id),
-    help: { text: `${rule.title}. What it detects, why it matters for retries and how to fix it: ${ruleDocUrl(rule.id)}` },
+    helpUri: ruleDocUrl(rule.id, rule.docs),
+    help: { text: `${rule.title}. What it detects, why it matters for retries and how to fix it: ${ruleDocUrl(rule.id, rule.docs)}` },
     defaultConfiguration: { level: LEVEL[rule.severity] },
   };
 }
@@ -95,14 +96,15 @@ function result(server: ServerReport, f: Finding, ruleIndex: Map<string, number>
 }
 
 export function toSarif(report: Report, cwd = process.cwd()): Log {
-  const ruleIndex = new Map(CATALOGUE.map((r, i) => [r.id, i]));
+  const catalogue = reportRules(report); // the rules, then those of the profiles the scan used
+  const ruleIndex = new Map(catalogue.map((r, i) => [r.id, i]));
   const results = report.servers.flatMap((s) => [...s.tools.flatMap((t) => t.findings), ...s.findings].map((f) => result(s, f, ruleIndex, cwd)));
   const failed = report.servers.filter((s) => s.status === 'failed');
   return {
     $schema: 'https://json.schemastore.org/sarif-2.1.0.json',
     version: '2.1.0',
     runs: [{
-      tool: { driver: { name: TOOL_NAME, version: TOOL_VERSION, informationUri: ruleDocUrl('README'), rules: CATALOGUE.map(descriptor) } },
+      tool: { driver: { name: TOOL_NAME, version: TOOL_VERSION, informationUri: ruleDocUrl('README'), rules: catalogue.map(descriptor) } },
       invocations: [{
         executionSuccessful: report.servers.length === 0 || failed.length < report.servers.length,
         startTimeUtc: report.startedAt,
