@@ -69,12 +69,14 @@ describe('--profile', () => {
     expect(report.options.profiles![0]!.path).toBeUndefined();
   });
 
-  it('anthropic-directory: the same, and each directory fails the other one\'s passing set', async () => {
+  it('anthropic-directory: the same', async () => {
     expect((await audit('pass-anthropic', '--profile', 'anthropic-directory', '--fail-on', 'profile')).exitCode).toBe(0);
     const fail = audit('fail', '--profile', 'anthropic-directory', '--fail-on', 'anthropic-directory');
     expect((await fail).exitCode).toBe(1);
     expect(profileFindings(readReport(fail.json))).toEqual(PROFILE_FINDINGS['anthropic-directory']);
+  });
 
+  it("each directory fails the other one's passing set; --fail-on a profile id or rule id gates on that one only", async () => {
     const cross = audit('pass-anthropic', '--profile', 'anthropic-directory,openai-apps', '--fail-on', 'openai-apps');
     const r = await cross;
     expect(r.exitCode).toBe(1);
@@ -87,9 +89,12 @@ describe('--profile', () => {
   });
 
   it('without --fail-on the findings are reported and the exit code is 0; the table shows them', async () => {
-    const r = await idemscan(['audit', '--out', path.join(dir, 'tbl'), '--env', 'SET=fail', '--profile', 'anthropic-directory', '--probe-timeout', '500', '--', process.execPath, FIXTURES.profiles]);
+    const r = await idemscan(['audit', '--out', path.join(dir, 'tbl'), '--format', 'json,md', '--env', 'SET=fail', '--profile', 'anthropic-directory', '--probe-timeout', '500', '--', process.execPath, FIXTURES.profiles]);
     expect(r.exitCode).toBe(0);
     expect(r.stdout).toContain('anthropic-directory/name-length');
+    // Markdown links builtin profile rules to their pages, with their titles.
+    const md = readFileSync(path.join(dir, 'tbl', 'report.md'), 'utf8');
+    expect(md).toMatch(/\| \[anthropic-directory\/name-length\]\(https:\/\/unpkg\.com\/idemscan@[^/]+\/docs\/rules\/profiles\/anthropic-directory\/name-length\.md\) \| error \| 1 \| tool names are 64/);
   });
 
   it("a team's own profile file: its findings, path and sha256 in the report, its rules in SARIF", async () => {
@@ -104,7 +109,7 @@ describe('--profile', () => {
       ],
     });
     writeFileSync(file, text);
-    const run = audit('pass-openai', '--profile', './acme.json', '--profile', 'openai-apps', '--fail-on', 'acme', '--format', 'json,sarif');
+    const run = audit('pass-openai', '--profile', './acme.json', '--profile', 'openai-apps', '--fail-on', 'acme', '--format', 'json,sarif,md');
     const r = await run;
     expect(r.exitCode).toBe(1);
     const report = readReport(run.json);
@@ -121,6 +126,11 @@ describe('--profile', () => {
     expect(byId('openai-apps/explicit-hints')!.helpUri).toMatch(/\/docs\/rules\/profiles\/openai-apps\/explicit-hints\.md$/);
     expect(byId('anthropic-directory/title-required')).toBeUndefined(); // only the profiles used
     for (const res of sarif.runs[0]!.results!.filter((x) => x.ruleId!.includes('/'))) expect(rules[res.ruleIndex!]!.id).toBe(res.ruleId);
+
+    // Markdown: a team's rules are not linked (we have no page for them; their URL is theirs), with their titles.
+    const md = readFileSync(path.join(run.out, 'report.md'), 'utf8');
+    expect(md).toContain('| acme/closed-deletes | error | 1 | no closed-world deletes |');
+    expect(md).toContain('| acme/idempotent | warning | 2 | writes say whether they are idempotent |');
   });
 
   it('a bad profile file is a usage error (exit 2) naming the file and the field, before any server starts', async () => {

@@ -32,6 +32,12 @@ export function profileUse({ profile, path, sha256 }: LoadedProfile): ProfileUse
   };
 }
 
+/** The page of one of idemscan's own rules under docs/rules (no `.md`); none for a team profile's rules. */
+export function ownPage(rule: DocumentedRule): string | undefined {
+  if (rule.docs) return rule.docs.startsWith('https://') ? undefined : rule.docs;
+  return rule.id.includes('/') ? undefined : encodeURIComponent(rule.id);
+}
+
 /** The catalogue a report's findings come from: the rules, then the rules of the profiles it used. */
 export function reportRules(report: Pick<Report, 'options'>): DocumentedRule[] {
   const seen = new Set(CATALOGUE.map((r) => r.id));
