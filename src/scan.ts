@@ -6,6 +6,7 @@ import { setMaxListeners } from 'node:events';
 import os from 'node:os';
 import pLimit from 'p-limit';
 import { classifyServer } from './classify/index.js';
+import { profileUse, type LoadedProfile } from './classify/profiles/index.js';
 import type { Session } from './connect/negotiate.js';
 import { EraMemo } from './connect/era-memo.js';
 import { DEFAULT_CONNECT_OPTIONS, observe, type ConnectOptions } from './connect/observe.js';
@@ -32,6 +33,8 @@ export interface ScanOptions extends Partial<ConnectOptions> {
   /** Server names whose hints the user trusts (as `trusted: true` in a target file). */
   trust?: string[];
   skipped?: SkippedTarget[];
+  /** Profiles each tool is checked against (`--profile`), recorded in report.options.profiles. */
+  profiles?: LoadedProfile[];
   /** Recorded in report.options when the targets are one shard of a list (`scan --shard I/N`). */
   shard?: Shard;
   onProgress?: (event: ProgressEvent) => void;
@@ -104,6 +107,7 @@ export async function scan(targets: Target[], options: ScanOptions = {}): Promis
       sandbox: options.sandbox ?? false,
       trust: options.trust ?? [],
       ...(options.signal?.aborted ? { interrupted: true, scanned: servers.length, targets: targets.length } : {}),
+      ...(options.profiles?.length ? { profiles: options.profiles.map(profileUse) } : {}),
       ...(options.shard ? { shard: { index: options.shard.index, count: options.shard.count } } : {}),
     },
     summary: summarize(servers),
@@ -184,6 +188,7 @@ async function scanServer(target: Target, connect: ConnectOptions, opts: OneOpti
     capabilities: session.capabilities,
     trusted,
     rawTools: obs.tools,
+    profiles: opts.profiles?.map((p) => p.profile),
   });
   return {
     ...base,

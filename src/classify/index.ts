@@ -3,6 +3,8 @@ import type { Finding, ToolReport } from '../report/schema.js';
 import { bounded, boundedDescription, boundedObject } from '../report/bounds.js';
 import { definitionOf, Unhashable } from './definition-hash.js';
 import { effectiveHints, HINT_NAMES } from './hints.js';
+import { evaluateProfile } from './profiles/evaluate.js';
+import type { Profile } from './profiles/schema.js';
 import { findKeyArguments, newStepBudget, SERVER_STEPS, TOOL_STEPS, type StepBudget } from './keys.js';
 import { runServerRules, runToolRules } from './rules/index.js';
 import type { ServerContext } from './rules/types.js';
@@ -13,6 +15,8 @@ export interface ClassifyInput {
   capabilities?: Record<string, unknown>;
   trusted?: boolean;
   rawTools: Record<string, unknown>[];
+  /** Profiles whose requirements each tool is checked against (`--profile`). */
+  profiles?: Profile[];
 }
 
 export interface Classified {
@@ -55,7 +59,10 @@ export function classifyServer(input: ClassifyInput): Classified {
     tools,
     raws: input.rawTools,
   };
-  tools.forEach((tool, i) => tool.findings.push(...runToolRules({ tool, raw: input.rawTools[i]!, server })));
+  tools.forEach((tool, i) => {
+    const raw = input.rawTools[i]!;
+    tool.findings.push(...runToolRules({ tool, raw, server }), ...(input.profiles ?? []).flatMap((p) => evaluateProfile(p, raw, tool.name)));
+  });
   return { idempotencyCapability, tools, findings: [...budgetFindings(budget), ...runServerRules(server)] };
 }
 

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { loadProfiles, ProfileError } from '../classify/profiles/index.js';
 import { installPackages, installScriptSpecs, defaultCacheDir } from '../targets/npm.js';
 import { loadTargetFiles } from '../targets/load.js';
 import { parseShard, selectShard, type Shard } from '../targets/shard.js';
@@ -27,6 +28,8 @@ export interface ScanFlags {
   maxPages: number;
   trust?: string[];
   failOn?: string;
+  /** `--profile`, repeatable: builtin ids or JSON files, each possibly comma-separated. */
+  profile?: string[];
   sandbox?: boolean;
   install: boolean;
   cacheDir?: string;
@@ -116,7 +119,10 @@ async function run(targets: Target[], flags: ScanFlags, view: 'table' | 'tools',
     // Unknown formats, or ones that only print, are a usage error before anything starts.
     if (!REPORTERS[f]?.fileName) throw new UsageError(`--format ${f}: not a file format (${Object.values(REPORTERS).filter((r) => r.fileName).map((r) => r.id).join(', ')})`);
   }
-  const failOn = parseFailOn(flags.failOn); // so are unknown --fail-on words
+  const profiles = await loadProfiles(flags.profile ?? []).catch((err: unknown) => {
+    throw err instanceof ProfileError ? new UsageError(err.message) : err; // so are bad profile files
+  });
+  const failOn = parseFailOn(flags.failOn, profiles.map((p) => p.profile)); // and unknown --fail-on words
   await checkOutputs(flags, formats); // and output paths that cannot be written
   const baseline = await prepareBaseline(flags, failOn); // and lock files that cannot be read or written
   const progress = !flags.quiet && process.stderr.isTTY;
@@ -127,6 +133,7 @@ async function run(targets: Target[], flags: ScanFlags, view: 'table' | 'tools',
     probeTimeoutMs: flags.probeTimeout,
     maxPages: flags.maxPages,
     trust: flags.trust,
+    profiles,
     sandbox: flags.sandbox,
     install: flags.install,
     cacheDir: flags.cacheDir,

@@ -1,8 +1,11 @@
 /**
  * `--fail-on LIST`: the scan exits 1 when anything in the report matches. LIST is comma-separated:
  * a severity (`error`, `warning`, `info`: that severity or a worse one), a rule id (any finding of
- * it), or a verdict (any tool with it). Unknown words are a usage error, found before scanning.
+ * it), a verdict (any tool with it), `profile` (any finding of a `--profile`) or a profile id (any
+ * finding of that profile). Unknown words are a usage error, found before scanning.
  */
+import { BUILTIN_IDS, ruleId } from '../classify/profiles/index.js';
+import type { Profile } from '../classify/profiles/schema.js';
 import { CATALOGUE } from '../classify/rules/index.js';
 import { Severity, Verdict, type Report } from '../report/schema.js';
 import { safeText } from '../report/terminal.js';
@@ -15,17 +18,27 @@ export interface FailOn {
   verdicts: Set<Verdict>;
   /** `drift`: anything changed since the --baseline lock file (report.drift). */
   drift?: boolean;
+  /** Ids of profiles any finding of which fails. */
+  profiles: Set<string>;
 }
 
 const RANK: Record<Severity, number> = { error: 3, warning: 2, info: 1 };
 
-export function parseFailOn(list: string | undefined): FailOn | undefined {
+/** `profiles`: those given with `--profile`, whose ids and rule ids become words too. */
+export function parseFailOn(list: string | undefined, profiles: Profile[] = []): FailOn | undefined {
   if (list === undefined) return undefined;
   const words = list.split(',').map((w) => w.trim()).filter(Boolean);
   if (words.length === 0) throw new UsageError('--fail-on: expected a comma-separated list of severities, rule ids or verdicts');
-  const out: FailOn = { rules: new Set(), verdicts: new Set() };
-  const ruleIds = new Set(CATALOGUE.map((r) => r.id));
+  const out: FailOn = { rules: new Set(), verdicts: new Set(), profiles: new Set() };
+  const ruleIds = new Set([...CATALOGUE.map((r) => r.id), ...profiles.flatMap((p) => p.requirements.map((r) => ruleId(p, r)))]);
+  const profileIds = new Set(profiles.map((p) => p.id));
   for (const word of words) {
+    if (word === 'profile' || profileIds.has(word) || (BUILTIN_IDS as readonly string[]).includes(word)) {
+      if (word === 'profile' && profiles.length === 0) throw new UsageError('--fail-on profile: no --profile was given');
+      if (word !== 'profile' && !profileIds.has(word)) throw new UsageError(`--fail-on ${word}: add --profile ${word}, or its findings are never looked for`);
+      for (const id of word === 'profile' ? profileIds : [word]) out.profiles.add(id);
+      continue;
+    }
     const sev = Severity.safeParse(word);
     const verdict = Verdict.safeParse(word);
     if (word === 'drift') out.drift = true;
@@ -36,7 +49,7 @@ export function parseFailOn(list: string | undefined): FailOn | undefined {
     else {
       throw new UsageError(
         `--fail-on: unknown "${word}"; expected a severity (${Severity.options.join(', ')}), a verdict (${Verdict.options.join(', ')}), ` +
-          'drift (with --baseline) or a rule id (see docs/rules/README.md)',
+          'drift (with --baseline), a rule id (see docs/rules/README.md), profile, or the id of a --profile',
       );
     }
   }
@@ -50,7 +63,8 @@ export function failOnMatches(report: Report, failOn: FailOn): string[] {
   const count = new Map<string, number>();
   for (const f of findings) {
     const bySeverity = failOn.severity !== undefined && RANK[f.severity] >= RANK[failOn.severity];
-    if (bySeverity || failOn.rules.has(f.rule)) count.set(f.rule, (count.get(f.rule) ?? 0) + 1);
+    const byProfile = failOn.profiles.size > 0 && f.rule.includes('/') && failOn.profiles.has(f.rule.slice(0, f.rule.indexOf('/')));
+    if (bySeverity || byProfile || failOn.rules.has(f.rule)) count.set(f.rule, (count.get(f.rule) ?? 0) + 1);
   }
   if (count.size > 0) lines.push(`findings: ${[...count].map(([rule, n]) => `${rule} (${n})`).join(', ')}`);
   for (const v of failOn.verdicts) {

@@ -41,7 +41,8 @@ function scanOptions(cmd: Command): Command {
     .option('--probe-timeout <ms>', 'how long server/discover may stay silent before trying initialize', toInt, 2_000)
     .option('--max-pages <n>', 'tools/list pages read per server at most', toInt, 64)
     .option('--trust <names...>', 'servers whose hints you trust')
-    .option('--fail-on <list>', 'exit 1 when anything matches: a severity, rule ids, verdicts or drift, comma-separated')
+    .option('--fail-on <list>', 'exit 1 when anything matches: a severity, rule ids, verdicts, drift, profile or a profile id, comma-separated')
+    .option('--profile <name>', 'check every tool against a profile: openai-apps, anthropic-directory or a JSON file (repeatable)', collect, [])
     .option('--baseline <lock>', 'compare with a lock file (idemscan lock): report.drift, and --fail-on drift')
     .option('--rules-base-url <url>', 'link each rule to <url>/<rule-id>.md in SARIF (helpUri) and Markdown')
     .option('--sandbox', 'run stdio servers under bubblewrap: no network, no home directories, read-only system (network namespace only, without bwrap; docs/SANDBOX.md)')
@@ -89,6 +90,10 @@ registerDiff(program);
 registerMerge(program);
 registerReportCommand(program);
 registerWhere(program);
+
+function collect(value: string, previous: string[]): string[] {
+  return [...previous, value];
+}
 
 function toInt(value: string): number {
   const n = Number(value);

@@ -156,12 +156,27 @@ export const Summary = z.object({
   unprotected: z.number().int(),
 });
 
+/** A profile a scan checked (`--profile`): its rules, and for a file its path and sha256. */
+export const ProfileUse = z.object({
+  id: z.string(),
+  title: z.string(),
+  path: z.string().optional(),
+  sha256: z.string().optional(),
+  rules: z.array(z.object({
+    id: z.string(),
+    severity: Severity,
+    title: z.string(),
+    /** A page under docs/rules without `.md` (builtin profiles), or an https URL. */
+    docs: z.string().optional(),
+  })),
+});
+
 export const Report = z.object({
   schemaVersion: z.literal(SCHEMA_VERSION),
   tool: z.object({ name: z.string(), version: z.string() }),
   startedAt: z.string(),
   finishedAt: z.string(),
-  options: z.record(z.string(), z.unknown()),
+  options: z.object({ profiles: z.array(ProfileUse).optional() }).catchall(z.unknown()),
   summary: Summary,
   servers: z.array(ServerReport),
   /** Target entries that could not be read and were skipped (bad config, never scanned). */
@@ -185,6 +200,7 @@ export type ServerReport = z.infer<typeof ServerReport>;
 export type Summary = z.infer<typeof Summary>;
 export type DriftChange = z.infer<typeof DriftChange>;
 export type Drift = z.infer<typeof Drift>;
+export type ProfileUse = z.infer<typeof ProfileUse>;
 export type Report = z.infer<typeof Report>;
 
 export function reportJsonSchema(): unknown {

@@ -4,7 +4,7 @@
  * not split a table cell, nor `<script>` become HTML.
  */
 import { isAnnotated } from '../../classify/hints.js';
-import { CATALOGUE } from '../../classify/rules/index.js';
+import { ownPage, reportRules } from '../../classify/profiles/index.js';
 import { isReadNamed } from '../../classify/rules/words.js';
 import { mdText } from '../markdown-text.js';
 import type { Finding, Report, ServerReport } from '../schema.js';
@@ -55,13 +55,16 @@ function findingsSection(report: Report, base: string | undefined): string[] {
   const by = (sev: string) => all.filter((f) => f.severity === sev).length;
   const lines = ['## Findings', '', `${plural(all.length, 'finding')}: ${plural(by('error'), 'error')}, ${plural(by('warning'), 'warning')}, ${by('info')} info.`, ''];
   lines.push(row(['rule', 'default severity', 'findings', 'what it means']), row(['---', '---', '--:', '---']));
-  const known = new Set(CATALOGUE.map((r) => r.id));
-  const ids = [...CATALOGUE.map((r) => r.id), ...new Set(all.map((f) => f.rule).filter((id) => !known.has(id)))];
+  const catalogue = reportRules(report); // the rules, then those of the profiles the scan used
+  const known = new Set(catalogue.map((r) => r.id));
+  const ids = [...catalogue.map((r) => r.id), ...new Set(all.map((f) => f.rule).filter((id) => !known.has(id)))];
   for (const id of ids) {
     const hits = all.filter((f) => f.rule === id);
     if (hits.length === 0) continue;
-    const rule = CATALOGUE.find((r) => r.id === id);
-    const url = rule ? ruleDocUrl(id, base) : undefined;
+    const rule = catalogue.find((r) => r.id === id);
+    // Our own pages only: a team profile's URL is theirs to show, not ours to put in a link.
+    const page = rule && ownPage(rule);
+    const url = page ? ruleDocUrl(id, base, page) : undefined;
     lines.push(row([url ? `[${mdText(id)}](${url})` : mdText(id), rule?.severity ?? hits[0]!.severity, hits.length, rule ? mdText(rule.title) : '']));
   }
   for (const s of report.servers) {

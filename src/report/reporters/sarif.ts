@@ -16,8 +16,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Location, Log, ReportingDescriptor, Result } from 'sarif';
-import { CATALOGUE } from '../../classify/rules/index.js';
-import type { RuleInfo } from '../../classify/rules/types.js';
+import { ownPage, reportRules, type DocumentedRule } from '../../classify/profiles/index.js';
 import { TOOL_NAME, TOOL_VERSION } from '../../version.js';
 import type { Finding, Report, ServerReport, Severity } from '../schema.js';
 import { visibleText } from '../terminal.js';
@@ -38,34 +37,39 @@ const LEVEL: Record<Severity, Result.level> = { error: 'error', warning: 'warnin
  * A rule's page when `--rules-base-url` names where the pages are published (`<url>/<id>.md`);
  * undefined without it: no link is better than a dead one (package.json names no repository).
  */
-export function ruleDocUrl(id: string, base: string | undefined): string | undefined {
+/**
+ * Where a rule's page is for the reader: a team profile's own https page, or `page` (a path under
+ * docs/rules without `.md`, the rule id by default) under `--rules-base-url`; none without it.
+ */
+export function ruleDocUrl(id: string, base: string | undefined, page?: string): string | undefined {
+  if (page?.startsWith('https://')) return page;
   if (base === undefined) return undefined;
-  return new URL(`${encodeURIComponent(id)}.md`, base.endsWith('/') ? base : `${base}/`).href;
+  return new URL(`${page ?? encodeURIComponent(id)}.md`, base.endsWith('/') ? base : `${base}/`).href;
 }
 
 /** docs/rules/ of the installed package (`files` in package.json ships docs): dist/report/reporters/ and src/report/reporters/ are both three levels down. */
 const RULE_PAGES = new URL('../../../docs/rules/', import.meta.url);
 const pages = new Map<string, string | undefined>();
 
-/** The page of a rule as shipped, read once; undefined when it is not there (a rule added without its page). */
-export function rulePage(id: string): string | undefined {
-  if (!pages.has(id)) {
+/** A page as shipped (a path under docs/rules without `.md`), read once; undefined when it is not there. */
+export function rulePage(page: string): string | undefined {
+  if (!pages.has(page)) {
     let text: string | undefined;
     try {
-      text = readFileSync(new URL(`${encodeURIComponent(id)}.md`, RULE_PAGES), 'utf8');
+      text = readFileSync(new URL(`${page}.md`, RULE_PAGES), 'utf8');
     } catch {
       text = undefined;
     }
-    pages.set(id, text);
+    pages.set(page, text);
   }
-  return pages.get(id);
+  return pages.get(page);
 }
 
 /**
  * A page's links point at neighbouring files (`[x](other-rule.md)`), which a code-scanning alert
  * cannot open: they become absolute under `--rules-base-url`, or plain text without it.
  */
-function rewriteLinks(markdown: string, base: string | undefined, plain: boolean): string {
+function rewriteLinks(markdown: string, pageUrl: string | undefined, plain: boolean): string {
   let out = '';
   let pos = 0;
   // One pass from link to link (`[text](target)`), no regex: each character is looked at a bounded number of times.
@@ -79,7 +83,7 @@ function rewriteLinks(markdown: string, base: string | undefined, plain: boolean
       continue;
     }
     const text = markdown.slice(open + 1, mid);
-    const absolute = /^https?:/i.test(target) ? target : base === undefined ? undefined : new URL(target, base.endsWith('/') ? base : `${base}/`).href;
+    const absolute = /^https?:/i.test(target) ? target : pageUrl === undefined ? undefined : new URL(target, pageUrl).href;
     out += markdown.slice(pos, open) + (absolute === undefined ? text : plain ? `${text} (${absolute})` : `[${text}](${absolute})`);
     pos = close + 1;
   }
@@ -87,18 +91,24 @@ function rewriteLinks(markdown: string, base: string | undefined, plain: boolean
 }
 
 /** The rule's full help, so a viewer shows it without following a link: the page, or its title when there is none. */
-export function ruleHelp(rule: RuleInfo, base: string | undefined): { text: string; markdown: string } {
-  const page = rulePage(rule.id);
-  if (page === undefined) return { text: `${rule.title}.`, markdown: `${rule.title}.` };
-  const text = rewriteLinks(page, base, true)
+export function ruleHelp(rule: DocumentedRule, base: string | undefined): { text: string; markdown: string } {
+  const path = ownPage(rule);
+  const page = path === undefined ? undefined : rulePage(path);
+  if (page === undefined) {
+    // A team profile's rule: its title, and its own page when it names one.
+    const more = rule.docs?.startsWith('https://') ? ` ${rule.docs}` : '';
+    return { text: `${rule.title}.${more}`, markdown: `${rule.title}.${more}` };
+  }
+  const pageUrl = ruleDocUrl(rule.id, base, path);
+  const text = rewriteLinks(page, pageUrl, true)
     .split('\n')
     .map((line) => (line.startsWith('#') ? line.replace(/^#+ /, '') : line).replaceAll('**', ''))
     .join('\n');
-  return { text, markdown: rewriteLinks(page, base, false) };
+  return { text, markdown: rewriteLinks(page, pageUrl, false) };
 }
 
-function descriptor(rule: RuleInfo, base: string | undefined): ReportingDescriptor {
-  const helpUri = ruleDocUrl(rule.id, base);
+function descriptor(rule: DocumentedRule, base: string | undefined): ReportingDescriptor {
+  const helpUri = ruleDocUrl(rule.id, base, rule.docs ?? ownPage(rule));
   return {
     id: rule.id,
     name: rule.id.replace(/-(\w)/g, (_, c: string) => c.toUpperCase()),
@@ -155,14 +165,15 @@ function result(server: ServerReport, f: Finding, ruleIndex: Map<string, number>
 export function toSarif(report: Report, cwd = process.cwd(), options: RenderOptions = {}): Log {
   const base = options.rulesBaseUrl;
   const information = ruleDocUrl('README', base);
-  const ruleIndex = new Map(CATALOGUE.map((r, i) => [r.id, i]));
+  const catalogue = reportRules(report); // the rules, then those of the profiles the scan used
+  const ruleIndex = new Map(catalogue.map((r, i) => [r.id, i]));
   const results = report.servers.flatMap((s) => [...s.tools.flatMap((t) => t.findings), ...s.findings].map((f) => result(s, f, ruleIndex, cwd)));
   const failed = report.servers.filter((s) => s.status === 'failed');
   return {
     $schema: 'https://json.schemastore.org/sarif-2.1.0.json',
     version: '2.1.0',
     runs: [{
-      tool: { driver: { name: TOOL_NAME, version: TOOL_VERSION, ...(information ? { informationUri: information } : {}), rules: CATALOGUE.map((r) => descriptor(r, base)) } },
+      tool: { driver: { name: TOOL_NAME, version: TOOL_VERSION, ...(information ? { informationUri: information } : {}), rules: catalogue.map((r) => descriptor(r, base)) } },
       invocations: [{
         executionSuccessful: report.servers.length === 0 || failed.length < report.servers.length,
         startTimeUtc: report.startedAt,

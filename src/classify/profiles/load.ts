@@ -1,0 +1,90 @@
+/**
+ * `--profile NAME|FILE`: the builtin profiles (profiles/*.json in the package) and a team's own
+ * files. A file that cannot be read or does not fit the schema is a ProfileError naming the file
+ * and the field; the CLI turns it into a usage error (exit 2) before anything is scanned.
+ */
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { readFile, stat } from 'node:fs/promises';
+import { Severity, Verdict } from '../../report/schema.js';
+import { describeZodError } from '../../report/zod-errors.js';
+import { CATALOGUE } from '../rules/index.js';
+import { Profile } from './schema.js';
+
+export const BUILTIN_IDS = ['openai-apps', 'anthropic-directory'] as const;
+
+/** Words `--fail-on` already gives a meaning to: a profile cannot take them as its id. */
+export const RESERVED_IDS = new Set<string>(['profile', 'drift', ...Severity.options, ...Verdict.options, ...CATALOGUE.map((r) => r.id)]);
+
+const MAX_FILE_BYTES = 256 * 1024;
+
+export class ProfileError extends Error {}
+
+/** A profile as used by one scan: recorded in `report.options.profiles`. */
+export interface LoadedProfile {
+  profile: Profile;
+  /** For a file: the path as given, and the sha256 of its bytes. */
+  path?: string;
+  sha256?: string;
+}
+
+let builtins: Map<string, Profile> | undefined;
+
+/** The shipped profiles; a broken one is a bug of idemscan, so it throws. */
+export function builtinProfiles(): Map<string, Profile> {
+  builtins ??= new Map(
+    BUILTIN_IDS.map((id) => {
+      const text = readFileSync(new URL(`../../../profiles/${id}.json`, import.meta.url), 'utf8');
+      return [id, Profile.parse(JSON.parse(text))];
+    }),
+  );
+  return builtins;
+}
+
+/** `--profile` values, each a builtin id, a path, or a comma-separated list of them. Duplicates count once. */
+export async function loadProfiles(values: string[]): Promise<LoadedProfile[]> {
+  const out = new Map<string, LoadedProfile>();
+  for (const value of values.flatMap((v) => v.split(',')).map((v) => v.trim()).filter(Boolean)) {
+    const builtin = builtinProfiles().get(value);
+    const loaded = builtin ? { profile: builtin } : await loadFile(value);
+    const seen = out.get(loaded.profile.id);
+    if (seen && (seen.path !== loaded.path || seen.sha256 !== loaded.sha256)) {
+      throw new ProfileError(`--profile ${value}: another profile given has the id "${loaded.profile.id}"`);
+    }
+    out.set(loaded.profile.id, loaded);
+  }
+  return [...out.values()];
+}
+
+async function loadFile(file: string): Promise<LoadedProfile> {
+  if (!looksLikePath(file)) {
+    throw new ProfileError(`--profile ${file}: not a builtin profile (${BUILTIN_IDS.join(', ')}) nor a path to a JSON file (say ./${file}.json)`);
+  }
+  let bytes: Buffer;
+  try {
+    const info = await stat(file);
+    if (!info.isFile()) throw new ProfileError(`--profile ${file}: not a file`);
+    if (info.size > MAX_FILE_BYTES) throw new ProfileError(`--profile ${file}: ${info.size} bytes; a profile has at most ${MAX_FILE_BYTES}`);
+    bytes = await readFile(file);
+  } catch (err) {
+    if (err instanceof ProfileError) throw err;
+    throw new ProfileError(`--profile ${file}: cannot read it (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(bytes.toString('utf8'));
+  } catch (err) {
+    throw new ProfileError(`--profile ${file}: not JSON (${(err as Error).message})`);
+  }
+  const parsed = Profile.safeParse(json);
+  if (!parsed.success) throw new ProfileError(`--profile ${file}: ${describeZodError('', parsed.error)}`);
+  const id = parsed.data.id;
+  if (RESERVED_IDS.has(id) || builtinProfiles().has(id)) {
+    throw new ProfileError(`--profile ${file}: id: "${id}" is taken (${builtinProfiles().has(id) ? 'a builtin profile' : 'a word --fail-on already knows'}); choose another`);
+  }
+  return { profile: parsed.data, path: file, sha256: createHash('sha256').update(bytes).digest('hex') };
+}
+
+function looksLikePath(value: string): boolean {
+  return value.includes('/') || value.includes('\\') || value.toLowerCase().endsWith('.json');
+}
