@@ -89,12 +89,12 @@ describe('--profile', () => {
   });
 
   it('without --fail-on the findings are reported and the exit code is 0; the table shows them', async () => {
-    const r = await idemscan(['audit', '--out', path.join(dir, 'tbl'), '--format', 'json,md', '--env', 'SET=fail', '--profile', 'anthropic-directory', '--probe-timeout', '500', '--', process.execPath, FIXTURES.profiles]);
+    const r = await idemscan(['audit', '--out', path.join(dir, 'tbl'), '--format', 'json,md', '--env', 'SET=fail', '--profile', 'anthropic-directory', '--rules-base-url', 'https://example.org/idemscan/docs/rules/', '--probe-timeout', '500', '--', process.execPath, FIXTURES.profiles]);
     expect(r.exitCode).toBe(0);
     expect(r.stdout).toContain('anthropic-directory/name-length');
-    // Markdown links builtin profile rules to their pages, with their titles.
+    // Markdown links builtin profile rules to their pages under --rules-base-url, with their titles.
     const md = readFileSync(path.join(dir, 'tbl', 'report.md'), 'utf8');
-    expect(md).toMatch(/\| \[anthropic-directory\/name-length\]\(https:\/\/unpkg\.com\/idemscan@[^/]+\/docs\/rules\/profiles\/anthropic-directory\/name-length\.md\) \| error \| 1 \| tool names are 64/);
+    expect(md).toMatch(/\| \[anthropic-directory\/name-length\]\(https:\/\/example\.org\/idemscan\/docs\/rules\/profiles\/anthropic-directory\/name-length\.md\) \| error \| 1 \| tool names are 64/);
   });
 
   it("a team's own profile file: its findings, path and sha256 in the report, its rules in SARIF", async () => {
@@ -123,7 +123,9 @@ describe('--profile', () => {
     const rules = sarif.runs[0]!.tool.driver.rules!;
     const byId = (id: string) => rules.find((x) => x.id === id);
     expect(byId('acme/closed-deletes')).toMatchObject({ helpUri: 'https://wiki.acme.example/mcp#deletes', defaultConfiguration: { level: 'error' } });
-    expect(byId('openai-apps/explicit-hints')!.helpUri).toMatch(/\/docs\/rules\/profiles\/openai-apps\/explicit-hints\.md$/);
+    // Without --rules-base-url no link, but the rule's whole page as help.
+    expect(byId('openai-apps/explicit-hints')!.helpUri).toBeUndefined();
+    expect(byId('openai-apps/explicit-hints')!.help!.markdown).toContain('readOnlyHint');
     expect(byId('anthropic-directory/title-required')).toBeUndefined(); // only the profiles used
     for (const res of sarif.runs[0]!.results!.filter((x) => x.ruleId!.includes('/'))) expect(rules[res.ruleIndex!]!.id).toBe(res.ruleId);
 

@@ -15,15 +15,8 @@ export const scalar = z.union([z.string(), z.number(), z.boolean()]).transform(S
 /** An environment variable's name, as the configs that refer to one by name give it. */
 export const varName = z.string().regex(/^[A-Z_]\w*$/i, 'not an environment variable name');
 
-export interface Launch {
-  transport: 'stdio' | 'http' | 'sse';
-  command?: string;
-  args?: string[];
-  env?: Record<string, string>;
-  cwd?: string;
-  url?: string;
-  headers?: Record<string, string>;
-}
+/** What a client's entry says about starting or reaching its server: the launch part of a Target. */
+export type Launch = Pick<Target, 'transport' | 'command' | 'args' | 'env' | 'cwd' | 'url' | 'headers'>;
 
 /** A map read into a null-prototype object (config maps may name `__proto__`). */
 export const objectEntries = (v: unknown): [string, unknown][] =>
