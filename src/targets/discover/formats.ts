@@ -15,6 +15,14 @@ type Reader = (doc: Record<string, unknown>, ctx: FormatContext) => LoadedTarget
 const empty = (): LoadedTargets => ({ targets: [], skipped: [] });
 const oneOf = (e: { command?: unknown; url?: unknown }) => Boolean(e.command) !== Boolean(e.url);
 
+/** The entry as its schema reads it, or undefined after a skip that names the field. */
+function checked<T>(schema: z.ZodType<T>, raw: unknown, at: string, name: string, ctx: FormatContext, out: LoadedTargets): T | undefined {
+  const parsed = schema.safeParse(raw);
+  if (parsed.success) return parsed.data;
+  out.skipped.push({ name, source: ctx.file, reason: describeZodError(at, parsed.error) });
+  return undefined;
+}
+
 // Codex: https://github.com/openai/codex/blob/main/docs/config.md#mcp_servers
 const CodexEntry = z
   .object({
@@ -38,12 +46,8 @@ export const readCodex: Reader = (doc, ctx) => {
   for (const [key, raw] of objectEntries(doc.mcp_servers)) {
     const at = `mcp_servers.${key}`;
     const name = entryName(key);
-    const parsed = CodexEntry.safeParse(raw);
-    if (!parsed.success) {
-      out.skipped.push({ name, source: ctx.file, reason: describeZodError(at, parsed.error) });
-      continue;
-    }
-    const e = parsed.data;
+    const e = checked(CodexEntry, raw, at, name, ctx, out);
+    if (!e) continue;
     if (e.enabled === false) {
       disabled(out, name, ctx, `${at}.enabled`);
       continue;
@@ -94,12 +98,8 @@ export const readZed: Reader = (doc, ctx) => {
       out.skipped.push({ name, source: ctx.file, reason: `${at}: started by a Zed extension; its command is not in the settings` });
       continue;
     }
-    const parsed = ZedEntry.safeParse(raw);
-    if (!parsed.success) {
-      out.skipped.push({ name, source: ctx.file, reason: describeZodError(at, parsed.error) });
-      continue;
-    }
-    const e = parsed.data;
+    const e = checked(ZedEntry, raw, at, name, ctx, out);
+    if (!e) continue;
     if (e.enabled === false) {
       disabled(out, name, ctx, `${at}.enabled`);
       continue;
@@ -140,12 +140,8 @@ export const readContinue: Reader = (doc, ctx) => {
       out.skipped.push({ name, source: ctx.file, reason: `${at}.uses: a Continue Hub block; its launch is not in this file` });
       return;
     }
-    const parsed = ContinueEntry.safeParse(raw);
-    if (!parsed.success) {
-      out.skipped.push({ name, source: ctx.file, reason: describeZodError(at, parsed.error) });
-      return;
-    }
-    const e = parsed.data;
+    const e = checked(ContinueEntry, raw, at, name, ctx, out);
+    if (!e) return;
     if (e.disabled) return disabled(out, name, ctx, `${at}.disabled`);
     const launch: Launch = e.url
       ? { transport: e.type === 'sse' ? 'sse' : 'http', url: e.url, headers: e.requestOptions?.headers }
@@ -177,12 +173,8 @@ export const readGoose: Reader = (doc, ctx) => {
     const at = `extensions.${key}`;
     const name = entryName(key);
     if (isObject(raw) && typeof raw.type === 'string' && GOOSE_BUILT_IN.has(raw.type)) continue;
-    const parsed = GooseEntry.safeParse(raw);
-    if (!parsed.success) {
-      out.skipped.push({ name, source: ctx.file, reason: describeZodError(at, parsed.error) });
-      continue;
-    }
-    const e = parsed.data;
+    const e = checked(GooseEntry, raw, at, name, ctx, out);
+    if (!e) continue;
     if (e.enabled === false) {
       disabled(out, name, ctx, `${at}.enabled`);
       continue;
@@ -235,12 +227,8 @@ export const readOpenCode: Reader = (doc, ctx) => {
   for (const [key, raw] of objectEntries(map)) {
     const at = `${v2 ? 'mcp.servers' : 'mcp'}.${key}`;
     const name = entryName(key);
-    const parsed = OpenCodeEntry.safeParse(raw);
-    if (!parsed.success) {
-      out.skipped.push({ name, source: ctx.file, reason: describeZodError(at, parsed.error) });
-      continue;
-    }
-    const e = parsed.data;
+    const e = checked(OpenCodeEntry, raw, at, name, ctx, out);
+    if (!e) continue;
     if (e.enabled === false || e.disabled) {
       disabled(out, name, ctx, `${at}.${e.enabled === false ? 'enabled' : 'disabled'}`);
       continue;
