@@ -268,9 +268,9 @@ function byName<T extends { name: string }>(items: readonly T[]): Map<string, T>
   return m;
 }
 
-/** Tools by name, each name's tools in report order. */
-function groupByName(tools: readonly ToolReport[]): Map<string, ToolReport[]> {
-  const m = new Map<string, ToolReport[]>();
+/** Tools (of a report or a lock file) by name, each name's tools in their order. */
+export function groupByName<T extends { name: string }>(tools: readonly T[]): Map<string, T[]> {
+  const m = new Map<string, T[]>();
   for (const t of tools) {
     const list = m.get(t.name);
     if (list) list.push(t);

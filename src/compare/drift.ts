@@ -8,7 +8,7 @@ import { HINT_NAMES } from '../classify/hints.js';
 import type { Drift, DriftChange, Report, ServerReport, ToolReport } from '../report/schema.js';
 import { safeText } from '../report/terminal.js';
 import { changedFields, descriptionDiff } from './definition.js';
-import { compareText, compareVerdicts, hintDirection } from './diff.js';
+import { compareText, compareVerdicts, groupByName, hintDirection } from './diff.js';
 import type { LockFile, LockServer, LockTool } from './lock.js';
 import { definitionLine } from './render.js';
 
@@ -34,8 +34,8 @@ function serverDrift(o: LockServer, n: ServerReport): DriftChange[] {
   if (n.status === 'failed') {
     return o.tools.length === 0 ? [] : [{ kind: 'server-failed', server, ...(n.failure ? { failure: `${n.failure.kind}: ${n.failure.message}` } : {}) }];
   }
-  const before = group(o.tools);
-  const after = group(n.tools);
+  const before = groupByName(o.tools);
+  const after = groupByName(n.tools);
   const changes: DriftChange[] = [];
   for (const name of [...new Set([...before.keys(), ...after.keys()])].sort(compareText)) {
     const olds = before.get(name) ?? [];
@@ -74,16 +74,6 @@ function toolDrift(subject: Subject, o: LockTool, n: ToolReport): DriftChange[] 
 function raw(values: Record<string, unknown> | undefined, hint: string): string | undefined {
   if (!values || !Object.hasOwn(values, hint)) return undefined;
   return JSON.stringify(values[hint]) ?? String(values[hint]);
-}
-
-function group<T extends { name: string }>(tools: readonly T[]): Map<string, T[]> {
-  const m = new Map<string, T[]>();
-  for (const t of tools) {
-    const list = m.get(t.name);
-    if (list) list.push(t);
-    else m.set(t.name, [t]);
-  }
-  return m;
 }
 
 /** Lines of the listing on stderr at most; the report holds every change. */

@@ -4,12 +4,11 @@
  * `scan --baseline` compares a fresh report with it (drift.ts). Built from a finished report, so it
  * holds only what the report holds: redacted, bounded text.
  */
-import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
 import { HINT_NAMES } from '../classify/hints.js';
 import { Verdict, type Report } from '../report/schema.js';
 import { describeZodError } from '../report/zod-errors.js';
-import { ReportFileError } from './read.js';
+import { readText, ReportFileError, versionedJson } from './read.js';
 
 export const LOCK_VERSION = '1';
 export const DEFAULT_LOCK_FILE = 'idemscan.lock.json';
@@ -75,22 +74,7 @@ function receivedHints(annotations: Record<string, unknown> | undefined): Record
 
 /** Reads and validates a lock file; a file that cannot be used throws ReportFileError naming it. */
 export async function readLockFile(file: string): Promise<LockFile> {
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (err) {
-    throw new ReportFileError(file, `cannot read: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
-  }
-  let doc: unknown;
-  try {
-    doc = JSON.parse(text);
-  } catch (err) {
-    throw new ReportFileError(file, `not valid JSON: ${(err as Error).message}`);
-  }
-  const version = doc && typeof doc === 'object' ? (doc as Record<string, unknown>).lockVersion : undefined;
-  if (version !== LOCK_VERSION) {
-    throw new ReportFileError(file, version === undefined ? 'not an idemscan lock file (no lockVersion)' : `lockVersion ${JSON.stringify(version)} is not supported (this idemscan reads "${LOCK_VERSION}")`);
-  }
+  const doc = versionedJson(await readText(file), file, 'lock file', 'lockVersion', LOCK_VERSION);
   const parsed = LockFile.safeParse(doc);
   if (!parsed.success) throw new ReportFileError(file, `invalid lock file: ${describeZodError('', parsed.error)}`);
   return parsed.data;

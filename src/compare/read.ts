@@ -23,33 +23,43 @@ export interface LoadedReport {
 }
 
 export async function readReportFile(file: string): Promise<LoadedReport> {
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (err) {
-    throw new ReportFileError(file, `cannot read: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
-  }
-  return { file, report: parseReport(text, file) };
+  return { file, report: parseReport(await readText(file), file) };
 }
 
 export function parseReport(text: string, file: string): Report {
+  const doc = versionedJson(text, file, 'report', 'schemaVersion', SCHEMA_VERSION);
+  const parsed = Report.safeParse(doc);
+  if (!parsed.success) throw new ReportFileError(file, `invalid report: ${describeZodError('', parsed.error)}`);
+  return parsed.data;
+}
+
+/** A file's text; one that cannot be read is a ReportFileError naming it. */
+export async function readText(file: string): Promise<string> {
+  try {
+    return await readFile(file, 'utf8');
+  } catch (err) {
+    throw new ReportFileError(file, `cannot read: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+  }
+}
+
+/**
+ * A JSON object whose version field (`schemaVersion` of a report, `lockVersion` of a lock file) is
+ * the one this idemscan reads, checked before the schema so the error says what is wrong.
+ */
+export function versionedJson(text: string, file: string, kind: string, key: string, expected: string): Record<string, unknown> {
   let doc: unknown;
   try {
     doc = JSON.parse(text);
   } catch (err) {
     throw new ReportFileError(file, `not valid JSON: ${(err as Error).message}`);
   }
-  if (!doc || typeof doc !== 'object' || Array.isArray(doc)) throw new ReportFileError(file, 'not an idemscan report (expected a JSON object)');
-  const version = (doc as Record<string, unknown>).schemaVersion;
-  if (version !== SCHEMA_VERSION) {
+  if (!doc || typeof doc !== 'object' || Array.isArray(doc)) throw new ReportFileError(file, `not an idemscan ${kind} (expected a JSON object)`);
+  const version = (doc as Record<string, unknown>)[key];
+  if (version !== expected) {
     throw new ReportFileError(
       file,
-      version === undefined
-        ? 'not an idemscan report (no schemaVersion)'
-        : `schemaVersion ${JSON.stringify(version)} is not supported (this idemscan reads "${SCHEMA_VERSION}")`,
+      version === undefined ? `not an idemscan ${kind} (no ${key})` : `${key} ${JSON.stringify(version)} is not supported (this idemscan reads "${expected}")`,
     );
   }
-  const parsed = Report.safeParse(doc);
-  if (!parsed.success) throw new ReportFileError(file, `invalid report: ${describeZodError('', parsed.error)}`);
-  return parsed.data;
+  return doc as Record<string, unknown>;
 }
