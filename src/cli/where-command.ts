@@ -4,11 +4,13 @@
  */
 import os from 'node:os';
 import type { Command } from 'commander';
-import { discover, mergeTargets, type Discovery } from '../targets/discover/index.js';
+import type { Discovery } from '../targets/discover/index.js';
 import type { LoadedTargets } from '../targets/types.js';
 import { safeText } from '../report/terminal.js';
 
-function discoverHere(): Promise<Discovery> {
+// Loaded when asked for: the TOML and YAML parsers behind it are not every command's start-up cost.
+async function discoverHere(): Promise<Discovery> {
+  const { discover } = await import('../targets/discover/index.js');
   return discover({ home: os.homedir(), project: process.cwd(), env: process.env });
 }
 
@@ -44,5 +46,6 @@ export async function addDiscovered(loaded: LoadedTargets, quiet?: boolean): Pro
   const found = await discoverHere();
   if (found.files.length === 0) process.stderr.write('idemscan: --discover found no MCP client configuration (see `idemscan where`)\n');
   else if (!quiet) process.stderr.write(`idemscan: --discover found ${found.targets.length} server(s) in ${found.files.length} client file(s)\n`);
+  const { mergeTargets } = await import('../targets/discover/index.js');
   return { targets: mergeTargets(loaded.targets, found.targets), skipped: [...loaded.skipped, ...found.skipped] };
 }
