@@ -80,6 +80,8 @@ export const TargetInfo = z.object({
   /** Env or header names given obvious fake values (registry secrets), never real ones. */
   fakeEnv: z.array(z.string()).optional(),
   source: z.string().optional(),
+  /** Monthly npm downloads recorded in the target list (`downloads`), for use-weighted figures. */
+  downloads: z.number().int().nonnegative().optional(),
   /** The MCP clients whose configuration lists this server, and in which file (`scan --discover`;
    * one server listed by several clients is scanned once). Paths only, never config values. */
   listedBy: z.array(z.object({ client: z.string(), file: z.string() })).optional(),

@@ -173,6 +173,7 @@ export function describeTarget(target: Target, resolved?: string): TargetInfo {
     resolved,
     fakeEnv: target.fakeEnv?.length ? target.fakeEnv : undefined,
     source: target.source,
+    downloads: target.downloads,
     listedBy: target.listedBy?.map((l) => ({ ...l })),
   };
 }

@@ -28,6 +28,8 @@ export interface Target {
   /** Why this entry is not scanned here (kept so the next person knows). */
   skip?: string;
   comment?: string;
+  /** Monthly npm downloads when the list was made: lets an ecosystem report weight by use. */
+  downloads?: number;
   /** The MCP clients and files that configure this server (`scan --discover`). */
   listedBy?: { client: string; file: string }[];
 }
@@ -75,6 +77,7 @@ export const OwnEntry = z
     timeout: z.number().int().positive().max(2_147_483_647).optional(),
     skip: z.string().optional(),
     comment: z.string().optional(),
+    downloads: z.number().int().nonnegative().optional(),
   })
   .strict()
   .refine((e) => [e.command, e.url, e.npm].filter(Boolean).length === 1, {

@@ -54,6 +54,7 @@ export const ownFormat: TargetFormat = {
         timeoutMs: entry.timeout,
         skip: entry.skip,
         comment: entry.comment,
+        downloads: entry.downloads,
         secrets: fromEnv.length ? fromEnv : undefined,
       };
       if (target.skip) out.skipped.push({ name: target.name, source: ctx.file, reason: `skip: ${target.skip}` });
