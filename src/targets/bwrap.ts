@@ -45,7 +45,8 @@ export function bwrapArgs(plan: BwrapPlan): string[] {
 }
 
 /**
- * The real paths to bind back: only those a hidden directory covers, and never a hidden root,
+ * The real paths to bind: readable ones only where a hidden directory covers them, writable ones
+ * anywhere; never a hidden root,
  * HOME or a parent of HOME (that would undo the hiding). A file inside a package is revealed
  * with its package (its node_modules), not alone.
  */
@@ -55,9 +56,11 @@ function reveal(paths: string[], hidden: string[], home: string | undefined, exa
     const real = safeRealpath(p);
     if (!real) continue;
     const root = hidden.find((h) => within(real, h));
-    if (!root) continue;
-    const target = exact ? real : packageRoot(real, root, home) ?? real;
-    if (target === root || (home !== undefined && within(home, target))) continue;
+    // Outside the hidden roots a path is already readable (`/` is bound read-only), but a writable
+    // one (an install-scripts cache entry under --cache-dir /srv/...) must still be bound.
+    if (!root && !exact) continue;
+    const target = exact || !root ? real : packageRoot(real, root, home) ?? real;
+    if (target === root || target === '/' || (home !== undefined && within(home, target))) continue;
     out.add(target);
   }
   return [...out];
