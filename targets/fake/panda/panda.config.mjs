@@ -1,0 +1,1 @@
+export default { include: [], outdir: 'styled-system' }
