@@ -92,6 +92,9 @@ export async function installPackages(
           );
           if (run.isCanceled) return interrupted(spec, elapsed());
           if (run.exitCode !== 0 || !isInstalled(cacheDir, spec)) {
+            // A timed-out or failed npm can leave the package's own package.json behind, and the
+            // next run would take the half-written entry for installed.
+            await rm(dir, { recursive: true, force: true });
             return { spec, ok: false, ms: elapsed(), error: String(run.stderr || run.message).slice(-2000) };
           }
         }

@@ -1,9 +1,10 @@
 /** Pinned npm targets for real: install two reference servers from the registry, then scan them offline. */
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect, it } from 'vitest';
 import { Report } from '../../src/report/schema.js';
+import { installPackages, isInstalled } from '../../src/targets/npm.js';
 import { sandboxPrefix } from '../../src/targets/sandbox.js';
 import { idemscan } from '../helpers/cli.js';
 
@@ -36,4 +37,22 @@ it('installs pinned packages once into the cache and launches their bin with nod
   }
   expect(report.manifest?.packages).toHaveLength(2);
   expect(report.options.sandbox).toBe(sandbox.length > 0);
+});
+
+it('does not take a failed or timed-out install for installed (npm can leave the package.json behind)', async () => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'idemscan-npm-fail-'));
+  // An `npm` first on PATH that writes the package's package.json, then fails, as a timeout can.
+  const bin = path.join(dir, 'bin');
+  mkdirSync(bin);
+  writeFileSync(path.join(bin, 'npm'), '#!/bin/sh\nmkdir -p node_modules/half-written\necho "{}" > node_modules/half-written/package.json\nexit 1\n', { mode: 0o755 });
+  const saved = process.env.PATH;
+  process.env.PATH = `${bin}${path.delimiter}${saved ?? ''}`;
+  try {
+    const cache = path.join(dir, 'cache');
+    const [result] = await installPackages(['half-written@1.0.0'], cache, 1);
+    expect(result!.ok).toBe(false);
+    expect(isInstalled(cache, 'half-written@1.0.0')).toBe(false);
+  } finally {
+    process.env.PATH = saved;
+  }
 });
