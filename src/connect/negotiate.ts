@@ -47,8 +47,9 @@ export interface NegotiateOptions {
   answersEveryRequest: boolean;
   /** Told the legacy version before `notifications/initialized` goes out (HTTP sends it as a header). */
   setVersion?: (version: string) => void;
-  /** Known to stay silent until `initialize`: skip the probe (see era-memo.ts). */
-  knownSilentLegacy?: boolean;
+  /** Why the probe is skipped, when it is: a server known to stay silent until `initialize` (see
+   * era-memo.ts), or one that exited on it. */
+  skipProbe?: string;
 }
 
 /** The `_meta` envelope every 2026-07-28 request carries in place of a handshake. */
@@ -81,7 +82,7 @@ function offered(versions: unknown[]): string {
 }
 
 async function findEra(rpc: RpcClient, opts: NegotiateOptions): Promise<Session> {
-  if (opts.knownSilentLegacy) return rememberedLegacy(rpc, opts);
+  if (opts.skipProbe) return rememberedLegacy(rpc, opts, opts.skipProbe);
   const sent = Date.now();
   let answered = false;
   const probe = settle(sendDiscover(rpc, opts.remainingMs())).then((p) => {
@@ -129,9 +130,9 @@ async function findEra(rpc: RpcClient, opts: NegotiateOptions): Promise<Session>
   return { ...first.init.value, probeSilent };
 }
 
-/** Known to stay silent until `initialize` (see era-memo.ts): no probe, unless initialize is refused. */
-async function rememberedLegacy(rpc: RpcClient, opts: NegotiateOptions): Promise<Session> {
-  const notes = ['remembered as silent before initialize: server/discover not sent'];
+/** Known to stay silent until `initialize`, or to exit on the probe: no probe, unless initialize is refused. */
+async function rememberedLegacy(rpc: RpcClient, opts: NegotiateOptions, why: string): Promise<Session> {
+  const notes = [why];
   try {
     return await initialize(rpc, opts, notes);
   } catch (err) {

@@ -66,7 +66,7 @@ export async function observe(target: Launch, opts: ConnectOptions): Promise<Obs
   const remainingMs = () => Math.max(1, deadline - Date.now());
   const obs: Observation = { tools: [], findings: [], durationMs: 0 };
 
-  const attempt = async (channel: Channel): Promise<void> => {
+  const attempt = async (channel: Channel, skipProbe?: string): Promise<void> => {
     const rpc = new RpcClient(channel);
     // The deadline and Ctrl-C stop whatever is awaited: a request, or a connection that never
     // finishes opening (an SSE stream that never announces its endpoint).
@@ -91,14 +91,14 @@ export async function observe(target: Launch, opts: ConnectOptions): Promise<Obs
         http: channel instanceof HttpChannel,
         answersEveryRequest: channel instanceof HttpChannel && channel.kind === 'streamable',
         setVersion: (v) => channel.setProtocolVersion?.(v),
-        knownSilentLegacy: opts.eraMemo?.isSilentLegacy(key),
+        skipProbe: skipProbe ?? (opts.eraMemo?.isSilentLegacy(key) ? 'remembered as silent before initialize: server/discover not sent' : undefined),
       }));
       const budget = new ServerBudget(opts.maxServerBytes);
       budget.charge(sizeEstimate([session.capabilities, session.serverInfo, session.notes]));
       obs.session = session;
       const listing = await listTools(rpc, session, { maxPages: opts.maxPages, maxTools: opts.maxTools, remainingMs, budget });
       // Still no answer to the probe after the whole listing: this server is silent before initialize.
-      if (session.era === 'legacy' && session.probeSilent?.()) opts.eraMemo?.rememberSilentLegacy(key);
+      if (session.era === 'legacy' && (session.probeSilent?.() || skipProbe)) opts.eraMemo?.rememberSilentLegacy(key);
       obs.tools = listing.tools;
       obs.findings = obs.findings.concat(listing.findings);
     } finally {
@@ -114,16 +114,27 @@ export async function observe(target: Launch, opts: ConnectOptions): Promise<Obs
   try {
     if (target.transport === 'stdio') {
       if (!target.command) throw new ScanFailure('spawn', 'no command to start');
-      stdio = new StdioChannel({
-        command: target.command,
-        args: target.args ?? [],
-        env: target.env,
-        cwd: target.cwd,
-        maxFrameBytes: opts.maxFrameBytes,
-        stderrTailBytes: opts.stderrTailBytes,
-        killGraceMs: opts.killGraceMs,
-      });
-      await attempt(stdio);
+      const start = () =>
+        new StdioChannel({
+          command: target.command!,
+          args: target.args ?? [],
+          env: target.env,
+          cwd: target.cwd,
+          maxFrameBytes: opts.maxFrameBytes,
+          stderrTailBytes: opts.stderrTailBytes,
+          killGraceMs: opts.killGraceMs,
+        });
+      stdio = start();
+      try {
+        await attempt(stdio);
+      } catch (err) {
+        // Some 2025-era servers exit on any first request but `initialize` (a strict reading of
+        // the old lifecycle). Only for those, and once: a fresh process that never sees the probe.
+        const exitedBeforeAnswering = err instanceof ScanFailure && err.kind === 'exited' && !obs.session;
+        if (!exitedBeforeAnswering || opts.signal?.aborted || opts.eraMemo?.isSilentLegacy(memoKey(target)) || deadline - Date.now() < 1_000) throw err;
+        stdio = start();
+        await attempt(stdio, 'exited on server/discover without answering; started again and sent initialize only');
+      }
     } else {
       await attemptHttp(target, opts, attempt);
     }

@@ -26,3 +26,24 @@ it('remembers silent legacy servers across scans', async () => {
   await scan([modern], { cacheDir });
   expect((await scan([modern], { cacheDir })).servers[0]!.protocol?.era).toBe('modern');
 });
+
+it('starts a server that exits on the server/discover probe once more, with initialize only, and remembers it', async () => {
+  const cacheDir = mkdtempSync(path.join(os.tmpdir(), 'idemscan-memo-'));
+  const strict: Target = { name: 'strict', source: 'test', transport: 'stdio', command: process.execPath, args: [FIXTURES.strictLifecycle] };
+  const first = (await scan([strict], { cacheDir })).servers[0]!;
+  expect(first.status, JSON.stringify(first.failure)).toBe('ok');
+  expect(first.protocol).toMatchObject({ era: 'legacy', version: '2025-06-18' });
+  expect(first.protocol?.negotiation).toMatch(/exited on server\/discover/);
+  expect(first.tools.map((t) => t.name)).toEqual(['run_shell']);
+
+  const second = (await scan([strict], { cacheDir })).servers[0]!;
+  expect(second.status).toBe('ok');
+  expect(second.protocol?.negotiation).toMatch(/remembered/);
+
+  // A server that exits whatever it is sent still fails, after one more try, with its stderr.
+  const crash: Target = { name: 'crash', source: 'test', transport: 'stdio', command: process.execPath, args: ['-e', 'console.error("no config"); process.exit(3)'] };
+  const failed = (await scan([crash], { cacheDir })).servers[0]!;
+  expect(failed.status).toBe('failed');
+  expect(failed.failure).toMatchObject({ kind: 'exited' });
+  expect(failed.failure?.stderr).toMatch(/no config/);
+});
