@@ -47,7 +47,7 @@ export async function reportCommand(file: string, flags: ReportFlags): Promise<v
   });
   if (flags.rulesBaseUrl !== undefined) checkRulesBaseUrl(flags.rulesBaseUrl);
   const { report: loaded } = await loadReport(file);
-  const report = flags.compare === undefined ? loaded : await withComparison(loaded, flags.compare);
+  const report = flags.compare === undefined ? loaded : await withComparison(loaded, flags.compare, file);
   const out = flags.out ?? path.dirname(file);
   for (const r of reporters) {
     if (r.fileName && path.resolve(out, r.fileName) === path.resolve(file)) {
@@ -71,8 +71,8 @@ export async function reportCommand(file: string, flags: ReportFlags): Promise<v
 }
 
 /** The report with `comparedWith` set from the earlier report in `file` (report and merge --compare). */
-export async function withComparison(report: Report, file: string): Promise<Report> {
-  return { ...report, comparedWith: compareWith(report, await loadReport(file)) };
+export async function withComparison(report: Report, file: string, reportFile?: string): Promise<Report> {
+  return { ...report, comparedWith: compareWith(report, await loadReport(file), reportFile) };
 }
 
 /** Registers `report` on the program. */

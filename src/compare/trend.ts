@@ -8,7 +8,8 @@ import type { ComparedWith, Report } from '../report/schema.js';
 import { summarize } from '../report/summary.js';
 import { diffReports, type Change } from './diff.js';
 
-export function compareWith(current: Report, earlier: { file: string; report: Report }): ComparedWith {
+/** `currentFile`, when known, names the new side in the diff (base name only, like the earlier one). */
+export function compareWith(current: Report, earlier: { file: string; report: Report }, currentFile?: string): ComparedWith {
   const oldNames = new Set(earlier.report.servers.map((s) => s.name));
   const newNames = new Set(current.servers.map((s) => s.name));
   const both = (r: Report): Report => {
@@ -24,7 +25,7 @@ export function compareWith(current: Report, earlier: { file: string; report: Re
     serversInBoth: oldSide.servers.length,
     onlyOld: [...oldNames].filter((n) => !newNames.has(n)).length,
     onlyNew: [...newNames].filter((n) => !oldNames.has(n)).length,
-    diff: diffReports({ report: oldSide, file }, { report: both(current) }),
+    diff: diffReports({ report: oldSide, file }, { report: both(current), ...(currentFile === undefined ? {} : { file: path.basename(currentFile) }) }),
   };
 }
 
