@@ -21,13 +21,21 @@ function changeRows(list: readonly Change[]): string {
     const [cls, word] = DIRECTION[c.direction];
     return (
       `<tr><td${cls ? ` class="${cls}"` : ''}>${word}</td><th scope="row">${show(c.server, 120)}</th>` +
-      `<td>${'tool' in c ? toolLabel(c, show) : ''}</td><td>${describe(c, (s) => show(s))}</td></tr>`
+      `<td>${'tool' in c ? toolLabel(c, show) : ''}</td><td>${phrase(c)}</td></tr>`
     );
   });
   return (
     `<div class="table-wrap"><table><thead><tr><th scope="col"></th><th scope="col">server</th><th scope="col">tool</th><th scope="col">change</th></tr></thead>` +
     `<tbody>${rows.join('')}</tbody></table></div>${moreNote(list.length)}`
   );
+}
+
+/**
+ * diff's own words with server text escaped; its only markup-like characters are the ` -> ` of
+ * "from -> to" (escaped server text has no `>` left), shown as an arrow.
+ */
+function phrase(c: Change): string {
+  return describe(c, (s) => show(s)).replaceAll(' -> ', ' → ');
 }
 
 function moreNote(count: number): string {
