@@ -56,7 +56,8 @@ it('draws the 20 most-downloaded servers, largest first, each bar its verdict mi
       expect(r.rects.reduce((a, b) => a + b, 0)).toBe(1000); // a 100% stacked bar
       expect(r.label).toMatch(/monthly downloads, \d+ tools?: /);
     }
-    expect(await page.locator('#trend-h').textContent()).toBe('Trend since 2026-11-29.json');
+    expect(await page.locator('#trend-h').textContent()).toMatch(/^Trend since \d{4}-\d\d-\d\d \d\d:\d\d UTC$/);
+    expect(await page.locator('#trend-section code').first().textContent()).toBe('2026-11-29.json');
     expect(await page.locator('#trend-section').textContent()).toContain('tool added');
     expect(await page.evaluate(() => (window as unknown as { __pwned?: unknown }).__pwned)).toBeUndefined();
     expect(o.dialogs).toEqual([]);
