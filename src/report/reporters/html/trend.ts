@@ -61,7 +61,7 @@ export function trendSection(report: Report): string {
     `<section id="trend-section" aria-labelledby="trend-h"><h2 id="trend-h">Trend since ${show(when(c.startedAt), 40)}</h2>` +
     `<p>Compared with the report <code>${show(c.file, 120)}</code> of ${show(when(c.startedAt), 40)} over the ${plural(c.serversInBoth, 'server')} in both reports; ` +
     `${c.onlyOld.toLocaleString('en-US')} only in the earlier report and ${c.onlyNew.toLocaleString('en-US')} only in this one are not compared. ` +
-    `${d.counts.worse.toLocaleString('en-US')} changes are worse, ${d.counts.better.toLocaleString('en-US')} better, ${d.counts.neutral.toLocaleString('en-US')} neither.</p>` +
+    `Changes: <strong>${d.counts.worse.toLocaleString('en-US')} worse</strong>, ${d.counts.better.toLocaleString('en-US')} better, ${d.counts.neutral.toLocaleString('en-US')} other.</p>` +
     block('Servers whose tools or hints changed', h.changedServers.length, serverTable) +
     block('Hints removed or weakened', h.hintsWeakened.length, changeRows(h.hintsWeakened)) +
     block('New keyed tools', h.newKeyed.length, changeRows(h.newKeyed)) +
