@@ -10,13 +10,14 @@ import { reporter } from '../report/reporters/index.js';
 import { safeText } from '../report/terminal.js';
 import { EXIT, UsageError } from './exit.js';
 import { checkOutputDir, checkOutputFile, codeOf, writeOutputFile } from './output.js';
-import { loadReport } from './report-command.js';
+import { loadReport, withComparison } from './report-command.js';
 
 interface MergeFlags {
   json?: string;
   out?: string;
   format: string;
   quiet?: boolean;
+  compare?: string;
 }
 
 export function registerMerge(program: Command): void {
@@ -28,6 +29,7 @@ export function registerMerge(program: Command): void {
     .option('--out <dir>', 'directory for the merged report.json (and other --formats)')
     .option('--format <list>', 'formats to write under --out, comma-separated', 'json')
     .option('-q, --quiet', 'no summary line on stderr')
+    .option('--compare <old.json>', 'add a trend section: what changed since an earlier report, over the servers in both')
     .action(mergeCommand);
 }
 
@@ -57,7 +59,8 @@ export async function mergeCommand(files: string[], flags: MergeFlags): Promise<
     if (err instanceof MergeError) throw new UsageError(safeText(err.message, 1000));
     throw err;
   }
-  const { report, warnings } = merged;
+  const { warnings } = merged;
+  const report = flags.compare === undefined ? merged.report : await withComparison(merged.report, flags.compare);
   for (const w of warnings) process.stderr.write(`idemscan: warning: ${safeText(w, 1000)}\n`);
 
   const json = reporter('json').render(report);

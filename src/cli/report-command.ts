@@ -6,6 +6,8 @@
 import path from 'node:path';
 import type { Command } from 'commander';
 import { readReportFile, ReportFileError, type LoadedReport } from '../compare/read.js';
+import { compareWith } from '../compare/trend.js';
+import type { Report } from '../report/schema.js';
 import { reporter } from '../report/reporters/index.js';
 import { safeText } from '../report/terminal.js';
 import { UsageError } from './exit.js';
@@ -16,6 +18,8 @@ export interface ReportFlags {
   format: string;
   out?: string;
   rulesBaseUrl?: string;
+  /** An earlier report: adds the trend section (compare/trend.ts). */
+  compare?: string;
 }
 
 /**
@@ -42,7 +46,8 @@ export async function reportCommand(file: string, flags: ReportFlags): Promise<v
     }
   });
   if (flags.rulesBaseUrl !== undefined) checkRulesBaseUrl(flags.rulesBaseUrl);
-  const { report } = await loadReport(file);
+  const { report: loaded } = await loadReport(file);
+  const report = flags.compare === undefined ? loaded : await withComparison(loaded, flags.compare, file);
   const out = flags.out ?? path.dirname(file);
   for (const r of reporters) {
     if (r.fileName && path.resolve(out, r.fileName) === path.resolve(file)) {
@@ -65,6 +70,11 @@ export async function reportCommand(file: string, flags: ReportFlags): Promise<v
   }
 }
 
+/** The report with `comparedWith` set from the earlier report in `file` (report and merge --compare). */
+export async function withComparison(report: Report, file: string, reportFile?: string): Promise<Report> {
+  return { ...report, comparedWith: compareWith(report, await loadReport(file), reportFile) };
+}
+
 /** Registers `report` on the program. */
 export function registerReportCommand(program: Command): void {
   program
@@ -74,5 +84,6 @@ export function registerReportCommand(program: Command): void {
     .option('--format <list>', 'formats, comma-separated (files go under --out; table and tools print)', 'html')
     .option('--out <dir>', 'directory for the files (default: the report file\'s directory)')
     .option('--rules-base-url <url>', 'link each rule to <url>/<rule-id>.md in SARIF (helpUri) and Markdown')
+    .option('--compare <old.json>', 'add a trend section: what changed since an earlier report, over the servers in both')
     .action(reportCommand);
 }

@@ -10,7 +10,8 @@
 import { z } from 'zod';
 import { HINT_NAMES, HINTS, type HintName } from '../classify/hints.js';
 import { changedFields, descriptionDiff } from './definition.js';
-import { Confidence, Summary, Verdict, type KeyArgument, type Report, type ServerReport, type ToolReport } from '../report/schema.js';
+import { Confidence, Summary, Verdict } from '../report/schema-base.js';
+import type { KeyArgument, Report, ServerReport, ToolReport } from '../report/schema.js';
 
 export const DIFF_VERSION = '1';
 

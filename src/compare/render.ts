@@ -18,7 +18,7 @@ export function renderDiff(doc: DiffDocument, format: DiffFormat): string {
 }
 
 /** How a change reads after its subject, with `show` escaping every server-provided string. */
-function describe(c: Change, show: (s: string) => string): string {
+export function describe(c: Change, show: (s: string) => string): string {
   switch (c.kind) {
     case 'server-added':
       return `server added (${c.status}, ${c.tools} tools)`;
@@ -53,7 +53,7 @@ export function definitionLine(fields: readonly string[]): string {
 }
 
 /** The tool's name, and which one when the server has several of that name: `foo (#2)`. */
-function toolLabel(c: { tool: string; occurrence?: number }, show: (s: string, max?: number) => string): string {
+export function toolLabel(c: { tool: string; occurrence?: number }, show: (s: string, max?: number) => string): string {
   return `${show(c.tool, 80)}${c.occurrence === undefined ? '' : ` (#${c.occurrence})`}`;
 }
 
@@ -64,7 +64,7 @@ function summaryLine(label: string, a: number, b: number): string {
   return `${label} ${a} -> ${b}${d === 0 ? '' : ` (${d > 0 ? '+' : ''}${d})`}`;
 }
 
-const SUMMARY_ROWS: [keyof Summary, string][] = [
+const SUMMARY_ROWS: [Exclude<keyof Summary, 'weighted'>, string][] = [
   ['servers', 'servers'],
   ['serversOk', 'servers ok'],
   ['serversFailed', 'servers failed'],

@@ -4,13 +4,15 @@
  * add fields freely, rename none.
  */
 import { z } from 'zod';
+import { DiffDocument } from '../compare/diff.js';
+import { Confidence, Summary, Verdict } from './schema-base.js';
+
+export { Confidence, Summary, Verdict, WeightedShare, WeightedSummary } from './schema-base.js';
 
 export const SCHEMA_VERSION = '1';
 
 export const Severity = z.enum(['error', 'warning', 'info']);
-export const Verdict = z.enum(['read-only', 'protocol-keyed', 'keyed', 'idempotent', 'unprotected']);
 export const FailureKind = z.enum(['spawn', 'exited', 'timeout', 'auth', 'unreachable', 'protocol']);
-export const Confidence = z.enum(['strong', 'weak']);
 
 export const Finding = z.object({
   rule: z.string(),
@@ -143,19 +145,21 @@ export const Drift = z.object({
   changes: z.array(DriftChange),
 });
 
-export const Summary = z.object({
-  servers: z.number().int(),
-  serversOk: z.number().int(),
-  serversFailed: z.number().int(),
-  tools: z.number().int(),
-  readOnly: z.number().int(),
-  notReadOnly: z.number().int(),
-  /** Tools that carry at least one of the four behaviour hints. */
-  annotated: z.number().int(),
-  protocolKeyed: z.number().int(),
-  keyed: z.number().int(),
-  idempotent: z.number().int(),
-  unprotected: z.number().int(),
+/**
+ * An earlier report this one is compared with, over the servers present in both: the diff is
+ * computed once (compare/trend.ts) and stored, so every reporter shows the same result.
+ */
+export const ComparedWith = z.object({
+  /** The earlier report's file name (base name only: no local path is published). */
+  file: z.string(),
+  startedAt: z.string(),
+  /** Servers present in both reports: the only ones the diff covers. */
+  serversInBoth: z.number().int(),
+  /** Servers only in the earlier report, and only in this one (not compared). */
+  onlyOld: z.number().int(),
+  onlyNew: z.number().int(),
+  /** `idemscan diff` of the two reports restricted to the servers in both (summaries recounted over them). */
+  diff: DiffDocument,
 });
 
 /** A profile a scan checked (`--profile`): its rules, and for a file its path and sha256. */
@@ -187,10 +191,11 @@ export const Report = z.object({
   manifest: z.record(z.string(), z.unknown()).optional(),
   /** What changed since the lock file given to `--baseline`. */
   drift: Drift.optional(),
+  /** The trend since an earlier report (`report --compare`, `merge --compare`; compare/trend.ts). */
+  comparedWith: ComparedWith.optional(),
 });
 
 export type Severity = z.infer<typeof Severity>;
-export type Verdict = z.infer<typeof Verdict>;
 export type FailureKind = z.infer<typeof FailureKind>;
 export type Finding = z.infer<typeof Finding>;
 export type KeyArgument = z.infer<typeof KeyArgument>;
@@ -199,7 +204,7 @@ export type ToolReport = z.infer<typeof ToolReport>;
 export type Failure = z.infer<typeof Failure>;
 export type TargetInfo = z.infer<typeof TargetInfo>;
 export type ServerReport = z.infer<typeof ServerReport>;
-export type Summary = z.infer<typeof Summary>;
+export type ComparedWith = z.infer<typeof ComparedWith>;
 export type DriftChange = z.infer<typeof DriftChange>;
 export type Drift = z.infer<typeof Drift>;
 export type ProfileUse = z.infer<typeof ProfileUse>;

@@ -1,4 +1,5 @@
 /** Every output format, by the name `--format` takes. */
+import { csvReporter, ndjsonReporter } from './dataset.js';
 import { htmlReporter } from './html/index.js';
 import { jsonReporter } from './json.js';
 import { manifestReporter } from './manifest.js';
@@ -9,7 +10,7 @@ import { toolsReporter } from './tools.js';
 import type { Reporter } from './types.js';
 
 export const REPORTERS: Record<string, Reporter> = Object.fromEntries(
-  [jsonReporter, tableReporter, toolsReporter, htmlReporter, markdownReporter, sarifReporter, manifestReporter].map((r) => [r.id, r]),
+  [jsonReporter, tableReporter, toolsReporter, htmlReporter, markdownReporter, sarifReporter, manifestReporter, csvReporter, ndjsonReporter].map((r) => [r.id, r]),
 );
 
 export function reporter(id: string): Reporter {

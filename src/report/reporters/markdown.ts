@@ -8,6 +8,7 @@ import { ownPage, reportRules } from '../../classify/profiles/index.js';
 import { isReadNamed } from '../../classify/rules/words.js';
 import { mdText } from '../markdown-text.js';
 import type { Finding, Report, ServerReport } from '../schema.js';
+import { trendMarkdown, weightedMarkdown } from './markdown-census.js';
 import { ruleDocUrl } from './sarif.js';
 import type { RenderOptions, Reporter } from './types.js';
 
@@ -98,6 +99,7 @@ export const markdownReporter: Reporter = {
       lines.push('', 'Not scanned:', '');
       for (const f of failed) lines.push(`- ${mdText(f.name, 60)}: ${f.failure?.kind ?? 'failed'}: ${mdText(f.failure?.message ?? '', 300)}`);
     }
+    for (const section of [weightedMarkdown(report), trendMarkdown(report)]) if (section.length > 0) lines.push('', ...section);
     lines.push('', ...findingsSection(report, options?.rulesBaseUrl));
     return lines.join('\n') + '\n';
   },

@@ -37,7 +37,7 @@ function segments(counts: VerdictCounts, height: number): string {
   return out.join('');
 }
 
-function bar(counts: VerdictCounts, label: string, cls: string, height: number): string {
+export function bar(counts: VerdictCounts, label: string, cls: string, height: number): string {
   return (
     `<svg class="${cls}" role="img" aria-label="${label}" viewBox="0 0 ${WIDTH} ${height}" preserveAspectRatio="none" focusable="false">` +
     `<title>${label}</title>${segments(counts, height)}</svg>`

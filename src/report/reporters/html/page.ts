@@ -13,6 +13,8 @@ import { duration, headline, percent, plural, targetFiles, when } from './model.
 import { failureList, serverTable, skippedList } from './servers.js';
 import { OPEN_SECTIONS_UP_TO, serverSections } from './tools.js';
 import { STYLES } from './styles.js';
+import { trendSection } from './trend.js';
+import { weightedSection } from './weighted.js';
 
 const sha256 = (s: string): string => `'sha256-${createHash('sha256').update(s, 'utf8').digest('base64')}'`;
 
@@ -128,6 +130,8 @@ export function renderPage(full: Report): string {
     `<div class="charts"><div class="card">${overallChart(report)}</div>` +
     (report.summary.tools > 0 ? `<div class="card">${serverChart(report)}</div>` : '') +
     `</div>` +
+    weightedSection(report) +
+    trendSection(report) +
     failureList(report) +
     `<section id="servers-section" aria-labelledby="servers-h"><h2 id="servers-h">Servers (${n})</h2>${serverTable(report)}</section>` +
     `<section id="tools-section" aria-labelledby="tools-h"><div class="section-head"><h2 id="tools-h">Tools by server</h2>` +

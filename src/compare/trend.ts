@@ -1,0 +1,70 @@
+/**
+ * The trend section (`report --compare OLD`, `merge --compare OLD`): `idemscan diff` over the
+ * servers present in both reports, computed once and stored in the new report as `comparedWith`
+ * so every reporter shows the same result and none recomputes it. Pure: reports in, a value out.
+ */
+import path from 'node:path';
+import type { ComparedWith, Report } from '../report/schema.js';
+import { summarize } from '../report/summary.js';
+import { diffReports, type Change } from './diff.js';
+
+/** `currentFile`, when known, names the new side in the diff (base name only, like the earlier one). */
+export function compareWith(current: Report, earlier: { file: string; report: Report }, currentFile?: string): ComparedWith {
+  const oldNames = new Set(earlier.report.servers.map((s) => s.name));
+  const newNames = new Set(current.servers.map((s) => s.name));
+  const both = (r: Report): Report => {
+    const servers = r.servers.filter((s) => oldNames.has(s.name) && newNames.has(s.name));
+    // Recounted over the common servers, so the diff's summary table compares like with like.
+    return { ...r, servers, summary: summarize(servers) };
+  };
+  const oldSide = both(earlier.report);
+  const file = path.basename(earlier.file);
+  return {
+    file,
+    startedAt: earlier.report.startedAt,
+    serversInBoth: oldSide.servers.length,
+    onlyOld: [...oldNames].filter((n) => !newNames.has(n)).length,
+    onlyNew: [...newNames].filter((n) => !oldNames.has(n)).length,
+    diff: diffReports({ report: oldSide, file }, { report: both(current), ...(currentFile === undefined ? {} : { file: path.basename(currentFile) }) }),
+  };
+}
+
+/** Tool-level changes: what "tools or hints changed" means for a server. */
+const TOOL_KINDS = new Set<Change['kind']>([
+  'tool-added',
+  'tool-removed',
+  'verdict-changed',
+  'annotation-changed',
+  'key-argument-added',
+  'key-argument-removed',
+  'key-argument-changed',
+  'definition-changed',
+]);
+
+const KEYED = new Set(['keyed', 'protocol-keyed']);
+
+export interface TrendHighlights {
+  /** Servers with at least one tool-level change, and how many changes each. */
+  changedServers: { server: string; changes: number; worse: number }[];
+  /** Hints given before and absent now, or that now let a client assume less (direction worse). */
+  hintsWeakened: Extract<Change, { kind: 'annotation-changed' }>[];
+  /** Tools that are keyed now and were not: added with a key, or whose verdict became keyed. */
+  newKeyed: Change[];
+}
+
+/** The three lists the trend section leads with, read from the stored diff (never recomputed). */
+export function trendHighlights(c: ComparedWith): TrendHighlights {
+  const perServer = new Map<string, { server: string; changes: number; worse: number }>();
+  const hintsWeakened: TrendHighlights['hintsWeakened'] = [];
+  const newKeyed: Change[] = [];
+  for (const ch of c.diff.changes) {
+    if (!TOOL_KINDS.has(ch.kind)) continue;
+    const entry = perServer.get(ch.server) ?? { server: ch.server, changes: 0, worse: 0 };
+    entry.changes++;
+    if (ch.direction === 'worse') entry.worse++;
+    perServer.set(ch.server, entry);
+    if (ch.kind === 'annotation-changed' && (ch.direction === 'worse' || (ch.from !== undefined && ch.to === undefined))) hintsWeakened.push(ch);
+    if ((ch.kind === 'tool-added' && KEYED.has(ch.verdict)) || (ch.kind === 'verdict-changed' && KEYED.has(ch.to) && !KEYED.has(ch.from))) newKeyed.push(ch);
+  }
+  return { changedServers: [...perServer.values()], hintsWeakened, newKeyed };
+}

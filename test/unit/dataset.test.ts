@@ -1,0 +1,200 @@
+/**
+ * The per-tool dataset (report/dataset.ts, tools.csv and tools.ndjson) and the download-weighted
+ * summary, on hand-made reports: hostile values, a hand-computed weighting, merge keeping it.
+ */
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { classifyServer } from '../../src/classify/index.js';
+import { mergeReports } from '../../src/compare/merge.js';
+import { DATASET_COLUMNS, datasetRows } from '../../src/report/dataset.js';
+import { csvField, renderCsv, renderNdjson } from '../../src/report/reporters/dataset.js';
+import { markdownReporter } from '../../src/report/reporters/markdown.js';
+import { Report as ReportSchema, type Report, type ServerReport, type TargetInfo } from '../../src/report/schema.js';
+import { summarize } from '../../src/report/summary.js';
+import { parseCsv } from '../helpers/csv.js';
+
+function server(name: string, rawTools: Record<string, unknown>[], target: Partial<TargetInfo> = {}, extra: Partial<ServerReport> = {}): ServerReport {
+  const c = classifyServer({ name, rawTools });
+  return {
+    name,
+    status: 'ok',
+    target: { transport: 'stdio', command: 'node', ...target },
+    idempotencyCapability: false,
+    durationMs: 1,
+    tools: c.tools,
+    findings: c.findings,
+    ...extra,
+  };
+}
+
+function failed(name: string, downloads: number): ServerReport {
+  return { ...server(name, []), status: 'failed', failure: { kind: 'spawn', message: 'no' }, target: { transport: 'stdio', downloads } };
+}
+
+function report(servers: ServerReport[]): Report {
+  return {
+    schemaVersion: '1',
+    tool: { name: 'idemscan', version: '0.0.0' },
+    startedAt: '2026-01-01T00:00:00.000Z',
+    finishedAt: '2026-01-01T00:00:01.000Z',
+    options: {},
+    summary: summarize(servers),
+    servers,
+  };
+}
+
+const obj = (properties: Record<string, unknown>) => ({ type: 'object', properties });
+
+const hostile = server(
+  'evil, "quoted"\r\nserver',
+  [
+    { name: '=HYPERLINK("http://x","y")', title: 'a, "b"\nc', annotations: { readOnlyHint: 'true', destructiveHint: false, idempotentHint: { deep: [1] } } },
+    { name: '+1', title: '-2', annotations: { openWorldHint: -1 } },
+    { name: '@sum', title: '\tTab', inputSchema: obj({ idempotency_key: { type: 'string' }, request_id: { type: 'string' } }) },
+    { name: 'plain', annotations: { readOnlyHint: true } },
+  ],
+  { npm: '@scope/pkg@1.2.3', downloads: 1234 },
+);
+
+describe('dataset rows', () => {
+  const rows = datasetRows(report([hostile, failed('down', 9), server('sdk-less', [{ name: 'x' }], {}, { serverInfo: { name: 's', version: '0.9' } })]));
+
+  it('one row per tool of every ok server, with package, version and downloads', () => {
+    expect(rows).toHaveLength(5);
+    expect(rows[0]).toMatchObject({ server: hostile.name, package: '@scope/pkg', version: '1.2.3', downloads: 1234 });
+    expect(rows[4]).toMatchObject({ server: 'sdk-less', package: null, version: '0.9', downloads: null, tool: 'x' });
+  });
+
+  it('hints as received: booleans as words, anything else JSON-encoded, absent as null; effective ones beside', () => {
+    expect(rows[0]).toMatchObject({
+      read_only_hint: '"true"',
+      destructive_hint: 'false',
+      idempotent_hint: '{"deep":[1]}',
+      open_world_hint: null,
+      read_only: false,
+      destructive: false,
+      idempotent: false,
+      open_world: true,
+      verdict: 'unprotected',
+    });
+    expect(rows[1]).toMatchObject({ open_world_hint: '-1', open_world: true });
+  });
+
+  it('strong key argument paths only, and sorted, deduplicated rule ids', () => {
+    expect(rows[2]).toMatchObject({ key_arguments: '$.idempotency_key', verdict: 'keyed' });
+    const ids = hostile.tools[0]!.findings.map((f) => f.rule);
+    expect(ids).toContain('malformed-hint');
+    expect(rows[0]!.findings).toBe([...new Set(ids)].sort().join(';'));
+  });
+});
+
+describe('tools.csv', () => {
+  const r = report([hostile, failed('down', 9)]);
+  const csv = renderCsv(r);
+  const records = parseCsv(csv);
+
+  it('parses as RFC 4180: a header, one record per tool, every record the same width', () => {
+    expect(records[0]).toEqual(DATASET_COLUMNS);
+    expect(records).toHaveLength(1 + r.summary.tools);
+    for (const rec of records) expect(rec).toHaveLength(DATASET_COLUMNS.length);
+    expect(csv.endsWith('\r\n')).toBe(true);
+  });
+
+  it('keeps commas, quotes and line breaks inside their field', () => {
+    const col = (name: string) => DATASET_COLUMNS.indexOf(name as (typeof DATASET_COLUMNS)[number]);
+    expect(records[1]![col('server')]).toBe(hostile.name);
+    expect(records[1]![col('title')]).toBe('a, "b"\nc');
+    expect(records[1]![col('read_only_hint')]).toBe('"true"');
+    expect(records[1]![col('idempotent_hint')]).toBe('{"deep":[1]}');
+  });
+
+  it("guards cells a spreadsheet would run as a formula with a leading '", () => {
+    const tools = records.slice(1).map((rec) => rec[DATASET_COLUMNS.indexOf('tool')]);
+    expect(tools).toEqual([`'=HYPERLINK("http://x","y")`, "'+1", "'@sum", 'plain']);
+    const titles = records.slice(1).map((rec) => rec[DATASET_COLUMNS.indexOf('title')]);
+    expect(titles[1]).toBe("'-2");
+    expect(titles[2]).toBe("'\tTab");
+    expect(records[2]![DATASET_COLUMNS.indexOf('open_world_hint')]).toBe("'-1");
+    expect(csvField('\rx')).toBe(`"'\rx"`);
+    expect(csvField('a=b')).toBe('a=b');
+    expect(csvField(null)).toBe('');
+    expect(csvField(false)).toBe('false');
+  });
+});
+
+describe('tools.ndjson', () => {
+  it('one JSON object per tool with the columns in order, values typed, no formula guard', () => {
+    const r = report([hostile]);
+    const lines = renderNdjson(r).split('\n');
+    expect(lines.pop()).toBe('');
+    expect(lines).toHaveLength(r.summary.tools);
+    const first = JSON.parse(lines[0]!) as Record<string, unknown>;
+    expect(Object.keys(first)).toEqual(DATASET_COLUMNS);
+    expect(first).toMatchObject({ tool: '=HYPERLINK("http://x","y")', downloads: 1234, read_only: false, open_world_hint: null });
+  });
+
+  it('an empty report is a header-only CSV and an empty NDJSON', () => {
+    expect(renderCsv(report([]))).toBe(DATASET_COLUMNS.join(',') + '\r\n');
+    expect(renderNdjson(report([]))).toBe('');
+  });
+});
+
+describe('docs/DATASET.md', () => {
+  it('documents every column, in order', () => {
+    const doc = readFileSync(new URL('../../docs/DATASET.md', import.meta.url), 'utf8');
+    const documented = [...doc.matchAll(/^\| `([a-z_]+)` \|/gm)].map((m) => m[1]);
+    expect(documented).toEqual(DATASET_COLUMNS);
+  });
+});
+
+// Hand-computed: A (1,000, read-only + unprotected), B (300, keyed), C (100, no tools),
+// D (failed, 5,000: left out), E (no downloads figure: left out). Total 1,400.
+const A = server('a', [{ name: 'r', annotations: { readOnlyHint: true } }, { name: 'w' }], { downloads: 1_000 });
+const B = server('b', [{ name: 'pay', inputSchema: obj({ idempotency_key: { type: 'string' } }) }], { downloads: 300 });
+const C = server('c', [], { downloads: 100 });
+const E = server('e', [{ name: 'w' }]);
+
+describe('weighted summary', () => {
+  it('counts scanned-ok servers with a figure; per verdict the servers with at least one such tool', () => {
+    const s = summarize([A, B, C, failed('d', 5_000), E]);
+    expect(s.weighted).toEqual({
+      servers: 3,
+      downloads: 1_400,
+      verdicts: {
+        'read-only': { servers: 1, downloads: 1_000, share: 0.7143 },
+        'protocol-keyed': { servers: 0, downloads: 0, share: 0 },
+        keyed: { servers: 1, downloads: 300, share: 0.2143 },
+        idempotent: { servers: 0, downloads: 0, share: 0 },
+        unprotected: { servers: 1, downloads: 1_000, share: 0.7143 },
+      },
+    });
+    expect(s.unprotected).toBe(2); // tool counts are unchanged by the weighting
+  });
+
+  it('is absent without download figures, so ordinary reports and old ones stay as they were', () => {
+    expect(summarize([E]).weighted).toBeUndefined();
+    expect(summarize([failed('d', 5)]).weighted).toBeUndefined();
+    const old = report([E]);
+    expect(ReportSchema.safeParse(JSON.parse(JSON.stringify(old))).success).toBe(true);
+  });
+
+  it('a total of 0 downloads gives shares of 0, not NaN', () => {
+    expect(summarize([server('z', [{ name: 'w' }], { downloads: 0 })]).weighted?.verdicts.unprotected).toEqual({ servers: 1, downloads: 0, share: 0 });
+  });
+
+  it('merge recounts it to what one report of every server holds', () => {
+    const whole = report([A, B, C, failed('d', 5_000), E]);
+    const { report: merged } = mergeReports([
+      { file: '1.json', report: report([A, failed('d', 5_000)]) },
+      { file: '2.json', report: report([B, C, E]) },
+    ]);
+    expect(merged.summary.weighted).toEqual(whole.summary.weighted);
+    expect(merged.summary).toEqual(whole.summary);
+  });
+
+  it('Markdown shows it as a table', () => {
+    const md = markdownReporter.render(report([A, B, C]));
+    expect(md).toContain('## Weighted by use');
+    expect(md).toContain('| **unprotected** (at least one unprotected tool) | 1 | 33.3% | 1 | 1,000 | 71.4% |');
+  });
+});

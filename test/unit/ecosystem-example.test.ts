@@ -1,0 +1,32 @@
+/** docs/examples/ecosystem-scan.yml: valid YAML whose commands use shards, formats and options that exist. */
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { REPORTERS } from '../../src/report/reporters/index.js';
+
+const file = new URL('../../docs/examples/ecosystem-scan.yml', import.meta.url);
+const doc = parse(readFileSync(file, 'utf8')) as {
+  env: Record<string, string | number>;
+  jobs: Record<string, { strategy?: { matrix: { shard: number[] } }; needs?: string; steps: { run?: string }[] }>;
+};
+const runs = (job: string) => doc.jobs[job]!.steps.map((s) => s.run ?? '').join('\n');
+
+describe('docs/examples/ecosystem-scan.yml', () => {
+  it('scans every shard of the census list under --sandbox, each with its own npm cache', () => {
+    expect(doc.env.TARGETS).toBe('targets/popular-npm.json');
+    expect(doc.jobs.scan!.strategy!.matrix.shard).toEqual(Array.from({ length: Number(doc.env.SHARDS) }, (_, i) => i + 1));
+    const scan = runs('scan');
+    expect(scan).toContain('--shard ${{ matrix.shard }}/$SHARDS');
+    expect(scan).toContain('--sandbox');
+    expect(scan).toContain('--cache-dir .idemscan-cache/shard-${{ matrix.shard }}');
+  });
+
+  it('merges into every format, the dataset included, with --compare', () => {
+    expect(doc.jobs.merge!.needs).toBe('scan');
+    const merge = runs('merge');
+    const formats = /--format ([a-z,]+)/.exec(merge)![1]!.split(',');
+    expect(formats).toEqual(expect.arrayContaining(['json', 'html', 'md', 'csv', 'ndjson']));
+    for (const f of formats) expect(REPORTERS[f]?.fileName, f).toBeDefined();
+    expect(merge).toContain('--compare "$PREVIOUS"');
+  });
+});
