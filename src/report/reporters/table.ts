@@ -94,19 +94,18 @@ export interface TableText {
 export function summaryTable(report: Report, width = Infinity): TableText {
   const rows = [...report.servers.map(serverRow), totalRow(report)];
   const names = rows.map((r) => r.name);
-  const longest = Math.min(MAX_NAME, Math.max(6, ...names.map(displayWidth)));
-  let layout = LAYOUTS[LAYOUTS.length - 1]!;
-  let nameWidth = MIN_NAME;
-  for (const candidate of LAYOUTS) {
-    const widths = naturalWidths(columnsOf(candidate), rows.map((r) => cells(r, candidate, '')));
-    const room = width - totalWidth(widths);
-    // A layout fits when the names get their full length, or at least 20 columns, in what is left.
-    if (room >= Math.min(longest, 20) || candidate === LAYOUTS[LAYOUTS.length - 1]) {
-      layout = candidate;
-      nameWidth = Math.max(MIN_NAME, Math.min(longest, room));
-      break;
-    }
-  }
+  const longest = Math.min(Number.isFinite(width) ? MAX_NAME : Infinity, Math.max(6, ...names.map(displayWidth)));
+  // The widest layout that shows every name whole, else the widest that leaves names 20 columns;
+  // the two-letter headings only when nothing else fits.
+  const rooms = LAYOUTS.map((l) => {
+    const widths = naturalWidths(columnsOf(l), rows.map((r) => cells(r, l, '')));
+    return width - totalWidth(widths) + widths[0]!; // columns the names may take
+  });
+  let pick = rooms.findIndex((room, i) => room >= longest && LAYOUTS[i]!.heads < 2);
+  if (pick < 0) pick = rooms.findIndex((room) => room >= Math.min(longest, 20));
+  if (pick < 0) pick = LAYOUTS.length - 1;
+  const layout = LAYOUTS[pick]!;
+  const nameWidth = Math.max(MIN_NAME, Math.min(longest, rooms[pick]!));
   const shown = distinctCuts(names, nameWidth);
   const columns = columnsOf(layout);
   const table = rows.map((r, i) => cells(r, layout, shown[i]!));
@@ -151,18 +150,18 @@ export function lastLine(text: string): string {
  * The headline, as on the HTML page: how many of the tools that are not read-only a client can
  * retry safely, from report.summary.
  */
-export function headlineText(report: Report): string {
+export function headlineText(report: Report): string[] {
   const h = headline(report);
   const across = `across ${plural(h.servers, 'server')}${h.serversFailed ? ` (${h.serversFailed} failed to scan)` : ''}`;
-  if (h.tools === 0) return `No tools were listed ${across}.`;
-  if (h.writes === 0) return `All ${plural(h.tools, 'tool')} are read-only: every one can be retried freely, ${across}.`;
+  if (h.tools === 0) return [`No tools were listed ${across}.`];
+  if (h.writes === 0) return [`All ${plural(h.tools, 'tool')} are read-only: every one can be retried freely, ${across}.`];
   const n = (x: number) => x.toLocaleString('en-US');
   const verb = (x: number, one: string, many: string) => (x === 1 ? one : many);
-  return (
-    `${n(h.safe)} of ${plural(h.writes, 'tool')} that are not read-only can be retried safely (${percent(h.safe, h.writes)}), ${across}: ` +
-    `${n(h.protocolKeyed)} protocol-keyed, ${n(h.keyed)} keyed; ${n(h.hintOnly)} more ${verb(h.hintOnly, 'is', 'are')} only hint-idempotent, ` +
-    `${n(h.unprotected)} ${verb(h.unprotected, 'is', 'are')} unprotected.`
-  );
+  return [
+    `${n(h.safe)} of ${plural(h.writes, 'tool')} that are not read-only can be retried safely (${percent(h.safe, h.writes)}), ${across}.`,
+    `${n(h.protocolKeyed)} protocol-keyed and ${n(h.keyed)} keyed; ${n(h.hintOnly)} more ${verb(h.hintOnly, 'is', 'are')} only hint-idempotent ` +
+      `(safe if you trust the server); ${n(h.unprotected)} ${verb(h.unprotected, 'is', 'are')} unprotected: a retry may repeat the effect.`,
+  ];
 }
 
 /** Words to lines of at most `width` columns (a word longer than that gets a line of its own). */
@@ -190,7 +189,7 @@ export const tableReporter: Reporter = {
       const o = report.options as { scanned?: number; targets?: number };
       lines.push(`interrupted: ${o.scanned ?? report.servers.length} of ${plural(o.targets ?? report.servers.length, 'server')} scanned`);
     }
-    lines.push('', ...wrap(headlineText(report), Math.max(40, width)));
+    lines.push('', ...headlineText(report).flatMap((l) => wrap(l, Math.max(40, width))));
     return lines.join('\n') + '\n';
   },
 };

@@ -59,7 +59,7 @@ function toolTable(s: ServerReport, width: number): string[] {
   widths[1] = Math.max(widths[1]!, verdictWidth);
   const lead = totalWidth(widths.slice(0, 2)) + GAP.length + 2;
   const room = Math.max(30, width - lead);
-  const [head, , ...body] = renderColumns(columns, rows, widths, false);
+  const [head, ...body] = renderColumns(columns, rows, widths, false);
   const out = [`  ${head}`];
   s.tools.forEach((t, i) => {
     const [first, ...more] = wrap(evidence(t), room);
@@ -110,7 +110,7 @@ export const toolsReporter: Reporter = {
       const findings = [...s.tools.flatMap((t) => t.findings), ...s.findings];
       if (findings.length) out.push('', '  findings:');
       for (const f of findings) out.push(...findingLines(f, report, options, width));
-      out.push('', `  ${serverSummary(s)}`);
+      out.push('', ...wrap(serverSummary(s), width - 2).map((l) => `  ${l}`));
     }
     return out.join('\n') + '\n';
   },
