@@ -46,7 +46,7 @@ describe('scan progress', () => {
     tick(1000);
     p.onEvent({ type: 'done', server: server('beta', 'ok'), index: 0, total: 3, target: 1 });
     expect(err.text).toContain('[1/3] ok beta');
-    expect(err.text).toMatch(/\r\x1b\[K1\/3 scanned; running: alpha 3\.0 s$/);
+    expect(err.text.endsWith('\r\x1b[K1/3 scanned; running: alpha 3.0 s')).toBe(true);
     p.stop();
     expect(err.text.endsWith('\r\x1b[K')).toBe(true); // the status line is gone before the table
   });
