@@ -50,7 +50,7 @@ describe('--fail-on', () => {
     expect((await scan(clean, '--fail-on', 'weak-key-only,malformed-tool-entry')).exitCode).toBe(0);
     const verdict = await scan(clean, '--fail-on', 'unprotected');
     expect(verdict.exitCode).toBe(1);
-    expect(verdict.stderr).toContain('unprotected (1 tool): clean/retarget_widget');
+    expect(verdict.stderr).toContain('unprotected (3 tools): clean/retarget_widget, ');
     expect((await scan(server, '--fail-on', 'unprotected,idempotent')).exitCode).toBe(0);
   });
 

@@ -184,6 +184,7 @@ export const tableReporter: Reporter = {
   render(report: Report, options = {}) {
     const width = options.width ?? Infinity;
     const { lines } = summaryTable(report, width);
+    if (report.skipped?.length) lines.push('');
     for (const k of report.skipped ?? []) lines.push(cutEnd(`skipped ${cellText(k.name, 80)}: ${cellText(k.reason, 300)}`, width));
     if (report.options.interrupted) {
       const o = report.options as { scanned?: number; targets?: number };
