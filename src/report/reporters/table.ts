@@ -42,8 +42,9 @@ function serverRow(s: ServerReport): Row {
   return {
     server: s,
     name: cellText(s.name),
-    protocol: s.protocol ? `${s.protocol.era} ${s.protocol.version}` : '-',
-    version: s.protocol?.version ?? '-',
+    // The version is what the server answered: escaped like any server text.
+    protocol: s.protocol ? `${s.protocol.era} ${cellText(s.protocol.version, 24)}` : '-',
+    version: s.protocol ? cellText(s.protocol.version, 24) : '-',
     counts,
     tools: s.tools.length,
     status: s.status === 'ok' ? (partial ? 'ok, partial' : 'ok') : 'failed',

@@ -71,7 +71,7 @@ function toolTable(s: ServerReport, width: number): string[] {
 
 function findingLines(f: Finding, report: Report, options: RenderOptions, width: number): string[] {
   const where = f.tool === undefined ? '' : `${cellText(f.tool, 80)}: `;
-  const out = [`  ${pad(f.severity, 7)}  ${f.rule}`];
+  const out = [`  ${pad(f.severity, 7)}  ${cellText(f.rule, 120)}`];
   for (const line of wrap(`${where}${cellText(f.message, 1_000)}`, width - 11)) out.push(`${' '.repeat(11)}${line}`);
   const page = rulePageFor(f.rule, report, options.rulesBaseUrl);
   if (page) out.push(`${' '.repeat(11)}${cellText(page, 300)}`);
@@ -99,7 +99,7 @@ export const toolsReporter: Reporter = {
     const out: string[] = [];
     for (const s of report.servers) {
       if (out.length) out.push('');
-      const era = s.protocol ? `${s.protocol.era} ${s.protocol.version}` : 'unknown era';
+      const era = s.protocol ? `${s.protocol.era} ${cellText(s.protocol.version, 24)}` : 'unknown era';
       const info = s.serverInfo ? `${cellText(`${s.serverInfo.name ?? ''} ${s.serverInfo.version ?? ''}`.trim(), 80)}, ` : '';
       out.push(cutEnd(`${cellText(s.name, 80)} (${info}${era})${s.idempotencyCapability ? ', advertises tools.idempotency' : ''}`, width));
       if (s.status === 'failed') {
