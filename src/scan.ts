@@ -14,7 +14,7 @@ import { bounded, boundedObject, serverInfoOf } from './report/bounds.js';
 import { fitServerReport } from './report/budget.js';
 import { SCHEMA_VERSION, type Report, type ServerReport } from './report/schema.js';
 import { summarize } from './report/summary.js';
-import { defaultCacheDir, installPackages, installScriptSpecs, isInstalled, packageDir, resolveNpmLaunch } from './targets/npm.js';
+import { defaultCacheDir, installPackages, type InstallResult, installScriptSpecs, isInstalled, packageDir, resolveNpmLaunch } from './targets/npm.js';
 import { describeTarget, Redactor } from './targets/redact.js';
 import { parsePinnedSpec } from './targets/pinned.js';
 import { redactServer } from './targets/redact-report.js';
@@ -44,10 +44,13 @@ export interface ScanOptions extends Partial<ConnectOptions> {
 
 export type ProgressEvent =
   | { type: 'install'; packages: string[]; cacheDir: string }
+  /** One package of the `install` event has finished (installed, failed or interrupted). */
+  | { type: 'installed'; result: InstallResult }
   /** Something the user should know once, in one line (e.g. --sandbox falling back to less). */
   | { type: 'warning'; message: string }
   | { type: 'start'; target: string; index: number; total: number }
-  | { type: 'done'; server: ServerReport; index: number; total: number };
+  /** `index` counts the servers done so far; `target` is the position of the server's target, as in `start`. */
+  | { type: 'done'; server: ServerReport; index: number; total: number; target?: number };
 
 export async function scan(targets: Target[], options: ScanOptions = {}): Promise<Report> {
   const startedAt = new Date();
@@ -67,7 +70,8 @@ export async function scan(targets: Target[], options: ScanOptions = {}): Promis
   }
   const missing = npmSpecs.filter((s) => !installErrors.has(s) && !isInstalled(cacheDir, s, scripts.has(s)));
   if (missing.length > 0 && options.install) options.onProgress?.({ type: 'install', packages: [...new Set(missing)], cacheDir });
-  const installs = missing.length > 0 && options.install ? await installPackages(missing, cacheDir, concurrency, scripts, options.signal) : [];
+  const onInstalled = (result: InstallResult) => options.onProgress?.({ type: 'installed', result });
+  const installs = missing.length > 0 && options.install ? await installPackages(missing, cacheDir, concurrency, scripts, options.signal, onInstalled) : [];
   for (const r of installs) if (!r.ok) installErrors.set(r.spec, r.error ?? 'npm install failed');
   for (const r of installs) if (r.note) options.onProgress?.({ type: 'warning', message: r.note });
   const scanStarted = performance.now();
@@ -86,7 +90,7 @@ export async function scan(targets: Target[], options: ScanOptions = {}): Promis
         // A server cut short by Ctrl-C did not fail: it was not scanned. One that finished as the
         // signal came was scanned, and is kept.
         if (options.signal?.aborted && server.status === 'failed') return undefined;
-        options.onProgress?.({ type: 'done', server, index: done++, total: targets.length });
+        options.onProgress?.({ type: 'done', server, index: done++, total: targets.length, target: index });
         return server;
       }),
     ),

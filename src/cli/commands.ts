@@ -10,11 +10,13 @@ import type { Report } from '../report/schema.js';
 import { scan, type ScanOptions } from '../scan.js';
 import { safeText } from '../report/terminal.js';
 import { EXIT, UsageError } from './exit.js';
-import { failOnMatches, parseFailOn, type FailOn } from './fail-on.js';
+import { failOnMatches, failOnText, parseFailOn, type FailOn } from './fail-on.js';
 import { addDiscovered } from './where-command.js';
 import { applyBaseline, prepareBaseline, writeLock } from './lock-command.js';
 import { checkOutputDir, checkOutputFile, codeOf, writeFallback, writeOutputFile } from './output.js';
-import { EXIT_INTERRUPTED, watchSignals } from './signals.js';
+import { EXIT_INTERRUPTED, unscannedText, watchSignals } from './signals.js';
+import { InstallProgress, ScanProgress } from './progress.js';
+import { nameFromServerInfo, printResult, wroteLine } from './print-scan.js';
 
 export const DEFAULT_TARGETS = fileURLToPath(new URL('../../targets/reference.json', import.meta.url));
 
@@ -75,7 +77,7 @@ export interface AuditFlags extends ScanFlags {
 }
 
 export async function auditCommand(words: string[], flags: AuditFlags): Promise<void> {
-  await run([auditTarget(words, flags)], flags, 'tools', []);
+  await run([auditTarget(words, flags)], flags, 'tools', [], { nameFromServerInfo: flags.name === undefined });
 }
 
 function auditTarget(words: string[], flags: AuditFlags): Target {
@@ -112,7 +114,13 @@ function pairs(items: string[], sep: string, flag: string): Record<string, strin
   );
 }
 
-async function run(targets: Target[], flags: ScanFlags, view: 'table' | 'tools', skipped: ScanOptions['skipped'], extra: Pick<ScanOptions, 'shard'> = {}): Promise<void> {
+async function run(
+  targets: Target[],
+  flags: ScanFlags,
+  view: 'table' | 'tools',
+  skipped: ScanOptions['skipped'],
+  extra: Pick<ScanOptions, 'shard'> & { nameFromServerInfo?: boolean } = {},
+): Promise<void> {
   if (targets.length === 0 && !extra.shard) throw new UsageError('no targets to scan');
   const formats = flags.format.split(',').map((f) => f.trim()).filter(Boolean);
   for (const f of formats) {
@@ -125,7 +133,7 @@ async function run(targets: Target[], flags: ScanFlags, view: 'table' | 'tools',
   const failOn = parseFailOn(flags.failOn, profiles.map((p) => p.profile)); // and unknown --fail-on words
   await checkOutputs(flags, formats); // and output paths that cannot be written
   const baseline = await prepareBaseline(flags, failOn); // and lock files that cannot be read or written
-  const progress = !flags.quiet && process.stderr.isTTY;
+  const progress = new ScanProgress(process.stderr, flags.quiet);
   const interrupt = watchSignals();
   const scanned = await scan(targets, {
     concurrency: flags.concurrency,
@@ -140,26 +148,18 @@ async function run(targets: Target[], flags: ScanFlags, view: 'table' | 'tools',
     skipped,
     shard: extra.shard,
     signal: interrupt.signal,
-    onProgress: (e) => {
-      if (e.type === 'install' && !flags.quiet) {
-        process.stderr.write(`idemscan: installing ${e.packages.length} pinned npm package(s) into ${e.cacheDir} (once; \`idemscan install\` does it ahead)\n`);
-      }
-      if (e.type === 'warning') process.stderr.write(`idemscan: ${e.message}\n`);
-      if (e.type !== 'done' || !progress) return;
-      const s = e.server;
-      const status = s.status === 'ok' ? `${s.tools.length} tools` : `failed (${s.failure?.kind})`;
-      process.stderr.write(`[${e.index + 1}/${e.total}] ${safeText(s.name, 60)}: ${status}, ${(s.durationMs / 1000).toFixed(1)} s\n`);
-    },
+    onProgress: progress.onEvent,
   });
-  const report = await interrupt.settle(scanned, targets.length);
+  progress.stop();
+  let report = await interrupt.settle(scanned, targets.length);
+  if (extra.nameFromServerInfo) report = nameFromServerInfo(report);
+  const unscanned = interrupt.interrupted ? unscannedText(progress.unscanned(targets), targets.length) : undefined;
+  if (unscanned) process.stderr.write(`idemscan: ${unscanned}\n`);
   if (baseline) applyBaseline(report, baseline, flags);
 
   let written = await writeOutputs(report, flags, formats);
   if (flags.lock !== undefined && !interrupt.interrupted) written = (await writeLock(report, flags.lock, flags.quiet)) && written;
-  if (!flags.quiet) {
-    const text = reporter(view).render(report);
-    (flags.json === '-' ? process.stderr : process.stdout).write(text);
-  }
+  printResult(report, view, { quiet: flags.quiet, jsonToStdout: flags.json === '-', rulesBaseUrl: flags.rulesBaseUrl });
   const code = interrupt.interrupted ? EXIT_INTERRUPTED : exitCode(report, failOn);
   process.exitCode = written || code === EXIT_INTERRUPTED ? code : EXIT.outputFailed;
 }
@@ -182,6 +182,7 @@ async function writeOutputs(report: Report, flags: ScanFlags, formats: string[])
     const data = reporter(id).render(report, { rulesBaseUrl: flags.rulesBaseUrl });
     try {
       await writeOutputFile(dest, data);
+      if (!flags.quiet) process.stderr.write(wroteLine(dest));
     } catch (err) {
       ok = false;
       const saved = await writeFallback(path.basename(dest), data).catch(() => undefined);
@@ -196,7 +197,7 @@ function exitCode(report: Report, failOn: FailOn | undefined): number {
   if (report.summary.servers > 0 && report.summary.serversOk === 0) return EXIT.allFailed;
   const matched = failOn ? failOnMatches(report, failOn) : [];
   if (matched.length === 0) return EXIT.ok;
-  process.stderr.write(`idemscan: --fail-on matched: ${safeText(matched.join('; '), 2_000)}\n`);
+  process.stderr.write(failOnText(matched));
   return EXIT.failOn;
 }
 
@@ -205,13 +206,14 @@ export async function installCommand(files: string[], flags: { concurrency: numb
   for (const s of loaded.skipped) process.stderr.write(`idemscan: skipped ${safeText(s.name, 80)} (${s.source}): ${safeText(s.reason, 400)}\n`);
   const specs = loaded.targets.filter((t) => t.npm).map((t) => t.npm!);
   const cacheDir = flags.cacheDir ?? defaultCacheDir();
-  const results = await installPackages(specs, cacheDir, flags.concurrency, installScriptSpecs(loaded.targets));
-  for (const r of results) {
-    const scripts = r.scripts ? `, install scripts in ${r.scripts}` : '';
-    process.stdout.write(`${r.ok ? 'ok    ' : 'FAILED'} ${r.spec}${r.ms ? ` (${(r.ms / 1000).toFixed(1)} s${scripts})` : ' (cached)'}\n`);
-    if (r.note) process.stderr.write(`idemscan: ${r.note}\n`);
-    if (!r.ok) process.stderr.write(`${r.error}\n`);
-  }
+  // Each package as it finishes on stdout; on a terminal a bar with counts on stderr.
+  const progress = new InstallProgress(new Set(specs).size, process.stdout, process.stderr);
+  const results = await installPackages(specs, cacheDir, flags.concurrency, installScriptSpecs(loaded.targets), undefined, (r) => {
+    progress.onInstalled(r);
+    if (r.note) progress.message(`idemscan: ${r.note}`);
+    if (!r.ok) progress.message(r.error ?? '');
+  });
+  progress.stop();
   process.stdout.write(`${results.filter((r) => r.ok).length}/${results.length} packages in ${cacheDir}\n`);
   if (results.some((r) => !r.ok)) process.exitCode = EXIT.allFailed;
 }

@@ -56,21 +56,43 @@ export function parseFailOn(list: string | undefined, profiles: Profile[] = []):
   return out;
 }
 
-/** What matched, one line per kind, for the message on stderr; empty when nothing did. */
+/** Tools (or servers) named per matched rule or verdict; the rest are counted. */
+export const LISTED = 5;
+
+/** `a/x, a/y, b/z and 4 more`. */
+function listed(names: readonly string[]): string {
+  const shown = names.slice(0, LISTED).map((n) => safeText(n, 80)).join(', ');
+  return names.length > LISTED ? `${shown} and ${names.length - LISTED} more` : shown;
+}
+
+const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`;
+
+/**
+ * What matched, one line per rule, verdict or drift, each naming the tools it matched
+ * (`server/tool`; the server alone for a server-level finding); empty when nothing did.
+ */
 export function failOnMatches(report: Report, failOn: FailOn): string[] {
-  const findings = report.servers.flatMap((s) => [...s.tools.flatMap((t) => t.findings), ...s.findings]);
-  const lines: string[] = [];
-  const count = new Map<string, number>();
-  for (const f of findings) {
-    const bySeverity = failOn.severity !== undefined && RANK[f.severity] >= RANK[failOn.severity];
-    const byProfile = failOn.profiles.size > 0 && f.rule.includes('/') && failOn.profiles.has(f.rule.slice(0, f.rule.indexOf('/')));
-    if (bySeverity || byProfile || failOn.rules.has(f.rule)) count.set(f.rule, (count.get(f.rule) ?? 0) + 1);
+  const byRule = new Map<string, string[]>();
+  for (const s of report.servers) {
+    for (const f of [...s.tools.flatMap((t) => t.findings), ...s.findings]) {
+      const bySeverity = failOn.severity !== undefined && RANK[f.severity] >= RANK[failOn.severity];
+      const byProfile = failOn.profiles.size > 0 && f.rule.includes('/') && failOn.profiles.has(f.rule.slice(0, f.rule.indexOf('/')));
+      if (!bySeverity && !byProfile && !failOn.rules.has(f.rule)) continue;
+      const where = byRule.get(f.rule) ?? [];
+      where.push(f.tool === undefined ? s.name : `${s.name}/${f.tool}`);
+      byRule.set(f.rule, where);
+    }
   }
-  if (count.size > 0) lines.push(`findings: ${[...count].map(([rule, n]) => `${rule} (${n})`).join(', ')}`);
+  const lines = [...byRule].map(([rule, where]) => `${safeText(rule, 120)} (${plural(where.length, 'finding')}): ${listed(where)}`);
   for (const v of failOn.verdicts) {
-    const tools = report.servers.flatMap((s) => s.tools.filter((t) => t.verdict === v).map((t) => safeText(`${s.name}/${t.name}`, 80)));
-    if (tools.length > 0) lines.push(`${tools.length} ${v} tool(s): ${tools.slice(0, 5).join(', ')}${tools.length > 5 ? ', ...' : ''}`);
+    const tools = report.servers.flatMap((s) => s.tools.filter((t) => t.verdict === v).map((t) => `${s.name}/${t.name}`));
+    if (tools.length > 0) lines.push(`${v} (${plural(tools.length, 'tool')}): ${listed(tools)}`);
   }
-  if (failOn.drift && report.drift?.drifted) lines.push(`drift: ${report.drift.changes.length} change(s) since ${safeText(report.drift.baseline, 200)}`);
+  if (failOn.drift && report.drift?.drifted) lines.push(`drift (${plural(report.drift.changes.length, 'change')} since ${safeText(report.drift.baseline, 200)})`);
   return lines;
+}
+
+/** The message on stderr for an exit 1. */
+export function failOnText(lines: readonly string[]): string {
+  return `idemscan: --fail-on matched:\n${lines.map((l) => `  ${l}\n`).join('')}`;
 }

@@ -10,6 +10,7 @@ import { compareWith } from '../compare/trend.js';
 import type { Report } from '../report/schema.js';
 import { reporter } from '../report/reporters/index.js';
 import { safeText } from '../report/terminal.js';
+import { outputWidth } from '../report/width.js';
 import { UsageError } from './exit.js';
 import { checkRulesBaseUrl } from './lock-command.js';
 import { checkOutputDir, codeOf, writeOutputFile } from './output.js';
@@ -57,7 +58,7 @@ export async function reportCommand(file: string, flags: ReportFlags): Promise<v
   const files = reporters.flatMap((r) => (r.fileName ? [r.fileName] : []));
   if (files.length > 0) await checkOutputDir('--out', out, files);
   for (const r of reporters) {
-    const rendered = r.render(report, { rulesBaseUrl: flags.rulesBaseUrl });
+    const rendered = r.render(report, { rulesBaseUrl: flags.rulesBaseUrl, width: outputWidth(process.stdout) });
     if (!r.fileName) {
       process.stdout.write(rendered);
       continue;

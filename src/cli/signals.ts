@@ -9,6 +9,7 @@
  */
 import { killAllServers } from '../connect/stdio.js';
 import type { Report } from '../report/schema.js';
+import { safeText } from '../report/terminal.js';
 
 export const EXIT_INTERRUPTED = 130;
 
@@ -68,4 +69,23 @@ export function watchSignals(): Interrupt {
       for (const t of timers) clearTimeout(t);
     },
   };
+}
+
+/** A target the scan did not finish: stopped after `ranMs`, or never started. */
+export interface Unscanned {
+  name: string;
+  ranMs?: number;
+}
+
+/** Servers named after Ctrl-C, at most; the rest are counted. */
+const LISTED = 10;
+
+/** `not scanned (2 of 4): hang (stopped after 3.1 s), hang-2 (not started)`; undefined when every target was scanned. */
+export function unscannedText(unscanned: readonly Unscanned[], targets: number): string | undefined {
+  if (unscanned.length === 0) return undefined;
+  const named = unscanned
+    .slice(0, LISTED)
+    .map((u) => `${safeText(u.name, 80)} (${u.ranMs === undefined ? 'not started' : `stopped after ${(u.ranMs / 1000).toFixed(1)} s`})`);
+  const more = unscanned.length > LISTED ? `, and ${unscanned.length - LISTED} more` : '';
+  return `not scanned (${unscanned.length} of ${targets}): ${named.join(', ')}${more}`;
 }

@@ -57,7 +57,7 @@ export interface InstallResult {
  * Installs each distinct pinned package once, in parallel under a limit. No package code runs:
  * `--ignore-scripts`. Specs in `scripts` then get `npm rebuild` in the sandbox (see runScripts).
  * `signal` (Ctrl-C) ends the npm processes; an entry they left half-written is removed, so that
- * it is not taken for installed.
+ * it is not taken for installed. `onDone` hears of each package as it finishes (for progress).
  */
 export async function installPackages(
   specs: string[],
@@ -65,8 +65,13 @@ export async function installPackages(
   concurrency = 4,
   scripts: ReadonlyMap<string, string> = new Map(),
   signal?: AbortSignal,
+  onDone?: (result: InstallResult) => void,
 ): Promise<InstallResult[]> {
   const limit = pLimit(concurrency);
+  const reported = (result: InstallResult): InstallResult => {
+    onDone?.(result);
+    return result;
+  };
   const interrupted = async (spec: string, ms: number): Promise<InstallResult> => {
     await rm(packageDir(cacheDir, spec), { recursive: true, force: true });
     return { spec, ok: false, ms, error: 'interrupted' };
@@ -105,7 +110,7 @@ export async function installPackages(
         await writeFile(path.join(dir, SCRIPTS_RAN), `${scripts.get(spec)}\n`);
         const note = ran.mode === 'bubblewrap' ? undefined : `install scripts of ${spec} ran without bubblewrap (network-only namespace: they could read your files)`;
         return { spec, ok: true, ms: elapsed(), scripts: ran.mode, note };
-      }),
+      }).then(reported),
     ),
   );
 }

@@ -34,7 +34,8 @@ describe('--fail-on', () => {
   it('1 when a severity at or above the one named is found, and says what matched', async () => {
     const r = await scan(findings, '--fail-on', 'error');
     expect(r.exitCode).toBe(1);
-    expect(r.stderr).toMatch(/--fail-on matched: findings: .*malformed-hint \(1\)/);
+    expect(r.stderr).toContain('idemscan: --fail-on matched:\n');
+    expect(r.stderr).toContain('\n  malformed-hint (1 finding): findings/bad_hint');
     expect(r.stderr).not.toContain('weak-key-only');
     expect((await scan(server, '--fail-on', 'warning')).exitCode).toBe(0); // info only
     expect((await scan(server, '--fail-on', 'info')).exitCode).toBe(1);
@@ -49,7 +50,7 @@ describe('--fail-on', () => {
     expect((await scan(clean, '--fail-on', 'weak-key-only,malformed-tool-entry')).exitCode).toBe(0);
     const verdict = await scan(clean, '--fail-on', 'unprotected');
     expect(verdict.exitCode).toBe(1);
-    expect(verdict.stderr).toContain('unprotected tool(s): clean/retarget_widget');
+    expect(verdict.stderr).toContain('unprotected (3 tools): clean/retarget_widget, ');
     expect((await scan(server, '--fail-on', 'unprotected,idempotent')).exitCode).toBe(0);
   });
 

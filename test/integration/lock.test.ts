@@ -65,7 +65,7 @@ describe('idemscan lock and --baseline', () => {
     expect(r.stderr).toContain('+ Also emails a copy of it to the address in `cc`.');
     expect(r.stderr).toContain('billing/issue_refund: definition changed: annotations');
     expect(r.stderr).toContain('billing/issue_refund: destructiveHint weakened: false -> absent');
-    expect(r.stderr).toContain('--fail-on matched: drift: 4 change(s)');
+    expect(r.stderr).toContain('--fail-on matched:\n  drift (4 changes since ');
     const drift = readReport('out-v2').drift!;
     expect(drift.changes.map((c) => `${c.kind} ${'tool' in c ? c.tool : ''}`)).toEqual([
       'tool-added archive_invoice',

@@ -62,7 +62,7 @@ describe('--profile', () => {
     const fail = audit('fail', '--profile', 'openai-apps', '--fail-on', 'profile');
     const r = await fail;
     expect(r.exitCode).toBe(1);
-    expect(r.stderr).toContain('--fail-on matched: findings: openai-apps/explicit-hints (3)');
+    expect(r.stderr).toContain('--fail-on matched:\n  openai-apps/explicit-hints (3 findings): ');
     const report = readReport(fail.json);
     expect(profileFindings(report)).toEqual(PROFILE_FINDINGS['openai-apps']);
     expect(report.options.profiles).toEqual([expect.objectContaining({ id: 'openai-apps', title: 'OpenAI ChatGPT app submission' })]);

@@ -1,47 +1,197 @@
-/** The terminal summary: one row per server and a total row. */
-import Table from 'cli-table3';
-import type { Report, ServerReport } from '../schema.js';
-import { safeText } from '../terminal.js';
+/**
+ * The terminal summary: one line per server with a column for every verdict (so `tools` is the sum
+ * of the verdict columns), a total, and the headline the HTML page leads with. It fits the width
+ * it is given (RenderOptions.width): headings get shorter, the protocol column goes, and names are
+ * cut in the middle but stay distinct. Counts come from the report (tools' verdicts, the summary),
+ * never from classify/.
+ */
+import type { Report, ServerReport, Verdict } from '../schema.js';
+import { headline, plural, percent, VERDICTS } from './html/model.js';
+import { cellText, naturalWidths, renderColumns, totalWidth, type Column } from './columns.js';
+import { cutEnd, displayWidth, distinctCuts } from '../width.js';
 import type { Reporter } from './types.js';
 
-const HEAD = ['server', 'era', 'tools', 'read-only', 'not read-only', 'keyed', 'unprotected', 'status'];
+/** Headings of the verdict columns, from the longest to the shortest. */
+const VERDICT_HEADS: Record<Verdict, readonly string[]> = {
+  'read-only': ['read-only', 'r-only', 'ro'],
+  'protocol-keyed': ['protocol-keyed', 'p-keyed', 'pk'],
+  keyed: ['keyed', 'keyed', 'key'],
+  idempotent: ['idempotent', 'idemp', 'id'],
+  unprotected: ['unprotected', 'unprot', 'un'],
+};
+/** Names are never cut below this, even if the line then overflows a very narrow terminal. */
+const MIN_NAME = 8;
+/** Nor the status column. */
+const MIN_STATUS = 6;
+/** A name column wider than this only makes the other columns hard to follow. */
+const MAX_NAME = 60;
 
-export function plainTable(head: string[]): Table.Table {
-  // No colours: the output goes to logs and CI as often as to terminals.
-  return new Table({ head, style: { head: [], border: [], compact: false } });
+interface Row {
+  server?: ServerReport;
+  name: string;
+  protocol: string;
+  version: string;
+  counts: number[];
+  tools: number;
+  status: string;
 }
 
-function row(s: ServerReport): (string | number)[] {
-  const count = (v: string) => s.tools.filter((t) => t.verdict === v).length;
-  const readOnly = count('read-only');
-  const keyed = count('keyed') + count('protocol-keyed');
+function serverRow(s: ServerReport): Row {
+  const counts = VERDICTS.map((v) => s.tools.filter((t) => t.verdict === v.id).length);
   const partial = s.findings.some((f) => f.rule === 'tool-list-incomplete');
-  const status = s.status === 'ok' ? (partial ? 'ok (partial list)' : 'ok') : `failed: ${s.failure?.kind}`;
-  const era = s.protocol ? `${s.protocol.era} ${s.protocol.version}` : '-';
-  return [safeText(s.name, 40), era, s.tools.length, readOnly, s.tools.length - readOnly, keyed, count('unprotected'), status];
+  return {
+    server: s,
+    name: cellText(s.name),
+    // The version is what the server answered: escaped like any server text.
+    protocol: s.protocol ? `${s.protocol.era} ${cellText(s.protocol.version, 24)}` : '-',
+    version: s.protocol ? cellText(s.protocol.version, 24) : '-',
+    counts,
+    tools: s.tools.length,
+    status: s.status === 'ok' ? (partial ? 'ok, partial' : 'ok') : 'failed',
+  };
+}
+
+function totalRow(report: Report): Row {
+  const t = report.summary;
+  const byVerdict: Record<Verdict, number> = { 'read-only': t.readOnly, 'protocol-keyed': t.protocolKeyed, keyed: t.keyed, idempotent: t.idempotent, unprotected: t.unprotected };
+  return { name: 'total', protocol: '', version: '', counts: VERDICTS.map((v) => byVerdict[v.id]), tools: t.tools, status: t.serversFailed ? `${t.serversFailed} failed` : 'all ok' };
+}
+
+interface Layout {
+  heads: number;
+  protocol: 'full' | 'version' | 'none';
+}
+
+/** From the widest layout to the narrowest; the first whose line fits `width` wins. */
+const LAYOUTS: Layout[] = [
+  { heads: 0, protocol: 'full' },
+  { heads: 1, protocol: 'full' },
+  { heads: 1, protocol: 'version' },
+  { heads: 1, protocol: 'none' },
+  { heads: 2, protocol: 'none' },
+];
+
+function columnsOf(layout: Layout): Column[] {
+  return [
+    { head: 'server' },
+    ...(layout.protocol === 'none' ? [] : [{ head: 'protocol' }]),
+    { head: 'tools', right: true },
+    ...VERDICTS.map((v) => ({ head: VERDICT_HEADS[v.id][layout.heads]!, right: true })),
+    { head: 'status' },
+  ];
+}
+
+function cells(row: Row, layout: Layout, name: string): string[] {
+  const protocol = layout.protocol === 'full' ? [row.protocol] : layout.protocol === 'version' ? [row.version] : [];
+  return [name, ...protocol, String(row.tools), ...row.counts.map(String), row.status];
+}
+
+export interface TableText {
+  lines: string[];
+  width: number;
+}
+
+/** The table's lines and the width they take, for a terminal `width` columns wide. */
+export function summaryTable(report: Report, width = Infinity): TableText {
+  const rows = [...report.servers.map(serverRow), totalRow(report)];
+  const names = rows.map((r) => r.name);
+  const longest = Math.min(Number.isFinite(width) ? MAX_NAME : Infinity, Math.max(6, ...names.map(displayWidth)));
+  // The widest layout that shows every name whole, else the widest that leaves names 20 columns;
+  // the two-letter headings only when nothing else fits.
+  const rooms = LAYOUTS.map((l) => {
+    const widths = naturalWidths(columnsOf(l), rows.map((r) => cells(r, l, '')));
+    return width - totalWidth(widths) + widths[0]!; // columns the names may take
+  });
+  let pick = rooms.findIndex((room, i) => room >= longest && LAYOUTS[i]!.heads < 2);
+  if (pick < 0) pick = rooms.findIndex((room) => room >= Math.min(longest, 20));
+  if (pick < 0) pick = LAYOUTS.length - 1;
+  const layout = LAYOUTS[pick]!;
+  const nameWidth = Math.max(MIN_NAME, Math.min(longest, rooms[pick]!));
+  const shown = distinctCuts(names, nameWidth);
+  const columns = columnsOf(layout);
+  const table = rows.map((r, i) => cells(r, layout, shown[i]!));
+  const widths = naturalWidths(columns, table);
+  const statusIndex = columns.length - 1;
+  // The status column is cut last of all, and only on terminals narrower than everything else.
+  const over = totalWidth(widths) - width;
+  if (over > 0) {
+    widths[statusIndex] = Math.max(MIN_STATUS, widths[statusIndex]! - over);
+    for (const r of table) r[statusIndex] = cutEnd(r[statusIndex]!, widths[statusIndex]!);
+  }
+  const [head, rule, ...body] = renderColumns(columns, table, widths);
+  const tableWidth = totalWidth(widths);
+  const detailWidth = Math.min(width, Math.max(tableWidth, 80)) - 4;
+  const lines = [head!, rule!];
+  report.servers.forEach((s, i) => {
+    lines.push(body[i]!);
+    // A failed server's reason and its last stderr line go right under its row.
+    if (s.status === 'failed') for (const l of failureLines(s)) lines.push(`    ${cutEnd(l, detailWidth)}`);
+  });
+  lines.push(rule!, body[body.length - 1]!);
+  return { lines, width: tableWidth };
+}
+
+/** The failure in words, then the server's last line on stderr (what it said before it died). */
+export function failureLines(s: ServerReport): string[] {
+  const out = [`${s.failure?.kind ?? 'failed'}: ${cellText(s.failure?.message ?? '', 300)}`];
+  const last = lastLine(s.failure?.stderr ?? '');
+  if (last) out.push(`stderr: ${cellText(last, 300)}`);
+  return out;
+}
+
+/** The last line with something on it; linear, from the end. */
+export function lastLine(text: string): string {
+  let end = text.length;
+  while (end > 0 && (text[end - 1] === '\n' || text[end - 1] === '\r' || text[end - 1] === ' ' || text[end - 1] === '\t')) end--;
+  const start = Math.max(text.lastIndexOf('\n', end - 1), text.lastIndexOf('\r', end - 1)) + 1;
+  return end === 0 ? '' : text.slice(start, end);
+}
+
+/**
+ * The headline, as on the HTML page: how many of the tools that are not read-only a client can
+ * retry safely, from report.summary.
+ */
+export function headlineText(report: Report): string[] {
+  const h = headline(report);
+  const across = `across ${plural(h.servers, 'server')}${h.serversFailed ? ` (${h.serversFailed} failed to scan)` : ''}`;
+  if (h.tools === 0) return [`No tools were listed ${across}.`];
+  if (h.writes === 0) return [`All ${plural(h.tools, 'tool')} are read-only: every one can be retried freely, ${across}.`];
+  const n = (x: number) => x.toLocaleString('en-US');
+  const verb = (x: number, one: string, many: string) => (x === 1 ? one : many);
+  return [
+    `${n(h.safe)} of ${plural(h.writes, 'tool')} that are not read-only can be retried safely (${percent(h.safe, h.writes)}), ${across}.`,
+    `${n(h.protocolKeyed)} protocol-keyed and ${n(h.keyed)} keyed; ${n(h.hintOnly)} more ${verb(h.hintOnly, 'is', 'are')} only hint-idempotent ` +
+      `(safe if you trust the server); ${n(h.unprotected)} ${verb(h.unprotected, 'is', 'are')} unprotected: a retry may repeat the effect.`,
+  ];
+}
+
+/** Words to lines of at most `width` columns (a word longer than that gets a line of its own). */
+export function wrap(text: string, width: number): string[] {
+  if (!Number.isFinite(width)) return [text];
+  const lines: string[] = [];
+  let line = '';
+  for (const word of text.split(' ')) {
+    if (line && line.length + 1 + word.length > width) {
+      lines.push(line);
+      line = word;
+    } else line = line ? `${line} ${word}` : word;
+  }
+  if (line) lines.push(line);
+  return lines;
 }
 
 export const tableReporter: Reporter = {
   id: 'table',
-  render(report: Report) {
-    const table = plainTable(HEAD);
-    for (const s of report.servers) table.push(row(s));
-    const t = report.summary;
-    table.push([
-      `total (${t.servers} servers)`,
-      '',
-      t.tools,
-      t.readOnly,
-      t.notReadOnly,
-      t.keyed + t.protocolKeyed,
-      t.unprotected,
-      `${t.serversOk} ok, ${t.serversFailed} failed`,
-    ]);
-    const lines = [table.toString()];
-    for (const s of report.servers.filter((x) => x.status === 'failed')) {
-      lines.push(`${safeText(s.name, 60)}: ${s.failure?.kind}: ${safeText(s.failure?.message ?? '', 300)}`);
+  render(report: Report, options = {}) {
+    const width = options.width ?? Infinity;
+    const { lines } = summaryTable(report, width);
+    if (report.skipped?.length) lines.push('');
+    for (const k of report.skipped ?? []) lines.push(cutEnd(`skipped ${cellText(k.name, 80)}: ${cellText(k.reason, 300)}`, width));
+    if (report.options.interrupted) {
+      const o = report.options as { scanned?: number; targets?: number };
+      lines.push(`interrupted: ${o.scanned ?? report.servers.length} of ${plural(o.targets ?? report.servers.length, 'server')} scanned`);
     }
-    for (const k of report.skipped ?? []) lines.push(`skipped ${safeText(k.name, 60)}: ${safeText(k.reason, 300)}`);
+    lines.push('', ...headlineText(report).flatMap((l) => wrap(l, Math.max(40, width))));
     return lines.join('\n') + '\n';
   },
 };

@@ -11,4 +11,6 @@ export interface Reporter {
 export interface RenderOptions {
   /** `--rules-base-url`: rule pages are linked as `<url>/<id>.md`; without it, no rule links at all. */
   rulesBaseUrl?: string;
+  /** Columns the terminal reporters (table, tools) may use; unbounded when not given (a pipe). */
+  width?: number;
 }

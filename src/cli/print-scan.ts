@@ -1,0 +1,45 @@
+/**
+ * What `scan` and `audit` print when the scan is done: the table (or audit's tool view) at the
+ * terminal's width, the files written, and with `-q` only what went wrong.
+ */
+import path from 'node:path';
+import { bounded } from '../report/bounds.js';
+import { failureLines } from '../report/reporters/table.js';
+import { reporter } from '../report/reporters/index.js';
+import type { Report } from '../report/schema.js';
+import { safeText } from '../report/terminal.js';
+import { outputWidth } from '../report/width.js';
+
+/**
+ * The table or tool view on stdout (stderr when the JSON report goes to stdout). With `-q` only
+ * the servers that failed, on stderr: they are errors, the rest is not.
+ */
+export function printResult(report: Report, view: 'table' | 'tools', opts: { quiet?: boolean; jsonToStdout?: boolean; rulesBaseUrl?: string }): void {
+  if (opts.quiet) {
+    for (const s of report.servers.filter((x) => x.status === 'failed')) {
+      process.stderr.write(`idemscan: ${safeText(s.name, 80)} failed: ${failureLines(s).join('; ')}\n`);
+    }
+    return;
+  }
+  const stream = opts.jsonToStdout ? process.stderr : process.stdout;
+  stream.write(reporter(view).render(report, { width: outputWidth(stream), rulesBaseUrl: opts.rulesBaseUrl }));
+}
+
+/** `idemscan: wrote output/report.json` (relative to the working directory when under it). */
+export function wroteLine(dest: string): string {
+  const rel = path.relative(process.cwd(), path.resolve(dest));
+  const shown = rel && !rel.startsWith('..') && !path.isAbsolute(rel) ? rel : path.resolve(dest);
+  return `idemscan: wrote ${safeText(shown, 300)}\n`;
+}
+
+/**
+ * `audit` without `--name`: the server is named by what it calls itself (serverInfo.name), not by
+ * the command that started it (`node`, `npx`) or the URL's host. Already redacted and bounded.
+ */
+export function nameFromServerInfo(report: Report): Report {
+  const servers = report.servers.map((s) => {
+    const own = s.serverInfo?.name?.trim();
+    return own ? { ...s, name: bounded(own, 100) } : s;
+  });
+  return { ...report, servers };
+}

@@ -1,0 +1,206 @@
+/**
+ * Progress on stderr while `scan`, `audit` and `install` run. A line for each server or package as
+ * it finishes; on a terminal also one status line at the bottom, redrawn in place (the servers
+ * running and for how long, or a bar with counts for installs). When stderr is not a terminal
+ * (CI logs, tests) there are only the plain lines. `scan()` stays silent: it emits events, and
+ * this renders them. Server text goes through safeText.
+ */
+import type { InstallResult } from '../targets/npm.js';
+import type { ProgressEvent } from '../scan.js';
+import { boundedTail } from '../report/bounds.js';
+import { safeText, visibleEscaper } from '../report/terminal.js';
+import { cutEnd } from '../report/width.js';
+import { type Unscanned } from './signals.js';
+
+export interface Terminal {
+  write(text: string): unknown;
+  isTTY?: boolean;
+  columns?: number;
+}
+
+/** Escapes what could rewrite the screen but keeps line breaks. */
+const multiline = visibleEscaper(' \n');
+
+/** How often the status line is redrawn on a terminal. */
+const REDRAW_MS = 250;
+/** Running servers named in the status line; the rest are counted. */
+const SHOWN_RUNNING = 3;
+
+const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+
+/**
+ * One status line at the bottom of a terminal: `line()` prints above it, `redraw()` rewrites it.
+ * Off a terminal it only prints the lines.
+ */
+export class StatusLine {
+  private shown = false;
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly out: Terminal,
+    private readonly status: () => string,
+  ) {}
+
+  get live(): boolean {
+    return this.out.isTTY === true;
+  }
+
+  start(): void {
+    if (!this.live || this.timer) return;
+    this.timer = setInterval(() => this.redraw(), REDRAW_MS).unref();
+  }
+
+  /** Prints `text` above the status line (on `stream`, the terminal's other stream if need be). */
+  line(text: string, stream: Terminal = this.out): void {
+    this.clear();
+    stream.write(`${text}\n`);
+    this.redraw();
+  }
+
+  redraw(): void {
+    if (!this.live || !this.timer) return;
+    const width = Math.max(20, (this.out.columns ?? 80) - 1); // the last column would wrap on some terminals
+    this.out.write(`\r\x1b[K${cutEnd(this.status(), width)}`);
+    this.shown = true;
+  }
+
+  stop(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.clear();
+    this.timer = undefined;
+  }
+
+  private clear(): void {
+    if (this.shown) this.out.write('\r\x1b[K');
+    this.shown = false;
+  }
+}
+
+/** `[########............] 12/150 installed, 1 failed` */
+export function bar(done: number, total: number, width = 20): string {
+  const filled = total > 0 ? Math.round((done / total) * width) : width;
+  return `[${'#'.repeat(filled)}${'.'.repeat(width - filled)}]`;
+}
+
+/** One line per package, as `install` has always printed them. */
+export function installLine(r: InstallResult): string {
+  const scripts = r.scripts ? `, install scripts in ${r.scripts}` : '';
+  return `${r.ok ? 'ok    ' : 'FAILED'} ${r.spec}${r.ms ? ` (${seconds(r.ms)}${scripts})` : ' (cached)'}`;
+}
+
+/** Installs: a line per package as it finishes (to `lines`), and a bar with counts on a terminal. */
+export class InstallProgress {
+  private done = 0;
+  private failed = 0;
+  private readonly status: StatusLine;
+
+  constructor(
+    private readonly total: number,
+    private readonly lines: Terminal,
+    err: Terminal,
+  ) {
+    // Lines and bar share one screen when both streams are the terminal: the bar is cleared first.
+    this.status = new StatusLine(err, () => `${bar(this.done, this.total)} ${this.done}/${this.total} installed${this.failed ? `, ${this.failed} failed` : ''}`);
+    this.status.start();
+    this.status.redraw();
+  }
+
+  onInstalled(r: InstallResult): void {
+    this.done += 1;
+    if (!r.ok) this.failed += 1;
+    this.status.line(installLine(r), this.lines);
+  }
+
+  /** A message on stderr (npm's own, several lines) that keeps the bar below it. */
+  message(text: string): void {
+    this.status.line(multiline(boundedTail(text.trimEnd(), 2_000)));
+  }
+
+  stop(): void {
+    this.status.stop();
+  }
+}
+
+interface Running {
+  name: string;
+  started: number;
+}
+
+/** The scan: a line per server as it finishes, and on a terminal which servers are running. */
+export class ScanProgress {
+  private readonly running = new Map<number, Running>();
+  private readonly finished = new Set<number>();
+  private failed = 0;
+  private total = 0;
+  private install: InstallProgress | undefined;
+  private readonly status: StatusLine;
+
+  constructor(
+    private readonly err: Terminal,
+    private readonly quiet = false,
+    private readonly now: () => number = () => performance.now(),
+  ) {
+    this.status = new StatusLine(err, () => this.statusText());
+  }
+
+  /** For `scan({ onProgress })`. */
+  readonly onEvent = (e: ProgressEvent): void => {
+    switch (e.type) {
+      case 'warning':
+        this.status.line(`idemscan: ${safeText(e.message, 500)}`); // even with -q: each says the scan is less than asked
+        return;
+      case 'install':
+        if (this.quiet) return;
+        this.status.line(`idemscan: installing ${e.packages.length} pinned npm package${e.packages.length === 1 ? '' : 's'} into ${safeText(e.cacheDir, 300)} (once; \`idemscan install\` does it ahead)`);
+        this.install = new InstallProgress(e.packages.length, this.err, this.err);
+        return;
+      case 'installed':
+        this.install?.onInstalled(e.result);
+        return;
+      case 'start':
+        this.install?.stop();
+        this.install = undefined;
+        this.total = e.total;
+        this.running.set(e.index, { name: e.target, started: this.now() });
+        if (!this.quiet) this.status.start();
+        return;
+      case 'done': {
+        const target = e.target ?? -1;
+        const ran = this.running.get(target);
+        this.running.delete(target);
+        this.finished.add(target);
+        const s = e.server;
+        if (s.status === 'failed') this.failed += 1;
+        if (this.quiet) return;
+        const took = seconds(s.durationMs || (ran ? this.now() - ran.started : 0));
+        const what = s.status === 'ok' ? `ok ${safeText(s.name, 80)} (${took}, ${s.tools.length} tool${s.tools.length === 1 ? '' : 's'})` : `failed ${safeText(s.name, 80)} (${took}): ${s.failure?.kind ?? 'failed'}`;
+        this.status.line(`[${e.index + 1}/${e.total}] ${what}`);
+        return;
+      }
+    }
+  };
+
+  private statusText(): string {
+    const now = this.now();
+    const running = [...this.running.values()].sort((a, b) => a.started - b.started);
+    const names = running.slice(0, SHOWN_RUNNING).map((r) => `${safeText(r.name, 40)} ${seconds(now - r.started)}`);
+    const more = running.length > SHOWN_RUNNING ? `, +${running.length - SHOWN_RUNNING} more` : '';
+    const counts = `${this.finished.size}/${this.total} scanned${this.failed ? `, ${this.failed} failed` : ''}`;
+    return `${counts}${running.length ? `; running: ${names.join(', ')}${more}` : ''}`;
+  }
+
+  /** Targets that were not scanned: stopped while running (with how long they ran) or never started. */
+  unscanned(targets: readonly { name: string }[]): Unscanned[] {
+    const now = this.now();
+    return targets.flatMap((t, i) => {
+      if (this.finished.has(i)) return [];
+      const ran = this.running.get(i);
+      return [{ name: t.name, ranMs: ran ? now - ran.started : undefined }];
+    });
+  }
+
+  stop(): void {
+    this.install?.stop();
+    this.status.stop();
+  }
+}
