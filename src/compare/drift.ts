@@ -4,7 +4,7 @@
  * one name in order), as in diff.ts, whose hint and verdict directions decide what is weaker.
  * Anything listed is drift: `--fail-on drift` exits 1 on it.
  */
-import { HINT_NAMES } from '../classify/hints.js';
+import { HINT_NAMES } from '../report/verdicts.js';
 import type { Drift, DriftChange, Report, ServerReport, ToolReport } from '../report/schema.js';
 import { safeText } from '../report/terminal.js';
 import { changedFields, descriptionDiff } from './definition.js';

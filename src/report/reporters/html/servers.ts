@@ -14,7 +14,7 @@ const numCell = (n: number | undefined, cls = ''): string =>
 
 function serverRow(s: ServerReport, i: number): string {
   const ok = s.status === 'ok';
-  const c = countVerdicts(s);
+  const c = countVerdicts(s.tools);
   const info = s.serverInfo && (s.serverInfo.name || s.serverInfo.version) ? `${s.serverInfo.name ?? ''} ${s.serverInfo.version ?? ''}`.trim() : '';
   const era = s.protocol ? `<td>${text(s.protocol.era)}</td>` : `<td class="muted empty">–</td>`;
   const negotiation = s.protocol?.negotiation ? ` title="${text(s.protocol.negotiation, 400)}"` : '';

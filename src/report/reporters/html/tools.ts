@@ -67,7 +67,7 @@ function toolRow(t: ToolReport): string {
 
 function toolTable(s: ServerReport, i: number): string {
   if (s.tools.length === 0) return s.status === 'ok' ? `<p class="muted">This server lists no tools.</p>` : '';
-  const counts = countVerdicts(s);
+  const counts = countVerdicts(s.tools);
   const options = VERDICTS.filter((v) => counts[v.id] > 0).map((v) => `<option value="${v.id}">${v.id} (${counts[v.id]})</option>`);
   const head = [
     sortHeader('Tool', 'text'),
@@ -103,7 +103,7 @@ function facts(s: ServerReport): string {
 
 function summaryLine(s: ServerReport): string {
   const info = s.serverInfo && (s.serverInfo.name || s.serverInfo.version) ? `${s.serverInfo.name ?? ''} ${s.serverInfo.version ?? ''}`.trim() : '';
-  const counts = countVerdicts(s);
+  const counts = countVerdicts(s.tools);
   const chips =
     s.status === 'failed'
       ? `<span class="chip chip-failed">failed: ${text(s.failure?.kind ?? 'unknown')}</span>`
