@@ -1,4 +1,5 @@
 /** The four behaviour hints: as received, and as a client must assume them (spec defaults). */
+import { clip } from '../report/cut.js';
 import type { EffectiveHints } from '../report/schema.js';
 import { effectiveHint, HINT_NAMES, HINTS } from '../report/verdicts.js';
 
@@ -24,6 +25,6 @@ export function receivedAnnotations(raw: Record<string, unknown>): Record<string
 export function describeHint(value: unknown): string {
   if (Array.isArray(value)) return `an array of ${value.length}`;
   if (value && typeof value === 'object') return 'an object';
-  if (typeof value === 'string') return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
+  if (typeof value === 'string') return JSON.stringify(clip(value, 41));
   return String(value);
 }

@@ -1,5 +1,6 @@
 /** The terminal summary: one row per server and a total row. */
 import Table from 'cli-table3';
+import { RULE } from '../../classify/rules/catalogue.js';
 import type { Report, ServerReport } from '../schema.js';
 import { safeText } from '../terminal.js';
 import type { Reporter } from './types.js';
@@ -15,7 +16,7 @@ function row(s: ServerReport): (string | number)[] {
   const count = (v: string) => s.tools.filter((t) => t.verdict === v).length;
   const readOnly = count('read-only');
   const keyed = count('keyed') + count('protocol-keyed');
-  const partial = s.findings.some((f) => f.rule === 'tool-list-incomplete');
+  const partial = s.findings.some((f) => f.rule === RULE.toolListIncomplete);
   const status = s.status === 'ok' ? (partial ? 'ok (partial list)' : 'ok') : `failed: ${s.failure?.kind}`;
   const era = s.protocol ? `${s.protocol.era} ${s.protocol.version}` : '-';
   return [safeText(s.name, 40), era, s.tools.length, readOnly, s.tools.length - readOnly, keyed, count('unprotected'), status];

@@ -5,7 +5,8 @@
  * an id (ids are built from indexes).
  */
 
-import { cutAt, visibleEscaper } from '../../terminal.js';
+import { clip } from '../../cut.js';
+import { visibleEscaper } from '../../terminal.js';
 
 const HTML_SPECIAL = /[&<>"']/g;
 const ENTITY: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
@@ -20,8 +21,7 @@ export const visible: (value: string) => string = visibleEscaper(' \\t\\n');
 /** Safe in element content and in a quoted attribute value: `<`, `>`, `&`, `"` and `'` are entities. */
 export function text(value: unknown, max = Infinity): string {
   const s = visible(typeof value === 'string' ? value : value === undefined || value === null ? '' : String(value));
-  const cut = s.length > max ? `${cutAt(s, max - 1)}…` : s;
-  return cut.replace(HTML_SPECIAL, (c) => ENTITY[c]!);
+  return clip(s, max).replace(HTML_SPECIAL, (c) => ENTITY[c]!);
 }
 
 /** A value as compact JSON text (for hints as received), escaped for HTML. */
