@@ -47,6 +47,17 @@ export function percent(part: number, whole: number): string {
   return whole <= 0 ? '0%' : share(part, whole);
 }
 
+/**
+ * Targets an interrupted scan never reached (`options.targets` minus `options.scanned`, set by the
+ * scan on Ctrl-C); undefined when the scan ran to its end or the report does not say.
+ */
+export function notScanned(report: Report): number | undefined {
+  const { interrupted, targets, scanned } = report.options;
+  if (interrupted !== true) return undefined;
+  const n = typeof targets === 'number' && typeof scanned === 'number' ? targets - scanned : NaN;
+  return Number.isInteger(n) && n >= 0 ? n : undefined;
+}
+
 /** `2026-11-29 07:30 UTC`; the input as given when it is not a date. */
 export function when(iso: string): string {
   const d = new Date(iso);
