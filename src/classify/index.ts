@@ -11,6 +11,7 @@ import type { ServerContext } from './rules/types.js';
 import { advertisesIdempotency, verdictOf } from './verdict.js';
 import { RULE } from './rules/catalogue.js';
 import { finding } from './rules/finding.js';
+import { plural } from '../report/verdicts.js';
 
 export interface ClassifyInput {
   name: string;
@@ -82,7 +83,7 @@ function budgetFindings(budget: StepBudget): Finding[] {
   const names = budget.cut.slice(0, 3).map((n) => JSON.stringify(bounded(n, 64))).join(', ');
   return [finding(
     RULE.schemaBudget,
-    `${budget.cut.length} tool input schema(s) (${names}${budget.cut.length > 3 ? ', ...' : ''}) were not searched to the end for key arguments: idemscan reads ${TOOL_STEPS.toLocaleString('en-US')} schema nodes, $ref hops and properties per tool and ${SERVER_STEPS.toLocaleString('en-US')} per server; a key past that point is not reported`,
+    `${plural(budget.cut.length, 'tool input schema')} (${names}${budget.cut.length > 3 ? ', ...' : ''}) ${budget.cut.length === 1 ? 'was' : 'were'} not searched to the end for key arguments: idemscan reads ${TOOL_STEPS.toLocaleString('en-US')} schema nodes, $ref hops and properties per tool and ${SERVER_STEPS.toLocaleString('en-US')} per server; a key past that point is not reported`,
     { evidence: 'inputSchema' },
   )];
 }

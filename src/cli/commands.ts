@@ -15,6 +15,7 @@ import { addDiscovered } from './where-command.js';
 import { applyBaseline, prepareBaseline, writeLock } from './lock-command.js';
 import { checkOutputDir, checkOutputFile, codeOf, writeFallback, writeOutputFile } from './output.js';
 import { EXIT_INTERRUPTED, watchSignals } from './signals.js';
+import { plural } from '../report/verdicts.js';
 
 export const DEFAULT_TARGETS = fileURLToPath(new URL('../../targets/reference.json', import.meta.url));
 
@@ -147,7 +148,7 @@ async function run(targets: Target[], flags: ScanFlags, view: 'table' | 'tools',
       if (e.type === 'warning') process.stderr.write(`idemscan: ${e.message}\n`);
       if (e.type !== 'done' || !progress) return;
       const s = e.server;
-      const status = s.status === 'ok' ? `${s.tools.length} tools` : `failed (${s.failure?.kind})`;
+      const status = s.status === 'ok' ? plural(s.tools.length, 'tool') : `failed (${s.failure?.kind})`;
       process.stderr.write(`[${e.index + 1}/${e.total}] ${safeText(s.name, 60)}: ${status}, ${(s.durationMs / 1000).toFixed(1)} s\n`);
     },
   });

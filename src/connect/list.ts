@@ -13,6 +13,7 @@ import { asObject, modernMeta, type Session } from './negotiate.js';
 import type { RpcClient } from './rpc.js';
 import { RULE, type RuleId } from '../classify/rules/catalogue.js';
 import { finding } from '../classify/rules/finding.js';
+import { plural } from '../report/verdicts.js';
 
 export interface ListOptions {
   maxPages: number;
@@ -83,13 +84,13 @@ export async function listTools(rpc: RpcClient, session: Session, opts: ListOpti
       out.tools.push(kept);
     }
     if (opts.budget.exhausted) {
-      out.findings.push(opts.budget.finding(`stopped listing on page ${page + 1} after ${out.tools.length} tools: the tools after them are missing`));
+      out.findings.push(opts.budget.finding(`stopped listing on page ${page + 1} after ${plural(out.tools.length, 'tool')}: the tools after them are missing`));
       break;
     }
     const next = outcome.result.nextCursor;
     const more = next !== undefined && next !== null && next !== '';
     if (out.tools.length >= opts.maxTools && (dropped > 0 || more)) {
-      out.findings.push(bound(RULE.toolListTruncated, `stopped at ${opts.maxTools} tools`));
+      out.findings.push(bound(RULE.toolListTruncated, `stopped at ${plural(opts.maxTools, 'tool')}`));
       break;
     }
     if (!more) break;
@@ -134,7 +135,7 @@ function trimmed(raw: Record<string, unknown>): Record<string, unknown> {
 }
 
 function incomplete(pagesRead: number, why: string): Finding {
-  return finding(RULE.toolListIncomplete, `listing stopped after ${pagesRead} page(s): ${why}; the tools of those pages are reported, later ones are missing`, { evidence: 'tools/list' });
+  return finding(RULE.toolListIncomplete, `listing stopped after ${plural(pagesRead, 'page')}: ${why}; the tools of those pages are reported, later ones are missing`, { evidence: 'tools/list' });
 }
 
 function bound(rule: RuleId, message: string): Finding {

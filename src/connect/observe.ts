@@ -17,6 +17,7 @@ import { RpcClient } from './rpc.js';
 import { StdioChannel } from './stdio.js';
 import { RULE } from '../classify/rules/catalogue.js';
 import { finding } from '../classify/rules/finding.js';
+import { plural } from '../report/verdicts.js';
 
 export interface ConnectOptions {
   /** From spawn (or first request) to the last page. */
@@ -136,7 +137,7 @@ export async function observe(target: Launch, opts: ConnectOptions): Promise<Obs
   if (stdio) {
     if (obs.failure?.kind === 'timeout' && !obs.session && stdio.noise.lines > 0) {
       // It did talk, just not JSON-RPC: that is a protocol failure, not a slow server.
-      obs.failure = { kind: 'protocol', message: `no JSON-RPC answer; ${stdio.noise.lines} line(s) on stdout were something else` };
+      obs.failure = { kind: 'protocol', message: `no JSON-RPC answer; ${plural(stdio.noise.lines, 'line')} on stdout ${stdio.noise.lines === 1 ? 'was' : 'were'} something else` };
     }
     const tail = stdio.stderrTail.text().trim();
     // A listing cut short by a crash: its stderr says why.
@@ -146,7 +147,7 @@ export async function observe(target: Launch, opts: ConnectOptions): Promise<Obs
     if (stdio.noise.lines > 0) {
       obs.findings.push(finding(
         RULE.stdoutNoise,
-        `${stdio.noise.lines} line(s) on stdout were not JSON-RPC (first: ${JSON.stringify(stdio.noise.first)}); stdout is reserved for protocol messages`,
+        `${plural(stdio.noise.lines, 'line')} on stdout ${stdio.noise.lines === 1 ? 'was' : 'were'} not JSON-RPC (first: ${JSON.stringify(stdio.noise.first)}); stdout is reserved for protocol messages`,
         { evidence: 'stdout' },
       ));
     }

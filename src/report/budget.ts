@@ -9,6 +9,7 @@ import { bounded } from './bounds.js';
 import type { Finding, ServerReport, ToolReport } from './schema.js';
 import { RULE } from '../classify/rules/catalogue.js';
 import { finding } from '../classify/rules/finding.js';
+import { plural } from './verdicts.js';
 
 /** Estimated size of one server's tools kept in full (JSON characters, about the heap they take). */
 export const REPORT_BYTES_PER_SERVER = 4 * 1024 * 1024;
@@ -103,7 +104,7 @@ export function fitServerReport(server: ServerReport, limit = REPORT_BYTES_PER_S
   if (shortened === 0) return server;
   const cut = finding(
     RULE.memoryBudget,
-    `the report of this server would exceed ${Math.round(limit / 1024 / 1024)} MiB: the texts of its last ${shortened} tools are shortened (verdicts and hints are complete)`,
+    `the report of this server would exceed ${Math.round(limit / 1024 / 1024)} MiB: the texts of its last ${plural(shortened, 'tool')} are shortened (verdicts and hints are complete)`,
     { evidence: 'report' },
   );
   return { ...server, tools, findings: [...server.findings, cut] };

@@ -4,6 +4,7 @@ import { RULE } from '../../classify/rules/catalogue.js';
 import type { Report, ServerReport } from '../schema.js';
 import { safeText } from '../terminal.js';
 import type { Reporter } from './types.js';
+import { plural } from '../verdicts.js';
 
 const HEAD = ['server', 'era', 'tools', 'read-only', 'not read-only', 'keyed', 'unprotected', 'status'];
 
@@ -29,7 +30,7 @@ export const tableReporter: Reporter = {
     for (const s of report.servers) table.push(row(s));
     const t = report.summary;
     table.push([
-      `total (${t.servers} servers)`,
+      `total (${plural(t.servers, 'server')})`,
       '',
       t.tools,
       t.readOnly,
