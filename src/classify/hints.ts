@@ -3,7 +3,7 @@ import { clip } from '../report/cut.js';
 import type { EffectiveHints } from '../report/schema.js';
 import { effectiveHint, HINT_NAMES, HINTS } from '../report/verdicts.js';
 
-export { HINT_NAMES, isAnnotated } from '../report/verdicts.js';
+export { HINT_NAMES } from '../report/verdicts.js';
 
 /** A hint that is present but not a boolean counts as absent: the default applies. */
 export function effectiveHints(annotations: Record<string, unknown> | undefined): EffectiveHints {

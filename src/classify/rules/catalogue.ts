@@ -205,7 +205,3 @@ const BY_ID = new Map<string, RuleEntry>(CATALOGUE.map((e) => [e.id, e]));
 export function ruleEntry(id: RuleId): RuleEntry {
   return BY_ID.get(id)!;
 }
-
-export function isRuleId(id: string): id is RuleId {
-  return BY_ID.has(id);
-}
