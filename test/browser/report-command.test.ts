@@ -43,7 +43,7 @@ describe('idemscan report FILE', () => {
     const file = write('ok.json', JSON.stringify(scannedReport()));
     const r = await idemscan(['report', file, '--format', 'html,table']);
     expect(r.exitCode).toBe(0);
-    expect(r.stdout).toMatch(/total \(1 servers\)/);
+    expect(r.stdout).toMatch(/total \(1 server\)/);
     const html = readFileSync(path.join(dir, 'report.html'), 'utf8');
     expect(html).toMatch(/^<!DOCTYPE html>/);
     expect(html).toContain('<span class="big">0 <span class="of">of 1</span></span>');
