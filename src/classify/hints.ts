@@ -1,29 +1,15 @@
 /** The four behaviour hints: as received, and as a client must assume them (spec defaults). */
+import { clip } from '../report/cut.js';
 import type { EffectiveHints } from '../report/schema.js';
+import { effectiveHint, HINT_NAMES, HINTS } from '../report/verdicts.js';
 
-export const HINTS = {
-  readOnlyHint: { field: 'readOnly', default: false },
-  destructiveHint: { field: 'destructive', default: true },
-  idempotentHint: { field: 'idempotent', default: false },
-  openWorldHint: { field: 'openWorld', default: true },
-} as const;
-
-export type HintName = keyof typeof HINTS;
-export const HINT_NAMES = Object.keys(HINTS) as HintName[];
+export { HINT_NAMES } from '../report/verdicts.js';
 
 /** A hint that is present but not a boolean counts as absent: the default applies. */
 export function effectiveHints(annotations: Record<string, unknown> | undefined): EffectiveHints {
   const out = {} as EffectiveHints;
-  for (const name of HINT_NAMES) {
-    const value = annotations?.[name];
-    out[HINTS[name].field] = typeof value === 'boolean' ? value : HINTS[name].default;
-  }
+  for (const name of HINT_NAMES) out[HINTS[name].field] = effectiveHint(name, annotations);
   return out;
-}
-
-/** Annotated: at least one behaviour hint given as a boolean (a title alone says nothing). */
-export function isAnnotated(annotations: Record<string, unknown> | undefined): boolean {
-  return HINT_NAMES.some((name) => typeof annotations?.[name] === 'boolean');
 }
 
 /**
@@ -39,6 +25,6 @@ export function receivedAnnotations(raw: Record<string, unknown>): Record<string
 export function describeHint(value: unknown): string {
   if (Array.isArray(value)) return `an array of ${value.length}`;
   if (value && typeof value === 'object') return 'an object';
-  if (typeof value === 'string') return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
+  if (typeof value === 'string') return JSON.stringify(clip(value, 41));
   return String(value);
 }

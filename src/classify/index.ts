@@ -9,6 +9,9 @@ import { findKeyArguments, newStepBudget, SERVER_STEPS, TOOL_STEPS, type StepBud
 import { runServerRules, runToolRules } from './rules/index.js';
 import type { ServerContext } from './rules/types.js';
 import { advertisesIdempotency, verdictOf } from './verdict.js';
+import { RULE } from './rules/catalogue.js';
+import { finding } from './rules/finding.js';
+import { plural } from '../report/verdicts.js';
 
 export interface ClassifyInput {
   name: string;
@@ -67,23 +70,20 @@ export function classifyServer(input: ClassifyInput): Classified {
 }
 
 function unhashable(tool: string, why: Unhashable): Finding {
-  return {
-    rule: 'definition-unhashable',
-    severity: 'warning',
-    message: `no definitionHash: the definition is not JSON data that RFC 8785 can canonicalize (${why.message}); a lock cannot pin this tool`,
-    tool: bounded(tool, 256),
-    evidence: 'definitionHash',
-  };
+  return finding(
+    RULE.definitionUnhashable,
+    `no definitionHash: the definition is not JSON data that RFC 8785 can canonicalize (${why.message}); a lock cannot pin this tool`,
+    { tool: bounded(tool, 256), evidence: 'definitionHash' },
+  );
 }
 
 /** Schemas not searched to the end: their verdicts may miss a key argument. */
 function budgetFindings(budget: StepBudget): Finding[] {
   if (budget.cut.length === 0) return [];
   const names = budget.cut.slice(0, 3).map((n) => JSON.stringify(bounded(n, 64))).join(', ');
-  return [{
-    rule: 'schema-budget',
-    severity: 'warning',
-    message: `${budget.cut.length} tool input schema(s) (${names}${budget.cut.length > 3 ? ', ...' : ''}) were not searched to the end for key arguments: idemscan reads ${TOOL_STEPS.toLocaleString('en-US')} schema nodes, $ref hops and properties per tool and ${SERVER_STEPS.toLocaleString('en-US')} per server; a key past that point is not reported`,
-    evidence: 'inputSchema',
-  }];
+  return [finding(
+    RULE.schemaBudget,
+    `${plural(budget.cut.length, 'tool input schema')} (${names}${budget.cut.length > 3 ? ', ...' : ''}) ${budget.cut.length === 1 ? 'was' : 'were'} not searched to the end for key arguments: idemscan reads ${TOOL_STEPS.toLocaleString('en-US')} schema nodes, $ref hops and properties per tool and ${SERVER_STEPS.toLocaleString('en-US')} per server; a key past that point is not reported`,
+    { evidence: 'inputSchema' },
+  )];
 }

@@ -11,7 +11,7 @@ import { bounded } from '../report/bounds.js';
 import type { KeyArgument } from '../report/schema.js';
 import { describesKey, head, keyConfidence, NAME_LIMIT } from './names.js';
 
-export { head, keyConfidence, mentionsIdempotency, NAME_LIMIT, nameWords } from './names.js';
+export { keyConfidence, nameWords } from './names.js';
 
 /** What a property's name and description say: a strong or weak key, or nothing. */
 function argumentEvidence(name: string, description: unknown): Pick<KeyArgument, 'confidence' | 'reason'> | undefined {

@@ -4,6 +4,7 @@
  * only the head of a name or description is read, and no regular expression here backtracks.
  */
 import { DESCRIPTION_LIMIT } from '../report/bounds.js';
+import { cutHead } from '../report/cut.js';
 
 /**
  * Names that can only mean deduplication, matched against the name's words joined. Anchored at
@@ -23,7 +24,7 @@ export const NAME_LIMIT = 1_024;
 
 /** The head of a server's text, the only part any regular expression gets to see. */
 export function head(text: string, max: number): string {
-  return text.length <= max ? text : text.slice(0, max);
+  return cutHead(text, max);
 }
 
 const SEPARATOR = 0;

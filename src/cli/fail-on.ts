@@ -6,7 +6,7 @@
  */
 import { BUILTIN_IDS, ruleId } from '../classify/profiles/index.js';
 import type { Profile } from '../classify/profiles/schema.js';
-import { CATALOGUE } from '../classify/rules/index.js';
+import { CATALOGUE } from '../classify/rules/catalogue.js';
 import { Severity, Verdict, type Report } from '../report/schema.js';
 import { safeText } from '../report/terminal.js';
 import { UsageError } from './exit.js';

@@ -11,6 +11,7 @@ import { safeText } from '../report/terminal.js';
 import { EXIT, UsageError } from './exit.js';
 import { checkOutputDir, checkOutputFile, codeOf, writeOutputFile } from './output.js';
 import { loadReport, withComparison } from './report-command.js';
+import { plural } from '../report/verdicts.js';
 
 interface MergeFlags {
   json?: string;
@@ -75,7 +76,7 @@ export async function mergeCommand(files: string[], flags: MergeFlags): Promise<
   if (!flags.quiet) {
     const s = report.summary;
     process.stderr.write(
-      `idemscan: merged ${files.length} reports: ${s.servers} servers (${s.serversOk} ok, ${s.serversFailed} failed), ${s.tools} tools\n`,
+      `idemscan: merged ${plural(files.length, 'report')}: ${plural(s.servers, 'server')} (${s.serversOk} ok, ${s.serversFailed} failed), ${plural(s.tools, 'tool')}\n`,
     );
   }
   process.exitCode = EXIT.ok;

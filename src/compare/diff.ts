@@ -8,23 +8,12 @@
  * restates its default).
  */
 import { z } from 'zod';
-import { HINT_NAMES, HINTS, type HintName } from '../classify/hints.js';
 import { changedFields, descriptionDiff } from './definition.js';
 import { Confidence, Summary, Verdict } from '../report/schema-base.js';
 import type { KeyArgument, Report, ServerReport, ToolReport } from '../report/schema.js';
+import { effectiveHint, HINT_NAMES, HINTS, verdictRank, type HintName } from '../report/verdicts.js';
 
 export const DIFF_VERSION = '1';
-
-/** Safest first: the order of the verdict rules (DESIGN.md §3). */
-export const VERDICT_ORDER: readonly Verdict[] = ['read-only', 'protocol-keyed', 'keyed', 'idempotent', 'unprotected'];
-
-/** The value of each hint that makes a retry safer; moving away from it is a downgrade. */
-export const SAFE_HINT_VALUE: Record<HintName, boolean> = {
-  readOnlyHint: true,
-  destructiveHint: false,
-  idempotentHint: true,
-  openWorldHint: false,
-};
 
 export const Direction = z.enum(['worse', 'better', 'neutral']);
 
@@ -223,9 +212,9 @@ export function diffTool(subject: ToolSubject, o: ToolReport, n: ToolReport): Ch
   return changes;
 }
 
-/** `worse` when `to` is less safe than `from` in VERDICT_ORDER. */
+/** `worse` when `to` is less safe than `from` in the verdict order (report/verdicts.ts). */
 export function compareVerdicts(from: Verdict, to: Verdict): Direction {
-  const d = VERDICT_ORDER.indexOf(to) - VERDICT_ORDER.indexOf(from);
+  const d = verdictRank(to) - verdictRank(from);
   return d > 0 ? 'worse' : d < 0 ? 'better' : 'neutral';
 }
 
@@ -236,15 +225,10 @@ export function compareVerdicts(from: Verdict, to: Verdict): Direction {
  * (e.g. destructiveHint true -> absent: the default says the same).
  */
 export function hintDirection(hint: HintName, before: Record<string, unknown> | undefined, after: Record<string, unknown> | undefined): Direction {
-  const safe = SAFE_HINT_VALUE[hint];
+  const safe = HINTS[hint].safe; // the value that makes a retry safer: moving away from it is worse
   const wasSafe = effectiveHint(hint, before) === safe;
   const isSafe = effectiveHint(hint, after) === safe;
   return wasSafe === isSafe ? 'neutral' : isSafe ? 'better' : 'worse';
-}
-
-function effectiveHint(hint: HintName, annotations: Record<string, unknown> | undefined): boolean {
-  const v = annotations?.[hint];
-  return typeof v === 'boolean' ? v : HINTS[hint].default;
 }
 
 /** JSON-encoded raw value (so `"true"` the string and `true` differ), or undefined when absent. */

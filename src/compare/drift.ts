@@ -4,13 +4,13 @@
  * one name in order), as in diff.ts, whose hint and verdict directions decide what is weaker.
  * Anything listed is drift: `--fail-on drift` exits 1 on it.
  */
-import { HINT_NAMES } from '../classify/hints.js';
 import type { Drift, DriftChange, Report, ServerReport, ToolReport } from '../report/schema.js';
 import { safeText } from '../report/terminal.js';
 import { changedFields, descriptionDiff } from './definition.js';
 import { compareText, compareVerdicts, groupByName, hintDirection } from './diff.js';
 import type { LockFile, LockServer, LockTool } from './lock.js';
 import { definitionLine } from './render.js';
+import { HINT_NAMES, plural } from '../report/verdicts.js';
 
 export function driftOf(report: Report, lock: LockFile, baseline: string): Drift {
   const locked = new Map(lock.servers.map((s) => [s.name, s]));
@@ -96,9 +96,9 @@ export function renderDrift(drift: Drift): string {
 function what(c: DriftChange, t: (s: string, max?: number) => string): string {
   switch (c.kind) {
     case 'server-added':
-      return `server not in the lock (${c.tools} tools)`;
+      return `server not in the lock (${plural(c.tools, 'tool')})`;
     case 'server-removed':
-      return `server in the lock, not scanned now (${c.tools} tools)`;
+      return `server in the lock, not scanned now (${plural(c.tools, 'tool')})`;
     case 'server-failed':
       return `server failed, its locked tools cannot be checked${c.failure ? ` (${t(c.failure, 200)})` : ''}`;
     case 'tool-added':

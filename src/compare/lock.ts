@@ -5,7 +5,7 @@
  * holds only what the report holds: redacted, bounded text.
  */
 import { z } from 'zod';
-import { HINT_NAMES } from '../classify/hints.js';
+import { HINT_NAMES } from '../report/verdicts.js';
 import { Verdict, type Report } from '../report/schema.js';
 import { describeZodError } from '../report/zod-errors.js';
 import { readText, ReportFileError, versionedJson } from './read.js';

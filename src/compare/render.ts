@@ -7,6 +7,7 @@ import { mdText } from '../report/markdown-text.js';
 import type { Summary } from '../report/schema.js';
 import { safeText } from '../report/terminal.js';
 import type { Change, DiffDocument } from './diff.js';
+import { plural } from '../report/verdicts.js';
 
 export const DIFF_FORMATS = ['text', 'md', 'json'] as const;
 export type DiffFormat = (typeof DIFF_FORMATS)[number];
@@ -21,9 +22,9 @@ export function renderDiff(doc: DiffDocument, format: DiffFormat): string {
 export function describe(c: Change, show: (s: string) => string): string {
   switch (c.kind) {
     case 'server-added':
-      return `server added (${c.status}, ${c.tools} tools)`;
+      return `server added (${c.status}, ${plural(c.tools, 'tool')})`;
     case 'server-removed':
-      return `server removed (was ${c.status}, ${c.tools} tools)`;
+      return `server removed (was ${c.status}, ${plural(c.tools, 'tool')})`;
     case 'status-changed':
       return `status ${c.from} -> ${c.to}${c.failure ? ` (${show(c.failure)})` : ''}`;
     case 'capability-changed':

@@ -11,6 +11,8 @@ import { bounded, boundedObject, serverInfoOf } from '../report/bounds.js';
 import { sizeEstimate } from '../report/budget.js';
 import type { Finding } from '../report/schema.js';
 import type { Session } from './negotiate.js';
+import { RULE } from '../classify/rules/catalogue.js';
+import { finding } from '../classify/rules/finding.js';
 
 /** What one server may make us keep, in estimated heap bytes. */
 export class ServerBudget {
@@ -30,12 +32,7 @@ export class ServerBudget {
   }
 
   finding(where: string): Finding {
-    return {
-      rule: 'memory-budget',
-      severity: 'warning',
-      message: `this server sent more than idemscan keeps of one server (${mib(this.limit)} MiB, maxServerBytes); ${where}`,
-      evidence: 'tools/list',
-    };
+    return finding(RULE.memoryBudget, `this server sent more than idemscan keeps of one server (${mib(this.limit)} MiB, maxServerBytes); ${where}`, { evidence: 'tools/list' });
   }
 }
 

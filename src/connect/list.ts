@@ -11,6 +11,9 @@ import { cursorDigest, KEPT_TOOL_FIELDS, type ServerBudget } from './budget.js';
 import { ScanFailure } from './failure.js';
 import { asObject, modernMeta, type Session } from './negotiate.js';
 import type { RpcClient } from './rpc.js';
+import { RULE, type RuleId } from '../classify/rules/catalogue.js';
+import { finding } from '../classify/rules/finding.js';
+import { plural } from '../report/verdicts.js';
 
 export interface ListOptions {
   maxPages: number;
@@ -68,12 +71,7 @@ export async function listTools(rpc: RpcClient, session: Session, opts: ListOpti
       const raw = asObject(entry);
       if (!raw || typeof raw.name !== 'string') {
         if (++malformed <= MAX_ENTRY_FINDINGS) {
-          out.findings.push({
-            rule: 'malformed-tool-entry',
-            severity: 'error',
-            message: `tools/list page ${page + 1}, entry ${index}: ${raw ? 'no string "name"' : 'not an object'}; skipped`,
-            evidence: `tools[${index}]`,
-          });
+          out.findings.push(finding(RULE.malformedToolEntry, `tools/list page ${page + 1}, entry ${index}: ${raw ? 'no string "name"' : 'not an object'}; skipped`, { evidence: `tools[${index}]` }));
         }
         continue;
       }
@@ -86,27 +84,27 @@ export async function listTools(rpc: RpcClient, session: Session, opts: ListOpti
       out.tools.push(kept);
     }
     if (opts.budget.exhausted) {
-      out.findings.push(opts.budget.finding(`stopped listing on page ${page + 1} after ${out.tools.length} tools: the tools after them are missing`));
+      out.findings.push(opts.budget.finding(`stopped listing on page ${page + 1} after ${plural(out.tools.length, 'tool')}: the tools after them are missing`));
       break;
     }
     const next = outcome.result.nextCursor;
     const more = next !== undefined && next !== null && next !== '';
     if (out.tools.length >= opts.maxTools && (dropped > 0 || more)) {
-      out.findings.push(bound('tool-list-truncated', `stopped at ${opts.maxTools} tools`));
+      out.findings.push(bound(RULE.toolListTruncated, `stopped at ${plural(opts.maxTools, 'tool')}`));
       break;
     }
     if (!more) break;
     if (typeof next !== 'string') {
-      out.findings.push(bound('pagination-invalid-cursor', `nextCursor is a ${typeof next}, not a string; stopped`));
+      out.findings.push(bound(RULE.paginationInvalidCursor, `nextCursor is a ${typeof next}, not a string; stopped`));
       break;
     }
     const digest = cursorDigest(next);
     if (seenCursors.has(digest)) {
-      out.findings.push(bound('pagination-loop', `the server returned cursor it had already given after page ${page + 1}; stopped`));
+      out.findings.push(bound(RULE.paginationLoop, `the server returned cursor it had already given after page ${page + 1}; stopped`));
       break;
     }
     if (out.pages >= opts.maxPages) {
-      out.findings.push(bound('pagination-bound', `stopped after ${opts.maxPages} pages (--max-pages)`));
+      out.findings.push(bound(RULE.paginationBound, `stopped after ${opts.maxPages} pages (--max-pages)`));
       break;
     }
     // The cursor is held and sent back: a 15 MB one costs what it weighs.
@@ -118,12 +116,7 @@ export async function listTools(rpc: RpcClient, session: Session, opts: ListOpti
     cursor = next;
   }
   if (malformed > MAX_ENTRY_FINDINGS) {
-    out.findings.push({
-      rule: 'malformed-tool-entry',
-      severity: 'error',
-      message: `${malformed - MAX_ENTRY_FINDINGS} more malformed entries skipped (${malformed} in all)`,
-      evidence: 'tools',
-    });
+    out.findings.push(finding(RULE.malformedToolEntry, `${malformed - MAX_ENTRY_FINDINGS} more malformed entries skipped (${malformed} in all)`, { evidence: 'tools' }));
   }
   return out;
 }
@@ -142,14 +135,9 @@ function trimmed(raw: Record<string, unknown>): Record<string, unknown> {
 }
 
 function incomplete(pagesRead: number, why: string): Finding {
-  return {
-    rule: 'tool-list-incomplete',
-    severity: 'error',
-    message: `listing stopped after ${pagesRead} page(s): ${why}; the tools of those pages are reported, later ones are missing`,
-    evidence: 'tools/list',
-  };
+  return finding(RULE.toolListIncomplete, `listing stopped after ${plural(pagesRead, 'page')}: ${why}; the tools of those pages are reported, later ones are missing`, { evidence: 'tools/list' });
 }
 
-function bound(rule: string, message: string): Finding {
-  return { rule, severity: 'warning', message, evidence: 'tools/list' };
+function bound(rule: RuleId, message: string): Finding {
+  return finding(rule, message, { evidence: 'tools/list' });
 }

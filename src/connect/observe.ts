@@ -15,6 +15,9 @@ import { listTools } from './list.js';
 import { negotiate, type Session } from './negotiate.js';
 import { RpcClient } from './rpc.js';
 import { StdioChannel } from './stdio.js';
+import { RULE } from '../classify/rules/catalogue.js';
+import { finding } from '../classify/rules/finding.js';
+import { plural } from '../report/verdicts.js';
 
 export interface ConnectOptions {
   /** From spawn (or first request) to the last page. */
@@ -145,20 +148,19 @@ export async function observe(target: Launch, opts: ConnectOptions): Promise<Obs
   if (stdio) {
     if (obs.failure?.kind === 'timeout' && !obs.session && stdio.noise.lines > 0) {
       // It did talk, just not JSON-RPC: that is a protocol failure, not a slow server.
-      obs.failure = { kind: 'protocol', message: `no JSON-RPC answer; ${stdio.noise.lines} line(s) on stdout were something else` };
+      obs.failure = { kind: 'protocol', message: `no JSON-RPC answer; ${plural(stdio.noise.lines, 'line')} on stdout ${stdio.noise.lines === 1 ? 'was' : 'were'} something else` };
     }
     const tail = stdio.stderrTail.text().trim();
     // A listing cut short by a crash: its stderr says why.
-    const incomplete = obs.findings.find((f) => f.rule === 'tool-list-incomplete');
+    const incomplete = obs.findings.find((f) => f.rule === RULE.toolListIncomplete);
     if (incomplete && tail) incomplete.message += `; stderr ends: ${boundedTail(tail, 300)}`;
     if (obs.failure && tail) obs.failure.stderr = tail;
     if (stdio.noise.lines > 0) {
-      obs.findings.push({
-        rule: 'stdout-noise',
-        severity: 'warning',
-        message: `${stdio.noise.lines} line(s) on stdout were not JSON-RPC (first: ${JSON.stringify(stdio.noise.first)}); stdout is reserved for protocol messages`,
-        evidence: 'stdout',
-      });
+      obs.findings.push(finding(
+        RULE.stdoutNoise,
+        `${plural(stdio.noise.lines, 'line')} on stdout ${stdio.noise.lines === 1 ? 'was' : 'were'} not JSON-RPC (first: ${JSON.stringify(stdio.noise.first)}); stdout is reserved for protocol messages`,
+        { evidence: 'stdout' },
+      ));
     }
   }
   obs.durationMs = Math.round(performance.now() - started);

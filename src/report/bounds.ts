@@ -1,14 +1,20 @@
+import { cutHead, cutTail } from './cut.js';
+
 /**
  * Size bounds for what servers send us. A report must stay readable and loadable even when a
  * server sends a 5 MB description or a deeply nested annotation object.
  */
 export function bounded(text: string, max: number): string {
-  return text.length <= max ? text : `${text.slice(0, max)}… [${text.length - max} more characters]`;
+  if (text.length <= max) return text;
+  const kept = cutHead(text, max); // never half a surrogate pair
+  return `${kept}… [${text.length - kept.length} more characters]`;
 }
 
 /** The last `max` characters, for tails (a server's last words on stderr). */
 export function boundedTail(text: string, max: number): string {
-  return text.length <= max ? text : `[${text.length - max} earlier characters] …${text.slice(-max)}`;
+  if (text.length <= max) return text;
+  const kept = cutTail(text, max);
+  return `[${text.length - kept.length} earlier characters] …${kept}`;
 }
 
 /**

@@ -4,9 +4,12 @@
  * arguments each, make a 300 MB report: past a per-server budget, tools keep their verdict, hints
  * and findings, and their long texts are shortened (with a `memory-budget` finding that says so).
  */
-import { HINT_NAMES } from '../classify/hints.js';
+import { HINT_NAMES } from './verdicts.js';
 import { bounded } from './bounds.js';
 import type { Finding, ServerReport, ToolReport } from './schema.js';
+import { RULE } from '../classify/rules/catalogue.js';
+import { finding } from '../classify/rules/finding.js';
+import { plural } from './verdicts.js';
 
 /** Estimated size of one server's tools kept in full (JSON characters, about the heap they take). */
 export const REPORT_BYTES_PER_SERVER = 4 * 1024 * 1024;
@@ -99,11 +102,10 @@ export function fitServerReport(server: ServerReport, limit = REPORT_BYTES_PER_S
     return shortTool(t);
   });
   if (shortened === 0) return server;
-  const finding: Finding = {
-    rule: 'memory-budget',
-    severity: 'warning',
-    message: `the report of this server would exceed ${Math.round(limit / 1024 / 1024)} MiB: the texts of its last ${shortened} tools are shortened (verdicts and hints are complete)`,
-    evidence: 'report',
-  };
-  return { ...server, tools, findings: [...server.findings, finding] };
+  const cut = finding(
+    RULE.memoryBudget,
+    `the report of this server would exceed ${Math.round(limit / 1024 / 1024)} MiB: the texts of its last ${plural(shortened, 'tool')} are shortened (verdicts and hints are complete)`,
+    { evidence: 'report' },
+  );
+  return { ...server, tools, findings: [...server.findings, cut] };
 }

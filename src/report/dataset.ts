@@ -4,7 +4,7 @@
  * in step). Every value comes from the report as it is: server text was redacted and bounded when
  * the report was made, and nothing here reads the server's raw data again.
  */
-import { HINT_NAMES, type HintName } from '../classify/hints.js';
+import { HINT_NAMES, type HintName } from './verdicts.js';
 import { parsePinnedSpec } from '../targets/pinned.js';
 import type { Report, ServerReport, ToolReport, Verdict } from './schema.js';
 

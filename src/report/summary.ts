@@ -1,7 +1,5 @@
-import type { ServerReport, Summary, Verdict, WeightedSummary } from './schema.js';
-import { isAnnotated } from '../classify/hints.js';
-
-const VERDICTS: readonly Verdict[] = ['read-only', 'protocol-keyed', 'keyed', 'idempotent', 'unprotected'];
+import type { ServerReport, Summary, WeightedSummary } from './schema.js';
+import { countVerdicts, isAnnotated, VERDICTS } from './verdicts.js';
 
 /**
  * Counts over every tool of every server that was scanned (failed servers add no tools), and,
@@ -10,21 +8,20 @@ const VERDICTS: readonly Verdict[] = ['read-only', 'protocol-keyed', 'keyed', 'i
  */
 export function summarize(servers: ServerReport[]): Summary {
   const tools = servers.flatMap((s) => s.tools);
-  const count = (v: string) => tools.filter((t) => t.verdict === v).length;
-  const readOnly = count('read-only');
+  const c = countVerdicts(tools);
   const weighted = weightedSummary(servers);
   return {
     servers: servers.length,
     serversOk: servers.filter((s) => s.status === 'ok').length,
     serversFailed: servers.filter((s) => s.status === 'failed').length,
     tools: tools.length,
-    readOnly,
-    notReadOnly: tools.length - readOnly,
+    readOnly: c['read-only'],
+    notReadOnly: tools.length - c['read-only'],
     annotated: tools.filter((t) => isAnnotated(t.annotations)).length,
-    protocolKeyed: count('protocol-keyed'),
-    keyed: count('keyed'),
-    idempotent: count('idempotent'),
-    unprotected: count('unprotected'),
+    protocolKeyed: c['protocol-keyed'],
+    keyed: c.keyed,
+    idempotent: c.idempotent,
+    unprotected: c.unprotected,
     ...(weighted ? { weighted } : {}),
   };
 }
@@ -40,7 +37,7 @@ export function weightedSummary(servers: readonly ServerReport[]): WeightedSumma
   const total = counted.reduce((n, s) => n + s.target.downloads!, 0);
   const share = (part: number) => (total > 0 ? Math.round((part / total) * 10_000) / 10_000 : 0);
   const verdicts = {} as WeightedSummary['verdicts'];
-  for (const v of VERDICTS) {
+  for (const { id: v } of VERDICTS) {
     const having = counted.filter((s) => s.tools.some((t) => t.verdict === v));
     const downloads = having.reduce((n, s) => n + s.target.downloads!, 0);
     verdicts[v] = { servers: having.length, downloads, share: share(downloads) };

@@ -4,8 +4,10 @@
  * selectors, tag characters, odd spaces, lone surrogates) could make `get\u200bbalance` read as
  * `get_balance`. Each is shown as a visible `\uXXXX` (`\u{XXXXX}` above the BMP) instead.
  * A backslash that could begin such an escape is doubled, so two different texts never look the
- * same. Markdown and HTML use the same escaper (markdown-text.ts, reporters/html/escape.ts).
+ * same. Markdown and HTML use the same escaper (markdown-text.ts, reporters/html/escape.ts), and
+ * all three cut with cut.ts.
  */
+import { clip } from './cut.js';
 
 /**
  * What a screen shows as nothing or uses to reorder text: controls (Cc), format characters (Cf:
@@ -31,13 +33,7 @@ function codePointEscape(c: string): string {
 /** Plain space is the only whitespace a terminal line keeps (tabs and newlines are escaped too). */
 export const visibleText = visibleEscaper(' ');
 
+/** Made visible, then cut to `max` (on a code point, cut.ts). */
 export function safeText(text: string, max = 200): string {
-  const clean = visibleText(text);
-  return clean.length > max ? `${cutAt(clean, max - 1)}…` : clean;
-}
-
-/** The first `n` UTF-16 units, one fewer if that would split a surrogate pair. */
-export function cutAt(text: string, n: number): string {
-  const code = text.charCodeAt(n - 1);
-  return text.slice(0, code >= 0xd800 && code <= 0xdbff ? n - 1 : n);
+  return clip(visibleText(text), max);
 }

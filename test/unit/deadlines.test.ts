@@ -65,7 +65,7 @@ describe('schema walk budget', () => {
     expect(keyed).toBeGreaterThan(0);
     expect(keyed).toBeLessThan(200);
     expect(keyed).toBeLessThanOrEqual(Math.ceil(SERVER_STEPS / 3_000));
-    expect(server.findings[0]).toMatchObject({ rule: 'schema-budget', message: expect.stringContaining(`${200 - keyed} tool input schema(s)`) });
+    expect(server.findings[0]).toMatchObject({ rule: 'schema-budget', message: expect.stringContaining(`${200 - keyed} tool input schemas`) });
   });
 
   it('re-reads neither a wide map nor a long enum on every visit', { timeout: 20_000 }, () => {

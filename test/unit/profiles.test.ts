@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { builtinProfiles, evaluateProfile, loadProfiles, Profile, profileJsonSchema, profileUse, ProfileError, reportRules } from '../../src/classify/profiles/index.js';
-import { CATALOGUE } from '../../src/classify/rules/index.js';
+import { CATALOGUE } from '../../src/classify/rules/catalogue.js';
 import { parseFailOn } from '../../src/cli/fail-on.js';
 
 const openai = builtinProfiles().get('openai-apps')!;
@@ -42,7 +42,7 @@ describe('builtin profiles', () => {
   });
 
   it('rule ids do not collide with the rules catalogue', () => {
-    const ids = new Set(CATALOGUE.map((r) => r.id));
+    const ids = new Set<string>(CATALOGUE.map((r) => r.id));
     for (const p of builtinProfiles().values()) expect(ids.has(p.id)).toBe(false);
   });
 

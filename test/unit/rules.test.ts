@@ -1,7 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { classifyServer, type ClassifyInput } from '../../src/classify/index.js';
-import { CATALOGUE, RULES } from '../../src/classify/rules/index.js';
+import { CATALOGUE } from '../../src/classify/rules/catalogue.js';
+import { RULES } from '../../src/classify/rules/index.js';
 import { isDispatcherName } from '../../src/classify/rules/generic-dispatcher.js';
 import { describesDeduplication } from '../../src/classify/rules/weak-key-only.js';
 import { isReadNamed, writeVerb } from '../../src/classify/rules/words.js';

@@ -37,7 +37,7 @@ describe('our own list format', () => {
 
   it('entries with skip are listed as skipped with their reason', () => {
     const { skipped } = parseTargets(JSON.stringify({ servers: [{ name: 's', command: 'x', skip: 'needs docker' }] }), 'f', env);
-    expect(skipped[0]!.reason).toBe('skip: needs docker');
+    expect(skipped[0]!.reason).toBe('needs docker');
   });
 });
 

@@ -1,7 +1,7 @@
 /** The terminal table and audit view: rows add up, the headline, widths 60/80/120, hostile names. */
 import { describe, expect, it } from 'vitest';
 import { classifyServer } from '../../src/classify/index.js';
-import { headlineText, summaryTable, tableReporter } from '../../src/report/reporters/table.js';
+import { headlineLines, summaryTable, tableReporter } from '../../src/report/reporters/table.js';
 import { serverSummary, toolsReporter } from '../../src/report/reporters/tools.js';
 import type { Report, ServerReport } from '../../src/report/schema.js';
 import { summarize } from '../../src/report/summary.js';
@@ -81,10 +81,10 @@ describe('summary table', () => {
     const r = report([server('one')]);
     // A summary that disagrees with the tools (as an edited or merged report might): the table says what the summary says.
     r.summary = { ...r.summary, notReadOnly: 945, keyed: 4, protocolKeyed: 1, idempotent: 100, unprotected: 840, tools: 1_300, servers: 57, serversFailed: 3 };
-    const [first, second] = headlineText(r);
+    const [first, second] = headlineLines(r);
     expect(first).toBe('5 of 945 tools that are not read-only can be retried safely (<1%), across 57 servers (3 failed to scan).');
     expect(second).toContain('1 protocol-keyed and 4 keyed; 100 more are only hint-idempotent');
-    expect(headlineText(report([]))).toEqual(['No tools were listed across 0 servers.']);
+    expect(headlineLines(report([]))).toEqual(['No tools were listed, across 0 servers.']);
   });
 
   for (const width of [60, 80, 120]) {

@@ -4,7 +4,7 @@
  * the rules of a team's own profile from the report alone.
  */
 import type { ProfileUse, Report } from '../../report/schema.js';
-import { CATALOGUE } from '../rules/index.js';
+import { CATALOGUE } from '../rules/catalogue.js';
 import type { RuleInfo } from '../rules/types.js';
 import { ruleId } from './evaluate.js';
 import { builtinProfiles, type LoadedProfile } from './load.js';
@@ -40,7 +40,7 @@ export function ownPage(rule: DocumentedRule): string | undefined {
 
 /** The catalogue a report's findings come from: the rules, then the rules of the profiles it used. */
 export function reportRules(report: Pick<Report, 'options'>): DocumentedRule[] {
-  const seen = new Set(CATALOGUE.map((r) => r.id));
+  const seen = new Set<string>(CATALOGUE.map((r) => r.id));
   const extra = (report.options.profiles ?? []).flatMap((p) => p.rules).filter((r) => !seen.has(r.id) && seen.add(r.id));
   return [...CATALOGUE, ...extra];
 }

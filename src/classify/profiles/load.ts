@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import { Severity, Verdict } from '../../report/schema.js';
 import { describeZodError } from '../../report/zod-errors.js';
-import { CATALOGUE } from '../rules/index.js';
+import { CATALOGUE } from '../rules/catalogue.js';
 import { Profile } from './schema.js';
 
 export const BUILTIN_IDS = ['openai-apps', 'anthropic-directory'] as const;

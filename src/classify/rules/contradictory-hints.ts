@@ -1,3 +1,4 @@
+import { RULE } from './catalogue.js';
 import type { Rule } from './types.js';
 
 /**
@@ -7,9 +8,7 @@ import type { Rule } from './types.js';
  * agree with a read and are not reported: writing every hint out is good practice.
  */
 export const contradictoryHints: Rule = {
-  id: 'contradictory-hints',
-  severity: 'warning',
-  title: 'Hints contradict readOnlyHint: true',
+  id: RULE.contradictoryHints,
   scope: 'tool',
   check: ({ tool }) => {
     if (!tool.effective.readOnly) return [];

@@ -1,3 +1,4 @@
+import { RULE } from './catalogue.js';
 import type { Rule } from './types.js';
 import { writeVerb } from './words.js';
 
@@ -11,9 +12,7 @@ const ACCUMULATING = new Set(['create', 'send', 'post', 'pay', 'charge', 'add', 
  * (warning). Reported on trusted servers too: trust does not make a wrong claim right.
  */
 export const destructiveIdempotentUnkeyed: Rule = {
-  id: 'destructive-idempotent-unkeyed',
-  severity: 'info',
-  title: 'A destructive tool claims idempotency but takes no key',
+  id: RULE.destructiveIdempotentUnkeyed,
   scope: 'tool',
   check: ({ tool, raw }) => {
     if (tool.verdict !== 'idempotent' || !tool.effective.destructive) return [];

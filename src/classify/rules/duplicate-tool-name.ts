@@ -1,10 +1,9 @@
+import { RULE } from './catalogue.js';
 import type { Rule } from './types.js';
 
 /** Two tools with one name: a client can call only one, and which one is up to it. */
 export const duplicateToolName: Rule = {
-  id: 'duplicate-tool-name',
-  severity: 'error',
-  title: 'Two or more tools of a server share a name',
+  id: RULE.duplicateToolName,
   scope: 'server',
   check: ({ raws, tools }) => {
     const at = new Map<string, number[]>();

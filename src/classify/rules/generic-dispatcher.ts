@@ -1,4 +1,5 @@
 import { nameWords } from '../names.js';
+import { RULE } from './catalogue.js';
 import type { Rule } from './types.js';
 import { DISPATCH_VERBS, READ_VERBS, WRITE_VERBS } from './words.js';
 
@@ -35,9 +36,7 @@ export function isDispatcherName(name: string, serverName = ''): boolean {
 
 /** One tool that runs whatever it is given: no single verdict can describe every call. */
 export const genericDispatcher: Rule = {
-  id: 'generic-dispatcher',
-  severity: 'warning',
-  title: 'A generic dispatcher: one verdict cannot describe what it does',
+  id: RULE.genericDispatcher,
   scope: 'tool',
   check: ({ tool, raw, server }) => {
     if (!isDispatcherName(String(raw.name), server.name)) return [];

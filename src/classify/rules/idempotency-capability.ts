@@ -1,10 +1,9 @@
+import { RULE } from './catalogue.js';
 import type { Rule } from './types.js';
 
 /** SEP-3182 is a proposal: worth knowing, because clients that do not implement it get nothing from it. */
 export const idempotencyCapability: Rule = {
-  id: 'idempotency-capability',
-  severity: 'info',
-  title: 'The server advertises tools.idempotency (proposed, not in the spec)',
+  id: RULE.idempotencyCapability,
   scope: 'server',
   check: ({ idempotencyCapability }) =>
     idempotencyCapability

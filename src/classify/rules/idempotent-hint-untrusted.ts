@@ -1,3 +1,4 @@
+import { RULE } from './catalogue.js';
 import type { Rule } from './types.js';
 
 /**
@@ -5,9 +6,7 @@ import type { Rule } from './types.js';
  * do not trust as untrusted. `--trust NAME` or `trusted: true` says the user trusts them.
  */
 export const idempotentHintUntrusted: Rule = {
-  id: 'idempotent-hint-untrusted',
-  severity: 'warning',
-  title: 'Retry-safe only by idempotentHint, on a server that is not trusted',
+  id: RULE.idempotentHintUntrusted,
   scope: 'tool',
   check: ({ tool, server }) => {
     if (tool.verdict !== 'idempotent' || server.trusted) return [];

@@ -1,9 +1,9 @@
 /**
- * The rules catalogue, in the order findings are reported. Each rule lives in its own file and
- * has a page under docs/rules/<id>.md.
+ * The rules, in the order findings are reported. Each rule lives in its own file; its id, usual
+ * severity, title and page (docs/rules/<id>.md) are its entry in the catalogue (catalogue.ts).
  */
 import type { Finding } from '../../report/schema.js';
-import { CONNECTION_FINDINGS } from './connection.js';
+import { finding } from './finding.js';
 import { contradictoryHints } from './contradictory-hints.js';
 import { destructiveIdempotentUnkeyed } from './destructive-idempotent-unkeyed.js';
 import { duplicateToolName } from './duplicate-tool-name.js';
@@ -14,7 +14,7 @@ import { invalidToolName } from './invalid-tool-name.js';
 import { malformedHint } from './malformed-hint.js';
 import { missingAnnotations } from './missing-annotations.js';
 import { readNameNotReadOnly } from './read-name-not-read-only.js';
-import type { Hit, Rule, RuleInfo, ServerContext, ToolContext } from './types.js';
+import type { Hit, Rule, ServerContext, ToolContext } from './types.js';
 import { uniformHints } from './uniform-hints.js';
 import { weakKeyOnly } from './weak-key-only.js';
 import { writeNameReadOnly } from './write-name-read-only.js';
@@ -35,10 +35,7 @@ export const RULES: Rule[] = [
   idempotencyCapability,
 ];
 
-/** Every id a report can contain: the rules, then the connector's findings. */
-export const CATALOGUE: RuleInfo[] = [...RULES.map(({ id, severity, title }) => ({ id, severity, title })), ...CONNECTION_FINDINGS];
-
-const stamp = (rule: Rule, hit: Hit): Finding => ({ rule: rule.id, ...hit, severity: hit.severity ?? rule.severity });
+const stamp = (rule: Rule, { message, ...extra }: Hit): Finding => finding(rule.id, message, extra);
 
 export function runToolRules(ctx: ToolContext): Finding[] {
   return RULES.flatMap((rule) => (rule.scope === 'tool' ? rule.check(ctx).map((h) => stamp(rule, { tool: ctx.tool.name, ...h })) : []));

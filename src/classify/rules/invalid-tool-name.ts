@@ -1,13 +1,12 @@
 import { head, NAME_LIMIT } from '../names.js';
+import { RULE } from './catalogue.js';
 import type { Rule } from './types.js';
 
 const ALLOWED = /^[\w.-]{1,128}$/;
 
 /** The spec: a tool name SHOULD be 1-128 characters of `A-Za-z0-9_.-`; clients may reject others. */
 export const invalidToolName: Rule = {
-  id: 'invalid-tool-name',
-  severity: 'warning',
-  title: 'A tool name breaks the naming rule (1-128 of A-Za-z0-9_.-)',
+  id: RULE.invalidToolName,
   scope: 'tool',
   check: ({ raw }) => {
     const name = String(raw.name);

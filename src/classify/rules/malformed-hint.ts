@@ -1,11 +1,10 @@
 import { describeHint, HINT_NAMES, receivedAnnotations } from '../hints.js';
+import { RULE } from './catalogue.js';
 import type { Rule } from './types.js';
 
 /** A hint that is not a boolean: strict clients reject the whole tool list, lenient ones the hint. */
 export const malformedHint: Rule = {
-  id: 'malformed-hint',
-  severity: 'error',
-  title: 'An annotation hint is not a boolean',
+  id: RULE.malformedHint,
   scope: 'tool',
   check: ({ raw }) => {
     const received = receivedAnnotations(raw); // as sent, not the report's bounded copy

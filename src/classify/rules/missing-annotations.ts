@@ -1,4 +1,5 @@
 import { HINT_NAMES, receivedAnnotations } from '../hints.js';
+import { RULE } from './catalogue.js';
 import type { Rule } from './types.js';
 import { isReadNamed } from './words.js';
 
@@ -8,9 +9,7 @@ import { isReadNamed } from './words.js';
  * one that matters there; a hint that is present but malformed is `malformed-hint`'s.
  */
 export const missingAnnotations: Rule = {
-  id: 'missing-annotations',
-  severity: 'warning',
-  title: 'A tool has no annotations, so clients must assume a destructive, non-idempotent write',
+  id: RULE.missingAnnotations,
   scope: 'tool',
   check: ({ tool, raw }) => {
     const received = receivedAnnotations(raw); // as sent: a hint too deep for the report is still a hint

@@ -1,3 +1,4 @@
+import { RULE } from './catalogue.js';
 import type { Rule } from './types.js';
 import { isReadNamed, nameVerbs } from './words.js';
 
@@ -6,9 +7,7 @@ import { isReadNamed, nameVerbs } from './words.js';
  * wrote `readOnlyHint: false` on purpose (a `get_token` that mints one), it is only worth a look.
  */
 export const readNameNotReadOnly: Rule = {
-  id: 'read-name-not-read-only',
-  severity: 'warning',
-  title: 'A tool named like a read is not marked read-only',
+  id: RULE.readNameNotReadOnly,
   scope: 'tool',
   check: ({ tool, raw }) => {
     const name = String(raw.name);

@@ -1,4 +1,6 @@
-import type { Finding, Severity, ToolReport } from '../../report/schema.js';
+import type { Severity, ToolReport } from '../../report/schema.js';
+import type { RuleId } from './catalogue.js';
+import type { FindingExtra } from './finding.js';
 
 /** What a tool rule sees: the classified tool and the raw entry it came from. */
 export interface ToolContext {
@@ -17,19 +19,18 @@ export interface ServerContext {
   raws: Record<string, unknown>[];
 }
 
-/** A finding before the registry stamps it with the rule's id and severity. */
-export type Hit = Omit<Finding, 'rule' | 'severity'> & { severity?: Severity };
+/** A finding before the registry makes it with `finding()`: the rule's id, and its usual severity unless the hit says otherwise. */
+export type Hit = FindingExtra & { message: string };
 
-interface RuleBase {
+/** What the docs, SARIF and `--fail-on` know of a rule (catalogue.ts), and of a profile's requirement. */
+export interface RuleInfo {
   id: string;
-  /** The usual severity; a hit may lower or raise it. */
+  /** The usual severity; a finding may lower or raise it. */
   severity: Severity;
   title: string;
 }
 
-/** What the docs, SARIF and `--fail-on` know of a rule: also the connector's findings. */
-export type RuleInfo = RuleBase;
-
+/** A check; its severity, title and page are its catalogue entry's (catalogue.ts). */
 export type Rule =
-  | (RuleBase & { scope: 'tool'; check(ctx: ToolContext): Hit[] })
-  | (RuleBase & { scope: 'server'; check(ctx: ServerContext): Hit[] });
+  | { id: RuleId; scope: 'tool'; check(ctx: ToolContext): Hit[] }
+  | { id: RuleId; scope: 'server'; check(ctx: ServerContext): Hit[] };

@@ -1,4 +1,5 @@
 import { HINT_NAMES } from '../hints.js';
+import { RULE } from './catalogue.js';
 import type { Rule } from './types.js';
 
 const MIN_TOOLS = 3;
@@ -8,9 +9,7 @@ const MIN_TOOLS = 3;
  * tools are all read-only is left alone: identical hints are then simply right.
  */
 export const uniformHints: Rule = {
-  id: 'uniform-hints',
-  severity: 'info',
-  title: 'Every tool of the server carries the identical hints',
+  id: RULE.uniformHints,
   scope: 'server',
   check: ({ tools }) => {
     if (tools.length < MIN_TOOLS || tools.every((t) => t.effective.readOnly)) return [];

@@ -1,5 +1,6 @@
 import { DESCRIPTION_LIMIT } from '../../report/bounds.js';
 import { head, mentionsIdempotency } from '../names.js';
+import { RULE } from './catalogue.js';
 import type { Rule } from './types.js';
 
 /** A key or deduplication named outright: "idempotency key", "dedupe", "deduplicated". */
@@ -41,9 +42,7 @@ export function describesDeduplication(description: string | undefined, hintSays
  * no argument is a key a client can recognise, so the verdict stays `unprotected`/`idempotent`.
  */
 export const weakKeyOnly: Rule = {
-  id: 'weak-key-only',
-  severity: 'warning',
-  title: 'Only weak evidence of an idempotency key',
+  id: RULE.weakKeyOnly,
   scope: 'tool',
   check: ({ tool }) => {
     if (tool.verdict !== 'unprotected' && tool.verdict !== 'idempotent') return [];

@@ -1,11 +1,10 @@
+import { RULE } from './catalogue.js';
 import type { Rule } from './types.js';
 import { writeVerb } from './words.js';
 
 /** Named like a write but marked read-only: a client retries it freely and repeats the write. */
 export const writeNameReadOnly: Rule = {
-  id: 'write-name-read-only',
-  severity: 'error',
-  title: 'A tool named like a write is marked read-only',
+  id: RULE.writeNameReadOnly,
   scope: 'tool',
   check: ({ tool, raw }) => {
     const verb = writeVerb(String(raw.name));

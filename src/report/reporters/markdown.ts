@@ -3,17 +3,16 @@
  * server sent (names, versions, argument paths inside messages) is escaped: a tool named `a|b` must
  * not split a table cell, nor `<script>` become HTML.
  */
-import { isAnnotated } from '../../classify/hints.js';
 import { ownPage, reportRules } from '../../classify/profiles/index.js';
-import { isReadNamed } from '../../classify/rules/words.js';
+import { RULE } from '../../classify/rules/catalogue.js';
 import { mdText } from '../markdown-text.js';
 import type { Finding, Report, ServerReport } from '../schema.js';
 import { trendMarkdown, weightedMarkdown } from './markdown-census.js';
+import { headlineText, isAnnotated, plural, share, summaryCounts, total, VERDICTS } from '../verdicts.js';
 import { ruleDocUrl } from './sarif.js';
 import type { RenderOptions, Reporter } from './types.js';
 
-const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
-const pct = (n: number, of: number) => (of === 0 ? '-' : `${n} (${Math.round((100 * n) / of)}%)`);
+const pct = (n: number, of: number) => (of === 0 ? '-' : `${n} (${share(n, of)})`);
 const row = (cells: (string | number)[]) => `| ${cells.join(' | ')} |`;
 
 interface Counts { tools: number; notReadOnly: number; keyed: number; annotated: number; readNamed: number }
@@ -25,7 +24,8 @@ function counts(s: ServerReport): Counts {
     notReadOnly: t.filter((x) => !x.effective.readOnly).length,
     keyed: t.filter((x) => x.verdict === 'keyed' || x.verdict === 'protocol-keyed').length,
     annotated: t.filter((x) => isAnnotated(x.annotations)).length,
-    readNamed: t.filter((x) => !x.effective.readOnly && isReadNamed(x.name)).length,
+    // The rule's judgement as the report holds it: a finding per read-named tool that is not read-only.
+    readNamed: new Set(t.filter((x) => x.findings.some((f) => f.rule === RULE.readNameNotReadOnly)).map((x) => x.name)).size,
   };
 }
 
@@ -44,6 +44,18 @@ function summaryTable(report: Report): string[] {
   const t = total;
   lines.push(row([`**all ${plural(ok.length, 'server')}**`, '', `**${t.tools}**`, pct(t.notReadOnly, t.tools), pct(t.keyed, t.tools), pct(t.annotated, t.tools), pct(t.readNamed, t.tools)]));
   return lines;
+}
+
+/** All five verdicts, with counts, shares and what each tells a client: the table a study would cite. */
+function verdictTable(report: Report): string[] {
+  const c = summaryCounts(report.summary);
+  const n = total(c);
+  return [
+    row(['verdict', 'tools', 'share', 'what a client may do']),
+    row(['---', '--:', '--:', '---']),
+    ...VERDICTS.map((v) => row([`${v.mark} ${v.id}`, c[v.id], share(c[v.id], n), v.meaning])),
+    row(['**all**', `**${n}**`, n === 0 ? '-' : '100%', '']),
+  ];
 }
 
 function findingsOf(s: ServerReport): Finding[] {
@@ -89,6 +101,12 @@ export const markdownReporter: Reporter = {
       '',
       `${mdText(report.tool.name)} ${mdText(report.tool.version)}, ${mdText(report.startedAt)} to ${mdText(report.finishedAt)}: ` +
         `${plural(s.servers, 'server')} (${s.serversOk} scanned, ${s.serversFailed} failed), ${plural(s.tools, 'tool')}.`,
+      '',
+      `**${headlineText(summaryCounts(s))}.**`,
+      '',
+      '## Verdicts',
+      '',
+      ...verdictTable(report),
       '',
       '## Servers',
       '',

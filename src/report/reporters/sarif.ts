@@ -34,10 +34,6 @@ function messageText(text: string): string {
 const LEVEL: Record<Severity, Result.level> = { error: 'error', warning: 'warning', info: 'note' };
 
 /**
- * A rule's page when `--rules-base-url` names where the pages are published (`<url>/<id>.md`);
- * undefined without it: no link is better than a dead one (package.json names no repository).
- */
-/**
  * Where a rule's page is for the reader: a team profile's own https page, or `page` (a path under
  * docs/rules without `.md`, the rule id by default) under `--rules-base-url`; none without it.
  */
@@ -63,6 +59,18 @@ export function rulePage(page: string): string | undefined {
     pages.set(page, text);
   }
   return pages.get(page);
+}
+
+/**
+ * The page as the reader has it: under `--rules-base-url` when given, else the file shipped in the
+ * installed package (docs/rules/), when it is there. For the HTML page, which is opened on the
+ * machine that made it; SARIF and Markdown travel, and link only with `--rules-base-url`.
+ */
+export function readerPageUrl(rule: DocumentedRule, base: string | undefined): string | undefined {
+  const page = ownPage(rule);
+  if (page === undefined) return undefined;
+  if (base !== undefined) return ruleDocUrl(rule.id, base, page);
+  return rulePage(page) === undefined ? undefined : new URL(`${page}.md`, RULE_PAGES).href;
 }
 
 /**

@@ -5,8 +5,10 @@
  * cut in the middle but stay distinct. Counts come from the report (tools' verdicts, the summary),
  * never from classify/.
  */
+import { RULE } from '../../classify/rules/catalogue.js';
 import type { Report, ServerReport, Verdict } from '../schema.js';
-import { headline, plural, percent, VERDICTS } from './html/model.js';
+import { headline, plural, VERDICTS } from './html/model.js';
+import { headlineText, summaryCounts } from '../verdicts.js';
 import { cellText, naturalWidths, renderColumns, totalWidth, type Column } from './columns.js';
 import { cutEnd, displayWidth, distinctCuts } from '../width.js';
 import type { Reporter } from './types.js';
@@ -38,7 +40,7 @@ interface Row {
 
 function serverRow(s: ServerReport): Row {
   const counts = VERDICTS.map((v) => s.tools.filter((t) => t.verdict === v.id).length);
-  const partial = s.findings.some((f) => f.rule === 'tool-list-incomplete');
+  const partial = s.findings.some((f) => f.rule === RULE.toolListIncomplete);
   return {
     server: s,
     name: cellText(s.name),
@@ -148,18 +150,18 @@ export function lastLine(text: string): string {
 }
 
 /**
- * The headline, as on the HTML page: how many of the tools that are not read-only a client can
- * retry safely, from report.summary.
+ * The headline, in the words the HTML and Markdown use (verdicts.ts), with the servers it is
+ * across, then the breakdown of the tools that are not read-only.
  */
-export function headlineText(report: Report): string[] {
+export function headlineLines(report: Report): string[] {
   const h = headline(report);
   const across = `across ${plural(h.servers, 'server')}${h.serversFailed ? ` (${h.serversFailed} failed to scan)` : ''}`;
-  if (h.tools === 0) return [`No tools were listed ${across}.`];
-  if (h.writes === 0) return [`All ${plural(h.tools, 'tool')} are read-only: every one can be retried freely, ${across}.`];
+  const first = `${headlineText(summaryCounts(report.summary))}, ${across}.`;
+  if (h.tools === 0 || h.writes === 0) return [first];
   const n = (x: number) => x.toLocaleString('en-US');
   const verb = (x: number, one: string, many: string) => (x === 1 ? one : many);
   return [
-    `${n(h.safe)} of ${plural(h.writes, 'tool')} that are not read-only can be retried safely (${percent(h.safe, h.writes)}), ${across}.`,
+    first,
     `${n(h.protocolKeyed)} protocol-keyed and ${n(h.keyed)} keyed; ${n(h.hintOnly)} more ${verb(h.hintOnly, 'is', 'are')} only hint-idempotent ` +
       `(safe if you trust the server); ${n(h.unprotected)} ${verb(h.unprotected, 'is', 'are')} unprotected: a retry may repeat the effect.`,
   ];
@@ -191,7 +193,7 @@ export const tableReporter: Reporter = {
       const o = report.options as { scanned?: number; targets?: number };
       lines.push(`interrupted: ${o.scanned ?? report.servers.length} of ${plural(o.targets ?? report.servers.length, 'server')} scanned`);
     }
-    lines.push('', ...headlineText(report).flatMap((l) => wrap(l, Math.max(40, width))));
+    lines.push('', ...headlineLines(report).flatMap((l) => wrap(l, Math.max(40, width))));
     return lines.join('\n') + '\n';
   },
 };

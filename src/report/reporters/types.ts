@@ -9,7 +9,10 @@ export interface Reporter {
 }
 
 export interface RenderOptions {
-  /** `--rules-base-url`: rule pages are linked as `<url>/<id>.md`; without it, no rule links at all. */
+  /**
+   * `--rules-base-url`: rule pages are linked as `<url>/<id>.md`. Without it SARIF and Markdown
+   * (which travel) link none, and HTML links the pages of the installed package.
+   */
   rulesBaseUrl?: string;
   /** Columns the terminal reporters (table, tools) may use; unbounded when not given (a pipe). */
   width?: number;

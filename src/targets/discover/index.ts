@@ -18,7 +18,7 @@ import { readDocument, ShapeError } from './readers.js';
 
 export type { DiscoverPlaces } from './dirs.js';
 export { CLIENTS, locations } from './clients.js';
-export { identity, mergeTargets, type FoundTarget, type ListedBy } from './merge.js';
+export { identity, mergeTargets, type FoundTarget } from './merge.js';
 
 export interface FoundFile {
   client: string;

@@ -57,7 +57,7 @@ export const ownFormat: TargetFormat = {
         downloads: entry.downloads,
         secrets: fromEnv.length ? fromEnv : undefined,
       };
-      if (target.skip) out.skipped.push({ name: target.name, source: ctx.file, reason: `skip: ${target.skip}` });
+      if (target.skip) out.skipped.push({ name: target.name, source: ctx.file, reason: target.skip });
       else out.targets.push(target);
     });
     return out;

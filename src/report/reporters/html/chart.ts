@@ -64,7 +64,7 @@ export function overallChart(report: Report): string {
 
 export function serverChart(report: Report): string {
   const drawn = report.servers
-    .map((s, i) => ({ s, i, counts: countVerdicts(s) }))
+    .map((s, i) => ({ s, i, counts: countVerdicts(s.tools) }))
     .filter((x) => x.s.tools.length > 0)
     .sort((a, b) => b.s.tools.length - a.s.tools.length || a.i - b.i);
   if (drawn.length === 0) return '';

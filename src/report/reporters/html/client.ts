@@ -1,6 +1,7 @@
 /**
  * The page's only script, inlined and allowed by its sha256 hash. It adds behaviour to a page that is
- * complete without it: sorting by any column, filtering servers by text and tools by verdict, opening
+ * complete without it: sorting by any column, searching servers by their own text and their tools,
+ * filtering each tool table by verdict and text, opening
  * and closing server sections (all of them before printing), and saving the embedded JSON. It reads
  * the DOM and the JSON data block, never writes HTML (textContent only), and uses no eval.
  */
@@ -28,7 +29,9 @@ export const CLIENT_SCRIPT = String.raw`(function () {
     var table = th.closest('table');
     var index = slice.call(th.parentNode.children).indexOf(th);
     var numeric = th.getAttribute('data-sort') === 'num';
-    var dir = th.getAttribute('aria-sort') === 'ascending' ? 'descending' : 'ascending';
+    // First click: numbers largest first (the server with the most unprotected tools), words A to Z.
+    var now = th.getAttribute('aria-sort');
+    var dir = now ? (now === 'ascending' ? 'descending' : 'ascending') : (numeric ? 'descending' : 'ascending');
     slice.call(th.parentNode.children).forEach(function (h) { h.removeAttribute('aria-sort'); });
     th.setAttribute('aria-sort', dir);
     var body = table.tBodies[0];
@@ -49,8 +52,12 @@ export const CLIENT_SCRIPT = String.raw`(function () {
     var table = doc.getElementById('servers');
     if (!filter || !table) return;
     if (!serverRows) {
+      // A server is found by its own row and by its tools: name, title, description, key arguments.
       serverRows = slice.call(table.tBodies[0].rows).map(function (r) {
-        return { r: r, text: r.textContent.toLowerCase(), section: doc.getElementById('s-' + r.getAttribute('data-i')) };
+        var i = r.getAttribute('data-i');
+        var tools = doc.getElementById('t-' + i);
+        var text = r.textContent + '\n' + (tools ? tools.tBodies[0].textContent : '');
+        return { r: r, text: text.toLowerCase(), section: doc.getElementById('s-' + i) };
       });
     }
     var words = filter.value.toLowerCase().split(/\s+/).filter(Boolean);
@@ -65,18 +72,27 @@ export const CLIENT_SCRIPT = String.raw`(function () {
     out.textContent = shown === serverRows.length ? plural(shown, 'server') : shown + ' of ' + plural(serverRows.length, 'server');
   }
 
-  function filterTools(select) {
-    var table = doc.getElementById(select.getAttribute('data-table'));
+  // One server's tool table: by verdict (select.verdict-filter) and by text (input.tool-filter), both at once.
+  function filterTools(control) {
+    var table = doc.getElementById(control.getAttribute('data-table'));
     if (!table) return;
-    var want = select.value;
+    var n = table.id.slice(2);
+    var select = doc.getElementById('vf-' + n);
+    var input = doc.getElementById('tf-' + n);
+    var want = select ? select.value : '';
+    var words = input ? input.value.toLowerCase().split(/\s+/).filter(Boolean) : [];
     var rows = table.tBodies[0].rows;
     var shown = 0;
     for (var i = 0; i < rows.length; i++) {
       var ok = !want || rows[i].getAttribute('data-verdict') === want;
+      if (ok && words.length) {
+        var text = rows[i].textContent.toLowerCase();
+        ok = words.every(function (w) { return text.indexOf(w) >= 0; });
+      }
       rows[i].hidden = !ok;
       if (ok) shown++;
     }
-    var out = doc.getElementById('tc-' + select.id.slice(3));
+    var out = doc.getElementById('tc-' + n);
     if (out) out.textContent = shown === rows.length ? plural(shown, 'tool') : shown + ' of ' + plural(rows.length, 'tool');
   }
 
@@ -119,7 +135,11 @@ export const CLIENT_SCRIPT = String.raw`(function () {
       if (target && target.tagName === 'DETAILS') target.open = true;
     }
   });
-  doc.addEventListener('input', function (e) { if (e.target === filter) filterServers(); });
+  doc.addEventListener('input', function (e) {
+    var t = e.target;
+    if (t === filter) filterServers();
+    else if (t instanceof HTMLInputElement && t.classList.contains('tool-filter')) filterTools(t);
+  });
   doc.addEventListener('change', function (e) {
     var t = e.target;
     if (t instanceof HTMLSelectElement && t.classList.contains('verdict-filter')) filterTools(t);
@@ -138,7 +158,7 @@ export const CLIENT_SCRIPT = String.raw`(function () {
 
   // Values the browser restored (back/forward) apply at once.
   if (filter && filter.value) filterServers();
-  slice.call(doc.querySelectorAll('select.verdict-filter')).forEach(function (s) { if (s.value) filterTools(s); });
+  slice.call(doc.querySelectorAll('select.verdict-filter, input.tool-filter')).forEach(function (s) { if (s.value) filterTools(s); });
   openFromHash();
   doc.documentElement.setAttribute('data-ready', '1');
 })();`;

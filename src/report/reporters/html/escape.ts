@@ -5,7 +5,8 @@
  * an id (ids are built from indexes).
  */
 
-import { cutAt, visibleEscaper } from '../../terminal.js';
+import { clip } from '../../cut.js';
+import { visibleEscaper } from '../../terminal.js';
 
 const HTML_SPECIAL = /[&<>"']/g;
 const ENTITY: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
@@ -20,8 +21,7 @@ export const visible: (value: string) => string = visibleEscaper(' \\t\\n');
 /** Safe in element content and in a quoted attribute value: `<`, `>`, `&`, `"` and `'` are entities. */
 export function text(value: unknown, max = Infinity): string {
   const s = visible(typeof value === 'string' ? value : value === undefined || value === null ? '' : String(value));
-  const cut = s.length > max ? `${cutAt(s, max - 1)}…` : s;
-  return cut.replace(HTML_SPECIAL, (c) => ENTITY[c]!);
+  return clip(s, max).replace(HTML_SPECIAL, (c) => ENTITY[c]!);
 }
 
 /** A value as compact JSON text (for hints as received), escaped for HTML. */
@@ -47,4 +47,27 @@ export function json(value: unknown): string {
 /** A whole number for an attribute or a cell (never NaN or a string from the report). */
 export function num(n: number): string {
   return Number.isFinite(n) ? String(Math.round(n * 100) / 100) : '0';
+}
+
+/**
+ * A name (tool, server, argument path) as `text()` makes it, with `<wbr>` where it may break:
+ * after `_`, `-`, `.`, `/` and `:`, and between a lower-case letter or digit and an upper-case
+ * one (`createIssue`). A long name then wraps at its word joints, never mid-word. One pass over
+ * the escaped text: entities (`&amp;`) have no such joint inside them, so none is split.
+ */
+export function name(value: unknown, max = Infinity): string {
+  const s = text(value, max);
+  let out = '';
+  let from = 0;
+  for (let i = 0; i < s.length - 1; i++) {
+    const c = s.charCodeAt(i);
+    const next = s.charCodeAt(i + 1);
+    const joint = c === 0x5f || c === 0x2d || c === 0x2e || c === 0x2f || c === 0x3a;
+    const camel = ((c >= 0x61 && c <= 0x7a) || (c >= 0x30 && c <= 0x39)) && next >= 0x41 && next <= 0x5a;
+    if ((joint && next !== c) || camel) {
+      out += `${s.slice(from, i + 1)}<wbr>`;
+      from = i + 1;
+    }
+  }
+  return out + s.slice(from);
 }

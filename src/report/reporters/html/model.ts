@@ -1,33 +1,8 @@
 /** Numbers and words the page shows, derived from a report: no HTML here. */
-import type { Report, ServerReport, Verdict } from '../../schema.js';
+import type { Report } from '../../schema.js';
+import { retryFigures, share, summaryCounts, type VerdictCounts } from '../../verdicts.js';
 
-export interface VerdictInfo {
-  id: Verdict;
-  /** CSS class suffix; fixed strings, never text from the report. */
-  css: string;
-  /** A glyph next to the word, so the verdict never relies on colour alone. */
-  mark: string;
-  meaning: string;
-}
-
-/** Verdicts in precedence order (README), with what they tell a client. */
-export const VERDICTS: readonly VerdictInfo[] = [
-  { id: 'read-only', css: 'ro', mark: '✓', meaning: 'retry freely (readOnlyHint: true)' },
-  { id: 'protocol-keyed', css: 'pk', mark: '✓', meaning: 'retry with the same idempotencyKey (server advertises tools.idempotency)' },
-  { id: 'keyed', css: 'ky', mark: '✓', meaning: 'retry with the same key argument (a strong key-shaped argument)' },
-  { id: 'idempotent', css: 'id', mark: '≈', meaning: 'retry only if you trust the server (idempotentHint: true alone)' },
-  { id: 'unprotected', css: 'un', mark: '✗', meaning: 'a retry may repeat the effect' },
-];
-
-export const verdictInfo = (v: Verdict): VerdictInfo => VERDICTS.find((x) => x.id === v) ?? VERDICTS[VERDICTS.length - 1]!;
-
-export type VerdictCounts = Record<Verdict, number>;
-
-export function countVerdicts(server: ServerReport): VerdictCounts {
-  const counts = Object.fromEntries(VERDICTS.map((v) => [v.id, 0])) as VerdictCounts;
-  for (const t of server.tools) if (t.verdict in counts) counts[t.verdict] += 1;
-  return counts;
-}
+export { countVerdicts, plural, VERDICTS, verdictInfo, type VerdictCounts } from '../../verdicts.js';
 
 export interface Headline {
   /** Tools that are not read-only. */
@@ -47,9 +22,10 @@ export interface Headline {
 
 export function headline(report: Report): Headline {
   const s = report.summary;
+  const { writes, safe } = retryFigures(summaryCounts(s));
   return {
-    writes: s.notReadOnly,
-    safe: s.protocolKeyed + s.keyed,
+    writes,
+    safe,
     protocolKeyed: s.protocolKeyed,
     keyed: s.keyed,
     hintOnly: s.idempotent,
@@ -63,14 +39,23 @@ export function headline(report: Report): Headline {
 
 /** Overall counts by verdict, from the summary. */
 export function overall(report: Report): VerdictCounts {
-  const s = report.summary;
-  return { 'read-only': s.readOnly, 'protocol-keyed': s.protocolKeyed, keyed: s.keyed, idempotent: s.idempotent, unprotected: s.unprotected };
+  return summaryCounts(report.summary);
 }
 
+/** A share for the page: `0%` of nothing (the page's cells never show `-`). */
 export function percent(part: number, whole: number): string {
-  if (whole <= 0) return '0%';
-  const p = (part / whole) * 100;
-  return `${p > 0 && p < 1 ? '<1' : Math.round(p)}%`;
+  return whole <= 0 ? '0%' : share(part, whole);
+}
+
+/**
+ * Targets an interrupted scan never reached (`options.targets` minus `options.scanned`, set by the
+ * scan on Ctrl-C); undefined when the scan ran to its end or the report does not say.
+ */
+export function notScanned(report: Report): number | undefined {
+  const { interrupted, targets, scanned } = report.options;
+  if (interrupted !== true) return undefined;
+  const n = typeof targets === 'number' && typeof scanned === 'number' ? targets - scanned : NaN;
+  return Number.isInteger(n) && n >= 0 ? n : undefined;
 }
 
 /** `2026-11-29 07:30 UTC`; the input as given when it is not a date. */
@@ -91,9 +76,4 @@ export function targetFiles(report: Report): string[] {
     .filter((x): x is string => typeof x === 'string' && x.length > 0)
     .map((x) => x.split('#', 1)[0]!);
   return [...new Set(files)];
-}
-
-/** `a verdict`, `2 verdicts`. */
-export function plural(n: number, one: string, many = `${one}s`): string {
-  return `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
 }

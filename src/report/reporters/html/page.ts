@@ -5,11 +5,12 @@
  */
 import { createHash } from 'node:crypto';
 import type { Report } from '../../schema.js';
+import type { RenderOptions } from '../types.js';
 import { overallChart, serverChart } from './chart.js';
 import { CLIENT_SCRIPT } from './client.js';
 import { json, text } from './escape.js';
 import { pageReport } from './fit.js';
-import { duration, headline, percent, plural, targetFiles, when } from './model.js';
+import { duration, headline, notScanned, percent, plural, targetFiles, when } from './model.js';
 import { failureList, serverTable, skippedList } from './servers.js';
 import { OPEN_SECTIONS_UP_TO, serverSections } from './tools.js';
 import { STYLES } from './styles.js';
@@ -37,8 +38,16 @@ function headlineSection(report: Report): string {
   let big: string;
   let title: string;
   let detail: string;
-  if (h.tools === 0) {
+  let tone = '';
+  if (h.servers > 0 && h.serversOk === 0) {
+    // Nothing was scanned: no count of tools to show, least of all in the colour of safety.
+    big = 'No server scanned';
+    tone = ' bad';
+    title = `every one of ${plural(h.servers, 'server')} failed to scan; see the failures below`;
+    detail = '';
+  } else if (h.tools === 0) {
     big = '0 tools';
+    tone = ' none';
     title = `No tools were listed ${servers}`;
     detail = '';
   } else if (h.writes === 0) {
@@ -57,16 +66,27 @@ function headlineSection(report: Report): string {
   const s = report.summary;
   const stat = (label: string, value: string, small = ''): string => `<div><dt>${label}</dt><dd>${value}${small ? ` <small>${small}</small>` : ''}</dd></div>`;
   const stats = [
-    stat('Servers', s.servers.toLocaleString('en-US'), s.serversFailed ? `${s.serversFailed} failed` : 'all scanned'),
+    stat('Servers', s.servers.toLocaleString('en-US'), serversNote(report)),
     stat('Tools', s.tools.toLocaleString('en-US')),
     stat('Read-only', s.readOnly.toLocaleString('en-US'), percent(s.readOnly, s.tools)),
     stat('Annotated', s.annotated.toLocaleString('en-US'), `${percent(s.annotated, s.tools)} carry a hint`),
   ].join('');
   return (
     `<section class="headline card" aria-labelledby="headline-h"><div>` +
-    `<h2 id="headline-h"><span class="big">${big}</span> ${title}</h2>${detail ? `<p>${detail}</p>` : ''}</div>` +
+    `<h2 id="headline-h"><span class="big${tone}">${big}</span> ${title}</h2>${detail ? `<p>${detail}</p>` : ''}</div>` +
     `<dl class="stats">${stats}</dl></section>`
   );
+}
+
+/** Under the server count: failures, and the targets an interrupted scan never reached; "all scanned" only when both are none. */
+function serversNote(report: Report): string {
+  const skippedByStop = notScanned(report);
+  const parts = [
+    ...(report.summary.serversFailed ? [`${report.summary.serversFailed.toLocaleString('en-US')} failed`] : []),
+    ...(skippedByStop ? [`${skippedByStop.toLocaleString('en-US')} not scanned`] : []),
+  ];
+  if (parts.length > 0) return parts.join(', ');
+  return report.options.interrupted === true ? 'interrupted' : 'all scanned';
 }
 
 function header(report: Report, shortened: number): string {
@@ -77,7 +97,10 @@ function header(report: Report, shortened: number): string {
     `${text(report.tool.name)} ${text(report.tool.version)}`,
     `targets: ${files.length ? files.map((f) => `<code>${text(f, 200)}</code>`).join(', ') : 'command line'}`,
   ].join(' · ');
-  const interrupted = report.options.interrupted === true ? `<p class="warning" role="note">Interrupted: this report holds only the servers scanned before the stop.</p>` : '';
+  const left = notScanned(report);
+  const interrupted = report.options.interrupted === true
+    ? `<p class="warning" role="note">Interrupted: this report holds only the servers scanned before the stop${left ? `; ${plural(left, 'target')} ${left === 1 ? 'was' : 'were'} not scanned` : ''}.</p>`
+    : '';
   const short = shortened > 0
     ? `<p class="warning" role="note">To keep this page small, the texts of ${plural(shortened, 'tool')} (descriptions, hints as received, key arguments, findings) are shortened here and in the JSON this page saves; verdicts and counts are complete. The JSON report (<code>--format json</code>) has them as scanned.</p>`
     : '';
@@ -112,7 +135,7 @@ function embedded(report: Report): string {
   return `${shell.slice(0, at)}${report.servers.map((s) => json(s)).join(',')}${shell.slice(at)}`;
 }
 
-export function renderPage(full: Report): string {
+export function renderPage(full: Report, options: RenderOptions = {}): string {
   const { report, shortened } = pageReport(full);
   const h = headline(report);
   const title = h.writes > 0 ? `${h.safe} of ${h.writes} non-read-only tools retry-safe` : plural(h.tools, 'tool');
@@ -136,7 +159,7 @@ export function renderPage(full: Report): string {
     `<section id="servers-section" aria-labelledby="servers-h"><h2 id="servers-h">Servers (${n})</h2>${serverTable(report)}</section>` +
     `<section id="tools-section" aria-labelledby="tools-h"><div class="section-head"><h2 id="tools-h">Tools by server</h2>` +
     `<p class="actions js-only" hidden><button type="button" data-action="expand">Expand all</button><button type="button" data-action="collapse">Collapse all</button></p></div>` +
-    serverSections(report) +
+    serverSections(report, options.rulesBaseUrl) +
     `</section>` +
     skippedList(report) +
     `</main>` +

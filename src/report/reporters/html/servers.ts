@@ -1,6 +1,6 @@
 /** The server table (one sortable, filterable row per server) and the list of failed servers. */
 import type { Report, ServerReport } from '../../schema.js';
-import { text } from './escape.js';
+import { name, text } from './escape.js';
 import { countVerdicts, plural } from './model.js';
 
 /** A header cell that the client script can sort by; `num` columns sort by their cells' data-v. */
@@ -14,7 +14,7 @@ const numCell = (n: number | undefined, cls = ''): string =>
 
 function serverRow(s: ServerReport, i: number): string {
   const ok = s.status === 'ok';
-  const c = countVerdicts(s);
+  const c = countVerdicts(s.tools);
   const info = s.serverInfo && (s.serverInfo.name || s.serverInfo.version) ? `${s.serverInfo.name ?? ''} ${s.serverInfo.version ?? ''}`.trim() : '';
   const era = s.protocol ? `<td>${text(s.protocol.era)}</td>` : `<td class="muted empty">–</td>`;
   const negotiation = s.protocol?.negotiation ? ` title="${text(s.protocol.negotiation, 400)}"` : '';
@@ -25,7 +25,7 @@ function serverRow(s: ServerReport, i: number): string {
   const protectedN = c['protocol-keyed'] + c.keyed;
   return (
     `<tr data-i="${i}"${ok ? '' : ' class="failed"'}>` +
-    `<th scope="row"><a href="#s-${i}">${text(s.name, 120)}</a>${info ? `<span class="sub">${text(info, 120)}</span>` : ''}</th>` +
+    `<th scope="row"><a href="#s-${i}">${name(s.name, 120)}</a>${info ? `<span class="sub">${text(info, 120)}</span>` : ''}</th>` +
     `<td><span class="status status-${ok ? 'ok' : 'failed'}">${ok ? 'ok' : 'failed'}</span></td>` +
     era +
     version +
@@ -54,8 +54,8 @@ export function serverTable(report: Report): string {
   ].join('');
   const n = report.servers.length;
   return (
-    `<div class="controls js-only" hidden><label for="server-filter">Filter servers</label>` +
-    `<input id="server-filter" type="search" placeholder="name, era, failure…" autocomplete="off" spellcheck="false">` +
+    `<div class="controls js-only" hidden><label for="server-filter">Find servers</label>` +
+    `<input id="server-filter" type="search" placeholder="server, tool, description, argument, failure…" autocomplete="off" spellcheck="false">` +
     `<output id="server-count" for="server-filter" aria-live="polite">${plural(n, 'server')}</output></div>` +
     `<div class="table-wrap"><table id="servers" class="sortable servers"><caption class="sr-only">Servers; sortable by any column</caption>` +
     `<thead><tr>${head}</tr></thead><tbody>${report.servers.map(serverRow).join('')}</tbody></table></div>`
@@ -68,7 +68,7 @@ export function failureList(report: Report): string {
   if (failed.length === 0) return '';
   const items = failed.map(
     ({ s, i }) =>
-      `<li><a href="#s-${i}">${text(s.name, 120)}</a> <span class="kind">${text(s.failure?.kind ?? 'unknown')}</span> ` +
+      `<li><a href="#s-${i}">${name(s.name, 120)}</a> <span class="kind">${text(s.failure?.kind ?? 'unknown')}</span> ` +
       `<span class="failure-message">${text(s.failure?.message ?? '', 2_000)}</span>` +
       (s.failure?.stderr ? `<pre class="stderr" aria-label="stderr tail">${text(s.failure.stderr)}</pre>` : '') +
       `</li>`,

@@ -38,6 +38,7 @@ header.top{padding-top:24px}
 .headline h2{margin:0;font-size:1.35rem;line-height:1.3;font-weight:600}
 .headline .big{display:block;font-size:3rem;line-height:1.05;font-weight:750;letter-spacing:-.02em;color:var(--pk)}
 .headline .big .of{color:var(--fg)}
+.headline .big.none{color:var(--muted)}.headline .big.bad{color:var(--un-fg)}
 .headline p{margin:.6rem 0 0;color:var(--muted)}
 .headline strong{color:var(--fg)}
 .stats{display:grid;grid-template-columns:repeat(2,minmax(7.5rem,auto));gap:10px;margin:0}
@@ -97,7 +98,7 @@ tr.failed{background:var(--fail-bg)}
 .status-failed{background:var(--un-bg);color:var(--un-fg)}
 .kind{font-family:ui-monospace,monospace;font-size:.8rem;font-weight:600;background:var(--un-bg);color:var(--un-fg);border-radius:4px;padding:0 5px}
 td.failure{min-width:12rem;overflow-wrap:anywhere}
-table.servers tbody th{min-width:12rem;max-width:18rem;overflow-wrap:anywhere}
+table.servers tbody th{min-width:12rem;max-width:18rem;overflow-wrap:break-word}
 table.servers td{white-space:nowrap}
 table.servers td.failure{white-space:normal}
 .failures{list-style:none;padding:0;margin:0;display:grid;gap:10px}
@@ -118,7 +119,7 @@ details.server>summary::-webkit-details-marker{display:none}
 details.server>summary::before{content:"▸";color:var(--muted);transition:transform .15s}
 details.server[open]>summary::before{transform:rotate(90deg)}
 details.server[open]>summary{border-bottom:1px solid var(--line)}
-.server-name{font-weight:650;overflow-wrap:anywhere}
+.server-name{font-weight:650;overflow-wrap:break-word}
 .chips{display:flex;flex-wrap:wrap;gap:4px;margin-left:auto}
 .chip{font-size:.75rem;padding:0 8px;border-radius:999px;border:1px solid var(--line);background:var(--soft);white-space:nowrap}
 .chip-failed{background:var(--un-bg);color:var(--un-fg);border-color:var(--un)}
@@ -129,9 +130,10 @@ details.server[open]>summary{border-bottom:1px solid var(--line)}
 .facts dd{margin:0;overflow-wrap:anywhere}
 ul.plain{list-style:none;margin:0;padding:0}
 ul.plain li+li{margin-top:2px}
-.tool-name{font-weight:650;font-size:.9rem;overflow-wrap:anywhere}
+.tool-name{font-weight:650;font-size:.9rem;overflow-wrap:break-word}
 .desc{font-weight:400;color:var(--muted);font-size:.82rem;max-width:42ch;overflow-wrap:anywhere;display:-webkit-box;-webkit-line-clamp:3;-webkit-box-orient:vertical;overflow:hidden}
 table.tools td{overflow-wrap:anywhere}
+table.tools td code{overflow-wrap:break-word}
 @media (min-width:761px){
 table.tools tbody th{min-width:11rem}
 table.tools td:nth-child(2){min-width:7rem;max-width:16rem}

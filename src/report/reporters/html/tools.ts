@@ -1,6 +1,8 @@
 /** One collapsible section per server: its facts, its failure, its findings and its tool table. */
+import { reportRules } from '../../../classify/profiles/index.js';
 import type { Finding, Report, ServerReport, ToolReport } from '../../schema.js';
-import { jsonText, text } from './escape.js';
+import { readerPageUrl } from '../sarif.js';
+import { jsonText, name, text } from './escape.js';
 import { countVerdicts, plural, VERDICTS, verdictInfo } from './model.js';
 import { sortHeader } from './servers.js';
 
@@ -33,41 +35,58 @@ function keysCell(t: ToolReport): string {
   if (t.keyArguments.length === 0) return `<td class="muted empty">–</td>`;
   const items = t.keyArguments.map((k) => {
     const why = k.reason ? ` title="${text(`found by ${k.reason}`, 120)}"` : '';
-    return `<li${why}><code>${text(k.path, 160)}</code> <span class="conf conf-${k.confidence === 'strong' ? 'strong' : 'weak'}">${k.confidence === 'strong' ? 'strong' : 'weak'}</span></li>`;
+    return `<li${why}><code>${name(k.path, 160)}</code> <span class="conf conf-${k.confidence === 'strong' ? 'strong' : 'weak'}">${k.confidence === 'strong' ? 'strong' : 'weak'}</span></li>`;
   });
   return `<td><ul class="plain">${items.join('')}</ul></td>`;
 }
 
+/**
+ * Rule ids as links to their pages (`--rules-base-url`, or the pages the installed package ships),
+ * each link made once per rule. Only ids of the catalogue and of the report's builtin profiles get
+ * one: the URL comes from our own data, never from text in the report.
+ */
+type RuleLinks = Map<string, string>;
+
+export function ruleLinks(report: Report, base: string | undefined): RuleLinks {
+  const links: RuleLinks = new Map();
+  for (const rule of reportRules(report)) {
+    const url = readerPageUrl(rule, base);
+    if (url !== undefined) links.set(rule.id, `<a class="rule" href="${text(url)}" title="${text(rule.title)}">${text(rule.id)}</a>`);
+  }
+  return links;
+}
+
 /** A finding; `withTool` names its tool (server-level lists), tool rows leave it out. */
-function findingItem(f: Finding, withTool: boolean): string {
+function findingItem(f: Finding, withTool: boolean, links: RuleLinks): string {
   const sev = f.severity === 'error' || f.severity === 'warning' ? f.severity : 'info';
-  const tool = withTool && f.tool !== undefined ? `<code>${text(f.tool, 80)}</code> ` : '';
-  return `<li><span class="sev sev-${sev}">${sev}</span> ${tool}<span class="rule">${text(f.rule, 60)}</span> <span class="msg">${text(f.message, 600)}</span></li>`;
+  const tool = withTool && f.tool !== undefined ? `<code>${name(f.tool, 80)}</code> ` : '';
+  const rule = links.get(f.rule) ?? `<span class="rule">${text(f.rule, 60)}</span>`;
+  return `<li><span class="sev sev-${sev}">${sev}</span> ${tool}${rule} <span class="msg">${text(f.message, 600)}</span></li>`;
 }
 
-function findingsCell(t: ToolReport): string {
-  return t.findings.length === 0 ? `<td class="muted empty">–</td>` : `<td><ul class="plain findings">${t.findings.map((f) => findingItem(f, false)).join('')}</ul></td>`;
+function findingsCell(t: ToolReport, links: RuleLinks): string {
+  return t.findings.length === 0 ? `<td class="muted empty">–</td>` : `<td><ul class="plain findings">${t.findings.map((f) => findingItem(f, false, links)).join('')}</ul></td>`;
 }
 
-function toolRow(t: ToolReport): string {
+function toolRow(t: ToolReport, links: RuleLinks): string {
   const order = VERDICTS.findIndex((v) => v.id === t.verdict);
   const desc = t.description ? `<div class="desc">${text(t.description, 4_000)}</div>` : '';
   return (
     `<tr data-verdict="${verdictInfo(t.verdict).id}">` +
-    `<th scope="row"><code class="tool-name">${text(t.name, 200)}</code>${desc}</th>` +
+    `<th scope="row"><code class="tool-name">${name(t.name, 200)}</code>${desc}</th>` +
     (t.title !== undefined ? `<td>${text(t.title, 200)}</td>` : `<td class="muted empty">–</td>`) +
     `<td data-v="${order}">${verdictBadge(t)}</td>` +
     hintsCell(t) +
     effectiveCell(t) +
     keysCell(t) +
-    findingsCell(t) +
+    findingsCell(t, links) +
     `</tr>`
   );
 }
 
-function toolTable(s: ServerReport, i: number): string {
+function toolTable(s: ServerReport, i: number, links: RuleLinks): string {
   if (s.tools.length === 0) return s.status === 'ok' ? `<p class="muted">This server lists no tools.</p>` : '';
-  const counts = countVerdicts(s);
+  const counts = countVerdicts(s.tools);
   const options = VERDICTS.filter((v) => counts[v.id] > 0).map((v) => `<option value="${v.id}">${v.id} (${counts[v.id]})</option>`);
   const head = [
     sortHeader('Tool', 'text'),
@@ -81,9 +100,11 @@ function toolTable(s: ServerReport, i: number): string {
   return (
     `<div class="controls js-only" hidden><label for="vf-${i}">Verdict</label>` +
     `<select id="vf-${i}" class="verdict-filter" data-table="t-${i}"><option value="">all (${s.tools.length})</option>${options.join('')}</select>` +
-    `<output id="tc-${i}" for="vf-${i}" aria-live="polite">${plural(s.tools.length, 'tool')}</output></div>` +
+    `<label for="tf-${i}">Filter tools</label>` +
+    `<input id="tf-${i}" class="tool-filter" data-table="t-${i}" type="search" placeholder="name, title, description, argument…" autocomplete="off" spellcheck="false">` +
+    `<output id="tc-${i}" for="vf-${i} tf-${i}" aria-live="polite">${plural(s.tools.length, 'tool')}</output></div>` +
     `<div class="table-wrap"><table id="t-${i}" class="sortable tools"><caption class="sr-only">Tools of ${text(s.name, 120)}</caption>` +
-    `<thead><tr>${head}</tr></thead><tbody>${s.tools.map(toolRow).join('')}</tbody></table></div>`
+    `<thead><tr>${head}</tr></thead><tbody>${s.tools.map((t) => toolRow(t, links)).join('')}</tbody></table></div>`
   );
 }
 
@@ -103,7 +124,7 @@ function facts(s: ServerReport): string {
 
 function summaryLine(s: ServerReport): string {
   const info = s.serverInfo && (s.serverInfo.name || s.serverInfo.version) ? `${s.serverInfo.name ?? ''} ${s.serverInfo.version ?? ''}`.trim() : '';
-  const counts = countVerdicts(s);
+  const counts = countVerdicts(s.tools);
   const chips =
     s.status === 'failed'
       ? `<span class="chip chip-failed">failed: ${text(s.failure?.kind ?? 'unknown')}</span>`
@@ -111,23 +132,24 @@ function summaryLine(s: ServerReport): string {
         VERDICTS.filter((v) => counts[v.id] > 0)
           .map((v) => `<span class="chip c-${v.css}">${counts[v.id]} ${v.id}</span>`)
           .join('');
-  return `<summary><span class="server-name">${text(s.name, 120)}</span>${info ? ` <span class="sub">${text(info, 120)}</span>` : ''}<span class="chips">${chips}</span></summary>`;
+  return `<summary><span class="server-name">${name(s.name, 120)}</span>${info ? ` <span class="sub">${text(info, 120)}</span>` : ''}<span class="chips">${chips}</span></summary>`;
 }
 
-function serverSection(s: ServerReport, i: number, open: boolean): string {
+function serverSection(s: ServerReport, i: number, open: boolean, links: RuleLinks): string {
   const failure = s.failure
     ? `<div class="failure-box" role="note"><p><span class="kind">${text(s.failure.kind)}</span> ${text(s.failure.message, 2_000)}</p>` +
       (s.failure.stderr ? `<p class="muted">stderr tail:</p><pre class="stderr">${text(s.failure.stderr)}</pre>` : '') +
       `</div>`
     : '';
-  const findings = s.findings.length ? `<h4>Server findings</h4><ul class="plain findings">${s.findings.map((f) => findingItem(f, true)).join('')}</ul>` : '';
+  const findings = s.findings.length ? `<h4>Server findings</h4><ul class="plain findings">${s.findings.map((f) => findingItem(f, true, links)).join('')}</ul>` : '';
   return (
     `<details class="server${s.status === 'failed' ? ' failed' : ''}" id="s-${i}"${open ? ' open' : ''}>${summaryLine(s)}` +
-    `<div class="server-body">${facts(s)}${failure}${findings}${toolTable(s, i)}</div></details>`
+    `<div class="server-body">${facts(s)}${failure}${findings}${toolTable(s, i, links)}</div></details>`
   );
 }
 
-export function serverSections(report: Report): string {
+export function serverSections(report: Report, rulesBaseUrl?: string): string {
   const open = report.summary.tools <= OPEN_SECTIONS_UP_TO;
-  return report.servers.map((s, i) => serverSection(s, i, open)).join('');
+  const links = ruleLinks(report, rulesBaseUrl);
+  return report.servers.map((s, i) => serverSection(s, i, open, links)).join('');
 }

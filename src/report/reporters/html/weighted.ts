@@ -48,7 +48,7 @@ function topChart(report: Report): string {
     .sort((a, b) => b.s.target.downloads! - a.s.target.downloads! || a.i - b.i)
     .slice(0, TOP_DOWNLOADED);
   const rows = ranked.map(({ s, i }) => {
-    const counts = countVerdicts(s);
+    const counts = countVerdicts(s.tools);
     const downloads = s.target.downloads!;
     const label = text(`${s.name}: ${downloads.toLocaleString('en-US')} monthly downloads, ${plural(s.tools.length, 'tool')}: ${countsPhrase(counts)}`, 600);
     return (
