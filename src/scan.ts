@@ -6,13 +6,14 @@ import { setMaxListeners } from 'node:events';
 import os from 'node:os';
 import pLimit from 'p-limit';
 import { classifyServer } from './classify/index.js';
-import { profileUse, type LoadedProfile } from './classify/profiles/index.js';
+import type { LoadedProfile } from './classify/profiles/index.js';
 import type { Session } from './connect/negotiate.js';
 import { EraMemo } from './connect/era-memo.js';
 import { DEFAULT_CONNECT_OPTIONS, observe, type ConnectOptions } from './connect/observe.js';
 import { bounded, boundedObject, serverInfoOf } from './report/bounds.js';
 import { fitServerReport } from './report/budget.js';
-import { SCHEMA_VERSION, type Report, type ServerReport } from './report/schema.js';
+import type { Report, ServerReport } from './report/schema.js';
+import { SCHEMA_VERSION } from './report/schema-version.js';
 import { summarize } from './report/summary.js';
 import { defaultCacheDir, installPackages, installScriptSpecs, isInstalled, packageDir, resolveNpmLaunch } from './targets/npm.js';
 import { describeTarget, Redactor } from './targets/redact.js';
@@ -107,7 +108,7 @@ export async function scan(targets: Target[], options: ScanOptions = {}): Promis
       sandbox: options.sandbox ?? false,
       trust: options.trust ?? [],
       ...(options.signal?.aborted ? { interrupted: true, scanned: servers.length, targets: targets.length } : {}),
-      ...(options.profiles?.length ? { profiles: options.profiles.map(profileUse) } : {}),
+      ...(options.profiles?.length ? { profiles: await profileUses(options.profiles) } : {}),
       ...(options.shard ? { shard: { index: options.shard.index, count: options.shard.count } } : {}),
     },
     summary: summarize(servers),
@@ -227,4 +228,10 @@ function definedOnly(options: ScanOptions): Partial<ConnectOptions> {
 
 function protocolOf(session: Session): ServerReport['protocol'] {
   return { era: session.era, version: session.version, negotiation: session.notes.length ? session.notes.join('; ') : undefined };
+}
+
+/** report.options.profiles. Loaded only with --profile: the profile schemas are zod, built at import. */
+async function profileUses(profiles: LoadedProfile[]): Promise<NonNullable<Report['options']['profiles']>> {
+  const { profileUse } = await import('./classify/profiles/index.js');
+  return profiles.map(profileUse);
 }

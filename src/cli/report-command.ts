@@ -4,7 +4,6 @@
  * error (exit 2) naming the file and the first fields that are wrong.
  */
 import path from 'node:path';
-import type { Command } from 'commander';
 import { readReportFile, ReportFileError, type LoadedReport } from '../compare/read.js';
 import { reporter } from '../report/reporters/index.js';
 import { safeText } from '../report/terminal.js';
@@ -13,7 +12,8 @@ import { checkRulesBaseUrl } from './lock-command.js';
 import { checkOutputDir, codeOf, writeOutputFile } from './output.js';
 
 export interface ReportFlags {
-  format: string;
+  /** Parsed and checked by main.ts (listOption). */
+  format: string[];
   out?: string;
   rulesBaseUrl?: string;
 }
@@ -32,15 +32,7 @@ export async function loadReport(file: string): Promise<LoadedReport> {
 }
 
 export async function reportCommand(file: string, flags: ReportFlags): Promise<void> {
-  const formats = flags.format.split(',').map((f) => f.trim()).filter(Boolean);
-  if (formats.length === 0) throw new UsageError('--format: no format given');
-  const reporters = formats.map((f) => {
-    try {
-      return reporter(f);
-    } catch (err) {
-      throw new UsageError((err as Error).message);
-    }
-  });
+  const reporters = flags.format.map((f) => reporter(f));
   if (flags.rulesBaseUrl !== undefined) checkRulesBaseUrl(flags.rulesBaseUrl);
   const { report } = await loadReport(file);
   const out = flags.out ?? path.dirname(file);
@@ -63,16 +55,4 @@ export async function reportCommand(file: string, flags: ReportFlags): Promise<v
     });
     process.stderr.write(`idemscan: wrote ${target}\n`);
   }
-}
-
-/** Registers `report` on the program. */
-export function registerReportCommand(program: Command): void {
-  program
-    .command('report')
-    .description('re-render a saved report.json in other formats, without scanning again')
-    .argument('<file>', 'a report written by scan or audit (report.json)')
-    .option('--format <list>', 'formats, comma-separated (files go under --out; table and tools print)', 'html')
-    .option('--out <dir>', 'directory for the files (default: the report file\'s directory)')
-    .option('--rules-base-url <url>', 'link each rule to <url>/<rule-id>.md in SARIF (helpUri) and Markdown')
-    .action(reportCommand);
 }

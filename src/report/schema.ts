@@ -4,8 +4,9 @@
  * add fields freely, rename none.
  */
 import { z } from 'zod';
+import { SCHEMA_VERSION } from './schema-version.js';
 
-export const SCHEMA_VERSION = '1';
+export { SCHEMA_VERSION };
 
 export const Severity = z.enum(['error', 'warning', 'info']);
 export const Verdict = z.enum(['read-only', 'protocol-keyed', 'keyed', 'idempotent', 'unprotected']);

@@ -4,7 +4,7 @@
  * not split a table cell, nor `<script>` become HTML.
  */
 import { isAnnotated } from '../../classify/hints.js';
-import { ownPage, reportRules } from '../../classify/profiles/index.js';
+import { ownPage, reportRules } from '../../classify/profiles/documented.js';
 import { isReadNamed } from '../../classify/rules/words.js';
 import { mdText } from '../markdown-text.js';
 import type { Finding, Report, ServerReport } from '../schema.js';
