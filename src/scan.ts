@@ -15,7 +15,7 @@ import { fitServerReport } from './report/budget.js';
 import type { Report, ServerReport } from './report/schema.js';
 import { SCHEMA_VERSION } from './report/schema-version.js';
 import { summarize } from './report/summary.js';
-import { defaultCacheDir, installPackages, installScriptSpecs, isInstalled, packageDir, resolveNpmLaunch } from './targets/npm.js';
+import { defaultCacheDir, installHint, installPackages, installScriptSpecs, isInstalled, packageDir, resolveNpmLaunch } from './targets/npm.js';
 import { describeTarget, Redactor } from './targets/redact.js';
 import { parsePinnedSpec } from './targets/pinned.js';
 import { redactServer } from './targets/redact-report.js';
@@ -145,7 +145,7 @@ async function scanServer(target: Target, connect: ConnectOptions, opts: OneOpti
     if (target.npm) {
       const installError = opts.installErrors.get(target.npm);
       if (installError) throw new Error(`${target.npm} was not installed: ${installError}`);
-      if (!isInstalled(opts.cacheDir, target.npm, !!target.installScripts)) throw new Error(`${target.npm} is not installed: run \`idemscan install\` first`);
+      if (!isInstalled(opts.cacheDir, target.npm, !!target.installScripts)) throw new Error(`${target.npm} is not installed: run \`${installHint(target.source, opts.cacheDir)}\` first`);
       launch = { ...target, ...(await resolveNpmLaunch(target, opts.cacheDir)) };
       resolved = [launch.command, ...redact.args(launch.args ?? [])].join(' ');
     }

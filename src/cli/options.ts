@@ -53,15 +53,15 @@ export function levenshtein(a: string, b: string): number {
   return row[b.length]!;
 }
 
-/** A parser for a comma list of `choices` (case-insensitive); `refuse` may reject a known word. */
+/** A parser for a comma list of `choices` (case-insensitive); `refuse` may explain why a word is not one. */
 export function listParser(option: string, choices: readonly string[], refuse?: (word: string) => string | undefined): (value: string) => string[] {
   return (value) => {
     const words = splitList(value);
     if (words.length === 0) throw new UsageError(`${option}: expected a comma-separated list of ${choices.join(', ')}`);
     for (const w of words) {
-      if (!choices.includes(w)) throw unknownWord(option, w, choices);
       const why = refuse?.(w);
       if (why) throw new UsageError(`${option} ${w}: ${why}`);
+      if (!choices.includes(w)) throw unknownWord(option, w, choices);
     }
     return words;
   };

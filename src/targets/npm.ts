@@ -15,6 +15,21 @@ export function defaultCacheDir(): string {
   return process.env.IDEMSCAN_CACHE ?? path.join(process.env.XDG_CACHE_HOME ?? path.join(os.homedir(), '.cache'), 'idemscan');
 }
 
+/**
+ * The exact command that installs what a target file pins into this cache, for the "not installed"
+ * message: `idemscan install 'my targets.json' --cache-dir /home/me/.cache/idemscan`.
+ */
+export function installHint(file: string, cacheDir: string): string {
+  return `idemscan install ${shellWord(file)} --cache-dir ${shellWord(cacheDir)}`;
+}
+
+/** A word as a POSIX shell reads it back: as is when plain, else single-quoted. */
+function shellWord(word: string): string {
+  let plain = word.length > 0;
+  for (const c of word) if (!/[\w./:@%+=,-]/.test(c)) plain = false;
+  return plain ? word : `'${word.replaceAll("'", "'\\''")}'`;
+}
+
 export function splitSpec(spec: string): { name: string; version: string } {
   const at = spec.lastIndexOf('@');
   return { name: spec.slice(0, at), version: spec.slice(at + 1) };
