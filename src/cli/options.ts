@@ -29,10 +29,10 @@ export function unknownWord(option: string, word: string, known: readonly string
   return new UsageError(`${option}: unknown "${word}"${near ? `; did you mean "${near}"?` : ''} (${what}: ${list})`);
 }
 
-/** The known word nearest to `word` by edit distance, when at most a third of it is wrong. */
+/** The known word nearest to `word` by edit distance, when near enough to be a typo (`tabel`, `htm`). */
 export function suggest(word: string, known: readonly string[]): string | undefined {
   let best: string | undefined;
-  let bestDistance = Math.max(1, Math.floor(word.length / 3)) + 1;
+  let bestDistance = (word.length <= 3 ? 1 : Math.max(2, Math.floor(word.length / 3))) + 1;
   for (const k of known) {
     const d = levenshtein(word.toLowerCase(), k.toLowerCase());
     if (d < bestDistance) [best, bestDistance] = [k, d];

@@ -19,8 +19,19 @@ export function defaultCacheDir(): string {
  * The exact command that installs what a target file pins into this cache, for the "not installed"
  * message: `idemscan install 'my targets.json' --cache-dir /home/me/.cache/idemscan`.
  */
-export function installHint(file: string, cacheDir: string): string {
-  return `idemscan install ${shellWord(file)} --cache-dir ${shellWord(cacheDir)}`;
+export function installHint(source: string, cacheDir: string): string {
+  return `idemscan install ${shellWord(sourceFile(source))} --cache-dir ${shellWord(cacheDir)}`;
+}
+
+/**
+ * The file of a target's `source` (`file#servers[0]`). A file name, or an entry's name, may hold a
+ * `#` too: the longest prefix before a `#` that is a file wins.
+ */
+function sourceFile(source: string): string {
+  for (let at = source.lastIndexOf('#'); at > 0; at = source.lastIndexOf('#', at - 1)) {
+    if (existsSync(source.slice(0, at))) return source.slice(0, at);
+  }
+  return source;
 }
 
 /** A word as a POSIX shell reads it back: as is when plain, else single-quoted. */
