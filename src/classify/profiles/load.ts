@@ -69,7 +69,7 @@ async function loadFile(file: string): Promise<LoadedProfile> {
     bytes = await readFile(file);
   } catch (err) {
     if (err instanceof ProfileError) throw err;
-    throw new ProfileError(`--profile ${file}: cannot read it (${fileErrorWords(err)})`);
+    throw new ProfileError(`--profile ${file}: cannot read it: ${fileErrorWords(err)}`);
   }
   let json: unknown;
   try {
