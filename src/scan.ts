@@ -6,15 +6,16 @@ import { setMaxListeners } from 'node:events';
 import os from 'node:os';
 import pLimit from 'p-limit';
 import { classifyServer } from './classify/index.js';
-import { profileUse, type LoadedProfile } from './classify/profiles/index.js';
+import type { LoadedProfile } from './classify/profiles/index.js';
 import type { Session } from './connect/negotiate.js';
 import { EraMemo } from './connect/era-memo.js';
 import { DEFAULT_CONNECT_OPTIONS, observe, type ConnectOptions } from './connect/observe.js';
 import { bounded, boundedObject, serverInfoOf } from './report/bounds.js';
 import { fitServerReport } from './report/budget.js';
-import { SCHEMA_VERSION, type Report, type ServerReport } from './report/schema.js';
+import type { Report, ServerReport } from './report/schema.js';
+import { SCHEMA_VERSION } from './report/schema-version.js';
 import { summarize } from './report/summary.js';
-import { defaultCacheDir, installPackages, type InstallResult, installScriptSpecs, isInstalled, packageDir, resolveNpmLaunch } from './targets/npm.js';
+import { defaultCacheDir, installHint, installPackages, type InstallResult, installScriptSpecs, isInstalled, packageDir, resolveNpmLaunch } from './targets/npm.js';
 import { describeTarget, Redactor } from './targets/redact.js';
 import { parsePinnedSpec } from './targets/pinned.js';
 import { redactServer } from './targets/redact-report.js';
@@ -111,7 +112,7 @@ export async function scan(targets: Target[], options: ScanOptions = {}): Promis
       sandbox: options.sandbox ?? false,
       trust: options.trust ?? [],
       ...(options.signal?.aborted ? { interrupted: true, scanned: servers.length, targets: targets.length } : {}),
-      ...(options.profiles?.length ? { profiles: options.profiles.map(profileUse) } : {}),
+      ...(options.profiles?.length ? { profiles: await profileUses(options.profiles) } : {}),
       ...(options.shard ? { shard: { index: options.shard.index, count: options.shard.count } } : {}),
     },
     summary: summarize(servers),
@@ -148,7 +149,7 @@ async function scanServer(target: Target, connect: ConnectOptions, opts: OneOpti
     if (target.npm) {
       const installError = opts.installErrors.get(target.npm);
       if (installError) throw new Error(`${target.npm} was not installed: ${installError}`);
-      if (!isInstalled(opts.cacheDir, target.npm, !!target.installScripts)) throw new Error(`${target.npm} is not installed: run \`idemscan install\` first`);
+      if (!isInstalled(opts.cacheDir, target.npm, !!target.installScripts)) throw new Error(`${target.npm} is not installed: run \`${installHint(target.source, opts.cacheDir)}\` first`);
       launch = { ...target, ...(await resolveNpmLaunch(target, opts.cacheDir)) };
       resolved = [launch.command, ...redact.args(launch.args ?? [])].join(' ');
     }
@@ -231,4 +232,10 @@ function definedOnly(options: ScanOptions): Partial<ConnectOptions> {
 
 function protocolOf(session: Session): ServerReport['protocol'] {
   return { era: session.era, version: session.version, negotiation: session.notes.length ? session.notes.join('; ') : undefined };
+}
+
+/** report.options.profiles. Loaded only with --profile: the profile schemas are zod, built at import. */
+async function profileUses(profiles: LoadedProfile[]): Promise<NonNullable<Report['options']['profiles']>> {
+  const { profileUse } = await import('./classify/profiles/index.js');
+  return profiles.map(profileUse);
 }

@@ -1,30 +1,33 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { loadProfiles, ProfileError } from '../classify/profiles/index.js';
 import { installPackages, installScriptSpecs, defaultCacheDir } from '../targets/npm.js';
-import { loadTargetFiles } from '../targets/load.js';
 import { parseShard, selectShard, type Shard } from '../targets/shard.js';
-import { TargetFileError, type Target } from '../targets/types.js';
+import type { Target } from '../targets/types.js';
 import { reporter, REPORTERS } from '../report/reporters/index.js';
 import type { Report } from '../report/schema.js';
 import { scan, type ScanOptions } from '../scan.js';
 import { safeText } from '../report/terminal.js';
 import { EXIT, UsageError } from './exit.js';
-import { failOnMatches, failOnText, parseFailOn, type FailOn } from './fail-on.js';
+import { urlScheme } from './options.js';
+import type { FailOn } from './fail-on.js';
 import { addDiscovered } from './where-command.js';
-import { applyBaseline, prepareBaseline, writeLock } from './lock-command.js';
 import { checkOutputDir, checkOutputFile, codeOf, writeFallback, writeOutputFile } from './output.js';
 import { EXIT_INTERRUPTED, unscannedText, watchSignals } from './signals.js';
 import { InstallProgress, ScanProgress } from './progress.js';
 import { nameFromServerInfo, printResult, wroteLine } from './print-scan.js';
+
+// What only some runs need is imported when they need it (target files, profiles, --fail-on, lock
+// files): each brings zod schemas, built at import, that `audit` of one server does without.
 
 export const DEFAULT_TARGETS = fileURLToPath(new URL('../../targets/reference.json', import.meta.url));
 
 export interface ScanFlags {
   json?: string;
   out: string;
-  format: string;
-  concurrency: number;
+  /** Parsed and checked by main.ts (listOption): file formats only. */
+  format: string[];
+  /** Absent for audit (one server). */
+  concurrency?: number;
   timeout: number;
   probeTimeout: number;
   maxPages: number;
@@ -45,6 +48,8 @@ export interface ScanFlags {
 export async function scanCommand(files: string[], flags: ScanFlags & { shard?: string; discover?: boolean }): Promise<void> {
   // --discover alone scans what the clients list; the bundled list only when nothing is named.
   const list = files.length > 0 || flags.discover ? files : [DEFAULT_TARGETS];
+  const url = files.find((f) => urlScheme(f) !== undefined);
+  if (url !== undefined) throw new UsageError(`"${safeText(url, 200)}" is a URL; scan reads target files (for one server: idemscan audit URL)`);
   let shard: Shard | undefined;
   try {
     shard = flags.shard === undefined ? undefined : parseShard(flags.shard);
@@ -61,12 +66,22 @@ export async function scanCommand(files: string[], flags: ScanFlags & { shard?: 
 
 /** A target file that cannot be read is a usage error (exit 2), named in the message. */
 async function loadOrUsage(files: string[]) {
+  const [{ loadTargetFiles }, { TargetFileError }] = await Promise.all([import('../targets/load.js'), import('../targets/types.js')]);
   try {
     return await loadTargetFiles(files);
   } catch (err) {
     if (err instanceof TargetFileError) throw new UsageError(err.message);
     throw err;
   }
+}
+
+/** `--profile`: none loads nothing (profiles are zod-validated files). */
+async function loadProfilesOrUsage(names: string[]) {
+  if (names.length === 0) return [];
+  const { loadProfiles, ProfileError } = await import('../classify/profiles/index.js');
+  return loadProfiles(names).catch((err: unknown) => {
+    throw err instanceof ProfileError ? new UsageError(err.message) : err;
+  });
 }
 
 export interface AuditFlags extends ScanFlags {
@@ -83,8 +98,13 @@ export async function auditCommand(words: string[], flags: AuditFlags): Promise<
 function auditTarget(words: string[], flags: AuditFlags): Target {
   const [first, ...rest] = words;
   if (!first) throw new UsageError('audit needs a command (after --) or a URL');
-  if (/^https?:\/\//i.test(first)) {
-    if (!URL.canParse(first)) throw new UsageError(`"${first}" is not a URL`);
+  const scheme = urlScheme(first);
+  if (scheme !== undefined && scheme !== 'http' && scheme !== 'https') {
+    // Not a command to spawn: a URL idemscan cannot connect to (ftp://, file://, ws://).
+    throw new UsageError(`"${safeText(first, 200)}": not an http(s) URL (${scheme}:); audit takes an http(s) URL, or a command after --`);
+  }
+  if (scheme !== undefined) {
+    if (!URL.canParse(first)) throw new UsageError(`"${safeText(first, 200)}" is not a URL`);
     if (rest.length > 0) throw new UsageError('a URL target takes no further arguments');
     return {
       name: flags.name ?? new URL(first).host,
@@ -122,21 +142,16 @@ async function run(
   extra: Pick<ScanOptions, 'shard'> & { nameFromServerInfo?: boolean } = {},
 ): Promise<void> {
   if (targets.length === 0 && !extra.shard) throw new UsageError('no targets to scan');
-  const formats = flags.format.split(',').map((f) => f.trim()).filter(Boolean);
-  for (const f of formats) {
-    // Unknown formats, or ones that only print, are a usage error before anything starts.
-    if (!REPORTERS[f]?.fileName) throw new UsageError(`--format ${f}: not a file format (${Object.values(REPORTERS).filter((r) => r.fileName).map((r) => r.id).join(', ')})`);
-  }
-  const profiles = await loadProfiles(flags.profile ?? []).catch((err: unknown) => {
-    throw err instanceof ProfileError ? new UsageError(err.message) : err; // so are bad profile files
-  });
-  const failOn = parseFailOn(flags.failOn, profiles.map((p) => p.profile)); // and unknown --fail-on words
+  const formats = flags.format;
+  const profiles = await loadProfilesOrUsage(flags.profile ?? []); // bad profile files are usage errors before the scan
+  const failOn = flags.failOn === undefined ? undefined : (await import('./fail-on.js')).parseFailOn(flags.failOn, profiles.map((p) => p.profile)); // and unknown --fail-on words
   await checkOutputs(flags, formats); // and output paths that cannot be written
-  const baseline = await prepareBaseline(flags, failOn); // and lock files that cannot be read or written
+  const lockFiles = flags.baseline !== undefined || flags.lock !== undefined || flags.rulesBaseUrl !== undefined || failOn?.drift ? await import('./lock-command.js') : undefined;
+  const baseline = await lockFiles?.prepareBaseline(flags, failOn); // and lock files that cannot be read or written
   const progress = new ScanProgress(process.stderr, flags.quiet);
   const interrupt = watchSignals();
   const scanned = await scan(targets, {
-    concurrency: flags.concurrency,
+    concurrency: flags.concurrency ?? 1,
     timeoutMs: flags.timeout,
     probeTimeoutMs: flags.probeTimeout,
     maxPages: flags.maxPages,
@@ -155,12 +170,12 @@ async function run(
   if (extra.nameFromServerInfo) report = nameFromServerInfo(report);
   const unscanned = interrupt.interrupted ? unscannedText(progress.unscanned(targets), targets.length) : undefined;
   if (unscanned) process.stderr.write(`idemscan: ${unscanned}\n`);
-  if (baseline) applyBaseline(report, baseline, flags);
+  if (baseline) lockFiles!.applyBaseline(report, baseline, flags);
 
   let written = await writeOutputs(report, flags, formats);
-  if (flags.lock !== undefined && !interrupt.interrupted) written = (await writeLock(report, flags.lock, flags.quiet)) && written;
+  if (flags.lock !== undefined && !interrupt.interrupted) written = (await lockFiles!.writeLock(report, flags.lock, flags.quiet)) && written;
   printResult(report, view, { quiet: flags.quiet, jsonToStdout: flags.json === '-', rulesBaseUrl: flags.rulesBaseUrl });
-  const code = interrupt.interrupted ? EXIT_INTERRUPTED : exitCode(report, failOn);
+  const code = interrupt.interrupted ? EXIT_INTERRUPTED : await exitCode(report, failOn);
   process.exitCode = written || code === EXIT_INTERRUPTED ? code : EXIT.outputFailed;
 }
 
@@ -193,9 +208,11 @@ async function writeOutputs(report: Report, flags: ScanFlags, formats: string[])
   return ok;
 }
 
-function exitCode(report: Report, failOn: FailOn | undefined): number {
+async function exitCode(report: Report, failOn: FailOn | undefined): Promise<number> {
   if (report.summary.servers > 0 && report.summary.serversOk === 0) return EXIT.allFailed;
-  const matched = failOn ? failOnMatches(report, failOn) : [];
+  if (!failOn) return EXIT.ok;
+  const { failOnMatches, failOnText } = await import('./fail-on.js');
+  const matched = failOnMatches(report, failOn);
   if (matched.length === 0) return EXIT.ok;
   process.stderr.write(failOnText(matched));
   return EXIT.failOn;

@@ -4,7 +4,6 @@
  * Exit codes: 0 compared (and nothing matched --fail-on), 1 --fail-on regression matched,
  * 2 usage error or a report file that cannot be read or is not a valid report.
  */
-import type { Command } from 'commander';
 import { diffJsonSchema, diffReports } from '../compare/diff.js';
 import { DIFF_FORMATS, renderDiff, type DiffFormat } from '../compare/render.js';
 import { EXIT, UsageError } from './exit.js';
@@ -16,18 +15,6 @@ interface DiffFlags {
   format: string;
   failOn?: string;
   schema?: boolean;
-}
-
-export function registerDiff(program: Command): void {
-  program
-    .command('diff')
-    .description('compare two reports: servers, status, tools, verdicts, hints, key arguments, capability')
-    .argument('[old]', 'the earlier report.json')
-    .argument('[new]', 'the later report.json')
-    .option('--format <format>', `output: ${DIFF_FORMATS.join(', ')}`, 'text')
-    .option('--fail-on <what>', 'exit 1 when anything got worse ("regression")')
-    .option('--schema', 'print the JSON Schema of --format json and exit')
-    .action(diffCommand);
 }
 
 export async function diffCommand(oldFile: string | undefined, newFile: string | undefined, flags: DiffFlags): Promise<void> {

@@ -10,6 +10,7 @@ import { CATALOGUE } from '../classify/rules/catalogue.js';
 import { Severity, Verdict, type Report } from '../report/schema.js';
 import { safeText } from '../report/terminal.js';
 import { UsageError } from './exit.js';
+import { splitList, suggest } from './options.js';
 
 export interface FailOn {
   /** The least severe severity that fails, if any was named. */
@@ -27,7 +28,7 @@ const RANK: Record<Severity, number> = { error: 3, warning: 2, info: 1 };
 /** `profiles`: those given with `--profile`, whose ids and rule ids become words too. */
 export function parseFailOn(list: string | undefined, profiles: Profile[] = []): FailOn | undefined {
   if (list === undefined) return undefined;
-  const words = list.split(',').map((w) => w.trim()).filter(Boolean);
+  const words = splitList(list); // case-insensitive: rule ids, verdicts and severities are lowercase
   if (words.length === 0) throw new UsageError('--fail-on: expected a comma-separated list of severities, rule ids or verdicts');
   const out: FailOn = { rules: new Set(), verdicts: new Set(), profiles: new Set() };
   const ruleIds = new Set([...CATALOGUE.map((r) => r.id), ...profiles.flatMap((p) => p.requirements.map((r) => ruleId(p, r)))]);
@@ -47,9 +48,10 @@ export function parseFailOn(list: string | undefined, profiles: Profile[] = []):
     } else if (verdict.success) out.verdicts.add(verdict.data);
     else if (ruleIds.has(word)) out.rules.add(word);
     else {
+      const near = suggest(word, [...Severity.options, ...Verdict.options, 'drift', 'profile', ...BUILTIN_IDS, ...profileIds, ...ruleIds]);
       throw new UsageError(
-        `--fail-on: unknown "${word}"; expected a severity (${Severity.options.join(', ')}), a verdict (${Verdict.options.join(', ')}), ` +
-          'drift (with --baseline), a rule id (see docs/rules/README.md), profile, or the id of a --profile',
+        `--fail-on: unknown "${safeText(word, 80)}"${near ? `; did you mean "${near}"?` : ''} (expected a severity (${Severity.options.join(', ')}), a verdict (${Verdict.options.join(', ')}), ` +
+          'drift (with --baseline), a rule id (see docs/rules/README.md), profile, or the id of a --profile)',
       );
     }
   }

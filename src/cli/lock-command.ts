@@ -5,7 +5,6 @@
  * a listing on stderr, `--fail-on drift`). The comparison itself is src/compare/drift.ts.
  */
 import path from 'node:path';
-import type { Command } from 'commander';
 import { driftOf, renderDrift } from '../compare/drift.js';
 import { DEFAULT_LOCK_FILE, lockOf, readLockFile, type LockFile } from '../compare/lock.js';
 import { ReportFileError } from '../compare/read.js';
@@ -16,12 +15,9 @@ import { UsageError } from './exit.js';
 import type { FailOn } from './fail-on.js';
 import { checkOutputFile, codeOf, writeFallback, writeOutputFile } from './output.js';
 
-export function registerLock(program: Command, scanOptions: (cmd: Command) => Command): void {
-  scanOptions(program.command('lock'))
-    .description('scan, then pin every tool (definitionHash, verdict, hints) in a lock file for --baseline')
-    .argument('[files...]', 'target files, as for scan (default: the bundled reference list)')
-    .option('--lock <path>', 'the lock file to write', DEFAULT_LOCK_FILE)
-    .action((files: string[], flags: ScanFlags) => scanCommand(files, flags));
+/** `idemscan lock` (declared in main.ts): a scan that writes `--lock`, idemscan.lock.json unless named. */
+export function lockCommand(files: string[], flags: ScanFlags): Promise<void> {
+  return scanCommand(files, { ...flags, lock: flags.lock ?? DEFAULT_LOCK_FILE });
 }
 
 /** What `--baseline`, `--lock` and `--rules-base-url` need before the scan starts; usage errors early. */

@@ -1,20 +1,21 @@
 #!/usr/bin/env node
 /**
  * The command line: parses flags, calls the library, renders, sets the exit code.
- * Exit codes: 0 scanned, 1 --fail-on matched, 2 usage or target-file error, 3 every target failed,
- * 4 a report file could not be written after the scan (saved to a fallback file, named on stderr).
+ * Exit codes: 0 scanned, 1 --fail-on matched, 2 usage or target-file error (or an internal error,
+ * which says so), 3 every target failed, 4 a report file could not be written after the scan
+ * (saved to a fallback file, named on stderr).
+ *
+ * Start-up: this file loads only commander and the option parsers. Each command's module (and the
+ * scanner, reporters, zod schemas and SDK behind it) is imported when that command runs, so
+ * `--version` and `--help` cost about what `node -e 0` does (bench/startup.bench.ts).
  */
 import { Command, CommanderError } from 'commander';
-import { lockJsonSchema } from '../compare/lock.js';
-import { reportJsonSchema } from '../report/schema.js';
+import { DIFF_FORMATS } from '../compare/render.js';
 import { TOOL_VERSION } from '../version.js';
-import { auditCommand, installCommand, scanCommand } from './commands.js';
-import { registerDiff } from './diff-command.js';
-import { registerLock } from './lock-command.js';
-import { registerMerge } from './merge-command.js';
-import { registerReportCommand } from './report-command.js';
-import { registerWhere } from './where-command.js';
+import type { AuditFlags, ScanFlags } from './commands.js';
 import { EXIT, UsageError } from './exit.js';
+import { FILE_FORMATS, intOption, listOption, PRINT_FORMATS, repeatable, wordParser } from './options.js';
+import { registerWhere } from './where-command.js';
 
 // A reader that goes away (`idemscan scan | head -1`) is no failure of the scan: what it missed
 // is gone, the report files are still written, and the exit code stays the scan's own.
@@ -31,76 +32,115 @@ const program = new Command('idemscan')
   .showHelpAfterError()
   .exitOverride();
 
-function scanOptions(cmd: Command): Command {
-  return cmd
+const ALL_FORMATS = [...FILE_FORMATS, ...PRINT_FORMATS];
+/** scan, audit and lock print the table (or tools) anyway: --format names the files they write. */
+const printsOnly = (word: string) =>
+  (PRINT_FORMATS as readonly string[]).includes(word) ? `prints only; --format names files to write (${FILE_FORMATS.join(', ')}), and the ${word === 'tools' ? 'tools view' : 'table'} prints unless -q` : undefined;
+const COMPARE = 'add a trend section: what changed since an earlier report, over the servers in both';
+const RULES_BASE_URL = 'link each rule to <url>/<rule-id>.md in SARIF (helpUri) and Markdown';
+
+/** The options of scan, audit and lock. `one`: audit scans one server, so it has no --concurrency. */
+function scanOptions(cmd: Command, one = false): Command {
+  cmd
     .option('--json <path>', 'also write the JSON report to PATH (- for stdout)')
     .option('--out <dir>', 'directory for report files', 'output')
-    .option('--format <list>', 'formats to write under --out, comma-separated', 'json')
-    .option('--concurrency <n>', 'servers scanned at once', toInt, 4)
-    .option('--timeout <ms>', 'bound on each server, from start to last page', toInt, 30_000)
-    .option('--probe-timeout <ms>', 'how long server/discover may stay silent before trying initialize', toInt, 2_000)
-    .option('--max-pages <n>', 'tools/list pages read per server at most', toInt, 64)
-    .option('--trust <names...>', 'servers whose hints you trust')
-    .option('--fail-on <list>', 'exit 1 when anything matches: a severity, rule ids, verdicts, drift, profile or a profile id, comma-separated')
-    .option('--profile <name>', 'check every tool against a profile: openai-apps, anthropic-directory or a JSON file (repeatable)', collect, [])
+    .addOption(listOption('--format <list>', 'formats to write under --out', FILE_FORMATS, ['json'], printsOnly));
+  if (!one) cmd.addOption(intOption('--concurrency <n>', 'servers scanned at once', 4));
+  return cmd
+    .addOption(intOption('--timeout <ms>', 'bound on each server, from start to last page', 30_000))
+    .addOption(intOption('--probe-timeout <ms>', 'how long server/discover may stay silent before trying initialize', 2_000))
+    .addOption(intOption('--max-pages <n>', 'tools/list pages read per server at most', 64))
+    .addOption(repeatable('--trust <name>', 'a server whose hints you trust', { commas: true }))
+    .option('--fail-on <list>', 'exit 1 when anything matches: a severity (error, warning, info), rule ids, verdicts, drift, profile or a profile id, comma-separated')
+    .addOption(repeatable('--profile <name>', 'check every tool against a profile: openai-apps, anthropic-directory or a JSON file', { commas: true }))
     .option('--baseline <lock>', 'compare with a lock file (idemscan lock): report.drift, and --fail-on drift')
-    .option('--rules-base-url <url>', 'link each rule to <url>/<rule-id>.md in SARIF (helpUri) and Markdown')
+    .option('--rules-base-url <url>', RULES_BASE_URL)
     .option('--sandbox', 'run stdio servers under bubblewrap: no network, no home directories, read-only system (network namespace only, without bwrap; docs/SANDBOX.md)')
     .option('--no-install', 'do not install missing pinned npm packages')
-    .option('--cache-dir <dir>', 'where pinned npm packages are installed')
+    .option('--cache-dir <dir>', 'where pinned npm packages are installed (default: $IDEMSCAN_CACHE or ~/.cache/idemscan)')
     .option('-q, --quiet', 'no progress or table on the terminal');
 }
+
+const commands = () => import('./commands.js');
 
 scanOptions(program.command('scan'))
   .description('scan every server in one or more target files (default: the bundled reference list)')
   .argument('[files...]', 'target files: idemscan lists, mcpServers configs, VS Code mcp.json, registry server.json')
   .option('--shard <i/n>', 'scan only shard I of N (1-based; by a hash of each server name), e.g. 2/4')
   .option('--discover', 'also scan the servers configured in the MCP clients found here (see `idemscan where`)')
-  .action(scanCommand);
+  .action(async (files: string[], flags: ScanFlags) => (await commands()).scanCommand(files, flags));
 
-scanOptions(program.command('audit'))
+scanOptions(program.command('audit'), true)
   .description('scan one server and show every tool with its verdict and evidence')
   .usage('[options] -- COMMAND [ARGS...]  |  [options] URL')
   .argument('<target...>', 'a command and its arguments (after --), or an http(s) URL')
-  .option('--header <header...>', 'HTTP header "Name: value" (repeatable)')
-  .option('--env <pair...>', 'environment variable NAME=value for a stdio server (repeatable)')
+  .addOption(repeatable('--header <header>', 'HTTP header "Name: value"'))
+  .addOption(repeatable('--env <pair>', 'environment variable NAME=value for a stdio server'))
   .option('--sse', 'the URL is an HTTP+SSE (2024-11-05) endpoint')
-  .option('--name <name>', 'the server name in the report')
-  .action(auditCommand);
+  .option('--name <name>', "the server name in the report (default: the URL's host, or the command's file name)")
+  .action(async (words: string[], flags: AuditFlags) => (await commands()).auditCommand(words, flags));
 
-registerLock(program, scanOptions);
+scanOptions(program.command('lock'))
+  .description('scan, then pin every tool (definitionHash, verdict, hints) in a lock file for --baseline')
+  .argument('[files...]', 'target files, as for scan (default: the bundled reference list)')
+  .option('--lock <path>', 'the lock file to write (default: idemscan.lock.json)')
+  .action(async (files: string[], flags: ScanFlags) => (await import('./lock-command.js')).lockCommand(files, flags));
 
 program
   .command('install')
   .description('install the pinned npm packages of target files into the cache')
   .argument('<files...>', 'target files')
-  .option('--concurrency <n>', 'installs at once', toInt, 4)
-  .option('--cache-dir <dir>', 'cache directory')
-  .action(installCommand);
+  .addOption(intOption('--concurrency <n>', 'installs at once', 4))
+  .option('--cache-dir <dir>', 'cache directory (default: $IDEMSCAN_CACHE or ~/.cache/idemscan)')
+  .action(async (files: string[], flags: { concurrency: number; cacheDir?: string }) => (await commands()).installCommand(files, flags));
 
 program
   .command('schema')
   .description("print the report's JSON Schema")
   .option('--lock', "print the lock file's JSON Schema instead")
-  .action((flags: { lock?: boolean }) => {
-    process.stdout.write(JSON.stringify(flags.lock ? lockJsonSchema() : reportJsonSchema(), null, 2) + '\n');
+  .action(async (flags: { lock?: boolean }) => {
+    const schema = flags.lock ? (await import('../compare/lock.js')).lockJsonSchema() : (await import('../report/schema.js')).reportJsonSchema();
+    process.stdout.write(JSON.stringify(schema, null, 2) + '\n');
   });
 
-registerDiff(program);
-registerMerge(program);
-registerReportCommand(program);
+program
+  .command('diff')
+  .description('compare two reports: servers, status, tools, verdicts, hints, key arguments, capability')
+  .argument('[old]', 'the earlier report.json')
+  .argument('[new]', 'the later report.json')
+  .option('--format <format>', `output (choices: ${DIFF_FORMATS.join(', ')})`, wordParser('--format', DIFF_FORMATS), 'text')
+  .option('--fail-on <what>', 'exit 1 when anything got worse (choices: regression)', wordParser('--fail-on', ['regression']))
+  .option('--schema', 'print the JSON Schema of --format json and exit')
+  .action(async (a: string | undefined, b: string | undefined, flags: { format: 'text'; failOn?: string; schema?: boolean }) =>
+    (await import('./diff-command.js')).diffCommand(a, b, flags),
+  );
+
+program
+  .command('merge')
+  .description('merge shard reports (scan --shard I/N) into one report, as if one scan had run')
+  .argument('<reports...>', 'report.json files')
+  .option('--json <path>', 'write the merged JSON report to PATH (- for stdout; the default without --out)')
+  .option('--out <dir>', 'directory for the merged report.json (and other --formats)')
+  .addOption(listOption('--format <list>', 'formats to write under --out', FILE_FORMATS, ['json'], printsOnly))
+  .option('-q, --quiet', 'no summary line on stderr')
+  .option('--compare <old.json>', COMPARE)
+  .action(async (files: string[], flags: { json?: string; out?: string; format: string[]; quiet?: boolean; compare?: string }) =>
+    (await import('./merge-command.js')).mergeCommand(files, flags),
+  );
+
+program
+  .command('report')
+  .description('re-render a saved report.json in other formats, without scanning again')
+  .argument('<file>', 'a report written by scan or audit (report.json)')
+  .addOption(listOption('--format <list>', 'formats (files go under --out; table and tools print)', ALL_FORMATS, ['html']))
+  .option('--out <dir>', "directory for the files (default: the report file's directory)")
+  .option('--rules-base-url <url>', RULES_BASE_URL)
+  .option('--compare <old.json>', COMPARE)
+  .action(async (file: string, flags: { format: string[]; out?: string; rulesBaseUrl?: string; compare?: string }) =>
+    (await import('./report-command.js')).reportCommand(file, flags),
+  );
+
 registerWhere(program);
-
-function collect(value: string, previous: string[]): string[] {
-  return [...previous, value];
-}
-
-function toInt(value: string): number {
-  const n = Number(value);
-  // setTimeout's limit (about 24.8 days): a larger value would fire at once.
-  if (!Number.isInteger(n) || n <= 0 || n > 2_147_483_647) throw new UsageError(`expected a positive whole number up to 2147483647, got "${value}"`);
-  return n;
-}
 
 try {
   await program.parseAsync(process.argv);
@@ -111,7 +151,9 @@ try {
     process.stderr.write(`idemscan: ${err.message}\n`);
     process.exitCode = EXIT.usage;
   } else {
-    process.stderr.write(`idemscan: ${(err as Error)?.stack ?? String(err)}\n`);
+    // A bug, not a bad flag: say so, with the stack to report it by.
+    const stack = err instanceof Error ? (err.stack ?? err.message) : String(err);
+    process.stderr.write(`idemscan: internal error (a bug in idemscan; please report it with this text):\n${stack}\n`);
     process.exitCode = EXIT.usage;
   }
 }

@@ -4,7 +4,6 @@
  * not be merged (different schema versions, a server in two reports).
  */
 import path from 'node:path';
-import type { Command } from 'commander';
 import { MergeError, mergeReports } from '../compare/merge.js';
 import { reporter } from '../report/reporters/index.js';
 import { safeText } from '../report/terminal.js';
@@ -16,22 +15,10 @@ import { plural } from '../report/verdicts.js';
 interface MergeFlags {
   json?: string;
   out?: string;
-  format: string;
+  /** Parsed and checked by main.ts (listOption): file formats only. */
+  format: string[];
   quiet?: boolean;
   compare?: string;
-}
-
-export function registerMerge(program: Command): void {
-  program
-    .command('merge')
-    .description('merge shard reports (scan --shard I/N) into one report, as if one scan had run')
-    .argument('<reports...>', 'report.json files')
-    .option('--json <path>', 'write the merged JSON report to PATH (- for stdout; the default without --out)')
-    .option('--out <dir>', 'directory for the merged report.json (and other --formats)')
-    .option('--format <list>', 'formats to write under --out, comma-separated', 'json')
-    .option('-q, --quiet', 'no summary line on stderr')
-    .option('--compare <old.json>', 'add a trend section: what changed since an earlier report, over the servers in both')
-    .action(mergeCommand);
 }
 
 /** Merging is quick to repeat: a file that cannot be written after all is a usage error naming it. */
@@ -42,12 +29,7 @@ async function write(file: string, data: string): Promise<void> {
 }
 
 export async function mergeCommand(files: string[], flags: MergeFlags): Promise<void> {
-  const formats = flags.format.split(',').map((f) => f.trim()).filter(Boolean);
-  try {
-    formats.forEach((f) => reporter(f));
-  } catch (err) {
-    throw new UsageError((err as Error).message);
-  }
+  const formats = flags.format;
   const jsonPath = flags.json ?? (flags.out === undefined ? '-' : undefined);
   if (flags.out !== undefined) await checkOutputDir('--out', flags.out, formats.flatMap((f) => reporter(f).fileName ?? []));
   if (jsonPath !== undefined && jsonPath !== '-') await checkOutputFile('--json', jsonPath);

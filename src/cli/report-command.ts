@@ -4,7 +4,6 @@
  * error (exit 2) naming the file and the first fields that are wrong.
  */
 import path from 'node:path';
-import type { Command } from 'commander';
 import { readReportFile, ReportFileError, type LoadedReport } from '../compare/read.js';
 import { compareWith } from '../compare/trend.js';
 import type { Report } from '../report/schema.js';
@@ -16,7 +15,8 @@ import { checkRulesBaseUrl } from './lock-command.js';
 import { checkOutputDir, codeOf, writeOutputFile } from './output.js';
 
 export interface ReportFlags {
-  format: string;
+  /** Parsed and checked by main.ts (listOption). */
+  format: string[];
   out?: string;
   rulesBaseUrl?: string;
   /** An earlier report: adds the trend section (compare/trend.ts). */
@@ -37,15 +37,7 @@ export async function loadReport(file: string): Promise<LoadedReport> {
 }
 
 export async function reportCommand(file: string, flags: ReportFlags): Promise<void> {
-  const formats = flags.format.split(',').map((f) => f.trim()).filter(Boolean);
-  if (formats.length === 0) throw new UsageError('--format: no format given');
-  const reporters = formats.map((f) => {
-    try {
-      return reporter(f);
-    } catch (err) {
-      throw new UsageError((err as Error).message);
-    }
-  });
+  const reporters = flags.format.map((f) => reporter(f));
   if (flags.rulesBaseUrl !== undefined) checkRulesBaseUrl(flags.rulesBaseUrl);
   const { report: loaded } = await loadReport(file);
   const report = flags.compare === undefined ? loaded : await withComparison(loaded, flags.compare, file);
@@ -74,17 +66,4 @@ export async function reportCommand(file: string, flags: ReportFlags): Promise<v
 /** The report with `comparedWith` set from the earlier report in `file` (report and merge --compare). */
 export async function withComparison(report: Report, file: string, reportFile?: string): Promise<Report> {
   return { ...report, comparedWith: compareWith(report, await loadReport(file), reportFile) };
-}
-
-/** Registers `report` on the program. */
-export function registerReportCommand(program: Command): void {
-  program
-    .command('report')
-    .description('re-render a saved report.json in other formats, without scanning again')
-    .argument('<file>', 'a report written by scan or audit (report.json)')
-    .option('--format <list>', 'formats, comma-separated (files go under --out; table and tools print)', 'html')
-    .option('--out <dir>', 'directory for the files (default: the report file\'s directory)')
-    .option('--rules-base-url <url>', 'link each rule to <url>/<rule-id>.md in SARIF (helpUri) and Markdown')
-    .option('--compare <old.json>', 'add a trend section: what changed since an earlier report, over the servers in both')
-    .action(reportCommand);
 }

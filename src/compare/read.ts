@@ -5,6 +5,7 @@
 import { readFile } from 'node:fs/promises';
 import { Report, SCHEMA_VERSION } from '../report/schema.js';
 import { describeZodError } from '../report/zod-errors.js';
+import { fileErrorWords } from '../report/error-words.js';
 
 /** A report file that cannot be used: unreadable, not JSON, or not a valid report. Names file and field. */
 export class ReportFileError extends Error {
@@ -38,7 +39,7 @@ export async function readText(file: string): Promise<string> {
   try {
     return await readFile(file, 'utf8');
   } catch (err) {
-    throw new ReportFileError(file, `cannot read: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+    throw new ReportFileError(file, `cannot read: ${fileErrorWords(err)}`);
   }
 }
 

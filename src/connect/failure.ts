@@ -11,21 +11,70 @@ export class ScanFailure extends Error {
   }
 }
 
-/** Maps an error from fetch or the SDK's HTTP transports to a failure kind. */
-export function httpFailure(err: unknown): ScanFailure {
+/** What each system error means, in words beside its code. */
+const UNREACHABLE: Record<string, string> = {
+  ECONNREFUSED: 'connection refused',
+  ENOTFOUND: 'no such host',
+  EHOSTUNREACH: 'host unreachable',
+  ENETUNREACH: 'network unreachable',
+  EAI_AGAIN: 'name lookup failed for now',
+  ECONNRESET: 'connection reset',
+  ETIMEDOUT: 'connection timed out',
+};
+
+interface SystemError {
+  code?: unknown;
+  address?: unknown;
+  port?: unknown;
+  hostname?: unknown;
+  message?: unknown;
+  cause?: unknown;
+  errors?: unknown;
+}
+
+/**
+ * The system error under fetch's "fetch failed" (its `cause`, or one of an AggregateError's
+ * `errors` when both IPv6 and IPv4 were tried), searched a few levels deep.
+ */
+function systemError(err: unknown, depth = 0): SystemError | undefined {
+  if (typeof err !== 'object' || err === null || depth > 4) return undefined;
+  const e = err as SystemError;
+  if (typeof e.code === 'string' && e.code in UNREACHABLE) return e;
+  const inner = [e.cause, ...(Array.isArray(e.errors) ? e.errors.slice(0, 4) : [])];
+  for (const x of inner) {
+    const found = systemError(x, depth + 1);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+/** `ECONNREFUSED 127.0.0.1:3000: cannot reach the server (connection refused)`: code, where, why. */
+function unreachable(e: SystemError, host: string | undefined): ScanFailure {
+  const code = String(e.code);
+  const where = typeof e.address === 'string' ? (typeof e.port === 'number' ? `${e.address}:${e.port}` : e.address) : typeof e.hostname === 'string' ? e.hostname : host;
+  return new ScanFailure('unreachable', `${code}${where ? ` ${where}` : ''}: cannot reach the server (${UNREACHABLE[code]})`);
+}
+
+/**
+ * Maps an error from fetch or the SDK's HTTP transports to a failure kind. `host`: the target's
+ * `host:port`, named when the system error does not name one (never the URL: it may hold secrets).
+ */
+export function httpFailure(err: unknown, host?: string): ScanFailure {
   if (err instanceof ScanFailure) return err;
-  const e = err as { code?: unknown; name?: string; message?: string; data?: { status?: number }; cause?: { code?: string } };
+  const e = err as { code?: unknown; name?: string; message?: string; data?: { status?: number }; cause?: { code?: string; message?: unknown } };
   // Streamable HTTP errors carry data.status; the SSE transport's SseError a numeric code.
   const status = e.data?.status ?? (typeof e.code === 'number' && e.code >= 100 && e.code < 600 ? e.code : undefined) ?? statusFromMessage(e.message);
   const message = e.message ?? String(err);
   if (e.name === 'UnauthorizedError' || status === 401 || status === 403) {
     return new ScanFailure('auth', `HTTP ${status ?? 401}: the server refused the credentials`);
   }
-  const code = e.cause?.code ?? (typeof e.code === 'string' ? e.code : undefined);
-  if (code && /ECONNREFUSED|ENOTFOUND|EHOSTUNREACH|ENETUNREACH|EAI_AGAIN|ECONNRESET/.test(code)) {
-    return new ScanFailure('unreachable', `${code}: cannot reach the server`);
+  const system = systemError(err);
+  if (system) return unreachable(system, host);
+  if (/fetch failed/i.test(message)) {
+    // Another cause (`bad port`, a TLS error): its words, and where.
+    const cause = typeof e.cause?.message === 'string' ? `: ${e.cause.message}` : '';
+    return new ScanFailure('unreachable', `cannot reach the server${host ? ` at ${host}` : ''} (${message}${cause})`);
   }
-  if (/fetch failed/i.test(message)) return new ScanFailure('unreachable', `cannot reach the server (${message})`);
   return new ScanFailure('protocol', status ? `HTTP ${status}: ${message}` : message);
 }
 

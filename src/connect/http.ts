@@ -30,10 +30,13 @@ export class HttpChannel implements Channel {
   readonly kind: 'streamable' | 'sse';
   private readonly transport: SdkTransport;
   private readonly abort = new AbortController();
+  /** `host:port` for failure messages (the URL itself may carry secrets). */
+  private readonly host: string;
 
   constructor(opts: HttpOptions) {
     this.kind = opts.kind;
     const url = new URL(opts.url);
+    this.host = url.host;
     const headers = { ...opts.headers };
     // fetch refuses URLs with credentials (and would put them in its error): send them as Basic auth.
     const basic = basicAuthFromUrl(url);
@@ -55,7 +58,7 @@ export class HttpChannel implements Channel {
     try {
       await this.transport.start();
     } catch (err) {
-      throw excerpt(httpFailure(err));
+      throw excerpt(httpFailure(err, this.host));
     }
   }
 
@@ -63,7 +66,7 @@ export class HttpChannel implements Channel {
     try {
       await (this.transport.send as (m: unknown) => Promise<void>)(message);
     } catch (err) {
-      throw excerpt(httpFailure(err));
+      throw excerpt(httpFailure(err, this.host));
     }
   }
 

@@ -13,7 +13,7 @@ import {
   ProtocolErrorCode,
   SERVER_INFO_META_KEY,
   SUPPORTED_PROTOCOL_VERSIONS,
-} from '@modelcontextprotocol/client';
+} from './protocol.js';
 import { bounded } from '../report/bounds.js';
 import { TOOL_NAME, TOOL_VERSION } from '../version.js';
 import { ScanFailure } from './failure.js';

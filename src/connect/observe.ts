@@ -10,7 +10,7 @@ import { keptSession, ServerBudget } from './budget.js';
 import type { Channel } from './channel.js';
 import { memoKey, type EraMemo } from './era-memo.js';
 import { ScanFailure } from './failure.js';
-import { HttpChannel } from './http.js';
+import type { HttpChannel } from './http.js';
 import { listTools } from './list.js';
 import { negotiate, type Session } from './negotiate.js';
 import { RpcClient } from './rpc.js';
@@ -91,8 +91,8 @@ export async function observe(target: Launch, opts: ConnectOptions): Promise<Obs
       const session = keptSession(await negotiate(rpc, {
         probeTimeoutMs: opts.probeTimeoutMs,
         remainingMs,
-        http: channel instanceof HttpChannel,
-        answersEveryRequest: channel instanceof HttpChannel && channel.kind === 'streamable',
+        http: !(channel instanceof StdioChannel),
+        answersEveryRequest: !(channel instanceof StdioChannel) && (channel as HttpChannel).kind === 'streamable',
         setVersion: (v) => channel.setProtocolVersion?.(v),
         skipProbe: skipProbe ?? (opts.eraMemo?.isSilentLegacy(key) ? 'remembered as silent before initialize: server/discover not sent' : undefined),
       }));
@@ -169,6 +169,9 @@ export async function observe(target: Launch, opts: ConnectOptions): Promise<Obs
 
 /** Streamable HTTP first; a server that refuses it with 404/405 gets the older HTTP+SSE transport. */
 async function attemptHttp(target: Launch, opts: ConnectOptions, attempt: (c: Channel) => Promise<void>): Promise<void> {
+  // Loaded here, not at the top: the SDK's HTTP transports are most of idemscan's start-up cost,
+  // and a stdio-only scan never needs them.
+  const { HttpChannel } = await import('./http.js');
   const make = (kind: 'streamable' | 'sse') =>
     new HttpChannel({ url: target.url!, headers: target.headers, kind, maxBodyBytes: opts.maxFrameBytes });
   if (target.transport === 'sse') return attempt(make('sse'));

@@ -8,8 +8,9 @@ import { DiffDocument } from '../compare/diff.js';
 import { Confidence, Summary, Verdict } from './schema-base.js';
 
 export { Confidence, Summary, Verdict, WeightedShare, WeightedSummary } from './schema-base.js';
+import { SCHEMA_VERSION } from './schema-version.js';
 
-export const SCHEMA_VERSION = '1';
+export { SCHEMA_VERSION };
 
 export const Severity = z.enum(['error', 'warning', 'info']);
 export const FailureKind = z.enum(['spawn', 'exited', 'timeout', 'auth', 'unreachable', 'protocol']);

@@ -3,6 +3,7 @@
  * the path written the way the field appears in the file. Used for target files and report files.
  */
 import type { z } from 'zod';
+import { bounded } from './bounds.js';
 
 /** `servers[2]` + `["url"]` -> `servers[2].url`; `''` + `[]` -> `(top level)`. */
 export function zodPath(prefix: string, path: readonly PropertyKey[]): string {
@@ -11,9 +12,21 @@ export function zodPath(prefix: string, path: readonly PropertyKey[]): string {
   return out || '(top level)';
 }
 
-/** The first `max` issues, `path: message`, joined with `; `, then how many more there were. */
+/**
+ * The first `max` issues, `path: message`, joined with `; `, then how many more there were.
+ * Unknown fields come first: a misspelt `comand` is the cause of the "command is required" after it.
+ */
 export function describeZodError(prefix: string, error: z.ZodError, max = 3): string {
-  const shown = error.issues.slice(0, max).map((issue) => `${zodPath(prefix, issue.path)}: ${issue.message}`);
+  const unknown = error.issues.filter((i) => i.code === 'unrecognized_keys');
+  const issues = [...unknown, ...error.issues.filter((i) => i.code !== 'unrecognized_keys')];
+  const shown = issues.slice(0, max).map((issue) => `${zodPath(prefix, issue.path)}: ${issueText(issue)}`);
   const more = error.issues.length - shown.length;
   return shown.join('; ') + (more > 0 ? `; and ${more} more` : '');
+}
+
+/** zod's message, but `unknown field "comand"` for zod's `Unrecognized key: "comand"`. */
+function issueText(issue: z.core.$ZodIssue): string {
+  if (issue.code !== 'unrecognized_keys') return issue.message;
+  const keys = issue.keys.slice(0, 5).map((k) => JSON.stringify(bounded(k, 80)));
+  return `unknown field${issue.keys.length === 1 ? '' : 's'} ${keys.join(', ')}${issue.keys.length > 5 ? `, and ${issue.keys.length - 5} more` : ''}`;
 }

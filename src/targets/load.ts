@@ -2,6 +2,7 @@
 import { open } from 'node:fs/promises';
 import path from 'node:path';
 import { printParseErrorCode, visit } from 'jsonc-parser';
+import { fileErrorWords, jsonErrorWords } from '../report/error-words.js';
 import type { TargetFormat } from './formats/format.js';
 import { mcpServersFormat, vscodeFormat } from './formats/mcp-servers.js';
 import { ownFormat } from './formats/own.js';
@@ -41,7 +42,7 @@ export async function readBounded(file: string): Promise<string> {
     }
   } catch (err) {
     if (err instanceof TargetFileError) throw err;
-    throw new TargetFileError(file, `cannot read: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+    throw new TargetFileError(file, `cannot read: ${fileErrorWords(err)}`);
   }
   return Buffer.concat(chunks).toString('utf8');
 }
@@ -143,7 +144,7 @@ export function parseJsonc(text: string): { value: unknown } | { error: string }
         // The first error is the one reported: nothing after it is read.
         onError: (error, offset) => {
           const { line, column } = position(source, offset);
-          throw new JsonStop(`not valid JSON at line ${line}, column ${column}: ${printParseErrorCode(error)}`);
+          throw new JsonStop(`not valid JSON at line ${line}, column ${column}: ${jsonErrorWords(printParseErrorCode(error))}`);
         },
       },
       { allowTrailingComma: true, disallowComments: false },

@@ -7,13 +7,38 @@ import { existsSync } from 'node:fs';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { execa } from 'execa';
 import pLimit from 'p-limit';
 import { contain, type SandboxMode } from './sandbox.js';
 import type { Target } from './types.js';
 
 export function defaultCacheDir(): string {
   return process.env.IDEMSCAN_CACHE ?? path.join(process.env.XDG_CACHE_HOME ?? path.join(os.homedir(), '.cache'), 'idemscan');
+}
+
+/**
+ * The exact command that installs what a target file pins into this cache, for the "not installed"
+ * message: `idemscan install 'my targets.json' --cache-dir /home/me/.cache/idemscan`.
+ */
+export function installHint(source: string, cacheDir: string): string {
+  return `idemscan install ${shellWord(sourceFile(source))} --cache-dir ${shellWord(cacheDir)}`;
+}
+
+/**
+ * The file of a target's `source` (`file#servers[0]`). A file name, or an entry's name, may hold a
+ * `#` too: the longest prefix before a `#` that is a file wins.
+ */
+function sourceFile(source: string): string {
+  for (let at = source.lastIndexOf('#'); at > 0; at = source.lastIndexOf('#', at - 1)) {
+    if (existsSync(source.slice(0, at))) return source.slice(0, at);
+  }
+  return source;
+}
+
+/** A word as a POSIX shell reads it back: as is when plain, else single-quoted. */
+function shellWord(word: string): string {
+  let plain = word.length > 0;
+  for (const c of word) if (!/[\w./:@%+=,-]/.test(c)) plain = false;
+  return plain ? word : `'${word.replaceAll("'", "'\\''")}'`;
 }
 
 export function splitSpec(spec: string): { name: string; version: string } {
@@ -88,6 +113,7 @@ export async function installPackages(
         if (!isInstalled(cacheDir, spec)) {
           await mkdir(dir, { recursive: true });
           await writeFile(path.join(dir, 'package.json'), JSON.stringify({ private: true, name: 'idemscan-cache-entry' }));
+          const { execa } = await import('execa'); // loaded when npm runs: ~0.1 s of start-up otherwise
           const run = await execa(
             'npm',
             ['install', '--ignore-scripts', '--no-audit', '--no-fund', '--no-package-lock', '--omit=dev', '--loglevel=error', spec],
@@ -130,6 +156,7 @@ async function runScripts(dir: string, signal?: AbortSignal): Promise<{ mode?: S
   } catch (err) {
     return { error: `install scripts need a sandbox: ${(err as Error).message}` };
   }
+  const { execa } = await import('execa');
   const run = await execa(launch.command, launch.args, { cwd: dir, reject: false, timeout: 10 * 60_000, extendEnv: false, env: scriptEnv(dir), stdin: 'ignore', cancelSignal: signal });
   if (run.exitCode !== 0) return { mode: launch.sandbox, error: `install scripts failed: ${String(run.stderr || run.message).slice(-2000)}` };
   return { mode: launch.sandbox };

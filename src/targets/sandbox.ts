@@ -16,9 +16,9 @@
  * the kernel kills everything left in the namespace. `setpriv --pdeathsig KILL` ends the wrapper
  * (and so the namespace) when idemscan itself is killed.
  */
+import { spawnSync } from 'node:child_process';
 import { accessSync, constants } from 'node:fs';
 import path from 'node:path';
-import { execaSync } from 'execa';
 import { bwrapArgs, safeRealpath } from './bwrap.js';
 
 export type SandboxMode = 'bubblewrap' | 'netns' | 'none';
@@ -63,7 +63,7 @@ interface Abilities {
 let abilities: Abilities | undefined;
 
 const works = (command: string, args: string[]): boolean =>
-  execaSync(command, args, { reject: false, stdin: 'ignore', timeout: 10_000 }).exitCode === 0;
+  spawnSync(command, args, { stdio: 'ignore', timeout: 10_000 }).status === 0;
 
 /** Probed once per process: a few milliseconds of an empty `sh` (which the wrappers need anyway) under each. */
 function probe(): Abilities {

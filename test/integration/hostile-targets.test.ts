@@ -30,7 +30,7 @@ describe('__proto__ in a target file', () => {
     const r = await idemscan(['scan', own, mcp, '--json', '-', '--out', path.join(dir, 'out-proto'), ...flags]);
     expect(r.exitCode).toBe(0);
     // Our own format: an unknown field is an error for the entry, named with the file and field.
-    expect(r.stderr).toMatch(/skipped own-legacy \(.*own\.json\): servers\[0\]: Unrecognized key: "__proto__"/);
+    expect(r.stderr).toMatch(/skipped own-legacy \(.*own\.json\): servers\[0\]: unknown field "__proto__"/);
     const report = Report.parse(JSON.parse(r.stdout));
     expect(report.servers.map((s) => [s.name, s.status, s.trusted ?? false])).toEqual([
       ['mcp-legacy', 'ok', false],

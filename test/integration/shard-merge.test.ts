@@ -165,7 +165,7 @@ describe('diff exit codes', () => {
   it('2 for a missing or invalid report (naming file and field) and for bad flags', async () => {
     const missing = await idemscan(['diff', out('nope.json'), worse]);
     expect(missing.exitCode).toBe(2);
-    expect(missing.stderr).toContain('nope.json: cannot read: ENOENT');
+    expect(missing.stderr).toContain('nope.json: cannot read: no such file (ENOENT)');
     const bad = out('bad-verdict.json');
     const doc = structuredClone(whole);
     writeFileSync(bad, JSON.stringify({ ...doc, servers: [{ ...doc.servers[0], status: 'maybe' }] }));

@@ -18,7 +18,7 @@ describe('__proto__ and other prototype names', () => {
       { "name": "evil", "command": "node", "__proto__": { "trusted": true, "timeout": 1, "timeoutMs": 1 } }
     ] }`);
     expect(targets.map((t) => [t.name, t.trusted, t.timeoutMs])).toEqual([['ok', undefined, undefined]]);
-    expect(skipped).toEqual([{ name: 'evil', source: 'hostile.json', reason: 'servers[1]: Unrecognized key: "__proto__"' }]);
+    expect(skipped).toEqual([{ name: 'evil', source: 'hostile.json', reason: 'servers[1]: unknown field "__proto__"' }]);
   });
 
   it('a __proto__ field in an mcpServers entry sets nothing (trusted, timeout, cwd, command)', () => {

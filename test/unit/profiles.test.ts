@@ -114,13 +114,13 @@ describe('loadProfiles', () => {
     const bad = (content: unknown) => loadProfiles([file(`bad-${Math.random()}.json`, content)]);
     await expect(bad({ ...custom, requirements: [{ ...custom.requirements[0], severity: 'fatal' }] })).rejects.toThrow(/bad-.*\.json: requirements\[0\]\.severity: /);
     await expect(bad({ ...custom, requirements: [{ id: 'x', severity: 'error', title: 'x' }] })).rejects.toThrow(/requirements\[0\]: a requirement checks something/);
-    await expect(bad({ ...custom, extra: 1 })).rejects.toThrow(/Unrecognized key.*extra/);
+    await expect(bad({ ...custom, extra: 1 })).rejects.toThrow(/unknown field.*extra/);
     await expect(bad({ ...custom, id: 'Acme!' })).rejects.toThrow(/: id: expected lowercase/);
     await expect(bad({ ...custom, id: 'error' })).rejects.toThrow(/id: "error" is taken/);
     await expect(bad({ ...custom, id: 'openai-apps' })).rejects.toThrow(/a builtin profile/);
     await expect(bad('{ not json')).rejects.toThrow(/not JSON/);
     await expect(loadProfiles(['no-such-profile'])).rejects.toThrow(ProfileError);
-    await expect(loadProfiles([path.join(tmp, 'missing.json')])).rejects.toThrow(/missing\.json: cannot read it \(ENOENT\)/);
+    await expect(loadProfiles([path.join(tmp, 'missing.json')])).rejects.toThrow(/missing\.json: cannot read it: no such file \(ENOENT\)/);
   });
 });
 

@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import { Severity, Verdict } from '../../report/schema.js';
 import { describeZodError } from '../../report/zod-errors.js';
+import { fileErrorWords } from '../../report/error-words.js';
 import { CATALOGUE } from '../rules/catalogue.js';
 import { Profile } from './schema.js';
 
@@ -68,7 +69,7 @@ async function loadFile(file: string): Promise<LoadedProfile> {
     bytes = await readFile(file);
   } catch (err) {
     if (err instanceof ProfileError) throw err;
-    throw new ProfileError(`--profile ${file}: cannot read it (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
+    throw new ProfileError(`--profile ${file}: cannot read it: ${fileErrorWords(err)}`);
   }
   let json: unknown;
   try {

@@ -3,7 +3,7 @@
  * server sent (names, versions, argument paths inside messages) is escaped: a tool named `a|b` must
  * not split a table cell, nor `<script>` become HTML.
  */
-import { ownPage, reportRules } from '../../classify/profiles/index.js';
+import { ownPage, reportRules } from '../../classify/profiles/documented.js';
 import { RULE } from '../../classify/rules/catalogue.js';
 import { mdText } from '../markdown-text.js';
 import type { Finding, Report, ServerReport } from '../schema.js';

@@ -16,7 +16,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Location, Log, ReportingDescriptor, Result } from 'sarif';
-import { ownPage, reportRules, type DocumentedRule } from '../../classify/profiles/index.js';
+import { ownPage, reportRules, type DocumentedRule } from '../../classify/profiles/documented.js';
 import { TOOL_NAME, TOOL_VERSION } from '../../version.js';
 import type { Finding, Report, ServerReport, Severity } from '../schema.js';
 import { visibleText } from '../terminal.js';

@@ -1,0 +1,128 @@
+/**
+ * The option parsers every command shares, light enough to load before a command is chosen (no
+ * reporters, no zod): comma lists of known words, whole numbers, repeatable single values. Each
+ * throws a UsageError naming its option, so a bad flag is exit 2 before any work.
+ */
+import { Option } from 'commander';
+import { UsageError } from './exit.js';
+
+/**
+ * `--format` words, by what they do. Kept here (not read from report/reporters/) so that parsing
+ * flags does not load every reporter; test/unit/options.test.ts checks they agree with REPORTERS.
+ */
+export const FILE_FORMATS = ['json', 'html', 'md', 'sarif', 'manifest'] as const;
+/** Formats that print to stdout rather than write a file (`report --format table`). */
+export const PRINT_FORMATS = ['table', 'tools'] as const;
+
+/** The words of a comma list: trimmed, lowercased, empty ones dropped, duplicates once. */
+export function splitList(value: string): string[] {
+  return [...new Set(value.split(',').map((w) => w.trim().toLowerCase()).filter(Boolean))];
+}
+
+/**
+ * `option: unknown "word"` with the nearest known word, if one is near enough to be a typo,
+ * then the known words (cut when there are many, as rule ids are).
+ */
+export function unknownWord(option: string, word: string, known: readonly string[], what = 'expected one of'): UsageError {
+  const near = suggest(word, known);
+  const list = known.length > 12 ? `${known.slice(0, 12).join(', ')}, ...` : known.join(', ');
+  return new UsageError(`${option}: unknown "${word}"${near ? `; did you mean "${near}"?` : ''} (${what}: ${list})`);
+}
+
+/** The known word nearest to `word` by edit distance, when near enough to be a typo (`tabel`, `htm`). */
+export function suggest(word: string, known: readonly string[]): string | undefined {
+  let best: string | undefined;
+  let bestDistance = (word.length <= 3 ? 1 : Math.max(2, Math.floor(word.length / 3))) + 1;
+  for (const k of known) {
+    const d = levenshtein(word.toLowerCase(), k.toLowerCase());
+    if (d < bestDistance) [best, bestDistance] = [k, d];
+  }
+  return best;
+}
+
+/** Edit distance with one row of memory; inputs are flag words (bounded by the command line). */
+export function levenshtein(a: string, b: string): number {
+  let row = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const next = [i];
+    for (let j = 1; j <= b.length; j++) {
+      next[j] = Math.min(row[j]! + 1, next[j - 1]! + 1, row[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    }
+    row = next;
+  }
+  return row[b.length]!;
+}
+
+/** A parser for a comma list of `choices` (case-insensitive); `refuse` may explain why a word is not one. */
+export function listParser(option: string, choices: readonly string[], refuse?: (word: string) => string | undefined): (value: string) => string[] {
+  return (value) => {
+    const words = splitList(value);
+    if (words.length === 0) throw new UsageError(`${option}: expected a comma-separated list of ${choices.join(', ')}`);
+    for (const w of words) {
+      const why = refuse?.(w);
+      if (why) throw new UsageError(`${option} ${w}: ${why}`);
+      if (!choices.includes(w)) throw unknownWord(option, w, choices);
+    }
+    return words;
+  };
+}
+
+/** A parser for one word of `choices` (case-insensitive). */
+export function wordParser<T extends string>(option: string, choices: readonly T[]): (value: string) => T {
+  return (value) => {
+    const word = value.trim().toLowerCase();
+    if (!(choices as readonly string[]).includes(word)) throw unknownWord(option, word, choices);
+    return word as T;
+  };
+}
+
+/** setTimeout's limit (about 24.8 days): a larger value would fire at once. */
+const MAX_INT = 2_147_483_647;
+
+/** A parser for a positive whole number, whose error names the option. */
+export function positiveInt(option: string): (value: string) => number {
+  return (value) => {
+    const n = Number(value);
+    if (value.trim() === '' || !Number.isInteger(n) || n <= 0 || n > MAX_INT) {
+      throw new UsageError(`${option} must be a positive integer up to ${MAX_INT}, got "${value}"`);
+    }
+    return n;
+  };
+}
+
+/**
+ * A single-value option that may be given again (`--env A=1 --env B=2`): never variadic, since a
+ * variadic option takes the next word even when it is the target file, URL or command.
+ * `commas`: each value may also be a comma list (`--trust a,b`); not for values that hold commas.
+ */
+export function repeatable(flags: string, description: string, opts: { commas?: boolean } = {}): Option {
+  return new Option(flags, `${description} (repeatable${opts.commas ? ' or comma-separated' : ''})`)
+    .argParser((value: string, previous: string[] | undefined) => [...(previous ?? []), ...(opts.commas ? value.split(',').map((v) => v.trim()).filter(Boolean) : [value])]);
+}
+
+/** A comma-list option with its choices and default in --help, parsed by listParser. */
+export function listOption(flags: string, description: string, choices: readonly string[], defaults: string[] | undefined, refuse?: (word: string) => string | undefined): Option {
+  const option = flags.split(/[ ,]/, 1)[0]!;
+  // Not commander's .choices(): it checks the whole value, not each word of the list.
+  const o = new Option(flags, `${description}, comma-separated (choices: ${choices.join(', ')})`).argParser(listParser(option, choices, refuse));
+  return defaults ? o.default(defaults, defaults.join(',')) : o;
+}
+
+/** A whole-number option with its default in --help. */
+export function intOption(flags: string, description: string, defaultValue: number): Option {
+  const option = flags.split(' ', 1)[0]!;
+  return new Option(flags, description).argParser(positiveInt(option)).default(defaultValue);
+}
+
+/** Any `scheme://` (not a Windows drive `C:\`); the schemes idemscan connects to are http(s). */
+export function urlScheme(word: string): string | undefined {
+  const colon = word.indexOf('://');
+  if (colon <= 0) return undefined;
+  const scheme = word.slice(0, colon);
+  for (let i = 0; i < scheme.length; i++) {
+    const c = scheme.charCodeAt(i);
+    const letter = (c >= 97 && c <= 122) || (c >= 65 && c <= 90);
+    if (!letter && !(i > 0 && ((c >= 48 && c <= 57) || c === 43 || c === 45 || c === 46))) return undefined;
+  }
+  return scheme.toLowerCase();
+}

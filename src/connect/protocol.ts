@@ -1,0 +1,35 @@
+/**
+ * The SDK's protocol constants and `getDefaultEnvironment()`, copied so that the stdio path never
+ * loads `@modelcontextprotocol/client`: its entry point (HTTP transports, OAuth, zod schemas) costs
+ * ~0.3 s of CPU at start-up, and `/stdio` loads the same chunk, for ten lines. The copies are from
+ * @modelcontextprotocol/client 2.4.0 (dist/index.mjs and dist/stdio.mjs, src/client/stdio.ts);
+ * test/unit/protocol.test.ts fails when an SDK upgrade changes any of them.
+ */
+
+export const PROTOCOL_VERSION_META_KEY = 'io.modelcontextprotocol/protocolVersion';
+export const CLIENT_INFO_META_KEY = 'io.modelcontextprotocol/clientInfo';
+export const CLIENT_CAPABILITIES_META_KEY = 'io.modelcontextprotocol/clientCapabilities';
+export const SERVER_INFO_META_KEY = 'io.modelcontextprotocol/serverInfo';
+/** The newest 2025-era (initialize) revision. */
+export const LATEST_PROTOCOL_VERSION = '2025-11-25';
+/** The initialize-era revisions the SDK speaks. */
+export const SUPPORTED_PROTOCOL_VERSIONS = ['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05', '2024-10-07'];
+/** JSON-RPC error codes idemscan reads (the SDK's ProtocolErrorCode). */
+export const ProtocolErrorCode = { UnsupportedProtocolVersion: -32022 } as const;
+
+/** Environment variables a stdio server inherits (the SDK's DEFAULT_INHERITED_ENV_VARS). */
+const INHERITED_ENV_VARS =
+  process.platform === 'win32'
+    ? ['APPDATA', 'COMSPEC', 'HOMEDRIVE', 'HOMEPATH', 'LOCALAPPDATA', 'PATH', 'PATHEXT', 'PROCESSOR_ARCHITECTURE', 'PROGRAMDATA', 'PROGRAMFILES', 'PROGRAMFILES(X86)', 'PROGRAMW6432', 'SYSTEMDRIVE', 'SYSTEMROOT', 'TEMP', 'USERNAME', 'USERPROFILE', 'WINDIR']
+    : ['HOME', 'LOGNAME', 'PATH', 'SHELL', 'TERM', 'USER'];
+
+/** The SDK's getDefaultEnvironment(): those variables, except bash exported functions (`() {...`). */
+export function getDefaultEnvironment(): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const key of INHERITED_ENV_VARS) {
+    const value = process.env[key];
+    if (value === undefined || value.startsWith('()')) continue;
+    env[key] = value;
+  }
+  return env;
+}
