@@ -15,6 +15,8 @@ import { listTools } from './list.js';
 import { negotiate, type Session } from './negotiate.js';
 import { RpcClient } from './rpc.js';
 import { StdioChannel } from './stdio.js';
+import { ServerAuth, type OAuthScanOptions, type TargetOAuth } from './oauth/server-auth.js';
+import type { AuthInfo } from '../report/schema.js';
 
 export interface ConnectOptions {
   /** From spawn (or first request) to the last page. */
@@ -34,6 +36,10 @@ export interface ConnectOptions {
   eraMemo?: EraMemo;
   /** Aborting ends this server's scan at once (Ctrl-C). */
   signal?: AbortSignal;
+  /** OAuth for HTTP servers (stored tokens, --oauth, --stored-auth-only); absent: none at all. */
+  oauth?: OAuthScanOptions;
+  /** Filled with the OAuth secrets seen for this server, for the report's redaction. */
+  secrets?: string[];
 }
 
 export const DEFAULT_CONNECT_OPTIONS: ConnectOptions = {
@@ -54,15 +60,17 @@ export interface Observation {
   tools: Record<string, unknown>[];
   findings: Finding[];
   failure?: Failure;
+  /** What an HTTP server that refused a request published about its authorization. */
+  auth?: AuthInfo;
   durationMs: number;
 }
 
 /** A launch that is ready to run: npm targets already resolved to a command. */
-export type Launch = Target & { command?: string };
+export type Launch = Target & { command?: string; oauthClient?: TargetOAuth };
 
 export async function observe(target: Launch, opts: ConnectOptions): Promise<Observation> {
   const started = performance.now();
-  const deadline = Date.now() + opts.timeoutMs;
+  let deadline = Date.now() + opts.timeoutMs;
   const remainingMs = () => Math.max(1, deadline - Date.now());
   const obs: Observation = { tools: [], findings: [], durationMs: 0 };
 
@@ -125,7 +133,13 @@ export async function observe(target: Launch, opts: ConnectOptions): Promise<Obs
       });
       await attempt(stdio);
     } else {
-      await attemptHttp(target, opts, attempt);
+      const serverAuth = new ServerAuth(target.url!, opts.oauth, target.oauthClient, opts.signal);
+      try {
+        await attemptHttp(target, opts, attempt, serverAuth, (ms) => (deadline += ms));
+      } finally {
+        obs.auth = await serverAuth.describe().catch(() => undefined);
+        opts.secrets?.push(...serverAuth.secrets());
+      }
     }
   } catch (err) {
     const failure = err instanceof ScanFailure ? err : new ScanFailure('protocol', (err as Error)?.message ?? String(err));
@@ -154,10 +168,44 @@ export async function observe(target: Launch, opts: ConnectOptions): Promise<Obs
   return obs;
 }
 
+/**
+ * A server that needs a sign-in, in a scan that may start one (`--oauth`), is tried again once
+ * signed in; the time the person took at the browser is added to the server's deadline.
+ */
+async function attemptHttp(
+  target: Launch,
+  opts: ConnectOptions,
+  attempt: (c: Channel) => Promise<void>,
+  serverAuth: ServerAuth,
+  extendDeadline: (ms: number) => void,
+): Promise<void> {
+  try {
+    await attemptTransports(target, opts, attempt, serverAuth);
+  } catch (err) {
+    if (!serverAuth.canSignIn) throw err;
+    const started = Date.now();
+    try {
+      await serverAuth.signIn();
+    } catch (signInErr) {
+      throw new ScanFailure('auth', `sign-in failed: ${(signInErr as Error)?.message ?? String(signInErr)}`);
+    } finally {
+      extendDeadline(Date.now() - started);
+    }
+    await attemptTransports(target, opts, attempt, serverAuth);
+  }
+}
+
 /** Streamable HTTP first; a server that refuses it with 404/405 gets the older HTTP+SSE transport. */
-async function attemptHttp(target: Launch, opts: ConnectOptions, attempt: (c: Channel) => Promise<void>): Promise<void> {
+async function attemptTransports(target: Launch, opts: ConnectOptions, attempt: (c: Channel) => Promise<void>, serverAuth: ServerAuth): Promise<void> {
   const make = (kind: 'streamable' | 'sse') =>
-    new HttpChannel({ url: target.url!, headers: target.headers, kind, maxBodyBytes: opts.maxFrameBytes });
+    new HttpChannel({
+      url: target.url!,
+      headers: target.headers,
+      kind,
+      maxBodyBytes: opts.maxFrameBytes,
+      authProvider: serverAuth.transportAuth(),
+      onResponse: (res) => serverAuth.observe(res),
+    });
   if (target.transport === 'sse') return attempt(make('sse'));
   try {
     await attempt(make('streamable'));
