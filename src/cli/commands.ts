@@ -12,13 +12,14 @@ import { safeText } from '../report/terminal.js';
 import { EXIT, UsageError } from './exit.js';
 import { failOnMatches, parseFailOn, type FailOn } from './fail-on.js';
 import { addDiscovered } from './where-command.js';
+import { oauthScanOptions, type OAuthFlags } from './auth-command.js';
 import { applyBaseline, prepareBaseline, writeLock } from './lock-command.js';
 import { checkOutputDir, checkOutputFile, codeOf, writeFallback, writeOutputFile } from './output.js';
 import { EXIT_INTERRUPTED, watchSignals } from './signals.js';
 
 export const DEFAULT_TARGETS = fileURLToPath(new URL('../../targets/reference.json', import.meta.url));
 
-export interface ScanFlags {
+export interface ScanFlags extends OAuthFlags {
   json?: string;
   out: string;
   format: string;
@@ -125,6 +126,7 @@ async function run(targets: Target[], flags: ScanFlags, view: 'table' | 'tools',
   const failOn = parseFailOn(flags.failOn, profiles.map((p) => p.profile)); // and unknown --fail-on words
   await checkOutputs(flags, formats); // and output paths that cannot be written
   const baseline = await prepareBaseline(flags, failOn); // and lock files that cannot be read or written
+  const oauth = oauthScanOptions(flags); // and a --client-secret-env variable that is not set
   const progress = !flags.quiet && process.stderr.isTTY;
   const interrupt = watchSignals();
   const scanned = await scan(targets, {
@@ -137,6 +139,7 @@ async function run(targets: Target[], flags: ScanFlags, view: 'table' | 'tools',
     sandbox: flags.sandbox,
     install: flags.install,
     cacheDir: flags.cacheDir,
+    oauth,
     skipped,
     shard: extra.shard,
     signal: interrupt.signal,

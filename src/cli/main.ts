@@ -14,6 +14,7 @@ import { registerLock } from './lock-command.js';
 import { registerMerge } from './merge-command.js';
 import { registerReportCommand } from './report-command.js';
 import { registerWhere } from './where-command.js';
+import { oauthOptions, registerAuth } from './auth-command.js';
 import { EXIT, UsageError } from './exit.js';
 
 // A reader that goes away (`idemscan scan | head -1`) is no failure of the scan: what it missed
@@ -51,14 +52,17 @@ function scanOptions(cmd: Command): Command {
     .option('-q, --quiet', 'no progress or table on the terminal');
 }
 
-scanOptions(program.command('scan'))
+// The OAuth flags (docs/OAUTH.md) on the commands that scan.
+const withOAuth = (cmd: Command): Command => oauthOptions(scanOptions(cmd), toInt);
+
+withOAuth(program.command('scan'))
   .description('scan every server in one or more target files (default: the bundled reference list)')
   .argument('[files...]', 'target files: idemscan lists, mcpServers configs, VS Code mcp.json, registry server.json')
   .option('--shard <i/n>', 'scan only shard I of N (1-based; by a hash of each server name), e.g. 2/4')
   .option('--discover', 'also scan the servers configured in the MCP clients found here (see `idemscan where`)')
   .action(scanCommand);
 
-scanOptions(program.command('audit'))
+withOAuth(program.command('audit'))
   .description('scan one server and show every tool with its verdict and evidence')
   .usage('[options] -- COMMAND [ARGS...]  |  [options] URL')
   .argument('<target...>', 'a command and its arguments (after --), or an http(s) URL')
@@ -90,6 +94,7 @@ registerDiff(program);
 registerMerge(program);
 registerReportCommand(program);
 registerWhere(program);
+registerAuth(program, toInt);
 
 function collect(value: string, previous: string[]): string[] {
   return [...previous, value];

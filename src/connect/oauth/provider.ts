@@ -5,7 +5,6 @@
  */
 import { randomBytes } from 'node:crypto';
 import {
-  ClientCredentialsProvider,
   type OAuthClientInformationContext,
   type OAuthClientMetadata,
   type OAuthClientProvider,
@@ -48,7 +47,8 @@ export class IdemscanOAuthProvider implements OAuthClientProvider {
   expectedState?: string;
   private record: TokenRecord;
   private verifier = '';
-  private readonly credentials?: ClientCredentialsProvider;
+  /** A machine client: the client-credentials grant, no browser. */
+  private readonly credentials: boolean;
 
   constructor(
     serverUrl: string,
@@ -59,9 +59,9 @@ export class IdemscanOAuthProvider implements OAuthClientProvider {
     this.record = stored ?? { version: 1, serverUrl: this.serverUrl, issuer: '', registration: 'unknown' };
     for (const s of recordSecrets(stored)) this.secrets.add(s);
     if (settings.clientSecret) this.secrets.add(settings.clientSecret);
-    if (settings.clientId && settings.clientSecret) {
-      this.credentials = new ClientCredentialsProvider({ clientId: settings.clientId, clientSecret: settings.clientSecret, clientName: 'idemscan', scope: settings.scopes?.join(' ') });
-    }
+    // Not the SDK's ClientCredentialsProvider: it keeps tokens in memory only, and warns on stderr
+    // when built before the issuer is known; its grant is the three lines of prepareTokenRequest.
+    this.credentials = !!(settings.clientId && settings.clientSecret);
   }
 
   /** Whether a token is on file (it may have expired: a 401 then refreshes it). */
@@ -70,7 +70,7 @@ export class IdemscanOAuthProvider implements OAuthClientProvider {
   }
 
   get isClientCredentials(): boolean {
-    return !!this.credentials;
+    return this.credentials;
   }
 
   get redirectUrl(): string | undefined {
@@ -82,14 +82,15 @@ export class IdemscanOAuthProvider implements OAuthClientProvider {
   }
 
   get clientMetadata(): OAuthClientMetadata {
-    if (this.credentials) return this.credentials.clientMetadata;
+    const scope = this.settings.scopes?.length ? { scope: this.settings.scopes.join(' ') } : {};
+    if (this.credentials) return { client_name: 'idemscan', redirect_uris: [], grant_types: ['client_credentials'], token_endpoint_auth_method: 'client_secret_basic', ...scope };
     return {
       client_name: 'idemscan',
       redirect_uris: [this.redirect],
       grant_types: ['authorization_code', 'refresh_token'],
       response_types: ['code'],
       token_endpoint_auth_method: 'none',
-      ...(this.settings.scopes?.length ? { scope: this.settings.scopes.join(' ') } : {}),
+      ...scope,
     };
   }
 
@@ -100,7 +101,9 @@ export class IdemscanOAuthProvider implements OAuthClientProvider {
 
   clientInformation(ctx?: OAuthClientInformationContext): StoredOAuthClientInformation | undefined {
     if (this.settings.clientId) {
-      return { client_id: this.settings.clientId, ...(this.settings.clientSecret ? { client_secret: this.settings.clientSecret } : {}) };
+      // Bound to the first authorization server it was used with, as the SDK's issuer check expects.
+      const issuer = this.record.issuer || ctx?.issuer;
+      return { client_id: this.settings.clientId, ...(this.settings.clientSecret ? { client_secret: this.settings.clientSecret } : {}), ...(issuer ? { issuer } : {}) };
     }
     return this.sameIssuer(ctx) ? this.record.client : undefined;
   }
@@ -143,7 +146,10 @@ export class IdemscanOAuthProvider implements OAuthClientProvider {
   }
 
   prepareTokenRequest(scope?: string): URLSearchParams | undefined {
-    return this.credentials?.prepareTokenRequest(scope);
+    if (!this.credentials) return undefined; // the SDK's default: the authorization-code exchange
+    const params = new URLSearchParams({ grant_type: 'client_credentials' });
+    if (scope) params.set('scope', scope);
+    return params;
   }
 
   discoveryState(): OAuthDiscoveryState | undefined {
