@@ -136,6 +136,8 @@ export async function observe(target: Launch, opts: ConnectOptions): Promise<Obs
       const serverAuth = new ServerAuth(target.url!, opts.oauth, target.oauthClient, opts.signal);
       try {
         await attemptHttp(target, opts, attempt, serverAuth, (ms) => (deadline += ms));
+      } catch (err) {
+        throw serverAuth.explain(err);
       } finally {
         obs.auth = await serverAuth.describe().catch(() => undefined);
         opts.secrets?.push(...serverAuth.secrets());

@@ -12,7 +12,7 @@ import { CHALLENGE_CHARS, describeAuth, type Challenge } from './describe.js';
 import { guardedFetch } from './fetch.js';
 import { IdemscanOAuthProvider, SignInNeeded, type OAuthClientSettings } from './provider.js';
 import { signIn } from './sign-in.js';
-import { findRecord } from './store.js';
+import { canonicalServerUrl, findRecord } from './store.js';
 
 /** The scan's OAuth options (CLI flags), before a target's own `oauth` entry is applied. */
 export interface OAuthScanOptions {
@@ -108,6 +108,12 @@ export class ServerAuth {
     const info = await describeAuth(this.url, this.challenge, { timeoutMs: OAUTH_REQUEST_MS, signal: this.signal });
     if (this.provider) info.signedIn = this.provider.hasTokens;
     return info;
+  }
+
+  /** A refusal from a server idemscan was not asked to sign in to says how to sign in. */
+  explain(err: unknown): unknown {
+    if (this.provider || !this.challenge || !(err instanceof ScanFailure) || err.kind !== 'auth') return err;
+    return new ScanFailure('auth', `${err.message}; if it uses OAuth, sign in once with \`idemscan login ${canonicalServerUrl(this.url)}\` (or scan with --oauth)`);
   }
 
   /** Tokens, codes, verifiers and secrets seen for this server: the report blanks them all. */
