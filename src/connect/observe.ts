@@ -2,7 +2,7 @@
  * Connect to one target, negotiate, list its tools, and end it: always returns, never throws.
  * Whatever happens, the server's processes are gone when this resolves.
  */
-import { boundedTail } from '../report/bounds.js';
+import { bounded, boundedTail } from '../report/bounds.js';
 import type { Finding, Failure } from '../report/schema.js';
 import type { Target } from '../targets/types.js';
 import { sizeEstimate } from '../report/budget.js';
@@ -189,7 +189,7 @@ async function attemptHttp(
     try {
       await serverAuth.signIn();
     } catch (signInErr) {
-      throw new ScanFailure('auth', `sign-in failed: ${(signInErr as Error)?.message ?? String(signInErr)}`);
+      throw new ScanFailure('auth', `sign-in failed: ${bounded(String((signInErr as Error)?.message ?? signInErr), 500)}`);
     } finally {
       extendDeadline(Date.now() - started);
     }

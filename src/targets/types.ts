@@ -94,7 +94,7 @@ export const OwnEntry = z
           .object({
             clientId: z.string().min(1).max(500),
             // A variable name only: a secret's value never sits in a target file.
-            clientSecretEnv: z.string().regex(/^[A-Z_][A-Z0-9_]*$/i, 'an environment variable name').optional(),
+            clientSecretEnv: z.string().regex(/^[A-Z_]\w*$/i, 'an environment variable name').optional(),
             scopes: z.array(z.string().min(1).max(200)).max(50).optional(),
           })
           .strict(),

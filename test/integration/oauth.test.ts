@@ -28,7 +28,10 @@ let caches = 0;
 const freshCache = () => path.join(dir, `cache-${++caches}`);
 const fast = ['--probe-timeout', '500', '--timeout', '20000'];
 
-function tokenFiles(cache: string): { file: string; record: Record<string, any> }[] {
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a token file read back as written
+type Stored = Record<string, any>;
+
+function tokenFiles(cache: string): { file: string; record: Stored }[] {
   const oauth = path.join(cache, 'oauth');
   return readdirSync(oauth).map((name) => ({ file: path.join(oauth, name), record: JSON.parse(readFileSync(path.join(oauth, name), 'utf8')) }));
 }

@@ -6,6 +6,7 @@
 import { spawn } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import { auth, type AuthResult } from '@modelcontextprotocol/client';
+import { bounded } from '../../report/bounds.js';
 import { guardedFetch } from './fetch.js';
 import { IdemscanOAuthProvider } from './provider.js';
 
@@ -46,7 +47,7 @@ export async function signIn(provider: IdemscanOAuthProvider, opts: SignInOption
     const first: AuthResult = await auth(provider, base);
     if (first === 'AUTHORIZED') return; // a stored refresh token was enough
     const answer = await loopback.wait(opts.timeoutMs, opts.signal);
-    if (answer.error) throw new SignInFailed(`the authorization server answered ${answer.error}`);
+    if (answer.error) throw new SignInFailed(`the authorization server answered ${JSON.stringify(bounded(answer.error, 100))}`);
     if (!answer.code) throw new SignInFailed('the redirect carried no authorization code');
     if (!provider.expectedState || answer.state !== provider.expectedState) throw new SignInFailed('the redirect carried the wrong state; sign-in abandoned');
     provider.secrets.add(answer.code);
@@ -82,7 +83,7 @@ async function listen(): Promise<Loopback> {
       return;
     }
     const q = url.searchParams;
-    const answer: Answer = { code: q.get('code') ?? undefined, state: q.get('state') ?? undefined, iss: q.get('iss') ?? undefined, error: q.get('error')?.slice(0, 100) };
+    const answer: Answer = { code: q.get('code') ?? undefined, state: q.get('state') ?? undefined, iss: q.get('iss') ?? undefined, error: q.get('error') ?? undefined };
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
     res.end(`<!doctype html><title>idemscan</title><p>${answer.code ? 'Signed in. You can close this tab and return to idemscan.' : 'Sign-in did not finish; see the terminal.'}</p>`);
     settle(answer);
