@@ -13,6 +13,7 @@ export interface OAuthFlags {
   storedAuthOnly?: boolean;
   clientId?: string;
   clientSecretEnv?: string;
+  clientMetadataUrl?: string;
   oauthTimeout?: number;
   cacheDir?: string;
 }
@@ -26,6 +27,7 @@ export function oauthOptions(cmd: Command, toInt: (v: string) => number): Comman
     .option('--stored-auth-only', 'for CI: use stored OAuth tokens (refreshing them), never sign in; a server that needs a sign-in fails with kind auth')
     .option('--client-id <id>', 'a pre-registered OAuth client id (with --client-secret-env: the client-credentials grant)')
     .option('--client-secret-env <VAR>', 'the environment variable holding the client secret (never the secret itself)')
+    .option('--client-metadata-url <url>', "an https URL where you host idemscan's Client ID Metadata Document, for servers that accept CIMD")
     .option('--oauth-timeout <ms>', 'how long a sign-in may take, the person at the browser included', toInt, DEFAULT_OAUTH_TIMEOUT);
 }
 
@@ -33,6 +35,10 @@ export function oauthOptions(cmd: Command, toInt: (v: string) => number): Comman
 export function oauthScanOptions(flags: OAuthFlags, print: (line: string) => void = (l) => process.stderr.write(`${l}\n`)): Partial<OAuthScanOptions> {
   if (flags.oauth && flags.storedAuthOnly) throw new UsageError('--oauth and --stored-auth-only exclude each other');
   if (flags.clientSecretEnv && !flags.clientId) throw new UsageError('--client-secret-env needs --client-id');
+  const cimd = flags.clientMetadataUrl;
+  if (cimd !== undefined && (!URL.canParse(cimd) || new URL(cimd).protocol !== 'https:' || new URL(cimd).pathname === '/')) {
+    throw new UsageError('--client-metadata-url: an https URL with a path (where your client metadata document is served)');
+  }
   let clientSecret: string | undefined;
   if (flags.clientSecretEnv) {
     clientSecret = process.env[flags.clientSecretEnv];
@@ -43,6 +49,7 @@ export function oauthScanOptions(flags: OAuthFlags, print: (line: string) => voi
     storedOnly: !!flags.storedAuthOnly,
     clientId: flags.clientId,
     clientSecret,
+    clientMetadataUrl: flags.clientMetadataUrl,
     timeoutMs: flags.oauthTimeout ?? DEFAULT_OAUTH_TIMEOUT,
     print,
   };
@@ -61,7 +68,7 @@ export function registerAuth(program: Command, toInt: (v: string) => number): vo
       const { IdemscanOAuthProvider } = await import('../connect/oauth/provider.js');
       const { signIn } = await import('../connect/oauth/sign-in.js');
       const { findRecord, recordFile } = await import('../connect/oauth/store.js');
-      const provider = new IdemscanOAuthProvider(url, { cacheDir, clientId: options.clientId, clientSecret: options.clientSecret, scopes: flags.scope });
+      const provider = new IdemscanOAuthProvider(url, { cacheDir, clientId: options.clientId, clientSecret: options.clientSecret, clientMetadataUrl: options.clientMetadataUrl, scopes: flags.scope });
       try {
         await signIn(provider, { timeoutMs: options.timeoutMs!, print: options.print!, scope: flags.scope?.join(' ') });
       } catch (err) {

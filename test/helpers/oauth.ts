@@ -6,6 +6,8 @@ export interface OAuthFixture {
   /** The protected MCP server, `http://127.0.0.1:<port>/mcp`. */
   url: string;
   issuer: string;
+  /** MODE=cimd: the https URL of the client's metadata document. */
+  cimd?: string;
   /** Everything the fixture wrote on stderr so far (it says `refreshed` on each refresh). */
   stderr(): string;
   close(): Promise<void>;
@@ -34,7 +36,7 @@ export function startOAuthFixture(env: Record<string, string> = {}): Promise<OAu
       const issuer = /^AUTH (\S+)$/m.exec(stdout)?.[1];
       if (!url || !issuer) return;
       clearTimeout(timer);
-      resolve({ url, issuer, stderr: () => stderr, close });
+      resolve({ url, issuer, cimd: /^CIMD (\S+)$/m.exec(stdout)?.[1], stderr: () => stderr, close });
     });
   });
 }

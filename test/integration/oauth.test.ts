@@ -91,6 +91,19 @@ describe('OAuth sign-in', () => {
     expect(scan.exitCode, scan.stdout + scan.stderr).toBe(0);
   });
 
+  it('signs in with a Client ID Metadata Document where the server accepts one (CIMD)', async () => {
+    const f = await start({ MODE: 'cimd' });
+    const cache = freshCache();
+    const res = await login(f.url, cache, ['--client-metadata-url', f.cimd!]);
+    expect(res.exitCode, res.stderr).toBe(0);
+    const [stored] = tokenFiles(cache);
+    expect(stored!.record.registration).toBe('cimd');
+    expect(stored!.record.client.client_id).toBe(f.cimd);
+    const json = path.join(dir, 'cimd.json');
+    const scan = await idemscan(['audit', f.url, '--stored-auth-only', '--cache-dir', cache, '--json', json, ...fast]);
+    expect(scan.exitCode, scan.stdout + scan.stderr).toBe(0);
+  });
+
   it('refreshes an expired access token with the stored refresh token', async () => {
     const f = await start({ MODE: 'dcr', TOKEN_TTL: '1' });
     const cache = freshCache();
@@ -150,13 +163,14 @@ describe('what an OAuth server publishes, without signing in', () => {
   it('an ecosystem-style scan reports each refusing server with its auth fields', async () => {
     const dcr = await start({ MODE: 'dcr' });
     const pre = await start({ MODE: 'preregistered' });
+    const cimd = await start({ MODE: 'cimd' });
     const list = path.join(dir, 'eco.json');
-    writeFileSync(list, JSON.stringify({ servers: [{ name: 'oauth-dcr', url: dcr.url }, { name: 'oauth-preregistered', url: pre.url }] }));
+    writeFileSync(list, JSON.stringify({ servers: [{ name: 'oauth-dcr', url: dcr.url }, { name: 'oauth-preregistered', url: pre.url }, { name: 'oauth-cimd', url: cimd.url }] }));
     const json = path.join(dir, 'eco-report.json');
     const scan = await idemscan(['scan', list, '--cache-dir', freshCache(), '--json', json, ...fast]);
     expect(scan.exitCode).toBe(3);
     const servers = Object.fromEntries(reportOf(json).servers.map((s) => [s.name, s]));
-    for (const [name, f, registration] of [['oauth-dcr', dcr, 'dcr'], ['oauth-preregistered', pre, 'preregistered']] as const) {
+    for (const [name, f, registration] of [['oauth-dcr', dcr, 'dcr'], ['oauth-preregistered', pre, 'preregistered'], ['oauth-cimd', cimd, 'cimd']] as const) {
       const s = servers[name]!;
       expect(s.failure?.kind).toBe('auth');
       expect(s.failure?.message).toContain(`idemscan login ${f.url}`);
