@@ -139,7 +139,7 @@ export async function observe(target: Launch, opts: ConnectOptions): Promise<Obs
       } catch (err) {
         throw serverAuth.explain(err);
       } finally {
-        obs.auth = await serverAuth.describe().catch(() => undefined);
+        obs.auth = await serverAuth.describe(remainingMs()).catch(() => undefined);
         opts.secrets?.push(...serverAuth.secrets());
       }
     }

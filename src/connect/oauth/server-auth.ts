@@ -103,9 +103,12 @@ export class ServerAuth {
   }
 
   /** The report's `auth` field, when the server refused a request. */
-  async describe(): Promise<AuthInfo | undefined> {
+  async describe(budgetMs: number): Promise<AuthInfo | undefined> {
     if (!this.challenge) return undefined;
-    const info = await describeAuth(this.url, this.challenge, { timeoutMs: OAUTH_REQUEST_MS, signal: this.signal });
+    // All of discovery within what is left of the server's --timeout (at least 2 s, at most 10 s).
+    const total = AbortSignal.timeout(Math.min(OAUTH_REQUEST_MS, Math.max(2_000, budgetMs)));
+    const signal = this.signal ? AbortSignal.any([this.signal, total]) : total;
+    const info = await describeAuth(this.url, this.challenge, { timeoutMs: OAUTH_REQUEST_MS, signal });
     if (this.provider) info.signedIn = this.provider.hasTokens;
     return info;
   }
