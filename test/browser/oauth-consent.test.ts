@@ -27,8 +27,8 @@ it('signs in through the consent page in Chromium during `audit --oauth`', async
   const json = path.join(dir, 'report.json');
   const child = execa(
     process.execPath,
-    [CLI, 'audit', fixture.url, '--oauth', '--oauth-timeout', '60000', '--cache-dir', path.join(dir, 'cache'), '--json', json, '--probe-timeout', '500', '--timeout', '20000'],
-    { reject: false, timeout: 90_000, env: { IDEMSCAN_NO_BROWSER: '1' } },
+    [CLI, 'audit', fixture.url, '--oauth', '--oauth-timeout', '150000', '--cache-dir', path.join(dir, 'cache'), '--json', json, '--probe-timeout', '500', '--timeout', '20000'],
+    { reject: false, timeout: 200_000, env: { IDEMSCAN_NO_BROWSER: '1' } },
   );
   let stderr = '';
   child.stderr!.on('data', (c: Buffer) => (stderr += c.toString()));
@@ -47,4 +47,4 @@ it('signs in through the consent page in Chromium during `audit --oauth`', async
   expect(server.status).toBe('ok');
   expect(server.tools.length).toBeGreaterThan(0);
   expect(server.auth).toMatchObject({ status: 401, registration: 'dcr', signedIn: true });
-}, 120_000);
+}, 240_000);

@@ -28,7 +28,7 @@ export function startOAuthFixture(env: Record<string, string> = {}): Promise<OAu
     }
   };
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => void close().then(() => reject(new Error(`oauth fixture did not start: ${stderr}`))), 20_000);
+    const timer = setTimeout(() => void close().then(() => reject(new Error(`oauth fixture did not start: ${stderr}`))), 60_000);
     child.once('exit', (code) => reject(new Error(`oauth fixture exited (${code}): ${stderr}`)));
     child.stdout.setEncoding('utf8').on('data', (c: string) => {
       stdout += c;
@@ -42,7 +42,7 @@ export function startOAuthFixture(env: Record<string, string> = {}): Promise<OAu
 }
 
 /** Waits until `text()` holds the authorization URL idemscan printed, and returns it. */
-export async function authorizationUrl(text: () => string, timeoutMs = 30_000): Promise<string> {
+export async function authorizationUrl(text: () => string, timeoutMs = 90_000): Promise<string> {
   const until = Date.now() + timeoutMs;
   for (;;) {
     const found = /(http:\/\/127\.0\.0\.1:\d+\/authorize\?\S+)/.exec(text())?.[1];

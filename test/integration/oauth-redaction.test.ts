@@ -58,4 +58,4 @@ it('blanks an echoed OAuth access token in JSON, HTML, Markdown, SARIF, stdout a
     }
     expect(text.includes(secret), `${name} holds the client secret`).toBe(false);
   }
-});
+}, 180_000);

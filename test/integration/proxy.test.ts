@@ -60,4 +60,4 @@ it('sends HTTP targets through HTTP_PROXY, and around it for hosts in NO_PROXY',
   const around = await idemscan(['audit', target.url, '--probe-timeout', '500', '--timeout', '20000'], { env: { ...none, HTTP_PROXY: proxyUrl, NO_PROXY: '127.0.0.1' } });
   expect(around.exitCode, around.stdout + around.stderr).toBe(0);
   expect(seen.length).toBe(count);
-});
+}, 150_000);
