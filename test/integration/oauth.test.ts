@@ -107,11 +107,11 @@ describe('OAuth sign-in', () => {
   }, SLOW);
 
   it('refreshes an expired access token with the stored refresh token', async () => {
-    const f = await start({ MODE: 'dcr', TOKEN_TTL: '1' });
+    const f = await start({ MODE: 'dcr', TOKEN_TTL: '2' });
     const cache = freshCache();
     expect((await login(f.url, cache)).exitCode).toBe(0);
     const before = tokenFiles(cache)[0]!.record.tokens;
-    await new Promise((r) => setTimeout(r, 1_500)); // the 1 s token has expired
+    await new Promise((r) => setTimeout(r, 2_500)); // the 2 s token has expired
     const json = path.join(dir, 'refresh.json');
     const scan = await idemscan(['audit', f.url, '--stored-auth-only', '--cache-dir', cache, '--json', json, ...fast]);
     expect(scan.exitCode, scan.stdout + scan.stderr).toBe(0);

@@ -41,6 +41,7 @@ export class ServerAuth {
   challenge?: Challenge;
   signedIn = false;
   private needsSignIn = false;
+  private reauthorizing?: Promise<void>;
   readonly provider?: IdemscanOAuthProvider;
 
   constructor(
@@ -74,9 +75,17 @@ export class ServerAuth {
   transportAuth(): AuthProvider | undefined {
     const provider = this.provider;
     if (!provider) return undefined;
+    const reauthorize = this.reauthorizer(provider);
     return {
       token: async () => provider.tokens()?.access_token,
-      onUnauthorized: async (ctx) => {
+      // Requests refused together (a probe and initialize) share one refresh: refresh tokens
+      // rotate, and a second refresh with the same one would be refused as reused.
+      onUnauthorized: (ctx) => (this.reauthorizing ??= reauthorize(ctx).finally(() => (this.reauthorizing = undefined))),
+    };
+  }
+
+  private reauthorizer(provider: IdemscanOAuthProvider): (ctx: { response: Response }) => Promise<void> {
+    return async (ctx) => {
         // Without a token to refresh or a machine client, only a sign-in would help: never here.
         if (!provider.hasTokens && !provider.isClientCredentials) return this.signInNeeded(provider);
         const { resourceMetadataUrl, scope } = extractWWWAuthenticateParams(ctx.response);
@@ -87,7 +96,6 @@ export class ServerAuth {
           if (err instanceof SignInNeeded) return this.signInNeeded(provider);
           throw new ScanFailure('auth', `OAuth: ${bounded(String((err as Error)?.message ?? err), 500)}`);
         }
-      },
     };
   }
 
