@@ -86,16 +86,16 @@ export class ServerAuth {
 
   private reauthorizer(provider: IdemscanOAuthProvider): (ctx: { response: Response }) => Promise<void> {
     return async (ctx) => {
-        // Without a token to refresh or a machine client, only a sign-in would help: never here.
-        if (!provider.hasTokens && !provider.isClientCredentials) return this.signInNeeded(provider);
-        const { resourceMetadataUrl, scope } = extractWWWAuthenticateParams(ctx.response);
-        try {
-          const fetchFn = guardedFetch({ timeoutMs: OAUTH_REQUEST_MS, signal: this.signal });
-          if ((await auth(provider, { serverUrl: this.url, resourceMetadataUrl, scope, fetchFn })) !== 'AUTHORIZED') throw new UnauthorizedError();
-        } catch (err) {
-          if (err instanceof SignInNeeded) return this.signInNeeded(provider);
-          throw new ScanFailure('auth', `OAuth: ${bounded(String((err as Error)?.message ?? err), 500)}`);
-        }
+      // Without a token to refresh or a machine client, only a sign-in would help: never here.
+      if (!provider.hasTokens && !provider.isClientCredentials) return this.signInNeeded(provider);
+      const { resourceMetadataUrl, scope } = extractWWWAuthenticateParams(ctx.response);
+      try {
+        const fetchFn = guardedFetch({ timeoutMs: OAUTH_REQUEST_MS, signal: this.signal });
+        if ((await auth(provider, { serverUrl: this.url, resourceMetadataUrl, scope, fetchFn })) !== 'AUTHORIZED') throw new UnauthorizedError();
+      } catch (err) {
+        if (err instanceof SignInNeeded) return this.signInNeeded(provider);
+        throw new ScanFailure('auth', `OAuth: ${bounded(String((err as Error)?.message ?? err), 500)}`);
+      }
     };
   }
 
