@@ -9,7 +9,8 @@ import { classifyServer } from './classify/index.js';
 import type { LoadedProfile } from './classify/profiles/index.js';
 import type { Session } from './connect/negotiate.js';
 import { EraMemo } from './connect/era-memo.js';
-import { DEFAULT_CONNECT_OPTIONS, observe, type ConnectOptions } from './connect/observe.js';
+import { DEFAULT_CONNECT_OPTIONS, observe, type ConnectOptions, type Launch } from './connect/observe.js';
+import type { OAuthScanOptions } from './connect/oauth/server-auth.js';
 import { bounded, boundedObject, serverInfoOf } from './report/bounds.js';
 import { fitServerReport } from './report/budget.js';
 import type { Report, ServerReport } from './report/schema.js';
@@ -24,7 +25,9 @@ import type { Shard } from './targets/shard.js';
 import type { SkippedTarget, Target } from './targets/types.js';
 import { TOOL_NAME, TOOL_VERSION } from './version.js';
 
-export interface ScanOptions extends Partial<ConnectOptions> {
+export interface ScanOptions extends Partial<Omit<ConnectOptions, 'oauth'>> {
+  /** OAuth for HTTP servers (docs/OAUTH.md). Stored tokens are used even without it; a sign-in only with `interactive`. */
+  oauth?: Partial<OAuthScanOptions>;
   concurrency?: number;
   /** Install pinned npm targets that are not in the cache yet (needs the npm registry). */
   install?: boolean;
@@ -78,6 +81,7 @@ export async function scan(targets: Target[], options: ScanOptions = {}): Promis
   const scanStarted = performance.now();
 
   const eraMemo = EraMemo.load(cacheDir);
+  const oauth: OAuthScanOptions = { timeoutMs: 120_000, print: () => {}, ...options.oauth, cacheDir };
   const limit = pLimit(concurrency);
   let done = 0;
   const results = await Promise.all(
@@ -85,7 +89,7 @@ export async function scan(targets: Target[], options: ScanOptions = {}): Promis
       limit(async () => {
         if (options.signal?.aborted) return undefined;
         options.onProgress?.({ type: 'start', target: target.name, index, total: targets.length });
-        const server = await scanOne(target, { ...connect, eraMemo, signal: options.signal }, { ...options, cacheDir, installErrors }).catch(
+        const server = await scanOne(target, { ...connect, eraMemo, signal: options.signal, oauth }, { ...options, cacheDir, installErrors }).catch(
           (err: unknown) => crashed(target, err),
         );
         // A server cut short by Ctrl-C did not fail: it was not scanned. One that finished as the
@@ -134,15 +138,18 @@ interface OneOptions extends ScanOptions {
 }
 
 async function scanOne(target: Target, connect: ConnectOptions, opts: OneOptions): Promise<ServerReport> {
+  // OAuth tokens, codes and secrets met while connecting join the launch's own secrets.
+  const secrets: string[] = [];
+  const server = await scanServer(target, { ...connect, secrets }, opts);
   // Shortened after redaction, so that a cut never leaves half a secret unrecognised.
-  return fitServerReport(redactServer(await scanServer(target, connect, opts), new Redactor(target)));
+  return fitServerReport(redactServer(server, new Redactor({ ...target, secrets: [...(target.secrets ?? []), ...secrets] })));
 }
 
 async function scanServer(target: Target, connect: ConnectOptions, opts: OneOptions): Promise<ServerReport> {
   const redact = new Redactor(target);
   const trusted = target.trusted === true || (opts.trust ?? []).includes(target.name);
   const base = { name: target.name, idempotencyCapability: false, trusted, tools: [], findings: [] };
-  let launch: Target = target;
+  let launch: Launch = target;
   let resolved: string | undefined;
   let sandbox: SandboxMode | undefined;
   try {
@@ -169,6 +176,7 @@ async function scanServer(target: Target, connect: ConnectOptions, opts: OneOpti
     };
   }
 
+  if (target.oauth) launch = { ...launch, oauthClient: oauthClientOf(target) };
   const obs = await observe(launch, target.timeoutMs ? { ...connect, timeoutMs: target.timeoutMs } : connect);
   const target_ = { ...describeTarget(target, resolved), sandbox };
   // Stopped while this server was listed or closed: it is left out of the report, so classifying
@@ -183,6 +191,7 @@ async function scanServer(target: Target, connect: ConnectOptions, opts: OneOpti
       protocol: obs.session && protocolOf(obs.session),
       serverInfo: serverInfoOf(obs.session?.serverInfo),
       capabilities: obs.session?.capabilities && boundedObject(obs.session.capabilities, 16_000),
+      auth: obs.auth,
       durationMs: obs.durationMs,
       findings: obs.findings,
     };
@@ -203,6 +212,7 @@ async function scanServer(target: Target, connect: ConnectOptions, opts: OneOpti
     serverInfo: serverInfoOf(session.serverInfo),
     capabilities: session.capabilities && boundedObject(session.capabilities, 16_000),
     idempotencyCapability: classified.idempotencyCapability,
+    auth: obs.auth,
     durationMs: obs.durationMs,
     tools: classified.tools,
     findings: obs.findings.concat(classified.findings),
@@ -223,6 +233,13 @@ function crashed(target: Target, err: unknown): ServerReport {
   };
   // The error may quote what the server sent: the same single pass as every other report.
   return redactServer(server, new Redactor(target));
+}
+
+/** A target's `oauth` entry with its client secret read from the variable it names. */
+function oauthClientOf(target: Target): Launch['oauthClient'] {
+  const o = target.oauth!;
+  const secret = o.clientSecretEnv ? process.env[o.clientSecretEnv] : undefined;
+  return { clientId: o.clientId, clientSecret: secret || undefined, scopes: o.scopes };
 }
 
 function definedOnly(options: ScanOptions): Partial<ConnectOptions> {

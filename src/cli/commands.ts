@@ -11,6 +11,7 @@ import { EXIT, UsageError } from './exit.js';
 import { urlScheme } from './options.js';
 import type { FailOn } from './fail-on.js';
 import { addDiscovered } from './where-command.js';
+import { oauthScanOptions, type OAuthFlags } from './auth-command.js';
 import { checkOutputDir, checkOutputFile, codeOf, writeFallback, writeOutputFile } from './output.js';
 import { EXIT_INTERRUPTED, unscannedText, watchSignals } from './signals.js';
 import { InstallProgress, ScanProgress } from './progress.js';
@@ -21,7 +22,7 @@ import { nameFromServerInfo, printResult, wroteLine } from './print-scan.js';
 
 export const DEFAULT_TARGETS = fileURLToPath(new URL('../../targets/reference.json', import.meta.url));
 
-export interface ScanFlags {
+export interface ScanFlags extends OAuthFlags {
   json?: string;
   out: string;
   /** Parsed and checked by main.ts (listOption): file formats only. */
@@ -148,6 +149,7 @@ async function run(
   await checkOutputs(flags, formats); // and output paths that cannot be written
   const lockFiles = flags.baseline !== undefined || flags.lock !== undefined || flags.rulesBaseUrl !== undefined || failOn?.drift ? await import('./lock-command.js') : undefined;
   const baseline = await lockFiles?.prepareBaseline(flags, failOn); // and lock files that cannot be read or written
+  const oauth = oauthScanOptions(flags); // and a --client-secret-env variable that is not set
   const progress = new ScanProgress(process.stderr, flags.quiet);
   const interrupt = watchSignals();
   const scanned = await scan(targets, {
@@ -160,6 +162,7 @@ async function run(
     sandbox: flags.sandbox,
     install: flags.install,
     cacheDir: flags.cacheDir,
+    oauth,
     skipped,
     shard: extra.shard,
     signal: interrupt.signal,

@@ -13,8 +13,9 @@ import { Command, CommanderError } from 'commander';
 import { DIFF_FORMATS } from '../compare/render.js';
 import { TOOL_VERSION } from '../version.js';
 import type { AuditFlags, ScanFlags } from './commands.js';
+import { oauthOptions, registerAuth } from './auth-command.js';
 import { EXIT, UsageError } from './exit.js';
-import { FILE_FORMATS, intOption, listOption, PRINT_FORMATS, repeatable, wordParser } from './options.js';
+import { FILE_FORMATS, intOption, listOption, positiveInt, PRINT_FORMATS, repeatable, wordParser } from './options.js';
 import { registerWhere } from './where-command.js';
 
 // A reader that goes away (`idemscan scan | head -1`) is no failure of the scan: what it missed
@@ -63,14 +64,17 @@ function scanOptions(cmd: Command, one = false): Command {
 
 const commands = () => import('./commands.js');
 
-scanOptions(program.command('scan'))
+// The OAuth flags (docs/OAUTH.md) on the commands that scan.
+const withOAuth = (cmd: Command, audit = false): Command => oauthOptions(scanOptions(cmd, audit), positiveInt('--oauth-timeout'));
+
+withOAuth(program.command('scan'))
   .description('scan every server in one or more target files (default: the bundled reference list)')
   .argument('[files...]', 'target files: idemscan lists, mcpServers configs, VS Code mcp.json, registry server.json')
   .option('--shard <i/n>', 'scan only shard I of N (1-based; by a hash of each server name), e.g. 2/4')
   .option('--discover', 'also scan the servers configured in the MCP clients found here (see `idemscan where`)')
   .action(async (files: string[], flags: ScanFlags) => (await commands()).scanCommand(files, flags));
 
-scanOptions(program.command('audit'), true)
+withOAuth(program.command('audit'), true)
   .description('scan one server and show every tool with its verdict and evidence')
   .usage('[options] -- COMMAND [ARGS...]  |  [options] URL')
   .argument('<target...>', 'a command and its arguments (after --), or an http(s) URL')
@@ -141,6 +145,7 @@ program
   );
 
 registerWhere(program);
+registerAuth(program, positiveInt('--oauth-timeout'));
 
 try {
   await program.parseAsync(process.argv);

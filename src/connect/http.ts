@@ -3,11 +3,12 @@
  * as raw frame pipes: the SDK handles sessions, SSE parsing and the per-request
  * `MCP-Protocol-Version` / `Mcp-Method` headers it derives from each modern request's `_meta`.
  */
-import { SSEClientTransport, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { SSEClientTransport, StreamableHTTPClientTransport, type AuthProvider } from '@modelcontextprotocol/client';
 import type { Channel, ChannelEvents } from './channel.js';
 import { basicAuthFromUrl } from '../targets/redact.js';
 import { bounded } from '../report/bounds.js';
 import { httpFailure, ScanFailure } from './failure.js';
+import { proxyDispatcher } from './proxy.js';
 
 /**
  * The SDK quotes a refused request's whole body in its error, and the error becomes the report's
@@ -23,6 +24,10 @@ export interface HttpOptions {
   headers?: Record<string, string>;
   kind: 'streamable' | 'sse';
   maxBodyBytes: number;
+  /** Bearer tokens and their refresh on 401 (connect/oauth/server-auth.ts). */
+  authProvider?: AuthProvider;
+  /** Sees every response's status and headers before the SDK does (a 401's WWW-Authenticate). */
+  onResponse?: (res: Response) => void;
 }
 
 export class HttpChannel implements Channel {
@@ -45,7 +50,11 @@ export class HttpChannel implements Channel {
       url.username = '';
       url.password = '';
     }
-    const init = { requestInit: { headers }, fetch: boundedFetch(opts.maxBodyBytes, this.abort.signal) };
+    const init = {
+      requestInit: { headers },
+      fetch: boundedFetch(opts.maxBodyBytes, this.abort.signal, opts.onResponse),
+      ...(opts.authProvider ? { authProvider: opts.authProvider } : {}),
+    };
     this.transport =
       opts.kind === 'sse'
         ? new SSEClientTransport(url, { ...init, eventSourceInit: { fetch: init.fetch } })
@@ -90,10 +99,12 @@ const noReconnect = { maxReconnectionDelay: 1000, initialReconnectionDelay: 1000
  * fetch whose response bodies stop at `limit` bytes: a hostile server cannot exhaust memory. An
  * error body is only quoted, so it is cut short (not failed) at ERROR_BODY_BYTES.
  */
-function boundedFetch(limit: number, closed: AbortSignal): typeof fetch {
+function boundedFetch(limit: number, closed: AbortSignal, onResponse?: (res: Response) => void): typeof fetch {
   return async (input, init) => {
     const signal = init?.signal ? AbortSignal.any([init.signal, closed]) : closed;
-    const res = await fetch(input, { ...init, signal });
+    const dispatcher = proxyDispatcher();
+    const res = await fetch(input, { ...init, signal, ...(dispatcher ? { dispatcher } : {}) } as RequestInit);
+    onResponse?.(res);
     if (!res.body) return res;
     let seen = 0;
     const guard = new TransformStream<Uint8Array, Uint8Array>({

@@ -2,7 +2,7 @@
  * Connect to one target, negotiate, list its tools, and end it: always returns, never throws.
  * Whatever happens, the server's processes are gone when this resolves.
  */
-import { boundedTail } from '../report/bounds.js';
+import { bounded, boundedTail } from '../report/bounds.js';
 import type { Finding, Failure } from '../report/schema.js';
 import type { Target } from '../targets/types.js';
 import { sizeEstimate } from '../report/budget.js';
@@ -18,6 +18,8 @@ import { StdioChannel } from './stdio.js';
 import { RULE } from '../classify/rules/catalogue.js';
 import { finding } from '../classify/rules/finding.js';
 import { plural } from '../report/verdicts.js';
+import { ServerAuth, type OAuthScanOptions, type TargetOAuth } from './oauth/server-auth.js';
+import type { AuthInfo } from '../report/schema.js';
 
 export interface ConnectOptions {
   /** From spawn (or first request) to the last page. */
@@ -37,6 +39,10 @@ export interface ConnectOptions {
   eraMemo?: EraMemo;
   /** Aborting ends this server's scan at once (Ctrl-C). */
   signal?: AbortSignal;
+  /** OAuth for HTTP servers (stored tokens, --oauth, --stored-auth-only); absent: none at all. */
+  oauth?: OAuthScanOptions;
+  /** Filled with the OAuth secrets seen for this server, for the report's redaction. */
+  secrets?: string[];
 }
 
 export const DEFAULT_CONNECT_OPTIONS: ConnectOptions = {
@@ -57,15 +63,17 @@ export interface Observation {
   tools: Record<string, unknown>[];
   findings: Finding[];
   failure?: Failure;
+  /** What an HTTP server that refused a request published about its authorization. */
+  auth?: AuthInfo;
   durationMs: number;
 }
 
 /** A launch that is ready to run: npm targets already resolved to a command. */
-export type Launch = Target & { command?: string };
+export type Launch = Target & { command?: string; oauthClient?: TargetOAuth };
 
 export async function observe(target: Launch, opts: ConnectOptions): Promise<Observation> {
   const started = performance.now();
-  const deadline = Date.now() + opts.timeoutMs;
+  let deadline = Date.now() + opts.timeoutMs;
   const remainingMs = () => Math.max(1, deadline - Date.now());
   const obs: Observation = { tools: [], findings: [], durationMs: 0 };
 
@@ -139,7 +147,15 @@ export async function observe(target: Launch, opts: ConnectOptions): Promise<Obs
         await attempt(stdio, 'exited on server/discover without answering; started again and sent initialize only');
       }
     } else {
-      await attemptHttp(target, opts, attempt);
+      const serverAuth = new ServerAuth(target.url!, opts.oauth, target.oauthClient, opts.signal);
+      try {
+        await attemptHttp(target, opts, attempt, serverAuth, (ms) => (deadline += ms));
+      } catch (err) {
+        throw serverAuth.explain(err);
+      } finally {
+        obs.auth = await serverAuth.describe(remainingMs()).catch(() => undefined);
+        opts.secrets?.push(...serverAuth.secrets());
+      }
     }
   } catch (err) {
     const failure = err instanceof ScanFailure ? err : new ScanFailure('protocol', (err as Error)?.message ?? String(err));
@@ -167,13 +183,47 @@ export async function observe(target: Launch, opts: ConnectOptions): Promise<Obs
   return obs;
 }
 
+/**
+ * A server that needs a sign-in, in a scan that may start one (`--oauth`), is tried again once
+ * signed in; the time the person took at the browser is added to the server's deadline.
+ */
+async function attemptHttp(
+  target: Launch,
+  opts: ConnectOptions,
+  attempt: (c: Channel) => Promise<void>,
+  serverAuth: ServerAuth,
+  extendDeadline: (ms: number) => void,
+): Promise<void> {
+  try {
+    await attemptTransports(target, opts, attempt, serverAuth);
+  } catch (err) {
+    if (!serverAuth.canSignIn) throw err;
+    const started = Date.now();
+    try {
+      await serverAuth.signIn();
+    } catch (signInErr) {
+      throw new ScanFailure('auth', `sign-in failed: ${bounded(String((signInErr as Error)?.message ?? signInErr), 500)}`);
+    } finally {
+      extendDeadline(Date.now() - started);
+    }
+    await attemptTransports(target, opts, attempt, serverAuth);
+  }
+}
+
 /** Streamable HTTP first; a server that refuses it with 404/405 gets the older HTTP+SSE transport. */
-async function attemptHttp(target: Launch, opts: ConnectOptions, attempt: (c: Channel) => Promise<void>): Promise<void> {
+async function attemptTransports(target: Launch, opts: ConnectOptions, attempt: (c: Channel) => Promise<void>, serverAuth: ServerAuth): Promise<void> {
   // Loaded here, not at the top: the SDK's HTTP transports are most of idemscan's start-up cost,
   // and a stdio-only scan never needs them.
   const { HttpChannel } = await import('./http.js');
   const make = (kind: 'streamable' | 'sse') =>
-    new HttpChannel({ url: target.url!, headers: target.headers, kind, maxBodyBytes: opts.maxFrameBytes });
+    new HttpChannel({
+      url: target.url!,
+      headers: target.headers,
+      kind,
+      maxBodyBytes: opts.maxFrameBytes,
+      authProvider: serverAuth.transportAuth(),
+      onResponse: (res) => serverAuth.observe(res),
+    });
   if (target.transport === 'sse') return attempt(make('sse'));
   try {
     await attempt(make('streamable'));

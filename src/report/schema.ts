@@ -100,6 +100,41 @@ export const ProtocolInfo = z.object({
   negotiation: z.string().optional(),
 });
 
+/**
+ * What an HTTP server that answered 401 or 403 published about its authorization (issue 9), read
+ * without signing in: its `WWW-Authenticate` challenge, its protected resource metadata (RFC 9728)
+ * and its authorization server's metadata (RFC 8414 / OpenID discovery). Every value is the
+ * server's own claim, bounded; an ecosystem report counts who requires OAuth and with which setup.
+ */
+export const AuthInfo = z.object({
+  /** Always true: the server refused an unauthenticated (or wrongly authenticated) request. */
+  required: z.boolean(),
+  /** The HTTP status that said so (401 or 403). */
+  status: z.number().int(),
+  /** The challenge's scheme (`Bearer`, `DPoP`, `Basic`, ...), lower-cased; absent without a `WWW-Authenticate` header. */
+  scheme: z.string().optional(),
+  /** The challenge's `error` (e.g. `invalid_token`, `insufficient_scope`). */
+  error: z.string().optional(),
+  /** The protected resource metadata URL: from the challenge's `resource_metadata`, else the RFC 9728 well-known URL that answered. */
+  resourceMetadata: z.string().optional(),
+  /** The `resource` that metadata names. */
+  resource: z.string().optional(),
+  /** Its `authorization_servers`. */
+  authorizationServers: z.array(z.string()).optional(),
+  /** Scopes the resource metadata lists (`scopes_supported`), else the challenge's `scope`. */
+  scopesSupported: z.array(z.string()).optional(),
+  /**
+   * How a client gets a client id at the first authorization server: `cimd` (it accepts Client ID
+   * Metadata Documents), `dcr` (it has a `registration_endpoint`), `preregistered` (neither: a client
+   * must be registered by hand), `unknown` (its metadata could not be read).
+   */
+  registration: z.enum(['dcr', 'cimd', 'preregistered', 'unknown']),
+  /** Whether idemscan held a token for this server (stored or signed in during this scan). */
+  signedIn: z.boolean().optional(),
+  /** What could not be read or was refused (a metadata URL over plain http, a cross-origin redirect, a timeout). */
+  problems: z.array(z.string()).optional(),
+});
+
 export const ServerReport = z.object({
   name: z.string(),
   status: z.enum(['ok', 'failed']),
@@ -110,6 +145,8 @@ export const ServerReport = z.object({
   capabilities: z.record(z.string(), z.unknown()).optional(),
   idempotencyCapability: z.boolean(),
   trusted: z.boolean().optional(),
+  /** Present when this HTTP server answered 401/403: what it published about OAuth (AuthInfo). */
+  auth: AuthInfo.optional(),
   durationMs: z.number(),
   tools: z.array(ToolReport),
   findings: z.array(Finding),
@@ -203,6 +240,7 @@ export type KeyArgument = z.infer<typeof KeyArgument>;
 export type EffectiveHints = z.infer<typeof EffectiveHints>;
 export type ToolReport = z.infer<typeof ToolReport>;
 export type Failure = z.infer<typeof Failure>;
+export type AuthInfo = z.infer<typeof AuthInfo>;
 export type TargetInfo = z.infer<typeof TargetInfo>;
 export type ServerReport = z.infer<typeof ServerReport>;
 export type ComparedWith = z.infer<typeof ComparedWith>;

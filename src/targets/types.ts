@@ -32,6 +32,15 @@ export interface Target {
   downloads?: number;
   /** The MCP clients and files that configure this server (`scan --discover`). */
   listedBy?: { client: string; file: string }[];
+  /** An OAuth-protected HTTP server, and the client to use (docs/OAUTH.md); `{}` for `"oauth": true`. */
+  oauth?: TargetOAuthEntry;
+}
+
+/** A target's `oauth` entry: a pre-registered client, its secret's variable name (never the value), scopes. */
+export interface TargetOAuthEntry {
+  clientId?: string;
+  clientSecretEnv?: string;
+  scopes?: string[];
 }
 
 export interface SkippedTarget {
@@ -78,11 +87,25 @@ export const OwnEntry = z
     skip: z.string().optional(),
     comment: z.string().optional(),
     downloads: z.number().int().nonnegative().optional(),
+    oauth: z
+      .union([
+        z.literal(true),
+        z
+          .object({
+            clientId: z.string().min(1).max(500),
+            // A variable name only: a secret's value never sits in a target file.
+            clientSecretEnv: z.string().regex(/^[A-Z_]\w*$/i, 'an environment variable name').optional(),
+            scopes: z.array(z.string().min(1).max(200)).max(50).optional(),
+          })
+          .strict(),
+      ])
+      .optional(),
   })
   .strict()
   .refine((e) => [e.command, e.url, e.npm].filter(Boolean).length === 1, {
     message: 'exactly one of "command", "url" or "npm" is required',
   })
+  .refine((e) => !e.oauth || e.url, { message: '"oauth" applies to "url" servers only', path: ['oauth'] })
   .refine((e) => !e.installScripts || e.npm, { message: '"installScripts" applies to "npm" packages only', path: ['installScripts'] })
   .refine((e) => !e.transport || (e.url ? e.transport !== 'stdio' : e.transport === 'stdio'), {
     message: '"transport" must be "stdio" for a command or npm package, "http" or "sse" for a url',

@@ -1,0 +1,101 @@
+/**
+ * Signed-in state on disk: one JSON file per authorization server and MCP server URL under
+ * `<cache>/oauth/`, mode 0600 in a 0700 directory. docs/OAUTH.md documents every field.
+ */
+import { createHash } from 'node:crypto';
+import { chmodSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import type { OAuthDiscoveryState, StoredOAuthClientInformation, StoredOAuthTokens } from '@modelcontextprotocol/client';
+
+export interface TokenRecord {
+  /** Format of this file. */
+  version: 1;
+  /** The MCP server URL signed in to (without fragment): what `logout URL` and scans match on. */
+  serverUrl: string;
+  /** The authorization server's issuer. */
+  issuer: string;
+  /** How the client was obtained: dcr | cimd | preregistered | client-credentials. */
+  registration: string;
+  client?: StoredOAuthClientInformation;
+  tokens?: StoredOAuthTokens;
+  /** When `tokens` was saved (ms since the epoch), so that `expires_in` can be read as an expiry. */
+  savedAt?: number;
+  /** What discovery found (resource metadata, authorization server metadata), reused on refresh. */
+  discovery?: OAuthDiscoveryState;
+}
+
+/** `https://x.example/mcp#frag` and `https://x.example/mcp` are one server. */
+export function canonicalServerUrl(url: string): string {
+  const u = new URL(url);
+  u.hash = '';
+  return u.href;
+}
+
+export function oauthDir(cacheDir: string): string {
+  return path.join(cacheDir, 'oauth');
+}
+
+export function recordFile(cacheDir: string, issuer: string, serverUrl: string): string {
+  const id = createHash('sha256').update(`${issuer}\n${canonicalServerUrl(serverUrl)}`).digest('hex');
+  return path.join(oauthDir(cacheDir), `${id}.json`);
+}
+
+/** Every readable record; a damaged file is skipped (and left for `logout` to remove). */
+export function readRecords(cacheDir: string): { file: string; record: TokenRecord }[] {
+  let names: string[];
+  try {
+    names = readdirSync(oauthDir(cacheDir));
+  } catch {
+    return [];
+  }
+  const out: { file: string; record: TokenRecord }[] = [];
+  for (const name of names.filter((n) => n.endsWith('.json'))) {
+    const file = path.join(oauthDir(cacheDir), name);
+    try {
+      const record = JSON.parse(readFileSync(file, 'utf8')) as TokenRecord;
+      if (record?.version === 1 && typeof record.serverUrl === 'string' && typeof record.issuer === 'string') out.push({ file, record });
+    } catch {
+      // unreadable: not ours to guess at
+    }
+  }
+  return out;
+}
+
+/** The newest record for this MCP server, if any (a server may have moved authorization servers). */
+export function findRecord(cacheDir: string, serverUrl: string): TokenRecord | undefined {
+  const url = canonicalServerUrl(serverUrl);
+  return readRecords(cacheDir)
+    .filter((r) => r.record.serverUrl === url)
+    .sort((a, b) => (b.record.savedAt ?? 0) - (a.record.savedAt ?? 0))[0]?.record;
+}
+
+/** Written to a temp file and renamed: a crash never leaves half a token file. */
+export function writeRecord(cacheDir: string, record: TokenRecord): string {
+  const dir = oauthDir(cacheDir);
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  chmodSync(dir, 0o700); // it may have existed with looser bits
+  const file = recordFile(cacheDir, record.issuer, record.serverUrl);
+  const tmp = `${file}.${process.pid}.tmp`;
+  writeFileSync(tmp, JSON.stringify(record, null, 2) + '\n', { mode: 0o600 });
+  renameSync(tmp, file);
+  return file;
+}
+
+/** Removes the records of one server, or all of them; returns the files removed. */
+export function removeRecords(cacheDir: string, serverUrl?: string): string[] {
+  const url = serverUrl === undefined ? undefined : canonicalServerUrl(serverUrl);
+  const gone: string[] = [];
+  for (const { file, record } of readRecords(cacheDir)) {
+    if (url !== undefined && record.serverUrl !== url) continue;
+    rmSync(file, { force: true });
+    gone.push(file);
+  }
+  return gone;
+}
+
+/** Every secret a record holds: the redactor's input. */
+export function recordSecrets(record: TokenRecord | undefined): string[] {
+  if (!record) return [];
+  const t = record.tokens;
+  return [t?.access_token, t?.refresh_token, t?.id_token, record.client?.client_secret].filter((v): v is string => typeof v === 'string' && v.length > 0);
+}
