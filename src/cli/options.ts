@@ -10,7 +10,7 @@ import { UsageError } from './exit.js';
  * `--format` words, by what they do. Kept here (not read from report/reporters/) so that parsing
  * flags does not load every reporter; test/unit/options.test.ts checks they agree with REPORTERS.
  */
-export const FILE_FORMATS = ['json', 'html', 'md', 'sarif', 'manifest'] as const;
+export const FILE_FORMATS = ['json', 'html', 'md', 'sarif', 'manifest', 'csv', 'ndjson'] as const;
 /** Formats that print to stdout rather than write a file (`report --format table`). */
 export const PRINT_FORMATS = ['table', 'tools'] as const;
 

@@ -134,13 +134,13 @@ describe('report --compare and merge --compare', () => {
   it('Markdown and HTML render the stored diff', () => {
     const md = readFileSync(at('cmp', 'report.md'), 'utf8');
     const since = when(compared.comparedWith!.startedAt);
-    expect(md).toContain(`## Trend since ${since}\n\nCompared with the report 2026-11-29.json of ${since} over`);
+    expect(md).toContain(`## Trend since ${since}\n\nCompared with the report of ${since} (2026-11-29.json) over`);
     const trend = md.slice(md.indexOf('## Trend since'), md.indexOf('## Findings'));
     expect(trend).toContain('over the 2 servers in both reports; 1 only in the earlier one and 3 only in this one');
     expect(trend).toMatch(/### Hints removed or weakened \(1\)\n\n\| server \| tool \| change \|\n\| --- \| --- \| --- \|\n\| drift \| issue\\_refund \| destructiveHint false -> absent \|/);
     expect(trend).toContain('| payments | create\\_payment | tool added (keyed) |');
     const html = readFileSync(at('cmp', 'report.html'), 'utf8');
-    expect(html).toContain(`<h2 id="trend-h">Trend since ${since}</h2><p>Compared with the report <code>2026-11-29.json</code> of ${since} over`);
+    expect(html).toContain(`<h2 id="trend-h">Trend since ${since}</h2><p>Compared with the report of ${since} (<code>2026-11-29.json</code>) over`);
     expect(html).toContain('destructiveHint false → absent');
   });
 

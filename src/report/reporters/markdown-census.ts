@@ -6,7 +6,7 @@
 import { describe, renderDiff, toolLabel } from '../../compare/render.js';
 import { trendHighlights } from '../../compare/trend.js';
 import { mdText } from '../markdown-text.js';
-import { when } from './html/model.js';
+import { plural, when } from './html/model.js';
 import type { Report, Verdict } from '../schema.js';
 
 const row = (cells: (string | number)[]) => `| ${cells.join(' | ')} |`;
@@ -54,7 +54,7 @@ export function trendMarkdown(report: Report): string[] {
   const lines = [
     `## Trend since ${m(when(c.startedAt), 40)}`,
     '',
-    `Compared with the report ${m(c.file, 120)} of ${m(when(c.startedAt), 40)} over the ${n(c.serversInBoth)} servers in both reports; ` +
+    `Compared with the report of ${m(when(c.startedAt), 40)} (${m(c.file, 120)}) over the ${plural(c.serversInBoth, 'server')} in both reports; ` +
       `${n(c.onlyOld)} only in the earlier one and ${n(c.onlyNew)} only in this one are not compared.`,
     '',
     `### Servers whose tools or hints changed (${n(h.changedServers.length)})`,

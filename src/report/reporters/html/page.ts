@@ -12,7 +12,7 @@ import { json, text } from './escape.js';
 import { pageReport } from './fit.js';
 import { duration, headline, notScanned, percent, plural, targetFiles, when } from './model.js';
 import { failureList, serverTable, skippedList } from './servers.js';
-import { OPEN_SECTIONS_UP_TO, serverSections } from './tools.js';
+import { OPEN_SECTIONS_UP_TO, rulesSection, serverSections } from './tools.js';
 import { STYLES } from './styles.js';
 import { trendSection } from './trend.js';
 import { weightedSection } from './weighted.js';
@@ -161,6 +161,7 @@ export function renderPage(full: Report, options: RenderOptions = {}): string {
     `<p class="actions js-only" hidden><button type="button" data-action="expand">Expand all</button><button type="button" data-action="collapse">Collapse all</button></p></div>` +
     serverSections(report, options.rulesBaseUrl) +
     `</section>` +
+    rulesSection(report, options.rulesBaseUrl) +
     skippedList(report) +
     `</main>` +
     footer(report, shortened) +

@@ -41,19 +41,30 @@ function keysCell(t: ToolReport): string {
 }
 
 /**
- * Rule ids as links to their pages (`--rules-base-url`, or the pages the installed package ships),
- * each link made once per rule. Only ids of the catalogue and of the report's builtin profiles get
- * one: the URL comes from our own data, never from text in the report.
+ * Rule ids as links: to `--rules-base-url` pages when given, else to the page's own Rules section
+ * (rulesSection), so a shared report never carries a path of the machine that made it. Only ids of
+ * the catalogue and of the report's profiles get one: the URL comes from our own data, never from
+ * text in the report.
  */
 type RuleLinks = Map<string, string>;
 
 export function ruleLinks(report: Report, base: string | undefined): RuleLinks {
   const links: RuleLinks = new Map();
   for (const rule of reportRules(report)) {
-    const url = readerPageUrl(rule, base);
+    const url = base === undefined ? `#rule-${rule.id}` : readerPageUrl(rule, base);
     if (url !== undefined) links.set(rule.id, `<a class="rule" href="${text(url)}" title="${text(rule.title)}">${text(rule.id)}</a>`);
   }
   return links;
+}
+
+/** What each rule that fired means, for the in-page links (none without a finding). */
+export function rulesSection(report: Report, base: string | undefined): string {
+  if (base !== undefined) return '';
+  const fired = new Set(report.servers.flatMap((s) => [...s.findings, ...s.tools.flatMap((t) => t.findings)]).map((f) => f.rule));
+  const rules = reportRules(report).filter((r) => fired.has(r.id));
+  if (rules.length === 0) return '';
+  const items = rules.map((r) => `<dt id="rule-${text(r.id)}"><code>${text(r.id)}</code> <span class="sev sev-${r.severity}">${r.severity}</span></dt><dd>${text(r.title)}</dd>`);
+  return `<section id="rules-section" aria-labelledby="rules-h"><h2 id="rules-h">Rules</h2><dl class="rules">${items.join('')}</dl></section>`;
 }
 
 /** A finding; `withTool` names its tool (server-level lists), tool rows leave it out. */

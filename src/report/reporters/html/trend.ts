@@ -59,7 +59,7 @@ export function trendSection(report: Report): string {
   const d = c.diff;
   return (
     `<section id="trend-section" aria-labelledby="trend-h"><h2 id="trend-h">Trend since ${show(when(c.startedAt), 40)}</h2>` +
-    `<p>Compared with the report <code>${show(c.file, 120)}</code> of ${show(when(c.startedAt), 40)} over the ${plural(c.serversInBoth, 'server')} in both reports; ` +
+    `<p>Compared with the report of ${show(when(c.startedAt), 40)} (<code>${show(c.file, 120)}</code>) over the ${plural(c.serversInBoth, 'server')} in both reports; ` +
     `${c.onlyOld.toLocaleString('en-US')} only in the earlier report and ${c.onlyNew.toLocaleString('en-US')} only in this one are not compared. ` +
     `Changes: <strong>${d.counts.worse.toLocaleString('en-US')} worse</strong>, ${d.counts.better.toLocaleString('en-US')} better, ${d.counts.neutral.toLocaleString('en-US')} other.</p>` +
     block('Servers whose tools or hints changed', h.changedServers.length, serverTable) +
