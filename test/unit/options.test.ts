@@ -31,7 +31,7 @@ describe('list parser', () => {
   });
 
   it('names the option and suggests the nearest word', () => {
-    expect(usage(() => formats('json,htm'))).toBe('--format: unknown "htm"; did you mean "html"? (expected one of: json, html, md, sarif, manifest)');
+    expect(usage(() => formats('json,htm'))).toBe('--format: unknown "htm"; did you mean "html"? (expected one of: json, html, md, sarif, manifest, csv, ndjson)');
     expect(usage(() => formats('xyzzy'))).not.toMatch(/did you mean/);
     expect(usage(() => formats(' , '))).toMatch(/^--format: expected a comma-separated list/);
   });
