@@ -18,7 +18,7 @@ import { StdioChannel } from './stdio.js';
 import { RULE } from '../classify/rules/catalogue.js';
 import { finding } from '../classify/rules/finding.js';
 import { plural } from '../report/verdicts.js';
-import { ServerAuth, type OAuthScanOptions, type TargetOAuth } from './oauth/server-auth.js';
+import type { ServerAuth, OAuthScanOptions, TargetOAuth } from './oauth/server-auth.js';
 import type { AuthInfo } from '../report/schema.js';
 
 export interface ConnectOptions {
@@ -147,6 +147,8 @@ export async function observe(target: Launch, opts: ConnectOptions): Promise<Obs
         await attempt(stdio, 'exited on server/discover without answering; started again and sent initialize only');
       }
     } else {
+      // Loaded for HTTP targets only: it brings the SDK's auth client, most of a stdio scan's start-up.
+      const { ServerAuth } = await import('./oauth/server-auth.js');
       const serverAuth = new ServerAuth(target.url!, opts.oauth, target.oauthClient, opts.signal);
       try {
         await attemptHttp(target, opts, attempt, serverAuth, (ms) => (deadline += ms));
