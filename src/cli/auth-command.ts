@@ -7,6 +7,7 @@ import type { OAuthScanOptions } from '../connect/oauth/server-auth.js';
 import { safeText } from '../report/terminal.js';
 import { defaultCacheDir } from '../targets/npm.js';
 import { EXIT, UsageError } from './exit.js';
+import { repeatable } from './options.js';
 
 export interface OAuthFlags {
   oauth?: boolean;
@@ -59,7 +60,7 @@ export function registerAuth(program: Command, toInt: (v: string) => number): vo
   oauthOptions(program.command('login'), toInt)
     .description('sign in to an OAuth-protected MCP server once and store its tokens (docs/OAUTH.md)')
     .argument('<url>', 'the MCP server URL')
-    .option('--scope <scopes...>', 'scopes to request instead of the ones the server publishes')
+    .addOption(repeatable('--scope <scope>', 'a scope to request instead of the ones the server publishes', { commas: true }))
     .option('--cache-dir <dir>', 'where tokens are stored (with the npm cache)')
     .action(async (url: string, flags: OAuthFlags & { scope?: string[] }) => {
       if (!/^https?:\/\//i.test(url) || !URL.canParse(url)) throw new UsageError(`"${safeText(url, 300)}" is not an http(s) URL`);
