@@ -32,10 +32,10 @@ describe('--help agrees with the README', () => {
   it('choices and defaults are in the help', async () => {
     const help = async (command: string) => (await idemscan([command, '--help'])).stdout.replace(/\s+/g, ' '); // unwrapped
     const scan = await help('scan');
-    expect(scan).toMatch(/--format <list> formats to write under --out, comma-separated \(choices: json, html, md, sarif, manifest\) \(default: json\)/);
+    expect(scan).toMatch(/--format <list> formats to write under --out, comma-separated \(choices: json, html, md, sarif, manifest, csv, ndjson\) \(default: json\)/);
     expect(scan).toMatch(/--timeout <ms> bound on each server, from start to last page \(default: 30000\)/);
     const report = await help('report');
-    expect(report).toMatch(/choices: json, html, md, sarif, manifest, table, tools\) \(default: html\)/);
+    expect(report).toMatch(/choices: json, html, md, sarif, manifest, csv, ndjson, table, tools\) \(default: html\)/);
     const audit = await help('audit');
     expect(audit).not.toContain('--concurrency'); // one server: it did nothing
   });
