@@ -1,5 +1,5 @@
 /** bubblewrap's command line: which paths are bound back, and how. */
-import { mkdirSync, mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { expect, it } from 'vitest';
 import { bwrapArgs } from '../../src/targets/bwrap.js';
@@ -10,11 +10,15 @@ function bindsOf(args: string[], p: string): string[] {
 }
 
 it('binds a writable directory outside the hidden roots read-write (an install cache under --cache-dir /srv/...)', () => {
-  // Outside /tmp and the homes: under the repository, as a --cache-dir like /work/cache would be.
-  mkdirSync('test-artifacts', { recursive: true });
-  const entry = mkdtempSync(path.resolve('test-artifacts', 'bwrap-'));
-  const args = bwrapArgs({ home: '/root', readable: [entry], writable: [entry], cwd: entry });
-  expect(bindsOf(args, entry)).toEqual(['--bind']);
+  // Outside /tmp, /run and the homes, as a --cache-dir like /srv/cache would be (/dev/shm is not
+  // hidden; the repository may be, when it is cloned under /tmp).
+  const entry = mkdtempSync(path.join('/dev/shm', 'idemscan-bwrap-'));
+  try {
+    const args = bwrapArgs({ home: '/root', readable: [], writable: [entry], cwd: '/' });
+    expect(bindsOf(args, entry)).toEqual(['--bind']);
+  } finally {
+    rmSync(entry, { recursive: true, force: true });
+  }
 });
 
 it('never binds / or a parent of HOME writable', () => {
