@@ -32,10 +32,9 @@ describe.each([
   { sandbox: false, name: 'without --sandbox' },
   { sandbox: true, name: 'with --sandbox' },
 ])('escaped children $name', ({ sandbox }) => {
-  // retry: in two full CI runs (never alone) the perl-started `pgroup` child once failed to report
-  // within the fixture's 17 s, so the fixture answered without it; a retry is a fresh scan with new
-  // tags, and the assertions on what is left after it are unchanged. Cause not yet found.
-  it.skipIf(sandbox && !sandboxPrefix())('are gone when the scan ends', { timeout: 60_000, retry: 2 }, async () => {
+  // `npm test` runs this file on its own, after the others: in full runs beside other files the
+  // escaped children did not start (two CI runs, cause not found); alone it has always passed.
+  it.skipIf(sandbox && !sandboxPrefix())('are gone when the scan ends', { timeout: 60_000 }, async () => {
     const tag = randomUUID();
     const log = spawnLog();
     const report = await scan(MODES.map((m) => escaping(m, `${tag}-${m}`, log.file)), { timeoutMs: 20_000, sandbox });
