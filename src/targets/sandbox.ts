@@ -17,7 +17,7 @@
  * (and so the namespace) when idemscan itself is killed.
  */
 import { spawnSync } from 'node:child_process';
-import { accessSync, constants } from 'node:fs';
+import { accessSync, constants, statSync } from 'node:fs';
 import path from 'node:path';
 import { bwrapArgs, safeRealpath } from './bwrap.js';
 
@@ -85,11 +85,28 @@ function probe(): Abilities {
 /** What `--sandbox` gives on this machine, and the one line to say when that is less than bubblewrap. */
 export function sandboxSupport(): { mode: SandboxMode; note?: string } {
   const a = probe();
-  if (a.bwrap) return { mode: 'bubblewrap' };
+  const devNull = process.platform === 'linux' ? devNullNote() : undefined;
+  const join = (note?: string) => ({ note: [note, devNull].filter(Boolean).join('; ') || undefined });
+  if (a.bwrap) return { mode: 'bubblewrap', ...join() };
   if (a.net) {
-    return { mode: 'netns', note: '--sandbox: bubblewrap (bwrap) is missing or cannot create namespaces here; servers get only a loopback-only network namespace (files and HOME are NOT protected, see docs/SANDBOX.md)' };
+    return { mode: 'netns', ...join('--sandbox: bubblewrap (bwrap) is missing or cannot create namespaces here; servers get only a loopback-only network namespace (files and HOME are NOT protected, see docs/SANDBOX.md)') };
   }
-  return { mode: 'none', note: '--sandbox: neither bubblewrap nor `unshare -n` works on this machine; servers cannot be sandboxed' };
+  return { mode: 'none', ...join('--sandbox: neither bubblewrap nor `unshare -n` works on this machine; servers cannot be sandboxed') };
+}
+
+/**
+ * Every sandbox shares the machine's /dev/null (bwrap's `--dev` binds it). Where it is a regular
+ * file, as on some container images, a sandboxed server reads what other processes threw away
+ * there and writes what they read back (`perl -e` reads /dev/null as the rest of its program).
+ */
+export function devNullNote(file = '/dev/null'): string | undefined {
+  let device: boolean;
+  try {
+    device = statSync(file).isCharacterDevice();
+  } catch {
+    device = false;
+  }
+  return device ? undefined : `--sandbox: ${file} on this machine is not the null device but a file that every process, sandboxed or not, reads and writes (as root: rm ${file} && mknod -m 666 ${file} c 1 3)`;
 }
 
 /** The wrapper program of the sandbox this machine has, or null when there is none (tests skip on it). */

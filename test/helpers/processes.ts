@@ -3,10 +3,12 @@ import { mkdtempSync, readFileSync, existsSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
-export function spawnLog(): { file: string; entries(): { name: string; pid: number }[] } {
+export function spawnLog(): { file: string; text(): string; entries(): { name: string; pid: number }[] } {
   const file = path.join(mkdtempSync(path.join(os.tmpdir(), 'idemscan-log-')), 'spawns.log');
   return {
     file,
+    /** The raw log, for an assertion's message. */
+    text: () => (existsSync(file) ? readFileSync(file, 'utf8') : '(no log)'),
     entries: () =>
       existsSync(file)
         ? readFileSync(file, 'utf8').trim().split('\n').filter(Boolean).map((line) => {
