@@ -177,7 +177,7 @@ async function run(
 
   let written = await writeOutputs(report, flags, formats);
   if (flags.lock !== undefined && !interrupt.interrupted) written = (await lockFiles!.writeLock(report, flags.lock, flags.quiet)) && written;
-  printResult(report, view, { quiet: flags.quiet, jsonToStdout: flags.json === '-', rulesBaseUrl: flags.rulesBaseUrl });
+  await printResult(report, view, { quiet: flags.quiet, jsonToStdout: flags.json === '-', rulesBaseUrl: flags.rulesBaseUrl });
   const code = interrupt.interrupted ? EXIT_INTERRUPTED : await exitCode(report, failOn);
   process.exitCode = written || code === EXIT_INTERRUPTED ? code : EXIT.outputFailed;
 }
@@ -193,11 +193,11 @@ async function checkOutputs(flags: ScanFlags, formats: string[]): Promise<void> 
  * scan) is saved to a fallback file, named on stderr: the scan is never lost. False if any failed.
  */
 async function writeOutputs(report: Report, flags: ScanFlags, formats: string[]): Promise<boolean> {
-  const files = formats.map((f) => reporter(f)).filter((r) => r.fileName).map((r) => ({ dest: path.join(flags.out, r.fileName!), id: r.id }));
+  const files = formats.filter((f) => REPORTERS[f]?.fileName).map((id) => ({ dest: path.join(flags.out, REPORTERS[id]!.fileName!), id }));
   if (flags.json && flags.json !== '-') files.push({ dest: flags.json, id: 'json' });
   let ok = true;
   for (const { dest, id } of files) {
-    const data = reporter(id).render(report, { rulesBaseUrl: flags.rulesBaseUrl });
+    const data = (await reporter(id)).render(report, { rulesBaseUrl: flags.rulesBaseUrl });
     try {
       await writeOutputFile(dest, data);
       if (!flags.quiet) process.stderr.write(wroteLine(dest));
@@ -207,7 +207,7 @@ async function writeOutputs(report: Report, flags: ScanFlags, formats: string[])
       process.stderr.write(`idemscan: cannot write ${safeText(dest, 300)} (${codeOf(err)}); ${saved ? `the report is saved in ${saved}` : 'no fallback file could be written either'}\n`);
     }
   }
-  if (flags.json === '-') process.stdout.write(reporter('json').render(report));
+  if (flags.json === '-') process.stdout.write((await reporter('json')).render(report));
   return ok;
 }
 

@@ -5,7 +5,7 @@
  */
 import path from 'node:path';
 import { MergeError, mergeReports } from '../compare/merge.js';
-import { reporter } from '../report/reporters/index.js';
+import { reporter, REPORTERS } from '../report/reporters/index.js';
 import { safeText } from '../report/terminal.js';
 import { EXIT, UsageError } from './exit.js';
 import { checkOutputDir, checkOutputFile, codeOf, writeOutputFile } from './output.js';
@@ -31,7 +31,7 @@ async function write(file: string, data: string): Promise<void> {
 export async function mergeCommand(files: string[], flags: MergeFlags): Promise<void> {
   const formats = flags.format;
   const jsonPath = flags.json ?? (flags.out === undefined ? '-' : undefined);
-  if (flags.out !== undefined) await checkOutputDir('--out', flags.out, formats.flatMap((f) => reporter(f).fileName ?? []));
+  if (flags.out !== undefined) await checkOutputDir('--out', flags.out, formats.flatMap((f) => REPORTERS[f]?.fileName ?? []));
   if (jsonPath !== undefined && jsonPath !== '-') await checkOutputFile('--json', jsonPath);
   const inputs = [];
   for (const file of files) inputs.push(await loadReport(file));
@@ -46,10 +46,10 @@ export async function mergeCommand(files: string[], flags: MergeFlags): Promise<
   const report = flags.compare === undefined ? merged.report : await withComparison(merged.report, flags.compare);
   for (const w of warnings) process.stderr.write(`idemscan: warning: ${safeText(w, 1000)}\n`);
 
-  const json = reporter('json').render(report);
+  const json = (await reporter('json')).render(report);
   if (flags.out !== undefined) {
     for (const f of formats) {
-      const r = reporter(f);
+      const r = await reporter(f);
       if (r.fileName) await write(path.join(flags.out, r.fileName), r.render(report));
     }
   }

@@ -14,7 +14,7 @@ import { outputWidth } from '../report/width.js';
  * The table or tool view on stdout (stderr when the JSON report goes to stdout). With `-q` only
  * the servers that failed, on stderr: they are errors, the rest is not.
  */
-export function printResult(report: Report, view: 'table' | 'tools', opts: { quiet?: boolean; jsonToStdout?: boolean; rulesBaseUrl?: string }): void {
+export async function printResult(report: Report, view: 'table' | 'tools', opts: { quiet?: boolean; jsonToStdout?: boolean; rulesBaseUrl?: string }): Promise<void> {
   if (opts.quiet) {
     for (const s of report.servers.filter((x) => x.status === 'failed')) {
       process.stderr.write(`idemscan: ${safeText(s.name, 80)} failed: ${failureLines(s).join('; ')}\n`);
@@ -22,7 +22,7 @@ export function printResult(report: Report, view: 'table' | 'tools', opts: { qui
     return;
   }
   const stream = opts.jsonToStdout ? process.stderr : process.stdout;
-  stream.write(reporter(view).render(report, { width: outputWidth(stream), rulesBaseUrl: opts.rulesBaseUrl }));
+  stream.write((await reporter(view)).render(report, { width: outputWidth(stream), rulesBaseUrl: opts.rulesBaseUrl }));
 }
 
 /** `idemscan: wrote output/report.json` (relative to the working directory when under it). */

@@ -37,7 +37,7 @@ export async function loadReport(file: string): Promise<LoadedReport> {
 }
 
 export async function reportCommand(file: string, flags: ReportFlags): Promise<void> {
-  const reporters = flags.format.map((f) => reporter(f));
+  const reporters = await Promise.all(flags.format.map((f) => reporter(f)));
   if (flags.rulesBaseUrl !== undefined) checkRulesBaseUrl(flags.rulesBaseUrl);
   const { report: loaded } = await loadReport(file);
   const report = flags.compare === undefined ? loaded : await withComparison(loaded, flags.compare, file);

@@ -161,6 +161,8 @@ export class StdioChannel implements Channel {
     this.child.stdin?.end();
     signalGroup(pgid, 'SIGTERM');
     const deadline = Date.now() + this.opts.killGraceMs;
+    // Most servers exit at once: wait for that before reading all of /proc for the rest of the group.
+    await Promise.race([this.exited, sleep(this.opts.killGraceMs, true)]);
     while (groupAlive(pgid) && Date.now() < deadline) await sleep(25);
     if (groupAlive(pgid)) signalGroup(pgid, 'SIGKILL');
     await Promise.race([this.exited, sleep(this.opts.killGraceMs, true)]);

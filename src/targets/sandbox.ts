@@ -60,35 +60,38 @@ interface Abilities {
   pdeathsig: boolean;
 }
 
-let abilities: Abilities | undefined;
-
 const works = (command: string, args: string[]): boolean =>
   spawnSync(command, args, { stdio: 'ignore', timeout: 10_000 }).status === 0;
 
-/** Probed once per process: a few milliseconds of an empty `sh` (which the wrappers need anyway) under each. */
-function probe(): Abilities {
-  if (abilities) return abilities;
-  if (process.platform !== 'linux') return (abilities = { bwrap: false, pid: null, net: null, pdeathsig: false });
-  const root = process.getuid?.() === 0;
-  const pidNs = ['--pid', '--fork', '--kill-child'];
-  const noop = ['sh', '-c', ':'];
-  const first = (candidates: string[][]) => candidates.find((flags) => works('unshare', [...flags, ...noop])) ?? null;
-  return (abilities = {
-    bwrap: works('bwrap', [...bwrapArgs({ home: undefined, readable: [], writable: [], cwd: '/' }), ...noop]),
-    // An unprivileged user namespace that maps our uid to itself: the server still sees its own uid.
-    pid: first(root ? [pidNs] : [['--user', '--map-current-user', ...pidNs]]),
-    net: first(root ? [['-n', ...pidNs], ['-rn', ...pidNs]] : [['-rn', ...pidNs]]),
-    pdeathsig: works('setpriv', ['--pdeathsig', 'KILL', '--', ...noop]),
-  });
+const PID_NS = ['--pid', '--fork', '--kill-child'];
+const NOOP = ['sh', '-c', ':'];
+const firstWorking = (candidates: string[][]) => candidates.find((flags) => works('unshare', [...flags, ...NOOP])) ?? null;
+const root = () => process.getuid?.() === 0;
+
+/** How each ability is checked: a few milliseconds of an empty `sh` (which the wrappers need anyway) under it. */
+const CHECKS: { [K in keyof Abilities]: () => Abilities[K] } = {
+  bwrap: () => works('bwrap', [...bwrapArgs({ home: undefined, readable: [], writable: [], cwd: '/' }), ...NOOP]),
+  // An unprivileged user namespace that maps our uid to itself: the server still sees its own uid.
+  pid: () => firstWorking(root() ? [PID_NS] : [['--user', '--map-current-user', ...PID_NS]]),
+  net: () => firstWorking(root() ? [['-n', ...PID_NS], ['-rn', ...PID_NS]] : [['-rn', ...PID_NS]]),
+  pdeathsig: () => works('setpriv', ['--pdeathsig', 'KILL', '--', ...NOOP]),
+};
+const NONE: Abilities = { bwrap: false, pid: null, net: null, pdeathsig: false };
+const known: Partial<Abilities> = {};
+
+/** Each ability is probed once per process, and only when asked for: a scan without --sandbox never starts bwrap. */
+function can<K extends keyof Abilities>(key: K): Abilities[K] {
+  if (process.platform !== 'linux') return NONE[key];
+  if (!(key in known)) known[key] = CHECKS[key]();
+  return known[key] as Abilities[K];
 }
 
 /** What `--sandbox` gives on this machine, and the one line to say when that is less than bubblewrap. */
 export function sandboxSupport(): { mode: SandboxMode; note?: string } {
-  const a = probe();
   const devNull = process.platform === 'linux' ? devNullNote() : undefined;
   const join = (note?: string) => ({ note: [note, devNull].filter(Boolean).join('; ') || undefined });
-  if (a.bwrap) return { mode: 'bubblewrap', ...join() };
-  if (a.net) {
+  if (can('bwrap')) return { mode: 'bubblewrap', ...join() };
+  if (can('net')) {
     return { mode: 'netns', ...join('--sandbox: bubblewrap (bwrap) is missing or cannot create namespaces here; servers get only a loopback-only network namespace (files and HOME are NOT protected, see docs/SANDBOX.md)') };
   }
   return { mode: 'none', ...join('--sandbox: neither bubblewrap nor `unshare -n` works on this machine; servers cannot be sandboxed') };
@@ -112,7 +115,7 @@ export function devNullNote(file = '/dev/null'): string | undefined {
 /** The wrapper program of the sandbox this machine has, or null when there is none (tests skip on it). */
 export function sandboxPrefix(): string[] | null {
   const { mode } = sandboxSupport();
-  return mode === 'bubblewrap' ? ['bwrap'] : mode === 'netns' ? ['unshare', ...probe().net!] : null;
+  return mode === 'bubblewrap' ? ['bwrap'] : mode === 'netns' ? ['unshare', ...can('net')!] : null;
 }
 
 /**
@@ -120,10 +123,9 @@ export function sandboxPrefix(): string[] | null {
  * sandbox is asked for but impossible, or where a wrapper would hide that the command is missing.
  */
 export function contain(launch: Launch, opts: ContainOptions): Contained {
-  const a = probe();
   const mode = opts.sandbox ? sandboxSupport().mode : 'none';
   if (opts.sandbox && mode === 'none') throw new Error('--sandbox needs bubblewrap (bwrap) or `unshare -n` (util-linux), and neither works on this machine');
-  const flags = mode === 'netns' ? a.net : a.pid;
+  const flags = mode === 'netns' ? can('net') : can('pid');
   if (mode !== 'bubblewrap' && !flags) return { ...launch, sandbox: mode };
   // Inside a wrapper a missing command would look like a server that exited 127.
   const found = findExecutable(launch.command, launch.cwd);
@@ -137,7 +139,7 @@ export function contain(launch: Launch, opts: ContainOptions): Contained {
     argv = ['bwrap', ...bwrapArgs({ home: process.env.HOME, readable, writable: opts.writable ?? [], cwd }), launch.command, ...launch.args];
   } else {
     const script = (mode === 'netns' ? LO_UP : '') + INIT;
-    const lifetime = a.pdeathsig ? ['setpriv', '--pdeathsig', 'KILL', '--'] : [];
+    const lifetime = can('pdeathsig') ? ['setpriv', '--pdeathsig', 'KILL', '--'] : [];
     const env = findExecutable('env');
     argv = [...lifetime, 'unshare', ...flags!, '--', 'sh', '-c', script, 'sh', ...(env ? [env, ...SH_ENV] : []), launch.command, ...launch.args];
   }

@@ -56,7 +56,7 @@ describe('stdio', () => {
   it('redacts a secret the server repeats on stdout, on stderr and in a description', async () => {
     const secret = 'sk-idemscan-test-0123456789';
     const report = await scan([hostile('echo-secret', { API_KEY: secret })], fast);
-    const out = JSON.stringify(report) + reporter('md').render(report) + reporter('html').render(report);
+    const out = JSON.stringify(report) + (await reporter('md')).render(report) + (await reporter('html')).render(report);
     expect(report.servers[0]!.status).toBe('ok');
     expect(out).not.toContain(secret);
     expect(out).toContain('[REDACTED]');

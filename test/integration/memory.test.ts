@@ -63,7 +63,7 @@ describe('memory budget per server', () => {
     expect(JSON.stringify(s.capabilities).length).toBeLessThan(20_000);
     expect(JSON.stringify(s.serverInfo).length).toBeLessThan(5_000);
     expect(JSON.stringify(report).length).toBeLessThan(32 * MiB);
-    const html = reporter('html').render(report);
+    const html = (await reporter('html')).render(report);
     expect(html.length).toBeLessThan(32 * MiB);
     expect(html).toContain('To keep this page small');
     const embedded = /<script type="application\/json" id="report-data">([^<]*)<\/script>/.exec(html)?.[1];

@@ -67,8 +67,8 @@ describe('one server within its report budget', () => {
     expect(fitServerReport(small)).toBe(small);
   });
 
-  it('renders an HTML page of tens of MB at most, whose embedded JSON is valid and says it is shortened', () => {
-    const html = reporter('html').render(report([fitted]));
+  it('renders an HTML page of tens of MB at most, whose embedded JSON is valid and says it is shortened', async () => {
+    const html = (await reporter('html')).render(report([fitted]));
     expect(html.length).toBeLessThan(40 * MiB);
     expect(html).toContain('To keep this page small');
     const embedded = /<script type="application\/json" id="report-data">([^<]*)<\/script>/.exec(html)?.[1];
@@ -78,17 +78,17 @@ describe('one server within its report budget', () => {
     expect(data.summary).toEqual(summarize([fitted]));
   });
 
-  it('keeps the page bounded per tool for many servers', () => {
+  it('keeps the page bounded per tool for many servers', async () => {
     const many = Array.from({ length: 2 }, (_, i) => fitServerReport(server(`s${i}`, tools)));
-    const html = reporter('html').render(report(many));
+    const html = (await reporter('html')).render(report(many));
     // 10,000 tools at their bound (in characters that escape 5 times longer): past the page
     // budget, the shortest texts, about 6 KB a tool in the page and its JSON together.
     expect(html.length - 16 * MiB).toBeLessThan(10_000 * 6 * 1024);
   });
 
-  it('leaves an ordinary page as it was', () => {
+  it('leaves an ordinary page as it was', async () => {
     const plain = { ...boundTool(0), name: 'create_payment', title: 'Pay', description: 'Create a payment.', annotations: { readOnlyHint: false }, keyArguments: [], findings: [] };
-    const html = reporter('html').render(report([server('plain', [plain])]));
+    const html = (await reporter('html')).render(report([server('plain', [plain])]));
     expect(html).not.toContain('To keep this page small');
     expect(html).not.toContain('htmlShortenedTools');
   });

@@ -73,8 +73,8 @@ describe('URL-looking words', () => {
 
 describe('one source of truth, kept by these checks', () => {
   it('--format words agree with the reporters', () => {
-    const files = Object.values(REPORTERS).filter((r) => r.fileName).map((r) => r.id);
-    const prints = Object.values(REPORTERS).filter((r) => !r.fileName).map((r) => r.id);
+    const files = Object.entries(REPORTERS).filter(([, r]) => r.fileName).map(([id]) => id);
+    const prints = Object.entries(REPORTERS).filter(([, r]) => !r.fileName).map(([id]) => id);
     expect([...FILE_FORMATS].sort()).toEqual(files.sort());
     expect([...PRINT_FORMATS].sort()).toEqual(prints.sort());
   });

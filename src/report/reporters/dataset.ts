@@ -41,5 +41,5 @@ export function renderNdjson(report: Report): string {
   return datasetRows(report).map((row) => JSON.stringify(Object.fromEntries(DATASET_COLUMNS.map((c) => [c, row[c]]))) + '\n').join('');
 }
 
-export const csvReporter: Reporter = { id: 'csv', fileName: 'tools.csv', render: renderCsv };
-export const ndjsonReporter: Reporter = { id: 'ndjson', fileName: 'tools.ndjson', render: renderNdjson };
+export const csvReporter: Reporter = { render: renderCsv };
+export const ndjsonReporter: Reporter = { render: renderNdjson };

@@ -1,20 +1,31 @@
-/** Every output format, by the name `--format` takes. */
-import { csvReporter, ndjsonReporter } from './dataset.js';
-import { htmlReporter } from './html/index.js';
-import { jsonReporter } from './json.js';
-import { manifestReporter } from './manifest.js';
-import { markdownReporter } from './markdown.js';
-import { sarifReporter } from './sarif.js';
-import { tableReporter } from './table.js';
-import { toolsReporter } from './tools.js';
+/**
+ * Every output format, by the name `--format` takes, with the file it writes under `--out`. A
+ * reporter's module is imported when its format is used: HTML, Markdown, SARIF and the tools view
+ * bring dozens of modules and zod schemas that a scan writing only JSON never needs.
+ */
 import type { Reporter } from './types.js';
 
-export const REPORTERS: Record<string, Reporter> = Object.fromEntries(
-  [jsonReporter, tableReporter, toolsReporter, htmlReporter, markdownReporter, sarifReporter, manifestReporter, csvReporter, ndjsonReporter].map((r) => [r.id, r]),
-);
+export interface ReporterEntry {
+  /** File written under `--out`; formats without one only print. */
+  fileName?: string;
+  load(): Promise<Reporter>;
+}
 
-export function reporter(id: string): Reporter {
-  const r = REPORTERS[id];
-  if (!r) throw new Error(`unknown format "${id}" (known: ${Object.keys(REPORTERS).join(', ')})`);
-  return r;
+export const REPORTERS: Readonly<Record<string, ReporterEntry>> = {
+  json: { fileName: 'report.json', load: async () => (await import('./json.js')).jsonReporter },
+  table: { load: async () => (await import('./table.js')).tableReporter },
+  tools: { load: async () => (await import('./tools.js')).toolsReporter },
+  html: { fileName: 'report.html', load: async () => (await import('./html/index.js')).htmlReporter },
+  md: { fileName: 'report.md', load: async () => (await import('./markdown.js')).markdownReporter },
+  sarif: { fileName: 'report.sarif', load: async () => (await import('./sarif.js')).sarifReporter },
+  manifest: { fileName: 'manifest.json', load: async () => (await import('./manifest.js')).manifestReporter },
+  csv: { fileName: 'tools.csv', load: async () => (await import('./dataset.js')).csvReporter },
+  ndjson: { fileName: 'tools.ndjson', load: async () => (await import('./dataset.js')).ndjsonReporter },
+};
+
+/** The reporter of a format, with its id and file. */
+export async function reporter(id: string): Promise<Reporter & { id: string; fileName?: string }> {
+  const entry = REPORTERS[id];
+  if (!entry) throw new Error(`unknown format "${id}" (known: ${Object.keys(REPORTERS).join(', ')})`);
+  return { ...(await entry.load()), id, fileName: entry.fileName };
 }

@@ -5,8 +5,6 @@
 import type { Reporter } from './types.js';
 
 export const manifestReporter: Reporter = {
-  id: 'manifest',
-  fileName: 'manifest.json',
   render(report) {
     const manifest = {
       tool: report.tool,

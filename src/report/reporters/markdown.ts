@@ -92,8 +92,6 @@ function findingsSection(report: Report, base: string | undefined): string[] {
 }
 
 export const markdownReporter: Reporter = {
-  id: 'md',
-  fileName: 'report.md',
   render(report: Report, options?: RenderOptions) {
     const s = report.summary;
     const lines = [

@@ -200,7 +200,5 @@ export function toSarif(report: Report, cwd = process.cwd(), options: RenderOpti
 }
 
 export const sarifReporter: Reporter = {
-  id: 'sarif',
-  fileName: 'report.sarif',
   render: (report, options) => JSON.stringify(toSarif(report, process.cwd(), options), null, 2) + '\n',
 };

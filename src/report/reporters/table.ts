@@ -183,7 +183,6 @@ export function wrap(text: string, width: number): string[] {
 }
 
 export const tableReporter: Reporter = {
-  id: 'table',
   render(report: Report, options = {}) {
     const width = options.width ?? Infinity;
     const { lines } = summaryTable(report, width);

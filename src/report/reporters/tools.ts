@@ -6,7 +6,7 @@
 import { fileURLToPath } from 'node:url';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { ownPage, reportRules } from '../../classify/profiles/index.js';
+import { ownPage, reportRules } from '../../classify/profiles/documented.js';
 import type { Finding, Report, ServerReport, ToolReport } from '../schema.js';
 import { plural, VERDICTS } from './html/model.js';
 import { ruleDocUrl } from './sarif.js';
@@ -93,7 +93,6 @@ export function serverSummary(s: ServerReport): string {
 }
 
 export const toolsReporter: Reporter = {
-  id: 'tools',
   render(report: Report, options = {}) {
     const width = options.width ?? Infinity;
     const out: string[] = [];

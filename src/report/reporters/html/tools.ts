@@ -1,5 +1,5 @@
 /** One collapsible section per server: its facts, its failure, its findings and its tool table. */
-import { reportRules } from '../../../classify/profiles/index.js';
+import { reportRules } from '../../../classify/profiles/documented.js';
 import type { Finding, Report, ServerReport, ToolReport } from '../../schema.js';
 import { readerPageUrl } from '../sarif.js';
 import { jsonText, name, text } from './escape.js';
