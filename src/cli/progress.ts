@@ -25,6 +25,8 @@ const multiline = visibleEscaper(' \n');
 const REDRAW_MS = 250;
 /** Running servers named in the status line; the rest are counted. */
 const SHOWN_RUNNING = 3;
+/** How often a scan logs which servers it still waits for, when stderr is not a terminal. */
+const PLAIN_STATUS_MS = 30_000;
 
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 
@@ -39,6 +41,8 @@ export class StatusLine {
   constructor(
     private readonly out: Terminal,
     private readonly status: () => string,
+    /** Off a terminal (a CI log), print the status as a plain line this often, when it has one. */
+    private readonly plainEveryMs?: number,
   ) {}
 
   get live(): boolean {
@@ -46,8 +50,15 @@ export class StatusLine {
   }
 
   start(): void {
-    if (!this.live || this.timer) return;
-    this.timer = setInterval(() => this.redraw(), REDRAW_MS).unref();
+    if (this.timer) return;
+    if (this.live) this.timer = setInterval(() => this.redraw(), REDRAW_MS).unref();
+    else if (this.plainEveryMs) this.timer = setInterval(() => this.plain(), this.plainEveryMs).unref();
+  }
+
+  /** A log has no line redrawn in place: now and then one says the run is alive and what it waits for. */
+  private plain(): void {
+    const text = this.status();
+    if (text) this.out.write(`${text}\n`);
   }
 
   /** Prints `text` above the status line (on `stream`, the terminal's other stream if need be). */
@@ -140,7 +151,7 @@ export class ScanProgress {
     private readonly quiet = false,
     private readonly now: () => number = () => performance.now(),
   ) {
-    this.status = new StatusLine(err, () => this.statusText());
+    this.status = new StatusLine(err, () => (err.isTTY || this.running.size > 0 ? this.statusText() : ''), PLAIN_STATUS_MS);
   }
 
   /** For `scan({ onProgress })`. */

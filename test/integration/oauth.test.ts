@@ -5,7 +5,9 @@
  * scan without tokens reports. The consent is a real HTML form posted over HTTP here; the Chromium
  * test (test/browser/oauth-consent.test.ts) clicks it.
  */
+import { once } from 'node:events';
 import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { execa } from 'execa';
@@ -47,11 +49,27 @@ async function login(url: string, cache: string, extra: string[] = []) {
   return { ...(await child), stderr };
 }
 
+/** A loopback port nothing listens on (fetch refuses low "bad ports" such as 1 before connecting). */
+async function closedPort(): Promise<number> {
+  const server = net.createServer().listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise((r) => server.close(r));
+  return port;
+}
+
 function reportOf(file: string): Report {
   return Report.parse(JSON.parse(readFileSync(file, 'utf8')));
 }
 
 describe('OAuth sign-in', () => {
+  it('names a server it cannot reach, as a scan does', async () => {
+    const port = await closedPort();
+    const r = await execa(process.execPath, [CLI, 'login', `http://127.0.0.1:${port}/mcp`, '--cache-dir', freshCache(), '--oauth-timeout', '10000'], { reject: false, timeout: 30_000 });
+    expect(r.stderr).toContain(`idemscan: login failed: ECONNREFUSED 127.0.0.1:${port}: cannot reach the server (connection refused)`);
+    expect(r.exitCode).toBe(3);
+  });
+
   it('signs in with dynamic client registration, stores tokens 0600 in a 0700 directory, and CI scans with them', async () => {
     const f = await start({ MODE: 'dcr' });
     const cache = freshCache();

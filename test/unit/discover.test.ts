@@ -375,7 +375,7 @@ describe('discover() on a fake HOME', () => {
       const got = await discover({ home: h.home, project: h.project, platform: 'linux', env: {} });
       const lm = got.files.find((f) => f.client === 'LM Studio')!;
       // root reads anything: then the file is simply read.
-      if (process.getuid?.() !== 0) expect(lm.error).toBe('cannot read: EACCES');
+      if (process.getuid?.() !== 0) expect(lm.error).toBe('cannot read: permission denied (EACCES)');
       expect(got.targets.length).toBeGreaterThan(3);
     } finally {
       chmodSync(path.join(dir, 'mcp.json'), 0o644);

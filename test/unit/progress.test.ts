@@ -2,7 +2,7 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { bar, InstallProgress, ScanProgress, type Terminal } from '../../src/cli/progress.js';
 import { unscannedText } from '../../src/cli/signals.js';
 import type { ServerReport } from '../../src/report/schema.js';
@@ -36,6 +36,26 @@ describe('scan progress', () => {
     p.onEvent({ type: 'done', server: server('alpha', 'ok'), index: 1, total: 2, target: 0 });
     p.stop();
     expect(err.text).toBe('[1/2] failed beta\\u001b[2J (1.5 s): timeout\n[2/2] ok alpha (1.2 s, 0 tools)\n');
+  });
+
+  it('off a terminal: every 30 s a plain line names the servers still running, and none once all are done', () => {
+    vi.useFakeTimers();
+    try {
+      const { err, p, tick } = scanOf(false);
+      p.onEvent({ type: 'start', target: 'alpha', index: 0, total: 2 });
+      p.onEvent({ type: 'start', target: 'hangs', index: 1, total: 2 });
+      tick(1000);
+      p.onEvent({ type: 'done', server: server('alpha', 'ok'), index: 0, total: 2, target: 0 });
+      tick(29_000);
+      vi.advanceTimersByTime(30_000);
+      expect(err.text).toBe('[1/2] ok alpha (1.2 s, 0 tools)\n1/2 scanned; running: hangs 30.0 s\n');
+      p.onEvent({ type: 'done', server: server('hangs', 'failed', 45_000), index: 1, total: 2, target: 1 });
+      vi.advanceTimersByTime(60_000);
+      p.stop();
+      expect(err.text.split('\n').filter((l) => l.includes('running:'))).toHaveLength(1);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('on a terminal: a status line with the running servers and how long, redrawn in place', () => {

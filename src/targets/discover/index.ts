@@ -8,6 +8,7 @@
 import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { bounded } from '../../report/bounds.js';
+import { fileErrorWords } from '../../report/error-words.js';
 import { readBounded } from '../load.js';
 import { TargetFileError, type SkippedTarget, type Target } from '../types.js';
 import { locations, type Location } from './clients.js';
@@ -69,7 +70,7 @@ async function filesIn(loc: Location, files: FoundFile[], skipped: SkippedTarget
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' || code === 'ENOTDIR') return [];
-    const error = `cannot read the folder: ${code ?? (err as Error).message}`;
+    const error = `cannot read the folder: ${fileErrorWords(err)}`;
     files.push({ client: loc.client.name, scope: loc.scope, file: loc.path, servers: 0, skipped: 0, error });
     skipped.push({ name: loc.client.name, source: loc.path, reason: error });
     return [];
@@ -93,7 +94,7 @@ async function readOne(loc: Location, file: string, env: NodeJS.ProcessEnv, proj
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
-    return fail(`cannot read: ${code ?? (err as Error).message}`);
+    return fail(`cannot read: ${fileErrorWords(err)}`);
   }
   let text: string;
   try {
