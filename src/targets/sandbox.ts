@@ -86,15 +86,22 @@ function can<K extends keyof Abilities>(key: K): Abilities[K] {
   return known[key] as Abilities[K];
 }
 
+/** What `--sandbox` gives on this machine. */
+function sandboxMode(): SandboxMode {
+  return can('bwrap') ? 'bubblewrap' : can('net') ? 'netns' : 'none';
+}
+
+const WEAKER: Record<SandboxMode, string | undefined> = {
+  bubblewrap: undefined,
+  netns: '--sandbox: bubblewrap (bwrap) is missing or cannot create namespaces here; servers get only a loopback-only network namespace (files and HOME are NOT protected, see docs/SANDBOX.md)',
+  none: '--sandbox: neither bubblewrap nor `unshare -n` works on this machine; servers cannot be sandboxed',
+};
+
 /** What `--sandbox` gives on this machine, and the one line to say when that is less than bubblewrap. */
 export function sandboxSupport(): { mode: SandboxMode; note?: string } {
+  const mode = sandboxMode();
   const devNull = process.platform === 'linux' ? devNullNote() : undefined;
-  const join = (note?: string) => ({ note: [note, devNull].filter(Boolean).join('; ') || undefined });
-  if (can('bwrap')) return { mode: 'bubblewrap', ...join() };
-  if (can('net')) {
-    return { mode: 'netns', ...join('--sandbox: bubblewrap (bwrap) is missing or cannot create namespaces here; servers get only a loopback-only network namespace (files and HOME are NOT protected, see docs/SANDBOX.md)') };
-  }
-  return { mode: 'none', ...join('--sandbox: neither bubblewrap nor `unshare -n` works on this machine; servers cannot be sandboxed') };
+  return { mode, note: [WEAKER[mode], devNull].filter(Boolean).join('; ') || undefined };
 }
 
 /**
@@ -114,7 +121,7 @@ export function devNullNote(file = '/dev/null'): string | undefined {
 
 /** The wrapper program of the sandbox this machine has, or null when there is none (tests skip on it). */
 export function sandboxPrefix(): string[] | null {
-  const { mode } = sandboxSupport();
+  const mode = sandboxMode();
   return mode === 'bubblewrap' ? ['bwrap'] : mode === 'netns' ? ['unshare', ...can('net')!] : null;
 }
 
@@ -123,7 +130,7 @@ export function sandboxPrefix(): string[] | null {
  * sandbox is asked for but impossible, or where a wrapper would hide that the command is missing.
  */
 export function contain(launch: Launch, opts: ContainOptions): Contained {
-  const mode = opts.sandbox ? sandboxSupport().mode : 'none';
+  const mode = opts.sandbox ? sandboxMode() : 'none';
   if (opts.sandbox && mode === 'none') throw new Error('--sandbox needs bubblewrap (bwrap) or `unshare -n` (util-linux), and neither works on this machine');
   const flags = mode === 'netns' ? can('net') : can('pid');
   if (mode !== 'bubblewrap' && !flags) return { ...launch, sandbox: mode };

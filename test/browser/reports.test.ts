@@ -7,10 +7,9 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { classifyServer } from '../../src/classify/index.js';
 import { renderPage } from '../../src/report/reporters/html/page.js';
 import { Report, type ServerReport } from '../../src/report/schema.js';
-import { summarize } from '../../src/report/summary.js';
+import { okServer, reportOf } from '../helpers/reports.js';
 import { launch, open } from './browser.js';
 
 let browser: Browser;
@@ -24,19 +23,12 @@ afterAll(async () => {
   await browser?.close();
 });
 
-function server(name: string, rawTools: Record<string, unknown>[]): ServerReport {
-  const c = classifyServer({ name, rawTools });
-  return {
-    name,
-    status: 'ok',
+const server = (name: string, rawTools: Record<string, unknown>[]): ServerReport =>
+  okServer(name, rawTools, {
     target: { transport: 'stdio', command: 'node', args: [`${name}.js`], source: `targets.json#${name}` },
     protocol: { era: 'legacy', version: '2025-06-18' },
-    idempotencyCapability: c.idempotencyCapability,
     durationMs: 120,
-    tools: c.tools,
-    findings: c.findings,
-  };
-}
+  });
 
 function failed(name: string): ServerReport {
   return {
@@ -52,15 +44,7 @@ function failed(name: string): ServerReport {
 }
 
 function report(servers: ServerReport[], options: Record<string, unknown> = {}): Report {
-  return Report.parse({
-    schemaVersion: '1',
-    tool: { name: 'idemscan', version: '0.1.0' },
-    startedAt: '2026-11-30T10:00:00.000Z',
-    finishedAt: '2026-11-30T10:00:05.000Z',
-    options,
-    summary: summarize(servers),
-    servers,
-  });
+  return Report.parse(reportOf(servers, { tool: { name: 'idemscan', version: '0.1.0' }, startedAt: '2026-11-30T10:00:00.000Z', finishedAt: '2026-11-30T10:00:05.000Z', options }));
 }
 
 let files = 0;

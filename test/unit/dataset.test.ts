@@ -4,7 +4,6 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { classifyServer } from '../../src/classify/index.js';
 import { mergeReports } from '../../src/compare/merge.js';
 import { DATASET_COLUMNS, datasetRows } from '../../src/report/dataset.js';
 import { csvField, renderCsv, renderNdjson } from '../../src/report/reporters/dataset.js';
@@ -12,36 +11,16 @@ import { markdownReporter } from '../../src/report/reporters/markdown.js';
 import { Report as ReportSchema, type Report, type ServerReport, type TargetInfo } from '../../src/report/schema.js';
 import { summarize } from '../../src/report/summary.js';
 import { parseCsv } from '../helpers/csv.js';
+import { okServer, reportOf } from '../helpers/reports.js';
 
-function server(name: string, rawTools: Record<string, unknown>[], target: Partial<TargetInfo> = {}, extra: Partial<ServerReport> = {}): ServerReport {
-  const c = classifyServer({ name, rawTools });
-  return {
-    name,
-    status: 'ok',
-    target: { transport: 'stdio', command: 'node', ...target },
-    idempotencyCapability: false,
-    durationMs: 1,
-    tools: c.tools,
-    findings: c.findings,
-    ...extra,
-  };
-}
+const server = (name: string, rawTools: Record<string, unknown>[], target: Partial<TargetInfo> = {}, extra: Partial<ServerReport> = {}): ServerReport =>
+  okServer(name, rawTools, { target: { transport: 'stdio', command: 'node', ...target }, ...extra });
 
 function failed(name: string, downloads: number): ServerReport {
   return { ...server(name, []), status: 'failed', failure: { kind: 'spawn', message: 'no' }, target: { transport: 'stdio', downloads } };
 }
 
-function report(servers: ServerReport[]): Report {
-  return {
-    schemaVersion: '1',
-    tool: { name: 'idemscan', version: '0.0.0' },
-    startedAt: '2026-01-01T00:00:00.000Z',
-    finishedAt: '2026-01-01T00:00:01.000Z',
-    options: {},
-    summary: summarize(servers),
-    servers,
-  };
-}
+const report = (servers: ServerReport[]): Report => reportOf(servers);
 
 const obj = (properties: Record<string, unknown>) => ({ type: 'object', properties });
 

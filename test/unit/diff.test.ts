@@ -4,9 +4,9 @@ import { mergeReports } from '../../src/compare/merge.js';
 import { parseReport, ReportFileError } from '../../src/compare/read.js';
 import { renderDiff } from '../../src/compare/render.js';
 import { mdText } from '../../src/report/markdown-text.js';
-import { classifyServer } from '../../src/classify/index.js';
 import { Report, type ServerReport } from '../../src/report/schema.js';
 import { summarize } from '../../src/report/summary.js';
+import { okServer, reportOf } from '../helpers/reports.js';
 
 type RawTool = { name: string; annotations?: Record<string, unknown>; inputSchema?: unknown };
 
@@ -15,17 +15,7 @@ const NO_KEY = { type: 'object', properties: { amount: { type: 'number' } } };
 
 function server(name: string, rawTools: RawTool[], opts: { idempotency?: boolean } = {}): ServerReport {
   const capabilities = opts.idempotency ? { tools: { idempotency: {} } } : { tools: {} };
-  const c = classifyServer({ name, capabilities, rawTools });
-  return {
-    name,
-    status: 'ok',
-    target: { transport: 'stdio', command: 'node' },
-    capabilities,
-    idempotencyCapability: c.idempotencyCapability,
-    durationMs: 100,
-    tools: c.tools,
-    findings: c.findings,
-  };
+  return okServer(name, rawTools, { capabilities, durationMs: 100 });
 }
 
 function failed(name: string): ServerReport {
@@ -42,15 +32,8 @@ function failed(name: string): ServerReport {
 }
 
 function report(servers: ServerReport[], startedAt = '2026-01-01T00:00:00.000Z'): Report {
-  return Report.parse({
-    schemaVersion: '1',
-    tool: { name: 'idemscan', version: '0.1.0' },
-    startedAt,
-    finishedAt: new Date(Date.parse(startedAt) + 60_000).toISOString(),
-    options: { concurrency: 4 },
-    summary: summarize(servers),
-    servers,
-  });
+  const finishedAt = new Date(Date.parse(startedAt) + 60_000).toISOString();
+  return Report.parse(reportOf(servers, { tool: { name: 'idemscan', version: '0.1.0' }, startedAt, finishedAt, options: { concurrency: 4 } }));
 }
 
 const payments: RawTool[] = [

@@ -1,19 +1,13 @@
 /** The Markdown report's verdict breakdown and headline, and rule links in Markdown and SARIF. */
 import { describe, expect, it } from 'vitest';
-import { classifyServer } from '../../src/classify/index.js';
 import { markdownReporter } from '../../src/report/reporters/markdown.js';
 import { toSarif } from '../../src/report/reporters/sarif.js';
 import { Report, type ServerReport } from '../../src/report/schema.js';
-import { summarize } from '../../src/report/summary.js';
+import { okServer, reportOf } from '../helpers/reports.js';
 
-function server(name: string, rawTools: Record<string, unknown>[], capabilities?: Record<string, unknown>): ServerReport {
-  const c = classifyServer({ name, rawTools, capabilities });
-  return { name, status: 'ok', target: { transport: 'stdio', command: 'node' }, idempotencyCapability: c.idempotencyCapability, durationMs: 1, tools: c.tools, findings: c.findings };
-}
-
-function report(servers: ServerReport[]): Report {
-  return Report.parse({ schemaVersion: '1', tool: { name: 'idemscan', version: '0.1.0' }, startedAt: 'a', finishedAt: 'b', options: {}, summary: summarize(servers), servers });
-}
+const server = (name: string, rawTools: Record<string, unknown>[], capabilities?: Record<string, unknown>): ServerReport =>
+  okServer(name, rawTools, capabilities ? { capabilities } : {});
+const report = (servers: ServerReport[]) => Report.parse(reportOf(servers, { tool: { name: 'idemscan', version: '0.1.0' }, startedAt: 'a', finishedAt: 'b' }));
 
 const write = { readOnlyHint: false, destructiveHint: false };
 const one = report([

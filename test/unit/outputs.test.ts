@@ -3,15 +3,14 @@
  * links; the stderr tail; and a hint too deep for the report that is still reported as malformed.
  */
 import { describe, expect, it } from 'vitest';
-import { classifyServer } from '../../src/classify/index.js';
 import { TailBuffer } from '../../src/connect/tail.js';
 import { mdText } from '../../src/report/markdown-text.js';
 import { text as htmlText } from '../../src/report/reporters/html/escape.js';
 import { markdownReporter } from '../../src/report/reporters/markdown.js';
 import { toSarif } from '../../src/report/reporters/sarif.js';
-import type { Report, ServerReport } from '../../src/report/schema.js';
-import { summarize } from '../../src/report/summary.js';
+import { classifyServer } from '../../src/classify/index.js';
 import { safeText } from '../../src/report/terminal.js';
+import { okServer, reportOf } from '../helpers/reports.js';
 
 /** 17 tools that all read `get_balance` on a screen that shows invisible characters as nothing. */
 const LOOKALIKES = [
@@ -21,17 +20,7 @@ const LOOKALIKES = [
   ),
 ];
 
-function server(name: string, rawTools: Record<string, unknown>[]): ServerReport {
-  const c = classifyServer({ name, rawTools });
-  return { name, status: 'ok', target: { transport: 'stdio', command: 'node' }, idempotencyCapability: false, durationMs: 1, tools: c.tools, findings: c.findings };
-}
 
-function report(servers: ServerReport[]): Report {
-  return {
-    schemaVersion: '1', tool: { name: 'idemscan', version: '0.0.0' }, startedAt: '2026-01-01T00:00:00.000Z', finishedAt: '2026-01-01T00:00:01.000Z',
-    options: {}, summary: summarize(servers), servers,
-  };
-}
 
 /** What a reader sees: the text with every invisible character removed (as a screen shows it). */
 const seen = (s: string) => s.replace(/[\p{Cf}\p{Default_Ignorable_Code_Point}]/gu, '');
@@ -74,7 +63,7 @@ describe('markdown autolinks', () => {
   });
 
   it('in a whole report: no tool name can form a link, a mention or an issue reference', () => {
-    const md = markdownReporter.render(report([server('srv @admin', [{ name: 'https://evil.example/@x#1' }])]));
+    const md = markdownReporter.render(reportOf([okServer('srv @admin', [{ name: 'https://evil.example/@x#1' }])]));
     expect(md).not.toMatch(/https:\/\/evil|(?<!`)@admin|(?<!`)#1/);
     expect(md).toContain('https`:`//evil.example/`@`x`#`1');
   });
@@ -82,7 +71,7 @@ describe('markdown autolinks', () => {
 
 describe('sarif message text', () => {
   it('backslashes brackets (no embedded links) and shows invisible characters', () => {
-    const log = toSarif(report([server('srv', [{ name: '[click](https://evil.example)\u200b' }])]));
+    const log = toSarif(reportOf([okServer('srv', [{ name: '[click](https://evil.example)\u200b' }])]));
     const texts = log.runs[0]!.results!.map((r) => r.message.text!);
     expect(texts.length).toBeGreaterThan(0);
     for (const t of texts) {

@@ -1,26 +1,15 @@
 /** The Markdown and SARIF reporters on hand-made reports: escaping, locations, schema validity. */
 import { describe, expect, it } from 'vitest';
-import { classifyServer } from '../../src/classify/index.js';
 import { mdText } from '../../src/report/markdown-text.js';
 import { markdownReporter } from '../../src/report/reporters/markdown.js';
 import { sarifReporter, toSarif } from '../../src/report/reporters/sarif.js';
-import type { Report, ServerReport } from '../../src/report/schema.js';
-import { summarize } from '../../src/report/summary.js';
+import type { ServerReport } from '../../src/report/schema.js';
 import { sarifValidator } from '../helpers/sarif.js';
+import { okServer, reportOf } from '../helpers/reports.js';
 
-function server(name: string, rawTools: Record<string, unknown>[], extra: Partial<ServerReport> = {}): ServerReport {
-  const c = classifyServer({ name, rawTools });
-  return { name, status: 'ok', target: { transport: 'stdio', command: 'node' }, idempotencyCapability: false, durationMs: 1, tools: c.tools, findings: c.findings, ...extra };
-}
 
-function report(servers: ServerReport[]): Report {
-  return {
-    schemaVersion: '1', tool: { name: 'idemscan', version: '0.0.0' }, startedAt: '2026-01-01T00:00:00.000Z', finishedAt: '2026-01-01T00:00:01.000Z',
-    options: {}, summary: summarize(servers), servers,
-  };
-}
 
-const evil = server('evil|<b>srv</b>', [
+const evil = okServer('evil|<b>srv</b>', [
   { name: 'a|b', annotations: { readOnlyHint: true } },
   { name: '<script>alert(1)</script>' },
   { name: 'get_*x*_[y](z)', annotations: { destructiveHint: false } },
@@ -36,7 +25,7 @@ describe('markdown', () => {
   });
 
   it('keeps every table row at its column count whatever the server sent', () => {
-    const md = markdownReporter.render(report([evil]));
+    const md = markdownReporter.render(reportOf([evil]));
     expect(md).not.toMatch(/<script|<b>|<i>/);
     // eslint-disable-next-line no-control-regex
     expect(md).not.toMatch(/[\u0000-\u0009\u000b-\u001f]/);
@@ -47,15 +36,15 @@ describe('markdown', () => {
   });
 
   it('summarises per server and overall, and lists failed servers', () => {
-    const failed: ServerReport = { ...server('down', []), status: 'failed', failure: { kind: 'timeout', message: 'no answer' } };
-    const md = markdownReporter.render(report([evil, failed]));
+    const failed: ServerReport = { ...okServer('down', []), status: 'failed', failure: { kind: 'timeout', message: 'no answer' } };
+    const md = markdownReporter.render(reportOf([evil, failed]));
     expect(md).toContain('| evil\\|&lt;b&gt;srv&lt;/b&gt; | 1.0 \\| &lt;i&gt; | 4 | 3 | 0 | 2 | 1 |');
     expect(md).toContain('**all 1 server**');
     expect(md).toContain('- down: timeout: no answer');
     // No dead links: a rule links to its page only when --rules-base-url says where the pages are.
     expect(md).toContain('| read-name-not-read-only |');
     expect(md).not.toContain('](http');
-    const linked = markdownReporter.render(report([evil]), { rulesBaseUrl: 'https://example.org/idemscan/docs/rules' });
+    const linked = markdownReporter.render(reportOf([evil]), { rulesBaseUrl: 'https://example.org/idemscan/docs/rules' });
     expect(linked).toContain('[read-name-not-read-only](https://example.org/idemscan/docs/rules/read-name-not-read-only.md)');
   });
 });
@@ -64,8 +53,8 @@ describe('sarif', () => {
   const validate = sarifValidator();
 
   it('is valid SARIF 2.1.0, with a rule for every finding and levels mapped', () => {
-    const failed: ServerReport = { ...server('down', []), status: 'failed', failure: { kind: 'exited', message: 'exit 1' } };
-    const log = JSON.parse(sarifReporter.render(report([evil, failed])));
+    const failed: ServerReport = { ...okServer('down', []), status: 'failed', failure: { kind: 'exited', message: 'exit 1' } };
+    const log = JSON.parse(sarifReporter.render(reportOf([evil, failed])));
     expect(validate(log), JSON.stringify(validate.errors, null, 2)).toBe(true);
     const run = log.runs[0];
     const ruleIds = run.tool.driver.rules.map((r: { id: string }) => r.id);
@@ -78,7 +67,7 @@ describe('sarif', () => {
   });
 
   it("carries each rule's full page as help, and helpUri only with --rules-base-url", () => {
-    const plain = toSarif(report([evil]), '/repo');
+    const plain = toSarif(reportOf([evil]), '/repo');
     const driver = plain.runs[0]!.tool.driver;
     expect(driver.informationUri).toBeUndefined();
     for (const rule of driver.rules!) {
@@ -90,7 +79,7 @@ describe('sarif', () => {
     // Relative links between pages become plain text without a base, absolute links with one.
     const missing = driver.rules!.find((r) => r.id === 'missing-annotations')!;
     expect(missing.help!.markdown).not.toContain('](read-name-not-read-only.md)');
-    const based = toSarif(report([evil]), '/repo', { rulesBaseUrl: 'https://example.org/rules/' });
+    const based = toSarif(reportOf([evil]), '/repo', { rulesBaseUrl: 'https://example.org/rules/' });
     expect(validate(JSON.parse(JSON.stringify(based))), JSON.stringify(validate.errors, null, 2)).toBe(true);
     const rule = based.runs[0]!.tool.driver.rules!.find((r) => r.id === 'missing-annotations')!;
     expect(rule.helpUri).toBe('https://example.org/rules/missing-annotations.md');
@@ -98,7 +87,7 @@ describe('sarif', () => {
   });
 
   it('names server and tool as a logical location and always has a physical one', () => {
-    const log = toSarif(report([evil]), '/repo');
+    const log = toSarif(reportOf([evil]), '/repo');
     const result = log.runs[0]!.results!.find((r) => r.ruleId === 'missing-annotations')!;
     expect(result.locations![0]!.logicalLocations).toEqual([{ name: '<script>alert(1)</script>', fullyQualifiedName: 'evil|<b>srv</b>/<script>alert(1)</script>', kind: 'function' }]);
     expect(result.locations![0]!.physicalLocation!.artifactLocation!.uri).toBe('mcp-server/evil%7C%3Cb%3Esrv%3C%2Fb%3E');
@@ -106,10 +95,10 @@ describe('sarif', () => {
   });
 
   it('points at the target file, relative to the working directory when inside it, else the URL', () => {
-    const inRepo = server('s', [{ name: 'x' }], { target: { transport: 'stdio', source: 'targets/mine.json#servers[0]' } });
-    const outside = server('t', [{ name: 'x' }], { target: { transport: 'stdio', source: '/etc/mcp.json#mcpServers.t' } });
-    const remote = server('u', [{ name: 'x' }], { target: { transport: 'http', url: 'https://mcp.example.com/mcp', source: 'command line' } });
-    const log = toSarif(report([inRepo, outside, remote]), '/repo');
+    const inRepo = okServer('s', [{ name: 'x' }], { target: { transport: 'stdio', source: 'targets/mine.json#servers[0]' } });
+    const outside = okServer('t', [{ name: 'x' }], { target: { transport: 'stdio', source: '/etc/mcp.json#mcpServers.t' } });
+    const remote = okServer('u', [{ name: 'x' }], { target: { transport: 'http', url: 'https://mcp.example.com/mcp', source: 'command line' } });
+    const log = toSarif(reportOf([inRepo, outside, remote]), '/repo');
     const uris = log.runs[0]!.results!.map((r) => r.locations![0]!.physicalLocation!.artifactLocation);
     expect(uris).toEqual([
       { uri: 'targets/mine.json', uriBaseId: '%SRCROOT%' },

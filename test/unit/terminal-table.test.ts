@@ -1,11 +1,10 @@
 /** The terminal table and audit view: rows add up, the headline, widths 60/80/120, hostile names. */
 import { describe, expect, it } from 'vitest';
-import { classifyServer } from '../../src/classify/index.js';
 import { headlineLines, summaryTable, tableReporter } from '../../src/report/reporters/table.js';
 import { serverSummary, toolsReporter } from '../../src/report/reporters/tools.js';
-import type { Report, ServerReport } from '../../src/report/schema.js';
-import { summarize } from '../../src/report/summary.js';
+import type { ServerReport } from '../../src/report/schema.js';
 import { cutMiddle, displayWidth, distinctCuts, outputWidth } from '../../src/report/width.js';
+import { okServer, reportOf } from '../helpers/reports.js';
 
 const RO = { readOnlyHint: true };
 const tools = [
@@ -15,20 +14,9 @@ const tools = [
   { name: 'send', annotations: { readOnlyHint: false } },
 ];
 
-function server(name: string, extra: Partial<ServerReport> = {}, caps?: Record<string, unknown>): ServerReport {
-  const c = classifyServer({ name, rawTools: tools, capabilities: caps });
-  return {
-    name, status: 'ok', target: { transport: 'stdio', command: 'node' }, idempotencyCapability: c.idempotencyCapability,
-    protocol: { era: 'legacy', version: '2025-06-18' }, durationMs: 1, tools: c.tools, findings: c.findings, ...extra,
-  };
-}
-
-function report(servers: ServerReport[]): Report {
-  return {
-    schemaVersion: '1', tool: { name: 'idemscan', version: '0.0.0' }, startedAt: '2026-01-01T00:00:00.000Z', finishedAt: '2026-01-01T00:00:01.000Z',
-    options: {}, summary: summarize(servers), servers,
-  };
-}
+const server = (name: string, extra: Partial<ServerReport> = {}, capabilities?: Record<string, unknown>): ServerReport =>
+  okServer(name, tools, { protocol: { era: 'legacy', version: '2025-06-18' }, ...(capabilities ? { capabilities } : {}), ...extra });
+const report = (servers: ServerReport[]) => reportOf(servers);
 
 const failed: ServerReport = {
   ...server('crashy'), tools: [], findings: [], status: 'failed', protocol: undefined,
