@@ -36,12 +36,18 @@ export interface Target {
   oauth?: TargetOAuthEntry;
 }
 
-/** A target's `oauth` entry: a pre-registered client, its secret's variable name (never the value), scopes. */
+/**
+ * A target's `oauth` entry: a pre-registered public client id and scopes. Never a secret, nor the
+ * variable holding one: a list someone else wrote must not choose which of the user's environment
+ * variables is posted to the authorization server its server names (`--client-secret-env` only).
+ */
 export interface TargetOAuthEntry {
   clientId?: string;
-  clientSecretEnv?: string;
   scopes?: string[];
 }
+
+export const CLIENT_SECRET_REFUSED =
+  'a target file may not name a client secret (its variable would be sent to whatever authorization server the server names); give it on the command line: --client-secret-env VAR with --oauth and --client-origin (docs/OAUTH.md)';
 
 export interface SkippedTarget {
   name: string;
@@ -93,8 +99,8 @@ export const OwnEntry = z
         z
           .object({
             clientId: z.string().min(1).max(500),
-            // A variable name only: a secret's value never sits in a target file.
-            clientSecretEnv: z.string().regex(/^[A-Z_]\w*$/i, 'an environment variable name').optional(),
+            // Refused by name, with the reason, rather than as an unknown field.
+            clientSecretEnv: z.never({ error: CLIENT_SECRET_REFUSED }).optional(),
             scopes: z.array(z.string().min(1).max(200)).max(50).optional(),
           })
           .strict(),
