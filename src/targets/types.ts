@@ -99,8 +99,8 @@ export const OwnEntry = z
         z
           .object({
             clientId: z.string().min(1).max(500),
-            // Refused by name, with the reason, rather than as an unknown field.
-            clientSecretEnv: z.never({ error: CLIENT_SECRET_REFUSED }).optional(),
+            // Accepted here only to be refused below by name, with the reason, not as an unknown field.
+            clientSecretEnv: z.unknown().optional(),
             scopes: z.array(z.string().min(1).max(200)).max(50).optional(),
           })
           .strict(),
@@ -112,6 +112,7 @@ export const OwnEntry = z
     message: 'exactly one of "command", "url" or "npm" is required',
   })
   .refine((e) => !e.oauth || e.url, { message: '"oauth" applies to "url" servers only', path: ['oauth'] })
+  .refine((e) => e.oauth === undefined || e.oauth === true || e.oauth.clientSecretEnv === undefined, { message: CLIENT_SECRET_REFUSED, path: ['oauth', 'clientSecretEnv'] })
   .refine((e) => !e.installScripts || e.npm, { message: '"installScripts" applies to "npm" packages only', path: ['installScripts'] })
   .refine((e) => !e.transport || (e.url ? e.transport !== 'stdio' : e.transport === 'stdio'), {
     message: '"transport" must be "stdio" for a command or npm package, "http" or "sse" for a url',
