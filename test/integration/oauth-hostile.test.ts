@@ -69,6 +69,8 @@ describe('client secrets', () => {
     const noOAuth = await idemscan(['scan', file, ...creds, '--client-origin', new URL(f.url).origin, '--cache-dir', fresh('cache'), ...fast], env);
     expect(noOAuth.exitCode).toBe(2);
     expect(noOAuth.stderr).toContain('--client-secret-env needs --oauth');
+    const pathOrigin = await idemscan(['scan', file, '--client-id', 'ci-machine', '--client-origin', `${f.url}`, '--cache-dir', fresh('cache'), ...fast]);
+    expect(pathOrigin.stderr).toContain('an origin, as https://host or https://host:port (no path)');
     for (const audit of [['--stored-auth-only'], []]) {
       const r = await idemscan(['audit', f.url, ...audit, ...creds, '--cache-dir', fresh('cache'), ...fast], env);
       expect(r.exitCode, r.stderr).toBe(2);
