@@ -82,6 +82,7 @@ export async function scan(targets: Target[], options: ScanOptions = {}): Promis
 
   const eraMemo = EraMemo.load(cacheDir);
   const oauth: OAuthScanOptions = { timeoutMs: 120_000, print: () => {}, ...options.oauth, cacheDir };
+  const shared = await scanSecrets(cacheDir, options.oauth);
   const limit = pLimit(concurrency);
   let done = 0;
   const results = await Promise.all(
@@ -89,8 +90,8 @@ export async function scan(targets: Target[], options: ScanOptions = {}): Promis
       limit(async () => {
         if (options.signal?.aborted) return undefined;
         options.onProgress?.({ type: 'start', target: target.name, index, total: targets.length });
-        const server = await scanOne(target, { ...connect, eraMemo, signal: options.signal, oauth }, { ...options, cacheDir, installErrors }).catch(
-          (err: unknown) => crashed(target, err),
+        const server = await scanOne(target, { ...connect, eraMemo, signal: options.signal, oauth }, { ...options, cacheDir, installErrors, shared }).catch(
+          (err: unknown) => crashed(target, err, shared),
         );
         // A server cut short by Ctrl-C did not fail: it was not scanned. One that finished as the
         // signal came was scanned, and is kept.
@@ -135,6 +136,8 @@ export async function scan(targets: Target[], options: ScanOptions = {}): Promis
 interface OneOptions extends ScanOptions {
   cacheDir: string;
   installErrors: Map<string, string>;
+  /** Redacted from every server's report (scanSecrets). */
+  shared: string[];
 }
 
 async function scanOne(target: Target, connect: ConnectOptions, opts: OneOptions): Promise<ServerReport> {
@@ -142,7 +145,7 @@ async function scanOne(target: Target, connect: ConnectOptions, opts: OneOptions
   const secrets: string[] = [];
   const server = await scanServer(target, { ...connect, secrets }, opts);
   // Shortened after redaction, so that a cut never leaves half a secret unrecognised.
-  return fitServerReport(redactServer(server, new Redactor({ ...target, secrets: [...(target.secrets ?? []), ...secrets] })));
+  return fitServerReport(redactServer(server, new Redactor({ ...target, secrets: [...(target.secrets ?? []), ...secrets, ...opts.shared] })));
 }
 
 async function scanServer(target: Target, connect: ConnectOptions, opts: OneOptions): Promise<ServerReport> {
@@ -220,7 +223,7 @@ async function scanServer(target: Target, connect: ConnectOptions, opts: OneOpti
 }
 
 /** Last line of defence: a bug tripped by one server's data must not lose the other servers. */
-function crashed(target: Target, err: unknown): ServerReport {
+function crashed(target: Target, err: unknown, shared: string[]): ServerReport {
   const server: ServerReport = {
     name: target.name,
     status: 'failed',
@@ -232,14 +235,24 @@ function crashed(target: Target, err: unknown): ServerReport {
     findings: [],
   };
   // The error may quote what the server sent: the same single pass as every other report.
-  return redactServer(server, new Redactor(target));
+  return redactServer(server, new Redactor({ ...target, secrets: [...(target.secrets ?? []), ...shared] }));
 }
 
-/** A target's `oauth` entry with its client secret read from the variable it names. */
+/** A target's `oauth` entry: a public client id and scopes (a client secret comes only from the command line). */
 function oauthClientOf(target: Target): Launch['oauthClient'] {
   const o = target.oauth!;
-  const secret = o.clientSecretEnv ? process.env[o.clientSecretEnv] : undefined;
-  return { clientId: o.clientId, clientSecret: secret || undefined, scopes: o.scopes };
+  return { clientId: o.clientId, scopes: o.scopes };
+}
+
+/**
+ * Secrets every server's report is cleaned of, whatever server it belongs to: each token and
+ * client secret of the token store this scan reads, and the command-line client secret. A server
+ * that read (or was sent) another server's token must not publish it.
+ */
+async function scanSecrets(cacheDir: string, oauth: Partial<OAuthScanOptions> | undefined): Promise<string[]> {
+  const { readRecords, recordSecrets } = await import('./connect/oauth/store.js');
+  const stored = readRecords(cacheDir).flatMap((r) => recordSecrets(r.record));
+  return [...stored, ...(oauth?.clientSecret ? [oauth.clientSecret] : [])];
 }
 
 function definedOnly(options: ScanOptions): Partial<ConnectOptions> {

@@ -93,7 +93,9 @@ export interface AuditFlags extends ScanFlags {
 }
 
 export async function auditCommand(words: string[], flags: AuditFlags): Promise<void> {
-  await run([auditTarget(words, flags)], flags, 'tools', [], { nameFromServerInfo: flags.name === undefined });
+  const target = auditTarget(words, flags);
+  // The URL given here is the one server --client-id is for.
+  await run([target], flags, 'tools', [], { nameFromServerInfo: flags.name === undefined, named: target.url });
 }
 
 function auditTarget(words: string[], flags: AuditFlags): Target {
@@ -140,7 +142,7 @@ async function run(
   flags: ScanFlags,
   view: 'table' | 'tools',
   skipped: ScanOptions['skipped'],
-  extra: Pick<ScanOptions, 'shard'> & { nameFromServerInfo?: boolean } = {},
+  extra: Pick<ScanOptions, 'shard'> & { nameFromServerInfo?: boolean; named?: string } = {},
 ): Promise<void> {
   if (targets.length === 0 && !extra.shard) throw new UsageError('no targets to scan');
   const formats = flags.format;
@@ -149,7 +151,7 @@ async function run(
   await checkOutputs(flags, formats); // and output paths that cannot be written
   const lockFiles = flags.baseline !== undefined || flags.lock !== undefined || flags.rulesBaseUrl !== undefined || failOn?.drift ? await import('./lock-command.js') : undefined;
   const baseline = await lockFiles?.prepareBaseline(flags, failOn); // and lock files that cannot be read or written
-  const oauth = oauthScanOptions(flags); // and a --client-secret-env variable that is not set
+  const oauth = oauthScanOptions(flags, extra.named); // and a --client-secret-env variable that is not set
   const progress = new ScanProgress(process.stderr, flags.quiet);
   const interrupt = watchSignals();
   const scanned = await scan(targets, {

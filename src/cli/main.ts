@@ -13,7 +13,7 @@ import { Command, CommanderError } from 'commander';
 import { DIFF_FORMATS } from '../compare/render.js';
 import { TOOL_VERSION } from '../version.js';
 import type { AuditFlags, ScanFlags } from './commands.js';
-import { oauthOptions, registerAuth } from './auth-command.js';
+import { clientOriginOption, oauthOptions, registerAuth } from './auth-command.js';
 import { EXIT, UsageError } from './exit.js';
 import { FILE_FORMATS, intOption, listOption, positiveInt, PRINT_FORMATS, repeatable, wordParser } from './options.js';
 import { registerWhere } from './where-command.js';
@@ -72,6 +72,7 @@ withOAuth(program.command('scan'))
   .argument('[files...]', 'target files: idemscan lists, mcpServers configs, VS Code mcp.json, registry server.json')
   .option('--shard <i/n>', 'scan only shard I of N (1-based; by a hash of each server name), e.g. 2/4')
   .option('--discover', 'also scan the servers configured in the MCP clients found here (see `idemscan where`)')
+  .addOption(clientOriginOption())
   .action(async (files: string[], flags: ScanFlags) => (await commands()).scanCommand(files, flags));
 
 withOAuth(program.command('audit'), true)

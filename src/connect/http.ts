@@ -7,12 +7,14 @@ import { SSEClientTransport, StreamableHTTPClientTransport, type AuthProvider } 
 import type { Channel, ChannelEvents } from './channel.js';
 import { basicAuthFromUrl } from '../targets/redact.js';
 import { bounded } from '../report/bounds.js';
+import { isErrorObject, unquotedBody } from './error-body.js';
 import { httpFailure, ScanFailure } from './failure.js';
 import { proxyDispatcher } from './proxy.js';
 
 /**
  * The SDK quotes a refused request's whole body in its error, and the error becomes the report's
- * failure message: an error body is read up to ERROR_BODY_BYTES, and quoted up to EXCERPT_CHARS.
+ * failure message: an error body is read up to ERROR_BODY_BYTES, and quoted up to EXCERPT_CHARS
+ * (and only when it is an error object; see errorResponse).
  */
 const ERROR_BODY_BYTES = 16 * 1024;
 const EXCERPT_CHARS = 2_000;
@@ -96,8 +98,9 @@ function excerpt(failure: ScanFailure): ScanFailure {
 const noReconnect = { maxReconnectionDelay: 1000, initialReconnectionDelay: 1000, reconnectionDelayGrowFactor: 1, maxRetries: 0 };
 
 /**
- * fetch whose response bodies stop at `limit` bytes: a hostile server cannot exhaust memory. An
- * error body is only quoted, so it is cut short (not failed) at ERROR_BODY_BYTES.
+ * fetch whose response bodies stop at `limit` bytes: a hostile server cannot exhaust memory. A
+ * refused request's body is only ever quoted: read up to ERROR_BODY_BYTES, and passed on only
+ * when it is a JSON-RPC or OAuth error object (error-body.ts).
  */
 function boundedFetch(limit: number, closed: AbortSignal, onResponse?: (res: Response) => void): typeof fetch {
   return async (input, init) => {
@@ -106,14 +109,10 @@ function boundedFetch(limit: number, closed: AbortSignal, onResponse?: (res: Res
     const res = await fetch(input, { ...init, signal, ...(dispatcher ? { dispatcher } : {}) } as RequestInit);
     onResponse?.(res);
     if (!res.body) return res;
+    if (!res.ok) return errorResponse(res, res.body);
     let seen = 0;
     const guard = new TransformStream<Uint8Array, Uint8Array>({
       transform(chunk, ctl) {
-        if (!res.ok && seen + chunk.byteLength > ERROR_BODY_BYTES) {
-          ctl.enqueue(chunk.subarray(0, ERROR_BODY_BYTES - seen));
-          ctl.terminate(); // and the rest is never downloaded
-          return;
-        }
         seen += chunk.byteLength;
         if (seen > limit) ctl.error(new ScanFailure('protocol', `response body exceeded ${limit} bytes`));
         else ctl.enqueue(chunk);
@@ -121,4 +120,24 @@ function boundedFetch(limit: number, closed: AbortSignal, onResponse?: (res: Res
     });
     return new Response(res.body.pipeThrough(guard), { status: res.status, statusText: res.statusText, headers: res.headers });
   };
+}
+
+/** The error body as the SDK will quote it: the error object, or only its size and content type. */
+async function errorResponse(res: Response, body: ReadableStream<Uint8Array>): Promise<Response> {
+  const chunks: Uint8Array[] = [];
+  let seen = 0;
+  let cut = false;
+  for await (const chunk of body as unknown as AsyncIterable<Uint8Array>) {
+    seen += chunk.byteLength;
+    if (seen > ERROR_BODY_BYTES) {
+      cut = true; // and the rest is never downloaded
+      break;
+    }
+    chunks.push(chunk);
+  }
+  if (cut) await body.cancel().catch(() => {});
+  const text = Buffer.concat(chunks).toString('utf8');
+  const quoted = !cut && isErrorObject(text) ? text : unquotedBody(res.headers.get('content-type'), cut ? ERROR_BODY_BYTES : seen, cut);
+  const empty = res.status === 204 || res.status === 304;
+  return new Response(empty ? null : quoted, { status: res.status, statusText: res.statusText, headers: res.headers });
 }

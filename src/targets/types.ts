@@ -36,12 +36,18 @@ export interface Target {
   oauth?: TargetOAuthEntry;
 }
 
-/** A target's `oauth` entry: a pre-registered client, its secret's variable name (never the value), scopes. */
+/**
+ * A target's `oauth` entry: a pre-registered public client id and scopes. Never a secret, nor the
+ * variable holding one: a list someone else wrote must not choose which of the user's environment
+ * variables is posted to the authorization server its server names (`--client-secret-env` only).
+ */
 export interface TargetOAuthEntry {
   clientId?: string;
-  clientSecretEnv?: string;
   scopes?: string[];
 }
+
+export const CLIENT_SECRET_REFUSED =
+  'a target file may not name a client secret (its variable would be sent to whatever authorization server the server names); give it on the command line: --client-secret-env VAR with --oauth and --client-origin (docs/OAUTH.md)';
 
 export interface SkippedTarget {
   name: string;
@@ -93,8 +99,8 @@ export const OwnEntry = z
         z
           .object({
             clientId: z.string().min(1).max(500),
-            // A variable name only: a secret's value never sits in a target file.
-            clientSecretEnv: z.string().regex(/^[A-Z_]\w*$/i, 'an environment variable name').optional(),
+            // Accepted here only to be refused below by name, with the reason, not as an unknown field.
+            clientSecretEnv: z.unknown().optional(),
             scopes: z.array(z.string().min(1).max(200)).max(50).optional(),
           })
           .strict(),
@@ -106,6 +112,7 @@ export const OwnEntry = z
     message: 'exactly one of "command", "url" or "npm" is required',
   })
   .refine((e) => !e.oauth || e.url, { message: '"oauth" applies to "url" servers only', path: ['oauth'] })
+  .refine((e) => e.oauth === undefined || e.oauth === true || e.oauth.clientSecretEnv === undefined, { message: CLIENT_SECRET_REFUSED, path: ['oauth', 'clientSecretEnv'] })
   .refine((e) => !e.installScripts || e.npm, { message: '"installScripts" applies to "npm" packages only', path: ['installScripts'] })
   .refine((e) => !e.transport || (e.url ? e.transport !== 'stdio' : e.transport === 'stdio'), {
     message: '"transport" must be "stdio" for a command or npm package, "http" or "sse" for a url',

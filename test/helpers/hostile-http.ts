@@ -4,6 +4,8 @@ import { FIXTURES } from '../fixtures/index.js';
 
 export interface RunningServer {
   url: string;
+  /** Every `HIT <method> <path>` line so far: the requests it received. */
+  hits(): string[];
   close(): Promise<void>;
 }
 
@@ -24,8 +26,7 @@ export function startHostileHttp(env: Record<string, string>): Promise<RunningSe
       const m = /^LISTENING (http:\/\/127\.0\.0\.1:\d+\/mcp)$/m.exec(out);
       if (!m?.[1]) return;
       clearTimeout(timer);
-      child.stdout.resume();
-      resolve({ url: m[1], close });
+      resolve({ url: m[1], hits: () => out.split('\n').filter((l) => l.startsWith('HIT ')), close });
     });
   });
 }

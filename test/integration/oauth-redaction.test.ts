@@ -17,20 +17,13 @@ afterAll(async () => fixture?.close());
 it('blanks an echoed OAuth access token in JSON, HTML, Markdown, SARIF, stdout and stderr', async () => {
   const secret = 'EchoMachineSecret4Rt8Yu';
   fixture = await startOAuthFixture({ MODE: 'echo', MACHINE_ID: 'echo-machine', MACHINE_SECRET: secret });
-  const oauth = { clientId: 'echo-machine', clientSecretEnv: 'ECHO_SECRET' };
   const list = path.join(dir, 'targets.json');
-  writeFileSync(
-    list,
-    JSON.stringify({
-      servers: [
-        { name: 'echo', url: fixture.url, oauth },
-        { name: 'echo-fail', url: fixture.url.replace(/\/mcp$/, '/mcp-fail'), oauth },
-      ],
-    }),
-  );
+  writeFileSync(list, JSON.stringify({ servers: [{ name: 'echo', url: fixture.url }, { name: 'echo-fail', url: fixture.url.replace(/\/mcp$/, '/mcp-fail') }] }));
+  // The machine client is for the fixture's origin only, and its grant runs with --oauth.
+  const client = ['--oauth', '--client-id', 'echo-machine', '--client-secret-env', 'ECHO_SECRET', '--client-origin', new URL(fixture.url).origin];
   const out = path.join(dir, 'out');
   const cache = path.join(dir, 'cache');
-  const res = await idemscan(['scan', list, '--out', out, '--format', 'json,html,md,sarif', '--cache-dir', cache, '--probe-timeout', '500', '--timeout', '20000'], {
+  const res = await idemscan(['scan', list, ...client, '--out', out, '--format', 'json,html,md,sarif', '--cache-dir', cache, '--probe-timeout', '500', '--timeout', '20000'], {
     env: { ECHO_SECRET: secret },
   });
   expect(res.exitCode, res.stderr).toBe(0);

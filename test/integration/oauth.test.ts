@@ -163,7 +163,7 @@ describe('OAuth sign-in', () => {
     const f = await start({ MODE: 'dcr', MACHINE_ID: 'ci-machine', MACHINE_SECRET: secret });
     const cache = freshCache();
     const json = path.join(dir, 'cc.json');
-    const scan = await idemscan(['audit', f.url, '--client-id', 'ci-machine', '--client-secret-env', 'CI_SECRET', '--cache-dir', cache, '--json', json, ...fast], {
+    const scan = await idemscan(['audit', f.url, '--oauth', '--client-id', 'ci-machine', '--client-secret-env', 'CI_SECRET', '--cache-dir', cache, '--json', json, ...fast], {
       env: { CI_SECRET: secret },
     });
     expect(scan.exitCode, scan.stdout + scan.stderr).toBe(0);
@@ -173,7 +173,7 @@ describe('OAuth sign-in', () => {
     // The secret stays in the environment: never in the token file, the report or the terminal.
     for (const text of [readFileSync(stored!.file, 'utf8'), readFileSync(json, 'utf8'), scan.stdout, scan.stderr]) expect(text).not.toContain(secret);
 
-    const unset = await idemscan(['audit', f.url, '--client-id', 'ci-machine', '--client-secret-env', 'NOT_SET_ANYWHERE', '--cache-dir', cache]);
+    const unset = await idemscan(['audit', f.url, '--oauth', '--client-id', 'ci-machine', '--client-secret-env', 'NOT_SET_ANYWHERE', '--cache-dir', cache]);
     expect(unset.exitCode).toBe(2);
     expect(unset.stderr).toContain('NOT_SET_ANYWHERE');
   }, SLOW);
@@ -214,7 +214,7 @@ describe('what an OAuth server publishes, without signing in', () => {
     const json = path.join(dir, 'foreign.json');
     await idemscan(['audit', f.url, '--cache-dir', freshCache(), '--json', json, ...fast]);
     const auth = reportOf(json).servers[0]!.auth!;
-    expect(auth.problems?.join('\n')).toContain('refused http://metadata.example.test');
+    expect(auth.problems?.join('\n')).toContain('refused resource_metadata on another origin (http://metadata.example.test)');
     expect(auth.resourceMetadata).toBeUndefined();
 
     const g = await start({ MODE: 'foreign-as' });

@@ -10,7 +10,7 @@ import {
 } from '@modelcontextprotocol/client';
 import { bounded } from '../../report/bounds.js';
 import type { AuthInfo } from '../../report/schema.js';
-import { guardedFetch, urlProblem } from './fetch.js';
+import { guardedFetch, resourceMetadataProblem, urlProblem } from './fetch.js';
 
 /** A refusal as the transport saw it. The header is cut before anything parses it. */
 export interface Challenge {
@@ -33,11 +33,14 @@ export async function describeAuth(serverUrl: string, challenge: Challenge, opts
     error: params.error && bounded(params.error, 100),
     registration: 'unknown',
   };
-  const fetchFn = guardedFetch({ timeoutMs: opts.timeoutMs, signal: opts.signal });
-  // A plain-http pointer to another host is refused before it is fetched, and said so.
+  const serverOrigin = new URL(serverUrl).origin;
+  const fetchFn = guardedFetch({ serverOrigin, timeoutMs: opts.timeoutMs, signal: opts.signal });
+  // A pointer to another origin is refused before it is fetched, and said so: a server in an
+  // untrusted list must not make idemscan fetch another host's URL (an internal service's).
   const pointed = params.resourceMetadataUrl;
-  if (pointed && urlProblem(pointed)) {
-    problems.push(urlProblem(pointed)!);
+  const pointedProblem = pointed && resourceMetadataProblem(pointed, serverOrigin);
+  if (pointedProblem) {
+    problems.push(pointedProblem);
     return done(info, problems);
   }
   const resourceMetadata = await discoverOAuthProtectedResourceMetadata(serverUrl, { resourceMetadataUrl: pointed }, fetchFn).catch((err: unknown) => {
@@ -52,7 +55,8 @@ export async function describeAuth(serverUrl: string, challenge: Challenge, opts
   info.scopesSupported = list(resourceMetadata?.scopes_supported) ?? list(params.scope?.split(' ').filter(Boolean));
   // Without resource metadata the 2025-03-26 rule applies: the server's own origin is the authorization server.
   const asUrl = resourceMetadata ? resourceMetadata.authorization_servers?.[0] : new URL(serverUrl).origin;
-  if (asUrl && URL.canParse(asUrl) && urlProblem(new URL(asUrl))) problems.push(urlProblem(new URL(asUrl))!);
+  const asProblem = asUrl && URL.canParse(asUrl) ? urlProblem(new URL(asUrl), serverOrigin) : undefined;
+  if (asProblem) problems.push(asProblem);
   else if (asUrl) {
     const metadata = await discoverAuthorizationServerMetadata(asUrl, { fetchFn }).catch((err: unknown) => {
       problems.push(`authorization server metadata: ${message(err)}`);

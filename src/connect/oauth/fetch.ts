@@ -1,9 +1,11 @@
 /**
- * The one fetch every OAuth request goes through (discovery, registration, tokens): https except
- * loopback, a time bound, a size bound on the body, and redirects followed only within one origin.
+ * The one fetch every OAuth request goes through (discovery, registration, tokens): https, or plain
+ * http to a loopback MCP server's own origin; a time bound, a size bound on the body, redirects
+ * followed only within one origin, and bodies the SDK may quote in an error cut to what is JSON.
  * A server's metadata is untrusted: it must not send idemscan to another host over plain http, or
  * redirect it somewhere the user never named.
  */
+import { isErrorObject } from '../error-body.js';
 import { proxyDispatcher } from '../proxy.js';
 
 export const METADATA_BYTES = 256 * 1024;
@@ -17,19 +19,65 @@ export class RefusedUrlError extends Error {
   }
 }
 
+/**
+ * Whether a URL names this machine, read from the WHATWG-parsed host: the parser has already turned
+ * `2130706433`, `0177.0.0.1` and `0x7f.1` into `127.0.0.1`, and `[::ffff:127.0.0.1]` into
+ * `[::ffff:7f00:1]`. `0.0.0.0` and `[::]` reach this machine too when connected to.
+ */
 export function isLoopback(url: URL): boolean {
   const h = url.hostname;
-  return h === 'localhost' || h === '[::1]' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h);
+  if (h === 'localhost' || h === 'localhost.') return true;
+  const v4 = ipv4(h);
+  if (v4) return v4[0] === 127 || v4.every((n) => n === 0);
+  if (!h.startsWith('[')) return false;
+  const v6 = h.slice(1, -1);
+  if (v6 === '::1' || v6 === '::') return true;
+  // IPv4-mapped (`::ffff:7f00:1` is 127.0.0.1), as the parser writes it: two hex groups.
+  const mapped = v6.startsWith('::ffff:') ? v6.slice(7).split(':') : [];
+  if (mapped.length !== 2) return false;
+  const high = parseInt(mapped[0]!, 16);
+  return high >> 8 === 127 || (high === 0 && parseInt(mapped[1]!, 16) === 0);
 }
 
-/** Why idemscan will not fetch this URL for OAuth, or undefined. */
-export function urlProblem(url: URL): string | undefined {
+/** The four numbers of a dotted IPv4 host as the WHATWG parser serialises it, or undefined. */
+function ipv4(host: string): number[] | undefined {
+  const parts = host.split('.');
+  if (parts.length !== 4 || !parts.every((p) => p.length > 0 && p.length <= 3 && [...p].every((c) => c >= '0' && c <= '9'))) return undefined;
+  return parts.map(Number);
+}
+
+/**
+ * Why idemscan will not fetch this URL for OAuth, or undefined: https anywhere, plain http only to
+ * the MCP server's own origin, and only on loopback. `serverOrigin` is that origin (WHATWG
+ * `URL.origin`, so every spelling of one host compares equal).
+ */
+export function urlProblem(url: URL, serverOrigin: string): string | undefined {
   if (url.protocol === 'https:') return undefined;
-  if (url.protocol === 'http:' && isLoopback(url)) return undefined;
-  return `refused ${url.protocol}//${url.host}: OAuth metadata and endpoints must be https (plain http only on loopback)`;
+  if (url.protocol === 'http:' && isLoopback(url) && url.origin === serverOrigin) return undefined;
+  if (url.protocol === 'http:' && isLoopback(url)) return `refused ${url.protocol}//${url.host}: plain http only to the MCP server's own origin (${serverOrigin}); OAuth metadata and endpoints elsewhere must be https`;
+  return `refused ${url.protocol}//${url.host}: OAuth metadata and endpoints must be https (plain http only to a loopback MCP server's own origin)`;
+}
+
+/** A challenge's `resource_metadata` is fetched only from the server's own origin. */
+export function resourceMetadataProblem(url: URL, serverOrigin: string): string | undefined {
+  if (url.origin !== serverOrigin) return `refused resource_metadata on another origin (${url.protocol}//${url.host}): protected resource metadata is read only from the server's own origin`;
+  return urlProblem(url, serverOrigin);
+}
+
+/**
+ * Where a browser may be sent to sign in: https, or http on a loopback host. Checked before the
+ * URL is printed or opened: a server's metadata must not make idemscan show or open `file:`,
+ * `smb:` or `vscode:` links.
+ */
+export function authorizationUrlProblem(url: URL): string | undefined {
+  if (url.protocol === 'https:' || (url.protocol === 'http:' && isLoopback(url))) return undefined;
+  const scheme = url.protocol === 'http:' ? `http://${url.host}` : `a ${JSON.stringify(url.protocol.slice(0, 40))} URL`;
+  return `refused an authorization endpoint that is ${scheme}: only https (or http on a loopback host) is printed or opened`;
 }
 
 export interface GuardOptions {
+  /** The origin of the MCP server these requests are for (see urlProblem). */
+  serverOrigin: string;
   timeoutMs: number;
   maxBytes?: number;
   signal?: AbortSignal;
@@ -44,7 +92,7 @@ export function guardedFetch(opts: GuardOptions): typeof fetch {
     const signals = [timeout, ...(opts.signal ? [opts.signal] : []), ...(init?.signal ? [init.signal] : [])];
     const request = { ...init, signal: AbortSignal.any(signals), redirect: 'manual' as const, dispatcher: proxyDispatcher() };
     for (let hop = 0; ; hop++) {
-      const problem = urlProblem(url);
+      const problem = urlProblem(url, opts.serverOrigin);
       if (problem) throw new RefusedUrlError(problem);
       const res = await fetch(url, request as RequestInit);
       const location = res.headers.get('location');
@@ -74,6 +122,19 @@ async function boundedBody(res: Response, maxBytes: number): Promise<Response> {
     }
     chunks.push(chunk);
   }
-  const body = res.status === 204 || res.status === 304 ? null : Buffer.concat(chunks);
+  const text = Buffer.concat(chunks);
+  // The SDK quotes a body it cannot parse ("Raw body: ...", JSON.parse's own excerpt): an answer
+  // that is not what OAuth sends (JSON; an error object when refused) reaches it empty.
+  const body = res.status === 204 || res.status === 304 ? null : oauthShaped(res, text.toString('utf8')) ? text : '';
   return new Response(body, { status: res.status, statusText: res.statusText, headers: res.headers });
+}
+
+function oauthShaped(res: Response, text: string): boolean {
+  if (!res.ok) return isErrorObject(text);
+  try {
+    const parsed: unknown = JSON.parse(text);
+    return typeof parsed === 'object' && parsed !== null;
+  } catch {
+    return false;
+  }
 }

@@ -12,13 +12,18 @@ import {
   type StoredOAuthClientInformation,
   type StoredOAuthTokens,
 } from '@modelcontextprotocol/client';
+import { discoveryProblem } from './endpoints.js';
+import { authorizationUrlProblem, RefusedUrlError } from './fetch.js';
 import { canonicalServerUrl, findRecord, recordSecrets, writeRecord, type TokenRecord } from './store.js';
 
 export interface OAuthClientSettings {
   cacheDir: string;
   /** A pre-registered client (`--client-id`, a target's `oauth.clientId`). */
   clientId?: string;
-  /** Its secret, read from the environment variable the user named: with it, the client-credentials grant. */
+  /**
+   * Its secret (`--client-secret-env`): with it, the client-credentials grant. Given only for a
+   * server the user named for it, in a run that may sign in (server-auth.ts).
+   */
   clientSecret?: string;
   /** An https URL of idemscan's Client ID Metadata Document, for servers that accept CIMD. */
   clientMetadataUrl?: string;
@@ -133,6 +138,9 @@ export class IdemscanOAuthProvider implements OAuthClientProvider {
 
   redirectToAuthorization(url: URL): void {
     if (!this.onAuthorizationUrl) throw new SignInNeeded(this.serverUrl);
+    // Never printed or opened: a `file:`, `smb:` or `vscode:` link from a server's metadata.
+    const problem = authorizationUrlProblem(url);
+    if (problem) throw new RefusedUrlError(problem);
     this.onAuthorizationUrl(url);
   }
 
@@ -153,11 +161,20 @@ export class IdemscanOAuthProvider implements OAuthClientProvider {
   }
 
   discoveryState(): OAuthDiscoveryState | undefined {
-    return this.record.discovery;
+    const state = this.record.discovery;
+    // A state stored before these checks existed is discovered again (and checked then).
+    return state && !discoveryProblem(state, this.serverOrigin) ? state : undefined;
   }
 
+  /** The SDK hands discovery over before it registers or builds a URL: a bad endpoint stops it here. */
   saveDiscoveryState(state: OAuthDiscoveryState): void {
+    const problem = discoveryProblem(state, this.serverOrigin);
+    if (problem) throw new RefusedUrlError(problem);
     this.record.discovery = state;
+  }
+
+  private get serverOrigin(): string {
+    return new URL(this.serverUrl).origin;
   }
 
   invalidateCredentials(scope: 'all' | 'client' | 'tokens' | 'verifier' | 'discovery'): void {

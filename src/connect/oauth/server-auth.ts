@@ -9,7 +9,7 @@ import { bounded } from '../../report/bounds.js';
 import type { AuthInfo } from '../../report/schema.js';
 import { ScanFailure } from '../failure.js';
 import { CHALLENGE_CHARS, describeAuth, type Challenge } from './describe.js';
-import { guardedFetch } from './fetch.js';
+import { guardedFetch, resourceMetadataProblem } from './fetch.js';
 import { IdemscanOAuthProvider, SignInNeeded, type OAuthClientSettings } from './provider.js';
 import { signIn } from './sign-in.js';
 import { canonicalServerUrl, findRecord } from './store.js';
@@ -23,16 +23,22 @@ export interface OAuthScanOptions {
   storedOnly?: boolean;
   /** `--oauth-timeout`: bound on one sign-in. */
   timeoutMs: number;
+  /** `--client-id`: used only for servers on `clientOrigins`. */
   clientId?: string;
-  /** The secret's value, read from the variable `--client-secret-env` names. */
+  /** The secret's value, read from the variable `--client-secret-env` names: used only with `interactive`. */
   clientSecret?: string;
+  /**
+   * The origins (`https://host[:port]`) the user named for the client above: the URL of
+   * `audit URL` / `login URL`, and `--client-origin`. No other server of a list gets them.
+   */
+  clientOrigins?: string[];
   clientMetadataUrl?: string;
   scopes?: string[];
   print: (line: string) => void;
 }
 
-/** A target's `oauth` entry, already resolved (its secret read from the environment). */
-export type TargetOAuth = { clientId?: string; clientSecret?: string; scopes?: string[] };
+/** A target's `oauth` entry: a public client id and scopes. A target file never names a secret. */
+export type TargetOAuth = { clientId?: string; scopes?: string[] };
 
 /** Per-request bound for discovery and token calls made during a scan. */
 const OAUTH_REQUEST_MS = 10_000;
@@ -51,12 +57,16 @@ export class ServerAuth {
     private readonly signal?: AbortSignal,
   ) {
     if (!opts) return;
-    const wanted = opts.interactive || opts.storedOnly || targetOAuth || opts.clientId || findRecord(opts.cacheDir, url);
+    // Command-line credentials go only to the servers the user named for them, never to every
+    // server of a list (a hostile one would name its own authorization server to receive them).
+    const named = !!opts.clientId && (opts.clientOrigins ?? []).includes(new URL(url).origin);
+    const wanted = opts.interactive || opts.storedOnly || targetOAuth || named || findRecord(opts.cacheDir, url);
     if (!wanted) return;
     const settings: OAuthClientSettings = {
       cacheDir: opts.cacheDir,
-      clientId: targetOAuth?.clientId ?? opts.clientId,
-      clientSecret: targetOAuth?.clientId ? targetOAuth.clientSecret : opts.clientSecret,
+      clientId: named ? opts.clientId : targetOAuth?.clientId,
+      // The client-credentials grant is a sign-in: only in a run that may sign in (--oauth).
+      clientSecret: named && opts.interactive && !opts.storedOnly ? opts.clientSecret : undefined,
       clientMetadataUrl: opts.clientMetadataUrl,
       scopes: targetOAuth?.scopes ?? opts.scopes,
     };
@@ -88,9 +98,12 @@ export class ServerAuth {
     return async (ctx) => {
       // Without a token to refresh or a machine client, only a sign-in would help: never here.
       if (!provider.hasTokens && !provider.isClientCredentials) return this.signInNeeded(provider);
-      const { resourceMetadataUrl, scope } = extractWWWAuthenticateParams(ctx.response);
+      const { resourceMetadataUrl: pointed, scope } = extractWWWAuthenticateParams(ctx.response);
+      // Another origin's metadata is never fetched (describe.ts reports the refusal).
+      const serverOrigin = new URL(this.url).origin;
+      const resourceMetadataUrl = pointed && !resourceMetadataProblem(pointed, serverOrigin) ? pointed : undefined;
       try {
-        const fetchFn = guardedFetch({ timeoutMs: OAUTH_REQUEST_MS, signal: this.signal });
+        const fetchFn = guardedFetch({ serverOrigin, timeoutMs: OAUTH_REQUEST_MS, signal: this.signal });
         if ((await auth(provider, { serverUrl: this.url, resourceMetadataUrl, scope, fetchFn })) !== 'AUTHORIZED') throw new UnauthorizedError();
       } catch (err) {
         if (err instanceof SignInNeeded) return this.signInNeeded(provider);

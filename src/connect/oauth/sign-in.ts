@@ -31,7 +31,7 @@ export class SignInFailed extends Error {
 }
 
 export async function signIn(provider: IdemscanOAuthProvider, opts: SignInOptions): Promise<void> {
-  const fetchFn = guardedFetch({ timeoutMs: Math.min(opts.timeoutMs, 30_000), signal: opts.signal });
+  const fetchFn = guardedFetch({ serverOrigin: new URL(provider.serverUrl).origin, timeoutMs: Math.min(opts.timeoutMs, 30_000), signal: opts.signal });
   const base = { serverUrl: provider.serverUrl, fetchFn, scope: opts.scope };
   if (provider.isClientCredentials) {
     if ((await auth(provider, base)) !== 'AUTHORIZED') throw new SignInFailed('the client-credentials grant did not give a token');

@@ -1,0 +1,34 @@
+/**
+ * Which refused-request bodies a report may quote. An HTTP target (or an OAuth endpoint) named by
+ * an untrusted list may be an internal service whose error page holds its configuration
+ * (`db_password=...`): only the two error shapes an MCP or OAuth server answers with are quoted,
+ * every other body is replaced by its size and content type before the SDK can put it in an error.
+ */
+import { bounded } from '../report/bounds.js';
+
+/** A JSON-RPC error response (`{"jsonrpc":"2.0","error":{"code":-32600,"message":"..."}}`) or an OAuth error (`{"error":"invalid_token"}`). */
+export function isErrorObject(text: string): boolean {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return false;
+  }
+  if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) return false;
+  const error = (parsed as { error?: unknown }).error;
+  if (typeof error === 'string') return isOAuthError(parsed as Record<string, unknown>);
+  if (!error || typeof error !== 'object' || Array.isArray(error)) return false;
+  const { code, message } = error as { code?: unknown; message?: unknown };
+  return typeof code === 'number' && typeof message === 'string';
+}
+
+/** RFC 6749 §5.2: `error`, and optionally `error_description` and `error_uri`, all strings. */
+function isOAuthError(o: Record<string, unknown>): boolean {
+  return ['error_description', 'error_uri'].every((k) => o[k] === undefined || typeof o[k] === 'string');
+}
+
+/** What stands for a body that is not quoted: its content type and size, never its text. */
+export function unquotedBody(contentType: string | null, bytes: number, cut: boolean): string {
+  const type = contentType ? bounded(contentType.split(';', 1)[0]!.trim(), 80) : 'no content type';
+  return `(${cut ? 'more than ' : ''}${bytes} bytes of ${type}, not quoted: only JSON-RPC and OAuth error objects are)`;
+}
