@@ -15,7 +15,7 @@ import { oauthScanOptions, type OAuthFlags } from './auth-command.js';
 import { checkOutputDir, checkOutputFile, codeOf, writeFallback, writeOutputFile } from './output.js';
 import { EXIT_INTERRUPTED, unscannedText, watchSignals } from './signals.js';
 import { InstallProgress, ScanProgress } from './progress.js';
-import { nameFromServerInfo, printResult, wroteLine } from './print-scan.js';
+import { htmlHint, nameFromServerInfo, printResult, wroteLine } from './print-scan.js';
 
 // What only some runs need is imported when they need it (target files, profiles, --fail-on, lock
 // files): each brings zod schemas, built at import, that `audit` of one server does without.
@@ -177,7 +177,7 @@ async function run(
   if (unscanned) process.stderr.write(`idemscan: ${unscanned}\n`);
   if (baseline) lockFiles!.applyBaseline(report, baseline, flags);
 
-  let written = await writeOutputs(report, flags, formats);
+  let written = await writeOutputs(report, flags, formats, flags.lock !== undefined ? 'lock' : view === 'tools' ? 'audit' : 'scan');
   if (flags.lock !== undefined && !interrupt.interrupted) written = (await lockFiles!.writeLock(report, flags.lock, flags.quiet)) && written;
   await printResult(report, view, { quiet: flags.quiet, jsonToStdout: flags.json === '-', rulesBaseUrl: flags.rulesBaseUrl });
   const code = interrupt.interrupted ? EXIT_INTERRUPTED : await exitCode(report, failOn);
@@ -194,14 +194,16 @@ async function checkOutputs(flags: ScanFlags, formats: string[]): Promise<void> 
  * Writes every report file. One that cannot be written after all (its directory changed during the
  * scan) is saved to a fallback file, named on stderr: the scan is never lost. False if any failed.
  */
-async function writeOutputs(report: Report, flags: ScanFlags, formats: string[]): Promise<boolean> {
+async function writeOutputs(report: Report, flags: ScanFlags, formats: string[], command: 'scan' | 'audit' | 'lock'): Promise<boolean> {
   const files = formats.filter((f) => REPORTERS[f]?.fileName).map((id) => ({ dest: path.join(flags.out, REPORTERS[id]!.fileName!), id }));
   if (flags.json && flags.json !== '-') files.push({ dest: flags.json, id: 'json' });
   let ok = true;
+  const written: typeof files = [];
   for (const { dest, id } of files) {
     const data = (await reporter(id)).render(report, { rulesBaseUrl: flags.rulesBaseUrl });
     try {
       await writeOutputFile(dest, data);
+      written.push({ dest, id });
       if (!flags.quiet) process.stderr.write(wroteLine(dest));
     } catch (err) {
       ok = false;
@@ -209,6 +211,8 @@ async function writeOutputs(report: Report, flags: ScanFlags, formats: string[])
       process.stderr.write(`idemscan: cannot write ${safeText(dest, 300)} (${codeOf(err)}); ${saved ? `the report is saved in ${saved}` : 'no fallback file could be written either'}\n`);
     }
   }
+  const hint = htmlHint(written, command);
+  if (hint && !flags.quiet) process.stderr.write(hint);
   if (flags.json === '-') process.stdout.write((await reporter('json')).render(report));
   return ok;
 }

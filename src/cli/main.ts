@@ -38,6 +38,8 @@ const ALL_FORMATS = [...FILE_FORMATS, ...PRINT_FORMATS];
 const printsOnly = (word: string) =>
   (PRINT_FORMATS as readonly string[]).includes(word) ? `prints only; --format names files to write (${FILE_FORMATS.join(', ')}), and the ${word === 'tools' ? 'tools view' : 'table'} prints unless -q` : undefined;
 const COMPARE = 'add a trend section: what changed since an earlier report, over the servers in both';
+const COMPARE_LATEST = `${COMPARE}; "latest": the newest earlier run of --index`;
+const INDEX = 'with --out ROOT/RUN: add the run to ROOT/index.json and ROOT/index.html (the index of published runs)';
 const RULES_BASE_URL = 'link each rule to <url>/<rule-id>.md in SARIF (helpUri) and Markdown';
 
 /** The options of scan, audit and lock. `one`: audit scans one server, so it has no --concurrency. */
@@ -128,8 +130,9 @@ program
   .option('--out <dir>', 'directory for the merged report.json (and other --formats)')
   .addOption(listOption('--format <list>', 'formats to write under --out', FILE_FORMATS, ['json'], printsOnly))
   .option('-q, --quiet', 'no summary line on stderr')
-  .option('--compare <old.json>', COMPARE)
-  .action(async (files: string[], flags: { json?: string; out?: string; format: string[]; quiet?: boolean; compare?: string }) =>
+  .option('--compare <old.json>', COMPARE_LATEST)
+  .option('--index <root>', INDEX)
+  .action(async (files: string[], flags: { json?: string; out?: string; format: string[]; quiet?: boolean; compare?: string; index?: string }) =>
     (await import('./merge-command.js')).mergeCommand(files, flags),
   );
 
@@ -140,10 +143,19 @@ program
   .addOption(listOption('--format <list>', 'formats (files go under --out; table and tools print)', ALL_FORMATS, ['html']))
   .option('--out <dir>', "directory for the files (default: the report file's directory)")
   .option('--rules-base-url <url>', RULES_BASE_URL)
-  .option('--compare <old.json>', COMPARE)
-  .action(async (file: string, flags: { format: string[]; out?: string; rulesBaseUrl?: string; compare?: string }) =>
+  .option('--compare <old.json>', COMPARE_LATEST)
+  .option('--index <root>', 'the run index that --compare latest reads (ROOT/index.json)')
+  .action(async (file: string, flags: { format: string[]; out?: string; rulesBaseUrl?: string; compare?: string; index?: string }) =>
     (await import('./report-command.js')).reportCommand(file, flags),
   );
+
+program
+  .command('index')
+  .description('rebuild the index of published runs (ROOT/index.json and index.html) from the run directories ROOT/*/report.json')
+  .argument('<root>', 'the directory of the runs, e.g. output/ecosystem')
+  .option('--readme <file>', 'also write the census block of the newest run into FILE, between <!-- census:start --> and <!-- census:end -->')
+  .option('-q, --quiet', 'no wrote lines on stderr')
+  .action(async (root: string, flags: { readme?: string; quiet?: boolean }) => (await import('./index-command.js')).indexCommand(root, flags));
 
 registerWhere(program);
 registerAuth(program, positiveInt('--oauth-timeout'));

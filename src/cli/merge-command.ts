@@ -1,7 +1,9 @@
 /**
- * `idemscan merge A.json B.json ... [--json PATH | --out DIR]`: shard reports into one report.
- * Exit codes: 0 merged, 2 usage error, an unreadable or invalid report file, or reports that must
- * not be merged (different schema versions, a server in two reports).
+ * `idemscan merge A.json B.json ... [--json PATH | --out DIR] [--index ROOT] [--compare OLD|latest]`:
+ * shard reports into one report. With `--index ROOT`, `--out` is a run directory ROOT/RUN and the
+ * run's entry goes into ROOT/index.json and index.html (cli/index-command.ts).
+ * Exit codes: 0 merged, 2 usage error, an unreadable or invalid report or index file, or reports
+ * that must not be merged (different schema versions, a server in two reports).
  */
 import path from 'node:path';
 import { MergeError, mergeReports } from '../compare/merge.js';
@@ -18,7 +20,9 @@ interface MergeFlags {
   /** Parsed and checked by main.ts (listOption): file formats only. */
   format: string[];
   quiet?: boolean;
+  /** `OLD.json`, or `latest`: the newest earlier run of `--index`. */
   compare?: string;
+  index?: string;
 }
 
 /** Merging is quick to repeat: a file that cannot be written after all is a usage error naming it. */
@@ -33,6 +37,11 @@ export async function mergeCommand(files: string[], flags: MergeFlags): Promise<
   const jsonPath = flags.json ?? (flags.out === undefined ? '-' : undefined);
   if (flags.out !== undefined) await checkOutputDir('--out', flags.out, formats.flatMap((f) => REPORTERS[f]?.fileName ?? []));
   if (jsonPath !== undefined && jsonPath !== '-') await checkOutputFile('--json', jsonPath);
+  // The index is read (and checked) before anything is written: a bad index.json costs no merge.
+  const indexing = flags.index === undefined ? undefined : await import('./index-command.js');
+  const run = indexing ? indexing.runDirOf(flags.index!, flags.out) : undefined;
+  if (indexing) await indexing.readIndex(flags.index!);
+  if (flags.compare === 'latest' && !indexing) throw new UsageError('--compare latest needs --index ROOT (the directory of index.json)');
   const inputs = [];
   for (const file of files) inputs.push(await loadReport(file));
   let merged;
@@ -43,7 +52,9 @@ export async function mergeCommand(files: string[], flags: MergeFlags): Promise<
     throw err;
   }
   const { warnings } = merged;
-  const report = flags.compare === undefined ? merged.report : await withComparison(merged.report, flags.compare);
+  const earlier = flags.compare === 'latest' ? await indexing!.latestReport(flags.index!, merged.report, run) : flags.compare;
+  if (flags.compare === 'latest' && earlier === undefined) warnings.push(`--compare latest: ${safeText(flags.index!, 300)} has no earlier run; no trend section`);
+  const report = earlier === undefined ? merged.report : await withComparison(merged.report, earlier);
   for (const w of warnings) process.stderr.write(`idemscan: warning: ${safeText(w, 1000)}\n`);
 
   const json = (await reporter('json')).render(report);
@@ -55,6 +66,7 @@ export async function mergeCommand(files: string[], flags: MergeFlags): Promise<
   }
   if (jsonPath === '-') process.stdout.write(json);
   else if (jsonPath !== undefined) await write(jsonPath, json);
+  if (indexing) await indexing.updateIndex(flags.index!, run!, report, flags.quiet);
   if (!flags.quiet) {
     const s = report.summary;
     process.stderr.write(

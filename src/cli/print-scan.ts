@@ -8,6 +8,7 @@ import { failureLines } from '../report/reporters/table.js';
 import { reporter } from '../report/reporters/index.js';
 import type { Report } from '../report/schema.js';
 import { safeText } from '../report/terminal.js';
+import { retryAdvice, summaryCounts } from '../report/verdicts.js';
 import { outputWidth } from '../report/width.js';
 
 /**
@@ -23,6 +24,9 @@ export async function printResult(report: Report, view: 'table' | 'tools', opts:
   }
   const stream = opts.jsonToStdout ? process.stderr : process.stdout;
   stream.write((await reporter(view)).render(report, { width: outputWidth(stream), rulesBaseUrl: opts.rulesBaseUrl }));
+  // Under the headline's figures, what a client's user should do about them (report/verdicts.ts).
+  const advice = report.summary.serversOk > 0 ? retryAdvice(summaryCounts(report.summary)) : undefined;
+  if (advice) stream.write(`${advice}.\n`);
 }
 
 /** `idemscan: wrote output/report.json` (relative to the working directory when under it). */
@@ -30,6 +34,18 @@ export function wroteLine(dest: string): string {
   const rel = path.relative(process.cwd(), path.resolve(dest));
   const shown = rel && !rel.startsWith('..') && !path.isAbsolute(rel) ? rel : path.resolve(dest);
   return `idemscan: wrote ${safeText(shown, 300)}\n`;
+}
+
+/**
+ * After the wrote lines, when no HTML was written: how to get the page from the JSON just written
+ * (the default scan writes only report.json). Undefined when HTML was written or no JSON file was.
+ */
+export function htmlHint(written: readonly { dest: string; id: string }[], command: 'scan' | 'audit' | 'lock'): string | undefined {
+  if (written.some((f) => f.id === 'html')) return undefined;
+  const json = written.find((f) => f.id === 'json');
+  if (!json) return undefined;
+  const shown = wroteLine(json.dest).slice('idemscan: wrote '.length, -1);
+  return `idemscan: for the HTML report to open in a browser: idemscan report ${shown} --format html (or ${command} with --format json,html)\n`;
 }
 
 /**

@@ -19,8 +19,10 @@ export interface ReportFlags {
   format: string[];
   out?: string;
   rulesBaseUrl?: string;
-  /** An earlier report: adds the trend section (compare/trend.ts). */
+  /** An earlier report: adds the trend section (compare/trend.ts); `latest` with `index`. */
   compare?: string;
+  /** The run index whose newest earlier run `--compare latest` names. */
+  index?: string;
 }
 
 /**
@@ -39,8 +41,10 @@ export async function loadReport(file: string): Promise<LoadedReport> {
 export async function reportCommand(file: string, flags: ReportFlags): Promise<void> {
   const reporters = await Promise.all(flags.format.map((f) => reporter(f)));
   if (flags.rulesBaseUrl !== undefined) checkRulesBaseUrl(flags.rulesBaseUrl);
+  if (flags.compare === 'latest' && flags.index === undefined) throw new UsageError('--compare latest needs --index ROOT (the directory of index.json)');
   const { report: loaded } = await loadReport(file);
-  const report = flags.compare === undefined ? loaded : await withComparison(loaded, flags.compare, file);
+  const earlier = flags.compare === 'latest' ? await latestOf(flags.index!, loaded, file) : flags.compare;
+  const report = earlier === undefined ? loaded : await withComparison(loaded, earlier, file);
   const out = flags.out ?? path.dirname(file);
   for (const r of reporters) {
     if (r.fileName && path.resolve(out, r.fileName) === path.resolve(file)) {
@@ -61,6 +65,16 @@ export async function reportCommand(file: string, flags: ReportFlags): Promise<v
     });
     process.stderr.write(`idemscan: wrote ${target}\n`);
   }
+}
+
+/** `--compare latest`: the newest run of the index before this report (never its own run directory). */
+async function latestOf(root: string, report: Report, file: string): Promise<string | undefined> {
+  const { latestReport } = await import('./index-command.js');
+  const ownRun = path.resolve(path.dirname(path.dirname(path.resolve(file)))) === path.resolve(root) ? path.basename(path.dirname(path.resolve(file))) : undefined;
+  const found = await latestReport(root, report, ownRun);
+  if (found === undefined) process.stderr.write(`idemscan: warning: --compare latest: ${safeText(root, 300)} has no earlier run; no trend section
+`);
+  return found;
 }
 
 /** The report with `comparedWith` set from the earlier report in `file` (report and merge --compare). */

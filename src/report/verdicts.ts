@@ -112,6 +112,18 @@ export function headlineText(c: VerdictCounts): string {
   return `${safe.toLocaleString('en-US')} of ${plural(writes, 'tool')} that ${writes === 1 ? 'is' : 'are'} not read-only can be retried safely (${share(safe, writes)})`;
 }
 
+/**
+ * What a client's user should do about the tools a retry may repeat, after the headline; undefined
+ * when there are none. The same words in the terminal, Markdown and HTML, and in README's
+ * "What to do with the verdicts".
+ */
+export function retryAdvice(c: VerdictCounts): string | undefined {
+  const u = c.unprotected;
+  if (u === 0) return undefined;
+  const them = u === 1 ? 'the unprotected tool' : `the ${u.toLocaleString('en-US')} unprotected tools`;
+  return `Do not let a client retry ${them} automatically: ask the user first, and prefer keyed tools, sending the same key on a retry`;
+}
+
 /** `1 tool`, `2 tools`, `1,024 servers`. */
 export function plural(n: number, one: string, many = `${one}s`): string {
   return `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;

@@ -27,6 +27,27 @@ describe('docs/examples/ecosystem-scan.yml', () => {
     const formats = /--format ([a-z,]+)/.exec(merge)![1]!.split(',');
     expect(formats).toEqual(expect.arrayContaining(['json', 'html', 'md', 'csv', 'ndjson']));
     for (const f of formats) expect(REPORTERS[f]?.fileName, f).toBeDefined();
-    expect(merge).toContain('--compare "$PREVIOUS"');
+    expect(merge).toContain('--compare latest');
+  });
+
+  it('names no earlier report by a path: --compare latest reads the index that merge --index updates', () => {
+    const text = readFileSync(file, 'utf8');
+    expect(text).not.toMatch(/output\/ecosystem\/\d{4}-\d{2}-\d{2}/);
+    expect(doc.env.PREVIOUS).toBeUndefined();
+    expect(runs('merge')).toMatch(/merge shards\/shard-\*\.json --out "\$out" --index "\$INDEX" --compare latest/);
+  });
+
+  it('publishes: regenerates the README census block and commits the run, the index and the README', () => {
+    const merge = runs('merge');
+    expect(merge).toContain('index "$INDEX" --readme README.md');
+    expect(merge).toMatch(/git add "\$OUT" "\$INDEX\/index\.json" "\$INDEX\/index\.html" README\.md/);
+    expect(merge).toContain('git push');
+    expect((doc.jobs.merge as { permissions?: Record<string, string> }).permissions?.contents).toBe('write');
+  });
+
+  it('tells how to install idemscan from its repository, not from the npm registry it is not on', () => {
+    const text = readFileSync(file, 'utf8');
+    expect(text).not.toContain('npx --yes idemscan@');
+    expect(text).toContain('npm install -g git+https://github.com/OWNER/idemscan');
   });
 });

@@ -8,7 +8,8 @@ import { RULE } from '../../classify/rules/catalogue.js';
 import { mdText } from '../markdown-text.js';
 import type { Finding, Report, ServerReport } from '../schema.js';
 import { trendMarkdown, weightedMarkdown } from './markdown-census.js';
-import { headlineText, isAnnotated, plural, share, summaryCounts, total, VERDICTS } from '../verdicts.js';
+import { headlineText, isAnnotated, plural, retryAdvice, share, summaryCounts, total, VERDICTS } from '../verdicts.js';
+import { METHOD_POINTS, methodologyUrl } from '../method.js';
 import { ruleDocUrl } from './sarif.js';
 import type { RenderOptions, Reporter } from './types.js';
 
@@ -91,6 +92,35 @@ function findingsSection(report: Report, base: string | undefined): string[] {
   return lines;
 }
 
+function advice(report: Report): string[] {
+  const a = retryAdvice(summaryCounts(report.summary));
+  return a ? ['', `${a}.`] : [];
+}
+
+/** Target entries that were not scanned, with the reason each gives (the HTML's Skipped targets). */
+function skippedSection(report: Report): string[] {
+  const skipped = report.skipped ?? [];
+  if (skipped.length === 0) return [];
+  return [
+    `## Skipped targets (${skipped.length})`,
+    '',
+    row(['target', 'source', 'reason']),
+    row(['---', '---', '---']),
+    ...skipped.map((k) => row([mdText(k.name, 80), mdText(k.source, 200), mdText(k.reason, 400)])),
+  ];
+}
+
+/** How the figures were made and what they cannot say (report/method.ts), with the methodology page. */
+function methodSection(rulesBaseUrl: string | undefined): string[] {
+  return [
+    '## Method and limits',
+    '',
+    ...METHOD_POINTS.map((p) => `- ${p}`),
+    '',
+    `How the census is made and what it does not measure: [docs/METHODOLOGY.md](${methodologyUrl(rulesBaseUrl)}).`,
+  ];
+}
+
 export const markdownReporter: Reporter = {
   render(report: Report, options?: RenderOptions) {
     const s = report.summary;
@@ -101,10 +131,13 @@ export const markdownReporter: Reporter = {
         `${plural(s.servers, 'server')} (${s.serversOk} scanned, ${s.serversFailed} failed), ${plural(s.tools, 'tool')}.`,
       '',
       `**${headlineText(summaryCounts(s))}.**`,
+      ...advice(report),
       '',
       '## Verdicts',
       '',
       ...verdictTable(report),
+      '',
+      ...methodSection(options?.rulesBaseUrl),
       '',
       '## Servers',
       '',
@@ -115,7 +148,7 @@ export const markdownReporter: Reporter = {
       lines.push('', 'Not scanned:', '');
       for (const f of failed) lines.push(`- ${mdText(f.name, 60)}: ${f.failure?.kind ?? 'failed'}: ${mdText(f.failure?.message ?? '', 300)}`);
     }
-    for (const section of [weightedMarkdown(report), trendMarkdown(report)]) if (section.length > 0) lines.push('', ...section);
+    for (const section of [skippedSection(report), weightedMarkdown(report), trendMarkdown(report)]) if (section.length > 0) lines.push('', ...section);
     lines.push('', ...findingsSection(report, options?.rulesBaseUrl));
     return lines.join('\n') + '\n';
   },

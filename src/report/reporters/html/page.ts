@@ -11,6 +11,8 @@ import { CLIENT_SCRIPT } from './client.js';
 import { json, text } from './escape.js';
 import { pageReport } from './fit.js';
 import { duration, headline, notScanned, percent, plural, targetFiles, when } from './model.js';
+import { METHOD_POINTS, methodologyUrl } from '../../method.js';
+import { retryAdvice, summaryCounts } from '../../verdicts.js';
 import { failureList, serverTable, skippedList } from './servers.js';
 import { OPEN_SECTIONS_UP_TO, rulesSection, serverSections } from './tools.js';
 import { STYLES } from './styles.js';
@@ -71,10 +73,24 @@ function headlineSection(report: Report): string {
     stat('Read-only', s.readOnly.toLocaleString('en-US'), percent(s.readOnly, s.tools)),
     stat('Annotated', s.annotated.toLocaleString('en-US'), `${percent(s.annotated, s.tools)} carry a hint`),
   ].join('');
+  const advice = retryAdvice(summaryCounts(s));
+  if (advice && h.serversOk > 0) detail += `${detail ? ' ' : ''}<strong class="advice">${text(advice)}.</strong>`;
   return (
     `<section class="headline card" aria-labelledby="headline-h"><div>` +
     `<h2 id="headline-h"><span class="big${tone}">${big}</span> ${title}</h2>${detail ? `<p>${detail}</p>` : ''}</div>` +
     `<dl class="stats">${stats}</dl></section>`
+  );
+}
+
+/** Our own sentences with `code` spans: escaped, then every other backtick span made <code>. */
+const withCode = (s: string): string => text(s).split('`').map((part, i) => (i % 2 === 1 ? `<code>${part}</code>` : part)).join('');
+
+/** What was read and what the figures cannot say (report/method.ts), linking docs/METHODOLOGY.md. */
+function methodSection(rulesBaseUrl: string | undefined): string {
+  return (
+    `<section id="method" class="card" aria-labelledby="method-h"><h2 id="method-h">Method and limits</h2>` +
+    `<ul>${METHOD_POINTS.map((p) => `<li>${withCode(p)}</li>`).join('')}</ul>` +
+    `<p>How the census is made and what it does not measure: <a href="${text(methodologyUrl(rulesBaseUrl))}" rel="noopener noreferrer">docs/METHODOLOGY.md</a>.</p></section>`
   );
 }
 
@@ -153,6 +169,7 @@ export function renderPage(full: Report, options: RenderOptions = {}): string {
     `<div class="charts"><div class="card">${overallChart(report)}</div>` +
     (report.summary.tools > 0 ? `<div class="card">${serverChart(report)}</div>` : '') +
     `</div>` +
+    methodSection(options.rulesBaseUrl) +
     weightedSection(report) +
     trendSection(report) +
     failureList(report) +

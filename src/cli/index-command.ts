@@ -1,0 +1,165 @@
+/**
+ * The index of published runs on disk: `ROOT/index.json` and `ROOT/index.html`, where each run is a
+ * directory `ROOT/RUN` holding a report.json (compare/run-index.ts has the format).
+ * - `idemscan index ROOT [--readme README.md]` rebuilds both from the run directories, and with
+ *   `--readme` writes the README's census block from the newest run.
+ * - `merge ... --out ROOT/RUN --index ROOT` adds or replaces its run's entry (updateIndex).
+ * - `--compare latest --index ROOT` (merge, report) compares with the newest earlier run.
+ * A bad index.json is a usage error naming the file and the field: it is read as untrusted input.
+ */
+import { readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { readText, versionedJson, ReportFileError } from '../compare/read.js';
+import { INDEX_FILE, INDEX_PAGE, INDEX_VERSION, indexOf, isRunDirName, latestBefore, RUN_FILES, RunIndex, emptyIndex, runEntry, withRun, type RunEntry } from '../compare/run-index.js';
+import { BLOCK_END, BLOCK_START, censusBlock } from '../report/reporters/census-block.js';
+import { renderIndexPage } from '../report/reporters/html/index-page.js';
+import type { Report } from '../report/schema.js';
+import { safeText } from '../report/terminal.js';
+import { describeZodError } from '../report/zod-errors.js';
+import { UsageError } from './exit.js';
+import { codeOf, writeOutputFile } from './output.js';
+import { wroteLine } from './print-scan.js';
+import { loadReport } from './report-command.js';
+
+const shown = (p: string) => safeText(p, 300);
+
+/** ROOT/index.json, validated; none yet is an empty index. */
+export async function readIndex(root: string): Promise<RunIndex> {
+  const file = path.join(root, INDEX_FILE);
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return emptyIndex();
+    throw new UsageError(`${shown(file)}: cannot read (${codeOf(err)})`);
+  }
+  try {
+    const parsed = RunIndex.safeParse(versionedJson(text, file, 'run index', 'indexVersion', INDEX_VERSION));
+    if (!parsed.success) throw new UsageError(`${shown(file)}: invalid run index: ${safeText(describeZodError('', parsed.error), 1_000)}`);
+    return parsed.data;
+  } catch (err) {
+    if (err instanceof ReportFileError) throw new UsageError(safeText(err.message, 1_000));
+    throw err;
+  }
+}
+
+async function writeIndex(root: string, index: RunIndex, quiet?: boolean): Promise<void> {
+  for (const [name, data] of [
+    [INDEX_FILE, JSON.stringify(index, null, 2) + '\n'],
+    [INDEX_PAGE, renderIndexPage(index)],
+  ] as const) {
+    const dest = path.join(root, name);
+    await writeOutputFile(dest, data).catch((err: unknown) => {
+      throw new UsageError(`cannot write ${shown(dest)} (${codeOf(err)})`);
+    });
+    if (!quiet) process.stderr.write(wroteLine(dest));
+  }
+}
+
+/**
+ * `--index ROOT` with `--out DIR`: DIR must be a run directory right under ROOT, so the index can
+ * link it by its name. Returns that name.
+ */
+export function runDirOf(root: string, out: string | undefined): string {
+  if (out === undefined) throw new UsageError('--index needs --out ROOT/RUN (the run directory this merge writes, under the index root)');
+  const name = path.basename(path.resolve(out));
+  if (path.dirname(path.resolve(out)) !== path.resolve(root) || !isRunDirName(name)) {
+    throw new UsageError(`--out ${shown(out)} is not a run directory right under --index ${shown(root)} (expected ${shown(path.join(root, 'YYYY-MM-DD'))})`);
+  }
+  return name;
+}
+
+/** The report files present in a run directory. */
+async function filesIn(dir: string): Promise<string[]> {
+  const names = await readdir(dir).catch(() => [] as string[]);
+  return RUN_FILES.filter((f) => names.includes(f));
+}
+
+/** After merge wrote ROOT/RUN: its entry added to (or replaced in) the index, both files rewritten. */
+export async function updateIndex(root: string, run: string, report: Report, quiet?: boolean): Promise<void> {
+  const index = await readIndex(root);
+  await writeIndex(root, withRun(index, runEntry(run, report, await filesIn(path.join(root, run)))), quiet);
+}
+
+/**
+ * `--compare latest`: the report.json of the newest run in the index that started before this
+ * report, other than this run's own directory; undefined when there is none (the first run).
+ */
+export async function latestReport(root: string, report: Report, ownRun?: string): Promise<string | undefined> {
+  const entry = latestBefore(await readIndex(root), report.startedAt, ownRun);
+  return entry && path.join(root, entry.dir, 'report.json');
+}
+
+/** Every run directory under ROOT with a report.json, read and validated. */
+async function scanRuns(root: string): Promise<{ entry: RunEntry; report: Report }[]> {
+  let names: string[];
+  try {
+    names = (await readdir(root, { withFileTypes: true })).filter((d) => d.isDirectory() && isRunDirName(d.name)).map((d) => d.name);
+  } catch (err) {
+    throw new UsageError(`${shown(root)}: cannot read the directory (${codeOf(err)})`);
+  }
+  const runs = [];
+  for (const name of names.sort()) {
+    const files = await filesIn(path.join(root, name));
+    if (!files.includes('report.json')) continue;
+    const { report } = await loadReport(path.join(root, name, 'report.json'));
+    runs.push({ entry: runEntry(name, report, files), report });
+  }
+  return runs;
+}
+
+export interface IndexFlags {
+  readme?: string;
+  quiet?: boolean;
+}
+
+export async function indexCommand(root: string, flags: IndexFlags): Promise<void> {
+  const runs = await scanRuns(root);
+  const index = indexOf(runs.map((r) => r.entry));
+  await writeIndex(root, index, flags.quiet);
+  if (flags.readme !== undefined) {
+    const newest = index.runs[0];
+    if (!newest) throw new UsageError(`${shown(root)} holds no run directory with a report.json: no census block to write`);
+    const report = runs.find((r) => r.entry.dir === newest.dir)!.report;
+    await writeReadmeBlock(flags.readme, readmeBlock(root, flags.readme, index, newest, report), flags.quiet);
+  }
+  if (!flags.quiet) process.stderr.write(`idemscan: indexed ${runs.length} run${runs.length === 1 ? '' : 's'} in ${shown(root)}\n`);
+}
+
+const posix = (p: string) => p.split(path.sep).join('/');
+
+/** The census block for a README at `readme`, its links relative to the README's directory. */
+export function readmeBlock(root: string, readme: string, index: RunIndex, newest: RunEntry, report: Report): string {
+  const rel = (p: string) => posix(path.relative(path.dirname(path.resolve(readme)), path.resolve(p))) || '.';
+  const c = report.comparedWith;
+  const earlier = c && index.runs.find((r) => r.dir !== newest.dir && r.startedAt === c.startedAt);
+  return censusBlock(report, {
+    run: rel(path.join(root, newest.dir)),
+    files: newest.files,
+    index: rel(root),
+    ...(earlier ? { earlier: { run: rel(path.join(root, earlier.dir)), date: earlier.date } } : {}),
+    command: `idemscan index ${posix(rel(root))} --readme ${path.basename(readme)}`,
+  });
+}
+
+/** Replaces what is between the markers (markers included); a README without them is a usage error. */
+export function replaceBlock(text: string, block: string, file = 'README'): string {
+  const start = text.indexOf(BLOCK_START);
+  const end = text.indexOf(BLOCK_END, start);
+  if (start < 0 || end < 0) throw new UsageError(`${shown(file)} has no ${BLOCK_START} ... ${BLOCK_END} block to write the census into`);
+  const after = end + BLOCK_END.length + (text[end + BLOCK_END.length] === '\n' ? 1 : 0);
+  return text.slice(0, start) + block + text.slice(after);
+}
+
+async function writeReadmeBlock(readme: string, block: string, quiet?: boolean): Promise<void> {
+  let text: string;
+  try {
+    text = await readText(readme);
+  } catch (err) {
+    throw new UsageError(safeText((err as Error).message, 400));
+  }
+  await writeOutputFile(readme, replaceBlock(text, block, readme)).catch((err: unknown) => {
+    throw new UsageError(`cannot write ${shown(readme)} (${codeOf(err)})`);
+  });
+  if (!quiet) process.stderr.write(wroteLine(readme));
+}

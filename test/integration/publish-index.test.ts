@@ -1,0 +1,108 @@
+/**
+ * Publishing weekly through the built CLI: `merge --out ROOT/RUN --index ROOT` keeps
+ * ROOT/index.json and index.html, `--compare latest` finds the newest earlier run (never its own),
+ * `index ROOT --readme` writes the census block, and a hand-edited index.json is untrusted input.
+ */
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { RunIndex } from '../../src/compare/run-index.js';
+import { Report } from '../../src/report/schema.js';
+import { idemscan } from '../helpers/cli.js';
+import { okServer, reportOf } from '../helpers/reports.js';
+
+const dir = mkdtempSync(path.join(os.tmpdir(), 'idemscan-index-'));
+const at = (...p: string[]) => path.join(dir, ...p);
+const write = (file: string, value: unknown) => writeFileSync(file, JSON.stringify(value));
+const read = (file: string) => JSON.parse(readFileSync(file, 'utf8')) as unknown;
+
+const pay = { name: 'pay', inputSchema: { type: 'object', properties: { amount: { type: 'number' } } } };
+const payKeyed = { ...pay, inputSchema: { type: 'object', properties: { amount: { type: 'number' }, idempotency_key: { type: 'string' } } } };
+const week = (day: string, tools: Record<string, unknown>[]) =>
+  reportOf([okServer('payments', tools), okServer('notes', [{ name: 'list', annotations: { readOnlyHint: true } }])], {
+    startedAt: `${day}T04:00:00.000Z`,
+    finishedAt: `${day}T04:10:00.000Z`,
+  });
+write(at('w1.json'), week('2026-12-07', [pay]));
+write(at('w2.json'), week('2026-12-14', [payKeyed]));
+
+describe('merge --index and --compare latest', () => {
+  const root = at('eco');
+
+  it('builds the index run by run, newest first, and compares each run with the one before', async () => {
+    const first = await idemscan(['merge', at('w1.json'), '--out', path.join(root, '2026-12-07'), '--index', root, '--compare', 'latest']);
+    expect(first.exitCode, first.stderr).toBe(0);
+    expect(first.stderr).toContain('has no earlier run; no trend section');
+    expect(Report.parse(read(path.join(root, '2026-12-07', 'report.json'))).comparedWith).toBeUndefined();
+
+    const second = await idemscan(['merge', at('w2.json'), '--out', path.join(root, '2026-12-14'), '--index', root, '--compare', 'latest', '--format', 'json,html,md']);
+    expect(second.exitCode, second.stderr).toBe(0);
+    const index = RunIndex.parse(read(path.join(root, 'index.json')));
+    expect(index.runs.map((r) => [r.dir, r.date, r.summary.keyed, r.summary.unprotected])).toEqual([
+      ['2026-12-14', '2026-12-14', 1, 0],
+      ['2026-12-07', '2026-12-07', 0, 1],
+    ]);
+    expect(index.runs[0]!.files).toEqual(['report.json', 'report.html', 'report.md']);
+    const report = Report.parse(read(path.join(root, '2026-12-14', 'report.json')));
+    expect(report.comparedWith?.startedAt).toBe('2026-12-07T04:00:00.000Z');
+
+    const page = readFileSync(path.join(root, 'index.html'), 'utf8');
+    expect(page).toContain('<a href="2026-12-14/report.html">2026-12-14</a>');
+    expect(page).toContain('<a href="2026-12-07/report.json">report.json</a>');
+    expect(page).not.toMatch(/<script|https?:\/\//);
+
+    // The same merge again (a re-run of the job): one entry, still compared with the week before.
+    const again = await idemscan(['merge', at('w2.json'), '--out', path.join(root, '2026-12-14'), '--index', root, '--compare', 'latest']);
+    expect(again.exitCode, again.stderr).toBe(0);
+    expect(RunIndex.parse(read(path.join(root, 'index.json'))).runs).toHaveLength(2);
+    expect(Report.parse(read(path.join(root, '2026-12-14', 'report.json'))).comparedWith?.startedAt).toBe('2026-12-07T04:00:00.000Z');
+
+    // report --compare latest finds the same earlier run.
+    const md = await idemscan(['report', path.join(root, '2026-12-14', 'report.json'), '--index', root, '--compare', 'latest', '--format', 'md', '--out', at('md')]);
+    expect(md.exitCode, md.stderr).toBe(0);
+    expect(readFileSync(at('md', 'report.md'), 'utf8')).toContain('## Trend since');
+
+    // index ROOT rebuilds the same list from the run directories, and writes the census block.
+    writeFileSync(at('README.md'), '# x\n\n<!-- census:start -->\nold figures\n<!-- census:end -->\n\nafter\n');
+    const rebuilt = await idemscan(['index', root, '--readme', at('README.md')]);
+    expect(rebuilt.exitCode, rebuilt.stderr).toBe(0);
+    expect(RunIndex.parse(read(path.join(root, 'index.json')))).toEqual(index);
+    const readme = readFileSync(at('README.md'), 'utf8');
+    expect(readme).toContain('## Ecosystem census, 2026-12-14');
+    expect(readme).toContain('| 2 | 2 | 1 | 1 | 0 | 0 | 0 | 1 (50%) | 0 |');
+    expect(readme).toContain('[2026-12-07 run](eco/2026-12-07/)');
+    expect(readme).not.toContain('old figures');
+    expect(readme.endsWith('<!-- census:end -->\n\nafter\n')).toBe(true);
+  });
+
+  it('refuses --compare latest without --index, and an --out that is not a run directory of the index', async () => {
+    const noIndex = await idemscan(['merge', at('w1.json'), '--out', at('x'), '--compare', 'latest']);
+    expect(noIndex.exitCode).toBe(2);
+    expect(noIndex.stderr).toContain('--compare latest needs --index ROOT');
+    const report = await idemscan(['report', at('w1.json'), '--compare', 'latest', '--format', 'md', '--out', at('y')]);
+    expect(report.exitCode).toBe(2);
+    const outside = await idemscan(['merge', at('w1.json'), '--out', at('elsewhere', '2026-12-07'), '--index', at('eco2')]);
+    expect(outside.exitCode).toBe(2);
+    expect(outside.stderr).toContain('is not a run directory right under --index');
+    const noReadme = await idemscan(['index', at('eco'), '--readme', at('w1.json')]);
+    expect(noReadme.exitCode).toBe(2);
+    expect(noReadme.stderr).toContain('no <!-- census:start --> ... <!-- census:end --> block');
+  });
+
+  it.each([
+    ['a run directory that leaves the index', { dir: '../../etc', files: ['report.json'] }, 'runs[0].dir'],
+    ['markup in a name', { dir: '<img src=x onerror=alert(1)>', files: ['report.json'] }, 'runs[0].dir'],
+    ['a file that is no report file', { dir: '2026-12-01', files: ['javascript:alert(1)'] }, 'runs[0].files[0]'],
+  ])('a hand-edited index.json with %s is a usage error naming the field, before anything is written', async (_what, bad, field) => {
+    const root = at(`hostile-${field.length}-${bad.dir.length}`);
+    mkdirSync(root, { recursive: true });
+    const entry = { date: '2026-12-01', startedAt: '2026-12-01T00:00:00.000Z', finishedAt: '2026-12-01T00:00:01.000Z', toolVersion: '0.1.0', summary: RunIndex.shape.runs.element.shape.summary.parse({ servers: 0, serversOk: 0, serversFailed: 0, tools: 0, readOnly: 0, notReadOnly: 0, annotated: 0, protocolKeyed: 0, keyed: 0, idempotent: 0, unprotected: 0 }), skipped: 0, ...bad };
+    write(path.join(root, 'index.json'), { indexVersion: '1', runs: [entry] });
+    const r = await idemscan(['merge', at('w1.json'), '--out', path.join(root, '2026-12-07'), '--index', root, '--compare', 'latest']);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain(`index.json: invalid run index: ${field}`);
+    expect(existsSync(path.join(root, '2026-12-07', 'report.json'))).toBe(false);
+    expect(existsSync(path.join(root, 'index.html'))).toBe(false);
+  });
+});

@@ -1,0 +1,42 @@
+/**
+ * The README's census block is what the generator prints for the newest run of output/ecosystem,
+ * and the committed index lists every run directory: figures typed by hand cannot drift again.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { readIndex, readmeBlock, replaceBlock } from '../../src/cli/index-command.js';
+import { parseReport } from '../../src/compare/read.js';
+import { indexOf, runEntry } from '../../src/compare/run-index.js';
+import { BLOCK_END, BLOCK_START } from '../../src/report/reporters/census-block.js';
+
+const repo = fileURLToPath(new URL('../..', import.meta.url));
+const root = path.join(repo, 'output/ecosystem');
+const readme = path.join(repo, 'README.md');
+const reportOf = (dir: string) => parseReport(readFileSync(path.join(root, dir, 'report.json'), 'utf8'), dir);
+
+describe('the README census block', () => {
+  it('equals the block generated from the newest run in output/ecosystem/index.json', async () => {
+    const index = await readIndex(root);
+    const newest = index.runs[0]!;
+    const text = readFileSync(readme, 'utf8');
+    const block = text.slice(text.indexOf(BLOCK_START), text.indexOf(BLOCK_END) + BLOCK_END.length + 1);
+    expect(block).toBe(readmeBlock(root, readme, index, newest, reportOf(newest.dir)));
+  });
+
+  it('replaceBlock swaps only what is between the markers, and refuses a file without them', () => {
+    const text = `a\n${BLOCK_START}\nold 1,234\n${BLOCK_END}\nb\n`;
+    expect(replaceBlock(text, `${BLOCK_START}\nnew\n${BLOCK_END}\n`)).toBe(`a\n${BLOCK_START}\nnew\n${BLOCK_END}\nb\n`);
+    expect(() => replaceBlock('no markers', 'x')).toThrow(/no <!-- census:start -->/);
+  });
+});
+
+describe('output/ecosystem/index.json', () => {
+  it('is the index rebuilt from every run directory, newest first', async () => {
+    const dirs = readdirSync(root, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name);
+    const rebuilt = indexOf(dirs.map((d) => runEntry(d, reportOf(d), readdirSync(path.join(root, d)))));
+    expect(await readIndex(root)).toEqual(rebuilt);
+    expect(rebuilt.runs.map((r) => r.dir)).toEqual(['2026-11-30', '2026-11-29']);
+  });
+});

@@ -1,0 +1,64 @@
+/**
+ * Every generated report states its method and limits and links docs/METHODOLOGY.md; the Markdown
+ * lists skipped targets with their reasons as the HTML does; the headline tells a client's user
+ * what to do about unprotected tools.
+ */
+import { describe, expect, it } from 'vitest';
+import { renderPage } from '../../src/report/reporters/html/page.js';
+import { markdownReporter } from '../../src/report/reporters/markdown.js';
+import { methodologyUrl } from '../../src/report/method.js';
+import { countVerdicts, retryAdvice } from '../../src/report/verdicts.js';
+import { okServer, reportOf } from '../helpers/reports.js';
+
+const report = reportOf([okServer('shop', [{ name: 'pay' }, { name: 'get', annotations: { readOnlyHint: true } }])], {
+  skipped: [
+    { name: 'needs|docker', source: 'targets.json', reason: 'needs <b>Docker</b> at start' },
+    { name: 'node22', source: 'targets.json', reason: 'Node 22 only' },
+  ],
+});
+const URL = 'https://github.com/OWNER/idemscan/blob/main/docs/METHODOLOGY.md';
+
+describe('method and limits', () => {
+  it('the Markdown says what is read, that hints are untrusted, what unprotected means, and links the methodology', () => {
+    const md = markdownReporter.render(report);
+    const section = md.slice(md.indexOf('## Method and limits'), md.indexOf('## Servers'));
+    expect(section).toContain('No tool is ever called');
+    expect(section).toContain('Hints are untrusted');
+    expect(section).toContain('"Unprotected" means');
+    expect(section).toContain(`[docs/METHODOLOGY.md](${URL})`);
+  });
+
+  it('the HTML has the same section, with the link', () => {
+    const html = renderPage(report);
+    const section = html.slice(html.indexOf('<section id="method"'), html.indexOf('</section>', html.indexOf('<section id="method"')));
+    expect(section).toContain('Method and limits');
+    expect(section).toContain('No tool is ever called (<code>tools/call</code> is never sent)');
+    expect(section).toContain(`<a href="${URL}" rel="noopener noreferrer">docs/METHODOLOGY.md</a>`);
+  });
+
+  it('links the methodology beside the rule pages of --rules-base-url when it names a rules directory', () => {
+    expect(methodologyUrl('https://github.com/acme/idemscan/blob/v1/docs/rules/')).toBe('https://github.com/acme/idemscan/blob/v1/docs/METHODOLOGY.md');
+    expect(methodologyUrl('https://example.org/pages')).toBe(URL);
+    expect(markdownReporter.render(report, { rulesBaseUrl: 'https://x.example/docs/rules' })).toContain('(https://x.example/docs/METHODOLOGY.md)');
+  });
+});
+
+describe('skipped targets in Markdown', () => {
+  it('lists each with its source and reason, escaped', () => {
+    const md = markdownReporter.render(report);
+    expect(md).toContain('## Skipped targets (2)');
+    expect(md).toContain('| needs\\|docker | targets.json | needs &lt;b&gt;Docker&lt;/b&gt; at start |');
+    expect(md).toContain('| node22 | targets.json | Node 22 only |');
+    expect(markdownReporter.render(reportOf([]))).not.toContain('Skipped targets');
+  });
+});
+
+describe('what to do with unprotected tools', () => {
+  it('follows the headline in Markdown and HTML, and is absent when nothing is unprotected', () => {
+    const advice = 'Do not let a client retry the unprotected tool automatically: ask the user first, and prefer keyed tools, sending the same key on a retry.';
+    expect(markdownReporter.render(report)).toContain(`\n\n${advice}\n`);
+    expect(renderPage(report)).toContain(`<strong class="advice">${advice}</strong>`);
+    expect(retryAdvice(countVerdicts([{ verdict: 'unprotected' }, { verdict: 'unprotected' }]))).toContain('the 2 unprotected tools');
+    expect(retryAdvice(countVerdicts([{ verdict: 'keyed' }, { verdict: 'read-only' }]))).toBeUndefined();
+  });
+});
