@@ -16,11 +16,11 @@ import { fitServerReport } from './report/budget.js';
 import type { Report, ServerReport } from './report/schema.js';
 import { SCHEMA_VERSION } from './report/schema-version.js';
 import { summarize } from './report/summary.js';
-import { defaultCacheDir, installHint, installPackages, type InstallResult, installScriptSpecs, isInstalled, packageDir, resolveNpmLaunch } from './targets/npm.js';
+import { cacheContainment, defaultCacheDir, installHint, installPackages, type InstallResult, installScriptSpecs, isInstalled, packageDir, resolveNpmLaunch } from './targets/npm.js';
 import { describeTarget, Redactor } from './targets/redact.js';
 import { parsePinnedSpec } from './targets/pinned.js';
 import { redactServer } from './targets/redact-report.js';
-import { contain, sandboxSupport, type SandboxMode } from './targets/sandbox.js';
+import { contain, defaultSupport, sandboxSupport, type SandboxMode } from './targets/sandbox.js';
 import type { Shard } from './targets/shard.js';
 import type { SkippedTarget, Target } from './targets/types.js';
 import { TOOL_NAME, TOOL_VERSION } from './version.js';
@@ -62,7 +62,8 @@ export async function scan(targets: Target[], options: ScanOptions = {}): Promis
   const connect: ConnectOptions = { ...DEFAULT_CONNECT_OPTIONS, ...definedOnly(options) };
   const concurrency = Math.max(1, options.concurrency ?? 4);
   const cacheDir = options.cacheDir ?? defaultCacheDir();
-  const sandboxNote = options.sandbox ? sandboxSupport().note : undefined;
+  const stdio = targets.some((t) => t.transport === 'stdio');
+  const sandboxNote = options.sandbox ? sandboxSupport().note : stdio ? defaultSupport().note : undefined;
   if (sandboxNote) options.onProgress?.({ type: 'warning', message: sandboxNote });
   const npmSpecs = targets.filter((t) => t.npm).map((t) => t.npm!);
   const scripts = installScriptSpecs(targets);
@@ -164,8 +165,8 @@ async function scanServer(target: Target, connect: ConnectOptions, opts: OneOpti
       resolved = [launch.command, ...redact.args(launch.args ?? [])].join(' ');
     }
     if (launch.transport === 'stdio' && launch.command) {
-      const readable = target.npm ? [packageDir(opts.cacheDir, target.npm)] : [];
-      const contained = contain({ command: launch.command, args: launch.args ?? [], cwd: launch.cwd }, { sandbox: !!opts.sandbox, readable });
+      const own = cacheContainment(opts.cacheDir, target.npm ? packageDir(opts.cacheDir, target.npm) : undefined);
+      const contained = contain({ command: launch.command, args: launch.args ?? [], cwd: launch.cwd }, { sandbox: !!opts.sandbox, ...own });
       launch = { ...launch, command: contained.command, args: contained.args };
       sandbox = contained.sandbox;
     }

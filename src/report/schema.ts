@@ -89,8 +89,10 @@ export const TargetInfo = z.object({
    * one server listed by several clients is scanned once). Paths only, never config values. */
   listedBy: z.array(z.object({ client: z.string(), file: z.string() })).optional(),
   /** How a stdio server was contained (docs/SANDBOX.md): bubblewrap or the network-only namespace
-   * under --sandbox, none without it. Absent for HTTP servers. */
-  sandbox: z.enum(['bubblewrap', 'netns', 'none']).optional(),
+   * under --sandbox, none without it (its own PID namespace and /proc), none-host-proc without it
+   * where this machine gives no fresh /proc (the server sees the host's processes and their
+   * /proc entries). Absent for HTTP servers. */
+  sandbox: z.enum(['bubblewrap', 'netns', 'none', 'none-host-proc']).optional(),
 });
 
 export const ProtocolInfo = z.object({

@@ -1,8 +1,8 @@
 /**
  * The bubblewrap command line of `--sandbox` (docs/SANDBOX.md says what it protects). The whole
  * system is read-only; the places that hold the user's secrets and sockets are replaced by empty
- * private tmpfs; the server's own files (command, path arguments, cwd, npm cache entry) are bound
- * back read-only on top.
+ * private tmpfs, each of a bounded size; the server's own files (command, path arguments, cwd, npm
+ * cache entry) are bound back read-only on top.
  */
 import { existsSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
@@ -12,19 +12,39 @@ import path from 'node:path';
  * (a Windows drive under WSL). Each becomes an empty tmpfs: /tmp and HOME are then scratch space. */
 const HIDDEN = ['/home', '/root', '/run', '/tmp', '/var/tmp', '/mnt', '/media'];
 
+/** The size bound of each tmpfs (`--size`, bwrap >= 0.7): RAM a server can fill per hidden root. */
+export const SCRATCH_BYTES = 64 * 1024 * 1024;
+
 export interface BwrapPlan {
   /** The user's HOME: hidden like the other homes, then an empty writable directory. */
   home: string | undefined;
+  /** Other homes hidden as HIDDEN is (passwd homes outside /home and /root). */
+  homes?: string[];
+  /** Hidden wherever they are, also under a directory bound back (idemscan's cache dir). */
+  hide?: string[];
   readable: string[];
   writable: string[];
+  /** Directories that exist, empty, in the sandbox (a named directory under a home: a cwd or an
+   * argument the server checks for), instead of their content. */
+  placeholders?: string[];
   cwd: string;
+  /** Size bound of each tmpfs; unbounded when absent (a bwrap older than 0.7 has no `--size`). */
+  tmpfsBytes?: number;
 }
 
+type Op = { p: string; kind: 'tmpfs' | 'dir' | 'ro' | 'rw' };
+const ORDER: Record<Op['kind'], number> = { tmpfs: 0, dir: 1, ro: 2, rw: 3 };
+
 export function bwrapArgs(plan: BwrapPlan): string[] {
-  const hidden = HIDDEN.map((d) => safeRealpath(d)).filter((d): d is string => !!d && d !== '/');
+  const roots = [...HIDDEN, ...(plan.homes ?? [])].map((d) => safeRealpath(d)).filter((d): d is string => !!d && d !== '/');
+  // A home inside another hidden root is hidden with it.
+  const hidden = [...new Set(roots)].filter((d, _, all) => !all.some((o) => o !== d && within(d, o)));
   const home = plan.home && path.isAbsolute(plan.home) ? (safeRealpath(plan.home) ?? plan.home) : undefined;
   const homeInside = home !== undefined && hidden.some((h) => within(home, h));
   if (home && home !== '/' && !homeInside && existsSync(home)) hidden.push(home);
+  const late = (plan.hide ?? []).map((d) => safeRealpath(d)).filter((d): d is string => !!d && d !== '/');
+  const guarded = [...hidden, ...late];
+  const homes = new Set([...['/home', '/root', ...(plan.homes ?? [])].map((d) => safeRealpath(d)), home]);
   const args = [
     '--unshare-pid', '--unshare-net', '--unshare-ipc', '--unshare-uts', '--unshare-cgroup-try',
     // The namespace ends with idemscan (even on SIGKILL); no terminal to inject keystrokes into;
@@ -32,45 +52,58 @@ export function bwrapArgs(plan: BwrapPlan): string[] {
     '--die-with-parent', '--new-session', '--cap-drop', 'ALL',
     '--ro-bind', '/', '/', '--proc', '/proc', '--dev', '/dev',
   ];
-  for (const dir of [...new Set(hidden)]) args.push('--tmpfs', dir);
-  if (home && homeInside) args.push('--dir', home);
-  // Parents before children so that a later bind does not cover an earlier one; rw after ro.
-  const binds = [
-    ...reveal(plan.readable, hidden, home).map((p) => ({ p, flag: '--ro-bind' })),
-    ...reveal(plan.writable, hidden, home, true).map((p) => ({ p, flag: '--bind' })),
-  ].sort((a, b) => depth(a.p) - depth(b.p) || (a.flag === b.flag ? 0 : a.flag === '--ro-bind' ? -1 : 1));
-  for (const { p, flag } of binds) args.push(flag, p, p);
+  // Parents before children, so that a later mount is never covered by an earlier one: a cache
+  // dir inside a bound cwd is hidden after the cwd is bound, its own entry bound after that.
+  const ops: Op[] = [
+    ...[...hidden, ...late].map((p): Op => ({ p, kind: 'tmpfs' })),
+    ...(home && homeInside ? [{ p: home, kind: 'dir' } as Op] : []),
+    ...(plan.placeholders ?? []).map((p) => safeRealpath(p)).filter((p): p is string => !!p && guarded.some((h) => within(p, h))).map((p): Op => ({ p, kind: 'dir' })),
+    ...reveal(plan.readable, guarded, home, homes).map((p): Op => ({ p, kind: 'ro' })),
+    ...reveal(plan.writable, guarded, home, homes, true).map((p): Op => ({ p, kind: 'rw' })),
+  ];
+  const seen = new Set<string>();
+  for (const op of ops.sort((a, b) => depth(a.p) - depth(b.p) || ORDER[a.kind] - ORDER[b.kind])) {
+    if (seen.has(`${op.kind} ${op.p}`)) continue;
+    seen.add(`${op.kind} ${op.p}`);
+    if (op.kind === 'tmpfs') args.push(...(plan.tmpfsBytes ? ['--size', String(plan.tmpfsBytes)] : []), '--tmpfs', op.p);
+    else if (op.kind === 'dir') args.push('--dir', op.p);
+    else args.push(op.kind === 'ro' ? '--ro-bind' : '--bind', op.p, op.p);
+  }
   args.push('--chdir', plan.cwd);
   return args;
 }
 
 /**
  * The real paths to bind: readable ones only where a hidden directory covers them, writable ones
- * anywhere; never a hidden root,
- * HOME or a parent of HOME (that would undo the hiding). A file inside a package is revealed
- * with its package (its node_modules), not alone.
+ * anywhere; never a hidden root, HOME or a parent of HOME (that would undo the hiding). A file
+ * inside a package is revealed with its package (its node_modules), not alone; under a home only
+ * an installed package (in a node_modules: npx under ~/.nvm), never a project with its `.env`.
  */
-function reveal(paths: string[], hidden: string[], home: string | undefined, exact = false): string[] {
+function reveal(paths: string[], hidden: string[], home: string | undefined, homes: Set<string | undefined>, exact = false): string[] {
   const out = new Set<string>();
   for (const p of paths) {
     const real = safeRealpath(p);
     if (!real) continue;
-    const root = hidden.find((h) => within(real, h));
+    // The innermost: a cache entry under a hidden cache dir under /tmp belongs to the cache dir.
+    const root = hidden.filter((h) => within(real, h)).sort((a, b) => b.length - a.length)[0];
     // Outside the hidden roots a path is already readable (`/` is bound read-only), but a writable
     // one (an install-scripts cache entry under --cache-dir /srv/...) must still be bound.
     if (!root && !exact) continue;
-    const target = exact || !root ? real : packageRoot(real, root, home) ?? real;
-    if (target === root || target === '/' || (home !== undefined && within(home, target))) continue;
+    const target = exact || !root ? real : packageRoot(real, root, home, homes.has(root)) ?? real;
+    if (hidden.includes(target) || target === '/' || (home !== undefined && within(home, target))) continue;
     out.add(target);
   }
   return [...out];
 }
 
 /** The nearest directory above a file that has a package.json, below `root` and HOME. */
-function packageRoot(file: string, root: string, home: string | undefined): string | undefined {
+function packageRoot(file: string, root: string, home: string | undefined, installedOnly: boolean): string | undefined {
   if (!isFile(file)) return undefined;
   for (let dir = path.dirname(file); dir !== root && dir !== home && within(dir, root); dir = path.dirname(dir)) {
-    if (existsSync(path.join(dir, 'package.json'))) return dir;
+    if (!existsSync(path.join(dir, 'package.json'))) continue;
+    const parent = path.dirname(dir);
+    const installed = path.basename(parent) === 'node_modules' || (path.basename(parent).startsWith('@') && path.basename(path.dirname(parent)) === 'node_modules');
+    return !installedOnly || installed ? dir : undefined;
   }
   return undefined;
 }
@@ -84,7 +117,7 @@ function isFile(p: string): boolean {
 }
 
 /** `p` is `dir` or inside it. */
-function within(p: string, dir: string): boolean {
+export function within(p: string, dir: string): boolean {
   return p === dir || p.startsWith(dir.endsWith('/') ? dir : dir + '/');
 }
 

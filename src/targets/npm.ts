@@ -8,7 +8,7 @@ import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import pLimit from 'p-limit';
-import { contain, type SandboxMode } from './sandbox.js';
+import { contain, type ContainOptions, type SandboxMode } from './sandbox.js';
 import type { Target } from './types.js';
 
 export function defaultCacheDir(): string {
@@ -48,6 +48,14 @@ export function splitSpec(spec: string): { name: string; version: string } {
 
 export function packageDir(cacheDir: string, spec: string): string {
   return path.join(cacheDir, 'npm', spec.replace(/\//g, '+'));
+}
+
+/**
+ * What a sandboxed process gets of idemscan's caches (for `contain`): its own package entry,
+ * read-only, and nothing else of them (other entries, OAuth tokens, the era memo), wherever they are.
+ */
+export function cacheContainment(cacheDir: string, entry?: string): Pick<ContainOptions, 'readable' | 'hidden'> {
+  return { readable: entry ? [entry] : [], hidden: [...new Set([path.resolve(cacheDir), path.resolve(defaultCacheDir())])] };
 }
 
 function installedPackageJson(cacheDir: string, spec: string): string {
@@ -130,7 +138,7 @@ export async function installPackages(
           }
         }
         if (!withScripts) return { spec, ok: true, ms: elapsed() };
-        const ran = await runScripts(dir, signal);
+        const ran = await runScripts(dir, cacheDir, signal);
         if (signal?.aborted) return interrupted(spec, elapsed());
         if (ran.error) return { spec, ok: false, ms: elapsed(), scripts: ran.mode, error: ran.error };
         await writeFile(path.join(dir, SCRIPTS_RAN), `${scripts.get(spec)}\n`);
@@ -146,12 +154,12 @@ export async function installPackages(
  * no network, only the entry writable (bubblewrap), and an environment without npm auth tokens,
  * proxy credentials or the user's npmrc files.
  */
-async function runScripts(dir: string, signal?: AbortSignal): Promise<{ mode?: SandboxMode; error?: string }> {
+async function runScripts(dir: string, cacheDir: string, signal?: AbortSignal): Promise<{ mode?: SandboxMode; error?: string }> {
   let launch;
   try {
     launch = contain(
       { command: 'npm', args: ['rebuild', '--ignore-scripts=false', '--no-audit', '--no-fund', '--loglevel=error'], cwd: dir },
-      { sandbox: true, writable: [dir] },
+      { sandbox: true, writable: [dir], hidden: cacheContainment(cacheDir).hidden },
     );
   } catch (err) {
     return { error: `install scripts need a sandbox: ${(err as Error).message}` };

@@ -7,9 +7,11 @@
  *   is PID 1 and `--die-with-parent` ends the namespace with idemscan.
  * - `netns` (`--sandbox`, no bwrap): util-linux `unshare`, a loopback-only network namespace plus
  *   the PID namespace below. Files are not protected.
- * - `none` (no `--sandbox`): the PID namespace only, so a child that calls setsid or double-forks
- *   still ends with the server. Where `unshare` cannot do that either, the bare command in its
- *   own process group (the connector signals the group).
+ * - `none` (no `--sandbox`): a PID namespace with its own /proc (in a mount namespace), so a child
+ *   that calls setsid or double-forks still ends with the server, and the server sees neither the
+ *   host's processes nor idemscan's /proc/<pid>/environ. `none-host-proc` where this machine
+ *   gives no fresh /proc: then a PID namespace alone, or the bare command in its own process group
+ *   (the connector signals the group).
  *
  * In every `unshare` variant a tiny `sh` is PID 1 and waits for the server: a server that were
  * PID 1 itself would ignore SIGTERM unless it handles it. When the server exits, so does sh, and
@@ -17,11 +19,12 @@
  * (and so the namespace) when idemscan itself is killed.
  */
 import { spawnSync } from 'node:child_process';
-import { accessSync, constants, statSync } from 'node:fs';
+import { accessSync, constants, mkdirSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { bwrapArgs, safeRealpath } from './bwrap.js';
+import { bwrapArgs, safeRealpath, SCRATCH_BYTES, within, type BwrapPlan } from './bwrap.js';
+import { homeDirs } from './homes.js';
 
-export type SandboxMode = 'bubblewrap' | 'netns' | 'none';
+export type SandboxMode = 'bubblewrap' | 'netns' | 'none' | 'none-host-proc';
 
 export interface Launch {
   command: string;
@@ -32,8 +35,12 @@ export interface Launch {
 export interface ContainOptions {
   /** Run inside the best sandbox this machine has (`--sandbox`, install scripts). */
   sandbox: boolean;
-  /** Paths the process must read besides its command, path arguments and cwd (its npm cache entry). */
+  /** Paths the process must read besides its command, path arguments and cwd (its npm cache entry),
+   * on idemscan's word: bound back even under a home or a `hidden` directory. */
   readable?: string[];
+  /** Directories hidden from it wherever they are (idemscan's cache dirs: other packages' entries,
+   * OAuth tokens), except for what `readable`/`writable` bind back inside them. Bubblewrap only. */
+  hidden?: string[];
   /** Paths it may write (install scripts: the package's cache entry). Bubblewrap only. */
   writable?: string[];
 }
@@ -52,7 +59,9 @@ const LO_UP = 'ip link set lo up 2>/dev/null; ';
 
 interface Abilities {
   bwrap: boolean;
-  /** `unshare` flags for a PID namespace that keeps the real uid, or null. */
+  /** bwrap takes `--size` (0.7 and later). */
+  bwrapSize: boolean;
+  /** `unshare` flags for a PID namespace that keeps the real uid (with its own /proc where that works), or null. */
   pid: string[] | null;
   /** `unshare` flags for network + PID namespaces (as non-root this maps to uid 0), or null. */
   net: string[] | null;
@@ -64,6 +73,9 @@ const works = (command: string, args: string[]): boolean =>
   spawnSync(command, args, { stdio: 'ignore', timeout: 10_000 }).status === 0;
 
 const PID_NS = ['--pid', '--fork', '--kill-child'];
+/** A /proc of the PID namespace's own, in a mount namespace of its own (private propagation). */
+const OWN_PROC = ['--mount', '--mount-proc'];
+const withProc = (flags: string[]) => [[...flags, ...OWN_PROC], flags];
 const NOOP = ['sh', '-c', ':'];
 const firstWorking = (candidates: string[][]) => candidates.find((flags) => works('unshare', [...flags, ...NOOP])) ?? null;
 const root = () => process.getuid?.() === 0;
@@ -71,12 +83,13 @@ const root = () => process.getuid?.() === 0;
 /** How each ability is checked: a few milliseconds of an empty `sh` (which the wrappers need anyway) under it. */
 const CHECKS: { [K in keyof Abilities]: () => Abilities[K] } = {
   bwrap: () => works('bwrap', [...bwrapArgs({ home: undefined, readable: [], writable: [], cwd: '/' }), ...NOOP]),
+  bwrapSize: () => works('bwrap', [...bwrapArgs({ home: undefined, readable: [], writable: [], cwd: '/', tmpfsBytes: SCRATCH_BYTES }), ...NOOP]),
   // An unprivileged user namespace that maps our uid to itself: the server still sees its own uid.
-  pid: () => firstWorking(root() ? [PID_NS] : [['--user', '--map-current-user', ...PID_NS]]),
-  net: () => firstWorking(root() ? [['-n', ...PID_NS], ['-rn', ...PID_NS]] : [['-rn', ...PID_NS]]),
+  pid: () => firstWorking(root() ? withProc(PID_NS) : withProc(['--user', '--map-current-user', ...PID_NS])),
+  net: () => firstWorking(root() ? [...withProc(['-n', ...PID_NS]), ...withProc(['-rn', ...PID_NS])] : withProc(['-rn', ...PID_NS])),
   pdeathsig: () => works('setpriv', ['--pdeathsig', 'KILL', '--', ...NOOP]),
 };
-const NONE: Abilities = { bwrap: false, pid: null, net: null, pdeathsig: false };
+const NONE: Abilities = { bwrap: false, bwrapSize: false, pid: null, net: null, pdeathsig: false };
 const known: Partial<Abilities> = {};
 
 /** Each ability is probed once per process, and only when asked for: a scan without --sandbox never starts bwrap. */
@@ -95,14 +108,27 @@ const WEAKER: Record<SandboxMode, string | undefined> = {
   bubblewrap: undefined,
   netns: '--sandbox: bubblewrap (bwrap) is missing or cannot create namespaces here; servers get only a loopback-only network namespace (files and HOME are NOT protected, see docs/SANDBOX.md)',
   none: '--sandbox: neither bubblewrap nor `unshare -n` works on this machine; servers cannot be sandboxed',
+  'none-host-proc': undefined,
 };
 
 /** What `--sandbox` gives on this machine, and the one line to say when that is less than bubblewrap. */
 export function sandboxSupport(): { mode: SandboxMode; note?: string } {
   const mode = sandboxMode();
   const devNull = process.platform === 'linux' ? devNullNote() : undefined;
-  return { mode, note: [WEAKER[mode], devNull].filter(Boolean).join('; ') || undefined };
+  const unbounded = mode === 'bubblewrap' && !can('bwrapSize') ? '--sandbox: this bwrap has no --size (bubblewrap older than 0.7): the scratch tmpfs of each server is not size-bounded' : undefined;
+  return { mode, note: [WEAKER[mode], unbounded, devNull].filter(Boolean).join('; ') || undefined };
 }
+
+/** What a server gets without `--sandbox`, and the one line to say where it sees the host's processes (Linux). */
+export function defaultSupport(): { mode: SandboxMode; note?: string } {
+  if (ownProc(can('pid'))) return { mode: 'none' };
+  const note = process.platform === 'linux'
+    ? 'servers see this machine\'s processes and can read the /proc/<pid>/environ of yours, idemscan\'s included (`unshare --pid --mount-proc` does not work here; docs/SANDBOX.md)'
+    : undefined;
+  return { mode: 'none-host-proc', note };
+}
+
+const ownProc = (flags: string[] | null) => !!flags?.includes('--mount-proc');
 
 /**
  * Every sandbox shares the machine's /dev/null (bwrap's `--dev` binds it). Where it is a regular
@@ -130,20 +156,17 @@ export function sandboxPrefix(): string[] | null {
  * sandbox is asked for but impossible, or where a wrapper would hide that the command is missing.
  */
 export function contain(launch: Launch, opts: ContainOptions): Contained {
-  const mode = opts.sandbox ? sandboxMode() : 'none';
-  if (opts.sandbox && mode === 'none') throw new Error('--sandbox needs bubblewrap (bwrap) or `unshare -n` (util-linux), and neither works on this machine');
-  const flags = mode === 'netns' ? can('net') : can('pid');
+  const sandboxed = opts.sandbox ? sandboxMode() : 'none';
+  if (opts.sandbox && sandboxed === 'none') throw new Error('--sandbox needs bubblewrap (bwrap) or `unshare -n` (util-linux), and neither works on this machine');
+  const flags = sandboxed === 'netns' ? can('net') : can('pid');
+  const mode = sandboxed === 'none' && !ownProc(flags) ? 'none-host-proc' : sandboxed;
   if (mode !== 'bubblewrap' && !flags) return { ...launch, sandbox: mode };
   // Inside a wrapper a missing command would look like a server that exited 127.
   const found = findExecutable(launch.command, launch.cwd);
   if (!found) throw new Error(`cannot start "${launch.command}": ENOENT`);
   let argv: string[];
   if (mode === 'bubblewrap') {
-    const cwd = launch.cwd ?? process.cwd();
-    // The paths a target names (its arguments, its cwd) come from a file that may be hostile.
-    const named = [...argPaths(launch.args, cwd), ...(launch.cwd === undefined ? [] : [cwd])].filter((p) => !inDotEntryOfHome(p));
-    const readable = [...commandPaths(found), ...named, ...(launch.cwd === undefined ? [cwd] : []), ...(opts.readable ?? [])];
-    argv = ['bwrap', ...bwrapArgs({ home: process.env.HOME, readable, writable: opts.writable ?? [], cwd }), launch.command, ...launch.args];
+    argv = ['bwrap', ...bwrapArgs(bubblewrapPlan(launch, found, opts)), launch.command, ...launch.args];
   } else {
     const script = (mode === 'netns' ? LO_UP : '') + INIT;
     const lifetime = can('pdeathsig') ? ['setpriv', '--pdeathsig', 'KILL', '--'] : [];
@@ -180,17 +203,51 @@ function commandPaths(found: string): string[] {
 }
 
 /**
- * Whether a path is in a dot entry of HOME (`~/.ssh`, `~/.aws`, `~/.npmrc`, `~/.config/gh`), where
- * credentials live. A target file cannot have one bound back into the sandbox by naming it as an
- * argument or cwd (`"${userHome}/.ssh/id_rsa"`); a server's own files are rarely there, and its
- * command (a Node under `~/.nvm`) and npm cache entry are bound back on idemscan's word, not the file's.
+ * What bubblewrap binds. The paths a target names (its arguments, its cwd) come from a file that may
+ * be hostile, and so may idemscan's own cwd's content: none under a home (/home, /root, HOME, a
+ * passwd home) or a hidden cache dir is bound back. A named directory there exists, empty, so a
+ * server that checks its argument or cwd still starts. Bound on idemscan's word: the command
+ * found on PATH with what it needs, and `opts.readable` (the server's own package entry).
  */
-function inDotEntryOfHome(p: string): boolean {
-  const home = process.env.HOME && path.isAbsolute(process.env.HOME) ? safeRealpath(process.env.HOME) : undefined;
-  const real = safeRealpath(p);
-  if (!home || !real) return false;
-  const parts = path.relative(home, real).split(path.sep);
-  return parts[0] !== '..' && !path.isAbsolute(parts[0]!) && parts.some((part) => part.startsWith('.'));
+function bubblewrapPlan(launch: Launch, found: string, opts: ContainOptions): BwrapPlan {
+  const home = process.env.HOME;
+  const cwd = launch.cwd ?? process.cwd();
+  const hide = (opts.hidden ?? []).map((d) => path.resolve(d));
+  const homes = homeDirs(home);
+  const realOf = (p: string) => safeRealpath(p) ?? path.resolve(p);
+  const guarded = [...homes, ...hide].map(realOf);
+  const own = [...(opts.readable ?? []), ...(opts.writable ?? [])].map(realOf);
+  const isGuarded = (p: string) => guarded.some((g) => within(realOf(p), g)) && !own.some((o) => within(realOf(p), o));
+  // A cache dir that is not there yet cannot be hidden; one created during the scan could be read.
+  for (const dir of hide) if (!safeRealpath(dir) && !homes.some((h) => within(dir, h))) tryMkdir(dir);
+  const named = [...argPaths(launch.args, cwd), cwd];
+  const hiddenCache = (p: string) => hide.map(realOf).some((d) => within(realOf(p), d)) && !own.some((o) => within(realOf(p), o));
+  return {
+    home,
+    homes: homes.filter((h) => h !== '/home' && h !== '/root' && h !== home),
+    hide,
+    readable: [...commandPaths(found).filter((p) => !hiddenCache(p)), ...named.filter((p) => !isGuarded(p)), ...(opts.readable ?? [])],
+    writable: opts.writable ?? [],
+    placeholders: named.filter((p) => isGuarded(p) && isDirectory(p)),
+    cwd,
+    tmpfsBytes: can('bwrapSize') ? SCRATCH_BYTES : undefined,
+  };
+}
+
+function tryMkdir(dir: string): void {
+  try {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+  } catch {
+    // Not ours to create: nothing is in it to hide.
+  }
+}
+
+function isDirectory(p: string): boolean {
+  try {
+    return statSync(p).isDirectory();
+  } catch {
+    return false;
+  }
 }
 
 /** Arguments that name existing paths (`/x`, `./x`, `--flag=/x`), resolved against cwd. */

@@ -1,0 +1,46 @@
+/**
+ * The places under which users keep what is theirs: /home, /root, HOME, and every home directory
+ * of /etc/passwd outside the system trees (`postgres` at /var/lib/postgresql, a user at /srv/alice).
+ * Under --sandbox each is hidden, and a path a target names under one is never bound back.
+ */
+import { readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+
+/** Homes of system accounts that are the system itself (`bin` at /bin, `sys` at /dev, `/`): never hidden. */
+const SYSTEM = ['/bin', '/sbin', '/usr', '/lib', '/lib32', '/lib64', '/libx32', '/etc', '/dev', '/proc', '/sys', '/boot'];
+
+/** The existing home directories of a passwd file, less `/` and the system trees. NSS-only
+ * accounts (LDAP) are not enumerated: their homes are usually under /home, which is hidden anyway. */
+export function passwdHomes(file = '/etc/passwd'): string[] {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch {
+    return [];
+  }
+  const out = new Set<string>();
+  for (const line of text.split('\n')) {
+    const home = line.split(':')[5];
+    if (!home || !path.isAbsolute(home)) continue;
+    const dir = path.resolve(home);
+    if (dir === '/' || SYSTEM.some((s) => dir === s || dir.startsWith(s + '/')) || !isDirectory(dir)) continue;
+    out.add(dir);
+  }
+  return [...out];
+}
+
+let cached: string[] | undefined;
+
+/** /home, /root, the passwd homes and HOME (absolute only), read once per process. */
+export function homeDirs(home: string | undefined): string[] {
+  cached ??= ['/home', '/root', ...passwdHomes()];
+  return [...cached, ...(home && path.isAbsolute(home) ? [path.resolve(home)] : [])];
+}
+
+function isDirectory(p: string): boolean {
+  try {
+    return statSync(p).isDirectory();
+  } catch {
+    return false;
+  }
+}
