@@ -5,6 +5,7 @@ import { parseShard, selectShard, type Shard } from '../targets/shard.js';
 import type { Target } from '../targets/types.js';
 import { reporter, REPORTERS } from '../report/reporters/index.js';
 import type { Report } from '../report/schema.js';
+import type { SarifUris } from '../report/reporters/types.js';
 import { scan, type ScanOptions } from '../scan.js';
 import { safeText } from '../report/terminal.js';
 import { EXIT, UsageError } from './exit.js';
@@ -44,6 +45,8 @@ export interface ScanFlags extends OAuthFlags {
   baseline?: string;
   lock?: string;
   rulesBaseUrl?: string;
+  /** `--sarif-uri NAME=PATH` or `PATH`, repeatable: checked by cli/sarif-uri.ts before the scan. */
+  sarifUri?: string[];
 }
 
 export async function scanCommand(files: string[], flags: ScanFlags & { shard?: string; discover?: boolean }): Promise<void> {
@@ -146,6 +149,7 @@ async function run(
   const formats = flags.format;
   const profiles = await loadProfilesOrUsage(flags.profile ?? []); // bad profile files are usage errors before the scan
   const failOn = flags.failOn === undefined ? undefined : (await import('./fail-on.js')).parseFailOn(flags.failOn, profiles.map((p) => p.profile)); // and unknown --fail-on words
+  const sarifUris = await sarifUrisOrUsage(flags.sarifUri); // and --sarif-uri paths outside the repository
   await checkOutputs(flags, formats); // and output paths that cannot be written
   const lockFiles = flags.baseline !== undefined || flags.lock !== undefined || flags.rulesBaseUrl !== undefined || failOn?.drift ? await import('./lock-command.js') : undefined;
   const baseline = await lockFiles?.prepareBaseline(flags, failOn); // and lock files that cannot be read or written
@@ -175,7 +179,7 @@ async function run(
   if (unscanned) process.stderr.write(`idemscan: ${unscanned}\n`);
   if (baseline) lockFiles!.applyBaseline(report, baseline, flags);
 
-  let written = await writeOutputs(report, flags, formats);
+  let written = await writeOutputs(report, flags, formats, sarifUris);
   if (flags.lock !== undefined && !interrupt.interrupted) written = (await lockFiles!.writeLock(report, flags.lock, flags.quiet)) && written;
   await printResult(report, view, { quiet: flags.quiet, jsonToStdout: flags.json === '-', rulesBaseUrl: flags.rulesBaseUrl });
   const code = interrupt.interrupted ? EXIT_INTERRUPTED : await exitCode(report, failOn);
@@ -192,12 +196,13 @@ async function checkOutputs(flags: ScanFlags, formats: string[]): Promise<void> 
  * Writes every report file. One that cannot be written after all (its directory changed during the
  * scan) is saved to a fallback file, named on stderr: the scan is never lost. False if any failed.
  */
-async function writeOutputs(report: Report, flags: ScanFlags, formats: string[]): Promise<boolean> {
+async function writeOutputs(report: Report, flags: ScanFlags, formats: string[], sarifUris: SarifUris | undefined): Promise<boolean> {
   const files = formats.filter((f) => REPORTERS[f]?.fileName).map((id) => ({ dest: path.join(flags.out, REPORTERS[id]!.fileName!), id }));
   if (flags.json && flags.json !== '-') files.push({ dest: flags.json, id: 'json' });
+  if (sarifUris) await warnSarifUris(sarifUris, report, formats);
   let ok = true;
   for (const { dest, id } of files) {
-    const data = (await reporter(id)).render(report, { rulesBaseUrl: flags.rulesBaseUrl });
+    const data = (await reporter(id)).render(report, { rulesBaseUrl: flags.rulesBaseUrl, sarifUris });
     try {
       await writeOutputFile(dest, data);
       if (!flags.quiet) process.stderr.write(wroteLine(dest));
@@ -209,6 +214,18 @@ async function writeOutputs(report: Report, flags: ScanFlags, formats: string[])
   }
   if (flags.json === '-') process.stdout.write((await reporter('json')).render(report));
   return ok;
+}
+
+/** `--sarif-uri`: none loads nothing; a path outside the repository is a usage error. */
+async function sarifUrisOrUsage(values: string[] | undefined): Promise<SarifUris | undefined> {
+  if (!values?.length) return undefined;
+  return (await import('./sarif-uri.js')).parseSarifUris(values);
+}
+
+/** A mapped name no server has, or a path that is no file here: most likely a typo, so said on stderr. */
+async function warnSarifUris(uris: SarifUris, report: Report, formats: string[]): Promise<void> {
+  const { sarifUriWarnings } = await import('./sarif-uri.js');
+  for (const w of sarifUriWarnings(uris, report.servers.map((s) => s.name), formats)) process.stderr.write(`idemscan: warning: ${w}\n`);
 }
 
 async function exitCode(report: Report, failOn: FailOn | undefined): Promise<number> {

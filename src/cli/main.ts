@@ -39,6 +39,7 @@ const printsOnly = (word: string) =>
   (PRINT_FORMATS as readonly string[]).includes(word) ? `prints only; --format names files to write (${FILE_FORMATS.join(', ')}), and the ${word === 'tools' ? 'tools view' : 'table'} prints unless -q` : undefined;
 const COMPARE = 'add a trend section: what changed since an earlier report, over the servers in both';
 const RULES_BASE_URL = 'link each rule to <url>/<rule-id>.md in SARIF (helpUri) and Markdown';
+const SARIF_URI = () => repeatable('--sarif-uri <name=path>', "point SARIF results about server NAME at PATH, its source file relative to the repository root (a bare PATH: every other server, as in an audit)");
 
 /** The options of scan, audit and lock. `one`: audit scans one server, so it has no --concurrency. */
 function scanOptions(cmd: Command, one = false): Command {
@@ -56,6 +57,7 @@ function scanOptions(cmd: Command, one = false): Command {
     .addOption(repeatable('--profile <name>', 'check every tool against a profile: openai-apps, anthropic-directory or a JSON file', { commas: true }))
     .option('--baseline <lock>', 'compare with a lock file (idemscan lock): report.drift, and --fail-on drift')
     .option('--rules-base-url <url>', RULES_BASE_URL)
+    .addOption(SARIF_URI())
     .option('--sandbox', 'run stdio servers under bubblewrap: no network, no home directories, read-only system (network namespace only, without bwrap; docs/SANDBOX.md)')
     .option('--no-install', 'do not install missing pinned npm packages')
     .option('--cache-dir <dir>', 'where pinned npm packages are installed (default: $IDEMSCAN_CACHE or ~/.cache/idemscan)')
@@ -139,8 +141,9 @@ program
   .addOption(listOption('--format <list>', 'formats (files go under --out; table and tools print)', ALL_FORMATS, ['html']))
   .option('--out <dir>', "directory for the files (default: the report file's directory)")
   .option('--rules-base-url <url>', RULES_BASE_URL)
+  .addOption(SARIF_URI())
   .option('--compare <old.json>', COMPARE)
-  .action(async (file: string, flags: { format: string[]; out?: string; rulesBaseUrl?: string; compare?: string }) =>
+  .action(async (file: string, flags: { format: string[]; out?: string; rulesBaseUrl?: string; sarifUri?: string[]; compare?: string }) =>
     (await import('./report-command.js')).reportCommand(file, flags),
   );
 

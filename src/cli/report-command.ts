@@ -19,6 +19,7 @@ export interface ReportFlags {
   format: string[];
   out?: string;
   rulesBaseUrl?: string;
+  sarifUri?: string[];
   /** An earlier report: adds the trend section (compare/trend.ts). */
   compare?: string;
 }
@@ -39,6 +40,7 @@ export async function loadReport(file: string): Promise<LoadedReport> {
 export async function reportCommand(file: string, flags: ReportFlags): Promise<void> {
   const reporters = await Promise.all(flags.format.map((f) => reporter(f)));
   if (flags.rulesBaseUrl !== undefined) checkRulesBaseUrl(flags.rulesBaseUrl);
+  const sarifUris = flags.sarifUri?.length ? (await import('./sarif-uri.js')).parseSarifUris(flags.sarifUri) : undefined;
   const { report: loaded } = await loadReport(file);
   const report = flags.compare === undefined ? loaded : await withComparison(loaded, flags.compare, file);
   const out = flags.out ?? path.dirname(file);
@@ -49,8 +51,12 @@ export async function reportCommand(file: string, flags: ReportFlags): Promise<v
   }
   const files = reporters.flatMap((r) => (r.fileName ? [r.fileName] : []));
   if (files.length > 0) await checkOutputDir('--out', out, files);
+  if (sarifUris) {
+    const { sarifUriWarnings } = await import('./sarif-uri.js');
+    for (const w of sarifUriWarnings(sarifUris, report.servers.map((s) => s.name), flags.format)) process.stderr.write(`idemscan: warning: ${w}\n`);
+  }
   for (const r of reporters) {
-    const rendered = r.render(report, { rulesBaseUrl: flags.rulesBaseUrl, width: outputWidth(process.stdout) });
+    const rendered = r.render(report, { rulesBaseUrl: flags.rulesBaseUrl, sarifUris, width: outputWidth(process.stdout) });
     if (!r.fileName) {
       process.stdout.write(rendered);
       continue;
