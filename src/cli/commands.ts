@@ -181,7 +181,8 @@ async function run(
 
   let written = await writeOutputs(report, flags, formats, sarifUris);
   if (flags.lock !== undefined && !interrupt.interrupted) written = (await lockFiles!.writeLock(report, flags.lock, flags.quiet)) && written;
-  await printResult(report, view, { quiet: flags.quiet, jsonToStdout: flags.json === '-', rulesBaseUrl: flags.rulesBaseUrl });
+  const reportFile = flags.json && flags.json !== '-' ? flags.json : formats.includes('json') ? path.join(flags.out, REPORTERS.json!.fileName!) : undefined;
+  await printResult(report, view, { quiet: flags.quiet, jsonToStdout: flags.json === '-', rulesBaseUrl: flags.rulesBaseUrl, reportFile });
   const code = interrupt.interrupted ? EXIT_INTERRUPTED : await exitCode(report, failOn);
   process.exitCode = written || code === EXIT_INTERRUPTED ? code : EXIT.outputFailed;
 }

@@ -13,6 +13,7 @@ import { outputWidth } from '../report/width.js';
 import { UsageError } from './exit.js';
 import { checkRulesBaseUrl } from './lock-command.js';
 import { checkOutputDir, codeOf, writeOutputFile } from './output.js';
+import { toolsCommandFor } from './print-scan.js';
 
 export interface ReportFlags {
   /** Parsed and checked by main.ts (listOption). */
@@ -56,7 +57,7 @@ export async function reportCommand(file: string, flags: ReportFlags): Promise<v
     for (const w of sarifUriWarnings(sarifUris, report.servers.map((s) => s.name), flags.format)) process.stderr.write(`idemscan: warning: ${w}\n`);
   }
   for (const r of reporters) {
-    const rendered = r.render(report, { rulesBaseUrl: flags.rulesBaseUrl, sarifUris, width: outputWidth(process.stdout) });
+    const rendered = r.render(report, { rulesBaseUrl: flags.rulesBaseUrl, sarifUris, width: outputWidth(process.stdout), toolsCommand: toolsCommandFor(file) });
     if (!r.fileName) {
       process.stdout.write(rendered);
       continue;

@@ -13,6 +13,8 @@ export interface RenderOptions {
   rulesBaseUrl?: string;
   /** Columns the terminal reporters (table, tools) may use; unbounded when not given (a pipe). */
   width?: number;
+  /** The table's pointer to every tool: `idemscan report output/report.json --format tools`. */
+  toolsCommand?: string;
   /** `--sarif-uri`: the repository file SARIF results about a server point at. */
   sarifUris?: SarifUris;
 }
