@@ -9,13 +9,20 @@
  */
 import { bounded } from '../report/bounds.js';
 import type { KeyArgument } from '../report/schema.js';
-import { describesKey, head, keyConfidence, NAME_LIMIT } from './names.js';
+import { callsItselfAKey, describesKey, head, keyConfidence, mayBeDescribedKey, NAME_LIMIT } from './names.js';
 
 export { keyConfidence, nameWords } from './names.js';
 
-/** What a property's name and description say: a strong or weak key, or nothing. */
+/**
+ * What a property's name and description say together: a strong name is a key; a weak or neutral
+ * name whose own description calls it an idempotency or deduplication key is one too (firecrawl's
+ * `requestId`: "Idempotency key bound to one ... payload"); a weak name, or a description that
+ * only mentions deduplication, is weak evidence.
+ */
 function argumentEvidence(name: string, description: unknown): Pick<KeyArgument, 'confidence' | 'reason'> | undefined {
   const confidence = keyConfidence(name);
+  if (confidence === 'strong') return { confidence, reason: 'name' };
+  if (callsItselfAKey(description) && mayBeDescribedKey(name)) return { confidence: 'strong', reason: confidence ? 'name and description' : 'description' };
   if (confidence) return { confidence, reason: 'name' };
   if (describesKey(description)) return { confidence: 'weak', reason: 'description' };
   return undefined;

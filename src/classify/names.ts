@@ -45,7 +45,28 @@ function kind(code: number): number {
  * capital of a run that a small letter follows. Only the first NAME_LIMIT characters are read.
  */
 export function nameWords(name: string): string[] {
-  const text = head(name, NAME_LIMIT);
+  return splitWords(head(name, NAME_LIMIT), false);
+}
+
+/** A sentence ends at a line break, or at `.`/`!`/`?` before a space or the end (not in `v1.2`). */
+const SENTENCE = '';
+/** A clause also ends at `;` or `:` ("Optional: idempotency key"), inside its sentence. */
+const CLAUSE = ';';
+
+function clauseEnd(text: string, i: number): string | undefined {
+  const c = text.charCodeAt(i);
+  if (c === 10 || c === 13) return SENTENCE;
+  if (c === 59 || c === 58) return CLAUSE;
+  if (c !== 46 && c !== 33 && c !== 63) return undefined;
+  const next = i + 1 < text.length ? text.charCodeAt(i + 1) : 32;
+  return next === 32 || next === 9 || next === 10 || next === 13 ? SENTENCE : undefined;
+}
+
+/**
+ * The words of `text` as nameWords splits them; with `clauses`, SENTENCE and CLAUSE mark where
+ * sentences and clauses end. One pass over `text`, which the caller has already bounded.
+ */
+function splitWords(text: string, clauses: boolean): string[] {
   const words: string[] = [];
   let start = -1;
   for (let i = 0; i <= text.length; i++) {
@@ -53,6 +74,12 @@ export function nameWords(name: string): string[] {
     if (k === SEPARATOR) {
       if (start >= 0) words.push(text.slice(start, i).toLowerCase());
       start = -1;
+      const end = clauses && i < text.length ? clauseEnd(text, i) : undefined;
+      if (end !== undefined && words.length > 0) {
+        const last = words[words.length - 1];
+        if (last === CLAUSE) words[words.length - 1] = end;
+        else if (last !== SENTENCE) words.push(end);
+      }
     } else if (start < 0) {
       start = i;
     } else if (k === UPPER) {
@@ -88,4 +115,93 @@ export function describesKey(text: unknown): boolean {
   const m = DESCRIPTION.exec(bound);
   // The window before the mention is 40 characters: NEGATED's nested repetition stays cheap.
   return !!m && !NEGATED.test(bound.slice(Math.max(0, m.index - 40), m.index));
+}
+
+/** What a key is called: "idempotency key", "deduplication id", "key used for deduplication". */
+const KEY_NOUNS = new Set(['key', 'token', 'id', 'identifier']);
+/** What makes it one: "idempotency key", "dedupe token" (`de-duplication` is read as one word). */
+const KEY_QUALIFIERS = new Set(['idempotency', 'idempotence', 'dedup', 'dedupe', 'deduplication', 'deduplicate', 'deduplicating', 'deduping']);
+/**
+ * Words that may come before the phrase at the start of a clause: "An optional, client-supplied
+ * idempotency key", "Used as the deduplication id", "Unique request id used as an idempotency
+ * key". Anything else there ("Unlike", "Not", "See") means the clause is not about this argument.
+ */
+const LEAD = new Set([
+  'a', 'an', 'the', 'this', 'it', 'its', 'is', 'be', 'will', 'as', 'used', 'use', 'serves', 'acts', 'works',
+  'optional', 'optionally', 'required', 'unique', 'client', 'caller', 'user', 'supplied', 'provided', 'generated',
+  'chosen', 'specified', 'random', 'opaque', 'arbitrary', 'string', 'value', 'uuid', 'v4', 'per', 'request',
+  'your', 'own', 'custom', 's', 'id', 'identifier',
+]);
+const MAX_LEAD = 8;
+/** A negation anywhere after the phrase in its clause: "Idempotency key (not supported yet)". */
+const NEGATIONS = new Set(['not', 'no', 'never', 'ignored', 'unused', 'unsupported', 'deprecated', 'without', 'cannot', 't']);
+/** Names a description never turns into a key, whatever it says: credentials and sessions. */
+const CREDENTIAL_WORDS = new Set(['api', 'secret', 'password', 'auth', 'access', 'bearer', 'session', 'apikey']);
+
+/**
+ * The description says the argument IS an idempotency or deduplication key: a clause that starts
+ * (after a few LEAD words) with "idempotency key" / "deduplication id" / "dedupe token", or with
+ * "key/token/id [used] for|to idempotency|deduplicate...", and holds no negation after it. Merely
+ * mentioning idempotency ("this tool is idempotent", "not idempotent", "a request id for tracing")
+ * does not count. Linear: each word is looked at a bounded number of times.
+ */
+export function callsItselfAKey(text: unknown): boolean {
+  if (typeof text !== 'string') return false;
+  const words = joinDe(splitWords(head(text, DESCRIPTION_LIMIT), true));
+  const negated = negatedFrom(words);
+  let clause = 0;
+  while (clause < words.length) {
+    let end = clause;
+    while (end < words.length && words[end] !== SENTENCE && words[end] !== CLAUSE) end++;
+    const at = phraseEnd(words, clause, end);
+    // A negation counts to the end of the sentence: "Idempotency key; this server doesn't honour it".
+    if (at >= 0 && !negated[at]) return true;
+    clause = end + 1;
+  }
+  return false;
+}
+
+/** `de-duplication`, `de-dupe`: the two words as one. */
+function joinDe(words: string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < words.length; i++) {
+    if (words[i] === 'de' && i + 1 < words.length && words[i + 1]!.startsWith('dup')) out.push(`de${words[++i]!}`);
+    else out.push(words[i]!);
+  }
+  return out;
+}
+
+/** Where the key phrase of the clause `words[from, to)` ends, or -1 when the clause does not start with one. */
+function phraseEnd(words: string[], from: number, to: number): number {
+  for (let i = from; i < to && i - from <= MAX_LEAD; i++) {
+    const w = words[i]!;
+    // "idempotency key", "idempotency request key"
+    if (KEY_QUALIFIERS.has(w)) {
+      if (i + 1 < to && KEY_NOUNS.has(words[i + 1]!)) return i + 2;
+      if (i + 2 < to && words[i + 1] === 'request' && KEY_NOUNS.has(words[i + 2]!)) return i + 3;
+    }
+    // "key used for deduplication", "token to deduplicate retries", "id for idempotency"
+    if (KEY_NOUNS.has(w)) {
+      let j = i + 1;
+      if (words[j] === 'used') j++;
+      if (j < to && (words[j] === 'for' || words[j] === 'to') && j + 1 < to && (KEY_QUALIFIERS.has(words[j + 1]!) || words[j + 1] === 'idempotent')) return j + 2;
+    }
+    if (!LEAD.has(w)) return -1;
+  }
+  return -1;
+}
+
+/** For each word: whether a negation follows it before its sentence ends. One pass from the end. */
+function negatedFrom(words: string[]): boolean[] {
+  const out = new Array<boolean>(words.length + 1).fill(false);
+  for (let i = words.length - 1; i >= 0; i--) out[i] = words[i] === SENTENCE ? false : NEGATIONS.has(words[i]!) || out[i + 1]!;
+  return out;
+}
+
+/**
+ * A name that a description may raise to a strong key: one with no credential word (`api_key`
+ * stays no key however it is described).
+ */
+export function mayBeDescribedKey(name: string): boolean {
+  return !nameWords(name).some((w) => CREDENTIAL_WORDS.has(w));
 }

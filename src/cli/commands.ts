@@ -5,6 +5,7 @@ import { parseShard, selectShard, type Shard } from '../targets/shard.js';
 import type { Target } from '../targets/types.js';
 import { reporter, REPORTERS } from '../report/reporters/index.js';
 import type { Report } from '../report/schema.js';
+import type { SarifUris } from '../report/reporters/types.js';
 import { scan, type ScanOptions } from '../scan.js';
 import { safeText } from '../report/terminal.js';
 import { EXIT, UsageError } from './exit.js';
@@ -44,6 +45,8 @@ export interface ScanFlags extends OAuthFlags {
   baseline?: string;
   lock?: string;
   rulesBaseUrl?: string;
+  /** `--sarif-uri NAME=PATH` or `PATH`, repeatable: checked by cli/sarif-uri.ts before the scan. */
+  sarifUri?: string[];
 }
 
 export async function scanCommand(files: string[], flags: ScanFlags & { shard?: string; discover?: boolean }): Promise<void> {
@@ -148,6 +151,7 @@ async function run(
   const formats = flags.format;
   const profiles = await loadProfilesOrUsage(flags.profile ?? []); // bad profile files are usage errors before the scan
   const failOn = flags.failOn === undefined ? undefined : (await import('./fail-on.js')).parseFailOn(flags.failOn, profiles.map((p) => p.profile)); // and unknown --fail-on words
+  const sarifUris = await sarifUrisOrUsage(flags.sarifUri); // and --sarif-uri paths outside the repository
   await checkOutputs(flags, formats); // and output paths that cannot be written
   const lockFiles = flags.baseline !== undefined || flags.lock !== undefined || flags.rulesBaseUrl !== undefined || failOn?.drift ? await import('./lock-command.js') : undefined;
   const baseline = await lockFiles?.prepareBaseline(flags, failOn); // and lock files that cannot be read or written
@@ -177,9 +181,10 @@ async function run(
   if (unscanned) process.stderr.write(`idemscan: ${unscanned}\n`);
   if (baseline) lockFiles!.applyBaseline(report, baseline, flags);
 
-  let written = await writeOutputs(report, flags, formats, flags.lock !== undefined ? 'lock' : view === 'tools' ? 'audit' : 'scan');
+  let written = await writeOutputs(report, flags, formats, sarifUris, flags.lock !== undefined ? 'lock' : view === 'tools' ? 'audit' : 'scan');
   if (flags.lock !== undefined && !interrupt.interrupted) written = (await lockFiles!.writeLock(report, flags.lock, flags.quiet)) && written;
-  await printResult(report, view, { quiet: flags.quiet, jsonToStdout: flags.json === '-', rulesBaseUrl: flags.rulesBaseUrl });
+  const reportFile = flags.json && flags.json !== '-' ? flags.json : formats.includes('json') ? path.join(flags.out, REPORTERS.json!.fileName!) : undefined;
+  await printResult(report, view, { quiet: flags.quiet, jsonToStdout: flags.json === '-', rulesBaseUrl: flags.rulesBaseUrl, reportFile });
   const code = interrupt.interrupted ? EXIT_INTERRUPTED : await exitCode(report, failOn);
   process.exitCode = written || code === EXIT_INTERRUPTED ? code : EXIT.outputFailed;
 }
@@ -194,13 +199,14 @@ async function checkOutputs(flags: ScanFlags, formats: string[]): Promise<void> 
  * Writes every report file. One that cannot be written after all (its directory changed during the
  * scan) is saved to a fallback file, named on stderr: the scan is never lost. False if any failed.
  */
-async function writeOutputs(report: Report, flags: ScanFlags, formats: string[], command: 'scan' | 'audit' | 'lock'): Promise<boolean> {
+async function writeOutputs(report: Report, flags: ScanFlags, formats: string[], sarifUris: SarifUris | undefined, command: 'scan' | 'audit' | 'lock'): Promise<boolean> {
   const files = formats.filter((f) => REPORTERS[f]?.fileName).map((id) => ({ dest: path.join(flags.out, REPORTERS[id]!.fileName!), id }));
   if (flags.json && flags.json !== '-') files.push({ dest: flags.json, id: 'json' });
+  if (sarifUris) await warnSarifUris(sarifUris, report, formats);
   let ok = true;
   const written: typeof files = [];
   for (const { dest, id } of files) {
-    const data = (await reporter(id)).render(report, { rulesBaseUrl: flags.rulesBaseUrl });
+    const data = (await reporter(id)).render(report, { rulesBaseUrl: flags.rulesBaseUrl, sarifUris });
     try {
       await writeOutputFile(dest, data);
       written.push({ dest, id });
@@ -215,6 +221,18 @@ async function writeOutputs(report: Report, flags: ScanFlags, formats: string[],
   if (hint && !flags.quiet) process.stderr.write(hint);
   if (flags.json === '-') process.stdout.write((await reporter('json')).render(report));
   return ok;
+}
+
+/** `--sarif-uri`: none loads nothing; a path outside the repository is a usage error. */
+async function sarifUrisOrUsage(values: string[] | undefined): Promise<SarifUris | undefined> {
+  if (!values?.length) return undefined;
+  return (await import('./sarif-uri.js')).parseSarifUris(values);
+}
+
+/** A mapped name no server has, or a path that is no file here: most likely a typo, so said on stderr. */
+async function warnSarifUris(uris: SarifUris, report: Report, formats: string[]): Promise<void> {
+  const { sarifUriWarnings } = await import('./sarif-uri.js');
+  for (const w of sarifUriWarnings(uris, report.servers.map((s) => s.name), formats)) process.stderr.write(`idemscan: warning: ${w}\n`);
 }
 
 async function exitCode(report: Report, failOn: FailOn | undefined): Promise<number> {

@@ -41,6 +41,7 @@ const COMPARE = 'add a trend section: what changed since an earlier report, over
 const COMPARE_LATEST = `${COMPARE}; "latest": the newest earlier run of --index`;
 const INDEX = 'with --out ROOT/RUN: add the run to ROOT/index.json and ROOT/index.html (the index of published runs)';
 const RULES_BASE_URL = 'link each rule to <url>/<rule-id>.md in SARIF (helpUri) and Markdown';
+const SARIF_URI = () => repeatable('--sarif-uri <name=path>', "point SARIF results about server NAME at PATH, its source file relative to the repository root (a bare PATH: every other server, as in an audit)");
 
 /** The options of scan, audit and lock. `one`: audit scans one server, so it has no --concurrency. */
 function scanOptions(cmd: Command, one = false): Command {
@@ -58,6 +59,7 @@ function scanOptions(cmd: Command, one = false): Command {
     .addOption(repeatable('--profile <name>', 'check every tool against a profile: openai-apps, anthropic-directory or a JSON file', { commas: true }))
     .option('--baseline <lock>', 'compare with a lock file (idemscan lock): report.drift, and --fail-on drift')
     .option('--rules-base-url <url>', RULES_BASE_URL)
+    .addOption(SARIF_URI())
     .option('--sandbox', 'run stdio servers under bubblewrap: no network, no home directories, read-only system (network namespace only, without bwrap; docs/SANDBOX.md)')
     .option('--no-install', 'do not install missing pinned npm packages')
     .option('--cache-dir <dir>', 'where pinned npm packages are installed (default: $IDEMSCAN_CACHE or ~/.cache/idemscan)')
@@ -143,9 +145,10 @@ program
   .addOption(listOption('--format <list>', 'formats (files go under --out; table and tools print)', ALL_FORMATS, ['html']))
   .option('--out <dir>', "directory for the files (default: the report file's directory)")
   .option('--rules-base-url <url>', RULES_BASE_URL)
+  .addOption(SARIF_URI())
   .option('--compare <old.json>', COMPARE_LATEST)
   .option('--index <root>', 'the run index that --compare latest reads (ROOT/index.json)')
-  .action(async (file: string, flags: { format: string[]; out?: string; rulesBaseUrl?: string; compare?: string; index?: string }) =>
+  .action(async (file: string, flags: { format: string[]; out?: string; rulesBaseUrl?: string; sarifUri?: string[]; compare?: string; index?: string }) =>
     (await import('./report-command.js')).reportCommand(file, flags),
   );
 

@@ -15,7 +15,7 @@ import { outputWidth } from '../report/width.js';
  * The table or tool view on stdout (stderr when the JSON report goes to stdout). With `-q` only
  * the servers that failed, on stderr: they are errors, the rest is not.
  */
-export async function printResult(report: Report, view: 'table' | 'tools', opts: { quiet?: boolean; jsonToStdout?: boolean; rulesBaseUrl?: string }): Promise<void> {
+export async function printResult(report: Report, view: 'table' | 'tools', opts: { quiet?: boolean; jsonToStdout?: boolean; rulesBaseUrl?: string; reportFile?: string }): Promise<void> {
   if (opts.quiet) {
     for (const s of report.servers.filter((x) => x.status === 'failed')) {
       process.stderr.write(`idemscan: ${safeText(s.name, 80)} failed: ${failureLines(s).join('; ')}\n`);
@@ -23,17 +23,36 @@ export async function printResult(report: Report, view: 'table' | 'tools', opts:
     return;
   }
   const stream = opts.jsonToStdout ? process.stderr : process.stdout;
-  stream.write((await reporter(view)).render(report, { width: outputWidth(stream), rulesBaseUrl: opts.rulesBaseUrl }));
+  const toolsCommand = opts.reportFile === undefined ? undefined : toolsCommandFor(opts.reportFile);
+  stream.write((await reporter(view)).render(report, { width: outputWidth(stream), rulesBaseUrl: opts.rulesBaseUrl, toolsCommand }));
   // Under the headline's figures, what a client's user should do about them (report/verdicts.ts).
   const advice = report.summary.serversOk > 0 ? retryAdvice(summaryCounts(report.summary)) : undefined;
   if (advice) stream.write(`${advice}.\n`);
 }
 
+/** `idemscan report output/report.json --format tools`, the path as wroteLine shows it, quoted for a shell. */
+export function toolsCommandFor(reportFile: string): string {
+  return `idemscan report ${shellWord(safeText(shownPath(reportFile), 300))} --format tools`;
+}
+
+/**
+ * A word as a POSIX shell reads it back, as targets/npm.ts quotes install hints; not imported from
+ * there, since `report` would then load the sandbox and installer to print a table.
+ */
+function shellWord(word: string): string {
+  let plain = word.length > 0;
+  for (const c of word) if (!/[\w./:@%+=,-]/.test(c)) plain = false;
+  return plain ? word : `'${word.replaceAll("'", "'\\''")}'`;
+}
+
+function shownPath(dest: string): string {
+  const rel = path.relative(process.cwd(), path.resolve(dest));
+  return rel && !rel.startsWith('..') && !path.isAbsolute(rel) ? rel : path.resolve(dest);
+}
+
 /** `idemscan: wrote output/report.json` (relative to the working directory when under it). */
 export function wroteLine(dest: string): string {
-  const rel = path.relative(process.cwd(), path.resolve(dest));
-  const shown = rel && !rel.startsWith('..') && !path.isAbsolute(rel) ? rel : path.resolve(dest);
-  return `idemscan: wrote ${safeText(shown, 300)}\n`;
+  return `idemscan: wrote ${safeText(shownPath(dest), 300)}\n`;
 }
 
 /**

@@ -13,12 +13,14 @@ import { outputWidth } from '../report/width.js';
 import { UsageError } from './exit.js';
 import { checkRulesBaseUrl } from './lock-command.js';
 import { checkOutputDir, codeOf, writeOutputFile } from './output.js';
+import { toolsCommandFor } from './print-scan.js';
 
 export interface ReportFlags {
   /** Parsed and checked by main.ts (listOption). */
   format: string[];
   out?: string;
   rulesBaseUrl?: string;
+  sarifUri?: string[];
   /** An earlier report: adds the trend section (compare/trend.ts); `latest` with `index`. */
   compare?: string;
   /** The run index whose newest earlier run `--compare latest` names. */
@@ -42,6 +44,7 @@ export async function reportCommand(file: string, flags: ReportFlags): Promise<v
   const reporters = await Promise.all(flags.format.map((f) => reporter(f)));
   if (flags.rulesBaseUrl !== undefined) checkRulesBaseUrl(flags.rulesBaseUrl);
   if (flags.compare === 'latest' && flags.index === undefined) throw new UsageError('--compare latest needs --index ROOT (the directory of index.json)');
+  const sarifUris = flags.sarifUri?.length ? (await import('./sarif-uri.js')).parseSarifUris(flags.sarifUri) : undefined;
   const { report: loaded } = await loadReport(file);
   const earlier = flags.compare === 'latest' ? await latestOf(flags.index!, loaded, file) : flags.compare;
   const report = earlier === undefined ? loaded : await withComparison(loaded, earlier, file);
@@ -53,8 +56,12 @@ export async function reportCommand(file: string, flags: ReportFlags): Promise<v
   }
   const files = reporters.flatMap((r) => (r.fileName ? [r.fileName] : []));
   if (files.length > 0) await checkOutputDir('--out', out, files);
+  if (sarifUris) {
+    const { sarifUriWarnings } = await import('./sarif-uri.js');
+    for (const w of sarifUriWarnings(sarifUris, report.servers.map((s) => s.name), flags.format)) process.stderr.write(`idemscan: warning: ${w}\n`);
+  }
   for (const r of reporters) {
-    const rendered = r.render(report, { rulesBaseUrl: flags.rulesBaseUrl, width: outputWidth(process.stdout) });
+    const rendered = r.render(report, { rulesBaseUrl: flags.rulesBaseUrl, sarifUris, width: outputWidth(process.stdout), toolsCommand: toolsCommandFor(file) });
     if (!r.fileName) {
       process.stdout.write(rendered);
       continue;

@@ -17,10 +17,11 @@ export interface DatasetRow {
   downloads: number | null;
   tool: string;
   title: string | null;
-  read_only_hint: string | null;
-  destructive_hint: string | null;
-  idempotent_hint: string | null;
-  open_world_hint: string | null;
+  /** The hint as received (a boolean, or whatever else the server sent), null when absent. */
+  read_only_hint: HintValue;
+  destructive_hint: HintValue;
+  idempotent_hint: HintValue;
+  open_world_hint: HintValue;
   read_only: boolean;
   destructive: boolean;
   idempotent: boolean;
@@ -30,7 +31,13 @@ export interface DatasetRow {
   findings: string;
 }
 
+/** A JSON value from the report's (bounded) copy of the annotations. */
+export type HintValue = boolean | string | number | null | object;
+
 export type DatasetColumn = keyof DatasetRow;
+
+/** The hint columns: typed in NDJSON, encoded for CSV by `hintText`. */
+export const HINT_COLUMNS: ReadonlySet<DatasetColumn> = new Set(['read_only_hint', 'destructive_hint', 'idempotent_hint', 'open_world_hint']);
 
 /** Column order of both files; docs/DATASET.md describes each. */
 export const DATASET_COLUMNS: readonly DatasetColumn[] = [
@@ -81,7 +88,7 @@ function serverColumns(s: ServerReport): ServerColumns {
 }
 
 function toolRow(server: ServerColumns, t: ToolReport): DatasetRow {
-  const hints = {} as Record<(typeof HINT_COLUMN)[HintName], string | null>;
+  const hints = {} as Record<(typeof HINT_COLUMN)[HintName], HintValue>;
   for (const h of HINT_NAMES) hints[HINT_COLUMN[h]] = rawHint(t.annotations, h);
   return {
     ...server,
@@ -98,14 +105,20 @@ function toolRow(server: ServerColumns, t: ToolReport): DatasetRow {
   };
 }
 
+/** A hint as received, null when absent (a `null` the server sent counts as absent, as in the spec). */
+function rawHint(annotations: Record<string, unknown> | undefined, hint: HintName): HintValue {
+  if (!annotations || !Object.hasOwn(annotations, hint)) return null;
+  const v = annotations[hint];
+  return v === undefined ? null : (v as HintValue);
+}
+
 /**
- * A hint as received: `true`/`false` for booleans, anything else JSON-encoded (`"true"` the string
+ * A hint as CSV text: `true`/`false` for booleans, anything else JSON-encoded (`"true"` the string
  * keeps its quotes, so it never reads as the boolean), null when absent. The report's copy of the
  * annotations is already bounded, so the encoding is too.
  */
-function rawHint(annotations: Record<string, unknown> | undefined, hint: HintName): string | null {
-  if (!annotations || !Object.hasOwn(annotations, hint)) return null;
-  const v = annotations[hint];
+export function hintText(v: HintValue): string | null {
+  if (v === null) return null;
   if (typeof v === 'boolean') return String(v);
   try {
     return JSON.stringify(v) ?? String(v);

@@ -30,7 +30,7 @@ export const KeyArgument = z.object({
   /** JSONPath into the tool's arguments object, e.g. `$.options.clientToken`. */
   path: z.string(),
   confidence: Confidence,
-  /** Why it was taken for a key: a name pattern or a description mention. */
+  /** Why it was taken for a key: `name`, `description`, or `name and description` (a weak name its description calls a key). */
   reason: z.string().optional(),
 });
 

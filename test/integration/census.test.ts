@@ -7,7 +7,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { DATASET_COLUMNS } from '../../src/report/dataset.js';
+import { DATASET_COLUMNS, HINT_COLUMNS, hintText, type HintValue } from '../../src/report/dataset.js';
 import { when } from '../../src/report/reporters/html/model.js';
 import { Report } from '../../src/report/schema.js';
 import { FIXTURES } from '../fixtures/index.js';
@@ -79,8 +79,10 @@ describe('the per-tool dataset', () => {
     lines.forEach((line, i) => {
       const row = JSON.parse(line) as Record<string, unknown>;
       expect(Object.keys(row)).toEqual(DATASET_COLUMNS);
-      // The CSV shows null as empty, and guards a formula start with `'`.
-      const asCsv = DATASET_COLUMNS.map((c) => (row[c] === null ? '' : String(row[c])).replace(/^[-=+@\t\r]/, "'$&"));
+      // The CSV shows null as empty, a hint that is not a boolean JSON-encoded (NDJSON keeps it as
+      // sent), and guards a formula start with `'`.
+      const text = (c: (typeof DATASET_COLUMNS)[number]) => (HINT_COLUMNS.has(c) ? hintText(row[c] as HintValue) : row[c] === null ? null : String(row[c]));
+      const asCsv = DATASET_COLUMNS.map((c) => (text(c) ?? '').replace(/^[-=+@\t\r]/, "'$&"));
       expect(asCsv).toEqual(csv[i]);
     });
   });

@@ -44,11 +44,11 @@ describe('dataset rows', () => {
     expect(rows[4]).toMatchObject({ server: 'sdk-less', package: null, version: '0.9', downloads: null, tool: 'x' });
   });
 
-  it('hints as received: booleans as words, anything else JSON-encoded, absent as null; effective ones beside', () => {
+  it('hints as received (booleans, anything else as sent), absent as null; effective ones beside', () => {
     expect(rows[0]).toMatchObject({
-      read_only_hint: '"true"',
-      destructive_hint: 'false',
-      idempotent_hint: '{"deep":[1]}',
+      read_only_hint: 'true',
+      destructive_hint: false,
+      idempotent_hint: { deep: [1] },
       open_world_hint: null,
       read_only: false,
       destructive: false,
@@ -56,7 +56,7 @@ describe('dataset rows', () => {
       open_world: true,
       verdict: 'unprotected',
     });
-    expect(rows[1]).toMatchObject({ open_world_hint: '-1', open_world: true });
+    expect(rows[1]).toMatchObject({ open_world_hint: -1, open_world: true });
   });
 
   it('strong key argument paths only, and sorted, deduplicated rule ids', () => {
@@ -110,6 +110,16 @@ describe('tools.ndjson', () => {
     const first = JSON.parse(lines[0]!) as Record<string, unknown>;
     expect(Object.keys(first)).toEqual(DATASET_COLUMNS);
     expect(first).toMatchObject({ tool: '=HYPERLINK("http://x","y")', downloads: 1234, read_only: false, open_world_hint: null });
+  });
+
+  it('hints as JSON: booleans as booleans, any other value as sent, absent as null', () => {
+    const lines = renderNdjson(report([hostile])).trimEnd().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(lines[0]).toMatchObject({ read_only_hint: 'true', destructive_hint: false, idempotent_hint: { deep: [1] }, open_world_hint: null });
+    expect(lines[1]).toMatchObject({ open_world_hint: -1 });
+    expect(lines[3]).toMatchObject({ read_only_hint: true, destructive_hint: null });
+    // The string "true" and the boolean true stay apart: a consumer tells them by their JSON type.
+    expect(typeof lines[0]!.read_only_hint).toBe('string');
+    expect(typeof lines[3]!.read_only_hint).toBe('boolean');
   });
 
   it('an empty report is a header-only CSV and an empty NDJSON', () => {

@@ -2,7 +2,7 @@
  * `--format csv` and `--format ndjson`: the per-tool dataset (report/dataset.ts, docs/DATASET.md)
  * as `tools.csv` and `tools.ndjson`, the same rows in both.
  */
-import { DATASET_COLUMNS, datasetRows, type DatasetRow } from '../dataset.js';
+import { DATASET_COLUMNS, datasetRows, HINT_COLUMNS, hintText, type DatasetRow } from '../dataset.js';
 import type { Report } from '../schema.js';
 import type { Reporter } from './types.js';
 
@@ -17,7 +17,7 @@ const CRLF = '\r\n';
 const FORMULA_START = new Set(['=', '+', '-', '@', '\t', '\r']);
 
 /** One field per RFC 4180: quoted when it holds a comma, a quote, CR or LF; quotes doubled. */
-export function csvField(value: DatasetRow[keyof DatasetRow]): string {
+export function csvField(value: string | number | boolean | null): string {
   if (value === null) return '';
   let s = String(value);
   if (FORMULA_START.has(s.charAt(0))) s = `'${s}`;
@@ -32,11 +32,14 @@ export function csvField(value: DatasetRow[keyof DatasetRow]): string {
 
 export function renderCsv(report: Report): string {
   const lines = [DATASET_COLUMNS.join(',')];
-  for (const row of datasetRows(report)) lines.push(DATASET_COLUMNS.map((c) => csvField(row[c])).join(','));
+  for (const row of datasetRows(report)) lines.push(DATASET_COLUMNS.map((c) => csvField(HINT_COLUMNS.has(c) ? hintText(row[c] as DatasetRow['read_only_hint']) : (row[c] as string | number | boolean | null))).join(','));
   return lines.join(CRLF) + CRLF;
 }
 
-/** One JSON object per line, keys in column order; JSON escapes every line break inside a value. */
+/**
+ * One JSON object per line, keys in column order; JSON escapes every line break inside a value.
+ * Hints keep their JSON type: `false` the boolean, `"false"` the string a server sent instead.
+ */
 export function renderNdjson(report: Report): string {
   return datasetRows(report).map((row) => JSON.stringify(Object.fromEntries(DATASET_COLUMNS.map((c) => [c, row[c]]))) + '\n').join('');
 }

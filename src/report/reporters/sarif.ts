@@ -8,7 +8,7 @@
  * working directory (`%SRCROOT%`) when it lies inside it, as scanning a repository's own target
  * file in CI does. A target with no file (an `audit` of a command line) has nothing better than a
  * URL for HTTP servers, or the placeholder `mcp-server/<name>`: GitHub keeps such alerts but can
- * show no code for them. Fingerprints come from server, tool, rule and evidence, not from file
+ * show no code for them. `--sarif-uri NAME=PATH` names the server's source file instead. Fingerprints come from server, tool, rule and evidence, not from file
  * contents, so an alert survives edits to the target file.
  */
 import { createHash } from 'node:crypto';
@@ -20,7 +20,7 @@ import { ownPage, reportRules, type DocumentedRule } from '../../classify/profil
 import { TOOL_NAME, TOOL_VERSION } from '../../version.js';
 import type { Finding, Report, ServerReport, Severity } from '../schema.js';
 import { visibleText } from '../terminal.js';
-import type { RenderOptions, Reporter } from './types.js';
+import type { RenderOptions, Reporter, SarifUris } from './types.js';
 
 /**
  * A result's message text, as viewers show it: invisible characters as visible escapes (as on a
@@ -127,8 +127,13 @@ function descriptor(rule: DocumentedRule, base: string | undefined): ReportingDe
   };
 }
 
-/** The file that declared the server, as a URI a viewer can resolve; see the comment at the top. */
-function artifactOf(server: ServerReport, cwd: string): Location['physicalLocation'] {
+/**
+ * The file that declared the server, as a URI a viewer can resolve; see the comment at the top.
+ * `--sarif-uri` wins: the server's source file in the repository, relative to `%SRCROOT%`.
+ */
+function artifactOf(server: ServerReport, cwd: string, uris: SarifUris | undefined): Location['physicalLocation'] {
+  const mapped = uris?.byName.get(server.name) ?? uris?.all;
+  if (mapped !== undefined) return { artifactLocation: { uri: mapped.split('/').map(encodeURIComponent).join('/'), uriBaseId: '%SRCROOT%' } };
   const file = server.target.source?.split('#')[0];
   if (file && server.target.source !== 'command line') {
     const relative = path.relative(cwd, path.resolve(cwd, file));
@@ -146,7 +151,7 @@ function artifactOf(server: ServerReport, cwd: string): Location['physicalLocati
   };
 }
 
-function result(server: ServerReport, f: Finding, ruleIndex: Map<string, number>, cwd: string): Result {
+function result(server: ServerReport, f: Finding, ruleIndex: Map<string, number>, cwd: string, uris: SarifUris | undefined): Result {
   const fullyQualifiedName = f.tool === undefined ? server.name : `${server.name}/${f.tool}`;
   const fingerprint = createHash('sha256').update(JSON.stringify([server.name, f.tool ?? '', f.rule, f.evidence ?? ''])).digest('hex');
   const tool = f.tool === undefined ? undefined : server.tools.find((t) => t.name === f.tool);
@@ -157,7 +162,7 @@ function result(server: ServerReport, f: Finding, ruleIndex: Map<string, number>
     level: LEVEL[f.severity],
     message: { text: messageText(`${fullyQualifiedName}: ${f.message}`) },
     locations: [{
-      physicalLocation: artifactOf(server, cwd),
+      physicalLocation: artifactOf(server, cwd, uris),
       logicalLocations: [{ name: f.tool ?? server.name, fullyQualifiedName, kind: f.tool === undefined ? 'module' : 'function' }],
     }],
     partialFingerprints: { 'idemscanFinding/v1': fingerprint.slice(0, 32) },
@@ -175,7 +180,7 @@ export function toSarif(report: Report, cwd = process.cwd(), options: RenderOpti
   const information = ruleDocUrl('README', base);
   const catalogue = reportRules(report); // the rules, then those of the profiles the scan used
   const ruleIndex = new Map(catalogue.map((r, i) => [r.id, i]));
-  const results = report.servers.flatMap((s) => [...s.tools.flatMap((t) => t.findings), ...s.findings].map((f) => result(s, f, ruleIndex, cwd)));
+  const results = report.servers.flatMap((s) => [...s.tools.flatMap((t) => t.findings), ...s.findings].map((f) => result(s, f, ruleIndex, cwd, options.sarifUris)));
   const failed = report.servers.filter((s) => s.status === 'failed');
   return {
     $schema: 'https://json.schemastore.org/sarif-2.1.0.json',
@@ -190,7 +195,7 @@ export function toSarif(report: Report, cwd = process.cwd(), options: RenderOpti
         toolExecutionNotifications: failed.map((s) => ({
           level: 'error' as const,
           message: { text: messageText(`${s.name}: not scanned: ${s.failure?.kind ?? 'failed'}: ${s.failure?.message ?? ''}`) },
-          locations: [{ physicalLocation: artifactOf(s, cwd), logicalLocations: [{ name: s.name, fullyQualifiedName: s.name, kind: 'module' }] }],
+          locations: [{ physicalLocation: artifactOf(s, cwd, options.sarifUris), logicalLocations: [{ name: s.name, fullyQualifiedName: s.name, kind: 'module' }] }],
         })),
       }],
       originalUriBaseIds: { '%SRCROOT%': { uri: pathToFileURL(cwd + path.sep).href } },

@@ -12,6 +12,7 @@ import { headlineText, summaryCounts } from '../verdicts.js';
 import { cellText, naturalWidths, renderColumns, totalWidth, type Column } from './columns.js';
 import { cutEnd, displayWidth, distinctCuts } from '../width.js';
 import type { Reporter } from './types.js';
+import { unprotectedLines } from './unprotected.js';
 
 /** Headings of the verdict columns, from the longest to the shortest. */
 const VERDICT_HEADS: Record<Verdict, readonly string[]> = {
@@ -193,6 +194,8 @@ export const tableReporter: Reporter = {
       lines.push(`interrupted: ${o.scanned ?? report.servers.length} of ${plural(o.targets ?? report.servers.length, 'server')} scanned`);
     }
     lines.push('', ...headlineLines(report).flatMap((l) => wrap(l, Math.max(40, width))));
+    const worst = unprotectedLines(report, width, options.toolsCommand);
+    if (worst.length > 0) lines.push('', ...worst);
     return lines.join('\n') + '\n';
   },
 };

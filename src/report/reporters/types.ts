@@ -13,4 +13,14 @@ export interface RenderOptions {
   rulesBaseUrl?: string;
   /** Columns the terminal reporters (table, tools) may use; unbounded when not given (a pipe). */
   width?: number;
+  /** The table's pointer to every tool: `idemscan report output/report.json --format tools`. */
+  toolsCommand?: string;
+  /** `--sarif-uri`: the repository file SARIF results about a server point at. */
+  sarifUris?: SarifUris;
+}
+
+/** Paths relative to the repository root (checked by cli/sarif-uri.ts): per server name, and for every other server. */
+export interface SarifUris {
+  byName: ReadonlyMap<string, string>;
+  all?: string;
 }

@@ -1,0 +1,73 @@
+/**
+ * `--sarif-uri NAME=PATH` (repeatable) and `--sarif-uri PATH`: the source file in the repository
+ * that SARIF results about a server point at, instead of the target file or a placeholder. Parsed
+ * when the flags are (light: no reporters), so a bad path is exit 2 before any scan.
+ */
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import type { SarifUris } from '../report/reporters/types.js';
+import { safeText } from '../report/terminal.js';
+import { UsageError } from './exit.js';
+
+/**
+ * A path relative to the repository root (the working directory, `%SRCROOT%`): `/` between
+ * directories, no `..`, no `.` left over, no scheme or drive (`:`), no control characters.
+ * Returned with its `./` segments dropped.
+ */
+export function checkRepoPath(value: string, flag = '--sarif-uri'): string {
+  const shown = JSON.stringify(safeText(value, 200));
+  const fail = (why: string) => new UsageError(`${flag} ${shown}: ${why}`);
+  if (value === '') throw fail('expected a path relative to the repository root, e.g. src/server.ts');
+  for (let i = 0; i < value.length; i++) {
+    const c = value.charCodeAt(i);
+    if (c < 32 || c === 127) throw fail('holds a control character');
+    if (c === 92) throw fail('use / between directories, not \\');
+    if (c === 58) throw fail('a path in the repository, not a URL or a drive (no ":")');
+  }
+  if (value.startsWith('/')) throw fail('an absolute path; give it relative to the repository root (the working directory)');
+  const segments = value.split('/').filter((s) => s !== '.');
+  if (segments.includes('..')) throw fail('".." leaves the repository; give the path from the repository root');
+  if (segments.length === 0 || segments.includes('')) throw fail('not a file path (an empty directory name or a trailing /)');
+  return segments.join('/');
+}
+
+/**
+ * The `--sarif-uri` values: `NAME=PATH` maps one server (the name the table and report show),
+ * a bare `PATH` every server not named (the one server of an `audit`). A PATH with `=` in it takes
+ * the NAME= form.
+ */
+export function parseSarifUris(values: readonly string[]): SarifUris | undefined {
+  if (values.length === 0) return undefined;
+  const byName = new Map<string, string>();
+  let all: string | undefined;
+  for (const value of values) {
+    const eq = value.indexOf('=');
+    if (eq < 0) {
+      if (all !== undefined) throw new UsageError(`--sarif-uri ${JSON.stringify(safeText(value, 200))}: a PATH without NAME= is given twice; map each server with NAME=PATH`);
+      all = checkRepoPath(value);
+      continue;
+    }
+    const name = value.slice(0, eq).trim();
+    if (name === '') throw new UsageError(`--sarif-uri ${JSON.stringify(safeText(value, 200))}: expected NAME=PATH or PATH`);
+    if (byName.has(name)) throw new UsageError(`--sarif-uri: server "${safeText(name, 100)}" is mapped twice`);
+    byName.set(name, checkRepoPath(value.slice(eq + 1).trim()));
+  }
+  return { byName, all };
+}
+
+/**
+ * What may be a mistake, for a warning after the scan: no SARIF written, names mapped that no
+ * server has, and paths that are not files under the working directory.
+ */
+export function sarifUriWarnings(uris: SarifUris, servers: readonly string[], formats: readonly string[], cwd = process.cwd()): string[] {
+  const names = new Set(servers);
+  const out: string[] = [];
+  if (!formats.includes('sarif')) out.push('--sarif-uri has no effect without --format sarif');
+  for (const name of uris.byName.keys()) {
+    if (!names.has(name)) out.push(`--sarif-uri: no server is named "${safeText(name, 100)}" (servers: ${[...names].slice(0, 10).map((n) => `"${safeText(n, 100)}"`).join(', ') || 'none'})`);
+  }
+  for (const file of new Set([...uris.byName.values(), ...(uris.all === undefined ? [] : [uris.all])])) {
+    if (!existsSync(path.join(cwd, file))) out.push(`--sarif-uri: ${safeText(file, 300)} is not a file under ${safeText(cwd, 300)}; code scanning will show no code for its alerts`);
+  }
+  return out;
+}
