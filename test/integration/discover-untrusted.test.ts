@@ -123,3 +123,14 @@ describe('target files on the command line', () => {
     expect(seen.join('\n')).toContain(CANARY);
   });
 });
+
+describe('the flags', () => {
+  it('--project-configs needs --discover; --allow-env takes variable names', async () => {
+    const a = await run(['scan', '--project-configs']);
+    expect(a.exitCode).toBe(2);
+    expect(a.stderr).toContain('--project-configs chooses what --discover scans: give --discover too');
+    const b = await run(['scan', '--discover', '--allow-env', 'A B']);
+    expect(b.exitCode).toBe(2);
+    expect(b.stderr).toContain('--allow-env "A B": not an environment variable name');
+  });
+});
