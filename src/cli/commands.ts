@@ -47,9 +47,11 @@ export interface ScanFlags extends OAuthFlags {
   rulesBaseUrl?: string;
   /** `--sarif-uri NAME=PATH` or `PATH`, repeatable: checked by cli/sarif-uri.ts before the scan. */
   sarifUri?: string[];
+  /** `--allow-env`: the variables target files (and project configs) may expand. */
+  allowEnv?: string[];
 }
 
-export async function scanCommand(files: string[], flags: ScanFlags & { shard?: string; discover?: boolean }): Promise<void> {
+export async function scanCommand(files: string[], flags: ScanFlags & { shard?: string; discover?: boolean; projectConfigs?: boolean }): Promise<void> {
   // --discover alone scans what the clients list; the bundled list only when nothing is named.
   const list = files.length > 0 || flags.discover ? files : [DEFAULT_TARGETS];
   const url = files.find((f) => urlScheme(f) !== undefined);
@@ -60,19 +62,35 @@ export async function scanCommand(files: string[], flags: ScanFlags & { shard?: 
   } catch (err) {
     throw new UsageError(`--shard: ${(err as Error).message}`);
   }
-  let loaded = await loadOrUsage(list);
-  if (flags.discover) loaded = await addDiscovered(loaded, flags.quiet);
+  if (flags.projectConfigs && !flags.discover) throw new UsageError('--project-configs chooses what --discover scans: give --discover too');
+  const allowEnv = checkAllowEnv(flags.allowEnv);
+  let loaded = await loadOrUsage(list, allowEnv);
+  if (flags.discover) loaded = await addDiscovered(loaded, { quiet: flags.quiet, projectConfigs: flags.projectConfigs, allowEnv });
   // A source may be a file name from a cloned repository (.continue/mcpServers/*.yaml): escaped too.
   for (const s of loaded.skipped) process.stderr.write(`idemscan: skipped ${safeText(s.name, 80)} (${safeText(s.source, 300)}): ${safeText(s.reason, 400)}\n`);
   // A shard may be empty (more shards than servers): that is an empty report, not an error.
   await run(shard ? selectShard(loaded.targets, shard) : loaded.targets, flags, 'table', loaded.skipped, { shard });
 }
 
-/** A target file that cannot be read is a usage error (exit 2), named in the message. */
-async function loadOrUsage(files: string[]) {
-  const [{ loadTargetFiles }, { TargetFileError }] = await Promise.all([import('../targets/load.js'), import('../targets/types.js')]);
+/** `--allow-env` names, each a variable name (a typo would silently allow nothing). */
+function checkAllowEnv(names: string[] = []): string[] {
+  for (const n of names) if (!/^[A-Z_]\w*$/i.test(n)) throw new UsageError(`--allow-env "${safeText(n, 80)}": not an environment variable name`);
+  return names;
+}
+
+/**
+ * A target file that cannot be read is a usage error (exit 2), named in the message. Its `${VAR}`
+ * read only the `--allow-env` variables: a list from a registry, a pull request or a colleague
+ * does not choose which of this machine's secrets go into a command line, a header or a URL.
+ */
+async function loadOrUsage(files: string[], allowEnv: string[]) {
+  const [{ loadTargetFiles }, { TargetFileError }, { allowedEnv }] = await Promise.all([
+    import('../targets/load.js'),
+    import('../targets/types.js'),
+    import('../targets/expand.js'),
+  ]);
   try {
-    return await loadTargetFiles(files);
+    return await loadTargetFiles(files, allowedEnv(process.env, allowEnv));
   } catch (err) {
     if (err instanceof TargetFileError) throw new UsageError(err.message);
     throw err;
@@ -245,8 +263,8 @@ async function exitCode(report: Report, failOn: FailOn | undefined): Promise<num
   return EXIT.failOn;
 }
 
-export async function installCommand(files: string[], flags: { concurrency: number; cacheDir?: string }): Promise<void> {
-  const loaded = await loadOrUsage(files);
+export async function installCommand(files: string[], flags: { concurrency: number; cacheDir?: string; allowEnv?: string[] }): Promise<void> {
+  const loaded = await loadOrUsage(files, checkAllowEnv(flags.allowEnv));
   for (const s of loaded.skipped) process.stderr.write(`idemscan: skipped ${safeText(s.name, 80)} (${s.source}): ${safeText(s.reason, 400)}\n`);
   const specs = loaded.targets.filter((t) => t.npm).map((t) => t.npm!);
   const cacheDir = flags.cacheDir ?? defaultCacheDir();

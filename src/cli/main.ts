@@ -68,6 +68,9 @@ function scanOptions(cmd: Command, one = false): Command {
 
 const commands = () => import('./commands.js');
 
+/** Target files and project configs are others' lists: `${VAR}` in them reads only these variables. */
+const ALLOW_ENV = repeatable('--allow-env <name>', 'an environment variable that target files and project-scope configs may expand as ${NAME} (none by default)', { commas: true });
+
 // The OAuth flags (docs/OAUTH.md) on the commands that scan.
 const withOAuth = (cmd: Command, audit = false): Command => oauthOptions(scanOptions(cmd, audit), positiveInt('--oauth-timeout'));
 
@@ -75,7 +78,9 @@ withOAuth(program.command('scan'))
   .description('scan every server in one or more target files (default: the bundled reference list)')
   .argument('[files...]', 'target files: idemscan lists, mcpServers configs, VS Code mcp.json, registry server.json')
   .option('--shard <i/n>', 'scan only shard I of N (1-based; by a hash of each server name), e.g. 2/4')
-  .option('--discover', 'also scan the servers configured in the MCP clients found here (see `idemscan where`)')
+  .option('--discover', "also scan the servers of the MCP clients' user configs found here (see `idemscan where`)")
+  .option('--project-configs', "with --discover, also scan the project-scope configs of this folder (.vscode/, .cursor/, .mcp.json, ...) and Claude Code's projects entries: a cloned repository's servers")
+  .addOption(ALLOW_ENV)
   .addOption(clientOriginOption())
   .action(async (files: string[], flags: ScanFlags) => (await commands()).scanCommand(files, flags));
 
@@ -93,6 +98,7 @@ scanOptions(program.command('lock'))
   .description('scan, then pin every tool (definitionHash, verdict, hints) in a lock file for --baseline')
   .argument('[files...]', 'target files, as for scan (default: the bundled reference list)')
   .option('--lock <path>', 'the lock file to write (default: idemscan.lock.json)')
+  .addOption(ALLOW_ENV)
   .action(async (files: string[], flags: ScanFlags) => (await import('./lock-command.js')).lockCommand(files, flags));
 
 program
@@ -101,7 +107,8 @@ program
   .argument('<files...>', 'target files')
   .addOption(intOption('--concurrency <n>', 'installs at once', 4))
   .option('--cache-dir <dir>', 'cache directory (default: $IDEMSCAN_CACHE or ~/.cache/idemscan)')
-  .action(async (files: string[], flags: { concurrency: number; cacheDir?: string }) => (await commands()).installCommand(files, flags));
+  .addOption(ALLOW_ENV)
+  .action(async (files: string[], flags: { concurrency: number; cacheDir?: string; allowEnv?: string[] }) => (await commands()).installCommand(files, flags));
 
 program
   .command('schema')

@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { DiffDocument } from '../compare/diff.js';
+import { docsProblem } from './rule-pages.js';
 import { Confidence, Summary, Verdict } from './schema-base.js';
 
 export { Confidence, Summary, Verdict, WeightedShare, WeightedSummary } from './schema-base.js';
@@ -212,8 +213,14 @@ export const ProfileUse = z.object({
     id: z.string(),
     severity: Severity,
     title: z.string(),
-    /** A page under docs/rules without `.md` (builtin profiles), or an https URL. */
-    docs: z.string().optional(),
+    /** A page under docs/rules without `.md` (builtin profiles), or an https URL; nothing else (rule-pages.ts). */
+    docs: z
+      .string()
+      .superRefine((docs, ctx) => {
+        const problem = docsProblem(docs);
+        if (problem) ctx.addIssue({ code: 'custom', message: problem });
+      })
+      .optional(),
   })),
 });
 

@@ -22,7 +22,33 @@ export function visibleEscaper(keep: string): (text: string) => string {
   const cls = String.raw`[[${INVISIBLE}]--[${keep}]]`;
   // One pass, linear: a character class, or a backslash followed by what would read as an escape.
   const re = new RegExp(String.raw`\\(?=u|${cls})|${cls}`, 'gv');
-  return (text) => text.replace(re, (c) => (c === '\\' ? '\\\\' : codePointEscape(c)));
+  return (text) => noCommandLines(text.replace(re, (c) => (c === '\\' ? '\\\\' : codePointEscape(c))));
+}
+
+/**
+ * GitHub Actions reads a log line that starts with `::` (after leading whitespace, which the
+ * runner trims) as a workflow command: `::error file=x::`, `::add-mask::`, `::stop-commands::`.
+ * Server text (a name from a target file) may start a line wherever it is printed, so in every
+ * line of `text` that starts so, the first colon becomes the visible `\u003a`: the escaper's own
+ * notation, unambiguous since a literal backslash before `u` is doubled. One linear pass; the
+ * renderers that join and wrap lines run their output through it too.
+ */
+export function noCommandLines(text: string): string {
+  let out = '';
+  let from = 0;
+  let start = 0;
+  while (start <= text.length) {
+    let i = start;
+    while (i < text.length && (text.charCodeAt(i) === 32 || text.charCodeAt(i) === 9 || text.charCodeAt(i) === 13)) i++;
+    if (text.charCodeAt(i) === 58 && text.charCodeAt(i + 1) === 58) {
+      out += `${text.slice(from, i)}\\u003a`;
+      from = i + 1;
+    }
+    const next = text.indexOf('\n', i);
+    if (next < 0) break;
+    start = next + 1;
+  }
+  return from === 0 ? text : out + text.slice(from);
 }
 
 function codePointEscape(c: string): string {

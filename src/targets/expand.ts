@@ -8,6 +8,26 @@ import os from 'node:os';
 export interface ExpandContext {
   env: NodeJS.ProcessEnv;
   workspaceFolder?: string;
+  /**
+   * Set for a list someone else may have written (a target file, a project's config): `env` then
+   * holds only the variables the user allowed (`--allow-env`), and this names the list in the
+   * error for any other variable, so a cloned repository cannot pick which secret it receives.
+   */
+  untrusted?: string;
+}
+
+/** The variables of `env` that `allowed` names: all an untrusted list may read. */
+export function allowedEnv(env: NodeJS.ProcessEnv, allowed: readonly string[]): NodeJS.ProcessEnv {
+  const out = Object.create(null) as NodeJS.ProcessEnv;
+  // An allowed name stays a key when unset, so its error says "not set" rather than "not allowed".
+  for (const name of allowed) out[name] = env[name];
+  return out;
+}
+
+/** Why `name` has no value for `ctx`: unset, or (in an untrusted list) not allowed. */
+export function unsetWords(ref: string, name: string, ctx: ExpandContext): string {
+  if (ctx.untrusted === undefined || name in ctx.env) return `${ref} is not set in the environment`;
+  return `${ref} is not expanded: idemscan reads into ${ctx.untrusted} only the environment variables --allow-env names (--allow-env ${name}, when you trust it with that value)`;
 }
 
 export class ExpandError extends Error {}
@@ -34,8 +54,9 @@ export function expandString(value: string, ctx: ExpandContext, fromEnv: string[
       fromEnv.push(found);
       return found;
     }
+    // In an untrusted list a variable that is not allowed reads as unset: its default applies.
     if (fallback !== undefined) return fallback;
-    throw new ExpandError(`${whole} is not set in the environment`);
+    throw new ExpandError(unsetWords(whole, name, ctx));
   });
 }
 

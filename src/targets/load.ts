@@ -19,7 +19,11 @@ export const MAX_TARGET_FILE_DEPTH = 64;
 const MAX_REASON = 1_000;
 const TOO_LARGE = `larger than ${MAX_TARGET_FILE_BYTES / 1024 / 1024} MB; not read`;
 
-export async function loadTargetFile(file: string, env: NodeJS.ProcessEnv = process.env): Promise<LoadedTargets> {
+/**
+ * A target file is a list someone else may have written: `env` holds the only variables its
+ * `${VAR}` may read (the CLI passes those `--allow-env` names), none by default.
+ */
+export async function loadTargetFile(file: string, env: NodeJS.ProcessEnv = {}): Promise<LoadedTargets> {
   return parseTargets(await readBounded(file), file, env);
 }
 
@@ -47,7 +51,7 @@ export async function readBounded(file: string): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
-export function parseTargets(text: string, file: string, env: NodeJS.ProcessEnv = process.env): LoadedTargets {
+export function parseTargets(text: string, file: string, env: NodeJS.ProcessEnv = {}): LoadedTargets {
   // loadTargetFile bounds what it reads; this bounds what a library caller passes in.
   if (text.length > MAX_TARGET_FILE_BYTES) throw new TargetFileError(file, TOO_LARGE);
   const parsed = parseJsonc(text);
@@ -66,7 +70,7 @@ export function parseTargets(text: string, file: string, env: NodeJS.ProcessEnv 
         'unknown format: expected "servers" (a list, or VS Code\'s object), "mcpServers", or an MCP registry server.json',
       );
     }
-    const ctx = { file, env, workspaceFolder: workspaceOf(file) };
+    const ctx = { file, env, workspaceFolder: workspaceOf(file), untrusted: 'a target file' };
     const got = format.read(one as Record<string, unknown>, ctx);
     // Loops, not push(...): a file of a few MB can hold more entries than a call has arguments.
     for (const t of got.targets) out.targets.push(t);
@@ -76,7 +80,7 @@ export function parseTargets(text: string, file: string, env: NodeJS.ProcessEnv 
   return out;
 }
 
-export async function loadTargetFiles(files: string[], env: NodeJS.ProcessEnv = process.env): Promise<LoadedTargets> {
+export async function loadTargetFiles(files: string[], env: NodeJS.ProcessEnv = {}): Promise<LoadedTargets> {
   const out: LoadedTargets = { targets: [], skipped: [] };
   const names = new Set<string>();
   for (const file of files) {

@@ -34,7 +34,7 @@ describe('scan --discover', () => {
   afterAll(() => h.cleanup());
 
   it('scans every distinct server the clients list once, says who lists it, and reports the broken files', async () => {
-    const r = await run(['scan', '--discover', '--json', '-', '--out', path.join(cache, 'out'), '--probe-timeout', '1000', '--timeout', '60000', '-q'], h, cache);
+    const r = await run(['scan', '--discover', '--project-configs', '--json', '-', '--out', path.join(cache, 'out'), '--probe-timeout', '1000', '--timeout', '60000', '-q'], h, cache);
     expect(r.exitCode, r.stderr).toBe(0);
     const report: Report = ReportSchema.parse(JSON.parse(r.stdout));
     const byName = Object.fromEntries(report.servers.map((s) => [s.name, s]));
@@ -55,7 +55,8 @@ describe('scan --discover', () => {
       { client: 'Codex', file: path.join(h.home, '.codex/config.toml') },
     ]);
     expect(byName.dual!.target.listedBy!.map((l) => l.client)).toEqual(['VS Code', 'VS Code Insiders', 'Roo Code', 'Zed', 'Goose']);
-    expect(byName.modern!.target.listedBy!.map((l) => l.client)).toEqual(['Claude Code', 'Cursor', 'Windsurf', 'Continue', 'OpenCode']);
+    // User files first (every client's), then the project's: .mcp.json and .cursor/mcp.json come last.
+    expect(byName.modern!.target.listedBy!.map((l) => l.client)).toEqual(['Windsurf', 'Continue', 'OpenCode', 'Claude Code', 'Cursor']);
     // Header values (tokens) never reach the report, only names.
     expect(byName.remote!.target.headers).toEqual(['Authorization']);
     expect(r.stdout).not.toContain('token-not-real');
@@ -71,10 +72,22 @@ describe('scan --discover', () => {
     expect(r.stderr).toMatch(/skipped Codex \(.*\.codex\/config\.toml\): not valid TOML/);
   });
 
+  it('without --project-configs scans the user-scope servers only, and says what it left', async () => {
+    const r = await run(['scan', '--discover', '--json', '-', '--out', path.join(cache, 'out'), '--probe-timeout', '1000', '--timeout', '60000', '-q'], h, cache);
+    expect(r.exitCode, r.stderr).toBe(0);
+    const report: Report = ReportSchema.parse(JSON.parse(r.stdout));
+    // team-dual is in Claude Code's projects entry and in user files too (Amazon Q, VS Code's settings): scanned.
+    expect(report.servers.map((s) => s.name).sort()).toEqual(['dual', 'modern', 'payments', 'payments (LM Studio)', 'remote', 'team-dual']);
+    // playwright is only in the project's .continue/mcpServers/.
+    expect(r.stderr).toMatch(/^idemscan: skipped 1 server of project-scope configs \(.*playwright\.yaml\): scan them with --project-configs$/m);
+    // The project files' own errors are not news to a scan that does not read them.
+    expect(r.stderr).not.toContain('.roo/mcp.json');
+  });
+
   it('combines with explicit files: a server both list is scanned once, under the file\'s name', async () => {
     const list = path.join(cache, 'mine.json');
     writeFileSync(list, JSON.stringify({ servers: [{ name: 'my-payments', command: process.execPath, args: [FIXTURES.legacyStdio] }] }));
-    const r = await run(['scan', list, '--discover', '--json', '-', '--out', path.join(cache, 'out'), '--probe-timeout', '1000', '-q'], h, cache);
+    const r = await run(['scan', list, '--discover', '--project-configs', '--json', '-', '--out', path.join(cache, 'out'), '--probe-timeout', '1000', '-q'], h, cache);
     expect(r.exitCode, r.stderr).toBe(0);
     const report: Report = JSON.parse(r.stdout);
     expect(report.servers.map((s) => s.name)).not.toContain('payments');
@@ -118,7 +131,7 @@ describe('an empty HOME', () => {
     const name = 'x\u001b]0;pwned\u0007\u001b[2J.yaml';
     writeFileSync(path.join(dir, name), 'mcpServers: [');
     try {
-      const r = await run(['scan', '--discover', '-q'], h, path.join(h.home, '.cache'));
+      const r = await run(['scan', '--discover', '--project-configs', '-q'], h, path.join(h.home, '.cache'));
       expect(r.stderr).toContain('skipped Continue (');
       expect(r.stderr).not.toContain('\u001b');
       expect(r.stderr).not.toContain('\u0007');

@@ -88,7 +88,8 @@ describe('a server that echoes what it was given', () => {
   it('over stdio: flag values, ${VAR} values, env secrets, at every cut and 120 levels deep, appear nowhere', async () => {
     const out = path.join(dir, 'stdio');
     const file = list('stdio.json', [stdioEntry('echo-list'), stdioEntry('echo-fail', { MODE: 'fail' })]);
-    const r = await idemscan(['scan', file, '--out', out, ...formats, ...fast], { env });
+    // The list is ours: it may read these variables (target files read no others).
+    const r = await idemscan(['scan', file, '--allow-env', 'ORG_ID,TEAM_NAME', '--out', out, ...formats, ...fast], { env });
     const report = Report.parse(JSON.parse(readFileSync(path.join(out, 'report.json'), 'utf8')));
     const [listed, failed] = report.servers;
     // It got far enough to echo everywhere: tools listed, stderr quoted, the failure's message too.
@@ -108,7 +109,7 @@ describe('a server that echoes what it was given', () => {
     const echoUrl = url.replace('http://', `http://${S.httpUser}:${S.httpPassword}@`) + `?sig=${S.sig}&access=${S.access}`;
     const out = path.join(dir, 'http');
     const file = list('http.json', [{ name: 'echo-http', url: echoUrl, headers: { 'X-Api-Key': S.headerKey, 'X-Org': '${ORG_NAME}' } }]);
-    const r = await idemscan(['scan', file, '--out', out, ...formats, ...fast], { env });
+    const r = await idemscan(['scan', file, '--allow-env', 'ORG_NAME', '--out', out, ...formats, ...fast], { env });
     const report = Report.parse(JSON.parse(readFileSync(path.join(out, 'report.json'), 'utf8')));
     expect(report.servers[0]!.tools.length).toBeGreaterThanOrEqual(8);
     expect(report.servers[0]!.protocol?.negotiation).toMatch(/server\/discover refused/);
@@ -135,7 +136,7 @@ describe('redaction in linear time', () => {
       { name: 'healthy', command: process.execPath, args: [FIXTURES.legacyStdio] },
     ]);
     const t0 = performance.now();
-    const r = await idemscan(['scan', file, '--out', out, '--format', 'json', ...fast], { env });
+    const r = await idemscan(['scan', file, '--allow-env', 'ORG_ID,TEAM_NAME', '--out', out, '--format', 'json', ...fast], { env });
     const wall = performance.now() - t0;
     expect(r.timedOut).toBe(false);
     const report = Report.parse(JSON.parse(readFileSync(path.join(out, 'report.json'), 'utf8')));

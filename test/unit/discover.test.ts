@@ -87,7 +87,7 @@ describe('client table', () => {
 function read(reader: ReaderId, text: string, syntax: 'json' | 'toml' | 'yaml' = 'json', env: NodeJS.ProcessEnv = {}) {
   const parsed = parseDocument(text, syntax);
   if ('error' in parsed) throw new Error(parsed.error);
-  return readDocument(reader, parsed.value, { file: '/f', env });
+  return readDocument(reader, parsed.value, { file: '/f', env, projectCtx: { file: '/f', env: {}, untrusted: 'a project-scope config' } });
 }
 
 describe('readers', () => {

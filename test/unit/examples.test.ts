@@ -59,7 +59,7 @@ describe('targets/examples', () => {
       {
         name: 'local-http',
         source: file('claude-code.mcp.json'),
-        reason: 'mcpServers.local-http.headers.Authorization: ${IDEMSCAN_EXAMPLE_TOKEN} is not set in the environment',
+        reason: 'mcpServers.local-http.headers.Authorization: ${IDEMSCAN_EXAMPLE_TOKEN} is not expanded: idemscan reads into a target file only the environment variables --allow-env names (--allow-env IDEMSCAN_EXAMPLE_TOKEN, when you trust it with that value)',
       },
     ]);
   });

@@ -56,7 +56,7 @@ describe('client configs', () => {
     expect(targets.map((t) => [t.name, t.transport])).toEqual([['gh', 'stdio'], ['remote', 'http'], ['old', 'sse']]);
     expect(targets[0]!.env).toEqual({ TOKEN: 'ghp_real' });
     expect(targets[1]!.url).toBe('https://api.example.test/mcp');
-    expect(skipped).toEqual([{ name: 'missing', source: '.mcp.json', reason: 'mcpServers.missing.env.A: ${NOT_SET} is not set in the environment' }]);
+    expect(skipped).toEqual([{ name: 'missing', source: '.mcp.json', reason: 'mcpServers.missing.env.A: ${NOT_SET} is not expanded: idemscan reads into a target file only the environment variables --allow-env names (--allow-env NOT_SET, when you trust it with that value)' }]);
   });
 
   it('reads Cline transportType, Gemini httpUrl, and numbers or booleans where text is meant', () => {

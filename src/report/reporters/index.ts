@@ -23,9 +23,19 @@ export const REPORTERS: Readonly<Record<string, ReporterEntry>> = {
   ndjson: { fileName: 'tools.ndjson', load: async () => (await import('./dataset.js')).ndjsonReporter },
 };
 
+/**
+ * Formats read line by line (a CI log shows them, `cat report.md` prints them): their lines are
+ * wrapped and joined after server text was escaped, so the result goes through noCommandLines
+ * once more (a wrapped description may start a line with `::`).
+ */
+const LINE_FORMATS = new Set(['table', 'tools', 'md']);
+
 /** The reporter of a format, with its id and file. */
 export async function reporter(id: string): Promise<Reporter & { id: string; fileName?: string }> {
   const entry = REPORTERS[id];
   if (!entry) throw new Error(`unknown format "${id}" (known: ${Object.keys(REPORTERS).join(', ')})`);
-  return { ...(await entry.load()), id, fileName: entry.fileName };
+  const loaded = await entry.load();
+  if (!LINE_FORMATS.has(id)) return { ...loaded, id, fileName: entry.fileName };
+  const { noCommandLines } = await import('../terminal.js');
+  return { render: (report, options) => noCommandLines(loaded.render(report, options)), id, fileName: entry.fileName };
 }

@@ -18,6 +18,7 @@ import { pathToFileURL } from 'node:url';
 import type { Location, Log, ReportingDescriptor, Result } from 'sarif';
 import { ownPage, reportRules, type DocumentedRule } from '../../classify/profiles/documented.js';
 import { TOOL_NAME, TOOL_VERSION } from '../../version.js';
+import { httpsDocs, shippedPage } from '../rule-pages.js';
 import type { Finding, Report, ServerReport, Severity } from '../schema.js';
 import { visibleText } from '../terminal.js';
 import type { RenderOptions, Reporter, SarifUris } from './types.js';
@@ -38,17 +39,23 @@ const LEVEL: Record<Severity, Result.level> = { error: 'error', warning: 'warnin
  * docs/rules without `.md`, the rule id by default) under `--rules-base-url`; none without it.
  */
 export function ruleDocUrl(id: string, base: string | undefined, page?: string): string | undefined {
-  if (page?.startsWith('https://')) return page;
+  if (page !== undefined && httpsDocs(page) !== undefined) return page;
   if (base === undefined) return undefined;
-  return new URL(`${page ?? encodeURIComponent(id)}.md`, base.endsWith('/') ? base : `${base}/`).href;
+  const shipped = page === undefined ? shippedPage(id) : shippedPage(page);
+  return shipped === undefined ? undefined : new URL(`${shipped}.md`, base.endsWith('/') ? base : `${base}/`).href;
 }
 
 /** docs/rules/ of the installed package (`files` in package.json ships docs): dist/report/reporters/ and src/report/reporters/ are both three levels down. */
 const RULE_PAGES = new URL('../../../docs/rules/', import.meta.url);
 const pages = new Map<string, string | undefined>();
 
-/** A page as shipped (a path under docs/rules without `.md`), read once; undefined when it is not there. */
+/**
+ * A page as shipped (a path under docs/rules without `.md`), read once; undefined when it is not
+ * there, or when `page` is not of a shipped page's form (rule-pages.ts): whatever a report says,
+ * no file outside docs/rules is read.
+ */
 export function rulePage(page: string): string | undefined {
+  if (shippedPage(page) === undefined) return undefined;
   if (!pages.has(page)) {
     let text: string | undefined;
     try {
@@ -104,7 +111,8 @@ export function ruleHelp(rule: DocumentedRule, base: string | undefined): { text
   const page = path === undefined ? undefined : rulePage(path);
   if (page === undefined) {
     // A team profile's rule: its title, and its own page when it names one.
-    const more = rule.docs?.startsWith('https://') ? ` ${rule.docs}` : '';
+    const https = httpsDocs(rule.docs);
+    const more = https ? ` ${https}` : '';
     return { text: `${rule.title}.${more}`, markdown: `${rule.title}.${more}` };
   }
   const pageUrl = ruleDocUrl(rule.id, base, path);
@@ -116,7 +124,7 @@ export function ruleHelp(rule: DocumentedRule, base: string | undefined): { text
 }
 
 function descriptor(rule: DocumentedRule, base: string | undefined): ReportingDescriptor {
-  const helpUri = ruleDocUrl(rule.id, base, rule.docs ?? ownPage(rule));
+  const helpUri = ruleDocUrl(rule.id, base, httpsDocs(rule.docs) ?? ownPage(rule));
   return {
     id: rule.id,
     name: rule.id.replace(/-(\w)/g, (_, c: string) => c.toUpperCase()),

@@ -9,6 +9,7 @@ import { RULE } from '../../classify/rules/catalogue.js';
 import type { Report, ServerReport, Verdict } from '../schema.js';
 import { headline, plural, VERDICTS } from './html/model.js';
 import { headlineText, summaryCounts } from '../verdicts.js';
+import { noCommandLines } from '../terminal.js';
 import { cellText, naturalWidths, renderColumns, totalWidth, type Column } from './columns.js';
 import { cutEnd, displayWidth, distinctCuts } from '../width.js';
 import type { Reporter } from './types.js';
@@ -168,9 +169,12 @@ export function headlineLines(report: Report): string[] {
   ];
 }
 
-/** Words to lines of at most `width` columns (a word longer than that gets a line of its own). */
+/**
+ * Words to lines of at most `width` columns (a word longer than that gets a line of its own). A
+ * line it starts inside escaped text may begin with `::`: each goes through noCommandLines.
+ */
 export function wrap(text: string, width: number): string[] {
-  if (!Number.isFinite(width)) return [text];
+  if (!Number.isFinite(width)) return [noCommandLines(text)];
   const lines: string[] = [];
   let line = '';
   for (const word of text.split(' ')) {
@@ -180,7 +184,7 @@ export function wrap(text: string, width: number): string[] {
     } else line = line ? `${line} ${word}` : word;
   }
   if (line) lines.push(line);
-  return lines;
+  return lines.map(noCommandLines);
 }
 
 export const tableReporter: Reporter = {

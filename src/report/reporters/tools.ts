@@ -9,6 +9,7 @@ import path from 'node:path';
 import { ownPage, reportRules } from '../../classify/profiles/documented.js';
 import type { Finding, Report, ServerReport, ToolReport } from '../schema.js';
 import { plural, VERDICTS } from './html/model.js';
+import { httpsDocs } from '../rule-pages.js';
 import { ruleDocUrl } from './sarif.js';
 import { cellText, GAP, naturalWidths, renderColumns, totalWidth, type Column } from './columns.js';
 import { failureLines, wrap } from './table.js';
@@ -35,7 +36,8 @@ function evidence(t: ToolReport): string {
  */
 export function rulePageFor(rule: string, report: Report, base: string | undefined): string | undefined {
   const info = reportRules(report).find((r) => r.id === rule);
-  if (info?.docs?.startsWith('https://')) return info.docs;
+  const https = httpsDocs(info?.docs);
+  if (https) return https;
   const page = info ? ownPage(info) : undefined;
   if (!page) return undefined;
   const url = ruleDocUrl(rule, base, page);

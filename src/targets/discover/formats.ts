@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { bounded } from '../../report/bounds.js';
 import { envMap, headerMap, headerName, launchText } from '../formats/fields.js';
+import { unsetWords } from '../expand.js';
 import { describeZodError, entryName, type FormatContext } from '../formats/format.js';
 import { mcpServersFormat } from '../formats/mcp-servers.js';
 import type { LoadedTargets } from '../types.js';
@@ -58,7 +59,7 @@ export const readCodex: Reader = (doc, ctx) => {
       ...Object.entries(e.env_http_headers ?? {}).map(([h, v]) => [`env_http_headers.${h}`, v]),
     ].find(([, v]) => !ctx.env[v!]);
     if (unset) {
-      out.skipped.push({ name, source: ctx.file, reason: `${at}.${unset[0]}: ${unset[1]} is not set in the environment` });
+      out.skipped.push({ name, source: ctx.file, reason: `${at}.${unset[0]}: ${unsetWords(unset[1]!, unset[1]!, ctx)}` });
       continue;
     }
     // Values named by variable are written as `${VAR}`, so expansion takes them and marks them secret.

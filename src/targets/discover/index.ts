@@ -4,20 +4,27 @@
  * returns the files found, the servers they hold (one target per distinct server, `listedBy`
  * naming every client and file that lists it) and the skips. A file that is missing is no
  * finding; one that exists but cannot be read or parsed is a finding with the reason, never fatal.
+ *
+ * Project-scoped servers (the folder's own files, Claude Code's `projects` entries) are found and
+ * marked, never expanded from the environment beyond `allowEnv`: the caller decides whether to
+ * scan them (`--project-configs`), as the clients ask before they start a repository's servers.
  */
 import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { bounded } from '../../report/bounds.js';
 import { fileErrorWords } from '../../report/error-words.js';
+import { allowedEnv } from '../expand.js';
 import { readBounded } from '../load.js';
 import { TargetFileError, type SkippedTarget, type Target } from '../types.js';
+import { capDocument, MAX_SERVERS_PER_FILE, MAX_SERVERS_TOTAL, type Budget } from './cap.js';
 import { locations, type Location } from './clients.js';
 import { dirsFor, type DiscoverPlaces } from './dirs.js';
 import { mergeTargets, type FoundTarget } from './merge.js';
 import { parseDocument, syntaxOf } from './parse.js';
-import { readDocument, ShapeError } from './readers.js';
+import { readDocument, ShapeError, type ReaderContext } from './readers.js';
 
 export type { DiscoverPlaces } from './dirs.js';
+export { MAX_SERVERS_PER_FILE, MAX_SERVERS_TOTAL } from './cap.js';
 export { CLIENTS, locations } from './clients.js';
 export { identity, mergeTargets, type FoundTarget } from './merge.js';
 
@@ -29,6 +36,10 @@ export interface FoundFile {
   servers: number;
   /** Entries of the file that were skipped (disabled, invalid), each in `Discovery.skipped`. */
   skipped: number;
+  /** Of `servers`, those that are project-scoped (all of a project file's; Claude Code's `projects` entries). */
+  projectServers: number;
+  /** Entries beyond the bounds (MAX_SERVERS_PER_FILE, MAX_SERVERS_TOTAL), not read. */
+  leftOut?: number;
   /** Why the file could not be used at all. */
   error?: string;
 }
@@ -44,23 +55,39 @@ export interface Discovery {
 const MAX_DIR_FILES = 200;
 const BLOCK_FILE = /\.(?:ya?ml|json)$/i;
 
-export async function discover(places: DiscoverPlaces): Promise<Discovery> {
+export interface DiscoverOptions extends DiscoverPlaces {
+  /** Variables a project-scoped entry may read from `env` (`--allow-env`); none by default. */
+  allowEnv?: readonly string[];
+}
+
+export async function discover(places: DiscoverOptions): Promise<Discovery> {
   const d = dirsFor(places);
   const env = d.env;
+  const projectEnv = allowedEnv(env, places.allowEnv ?? []);
   const files: FoundFile[] = [];
   const found: FoundTarget[] = [];
   const skipped: SkippedTarget[] = [];
+  let totalLeft = MAX_SERVERS_TOTAL;
   for (const loc of locations(d)) {
     for (const file of loc.dir ? await filesIn(loc, files, skipped) : [loc.path]) {
-      const one = await readOne(loc, file, env, places.project);
+      const budget: Budget = { left: Math.min(MAX_SERVERS_PER_FILE, totalLeft), cut: 0 };
+      const one = await readOne(loc, file, { env, projectEnv, project: places.project, budget });
       if (!one) continue;
+      totalLeft -= one.found.servers + one.found.skipped;
       files.push(one.found);
       if (one.found.error) skipped.push({ name: loc.client.name, source: file, reason: one.found.error });
       for (const s of one.skipped) skipped.push(s);
-      for (const t of one.targets) found.push({ ...t, listedBy: [{ client: loc.client.name, file }] });
+      if (budget.cut > 0) {
+        one.found.leftOut = budget.cut;
+        const reason = `${budget.cut.toLocaleString('en-US')} more entries left out: discovery reads at most ${MAX_SERVERS_PER_FILE.toLocaleString('en-US')} servers per file and ${MAX_SERVERS_TOTAL.toLocaleString('en-US')} in all`;
+        skipped.push({ name: loc.client.name, source: file, reason });
+      }
+      for (const t of one.targets) found.push({ ...t, scope: one.project.has(t) ? 'project' : loc.scope, listedBy: [{ client: loc.client.name, file }] });
     }
   }
-  return { files, targets: mergeTargets([], found) as FoundTarget[], skipped };
+  // User files first: a server of the user's keeps its name whether or not project ones are scanned.
+  const user = mergeTargets([], found.filter((t) => t.scope === 'user'));
+  return { files, targets: mergeTargets(user, found.filter((t) => t.scope === 'project')) as FoundTarget[], skipped };
 }
 
 async function filesIn(loc: Location, files: FoundFile[], skipped: SkippedTarget[]): Promise<string[]> {
@@ -71,7 +98,7 @@ async function filesIn(loc: Location, files: FoundFile[], skipped: SkippedTarget
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' || code === 'ENOTDIR') return [];
     const error = `cannot read the folder: ${fileErrorWords(err)}`;
-    files.push({ client: loc.client.name, scope: loc.scope, file: loc.path, servers: 0, skipped: 0, error });
+    files.push({ client: loc.client.name, scope: loc.scope, file: loc.path, servers: 0, skipped: 0, projectServers: 0, error });
     skipped.push({ name: loc.client.name, source: loc.path, reason: error });
     return [];
   }
@@ -81,11 +108,20 @@ interface ReadFile {
   found: FoundFile;
   targets: Target[];
   skipped: SkippedTarget[];
+  /** The targets that are project-scoped. */
+  project: Set<Target>;
 }
 
-async function readOne(loc: Location, file: string, env: NodeJS.ProcessEnv, project: string | undefined): Promise<ReadFile | undefined> {
-  const base: FoundFile = { client: loc.client.name, scope: loc.scope, file, servers: 0, skipped: 0 };
-  const fail = (error: string): ReadFile => ({ found: { ...base, error }, targets: [], skipped: [] });
+interface ReadPlaces {
+  env: NodeJS.ProcessEnv;
+  projectEnv: NodeJS.ProcessEnv;
+  project: string | undefined;
+  budget: Budget;
+}
+
+async function readOne(loc: Location, file: string, at: ReadPlaces): Promise<ReadFile | undefined> {
+  const base: FoundFile = { client: loc.client.name, scope: loc.scope, file, servers: 0, skipped: 0, projectServers: 0 };
+  const fail = (error: string): ReadFile => ({ found: { ...base, error }, targets: [], skipped: [], project: new Set() });
   try {
     const info = await stat(file);
     if (info.isDirectory()) return fail('a directory, not a file');
@@ -106,11 +142,17 @@ async function readOne(loc: Location, file: string, env: NodeJS.ProcessEnv, proj
   const parsed = parseDocument(text, syntaxOf(file, 'json'));
   if ('error' in parsed) return fail(parsed.error);
   try {
-    const ctx = { file, env, workspaceFolder: loc.scope === 'project' ? project : undefined };
-    const got = readDocument(loc.reader, parsed.value, ctx);
+    // A project's files (and the project parts of a user file) may be a cloned repository's:
+    // they read only the variables the user allowed.
+    const projectCtx = { file, env: at.projectEnv, workspaceFolder: at.project, untrusted: 'a project-scope config' };
+    const ctx: ReaderContext = loc.scope === 'project' ? { ...projectCtx, projectCtx } : { file, env: at.env, projectCtx };
+    const doc = parsed.value && typeof parsed.value === 'object' && !Array.isArray(parsed.value) ? capDocument(loc.reader, parsed.value as Record<string, unknown>, at.budget) : parsed.value;
+    const got = readDocument(loc.reader, doc, ctx);
+    const project = loc.scope === 'project' ? new Set(got.targets) : (got.project ?? new Set<Target>());
     // As the loader does: a reason quotes keys of the file, and one of megabytes is no use.
     const skips = got.skipped.map((s) => ({ ...s, name: bounded(s.name, 1_000), reason: bounded(s.reason, 1_000) }));
-    return { found: { ...base, servers: got.targets.length, skipped: skips.length }, targets: got.targets, skipped: skips };
+    const found = { ...base, servers: got.targets.length, skipped: skips.length, projectServers: project.size };
+    return { found, targets: got.targets, skipped: skips, project };
   } catch (err) {
     if (err instanceof ShapeError) return fail(err.message);
     throw err;

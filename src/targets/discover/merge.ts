@@ -12,7 +12,11 @@ export interface ListedBy {
   file: string;
 }
 
-export type FoundTarget = Target & { listedBy: ListedBy[] };
+/**
+ * `scope`: project when only project-scoped files list it (a cloned repository's); a launch that a
+ * user file lists too is the user's (discover merges the user files first).
+ */
+export type FoundTarget = Target & { listedBy: ListedBy[]; scope?: 'user' | 'project' };
 
 export function identity(t: Target): string {
   const env = t.env ? Object.keys(t.env).sort().map((k) => [k, t.env![k]]) : [];

@@ -6,7 +6,7 @@
  */
 import type { FormatContext } from '../formats/format.js';
 import { mcpServersFormat, vscodeFormat } from '../formats/mcp-servers.js';
-import type { LoadedTargets } from '../types.js';
+import type { LoadedTargets, Target } from '../types.js';
 import type { ReaderId } from './clients.js';
 import { readCodex, readContinue, readGoose, readOpenCode, readZed } from './formats.js';
 import { isObject } from './launch.js';
@@ -14,7 +14,11 @@ import { isObject } from './launch.js';
 /** The file's top level or a section is not what the client writes there. */
 export class ShapeError extends Error {}
 
-type Reader = (doc: Record<string, unknown>, ctx: FormatContext) => LoadedTargets;
+/** A file's context, and the one for the project-scoped parts of a user file (Claude Code's `projects`). */
+export type ReaderContext = FormatContext & { projectCtx: FormatContext };
+/** What a reader found; `project` holds the targets that are project-scoped although the file is the user's. */
+export type ReadTargets = LoadedTargets & { project?: Set<Target> };
+type Reader = (doc: Record<string, unknown>, ctx: ReaderContext) => ReadTargets;
 const empty = (): LoadedTargets => ({ targets: [], skipped: [] });
 
 /** A `key` that must hold an object of servers if it is there at all. */
@@ -59,13 +63,17 @@ const READERS: Record<ReaderId, Reader> = {
     }
     return mcpServersAt(marked, ctx);
   },
-  // ~/.claude.json: user scope at the top, local scope per project under projects[<path>].
+  // ~/.claude.json: user scope at the top, local scope per project under projects[<path>]. Claude
+  // Code starts those only in that project, after asking: they are project-scoped like .mcp.json.
   claudeCode: (doc, ctx) => {
-    const out = mcpServersAt(section(doc, 'mcpServers'), ctx);
+    const out: ReadTargets = mcpServersAt(section(doc, 'mcpServers'), ctx);
+    out.project = new Set();
     for (const [dir, project] of Object.entries(section(doc, 'projects') ?? {})) {
       if (!isObject(project) || !isObject(project.mcpServers)) continue;
       const at = `projects[${JSON.stringify(dir)}].mcpServers.`;
-      merge(out, mcpServersAt(project.mcpServers, { ...ctx, workspaceFolder: dir }, at));
+      const got = mcpServersAt(project.mcpServers, { ...ctx.projectCtx, workspaceFolder: dir }, at);
+      for (const t of got.targets) out.project.add(t);
+      merge(out, got);
     }
     return out;
   },
@@ -86,7 +94,7 @@ const READERS: Record<ReaderId, Reader> = {
 };
 
 /** An empty file (or an empty YAML document) holds no servers; any other top level but an object is an error. */
-export function readDocument(reader: ReaderId, doc: unknown, ctx: FormatContext): LoadedTargets {
+export function readDocument(reader: ReaderId, doc: unknown, ctx: ReaderContext): ReadTargets {
   if (doc === undefined || doc === null) return empty();
   if (!isObject(doc)) throw new ShapeError('expected an object at the top level');
   return READERS[reader](doc, ctx);
