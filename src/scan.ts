@@ -67,7 +67,7 @@ export async function scan(listed: Target[], options: ScanOptions = {}): Promise
   if (sandboxNote) options.onProgress?.({ type: 'warning', message: sandboxNote });
   // `npx -y pkg` and the like run from the cache like npm targets; unpinned ones get a version first.
   const launched = npmLaunchTargets(listed);
-  const resolution = await resolveUnpinned(launched, !!options.install, options.signal);
+  const resolution = await resolveUnpinned(launched, !!options.install, cacheDir, options.signal);
   const targets = withResolved(launched, resolution);
   const npmSpecs = targets.filter((t) => t.npm).map((t) => t.npm!);
   const scripts = installScriptSpecs(targets);

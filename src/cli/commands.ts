@@ -227,11 +227,11 @@ export async function installCommand(files: string[], flags: { concurrency: numb
   // `npx -y pkg` entries too, each unpinned one at the version a scan would resolve now.
   const { npmLaunchTargets, resolveUnpinned, withResolved } = await import('../targets/npm-launch.js');
   const launched = npmLaunchTargets(loaded.targets);
-  const resolution = await resolveUnpinned(launched, true);
+  const cacheDir = flags.cacheDir ?? defaultCacheDir();
+  const resolution = await resolveUnpinned(launched, true, cacheDir);
   for (const [spec, error] of resolution.errors) process.stderr.write(`idemscan: ${safeText(spec, 300)}: ${safeText(error, 600)}\n`);
   const targets = withResolved(launched, resolution);
   const specs = targets.filter((t) => t.npm && !resolution.errors.has(t.npm)).map((t) => t.npm!);
-  const cacheDir = flags.cacheDir ?? defaultCacheDir();
   // Each package as it finishes on stdout; on a terminal a bar with counts on stderr.
   const progress = new InstallProgress(new Set(specs).size, process.stdout, process.stderr);
   const results = await installPackages(specs, cacheDir, flags.concurrency, installScriptSpecs(targets), undefined, (r) => {

@@ -5,12 +5,15 @@
  * bounded in time) and runs from it (in the sandbox, under --sandbox). An unpinned package is
  * resolved to one exact version first, the way npm itself picks one; the report says so.
  */
+import { readdirSync } from 'node:fs';
+import path from 'node:path';
 import pLimit from 'p-limit';
 import maxSatisfying from 'semver/ranges/max-satisfying.js';
 import satisfies from 'semver/functions/satisfies.js';
 import validRange from 'semver/ranges/valid.js';
 import { npmLaunchOf, pypiLaunchOf } from './launchers.js';
-import { npmEnv } from './npm.js';
+import { isInstalled, npmEnv } from './npm.js';
+import { exactVersionProblem } from './pinned.js';
 import type { Target } from './types.js';
 
 /** `npm view` asks the registry for one document: far below this unless the registry is stuck. */
@@ -51,15 +54,12 @@ export interface Resolution {
 
 /**
  * The exact version of each unpinned spec of `targets` (from npmLaunchTargets), asked of the
- * registry once per package name. Without `online` none is asked: each gets the reason instead.
+ * registry once per package name. Offline (`--no-install`), the newest version already in the
+ * cache that fits (the one `idemscan install` resolved), or the reason there is none.
  */
-export async function resolveUnpinned(targets: Target[], online: boolean, signal?: AbortSignal): Promise<Resolution> {
+export async function resolveUnpinned(targets: Target[], online: boolean, cacheDir: string, signal?: AbortSignal): Promise<Resolution> {
   const unpinned = [...new Set(targets.filter((t) => t.launcher?.resolved && t.npm).map((t) => t.npm!))];
   const out: Resolution = { resolved: new Map(), errors: new Map() };
-  if (!online) {
-    for (const spec of unpinned) out.errors.set(spec, 'not pinned to a version, and resolving one needs the npm registry (scan without --no-install, or pin it: "name@1.2.3")');
-    return out;
-  }
   const byName = new Map<string, string[]>();
   for (const spec of unpinned) {
     const name = spec.slice(0, spec.indexOf('@', 1));
@@ -69,12 +69,13 @@ export async function resolveUnpinned(targets: Target[], online: boolean, signal
   await Promise.all(
     [...byName].map(([name, specs]) =>
       limit(async () => {
-        const meta = await viewPackage(name, signal);
+        const meta = online ? await viewPackage(name, signal) : cachedVersions(name, cacheDir);
         for (const spec of specs) {
           const range = spec.slice(name.length + 1);
           const version = 'error' in meta ? undefined : pickVersion(meta, range);
           if (version) out.resolved.set(spec, `${name}@${version}`);
-          else out.errors.set(spec, 'error' in meta ? meta.error : `no published version matches "${range}"`);
+          else if ('error' in meta) out.errors.set(spec, meta.error);
+          else out.errors.set(spec, online ? `no published version matches "${range}"` : `not pinned, and no version in the cache fits "${range}": resolving one needs the npm registry (scan without --no-install, run \`idemscan install\`, or pin it: "name@1.2.3")`);
         }
       }),
     ),
@@ -85,6 +86,23 @@ export async function resolveUnpinned(targets: Target[], online: boolean, signal
 /** The targets with each resolved spec in place of the unpinned one. */
 export function withResolved(targets: Target[], resolution: Resolution): Target[] {
   return targets.map((t) => (t.npm && resolution.resolved.has(t.npm) ? { ...t, npm: resolution.resolved.get(t.npm) } : t));
+}
+
+/** The installed versions of `name` in the cache; the newest release stands for `latest`. */
+function cachedVersions(name: string, cacheDir: string): PackageMeta {
+  const prefix = `${name.replace('/', '+')}@`; // as packageDir names entries
+  let entries: string[] = [];
+  try {
+    entries = readdirSync(path.join(cacheDir, 'npm'));
+  } catch {
+    // no cache yet
+  }
+  const versions = entries
+    .filter((e) => e.startsWith(prefix))
+    .map((e) => e.slice(prefix.length))
+    .filter((v) => !exactVersionProblem(v) && isInstalled(cacheDir, `${name}@${v}`));
+  const latest = maxSatisfying(versions, '*');
+  return { versions, distTags: latest ? { latest } : {} };
 }
 
 interface PackageMeta {

@@ -3,7 +3,7 @@
  * --sandbox, the package is installed into the cache first and run from it. The registry is a
  * local one (test/helpers/npm-registry.ts) serving the fixture package test/fixtures/packages/npx-server.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -11,7 +11,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { Report } from '../../src/report/schema.js';
 import { sandboxPrefix } from '../../src/targets/sandbox.js';
 import { idemscan } from '../helpers/cli.js';
-import { startRegistry, type LocalRegistry } from '../helpers/npm-registry.ts';
+import { startRegistry, type LocalRegistry } from '../helpers/npm-registry.js';
 
 const PACKAGE = fileURLToPath(new URL('../fixtures/packages/npx-server', import.meta.url));
 const sandbox = sandboxPrefix() ? ['--sandbox'] : [];
@@ -90,4 +90,39 @@ it.skipIf(!sandboxPrefix())('does not count the install against --timeout', { ti
   } finally {
     registry.tarballDelayMs = 0;
   }
+});
+
+it.skipIf(!sandboxPrefix())('does the same for our own list format and for a discovered client config (Codex TOML)', { timeout: 120_000 }, async () => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'idemscan-npx-disc-'));
+  const home = path.join(dir, 'home');
+  mkdirSync(path.join(home, '.codex'), { recursive: true });
+  writeFileSync(path.join(home, '.codex', 'config.toml'), '[mcp_servers.probe]\ncommand = "npx"\nargs = ["-y", "idemscan-npx-probe@1.0.0", "codex"]\n');
+  const list = path.join(dir, 'targets.json');
+  writeFileSync(list, JSON.stringify({ servers: [{ name: 'own', command: 'npx', args: ['--yes', 'idemscan-npx-probe@1.1.0', 'own'] }] }));
+  const run = await idemscan(['scan', list, '--discover', '--cache-dir', path.join(dir, 'cache'), '--out', dir, '--json', '-', '-q', ...sandbox], {
+    env: { ...registry.env(), HOME: home, XDG_CONFIG_HOME: path.join(home, '.config') },
+    cwd: dir,
+  });
+  expect(run.exitCode, run.stderr).toBe(0);
+  const report = Report.parse(JSON.parse(run.stdout));
+  expect(report.servers.map((s) => [s.name, s.status, s.target.npm, s.tools[0]?.description])).toEqual([
+    ['own', 'ok', 'idemscan-npx-probe@1.1.0', '["own"]'],
+    ['probe', 'ok', 'idemscan-npx-probe@1.0.0', '["codex"]'],
+  ]);
+});
+
+it('`idemscan install` installs runner entries; `scan --no-install` then takes an unpinned one from the cache', { timeout: 120_000 }, async () => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'idemscan-npx-offline-'));
+  const file = path.join(dir, 'mcp.json');
+  const cache = path.join(dir, 'cache');
+  writeFileSync(file, JSON.stringify({ mcpServers: { bare: { command: 'npx', args: ['idemscan-npx-probe'] }, none: { command: 'npx', args: ['idemscan-npx-probe@^9'] } } }));
+  const install = await idemscan(['install', file, '--cache-dir', cache], { env: registry.env() });
+  expect(install.stdout).toMatch(/1\/1 packages/);
+  expect(install.stderr).toContain('idemscan-npx-probe@^9: no published version matches "^9"');
+  expect(install.exitCode).toBe(3);
+  const scan = await idemscan(['scan', file, '--no-install', '--cache-dir', cache, '--out', dir, '--json', '-', '-q', ...sandbox], { env: { npm_config_registry: 'http://127.0.0.1:9/' } });
+  const report = Report.parse(JSON.parse(scan.stdout));
+  const [bare, none] = report.servers;
+  expect([bare!.status, bare!.target.npm, bare!.target.launcher?.resolved]).toEqual(['ok', 'idemscan-npx-probe@1.1.0', true]);
+  expect(none!.failure?.message).toMatch(/not pinned, and no version in the cache fits "\^9"/);
 });
