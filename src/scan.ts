@@ -18,6 +18,7 @@ import { SCHEMA_VERSION } from './report/schema-version.js';
 import { summarize } from './report/summary.js';
 import { cacheContainment, defaultCacheDir, installHint, installPackages, type InstallResult, installScriptSpecs, isInstalled, packageDir, resolveNpmLaunch } from './targets/npm.js';
 import { describeTarget, Redactor } from './targets/redact.js';
+import { npmLaunchTargets, pypiProblem, resolveUnpinned, withResolved } from './targets/npm-launch.js';
 import { parsePinnedSpec } from './targets/pinned.js';
 import { redactServer } from './targets/redact-report.js';
 import { contain, defaultSupport, sandboxSupport, type SandboxMode } from './targets/sandbox.js';
@@ -56,7 +57,7 @@ export type ProgressEvent =
   /** `index` counts the servers done so far; `target` is the position of the server's target, as in `start`. */
   | { type: 'done'; server: ServerReport; index: number; total: number; target?: number };
 
-export async function scan(targets: Target[], options: ScanOptions = {}): Promise<Report> {
+export async function scan(listed: Target[], options: ScanOptions = {}): Promise<Report> {
   const startedAt = new Date();
   if (options.signal) setMaxListeners(0, options.signal); // one abort listener per running server, by design
   const connect: ConnectOptions = { ...DEFAULT_CONNECT_OPTIONS, ...definedOnly(options) };
@@ -65,11 +66,16 @@ export async function scan(targets: Target[], options: ScanOptions = {}): Promis
   const stdio = targets.some((t) => t.transport === 'stdio');
   const sandboxNote = options.sandbox ? sandboxSupport().note : stdio ? defaultSupport().note : undefined;
   if (sandboxNote) options.onProgress?.({ type: 'warning', message: sandboxNote });
+  // `npx -y pkg` and the like run from the cache like npm targets; unpinned ones get a version first.
+  const launched = npmLaunchTargets(listed);
+  const resolution = await resolveUnpinned(launched, !!options.install, cacheDir, options.signal);
+  const targets = withResolved(launched, resolution);
   const npmSpecs = targets.filter((t) => t.npm).map((t) => t.npm!);
   const scripts = installScriptSpecs(targets);
   // Target files are checked when read; a library caller's own targets are checked here, before npm runs.
-  const installErrors = new Map<string, string>();
+  const installErrors = new Map(resolution.errors);
   for (const spec of npmSpecs) {
+    if (installErrors.has(spec)) continue;
     const pinned = parsePinnedSpec(spec);
     if ('error' in pinned) installErrors.set(spec, pinned.error);
   }
@@ -164,6 +170,9 @@ async function scanServer(target: Target, connect: ConnectOptions, opts: OneOpti
       launch = { ...target, ...(await resolveNpmLaunch(target, opts.cacheDir)) };
       resolved = [launch.command, ...redact.args(launch.args ?? [])].join(' ');
     }
+    // Its download would need the network the sandbox takes away: said at once, not after --timeout.
+    const pypi = opts.sandbox ? pypiProblem(target) : undefined;
+    if (pypi) throw new Error(pypi);
     if (launch.transport === 'stdio' && launch.command) {
       const own = cacheContainment(opts.cacheDir, target.npm ? packageDir(opts.cacheDir, target.npm) : undefined);
       const contained = contain({ command: launch.command, args: launch.args ?? [], cwd: launch.cwd }, { sandbox: !!opts.sandbox, ...own });

@@ -266,16 +266,22 @@ async function exitCode(report: Report, failOn: FailOn | undefined): Promise<num
 export async function installCommand(files: string[], flags: { concurrency: number; cacheDir?: string; allowEnv?: string[] }): Promise<void> {
   const loaded = await loadOrUsage(files, checkAllowEnv(flags.allowEnv));
   for (const s of loaded.skipped) process.stderr.write(`idemscan: skipped ${safeText(s.name, 80)} (${s.source}): ${safeText(s.reason, 400)}\n`);
-  const specs = loaded.targets.filter((t) => t.npm).map((t) => t.npm!);
+  // `npx -y pkg` entries too, each unpinned one at the version a scan would resolve now.
+  const { npmLaunchTargets, resolveUnpinned, withResolved } = await import('../targets/npm-launch.js');
+  const launched = npmLaunchTargets(loaded.targets);
   const cacheDir = flags.cacheDir ?? defaultCacheDir();
+  const resolution = await resolveUnpinned(launched, true, cacheDir);
+  for (const [spec, error] of resolution.errors) process.stderr.write(`idemscan: ${safeText(spec, 300)}: ${safeText(error, 600)}\n`);
+  const targets = withResolved(launched, resolution);
+  const specs = targets.filter((t) => t.npm && !resolution.errors.has(t.npm)).map((t) => t.npm!);
   // Each package as it finishes on stdout; on a terminal a bar with counts on stderr.
   const progress = new InstallProgress(new Set(specs).size, process.stdout, process.stderr);
-  const results = await installPackages(specs, cacheDir, flags.concurrency, installScriptSpecs(loaded.targets), undefined, (r) => {
+  const results = await installPackages(specs, cacheDir, flags.concurrency, installScriptSpecs(targets), undefined, (r) => {
     progress.onInstalled(r);
     if (r.note) progress.message(`idemscan: ${r.note}`);
     if (!r.ok) progress.message(r.error ?? '');
   });
   progress.stop();
   process.stdout.write(`${results.filter((r) => r.ok).length}/${results.length} packages in ${cacheDir}\n`);
-  if (results.some((r) => !r.ok)) process.exitCode = EXIT.allFailed;
+  if (results.some((r) => !r.ok) || resolution.errors.size > 0) process.exitCode = EXIT.allFailed;
 }

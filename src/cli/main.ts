@@ -103,7 +103,7 @@ scanOptions(program.command('lock'))
 
 program
   .command('install')
-  .description('install the pinned npm packages of target files into the cache')
+  .description('install the npm packages of target files into the cache (pinned ones, and those npx-style entries start)')
   .argument('<files...>', 'target files')
   .addOption(intOption('--concurrency <n>', 'installs at once', 4))
   .option('--cache-dir <dir>', 'cache directory (default: $IDEMSCAN_CACHE or ~/.cache/idemscan)')

@@ -112,6 +112,9 @@ export async function observe(target: Launch, opts: ConnectOptions): Promise<Obs
       if (session.era === 'legacy' && (session.probeSilent?.() || skipProbe)) opts.eraMemo?.rememberSilentLegacy(key);
       obs.tools = listing.tools;
       obs.findings = obs.findings.concat(listing.findings);
+    } catch (err) {
+      // Before the close below: whether it was still starting is a question about it alive.
+      throw err instanceof ScanFailure && err.kind === 'timeout' && !opts.signal?.aborted ? stillStarting(err, channel, opts.timeoutMs) : err;
     } finally {
       opts.signal?.removeEventListener('abort', onAbort);
       clearTimeout(timer);
@@ -183,6 +186,16 @@ export async function observe(target: Launch, opts: ConnectOptions): Promise<Obs
   }
   obs.durationMs = Math.round(performance.now() - started);
   return obs;
+}
+
+/**
+ * A server still starting when time ran out (alive, nothing on stdout yet: a download, a slow
+ * runtime) is told apart from one that answered and then stalled: only the first is helped by
+ * more time.
+ */
+function stillStarting(timeout: ScanFailure, channel: Channel, timeoutMs: number): ScanFailure {
+  if (!(channel instanceof StdioChannel) || !channel.starting) return timeout;
+  return new ScanFailure('timeout', `no answer within ${timeoutMs / 1000} s; it was still starting: try --timeout ${Math.max(60_000, timeoutMs * 2)}`);
 }
 
 /**

@@ -38,6 +38,8 @@ export class StdioChannel implements Channel {
   readonly stderrTail: TailBuffer;
   /** Lines on stdout that were not JSON-RPC (banners, logs): counted, first one kept. */
   noise = { lines: 0, first: undefined as string | undefined };
+  /** JSON-RPC messages received so far. */
+  frames = 0;
   private child?: ChildProcess;
   private pending: Buffer[] = [];
   private pendingBytes = 0;
@@ -52,6 +54,11 @@ export class StdioChannel implements Channel {
 
   get pid(): number | undefined {
     return this.child?.pid;
+  }
+
+  /** Started, still running, and not a word on stdout yet: a server still starting up. */
+  get starting(): boolean {
+    return !!this.child?.pid && this.child.exitCode === null && this.child.signalCode === null && !this.closing && this.frames === 0 && this.noise.lines === 0;
   }
 
   async start(): Promise<void> {
@@ -144,6 +151,7 @@ export class StdioChannel implements Channel {
       parsed = undefined;
     }
     if (parsed && typeof parsed === 'object' && (parsed as { jsonrpc?: unknown }).jsonrpc === '2.0') {
+      this.frames++;
       this.events.onmessage?.(parsed as Record<string, unknown>);
       return;
     }

@@ -79,6 +79,10 @@ export const TargetInfo = z.object({
   /** Names of the headers the target declares; values are never reported. */
   headers: z.array(z.string()).optional(),
   npm: z.string().optional(),
+  /** A server the config starts through a package runner (`npx -y pkg@^1 ...`), scanned as the npm
+   * package `npm`: the runner, the package as the config wrote it, and whether its version was
+   * resolved by idemscan (the config did not pin one; `npm` is then the version resolved). */
+  launcher: z.object({ runner: z.string(), spec: z.string(), resolved: z.boolean() }).optional(),
   /** The resolved launch (the installed package's entry point) when `npm` is used. */
   resolved: z.string().optional(),
   /** Env or header names given obvious fake values (registry secrets), never real ones. */

@@ -172,7 +172,8 @@ async function runScripts(dir: string, cacheDir: string, signal?: AbortSignal): 
 
 const BASE_ENV = /^(?:PATH|HOME|USER|LOGNAME|SHELL|TMPDIR|TEMP|TMP|LANG|SystemRoot|ComSpec|APPDATA|LOCALAPPDATA|NODE_EXTRA_CA_CERTS|SSL_CERT_FILE|SSL_CERT_DIR)$/i;
 
-function npmEnv(): Record<string, string> {
+/** For npm itself (installs, `npm view`): the user's npm settings and nothing else. */
+export function npmEnv(): Record<string, string> {
   const keep = Object.entries(process.env).filter(
     ([k, v]) => v !== undefined && (BASE_ENV.test(k) || /^(?:HTTPS?_PROXY|NO_PROXY)$/i.test(k) || /^npm_config_/i.test(k)),
   ) as [string, string][];

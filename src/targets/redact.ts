@@ -170,6 +170,7 @@ export function describeTarget(target: Target, resolved?: string): TargetInfo {
     url: target.url && r.url(target.url),
     headers: target.headers && Object.keys(target.headers),
     npm: target.npm,
+    launcher: target.launcher && { ...target.launcher, spec: r.text(target.launcher.spec) },
     resolved,
     fakeEnv: target.fakeEnv?.length ? target.fakeEnv : undefined,
     source: target.source,

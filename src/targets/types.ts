@@ -16,6 +16,9 @@ export interface Target {
   /** A pinned npm package (`name@version`) launched from the install cache instead of a command. */
   npm?: string;
   bin?: string;
+  /** What the config said when it started the package through a runner (`npx -y pkg@^1 ...`):
+   * the runner, the package as written, and whether idemscan resolved its version (unpinned). */
+  launcher?: { runner: string; spec: string; resolved: boolean };
   /** Why this npm package needs its install scripts (they run sandboxed; by default none run). */
   installScripts?: string;
   trusted?: boolean;

@@ -1,0 +1,146 @@
+/**
+ * A pass over loaded targets, whatever file or client they came from: `npx -y pkg@1.2.3 args` (and
+ * the other npm runners of launchers.ts) becomes the npm-package launch of an `{"npm": ...}` entry,
+ * so that the package is installed into the cache before the scan (with the network, scripts off,
+ * bounded in time) and runs from it (in the sandbox, under --sandbox). An unpinned package is
+ * resolved to one exact version first, the way npm itself picks one; the report says so.
+ */
+import { readdirSync } from 'node:fs';
+import path from 'node:path';
+import pLimit from 'p-limit';
+import maxSatisfying from 'semver/ranges/max-satisfying.js';
+import satisfies from 'semver/functions/satisfies.js';
+import validRange from 'semver/ranges/valid.js';
+import { npmLaunchOf, pypiLaunchOf } from './launchers.js';
+import { isInstalled, npmEnv } from './npm.js';
+import { exactVersionProblem } from './pinned.js';
+import type { Target } from './types.js';
+
+/** `npm view` asks the registry for one document: far below this unless the registry is stuck. */
+const RESOLVE_TIMEOUT_MS = 60_000;
+
+/** Targets whose command is an npm runner, as npm-package targets; the others as they are. */
+export function npmLaunchTargets(targets: Target[]): Target[] {
+  return targets.map((t) => {
+    if (t.transport !== 'stdio' || !t.command || t.npm) return t;
+    const found = npmLaunchOf(t.command, t.args ?? []);
+    if (!found) return t;
+    const pinned = found.version !== undefined;
+    return {
+      ...t,
+      command: undefined,
+      args: found.args,
+      npm: `${found.name}@${found.version ?? found.range!}`,
+      bin: found.bin,
+      launcher: { runner: found.runner, spec: found.spec, resolved: !pinned },
+    };
+  });
+}
+
+/** Why a uvx server cannot run in the sandbox, or undefined when it is not one. */
+export function pypiProblem(target: Target): string | undefined {
+  if (target.transport !== 'stdio' || !target.command || target.npm) return undefined;
+  const found = pypiLaunchOf(target.command, target.args ?? []);
+  if (!found) return undefined;
+  return `uvx servers need PyPI installs, not supported yet: ${found.spec ?? 'its package'} would be downloaded at start-up, and the sandbox has no network (scan without --sandbox to run it as configured)`;
+}
+
+export interface Resolution {
+  /** Unpinned spec (`pkg@latest`) -> exact spec (`pkg@1.4.2`). */
+  resolved: Map<string, string>;
+  /** Unpinned spec -> why it has no version. */
+  errors: Map<string, string>;
+}
+
+/**
+ * The exact version of each unpinned spec of `targets` (from npmLaunchTargets), asked of the
+ * registry once per package name. Offline (`--no-install`), the newest version already in the
+ * cache that fits (the one `idemscan install` resolved), or the reason there is none.
+ */
+export async function resolveUnpinned(targets: Target[], online: boolean, cacheDir: string, signal?: AbortSignal): Promise<Resolution> {
+  const unpinned = [...new Set(targets.filter((t) => t.launcher?.resolved && t.npm).map((t) => t.npm!))];
+  const out: Resolution = { resolved: new Map(), errors: new Map() };
+  const byName = new Map<string, string[]>();
+  for (const spec of unpinned) {
+    const name = spec.slice(0, spec.indexOf('@', 1));
+    byName.set(name, [...(byName.get(name) ?? []), spec]);
+  }
+  const limit = pLimit(4);
+  await Promise.all(
+    [...byName].map(([name, specs]) =>
+      limit(async () => {
+        const meta = online ? await viewPackage(name, signal) : cachedVersions(name, cacheDir);
+        for (const spec of specs) {
+          const range = spec.slice(name.length + 1);
+          const version = 'error' in meta ? undefined : pickVersion(meta, range);
+          if (version) out.resolved.set(spec, `${name}@${version}`);
+          else if ('error' in meta) out.errors.set(spec, meta.error);
+          else out.errors.set(spec, online ? `no published version matches "${range}"` : `not pinned, and no version in the cache fits "${range}": resolving one needs the npm registry (scan without --no-install, run \`idemscan install\`, or pin it: "name@1.2.3")`);
+        }
+      }),
+    ),
+  );
+  return out;
+}
+
+/** The targets with each resolved spec in place of the unpinned one. */
+export function withResolved(targets: Target[], resolution: Resolution): Target[] {
+  return targets.map((t) => (t.npm && resolution.resolved.has(t.npm) ? { ...t, npm: resolution.resolved.get(t.npm) } : t));
+}
+
+/** The installed versions of `name` in the cache; the newest release stands for `latest`. */
+function cachedVersions(name: string, cacheDir: string): PackageMeta {
+  const prefix = `${name.replace('/', '+')}@`; // as packageDir names entries
+  let entries: string[] = [];
+  try {
+    entries = readdirSync(path.join(cacheDir, 'npm'));
+  } catch {
+    // no cache yet
+  }
+  const versions = entries
+    .filter((e) => e.startsWith(prefix))
+    .map((e) => e.slice(prefix.length))
+    .filter((v) => !exactVersionProblem(v) && isInstalled(cacheDir, `${name}@${v}`));
+  const latest = maxSatisfying(versions, '*');
+  return { versions, distTags: latest ? { latest } : {} };
+}
+
+interface PackageMeta {
+  versions: string[];
+  distTags: Record<string, string>;
+}
+
+/**
+ * npm's choice (npm-pick-manifest): a dist-tag names its version; for a range, the `latest` tag
+ * when it satisfies the range, else the highest version that does.
+ */
+export function pickVersion(meta: PackageMeta, range: string): string | undefined {
+  if (validRange(range) === null) return Object.hasOwn(meta.distTags, range) ? meta.distTags[range] : undefined;
+  const latest = meta.distTags.latest;
+  if (latest && satisfies(latest, range)) return latest;
+  return maxSatisfying(meta.versions, range) ?? undefined;
+}
+
+async function viewPackage(name: string, signal?: AbortSignal): Promise<PackageMeta | { error: string }> {
+  const { execa } = await import('execa');
+  const run = await execa('npm', ['view', name, 'versions', 'dist-tags', '--json', '--loglevel=error'], {
+    reject: false,
+    timeout: RESOLVE_TIMEOUT_MS,
+    extendEnv: false,
+    env: npmEnv(),
+    cancelSignal: signal,
+    stdin: 'ignore',
+  });
+  if (run.isCanceled) return { error: 'interrupted' };
+  if (run.timedOut) return { error: `the npm registry did not answer within ${RESOLVE_TIMEOUT_MS / 1000} s` };
+  if (run.exitCode !== 0) return { error: `npm view failed: ${String(run.stderr || run.message).slice(-500)}` };
+  try {
+    const doc = JSON.parse(String(run.stdout)) as { versions?: unknown; 'dist-tags'?: unknown };
+    const versions = Array.isArray(doc.versions) ? doc.versions.filter((v): v is string => typeof v === 'string') : typeof doc.versions === 'string' ? [doc.versions] : [];
+    const tags = doc['dist-tags'] && typeof doc['dist-tags'] === 'object' ? (doc['dist-tags'] as Record<string, unknown>) : {};
+    const distTags = Object.fromEntries(Object.entries(tags).filter((e): e is [string, string] => typeof e[1] === 'string'));
+    return { versions, distTags };
+  } catch {
+    return { error: 'npm view printed no JSON' };
+  }
+}
