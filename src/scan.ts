@@ -63,13 +63,13 @@ export async function scan(listed: Target[], options: ScanOptions = {}): Promise
   const connect: ConnectOptions = { ...DEFAULT_CONNECT_OPTIONS, ...definedOnly(options) };
   const concurrency = Math.max(1, options.concurrency ?? 4);
   const cacheDir = options.cacheDir ?? defaultCacheDir();
-  const stdio = targets.some((t) => t.transport === 'stdio');
-  const sandboxNote = options.sandbox ? sandboxSupport().note : stdio ? defaultSupport().note : undefined;
-  if (sandboxNote) options.onProgress?.({ type: 'warning', message: sandboxNote });
   // `npx -y pkg` and the like run from the cache like npm targets; unpinned ones get a version first.
   const launched = npmLaunchTargets(listed);
   const resolution = await resolveUnpinned(launched, !!options.install, cacheDir, options.signal);
   const targets = withResolved(launched, resolution);
+  const stdio = targets.some((t) => t.transport === 'stdio');
+  const sandboxNote = options.sandbox ? sandboxSupport().note : stdio ? defaultSupport().note : undefined;
+  if (sandboxNote) options.onProgress?.({ type: 'warning', message: sandboxNote });
   const npmSpecs = targets.filter((t) => t.npm).map((t) => t.npm!);
   const scripts = installScriptSpecs(targets);
   // Target files are checked when read; a library caller's own targets are checked here, before npm runs.
