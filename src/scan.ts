@@ -15,6 +15,7 @@ import { bounded, boundedObject, serverInfoOf } from './report/bounds.js';
 import { fitServerReport } from './report/budget.js';
 import type { Report, ServerReport } from './report/schema.js';
 import { SCHEMA_VERSION } from './report/schema-version.js';
+import { checkOptions, checkTargets } from './scan-input.js';
 import { summarize } from './report/summary.js';
 import { defaultCacheDir, installHint, installPackages, type InstallResult, installScriptSpecs, isInstalled, packageDir, resolveNpmLaunch } from './targets/npm.js';
 import { describeTarget, Redactor } from './targets/redact.js';
@@ -61,6 +62,9 @@ export type ProgressEvent =
   | { type: 'done'; server: ServerReport; index: number; total: number; target?: number };
 
 export async function scan(targets: Target[], options: ScanOptions = {}): Promise<Report> {
+  // Malformed input is the caller's mistake, not a server's failure: a ScanInputError, before any work.
+  checkTargets(targets);
+  checkOptions(options);
   const startedAt = new Date();
   if (options.signal) setMaxListeners(0, options.signal); // one abort listener per running server, by design
   const connect: ConnectOptions = { ...DEFAULT_CONNECT_OPTIONS, ...definedOnly(options) };

@@ -54,11 +54,15 @@ export interface LoadedTargets {
   skipped: SkippedTarget[];
 }
 
-/** A whole target file could not be used: wrong path, not JSON, unknown shape. */
+/** Why a whole target file could not be used: `unreadable` (path, permissions), `too-large`, `syntax` (not JSON/JSONC), `format` (an unknown shape). */
+export type TargetFileErrorKind = 'unreadable' | 'too-large' | 'syntax' | 'format';
+
+/** A whole target file could not be used: wrong path, not JSON, unknown shape. Single bad entries are `skipped` instead. */
 export class TargetFileError extends Error {
   constructor(
     readonly file: string,
     readonly detail: string,
+    readonly kind: TargetFileErrorKind = 'format',
   ) {
     super(`${file}: ${detail}`);
     this.name = 'TargetFileError';
