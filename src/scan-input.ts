@@ -4,7 +4,8 @@
  * `transport` used to reach the connector as an HTTP target with no URL ("Invalid URL"). Plain
  * checks, no zod: `audit` of one server loads none of the schemas.
  */
-import { httpUrlProblem, type Target } from './targets/types.js';
+import type { Target } from './targets/types.js';
+import { httpUrlProblem } from './targets/url.js';
 
 /** `targets`: not an array; `target`: one entry is malformed; `option`: a ScanOptions field is. */
 export type ScanInputErrorKind = 'targets' | 'target' | 'option';

@@ -15,7 +15,7 @@ import { oauthScanOptions, type OAuthFlags } from './auth-command.js';
 import { checkOutputDir, checkOutputFile, codeOf, writeFallback, writeOutputFile } from './output.js';
 import { EXIT_INTERRUPTED, unscannedText, watchSignals } from './signals.js';
 import { InstallProgress, ScanProgress } from './progress.js';
-import { nameFromServerInfo, printResult, wroteLine } from './print-scan.js';
+import { nameFromServerInfo, printResult, sandboxLines, wroteLine } from './print-scan.js';
 
 // What only some runs need is imported when they need it (target files, profiles, --fail-on, lock
 // files): each brings zod schemas, built at import, that `audit` of one server does without.
@@ -57,12 +57,13 @@ export async function scanCommand(files: string[], flags: ScanFlags & { shard?: 
   } catch (err) {
     throw new UsageError(`--shard: ${(err as Error).message}`);
   }
+  const prepared = await prepare(flags);
   let loaded = await loadOrUsage(list);
   if (flags.discover) loaded = await addDiscovered(loaded, flags.quiet);
   // A source may be a file name from a cloned repository (.continue/mcpServers/*.yaml): escaped too.
   for (const s of loaded.skipped) process.stderr.write(`idemscan: skipped ${safeText(s.name, 80)} (${safeText(s.source, 300)}): ${safeText(s.reason, 400)}\n`);
   // A shard may be empty (more shards than servers): that is an empty report, not an error.
-  await run(shard ? selectShard(loaded.targets, shard) : loaded.targets, flags, 'table', loaded.skipped, { shard });
+  await run(prepared, shard ? selectShard(loaded.targets, shard) : loaded.targets, flags, 'table', loaded.skipped, { shard });
 }
 
 /** A target file that cannot be read is a usage error (exit 2), named in the message. */
@@ -93,7 +94,8 @@ export interface AuditFlags extends ScanFlags {
 }
 
 export async function auditCommand(words: string[], flags: AuditFlags): Promise<void> {
-  await run([auditTarget(words, flags)], flags, 'tools', [], { nameFromServerInfo: flags.name === undefined });
+  const target = auditTarget(words, flags);
+  await run(await prepare(flags), [target], flags, 'tools', [], { nameFromServerInfo: flags.name === undefined });
 }
 
 function auditTarget(words: string[], flags: AuditFlags): Target {
@@ -135,7 +137,18 @@ function pairs(items: string[], sep: string, flag: string): Record<string, strin
   );
 }
 
+/**
+ * The flags that are checked without touching anything, before any target file is read: a
+ * mistyped --fail-on word must not first read the bundled list and print its skipped entries.
+ */
+async function prepare(flags: ScanFlags) {
+  const profiles = await loadProfilesOrUsage(flags.profile ?? []); // bad profile files are usage errors before the scan
+  const failOn = flags.failOn === undefined ? undefined : (await import('./fail-on.js')).parseFailOn(flags.failOn, profiles.map((p) => p.profile)); // and unknown --fail-on words
+  return { profiles, failOn };
+}
+
 async function run(
+  prepared: Awaited<ReturnType<typeof prepare>>,
   targets: Target[],
   flags: ScanFlags,
   view: 'table' | 'tools',
@@ -144,9 +157,8 @@ async function run(
 ): Promise<void> {
   if (targets.length === 0 && !extra.shard) throw new UsageError('no targets to scan');
   const formats = flags.format;
-  const profiles = await loadProfilesOrUsage(flags.profile ?? []); // bad profile files are usage errors before the scan
-  const failOn = flags.failOn === undefined ? undefined : (await import('./fail-on.js')).parseFailOn(flags.failOn, profiles.map((p) => p.profile)); // and unknown --fail-on words
-  await checkOutputs(flags, formats); // and output paths that cannot be written
+  const { profiles, failOn } = prepared;
+  await checkOutputs(flags, formats); // output paths that cannot be written are usage errors before the scan
   const lockFiles = flags.baseline !== undefined || flags.lock !== undefined || flags.rulesBaseUrl !== undefined || failOn?.drift ? await import('./lock-command.js') : undefined;
   const baseline = await lockFiles?.prepareBaseline(flags, failOn); // and lock files that cannot be read or written
   const oauth = oauthScanOptions(flags); // and a --client-secret-env variable that is not set
@@ -178,6 +190,7 @@ async function run(
   let written = await writeOutputs(report, flags, formats);
   if (flags.lock !== undefined && !interrupt.interrupted) written = (await lockFiles!.writeLock(report, flags.lock, flags.quiet)) && written;
   await printResult(report, view, { quiet: flags.quiet, jsonToStdout: flags.json === '-', rulesBaseUrl: flags.rulesBaseUrl });
+  if (!flags.quiet) process.stderr.write(sandboxLines(report, process.getuid?.() === 0).join(''));
   const code = interrupt.interrupted ? EXIT_INTERRUPTED : await exitCode(report, failOn);
   process.exitCode = written || code === EXIT_INTERRUPTED ? code : EXIT.outputFailed;
 }

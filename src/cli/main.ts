@@ -30,7 +30,8 @@ for (const stream of [process.stdout, process.stderr]) {
 const program = new Command('idemscan')
   .description('Scan MCP servers and tell which tools are safe to retry')
   .version(TOOL_VERSION)
-  .showHelpAfterError()
+  // The error and commander's suggestion, then where the rest is: the whole help would push both off the screen.
+  .showHelpAfterError('see: idemscan --help')
   .exitOverride();
 
 const ALL_FORMATS = [...FILE_FORMATS, ...PRINT_FORMATS];
@@ -146,6 +147,7 @@ program
 
 registerWhere(program);
 registerAuth(program, positiveInt('--oauth-timeout'));
+for (const cmd of program.commands) cmd.showHelpAfterError(`see: idemscan ${cmd.name()} --help`);
 
 try {
   await program.parseAsync(process.argv);
