@@ -1,7 +1,8 @@
 /** The library: `scan()` returns a report and never prints. */
 export { scan, type ScanOptions, type ProgressEvent } from './scan.js';
+export { ScanInputError, type ScanInputErrorKind } from './scan-input.js';
 export { loadTargetFile, loadTargetFiles, parseTargets } from './targets/load.js';
-export type { Target, SkippedTarget, LoadedTargets } from './targets/types.js';
+export type { Target, SkippedTarget, LoadedTargets, TargetFileErrorKind } from './targets/types.js';
 export { TargetFileError } from './targets/types.js';
 export { discover, CLIENTS, type Discovery, type DiscoverPlaces } from './targets/discover/index.js';
 export { classifyTool, classifyServer } from './classify/index.js';
@@ -15,7 +16,7 @@ export { renderDiff, DIFF_FORMATS, type DiffFormat } from './compare/render.js';
 export { lockOf, lockJsonSchema, LockFile } from './compare/lock.js';
 export { driftOf, renderDrift } from './compare/drift.js';
 export { mergeReports, MergeError, type MergeInput, type MergeResult } from './compare/merge.js';
-export { parseReport } from './compare/read.js';
+export { parseReport, readReportFile, ReportFileError, type LoadedReport } from './compare/read.js';
 /** Verdicts and rules as data: order, meanings, counting; the rule catalogue. */
 export { VERDICTS, countVerdicts, headlineText, type VerdictInfo, type VerdictCounts } from './report/verdicts.js';
 export { CATALOGUE, type RuleId, type RuleEntry } from './classify/rules/catalogue.js';

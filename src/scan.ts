@@ -15,12 +15,14 @@ import { bounded, boundedObject, serverInfoOf } from './report/bounds.js';
 import { fitServerReport } from './report/budget.js';
 import type { Report, ServerReport } from './report/schema.js';
 import { SCHEMA_VERSION } from './report/schema-version.js';
+import { checkOptions, checkTargets } from './scan-input.js';
 import { summarize } from './report/summary.js';
 import { cacheContainment, defaultCacheDir, installHint, installPackages, type InstallResult, installScriptSpecs, isInstalled, packageDir, resolveNpmLaunch } from './targets/npm.js';
 import { describeTarget, Redactor } from './targets/redact.js';
 import { npmLaunchTargets, pypiProblem, resolveUnpinned, withResolved } from './targets/npm-launch.js';
 import { parsePinnedSpec } from './targets/pinned.js';
 import { redactServer } from './targets/redact-report.js';
+import { NameMatcher } from './targets/server-names.js';
 import { contain, defaultSupport, sandboxSupport, type SandboxMode } from './targets/sandbox.js';
 import type { Shard } from './targets/shard.js';
 import type { SkippedTarget, Target } from './targets/types.js';
@@ -35,7 +37,10 @@ export interface ScanOptions extends Partial<Omit<ConnectOptions, 'oauth'>> {
   cacheDir?: string;
   /** Run stdio servers in bubblewrap (or, without it, a loopback-only network namespace). */
   sandbox?: boolean;
-  /** Server names whose hints the user trusts (as `trusted: true` in a target file). */
+  /**
+   * Server names whose hints the user trusts (as `trusted: true` in a target file): a target's
+   * name or the name the server gives itself (serverInfo.name), in any case.
+   */
   trust?: string[];
   skipped?: SkippedTarget[];
   /** Profiles each tool is checked against (`--profile`), recorded in report.options.profiles. */
@@ -58,6 +63,9 @@ export type ProgressEvent =
   | { type: 'done'; server: ServerReport; index: number; total: number; target?: number };
 
 export async function scan(listed: Target[], options: ScanOptions = {}): Promise<Report> {
+  // Malformed input is the caller's mistake, not a server's failure: a ScanInputError, before any work.
+  checkTargets(listed);
+  checkOptions(options);
   const startedAt = new Date();
   if (options.signal) setMaxListeners(0, options.signal); // one abort listener per running server, by design
   const connect: ConnectOptions = { ...DEFAULT_CONNECT_OPTIONS, ...definedOnly(options) };
@@ -91,13 +99,14 @@ export async function scan(listed: Target[], options: ScanOptions = {}): Promise
   const oauth: OAuthScanOptions = { timeoutMs: 120_000, print: () => {}, ...options.oauth, cacheDir };
   const shared = await scanSecrets(cacheDir, options.oauth);
   const limit = pLimit(concurrency);
+  const trust = new NameMatcher(options.trust);
   let done = 0;
   const results = await Promise.all(
     targets.map((target, index) =>
       limit(async () => {
         if (options.signal?.aborted) return undefined;
         options.onProgress?.({ type: 'start', target: target.name, index, total: targets.length });
-        const server = await scanOne(target, { ...connect, eraMemo, signal: options.signal, oauth }, { ...options, cacheDir, installErrors, shared }).catch(
+        const server = await scanOne(target, { ...connect, eraMemo, signal: options.signal, oauth }, { ...options, cacheDir, installErrors, shared, trustMatcher: trust }).catch(
           (err: unknown) => crashed(target, err, shared),
         );
         // A server cut short by Ctrl-C did not fail: it was not scanned. One that finished as the
@@ -110,6 +119,9 @@ export async function scan(listed: Target[], options: ScanOptions = {}): Promise
   );
   eraMemo.save(cacheDir);
   const servers = results.filter((s): s is ServerReport => s !== undefined);
+  // A trusted name that found no server is most often a typo; in a shard the rest are elsewhere.
+  const untrusted = options.signal?.aborted || options.shard ? [] : trust.unmatched();
+  if (untrusted.length > 0) options.onProgress?.({ type: 'warning', message: unmatchedTrust(untrusted, servers) });
 
   return {
     schemaVersion: SCHEMA_VERSION,
@@ -145,6 +157,20 @@ interface OneOptions extends ScanOptions {
   installErrors: Map<string, string>;
   /** Redacted from every server's report (scanSecrets). */
   shared: string[];
+  trustMatcher: NameMatcher;
+}
+
+/** `trusted name "notse" matches no server scanned (their names: notes, node or legacy-payments)`. */
+function unmatchedTrust(names: string[], servers: ServerReport[]): string {
+  const nameOf = (s: ServerReport) => {
+    const own = s.serverInfo?.name?.trim();
+    return own && own !== s.name ? `${s.name} or ${own}` : s.name;
+  };
+  const shown = servers.slice(0, 10).map(nameOf);
+  const more = servers.length > shown.length ? `, and ${servers.length - shown.length} more` : '';
+  const quoted = names.map((n) => `"${bounded(n, 100)}"`).join(', ');
+  const which = names.length === 1 ? `trusted name ${quoted} matches` : `trusted names ${quoted} match`;
+  return `${which} no server scanned${servers.length ? ` (their names: ${shown.join(', ')}${more})` : ''}`;
 }
 
 async function scanOne(target: Target, connect: ConnectOptions, opts: OneOptions): Promise<ServerReport> {
@@ -157,7 +183,7 @@ async function scanOne(target: Target, connect: ConnectOptions, opts: OneOptions
 
 async function scanServer(target: Target, connect: ConnectOptions, opts: OneOptions): Promise<ServerReport> {
   const redact = new Redactor(target);
-  const trusted = target.trusted === true || (opts.trust ?? []).includes(target.name);
+  let trusted = target.trusted === true || opts.trustMatcher.matches({ target: target.name });
   const base = { name: target.name, idempotencyCapability: false, trusted, tools: [], findings: [] };
   let launch: Launch = target;
   let resolved: string | undefined;
@@ -210,6 +236,8 @@ async function scanServer(target: Target, connect: ConnectOptions, opts: OneOpti
     };
   }
   const session = obs.session!;
+  // By the name audit shows for it too (serverInfo.name), known only now.
+  trusted = opts.trustMatcher.matches({ target: target.name, serverInfo: session.serverInfo?.name }) || trusted;
   const classified = classifyServer({
     name: target.name,
     capabilities: session.capabilities,
@@ -219,6 +247,7 @@ async function scanServer(target: Target, connect: ConnectOptions, opts: OneOpti
   });
   return {
     ...base,
+    trusted,
     status: 'ok',
     target: target_,
     protocol: protocolOf(session),

@@ -16,7 +16,7 @@ import { oauthScanOptions, type OAuthFlags } from './auth-command.js';
 import { checkOutputDir, checkOutputFile, codeOf, writeFallback, writeOutputFile } from './output.js';
 import { EXIT_INTERRUPTED, unscannedText, watchSignals } from './signals.js';
 import { InstallProgress, ScanProgress } from './progress.js';
-import { htmlHint, nameFromServerInfo, printResult, wroteLine } from './print-scan.js';
+import { htmlHint, nameFromServerInfo, printResult, sandboxLines, wroteLine } from './print-scan.js';
 
 // What only some runs need is imported when they need it (target files, profiles, --fail-on, lock
 // files): each brings zod schemas, built at import, that `audit` of one server does without.
@@ -63,13 +63,14 @@ export async function scanCommand(files: string[], flags: ScanFlags & { shard?: 
     throw new UsageError(`--shard: ${(err as Error).message}`);
   }
   if (flags.projectConfigs && !flags.discover) throw new UsageError('--project-configs chooses what --discover scans: give --discover too');
+  const prepared = await prepare(flags);
   const allowEnv = checkAllowEnv(flags.allowEnv);
   let loaded = await loadOrUsage(list, allowEnv);
   if (flags.discover) loaded = await addDiscovered(loaded, { quiet: flags.quiet, projectConfigs: flags.projectConfigs, allowEnv });
   // A source may be a file name from a cloned repository (.continue/mcpServers/*.yaml): escaped too.
   for (const s of loaded.skipped) process.stderr.write(`idemscan: skipped ${safeText(s.name, 80)} (${safeText(s.source, 300)}): ${safeText(s.reason, 400)}\n`);
   // A shard may be empty (more shards than servers): that is an empty report, not an error.
-  await run(shard ? selectShard(loaded.targets, shard) : loaded.targets, flags, 'table', loaded.skipped, { shard });
+  await run(prepared, shard ? selectShard(loaded.targets, shard) : loaded.targets, flags, 'table', loaded.skipped, { shard });
 }
 
 /** `--allow-env` names, each a variable name (a typo would silently allow nothing). */
@@ -116,7 +117,7 @@ export interface AuditFlags extends ScanFlags {
 export async function auditCommand(words: string[], flags: AuditFlags): Promise<void> {
   const target = auditTarget(words, flags);
   // The URL given here is the one server --client-id is for.
-  await run([target], flags, 'tools', [], { nameFromServerInfo: flags.name === undefined, named: target.url });
+  await run(await prepare(flags), [target], flags, 'tools', [], { nameFromServerInfo: flags.name === undefined, named: target.url });
 }
 
 function auditTarget(words: string[], flags: AuditFlags): Target {
@@ -158,7 +159,19 @@ function pairs(items: string[], sep: string, flag: string): Record<string, strin
   );
 }
 
+/**
+ * The flags that are checked without touching anything, before any target file is read: a
+ * mistyped --fail-on word must not first read the bundled list and print its skipped entries.
+ */
+async function prepare(flags: ScanFlags) {
+  const profiles = await loadProfilesOrUsage(flags.profile ?? []); // bad profile files are usage errors before the scan
+  const failOn = flags.failOn === undefined ? undefined : (await import('./fail-on.js')).parseFailOn(flags.failOn, profiles.map((p) => p.profile)); // and unknown --fail-on words
+  const sarifUris = await sarifUrisOrUsage(flags.sarifUri); // and --sarif-uri paths outside the repository
+  return { profiles, failOn, sarifUris };
+}
+
 async function run(
+  prepared: Awaited<ReturnType<typeof prepare>>,
   targets: Target[],
   flags: ScanFlags,
   view: 'table' | 'tools',
@@ -167,10 +180,8 @@ async function run(
 ): Promise<void> {
   if (targets.length === 0 && !extra.shard) throw new UsageError('no targets to scan');
   const formats = flags.format;
-  const profiles = await loadProfilesOrUsage(flags.profile ?? []); // bad profile files are usage errors before the scan
-  const failOn = flags.failOn === undefined ? undefined : (await import('./fail-on.js')).parseFailOn(flags.failOn, profiles.map((p) => p.profile)); // and unknown --fail-on words
-  const sarifUris = await sarifUrisOrUsage(flags.sarifUri); // and --sarif-uri paths outside the repository
-  await checkOutputs(flags, formats); // and output paths that cannot be written
+  const { profiles, failOn, sarifUris } = prepared;
+  await checkOutputs(flags, formats); // output paths that cannot be written are usage errors before the scan
   const lockFiles = flags.baseline !== undefined || flags.lock !== undefined || flags.rulesBaseUrl !== undefined || failOn?.drift ? await import('./lock-command.js') : undefined;
   const baseline = await lockFiles?.prepareBaseline(flags, failOn); // and lock files that cannot be read or written
   const oauth = oauthScanOptions(flags, extra.named); // and a --client-secret-env variable that is not set
@@ -203,6 +214,7 @@ async function run(
   if (flags.lock !== undefined && !interrupt.interrupted) written = (await lockFiles!.writeLock(report, flags.lock, flags.quiet)) && written;
   const reportFile = flags.json && flags.json !== '-' ? flags.json : formats.includes('json') ? path.join(flags.out, REPORTERS.json!.fileName!) : undefined;
   await printResult(report, view, { quiet: flags.quiet, jsonToStdout: flags.json === '-', rulesBaseUrl: flags.rulesBaseUrl, reportFile });
+  if (!flags.quiet) process.stderr.write(sandboxLines(report, process.getuid?.() === 0).join(''));
   const code = interrupt.interrupted ? EXIT_INTERRUPTED : await exitCode(report, failOn);
   process.exitCode = written || code === EXIT_INTERRUPTED ? code : EXIT.outputFailed;
 }

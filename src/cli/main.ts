@@ -30,7 +30,8 @@ for (const stream of [process.stdout, process.stderr]) {
 const program = new Command('idemscan')
   .description('Scan MCP servers and tell which tools are safe to retry')
   .version(TOOL_VERSION)
-  .showHelpAfterError()
+  // The error and commander's suggestion, then where the rest is: the whole help would push both off the screen.
+  .showHelpAfterError('see: idemscan --help')
   .exitOverride();
 
 const ALL_FORMATS = [...FILE_FORMATS, ...PRINT_FORMATS];
@@ -54,7 +55,7 @@ function scanOptions(cmd: Command, one = false): Command {
     .addOption(intOption('--timeout <ms>', 'bound on each server, from start to last page', 30_000))
     .addOption(intOption('--probe-timeout <ms>', 'how long server/discover may stay silent before trying initialize', 2_000))
     .addOption(intOption('--max-pages <n>', 'tools/list pages read per server at most', 64))
-    .addOption(repeatable('--trust <name>', 'a server whose hints you trust', { commas: true }))
+    .addOption(repeatable('--trust <name>', 'a server whose hints you trust, by any name the output shows for it', { commas: true }))
     .option('--fail-on <list>', 'exit 1 when anything matches: a severity (error, warning, info), rule ids, verdicts, drift, profile or a profile id, comma-separated')
     .addOption(repeatable('--profile <name>', 'check every tool against a profile: openai-apps, anthropic-directory or a JSON file', { commas: true }))
     .option('--baseline <lock>', 'compare with a lock file (idemscan lock): report.drift, and --fail-on drift')
@@ -169,6 +170,7 @@ program
 
 registerWhere(program);
 registerAuth(program, positiveInt('--oauth-timeout'));
+for (const cmd of program.commands) cmd.showHelpAfterError(`see: idemscan ${cmd.name()} --help`);
 
 try {
   await program.parseAsync(process.argv);

@@ -50,6 +50,39 @@ function shownPath(dest: string): string {
   return rel && !rel.startsWith('..') && !path.isAbsolute(rel) ? rel : path.resolve(dest);
 }
 
+/** What each containment of `target.sandbox` means, in words (docs/SANDBOX.md); a mode not listed is shown by its id. */
+const SANDBOX_WORDS: Record<string, string> = {
+  bubblewrap: 'bubblewrap (no network, no home directories, read-only system)',
+  netns: 'network namespace only (no network but loopback; files and HOME are not protected)',
+  none: 'none (they ran with your rights, files and network included; --sandbox contains them)',
+  'none-host-proc': "none, not even a /proc of their own (they could see this machine's processes and their environments; --sandbox contains them)",
+};
+
+/**
+ * After a scan, the sandbox that ran, read from the report (`servers[].target.sandbox`, stdio
+ * servers only): `idemscan: sandbox for 3 stdio servers: bubblewrap (...)`. As root, what that
+ * means: without --sandbox the PID namespace is no sandbox; under it, the sandbox is all there is.
+ */
+export function sandboxLines(report: Report, asRoot: boolean): string[] {
+  const counts = new Map<string, number>();
+  for (const s of report.servers) if (s.target.sandbox) counts.set(s.target.sandbox, (counts.get(s.target.sandbox) ?? 0) + 1);
+  if (counts.size === 0) return [];
+  const servers = (n: number) => `${n} stdio server${n === 1 ? '' : 's'}`;
+  const words = (mode: string) => SANDBOX_WORDS[mode] ?? safeText(mode, 40);
+  const [only] = counts.size === 1 ? [...counts] : [];
+  const lines = [
+    only ? `idemscan: sandbox for ${servers(only[1])}: ${words(only[0])}` : `idemscan: sandbox: ${[...counts].map(([mode, n]) => `${words(mode)} for ${servers(n)}`).join('; ')}`,
+  ];
+  if (asRoot) {
+    lines.push(
+      report.options.sandbox === true
+        ? 'idemscan: running as root: the sandbox is the only protection between the servers and this machine'
+        : 'idemscan: running as root without --sandbox: the PID namespace each server runs in is not a sandbox, and the servers could change anything on this machine',
+    );
+  }
+  return lines.map((l) => `${l}\n`);
+}
+
 /** `idemscan: wrote output/report.json` (relative to the working directory when under it). */
 export function wroteLine(dest: string): string {
   return `idemscan: wrote ${safeText(shownPath(dest), 300)}\n`;

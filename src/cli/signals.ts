@@ -1,7 +1,9 @@
 /**
  * Ctrl-C, SIGTERM and SIGHUP during a scan. The first signal stops it: running servers are ended
  * (SIGKILL soon after their SIGTERM, not after the usual grace), unstarted ones are skipped, and
- * the report of what was done is written with exit 130. A second signal leaves at once.
+ * the report of what was done is written with exit 130. A later signal only hurries the stop (the
+ * servers are killed at once): it never skips the report, since a wrapper such as `timeout` or a
+ * terminal may forward one Ctrl-C twice, milliseconds apart. Only the watchdog leaves without one.
  *
  * A signal is never lost: the listeners stay until the process ends (one removed as the scan
  * finishes would drop a signal that arrived while the last server's answer was being processed),
@@ -34,10 +36,13 @@ export interface Interrupt {
 export function watchSignals(): Interrupt {
   const stop = new AbortController();
   const timers: NodeJS.Timeout[] = [];
+  let hurried = false;
   const onSignal = (signal: NodeJS.Signals) => {
     if (stop.signal.aborted) {
+      if (!hurried) process.stderr.write(`idemscan: ${signal} again: ending the servers now; the report is still written\n`);
+      hurried = true;
       killAllServers();
-      process.exit(EXIT_INTERRUPTED);
+      return;
     }
     process.stderr.write(`\nidemscan: ${signal}: stopping; the servers scanned so far are kept\n`);
     stop.abort();

@@ -70,8 +70,14 @@ export function httpFailure(err: unknown, host?: string): ScanFailure {
   }
   const system = systemError(err);
   if (system) return unreachable(system, host);
+  if (/fetch failed/i.test(message) && e.cause?.message === 'bad port') {
+    // fetch refuses some ports outright (https://fetch.spec.whatwg.org/#port-blocking): 9, 6000, ...
+    const port = host?.slice(host.lastIndexOf(':') + 1);
+    const which = port && /^\d+$/.test(port) ? `port ${port}` : 'this port';
+    return new ScanFailure('unreachable', `cannot reach the server${host ? ` at ${host}` : ''}: ${which} is blocked by fetch (a "bad port"): use another`);
+  }
   if (/fetch failed/i.test(message)) {
-    // Another cause (`bad port`, a TLS error): its words, and where.
+    // Another cause (a TLS error): its words, and where.
     const cause = typeof e.cause?.message === 'string' ? `: ${e.cause.message}` : '';
     return new ScanFailure('unreachable', `cannot reach the server${host ? ` at ${host}` : ''} (${message}${cause})`);
   }

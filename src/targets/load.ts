@@ -38,7 +38,7 @@ export async function readBounded(file: string): Promise<string> {
         const { buffer, bytesRead } = await handle.read(Buffer.allocUnsafe(1024 * 1024), 0, 1024 * 1024, null);
         if (bytesRead === 0) break;
         total += bytesRead;
-        if (total > MAX_TARGET_FILE_BYTES) throw new TargetFileError(file, TOO_LARGE);
+        if (total > MAX_TARGET_FILE_BYTES) throw new TargetFileError(file, TOO_LARGE, 'too-large');
         chunks.push(buffer.subarray(0, bytesRead));
       }
     } finally {
@@ -46,16 +46,16 @@ export async function readBounded(file: string): Promise<string> {
     }
   } catch (err) {
     if (err instanceof TargetFileError) throw err;
-    throw new TargetFileError(file, `cannot read: ${fileErrorWords(err)}`);
+    throw new TargetFileError(file, `cannot read: ${fileErrorWords(err)}`, 'unreadable');
   }
   return Buffer.concat(chunks).toString('utf8');
 }
 
 export function parseTargets(text: string, file: string, env: NodeJS.ProcessEnv = {}): LoadedTargets {
   // loadTargetFile bounds what it reads; this bounds what a library caller passes in.
-  if (text.length > MAX_TARGET_FILE_BYTES) throw new TargetFileError(file, TOO_LARGE);
+  if (text.length > MAX_TARGET_FILE_BYTES) throw new TargetFileError(file, TOO_LARGE, 'too-large');
   const parsed = parseJsonc(text);
-  if ('error' in parsed) throw new TargetFileError(file, parsed.error);
+  if ('error' in parsed) throw new TargetFileError(file, parsed.error, 'syntax');
   const doc = parsed.value;
   const docs = Array.isArray(doc) ? doc : [doc];
   const out: LoadedTargets = { targets: [], skipped: [] };

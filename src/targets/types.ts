@@ -63,11 +63,15 @@ export interface LoadedTargets {
   skipped: SkippedTarget[];
 }
 
-/** A whole target file could not be used: wrong path, not JSON, unknown shape. */
+/** Why a whole target file could not be used: `unreadable` (path, permissions), `too-large`, `syntax` (not JSON/JSONC), `format` (an unknown shape). */
+export type TargetFileErrorKind = 'unreadable' | 'too-large' | 'syntax' | 'format';
+
+/** A whole target file could not be used: wrong path, not JSON, unknown shape. Single bad entries are `skipped` instead. */
 export class TargetFileError extends Error {
   constructor(
     readonly file: string,
     readonly detail: string,
+    readonly kind: TargetFileErrorKind = 'format',
   ) {
     super(`${file}: ${detail}`);
     this.name = 'TargetFileError';
@@ -122,10 +126,5 @@ export const OwnEntry = z
     path: ['transport'],
   });
 
-/** Why a URL cannot be scanned, or undefined: only http(s) URLs are. */
-export function httpUrlProblem(url: string): string | undefined {
-  // The value is not quoted: after `${VAR}` expansion it may hold a secret.
-  if (!URL.canParse(url)) return 'not a URL';
-  const { protocol } = new URL(url);
-  return protocol === 'http:' || protocol === 'https:' ? undefined : `"${protocol}" URLs cannot be scanned (http or https only)`;
-}
+// Kept free of zod (scan() checks a library caller's URLs with it, and audit loads no zod).
+export { httpUrlProblem } from './url.js';

@@ -111,7 +111,7 @@ describe('error texts', () => {
     expect(httpFailure(new TypeError('fetch failed', { cause: both }), 'localhost:3000').message).toBe('ECONNREFUSED localhost:3000: cannot reach the server (connection refused)');
     const dns = Object.assign(new Error('getaddrinfo ENOTFOUND x.invalid'), { code: 'ENOTFOUND', hostname: 'x.invalid' });
     expect(httpFailure(new TypeError('fetch failed', { cause: dns })).message).toBe('ENOTFOUND x.invalid: cannot reach the server (no such host)');
-    expect(httpFailure(new TypeError('fetch failed', { cause: new Error('bad port') }), '127.0.0.1:1').message).toBe('cannot reach the server at 127.0.0.1:1 (fetch failed: bad port)');
+    expect(httpFailure(new TypeError('fetch failed', { cause: new Error('bad port') }), '127.0.0.1:1').message).toBe('cannot reach the server at 127.0.0.1:1: port 1 is blocked by fetch (a "bad port"): use another');
   });
 
   it('file system codes and JSON errors in words', () => {

@@ -12,6 +12,7 @@ import { headlineText, summaryCounts } from '../verdicts.js';
 import { noCommandLines } from '../terminal.js';
 import { cellText, naturalWidths, renderColumns, totalWidth, type Column } from './columns.js';
 import { cutEnd, displayWidth, distinctCuts } from '../width.js';
+import { tellingLine } from '../stderr-line.js';
 import type { Reporter } from './types.js';
 import { unprotectedLines } from './unprotected.js';
 
@@ -135,20 +136,12 @@ export function summaryTable(report: Report, width = Infinity): TableText {
   return { lines, width: tableWidth };
 }
 
-/** The failure in words, then the server's last line on stderr (what it said before it died). */
+/** The failure in words, then the line of the server's stderr that says what went wrong (else its last). */
 export function failureLines(s: ServerReport): string[] {
   const out = [`${s.failure?.kind ?? 'failed'}: ${cellText(s.failure?.message ?? '', 300)}`];
-  const last = lastLine(s.failure?.stderr ?? '');
-  if (last) out.push(`stderr: ${cellText(last, 300)}`);
+  const telling = tellingLine(s.failure?.stderr ?? '');
+  if (telling) out.push(`stderr: ${cellText(telling, 300)}`);
   return out;
-}
-
-/** The last line with something on it; linear, from the end. */
-export function lastLine(text: string): string {
-  let end = text.length;
-  while (end > 0 && (text[end - 1] === '\n' || text[end - 1] === '\r' || text[end - 1] === ' ' || text[end - 1] === '\t')) end--;
-  const start = Math.max(text.lastIndexOf('\n', end - 1), text.lastIndexOf('\r', end - 1)) + 1;
-  return end === 0 ? '' : text.slice(start, end);
 }
 
 /**

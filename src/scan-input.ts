@@ -1,0 +1,78 @@
+/**
+ * What a library caller hands `scan()`, checked before anything starts. Target files are
+ * validated when read (targets/types.ts); targets built in code are not, and a missing
+ * `transport` used to reach the connector as an HTTP target with no URL ("Invalid URL"). Plain
+ * checks, no zod: `audit` of one server loads none of the schemas.
+ */
+import type { Target } from './targets/types.js';
+import { httpUrlProblem } from './targets/url.js';
+
+/** `targets`: not an array; `target`: one entry is malformed; `option`: a ScanOptions field is. */
+export type ScanInputErrorKind = 'targets' | 'target' | 'option';
+
+/** Thrown (the promise rejects) by `scan()` for malformed input; per-server failures stay in the report. */
+export class ScanInputError extends Error {
+  constructor(
+    readonly kind: ScanInputErrorKind,
+    /** Where: `targets[2].transport`, `options.timeoutMs`. */
+    readonly path: string,
+    readonly detail: string,
+  ) {
+    super(`${path}: ${detail}`);
+    this.name = 'ScanInputError';
+  }
+}
+
+const TRANSPORTS = ['stdio', 'http', 'sse'] as const;
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isText = (v: unknown) => typeof v === 'string' && v !== '';
+const isTextRecord = (v: unknown) => isObject(v) && Object.values(v).every((x) => typeof x === 'string');
+
+/** Throws a ScanInputError for the first malformed target. */
+export function checkTargets(targets: unknown): asserts targets is Target[] {
+  if (!Array.isArray(targets)) throw new ScanInputError('targets', 'targets', 'expected an array of targets (loadTargetFile(file).targets gives one)');
+  const names = new Set<string>();
+  targets.forEach((t: unknown, i) => {
+    const at = `targets[${i}]`;
+    const fail = (field: string, detail: string) => new ScanInputError('target', field ? `${at}.${field}` : at, detail);
+    if (!isObject(t)) throw fail('', 'expected an object { name, source, transport, ... }');
+    if (!isText(t.name)) throw fail('name', 'required: a non-empty string');
+    if (names.has(t.name as string)) throw fail('name', `duplicate name "${String(t.name).slice(0, 100)}": each server needs its own`);
+    names.add(t.name as string);
+    if (typeof t.source !== 'string') throw fail('source', 'required: a string saying where the target came from (shown in errors)');
+    if (!(TRANSPORTS as readonly unknown[]).includes(t.transport)) {
+      throw fail('transport', `required: "stdio" for a command or npm package, "http" or "sse" for a url${t.transport === undefined ? '' : ` (got ${JSON.stringify(t.transport)?.slice(0, 40)})`}`);
+    }
+    if (t.transport === 'stdio') {
+      if ([t.command, t.npm].filter((v) => v !== undefined).length !== 1) throw fail('command', 'a stdio target needs exactly one of "command" or "npm"');
+      if (t.command !== undefined && !isText(t.command)) throw fail('command', 'expected a non-empty string');
+      if (t.npm !== undefined && !isText(t.npm)) throw fail('npm', 'expected a pinned package, "name@1.2.3"');
+      if (t.url !== undefined) throw fail('url', 'a stdio target takes no url (transport "http" or "sse" for one)');
+      if (t.args !== undefined && !(Array.isArray(t.args) && t.args.every((a) => typeof a === 'string'))) throw fail('args', 'expected an array of strings');
+      if (t.env !== undefined && !isTextRecord(t.env)) throw fail('env', 'expected an object of string values');
+      if (t.cwd !== undefined && typeof t.cwd !== 'string') throw fail('cwd', 'expected a string');
+    } else {
+      if (typeof t.url !== 'string') throw fail('url', `required for transport "${String(t.transport)}": an http(s) URL`);
+      const problem = httpUrlProblem(t.url);
+      if (problem) throw fail('url', problem);
+      if (t.command !== undefined || t.npm !== undefined) throw fail(t.command !== undefined ? 'command' : 'npm', `a "${String(t.transport)}" target is a url (transport "stdio" for a command or package)`);
+      if (t.headers !== undefined && !isTextRecord(t.headers)) throw fail('headers', 'expected an object of string values');
+    }
+    if (t.timeoutMs !== undefined && !isPositiveInt(t.timeoutMs)) throw fail('timeoutMs', 'expected a positive whole number of milliseconds');
+    if (t.trusted !== undefined && typeof t.trusted !== 'boolean') throw fail('trusted', 'expected true or false');
+  });
+}
+
+const isPositiveInt = (v: unknown) => typeof v === 'number' && Number.isInteger(v) && v > 0 && v <= 2_147_483_647;
+
+/** The numeric and list options, the ones a caller from plain JavaScript most easily gets wrong. */
+export function checkOptions(options: unknown): void {
+  if (options === undefined) return;
+  if (!isObject(options)) throw new ScanInputError('option', 'options', 'expected an object');
+  for (const key of ['concurrency', 'timeoutMs', 'probeTimeoutMs', 'maxPages', 'maxTools', 'maxFrameBytes', 'maxServerBytes', 'stderrTailBytes', 'killGraceMs']) {
+    if (options[key] !== undefined && !isPositiveInt(options[key])) throw new ScanInputError('option', `options.${key}`, 'expected a positive whole number');
+  }
+  const trust = options.trust;
+  if (trust !== undefined && !(Array.isArray(trust) && trust.every((n) => typeof n === 'string'))) throw new ScanInputError('option', 'options.trust', 'expected an array of server names');
+  if (options.signal !== undefined && !(options.signal instanceof AbortSignal)) throw new ScanInputError('option', 'options.signal', 'expected an AbortSignal');
+}

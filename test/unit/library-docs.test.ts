@@ -1,0 +1,35 @@
+/** docs/LIBRARY.md shows the example files as they are, and `npm run typecheck` covers them. */
+import { readdirSync, readFileSync } from 'node:fs';
+import { expect, it } from 'vitest';
+
+const root = new URL('../../', import.meta.url);
+const DOC = readFileSync(new URL('docs/LIBRARY.md', root), 'utf8');
+const DIR = 'docs/examples/library/';
+
+/** The ```ts blocks of the page. */
+function blocks(text: string): string[] {
+  const out: string[] = [];
+  for (let at = text.indexOf('```ts\n'); at >= 0; at = text.indexOf('```ts\n', at)) {
+    const end = text.indexOf('\n```', at + 6);
+    out.push(text.slice(at + 6, end + 1));
+    at = end + 4;
+  }
+  return out;
+}
+
+it('every code block of docs/LIBRARY.md is an example file, verbatim, and every example file is shown', () => {
+  const shown = blocks(DOC).map((code) => {
+    const first = code.slice(0, code.indexOf('\n'));
+    expect(first.startsWith(`// ${DIR}`), `a block that is not an example file: ${first}`).toBe(true);
+    const file = first.slice(3, first.indexOf(':'));
+    expect(code).toBe(readFileSync(new URL(file, root), 'utf8'));
+    return file;
+  });
+  expect(shown.sort()).toEqual(readdirSync(new URL(DIR, root)).map((f) => DIR + f).sort());
+});
+
+it("the examples are type-checked: tsconfig.json includes them and maps 'idemscan' to the source", () => {
+  const config = JSON.parse(readFileSync(new URL('tsconfig.json', root), 'utf8'));
+  expect(config.include).toContain('docs/examples');
+  expect(config.compilerOptions.paths.idemscan).toEqual(['./src/index.ts']);
+});
