@@ -218,7 +218,7 @@ describe('the file itself', () => {
   it('a file over the size bound is refused with its name, before it is parsed', async () => {
     const file = path.join(dir, 'huge.json');
     writeFileSync(file, `{"mcpServers":{"a":{"command":"node"}}}${' '.repeat(MAX_TARGET_FILE_BYTES)}`);
-    await expect(loadTargetFile(file, env)).rejects.toThrow(new TargetFileError(file, 'larger than 16 MB; not read'));
+    await expect(loadTargetFile(file, env)).rejects.toThrow(new TargetFileError(file, 'larger than 16 MB; not read', 'too-large'));
   });
 
   it.runIf(existsSync('/dev/zero'))('an endless file (/dev/zero) is refused, not read until memory runs out', async () => {
@@ -231,7 +231,7 @@ describe('the file itself', () => {
 
   it('deep nesting is a file error naming the file, not a stack overflow', () => {
     const deep = `{"servers":${'['.repeat(200_000)}`;
-    expect(() => load(deep)).toThrow(new TargetFileError('hostile.json', 'nested deeper than 64 levels'));
+    expect(() => load(deep)).toThrow(new TargetFileError('hostile.json', 'nested deeper than 64 levels', 'syntax'));
   });
 
   it('a file of 200,000 entries loads (no push(...) of them all at once) and each reason is bounded', { timeout: 60_000 }, () => {
