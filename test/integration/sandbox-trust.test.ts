@@ -4,10 +4,10 @@
  * wherever it lives; and the scratch tmpfs is bounded. A real server probes from inside.
  */
 import { randomUUID } from 'node:crypto';
-import { accessSync, constants, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { accessSync, constants, cpSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { createRequire } from 'node:module';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { Report, type ServerReport } from '../../src/report/schema.js';
 import { scan } from '../../src/scan.js';
@@ -78,13 +78,19 @@ describe.skipIf(!hasBwrap)('--sandbox and paths under homes', () => {
   });
 });
 
+/** zod's package directory, for the fixture's _common.mjs. */
+const ZOD = path.dirname(createRequire(import.meta.url).resolve('zod/package.json'));
+
 /** A pinned npm package installed by hand into `cache`, whose bin is the probe server. */
 function fakeEntry(cache: string, name: string): string {
   const pkg = path.join(cache, 'npm', `${name}@1.0.0`, 'node_modules', name);
   mkdirSync(pkg, { recursive: true });
   writeFileSync(path.join(pkg, 'package.json'), JSON.stringify({ name, version: '1.0.0', bin: { [name]: 'server.mjs' } }));
-  // The fixture itself stays in the repository (outside the homes and the cache: readable).
-  writeFileSync(path.join(pkg, 'server.mjs'), `import ${JSON.stringify(pathToFileURL(FIXTURES.hostileEscape).href)};\n`);
+  // The fixture is copied in, with zod beside it: the repository may itself be under a hidden root
+  // (CI clones it under /tmp), and only the package's own entry is bound back.
+  for (const file of ['hostile-escape.mjs', '_common.mjs']) cpSync(path.join(path.dirname(FIXTURES.hostileEscape), file), path.join(pkg, file));
+  cpSync(ZOD, path.join(pkg, '..', 'zod'), { recursive: true });
+  writeFileSync(path.join(pkg, 'server.mjs'), "import './hostile-escape.mjs';\n");
   return pkg;
 }
 
