@@ -5,7 +5,7 @@
  * 2 usage error or a report file that cannot be read or is not a valid report.
  */
 import { diffJsonSchema, diffReports } from '../compare/diff.js';
-import { DIFF_FORMATS, renderDiff, type DiffFormat } from '../compare/render.js';
+import { DIFF_FORMATS, renderDiff, type DiffFormat } from '../render/diff.js';
 import { EXIT, UsageError } from './exit.js';
 import { loadReport } from './report-command.js';
 

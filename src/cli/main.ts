@@ -10,8 +10,8 @@
  * `--version` and `--help` cost about what `node -e 0` does (bench/startup.bench.ts).
  */
 import { Command, CommanderError } from 'commander';
-import { DIFF_FORMATS } from '../compare/render.js';
-import { TOOL_VERSION } from '../version.js';
+import { DIFF_FORMATS } from '../render/diff.js';
+import { TOOL_VERSION } from '../model/version.js';
 import type { AuditFlags, ScanFlags } from './commands.js';
 import { clientOriginOption, oauthOptions, registerAuth } from './auth-command.js';
 import { EXIT, UsageError } from './exit.js';
@@ -116,7 +116,7 @@ program
   .description("print the report's JSON Schema")
   .option('--lock', "print the lock file's JSON Schema instead")
   .action(async (flags: { lock?: boolean }) => {
-    const schema = flags.lock ? (await import('../compare/lock.js')).lockJsonSchema() : (await import('../report/schema.js')).reportJsonSchema();
+    const schema = flags.lock ? (await import('../compare/lock.js')).lockJsonSchema() : (await import('../model/schema.js')).reportJsonSchema();
     process.stdout.write(JSON.stringify(schema, null, 2) + '\n');
   });
 

@@ -7,12 +7,12 @@
  */
 import path from 'node:path';
 import { MergeError, mergeReports } from '../compare/merge.js';
-import { reporter, REPORTERS } from '../report/reporters/index.js';
-import { safeText } from '../report/terminal.js';
+import { reporter, REPORTERS } from '../render/index.js';
+import { safeText } from '../render/terminal.js';
 import { EXIT, UsageError } from './exit.js';
 import { checkOutputDir, checkOutputFile, codeOf, writeOutputFile } from './output.js';
 import { loadReport, withComparison } from './report-command.js';
-import { plural } from '../report/verdicts.js';
+import { plural } from '../model/verdicts.js';
 
 interface MergeFlags {
   json?: string;

@@ -9,7 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { lstat, mkdir, mkdtemp, open, rename, stat, unlink } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { safeText } from '../report/terminal.js';
+import { safeText } from '../render/terminal.js';
 import { UsageError } from './exit.js';
 
 /** Readable by all, as report files always were; the user's umask still applies (022 leaves 0644). */

@@ -6,10 +6,10 @@
 import path from 'node:path';
 import { readReportFile, ReportFileError, type LoadedReport } from '../compare/read.js';
 import { compareWith } from '../compare/trend.js';
-import type { Report } from '../report/schema.js';
-import { reporter } from '../report/reporters/index.js';
-import { safeText } from '../report/terminal.js';
-import { outputWidth } from '../report/width.js';
+import type { Report } from '../model/schema.js';
+import { reporter } from '../render/index.js';
+import { safeText } from '../render/terminal.js';
+import { outputWidth } from '../render/width.js';
 import { UsageError } from './exit.js';
 import { checkRulesBaseUrl } from './lock-command.js';
 import { checkOutputDir, codeOf, writeOutputFile } from './output.js';

@@ -10,8 +10,8 @@
  * and `settle` lets a pending signal in before the report is written.
  */
 import { killAllServers } from '../connect/stdio.js';
-import type { Report } from '../report/schema.js';
-import { safeText } from '../report/terminal.js';
+import type { Report } from '../model/schema.js';
+import { safeText } from '../render/terminal.js';
 
 export const EXIT_INTERRUPTED = 130;
 

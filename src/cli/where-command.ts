@@ -7,7 +7,7 @@ import os from 'node:os';
 import type { Command } from 'commander';
 import type { Discovery, FoundFile } from '../targets/discover/index.js';
 import type { LoadedTargets } from '../targets/types.js';
-import { safeText } from '../report/terminal.js';
+import { safeText } from '../render/terminal.js';
 
 const PROJECT_FLAG = '--project-configs';
 

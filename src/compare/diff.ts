@@ -9,9 +9,9 @@
  */
 import { z } from 'zod';
 import { changedFields, descriptionDiff } from './definition.js';
-import { Confidence, Summary, Verdict } from '../report/schema-base.js';
-import type { KeyArgument, Report, ServerReport, ToolReport } from '../report/schema.js';
-import { effectiveHint, HINT_NAMES, HINTS, verdictRank, type HintName } from '../report/verdicts.js';
+import { Confidence, Summary, Verdict } from '../model/schema-base.js';
+import type { KeyArgument, Report, ServerReport, ToolReport } from '../model/schema.js';
+import { effectiveHint, HINT_NAMES, HINTS, verdictRank, type HintName } from '../model/verdicts.js';
 
 export const DIFF_VERSION = '1';
 
@@ -212,7 +212,7 @@ export function diffTool(subject: ToolSubject, o: ToolReport, n: ToolReport): Ch
   return changes;
 }
 
-/** `worse` when `to` is less safe than `from` in the verdict order (report/verdicts.ts). */
+/** `worse` when `to` is less safe than `from` in the verdict order (model/verdicts.ts). */
 export function compareVerdicts(from: Verdict, to: Verdict): Direction {
   const d = verdictRank(to) - verdictRank(from);
   return d > 0 ? 'worse' : d < 0 ? 'better' : 'neutral';

@@ -4,13 +4,13 @@
  * one name in order), as in diff.ts, whose hint and verdict directions decide what is weaker.
  * Anything listed is drift: `--fail-on drift` exits 1 on it.
  */
-import type { Drift, DriftChange, Report, ServerReport, ToolReport } from '../report/schema.js';
-import { safeText } from '../report/terminal.js';
+import type { Drift, DriftChange, Report, ServerReport, ToolReport } from '../model/schema.js';
+import { safeText } from '../render/terminal.js';
 import { changedFields, descriptionDiff } from './definition.js';
 import { compareText, compareVerdicts, groupByName, hintDirection } from './diff.js';
 import type { LockFile, LockServer, LockTool } from './lock.js';
-import { definitionLine } from './render.js';
-import { HINT_NAMES, plural } from '../report/verdicts.js';
+import { definitionLine } from '../render/diff.js';
+import { HINT_NAMES, plural } from '../model/verdicts.js';
 
 export function driftOf(report: Report, lock: LockFile, baseline: string): Drift {
   const locked = new Map(lock.servers.map((s) => [s.name, s]));

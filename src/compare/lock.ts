@@ -5,9 +5,9 @@
  * holds only what the report holds: redacted, bounded text.
  */
 import { z } from 'zod';
-import { HINT_NAMES } from '../report/verdicts.js';
-import { Verdict, type Report } from '../report/schema.js';
-import { describeZodError } from '../report/zod-errors.js';
+import { HINT_NAMES } from '../model/verdicts.js';
+import { Verdict, type Report } from '../model/schema.js';
+import { describeZodError } from '../model/zod-errors.js';
 import { readText, ReportFileError, versionedJson } from './read.js';
 
 export const LOCK_VERSION = '1';

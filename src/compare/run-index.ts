@@ -7,8 +7,8 @@
  * Pure: values in, values out (cli/index-command.ts reads and writes the files).
  */
 import { z } from 'zod';
-import { REPORTERS } from '../report/reporters/index.js';
-import type { Report } from '../report/schema.js';
+import { REPORTERS } from '../render/index.js';
+import type { Report } from '../model/schema.js';
 import { compareText } from './diff.js';
 
 export const INDEX_VERSION = '1';

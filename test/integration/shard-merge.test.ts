@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DiffDocument } from '../../src/compare/diff.js';
-import { Report } from '../../src/report/schema.js';
+import { Report } from '../../src/model/schema.js';
 import { scan } from '../../src/scan.js';
 import { shardOf } from '../../src/targets/shard.js';
 import type { Target } from '../../src/targets/types.js';

@@ -25,12 +25,12 @@ async function loaded(args: string[]): Promise<string[]> {
 it('audit of a stdio server loads no zod, SDK client, HTML, Markdown or SARIF writer', { timeout: 30_000 }, async () => {
   const urls = await loaded(['audit', '--out', 'out', '--', process.execPath, FIXTURES.rules]);
   expect(urls.some((u) => u.includes('/dist/scan.js')), 'the scanner itself').toBe(true);
-  expect(urls.some((u) => u.includes('/dist/report/reporters/tools.js')), 'the tool view it prints').toBe(true);
-  const needless = urls.filter((u) => /\/node_modules\/(?:zod|@modelcontextprotocol\/client)\/|\/reporters\/(?:html\/index|markdown)\.js/.test(u));
+  expect(urls.some((u) => u.includes('/dist/render/tools.js')), 'the tool view it prints').toBe(true);
+  const needless = urls.filter((u) => /\/node_modules\/(?:zod|@modelcontextprotocol\/client)\/|\/render\/(?:html\/index|markdown)\.js/.test(u));
   expect(needless).toEqual([]);
 });
 
 it('--version loads no command module', async () => {
   const urls = await loaded(['--version']);
-  expect(urls.filter((u) => /\/dist\/(?:cli\/commands|scan|report\/reporters\/)/.test(u))).toEqual([]);
+  expect(urls.filter((u) => /\/dist\/(?:cli\/commands|scan|render\/)/.test(u))).toEqual([]);
 });

@@ -5,8 +5,8 @@ import { descriptionDiff, DIFF_LINES } from '../../src/compare/definition.js';
 import { diffReports } from '../../src/compare/diff.js';
 import { driftOf, renderDrift } from '../../src/compare/drift.js';
 import { lockOf } from '../../src/compare/lock.js';
-import type { Report, ServerReport } from '../../src/report/schema.js';
-import { summarize } from '../../src/report/summary.js';
+import type { Report, ServerReport } from '../../src/model/schema.js';
+import { summarize } from '../../src/model/summary.js';
 
 function report(tools: Record<string, unknown>[], name = 'srv'): Report {
   const c = classifyServer({ name, rawTools: tools });

@@ -1,13 +1,13 @@
-/** The verdicts module (src/report/verdicts.ts) and the code-point cuts (src/report/cut.ts). */
+/** The verdicts module (src/model/verdicts.ts) and the code-point cuts (src/model/cut.ts). */
 import { describe, expect, it } from 'vitest';
 import { describeHint, effectiveHints } from '../../src/classify/hints.js';
 import { verdictOf } from '../../src/classify/verdict.js';
-import { bounded, boundedTail } from '../../src/report/bounds.js';
-import { clip, cutHead, cutTail } from '../../src/report/cut.js';
-import { text } from '../../src/report/reporters/html/escape.js';
-import { Verdict } from '../../src/report/schema.js';
-import { safeText } from '../../src/report/terminal.js';
-import { countVerdicts, headlineText, HINTS, isAnnotated, plural, retryFigures, share, VERDICT_ORDER, VERDICTS } from '../../src/report/verdicts.js';
+import { bounded, boundedTail } from '../../src/model/bounds.js';
+import { clip, cutHead, cutTail } from '../../src/model/cut.js';
+import { text } from '../../src/render/html/escape.js';
+import { Verdict } from '../../src/model/schema.js';
+import { safeText } from '../../src/render/terminal.js';
+import { countVerdicts, headlineText, HINTS, isAnnotated, plural, retryFigures, share, VERDICT_ORDER, VERDICTS } from '../../src/model/verdicts.js';
 
 /** A lone surrogate: half of a pair, alone. */
 const LONE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;

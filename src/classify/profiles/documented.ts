@@ -2,9 +2,9 @@
  * The rules a report's reader needs (SARIF's rule list, Markdown's links), apart from index.ts so
  * that reporters load no profile schemas (zod, built at import) to render a report.
  */
-import { shippedPage } from '../../report/rule-pages.js';
-import type { Report } from '../../report/schema.js';
-import { CATALOGUE } from '../rules/catalogue.js';
+import { shippedPage } from '../../model/rule-pages.js';
+import type { Report } from '../../model/schema.js';
+import { CATALOGUE } from '../../model/catalogue.js';
 import type { RuleInfo } from '../rules/types.js';
 
 /** A rule with its page: a path under docs/rules without `.md` (builtin), or an https URL. */

@@ -3,7 +3,7 @@
  * and docs page, recorded in `report.options.profiles` so that reporters (SARIF's rule list) know
  * the rules of a team's own profile from the report alone.
  */
-import type { ProfileUse } from '../../report/schema.js';
+import type { ProfileUse } from '../../model/schema.js';
 import { ruleId } from './evaluate.js';
 import { builtinProfiles, type LoadedProfile } from './load.js';
 

@@ -1,6 +1,6 @@
-import type { Severity, ToolReport } from '../../report/schema.js';
-import type { RuleId } from './catalogue.js';
-import type { FindingExtra } from './finding.js';
+import type { Severity, ToolReport } from '../../model/schema.js';
+import type { RuleId } from '../../model/catalogue.js';
+import type { FindingExtra } from '../../model/finding.js';
 
 /** What a tool rule sees: the classified tool and the raw entry it came from. */
 export interface ToolContext {
