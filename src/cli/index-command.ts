@@ -9,8 +9,9 @@
  */
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { RUN_FILES } from '../model/formats.js';
 import { readText, versionedJson, ReportFileError } from '../compare/read.js';
-import { INDEX_FILE, INDEX_PAGE, INDEX_VERSION, indexOf, isRunDirName, latestBefore, RUN_FILES, RunIndex, emptyIndex, runEntry, withRun, type RunEntry } from '../compare/run-index.js';
+import { INDEX_FILE, INDEX_PAGE, INDEX_VERSION, indexOf, isRunDirName, latestBefore, RunIndex, emptyIndex, runEntry, withRun, type RunEntry } from '../compare/run-index.js';
 import { BLOCK_END, BLOCK_START, censusBlock } from '../render/census-block.js';
 import { renderIndexPage } from '../render/html/index-page.js';
 import type { Report } from '../model/schema.js';

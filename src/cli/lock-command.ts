@@ -5,8 +5,10 @@
  * a listing on stderr, `--fail-on drift`). The comparison itself is src/compare/drift.ts.
  */
 import path from 'node:path';
-import { driftOf, renderDrift } from '../compare/drift.js';
-import { DEFAULT_LOCK_FILE, lockOf, readLockFile, type LockFile } from '../compare/lock.js';
+import { driftOf } from '../compare/drift.js';
+import { renderDrift } from '../render/drift.js';
+import { lockOf, readLockFile } from '../compare/lock.js';
+import { DEFAULT_LOCK_FILE, type LockFile } from '../model/lock.js';
 import { ReportFileError } from '../compare/read.js';
 import type { Report } from '../model/schema.js';
 import { safeText } from '../render/terminal.js';

@@ -116,7 +116,7 @@ program
   .description("print the report's JSON Schema")
   .option('--lock', "print the lock file's JSON Schema instead")
   .action(async (flags: { lock?: boolean }) => {
-    const schema = flags.lock ? (await import('../compare/lock.js')).lockJsonSchema() : (await import('../model/schema.js')).reportJsonSchema();
+    const schema = flags.lock ? (await import('../model/lock.js')).lockJsonSchema() : (await import('../model/schema.js')).reportJsonSchema();
     process.stdout.write(JSON.stringify(schema, null, 2) + '\n');
   });
 

@@ -6,7 +6,15 @@
  * findings are reported in and SARIF lists its rules: the rules as they run, then the findings
  * made while connecting and listing.
  */
-import type { Severity } from './schema.js';
+import type { Severity } from './schema-base.js';
+
+/** What the docs, SARIF and `--fail-on` know of a rule (catalogue.ts), and of a profile's requirement. */
+export interface RuleInfo {
+  id: string;
+  /** The usual severity; a finding may lower or raise it. */
+  severity: Severity;
+  title: string;
+}
 
 /**
  * `tool` and `server`: rules run on every listed tool or server (src/classify/rules/). `connection`:

@@ -1,11 +1,11 @@
 /**
- * The report schemas that compare/diff.ts builds on (verdicts, key confidence, the summary). They
- * live apart from schema.ts so that the report can hold a diff document (`comparedWith`) without
- * an import cycle: schema.ts -> compare/diff.ts -> here. schema.ts re-exports them; import them
- * from there.
+ * The words of the report that the diff document (diff.ts) and the rule catalogue are made of
+ * (severity, verdict, key confidence, the summary). The report holds a diff (`comparedWith`), so
+ * the order is: these, then diff.ts, then schema.ts, which re-exports them; import them from there.
  */
 import { z } from 'zod';
 
+export const Severity = z.enum(['error', 'warning', 'info']);
 export const Verdict = z.enum(['read-only', 'protocol-keyed', 'keyed', 'idempotent', 'unprotected']);
 export const Confidence = z.enum(['strong', 'weak']);
 
@@ -59,6 +59,7 @@ export const Summary = z.object({
   weighted: WeightedSummary.optional(),
 });
 
+export type Severity = z.infer<typeof Severity>;
 export type Verdict = z.infer<typeof Verdict>;
 export type Summary = z.infer<typeof Summary>;
 export type WeightedSummary = z.infer<typeof WeightedSummary>;

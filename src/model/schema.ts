@@ -4,16 +4,15 @@
  * add fields freely, rename none.
  */
 import { z } from 'zod';
-import { DiffDocument } from '../compare/diff.js';
+import { DiffDocument } from './diff.js';
 import { docsProblem } from './rule-pages.js';
-import { Confidence, Summary, Verdict } from './schema-base.js';
+import { Confidence, Severity, Summary, Verdict } from './schema-base.js';
 
-export { Confidence, Summary, Verdict, WeightedShare, WeightedSummary } from './schema-base.js';
+export { Confidence, Severity, Summary, Verdict, WeightedShare, WeightedSummary } from './schema-base.js';
 import { SCHEMA_VERSION } from './schema-version.js';
 
 export { SCHEMA_VERSION };
 
-export const Severity = z.enum(['error', 'warning', 'info']);
 export const FailureKind = z.enum(['spawn', 'exited', 'timeout', 'auth', 'unreachable', 'protocol']);
 
 export const Finding = z.object({
@@ -246,7 +245,6 @@ export const Report = z.object({
   comparedWith: ComparedWith.optional(),
 });
 
-export type Severity = z.infer<typeof Severity>;
 export type FailureKind = z.infer<typeof FailureKind>;
 export type Finding = z.infer<typeof Finding>;
 export type KeyArgument = z.infer<typeof KeyArgument>;

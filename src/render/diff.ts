@@ -6,7 +6,7 @@
 import { mdText } from './markdown-text.js';
 import type { Summary } from '../model/schema.js';
 import { safeText } from './terminal.js';
-import type { Change, DiffDocument } from '../compare/diff.js';
+import type { Change, DiffDocument } from '../model/diff.js';
 import { plural } from '../model/verdicts.js';
 
 export const DIFF_FORMATS = ['text', 'md', 'json'] as const;

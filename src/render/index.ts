@@ -3,6 +3,7 @@
  * reporter's module is imported when its format is used: HTML, Markdown, SARIF and the tools view
  * bring dozens of modules and zod schemas that a scan writing only JSON never needs.
  */
+import { FORMAT_FILES, type Format } from '../model/formats.js';
 import type { Reporter } from './types.js';
 
 export interface ReporterEntry {
@@ -12,16 +13,16 @@ export interface ReporterEntry {
 }
 
 export const REPORTERS: Readonly<Record<string, ReporterEntry>> = {
-  json: { fileName: 'report.json', load: async () => (await import('./json.js')).jsonReporter },
+  json: { fileName: FORMAT_FILES.json, load: async () => (await import('./json.js')).jsonReporter },
   table: { load: async () => (await import('./table.js')).tableReporter },
   tools: { load: async () => (await import('./tools.js')).toolsReporter },
-  html: { fileName: 'report.html', load: async () => (await import('./html/index.js')).htmlReporter },
-  md: { fileName: 'report.md', load: async () => (await import('./markdown.js')).markdownReporter },
-  sarif: { fileName: 'report.sarif', load: async () => (await import('./sarif.js')).sarifReporter },
-  manifest: { fileName: 'manifest.json', load: async () => (await import('./manifest.js')).manifestReporter },
-  csv: { fileName: 'tools.csv', load: async () => (await import('./dataset.js')).csvReporter },
-  ndjson: { fileName: 'tools.ndjson', load: async () => (await import('./dataset.js')).ndjsonReporter },
-};
+  html: { fileName: FORMAT_FILES.html, load: async () => (await import('./html/index.js')).htmlReporter },
+  md: { fileName: FORMAT_FILES.md, load: async () => (await import('./markdown.js')).markdownReporter },
+  sarif: { fileName: FORMAT_FILES.sarif, load: async () => (await import('./sarif.js')).sarifReporter },
+  manifest: { fileName: FORMAT_FILES.manifest, load: async () => (await import('./manifest.js')).manifestReporter },
+  csv: { fileName: FORMAT_FILES.csv, load: async () => (await import('./dataset.js')).csvReporter },
+  ndjson: { fileName: FORMAT_FILES.ndjson, load: async () => (await import('./dataset.js')).ndjsonReporter },
+} satisfies Record<Format, ReporterEntry>;
 
 /**
  * Formats read line by line (a CI log shows them, `cat report.md` prints them): their lines are

@@ -3,14 +3,13 @@
  * server sent (names, versions, argument paths inside messages) is escaped: a tool named `a|b` must
  * not split a table cell, nor `<script>` become HTML.
  */
-import { ownPage, reportRules } from '../classify/profiles/documented.js';
+import { ownPage, reportRules, ruleDocUrl } from '../model/rule-pages.js';
 import { RULE } from '../model/catalogue.js';
 import { mdText } from './markdown-text.js';
 import type { Finding, Report, ServerReport } from '../model/schema.js';
 import { trendMarkdown, weightedMarkdown } from './markdown-census.js';
 import { headlineText, isAnnotated, plural, retryAdvice, share, summaryCounts, total, VERDICTS } from '../model/verdicts.js';
 import { METHOD_POINTS, methodologyUrl } from './method.js';
-import { ruleDocUrl } from './sarif.js';
 import type { RenderOptions, Reporter } from './types.js';
 
 const pct = (n: number, of: number) => (of === 0 ? '-' : `${n} (${share(n, of)})`);

@@ -12,13 +12,11 @@
  * contents, so an alert survives edits to the target file.
  */
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Location, Log, ReportingDescriptor, Result } from 'sarif';
-import { ownPage, reportRules, type DocumentedRule } from '../classify/profiles/documented.js';
 import { TOOL_NAME, TOOL_VERSION } from '../model/version.js';
-import { httpsDocs, shippedPage } from '../model/rule-pages.js';
+import { httpsDocs, ownPage, reportRules, ruleDocUrl, rulePage, type DocumentedRule } from '../model/rule-pages.js';
 import type { Finding, Report, ServerReport, Severity } from '../model/schema.js';
 import { visibleText } from './terminal.js';
 import type { RenderOptions, Reporter, SarifUris } from './types.js';
@@ -33,52 +31,6 @@ function messageText(text: string): string {
 }
 
 const LEVEL: Record<Severity, Result.level> = { error: 'error', warning: 'warning', info: 'note' };
-
-/**
- * Where a rule's page is for the reader: a team profile's own https page, or `page` (a path under
- * docs/rules without `.md`, the rule id by default) under `--rules-base-url`; none without it.
- */
-export function ruleDocUrl(id: string, base: string | undefined, page?: string): string | undefined {
-  if (page !== undefined && httpsDocs(page) !== undefined) return page;
-  if (base === undefined) return undefined;
-  const shipped = page === undefined ? shippedPage(id) : shippedPage(page);
-  return shipped === undefined ? undefined : new URL(`${shipped}.md`, base.endsWith('/') ? base : `${base}/`).href;
-}
-
-/** docs/rules/ of the installed package (`files` in package.json ships docs): dist/render/ and src/render/ are both two levels down. */
-const RULE_PAGES = new URL('../../docs/rules/', import.meta.url);
-const pages = new Map<string, string | undefined>();
-
-/**
- * A page as shipped (a path under docs/rules without `.md`), read once; undefined when it is not
- * there, or when `page` is not of a shipped page's form (rule-pages.ts): whatever a report says,
- * no file outside docs/rules is read.
- */
-export function rulePage(page: string): string | undefined {
-  if (shippedPage(page) === undefined) return undefined;
-  if (!pages.has(page)) {
-    let text: string | undefined;
-    try {
-      text = readFileSync(new URL(`${page}.md`, RULE_PAGES), 'utf8');
-    } catch {
-      text = undefined;
-    }
-    pages.set(page, text);
-  }
-  return pages.get(page);
-}
-
-/**
- * The page as the reader has it: under `--rules-base-url` when given, else the file shipped in the
- * installed package (docs/rules/), when it is there. For the HTML page, which is opened on the
- * machine that made it; SARIF and Markdown travel, and link only with `--rules-base-url`.
- */
-export function readerPageUrl(rule: DocumentedRule, base: string | undefined): string | undefined {
-  const page = ownPage(rule);
-  if (page === undefined) return undefined;
-  if (base !== undefined) return ruleDocUrl(rule.id, base, page);
-  return rulePage(page) === undefined ? undefined : new URL(`${page}.md`, RULE_PAGES).href;
-}
 
 /**
  * A page's links point at neighbouring files (`[x](other-rule.md)`), which a code-scanning alert

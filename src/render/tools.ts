@@ -6,19 +6,15 @@
 import { fileURLToPath } from 'node:url';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { ownPage, reportRules } from '../classify/profiles/documented.js';
 import type { Finding, Report, ServerReport, ToolReport } from '../model/schema.js';
 import { plural, VERDICTS } from './html/model.js';
-import { httpsDocs } from '../model/rule-pages.js';
-import { ruleDocUrl } from './sarif.js';
+import { httpsDocs, ownPage, reportRules, ruleDocUrl, shippedPageUrl } from '../model/rule-pages.js';
 import { cellText, GAP, naturalWidths, renderColumns, totalWidth, type Column } from './columns.js';
 import { failureLines, wrap } from './table.js';
 import { cutEnd, displayWidth, distinctCuts, pad } from './width.js';
 import type { RenderOptions, Reporter } from './types.js';
 
 const HINTS = ['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint'];
-/** docs/rules/ as shipped with the package (dist/render/ and src/render/ are both two levels down). */
-const RULE_PAGES = fileURLToPath(new URL('../../docs/rules/', import.meta.url));
 
 function hints(t: ToolReport): string {
   const a = t.annotations ?? {};
@@ -42,8 +38,9 @@ export function rulePageFor(rule: string, report: Report, base: string | undefin
   if (!page) return undefined;
   const url = ruleDocUrl(rule, base, page);
   if (url) return url;
-  if (!page) return undefined;
-  const file = path.join(RULE_PAGES, `${decodeURIComponent(page)}.md`);
+  const shipped = shippedPageUrl(page);
+  if (!shipped) return undefined;
+  const file = fileURLToPath(shipped);
   if (!existsSync(file)) return undefined;
   const rel = path.relative(process.cwd(), file);
   return rel.startsWith('..') || path.isAbsolute(rel) ? file : rel;

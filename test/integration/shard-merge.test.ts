@@ -6,7 +6,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { DiffDocument } from '../../src/compare/diff.js';
+import { DiffDocument } from '../../src/model/diff.js';
 import { Report } from '../../src/model/schema.js';
 import { scan } from '../../src/scan.js';
 import { shardOf } from '../../src/targets/shard.js';

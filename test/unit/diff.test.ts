@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { compareVerdicts, DiffDocument, diffJsonSchema, diffReports, hintDirection, type Change } from '../../src/compare/diff.js';
+import { compareVerdicts, diffReports, hintDirection } from '../../src/compare/diff.js';
+import { DiffDocument, diffJsonSchema, type Change } from '../../src/model/diff.js';
 import { mergeReports } from '../../src/compare/merge.js';
 import { parseReport, ReportFileError } from '../../src/compare/read.js';
 import { renderDiff } from '../../src/render/diff.js';

@@ -11,7 +11,7 @@ export { evaluateProfile, ruleId } from './evaluate.js';
 export { BUILTIN_IDS, builtinProfiles, loadProfiles, ProfileError, type LoadedProfile } from './load.js';
 export { Profile, profileJsonSchema } from './schema.js';
 
-export { reportRules } from './documented.js';
+export { reportRules } from '../../model/rule-pages.js';
 
 /** What `report.options.profiles` records of a profile used. */
 export function profileUse({ profile, path, sha256 }: LoadedProfile): ProfileUse {

@@ -1,7 +1,6 @@
 /** One collapsible section per server: its facts, its failure, its findings and its tool table. */
-import { reportRules } from '../../classify/profiles/documented.js';
+import { readerPageUrl, reportRules } from '../../model/rule-pages.js';
 import type { Finding, Report, ServerReport, ToolReport } from '../../model/schema.js';
-import { readerPageUrl } from '../sarif.js';
 import { jsonText, name, text } from './escape.js';
 import { countVerdicts, plural, VERDICTS, verdictInfo } from './model.js';
 import { sortHeader } from './servers.js';

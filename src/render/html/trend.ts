@@ -5,7 +5,7 @@
  */
 import { describe, toolLabel } from '../diff.js';
 import { trendHighlights } from '../../compare/trend.js';
-import type { Change } from '../../compare/diff.js';
+import type { Change } from '../../model/diff.js';
 import type { Report } from '../../model/schema.js';
 import { text } from './escape.js';
 import { plural, when } from './model.js';
