@@ -13,7 +13,8 @@ export { killAllServers } from './connect/stdio.js';
 /** Pure functions over reports and lock files (what `diff`, `lock`, `merge` and `--baseline` do). */
 export { diffReports, type DiffInput } from './compare/diff.js';
 export { diffJsonSchema, DiffDocument, type Change, type Direction } from './model/diff.js';
-export { renderDiff, DIFF_FORMATS, type DiffFormat } from './render/diff.js';
+export { renderDiff } from './render/diff.js';
+export { DIFF_FORMATS, type DiffFormat } from './model/formats.js';
 export { lockOf } from './compare/lock.js';
 export { lockJsonSchema, LockFile } from './model/lock.js';
 export { driftOf } from './compare/drift.js';

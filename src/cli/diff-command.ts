@@ -6,9 +6,10 @@
  */
 import { diffReports } from '../compare/diff.js';
 import { diffJsonSchema } from '../model/diff.js';
-import { DIFF_FORMATS, renderDiff, type DiffFormat } from '../render/diff.js';
+import { DIFF_FORMATS, type DiffFormat } from '../model/formats.js';
+import { renderDiff } from '../render/diff.js';
 import { EXIT, UsageError } from './exit.js';
-import { loadReport } from './report-command.js';
+import { loadReport } from './saved-report.js';
 
 const FAIL_ON = ['regression'] as const;
 

@@ -10,10 +10,11 @@
  * `--version` and `--help` cost about what `node -e 0` does (bench/startup.bench.ts).
  */
 import { Command, CommanderError } from 'commander';
-import { DIFF_FORMATS } from '../render/diff.js';
+import { DEFAULT_LOCK_FILE, DIFF_FORMATS } from '../model/formats.js';
 import { TOOL_VERSION } from '../model/version.js';
-import type { AuditFlags, ScanFlags } from './commands.js';
-import { clientOriginOption, oauthOptions, registerAuth } from './auth-command.js';
+import type { AuditFlags, ScanFlags } from './flags.js';
+import { registerAuth } from './auth-command.js';
+import { clientOriginOption, oauthOptions } from './oauth-flags.js';
 import { EXIT, UsageError } from './exit.js';
 import { FILE_FORMATS, intOption, listOption, positiveInt, PRINT_FORMATS, repeatable, wordParser } from './options.js';
 import { registerWhere } from './where-command.js';
@@ -98,9 +99,9 @@ withOAuth(program.command('audit'), true)
 scanOptions(program.command('lock'))
   .description('scan, then pin every tool (definitionHash, verdict, hints) in a lock file for --baseline')
   .argument('[files...]', 'target files, as for scan (default: the bundled reference list)')
-  .option('--lock <path>', 'the lock file to write (default: idemscan.lock.json)')
+  .option('--lock <path>', `the lock file to write (default: ${DEFAULT_LOCK_FILE})`)
   .addOption(ALLOW_ENV)
-  .action(async (files: string[], flags: ScanFlags) => (await import('./lock-command.js')).lockCommand(files, flags));
+  .action(async (files: string[], flags: ScanFlags) => (await commands()).scanCommand(files, { ...flags, lock: flags.lock ?? DEFAULT_LOCK_FILE }));
 
 program
   .command('install')

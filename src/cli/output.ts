@@ -90,3 +90,8 @@ export async function writeFallback(fileName: string, data: string): Promise<str
 export function codeOf(err: unknown): string {
   return (err as NodeJS.ErrnoException)?.code ?? (err as Error)?.message ?? String(err);
 }
+
+/** A folder of rule pages: each rule's page is `<url>/<id>.md`. http(s) only, so no viewer gets a `javascript:` link. */
+export function checkRulesBaseUrl(url: string): void {
+  if (!URL.canParse(url) || !/^https?:$/.test(new URL(url).protocol)) throw new UsageError(`--rules-base-url: "${safeText(url, 200)}" is not an http(s) URL`);
+}

@@ -18,3 +18,10 @@ export type Format = keyof typeof FORMAT_FILES;
 
 /** The files a run directory may list: the report files idemscan writes, nothing else. */
 export const RUN_FILES: readonly string[] = Object.values(FORMAT_FILES).filter((f) => f !== undefined);
+
+/** The lock file `idemscan lock` writes unless `--lock` names another. */
+export const DEFAULT_LOCK_FILE = 'idemscan.lock.json';
+
+/** What `idemscan diff --format` writes (all to stdout). */
+export const DIFF_FORMATS = ['text', 'md', 'json'] as const;
+export type DiffFormat = (typeof DIFF_FORMATS)[number];

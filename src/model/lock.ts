@@ -7,7 +7,6 @@ import { z } from 'zod';
 import { Verdict } from './schema.js';
 
 export const LOCK_VERSION = '1';
-export const DEFAULT_LOCK_FILE = 'idemscan.lock.json';
 
 export const LockTool = z.object({
   name: z.string(),

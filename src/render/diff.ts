@@ -7,10 +7,9 @@ import { mdText } from './markdown-text.js';
 import type { Summary } from '../model/schema.js';
 import { safeText } from './terminal.js';
 import type { Change, DiffDocument } from '../model/diff.js';
+import type { DiffFormat } from '../model/formats.js';
 import { plural } from '../model/verdicts.js';
 
-export const DIFF_FORMATS = ['text', 'md', 'json'] as const;
-export type DiffFormat = (typeof DIFF_FORMATS)[number];
 
 export function renderDiff(doc: DiffDocument, format: DiffFormat): string {
   if (format === 'json') return JSON.stringify(doc, null, 2) + '\n';

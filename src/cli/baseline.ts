@@ -1,26 +1,22 @@
 /**
- * `idemscan lock [FILE...]`: scan as `scan` does, then write the lock file (`--lock PATH`, default
- * idemscan.lock.json) that pins every tool's definitionHash, verdict and hints. And the other half:
- * `--baseline LOCK` on scan, audit and lock compares the fresh report with a lock (report.drift,
- * a listing on stderr, `--fail-on drift`). The comparison itself is src/compare/drift.ts.
+ * The lock files of a scan: `idemscan lock [FILE...]` is a scan that writes the lock file
+ * (`--lock PATH`, default idemscan.lock.json) pinning every tool's definitionHash, verdict and
+ * hints; `--baseline LOCK` on scan, audit and lock compares the fresh report with a lock
+ * (report.drift, a listing on stderr, `--fail-on drift`). The comparison itself is
+ * src/compare/drift.ts. Not a command module: cli/commands.ts imports it when a run needs it.
  */
 import path from 'node:path';
 import { driftOf } from '../compare/drift.js';
 import { renderDrift } from '../render/drift.js';
 import { lockOf, readLockFile } from '../compare/lock.js';
-import { DEFAULT_LOCK_FILE, type LockFile } from '../model/lock.js';
+import type { LockFile } from '../model/lock.js';
 import { ReportFileError } from '../compare/read.js';
 import type { Report } from '../model/schema.js';
 import { safeText } from '../render/terminal.js';
-import { scanCommand, type ScanFlags } from './commands.js';
+import type { ScanFlags } from './flags.js';
 import { UsageError } from './exit.js';
 import type { FailOn } from './fail-on.js';
-import { checkOutputFile, codeOf, writeFallback, writeOutputFile } from './output.js';
-
-/** `idemscan lock` (declared in main.ts): a scan that writes `--lock`, idemscan.lock.json unless named. */
-export function lockCommand(files: string[], flags: ScanFlags): Promise<void> {
-  return scanCommand(files, { ...flags, lock: flags.lock ?? DEFAULT_LOCK_FILE });
-}
+import { checkOutputFile, checkRulesBaseUrl, codeOf, writeFallback, writeOutputFile } from './output.js';
 
 /** What `--baseline`, `--lock` and `--rules-base-url` need before the scan starts; usage errors early. */
 export async function prepareBaseline(flags: ScanFlags, failOn: FailOn | undefined): Promise<LockFile | undefined> {
@@ -57,9 +53,4 @@ export async function writeLock(report: Report, file: string, quiet: boolean | u
     process.stderr.write(`idemscan: cannot write ${safeText(file, 300)} (${codeOf(err)}); ${saved ? `the lock is saved in ${saved}` : 'no fallback file could be written either'}\n`);
     return false;
   }
-}
-
-/** A folder of rule pages: each rule's page is `<url>/<id>.md`. http(s) only, so no viewer gets a `javascript:` link. */
-export function checkRulesBaseUrl(url: string): void {
-  if (!URL.canParse(url) || !/^https?:$/.test(new URL(url).protocol)) throw new UsageError(`--rules-base-url: "${safeText(url, 200)}" is not an http(s) URL`);
 }
