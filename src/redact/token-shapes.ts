@@ -19,10 +19,17 @@ interface Shape {
   within?: (run: string) => number;
 }
 
+/**
+ * The vendors' prefixes written before `_` (GitHub, GitLab, Slack, Shopify, Notion, Linear, Sentry,
+ * and plain `secret_`): the one list both the whole shape and the start of a cut token are built
+ * from. Literal words joined by `|` before a bounded class: linear.
+ */
+const UNDERSCORE_PREFIXES = ['ghp', 'gho', 'ghu', 'ghs', 'ghr', 'github_pat', 'glpat', 'xox[abposr]', 'shpat', 'shpss', 'ntn', 'secret', 'lin_api', 'sntrys'];
+
 const WORD_DASH = /[\w-]{1,4096}/y;
 const SHAPES: Shape[] = [
   { start: /\b(?:sk|pk|rk)[-_](?:live|test|proj|ant)?[-_]?[\w-]{8}/g, rest: WORD_DASH },
-  { start: /\b(?:ghp|gho|ghu|ghs|ghr|github_pat|glpat|xox[abposr]|shpat|shpss|ntn|secret|lin_api|sntrys)_[\w-]{8}/g, rest: WORD_DASH },
+  { start: new RegExp(`\\b(?:${UNDERSCORE_PREFIXES.join('|')})_[\\w-]{8}`, 'g'), rest: WORD_DASH },
   { start: /\bxox[abposr]-[A-Za-z0-9-]{8}/g, rest: /[A-Z0-9-]{1,4096}/iy },
   { start: /\bAKIA[0-9A-Z]{16}\b/g },
   { start: /\bBearer\s{1,64}[\w.~+/-]{8}/gi, rest: /[\w.~+/-]{1,4096}/y, pad: /={1,4096}/y },
@@ -33,7 +40,7 @@ const SHAPES: Shape[] = [
 const SHORTEST = 11;
 
 /** Where a token may start inside a run of token characters (checked beside a cut). */
-const TOKEN_START = /\b(?:sk[-_]|pk[-_]|rk[-_]|ghp_|gho_|ghu_|ghs_|ghr_|github_pat_|glpat_|xox[abposr][-_]|shpat_|shpss_|ntn_|lin_api_|sntrys_|AKIA|eyJ)/;
+const TOKEN_START = new RegExp(`\\b(?:sk[-_]|pk[-_]|rk[-_]|${UNDERSCORE_PREFIXES.map((p) => `${p}_`).join('|')}|xox[abposr]-|AKIA|eyJ)`);
 
 export function blankTokens(text: string): string {
   if (text.length < SHORTEST) return text;
