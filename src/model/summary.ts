@@ -1,5 +1,5 @@
 import type { ServerReport, Summary, WeightedSummary } from './schema.js';
-import { countVerdicts, isAnnotated, VERDICTS } from './verdicts.js';
+import { countVerdicts, isAnnotated, verdictFields, VERDICTS } from './verdicts.js';
 
 /**
  * Counts over every tool of every server that was scanned (failed servers add no tools), and,
@@ -8,20 +8,17 @@ import { countVerdicts, isAnnotated, VERDICTS } from './verdicts.js';
  */
 export function summarize(servers: ServerReport[]): Summary {
   const tools = servers.flatMap((s) => s.tools);
-  const c = countVerdicts(tools);
+  const { readOnly, ...others } = verdictFields(countVerdicts(tools));
   const weighted = weightedSummary(servers);
   return {
     servers: servers.length,
     serversOk: servers.filter((s) => s.status === 'ok').length,
     serversFailed: servers.filter((s) => s.status === 'failed').length,
     tools: tools.length,
-    readOnly: c['read-only'],
-    notReadOnly: tools.length - c['read-only'],
+    readOnly,
+    notReadOnly: tools.length - readOnly,
     annotated: tools.filter((t) => isAnnotated(t.annotations)).length,
-    protocolKeyed: c['protocol-keyed'],
-    keyed: c.keyed,
-    idempotent: c.idempotent,
-    unprotected: c.unprotected,
+    ...others,
     ...(weighted ? { weighted } : {}),
   };
 }

@@ -7,8 +7,17 @@
  */
 import type { Summary, ToolReport, Verdict } from './schema.js';
 
+/** A summary field that counts one verdict's tools. */
+export type VerdictField = 'readOnly' | 'protocolKeyed' | 'keyed' | 'idempotent' | 'unprotected';
+
 export interface VerdictInfo {
   id: Verdict;
+  /** Position in the verdict order (DESIGN.md §3): smaller is safer, and the order they are shown in. */
+  rank: number;
+  /** The report summary's count of the verdict's tools (`summary.protocolKeyed`). */
+  summaryField: VerdictField;
+  /** Protected: a key makes a retry safe (protocol-keyed or keyed), without trusting the server's hints. */
+  protects: boolean;
   /** Short words for a column head or a chip. */
   label: string;
   /** CSS class suffix; fixed strings, never text from the report. */
@@ -17,25 +26,30 @@ export interface VerdictInfo {
   mark: string;
   /** What the verdict tells a client about retrying. */
   meaning: string;
-  /** A client can retry it safely without trusting the server's hints (`idempotent` needs trust). */
+  /** A client can retry it safely without trusting the server's hints: read-only, or protected. */
   retrySafe: boolean;
 }
 
-/** Safest first: the order of the verdict rules (DESIGN.md §3), which is also the order they are shown in. */
-export const VERDICTS: readonly VerdictInfo[] = [
-  { id: 'read-only', label: 'read-only', css: 'ro', mark: '✓', meaning: 'retry freely (readOnlyHint: true)', retrySafe: true },
-  {
-    id: 'protocol-keyed',
+/** Every fact of a verdict, once; the compiler checks that every verdict has every fact. */
+export const VERDICT = {
+  'read-only': { rank: 0, summaryField: 'readOnly', protects: false, label: 'read-only', css: 'ro', mark: '✓', meaning: 'retry freely (readOnlyHint: true)', retrySafe: true },
+  'protocol-keyed': {
+    rank: 1,
+    summaryField: 'protocolKeyed',
+    protects: true,
     label: 'protocol-keyed',
     css: 'pk',
     mark: '✓',
     meaning: 'retry with the same idempotencyKey (server advertises tools.idempotency)',
     retrySafe: true,
   },
-  { id: 'keyed', label: 'keyed', css: 'ky', mark: '✓', meaning: 'retry with the same key argument (a strong key-shaped argument)', retrySafe: true },
-  { id: 'idempotent', label: 'hint only', css: 'id', mark: '≈', meaning: 'retry only if you trust the server (idempotentHint: true alone)', retrySafe: false },
-  { id: 'unprotected', label: 'unprotected', css: 'un', mark: '✗', meaning: 'a retry may repeat the effect', retrySafe: false },
-];
+  keyed: { rank: 2, summaryField: 'keyed', protects: true, label: 'keyed', css: 'ky', mark: '✓', meaning: 'retry with the same key argument (a strong key-shaped argument)', retrySafe: true },
+  idempotent: { rank: 3, summaryField: 'idempotent', protects: false, label: 'hint only', css: 'id', mark: '≈', meaning: 'retry only if you trust the server (idempotentHint: true alone)', retrySafe: false },
+  unprotected: { rank: 4, summaryField: 'unprotected', protects: false, label: 'unprotected', css: 'un', mark: '✗', meaning: 'a retry may repeat the effect', retrySafe: false },
+} as const satisfies Record<Verdict, Omit<VerdictInfo, 'id'>>;
+
+/** Safest first: the order of the verdict rules (DESIGN.md §3), which is also the order they are shown in. */
+export const VERDICTS: readonly VerdictInfo[] = (Object.keys(VERDICT) as Verdict[]).map((id): VerdictInfo => ({ id, ...VERDICT[id] })).sort((a, b) => a.rank - b.rank);
 
 export const VERDICT_ORDER: readonly Verdict[] = VERDICTS.map((v) => v.id);
 
@@ -44,7 +58,7 @@ export function verdictInfo(v: Verdict): VerdictInfo {
 }
 
 /** Position in VERDICT_ORDER: smaller is safer. */
-export const verdictRank = (v: Verdict): number => VERDICT_ORDER.indexOf(v);
+export const verdictRank = (v: Verdict): number => (Object.hasOwn(VERDICT, v) ? VERDICT[v].rank : -1);
 
 /** The four behaviour hints with the field of `effective` each sets and the spec's default. */
 export const HINTS = {
@@ -83,14 +97,24 @@ export function countVerdicts(tools: readonly Pick<ToolReport, 'verdict'>[]): Ve
 
 /** The summary's verdict counts in the same shape. */
 export function summaryCounts(s: Summary): VerdictCounts {
-  return { 'read-only': s.readOnly, 'protocol-keyed': s.protocolKeyed, keyed: s.keyed, idempotent: s.idempotent, unprotected: s.unprotected };
+  return Object.fromEntries(VERDICTS.map((v) => [v.id, s[v.summaryField]])) as VerdictCounts;
+}
+
+/** The counts as the summary's fields (`readOnly`, `protocolKeyed`, ...), in the verdict order. */
+export function verdictFields(c: VerdictCounts): Record<VerdictField, number> {
+  return Object.fromEntries(VERDICTS.map((v) => [v.summaryField, c[v.id]])) as Record<VerdictField, number>;
+}
+
+/** Protected tools: those of the verdicts that `protects` (protocol-keyed + keyed). */
+export function protectedCount(c: Readonly<Record<Verdict, number>>): number {
+  return VERDICTS.filter((v) => v.protects).reduce((n, v) => n + c[v.id], 0);
 }
 
 export const total = (c: VerdictCounts): number => VERDICT_ORDER.reduce((n, v) => n + c[v], 0);
 
 /** Tools that are not read-only, and those of them a client can retry safely (protocol-keyed + keyed). */
 export function retryFigures(c: VerdictCounts): { writes: number; safe: number } {
-  return { writes: total(c) - c['read-only'], safe: VERDICTS.filter((v) => v.retrySafe && v.id !== 'read-only').reduce((n, v) => n + c[v.id], 0) };
+  return { writes: total(c) - c['read-only'], safe: protectedCount(c) };
 }
 
 /** `12%`, `<1%` for a share above 0 that would round to 0, `-` of nothing. */

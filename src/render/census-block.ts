@@ -5,8 +5,8 @@
  */
 import { trendHighlights } from '../compare/trend.js';
 import { mdText } from './markdown-text.js';
-import type { Report } from '../model/schema.js';
-import { plural, share } from '../model/verdicts.js';
+import type { Report, Verdict, WeightedSummary } from '../model/schema.js';
+import { plural, protectedCount, share, summaryCounts } from '../model/verdicts.js';
 
 export const BLOCK_START = '<!-- census:start -->';
 export const BLOCK_END = '<!-- census:end -->';
@@ -48,7 +48,7 @@ export function censusBlock(report: Report, links: CensusLinks): string {
     report.options.sandbox === true ? 'run under `--sandbox`' : undefined,
     shards > 1 ? `as ${shards} shards merged` : undefined,
   ].filter(Boolean);
-  const safe = s.protocolKeyed + s.keyed;
+  const safe = protectedCount(summaryCounts(s));
   const lines = [
     BLOCK_START,
     `<!-- generated from ${links.run}/report.json by \`${links.command}\`: edit the generator (src/render/census-block.ts), not this block -->`,
@@ -93,7 +93,7 @@ function weighted(report: Report): string {
   if (!w || w.downloads === 0) return '';
   return (
     `**Weighted by use, ${pct1(w.verdicts.unprotected.downloads, w.downloads)} of the census's ${millions(w.downloads)} monthly downloads go to servers with at least one unprotected tool**, ` +
-    `and ${pct1(w.verdicts.keyed.downloads + w.verdicts['protocol-keyed'].downloads, w.downloads)} to servers with a keyed one.`
+    `and ${pct1(protectedCount(downloadsByVerdict(w)), w.downloads)} to servers with a keyed one.`
   );
 }
 
@@ -107,4 +107,9 @@ function trend(report: Report, links: CensusLinks): string {
       ? 'show no change'
       : `include ${plural(h.changedServers.length, 'server')} whose tools or hints changed (${n(h.hintsWeakened.length)} hints removed or weakened, ${n(h.newKeyed.length)} new keyed tools)`;
   return `The ${plural(c.serversInBoth, 'server')} also in ${other} ${what}.`;
+}
+
+/** The downloads of the servers with a tool of each verdict. */
+function downloadsByVerdict(w: WeightedSummary): Record<Verdict, number> {
+  return Object.fromEntries(Object.entries(w.verdicts).map(([v, x]) => [v, x.downloads])) as Record<Verdict, number>;
 }

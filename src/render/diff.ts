@@ -8,7 +8,7 @@ import type { Summary } from '../model/schema.js';
 import { safeText } from './terminal.js';
 import type { Change, DiffDocument } from '../model/diff.js';
 import type { DiffFormat } from '../model/formats.js';
-import { plural } from '../model/verdicts.js';
+import { plural, VERDICTS, type VerdictField } from '../model/verdicts.js';
 
 
 export function renderDiff(doc: DiffDocument, format: DiffFormat): string {
@@ -69,11 +69,7 @@ const SUMMARY_ROWS: [Exclude<keyof Summary, 'weighted'>, string][] = [
   ['serversOk', 'servers ok'],
   ['serversFailed', 'servers failed'],
   ['tools', 'tools'],
-  ['readOnly', 'read-only'],
-  ['protocolKeyed', 'protocol-keyed'],
-  ['keyed', 'keyed'],
-  ['idempotent', 'idempotent'],
-  ['unprotected', 'unprotected'],
+  ...VERDICTS.map((v): [VerdictField, string] => [v.summaryField, v.id]),
   ['annotated', 'annotated'],
 ];
 

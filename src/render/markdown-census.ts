@@ -7,20 +7,13 @@ import { describe, renderDiff, toolLabel } from './diff.js';
 import { trendHighlights } from '../compare/trend.js';
 import { mdText } from './markdown-text.js';
 import { plural, when } from './html/model.js';
-import type { Report, Verdict } from '../model/schema.js';
+import type { Report } from '../model/schema.js';
+import { VERDICTS } from '../model/verdicts.js';
 
 const row = (cells: (string | number)[]) => `| ${cells.join(' | ')} |`;
 const n = (x: number) => x.toLocaleString('en-US');
 const pct = (part: number, whole: number) => (whole > 0 ? `${Math.round((1000 * part) / whole) / 10}%` : '-');
 
-/** The summary's count of each verdict, in precedence order. */
-export const VERDICT_COUNTS: readonly [Verdict, 'readOnly' | 'protocolKeyed' | 'keyed' | 'idempotent' | 'unprotected'][] = [
-  ['read-only', 'readOnly'],
-  ['protocol-keyed', 'protocolKeyed'],
-  ['keyed', 'keyed'],
-  ['idempotent', 'idempotent'],
-  ['unprotected', 'unprotected'],
-];
 
 export function weightedMarkdown(report: Report): string[] {
   const s = report.summary;
@@ -35,7 +28,7 @@ export function weightedMarkdown(report: Report): string[] {
     row(['verdict', 'tools', 'share of tools', 'servers with one', 'their monthly downloads', 'share of downloads']),
     row(['---', '--:', '--:', '--:', '--:', '--:']),
   ];
-  for (const [v, key] of VERDICT_COUNTS) {
+  for (const { id: v, summaryField: key } of VERDICTS) {
     const x = w.verdicts[v];
     const label = v === 'unprotected' ? '**unprotected** (at least one unprotected tool)' : v;
     lines.push(row([label, n(s[key]), pct(s[key], s.tools), n(x.servers), n(x.downloads), pct(x.downloads, w.downloads)]));

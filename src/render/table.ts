@@ -58,7 +58,7 @@ function serverRow(s: ServerReport): Row {
 
 function totalRow(report: Report): Row {
   const t = report.summary;
-  const byVerdict: Record<Verdict, number> = { 'read-only': t.readOnly, 'protocol-keyed': t.protocolKeyed, keyed: t.keyed, idempotent: t.idempotent, unprotected: t.unprotected };
+  const byVerdict = summaryCounts(t);
   return { name: 'total', protocol: '', version: '', counts: VERDICTS.map((v) => byVerdict[v.id]), tools: t.tools, status: t.serversFailed ? `${t.serversFailed} failed` : 'all ok' };
 }
 

@@ -79,3 +79,21 @@ describe('cuts on code points', () => {
     expect(describeHint(`${'a'.repeat(39)}${pairs}`)).not.toMatch(LONE);
   });
 });
+
+describe('the verdict table (issue 17: each fact once)', () => {
+  it('names a summary field for every verdict, each a count of the Summary schema, in rank order', async () => {
+    const { Summary } = await import('../../src/model/schema.js');
+    const { VERDICTS: all } = await import('../../src/model/verdicts.js');
+    expect(all.map((v) => v.rank)).toEqual([0, 1, 2, 3, 4]);
+    for (const v of all) expect(Object.keys(Summary.shape)).toContain(v.summaryField);
+    expect(new Set(all.map((v) => v.summaryField)).size).toBe(all.length);
+  });
+
+  it('counts as the summary does, and protected is exactly the verdicts that protect', async () => {
+    const { protectedCount, summaryCounts, verdictFields } = await import('../../src/model/verdicts.js');
+    const c = { 'read-only': 1, 'protocol-keyed': 2, keyed: 3, idempotent: 4, unprotected: 5 } as const;
+    expect(verdictFields(c)).toEqual({ readOnly: 1, protocolKeyed: 2, keyed: 3, idempotent: 4, unprotected: 5 });
+    expect(summaryCounts({ servers: 0, serversOk: 0, serversFailed: 0, tools: 15, notReadOnly: 14, annotated: 0, ...verdictFields(c) })).toEqual(c);
+    expect(protectedCount(c)).toBe(5);
+  });
+});

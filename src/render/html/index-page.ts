@@ -4,6 +4,7 @@
  * allowed by its hash. Directory and file names are checked by the index schema (compare/run-index.ts)
  * and escaped here all the same, as every other value.
  */
+import { protectedCount, summaryCounts } from '../../model/verdicts.js';
 import { createHash } from 'node:crypto';
 import type { RunEntry, RunIndex } from '../../compare/run-index.js';
 import { text } from './escape.js';
@@ -31,7 +32,7 @@ function row(r: RunEntry): string {
     `<td class="n">${num(r.skipped)}</td>`,
     `<td class="n">${num(s.tools)}</td>`,
     `<td class="n">${num(s.notReadOnly)}</td>`,
-    `<td class="n">${num(s.protocolKeyed + s.keyed)}</td>`,
+    `<td class="n">${num(protectedCount(summaryCounts(s)))}</td>`,
     `<td class="n">${num(s.idempotent)}</td>`,
     `<td class="n">${num(s.unprotected)}</td>`,
     `<td class="n">${s.downloads === undefined || s.downloadsUnprotected === undefined ? '–' : pct(s.downloadsUnprotected, s.downloads)}</td>`,

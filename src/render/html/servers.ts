@@ -1,4 +1,5 @@
 /** The server table (one sortable, filterable row per server) and the list of failed servers. */
+import { protectedCount } from '../../model/verdicts.js';
 import type { Report, ServerReport } from '../../model/schema.js';
 import { name, text } from './escape.js';
 import { countVerdicts, plural } from './model.js';
@@ -22,7 +23,7 @@ function serverRow(s: ServerReport, i: number): string {
   const failure = s.failure
     ? `<td class="failure"><span class="kind">${text(s.failure.kind)}</span> ${text(s.failure.message, 240)}</td>`
     : `<td class="muted empty">–</td>`;
-  const protectedN = c['protocol-keyed'] + c.keyed;
+  const protectedN = protectedCount(c);
   return (
     `<tr data-i="${i}"${ok ? '' : ' class="failed"'}>` +
     `<th scope="row"><a href="#s-${i}">${name(s.name, 120)}</a>${info ? `<span class="sub">${text(info, 120)}</span>` : ''}</th>` +

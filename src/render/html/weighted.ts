@@ -4,7 +4,7 @@
  * when the report has download figures; every number is read from the report, never recounted.
  */
 import type { Report } from '../../model/schema.js';
-import { VERDICT_COUNTS } from '../markdown-census.js';
+import { VERDICTS } from '../../model/verdicts.js';
 import { bar, countsPhrase } from './chart.js';
 import { text } from './escape.js';
 import { countVerdicts, percent, plural, verdictInfo } from './model.js';
@@ -22,7 +22,7 @@ export function compactCount(n: number): string {
 function verdictTable(report: Report): string {
   const s = report.summary;
   const w = s.weighted!;
-  const rows = VERDICT_COUNTS.map(([v, key]) => {
+  const rows = VERDICTS.map(({ id: v, summaryField: key }) => {
     const x = w.verdicts[v];
     const info = verdictInfo(v);
     const note = v === 'unprotected' ? '<span class="sub">servers with at least one unprotected tool</span>' : '';
