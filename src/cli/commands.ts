@@ -16,7 +16,7 @@ import { addDiscovered } from './discovered.js';
 import { oauthScanOptions } from './oauth-flags.js';
 import type { AuditFlags, ScanFlags } from './flags.js';
 import { checkOutputDir, checkOutputFile, codeOf, writeFallback, writeOutputFile } from './output.js';
-import { EXIT_INTERRUPTED, unscannedText, watchSignals } from './signals.js';
+import { unscannedText, watchSignals } from './signals.js';
 import { InstallProgress, ScanProgress } from './progress.js';
 import { htmlHint, nameFromServerInfo, printResult, sandboxLines, wroteLine } from './print-scan.js';
 
@@ -182,8 +182,8 @@ async function run(
   const reportFile = flags.json && flags.json !== '-' ? flags.json : formats.includes('json') ? path.join(flags.out, REPORTERS.json!.fileName!) : undefined;
   await printResult(report, view, { quiet: flags.quiet, jsonToStdout: flags.json === '-', rulesBaseUrl: flags.rulesBaseUrl, reportFile });
   if (!flags.quiet) process.stderr.write(sandboxLines(report, process.getuid?.() === 0).join(''));
-  const code = interrupt.interrupted ? EXIT_INTERRUPTED : await exitCode(report, failOn);
-  process.exitCode = written || code === EXIT_INTERRUPTED ? code : EXIT.outputFailed;
+  const code = interrupt.interrupted ? EXIT.interrupted : await exitCode(report, failOn);
+  process.exitCode = written || code === EXIT.interrupted ? code : EXIT.outputFailed;
 }
 
 /** `--out` and `--json` before the scan: a path that cannot be written is a usage error, not a lost scan. */

@@ -3,7 +3,7 @@
  * The command line: parses flags, calls the library, renders, sets the exit code.
  * Exit codes: 0 scanned, 1 --fail-on matched, 2 usage or target-file error (or an internal error,
  * which says so), 3 every target failed, 4 a report file could not be written after the scan
- * (saved to a fallback file, named on stderr).
+ * (saved to a fallback file, named on stderr), 130 interrupted (cli/exit.ts is the table).
  *
  * Start-up: this file loads only commander and the option parsers. Each command's module (and the
  * scanner, reporters, zod schemas and SDK behind it) is imported when that command runs, so
