@@ -2,6 +2,37 @@ import js from '@eslint/js';
 import regexp from 'eslint-plugin-regexp';
 import tseslint from 'typescript-eslint';
 
+// The layers of src/ (docs/ARCHITECTURE.md): what each folder may import besides itself; scan.ts,
+// index.ts and cli/ are on top. test/unit/layers.test.ts checks the same table over the import
+// graph, dynamic imports included.
+const LAYERS = {
+  model: [],
+  classify: ['model'],
+  targets: ['model'],
+  redact: ['model', 'targets'],
+  connect: ['model', 'targets', 'redact'],
+  compare: ['model'],
+  render: ['model', 'compare'],
+};
+// (src/index.ts is left to the test: `../index.js` from a subfolder is that folder's own index.)
+const ABOVE = ['cli', 'scan', 'scan-input'];
+const layerRules = Object.entries(LAYERS).map(([folder, allowed]) => ({
+  files: [`src/${folder}/**/*.ts`],
+  rules: {
+    'no-restricted-imports': [
+      'error',
+      {
+        patterns: [
+          {
+            regex: `^(?:\\.\\./)+(?:${[...Object.keys(LAYERS).filter((f) => f !== folder && !allowed.includes(f)), ...ABOVE].join('|')})(?:/|\\.js$)`,
+            message: `src/${folder}/ may import only ${allowed.length ? allowed.map((a) => `src/${a}/`).join(', ') : 'node and packages'} (docs/ARCHITECTURE.md)`,
+          },
+        ],
+      },
+    ],
+  },
+}));
+
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'output/**', 'coverage/**'] },
   js.configs.recommended,
@@ -16,4 +47,5 @@ export default tseslint.config(
       'regexp/no-super-linear-move': ['error', { ignorePartial: false, ignoreSticky: false }],
     },
   },
+  ...layerRules,
 );

@@ -1,5 +1,5 @@
 /** Figures for definitionHash on hostile shapes (bounded by one 16 MiB message): `node --import tsx bench/definition-hash.bench.ts`. */
-import { definitionHashes } from '../src/classify/definition-hash.js';
+import { definitionHashes } from '../src/model/definition-hash.js';
 const cases: Record<string, Record<string, unknown>> = {
   'description 16 MiB': JSON.parse(JSON.stringify({ name: 't', description: 'x'.repeat(16 * 1024 * 1024) })),
   'schema, 300,000 properties (~9 MB JSON)': JSON.parse(JSON.stringify({ name: 't', inputSchema: { type: 'object', properties: Object.fromEntries(Array.from({ length: 300_000 }, (_, i) => [`p${i}`, { type: 'string' }])) } })),

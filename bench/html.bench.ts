@@ -10,9 +10,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { chromium } from 'playwright-core';
-import { htmlReporter } from '../src/report/reporters/html/index.js';
-import { Report, type ServerReport, type ToolReport, type Verdict } from '../src/report/schema.js';
-import { summarize } from '../src/report/summary.js';
+import { htmlReporter } from '../src/render/html/index.js';
+import { Report, type ServerReport, type ToolReport, type Verdict } from '../src/model/schema.js';
+import { summarize } from '../src/model/summary.js';
 
 const [servers = 200, tools = 5000, rounds = 5] = process.argv.slice(2).map(Number);
 

@@ -11,7 +11,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync 
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Report } from '../src/report/schema.js';
+import type { Report } from '../src/model/schema.js';
 import { FIXTURES } from '../test/fixtures/index.js';
 
 const [modesArg = 'schemas,nodes,cursors,texts', copiesArg = '4'] = process.argv.slice(2);

@@ -4,8 +4,8 @@
  * JWT regex idemscan used before on growing `eyJ-eyJ-...` strings (time quadruples as size doubles).
  *   node --import tsx bench/redact.bench.ts
  */
-import { Redactor } from '../src/targets/redact.js';
-import { redactDeep } from '../src/targets/redact-report.js';
+import { Redactor } from '../src/redact/redact.js';
+import { redactDeep } from '../src/redact/redact-report.js';
 
 const redactor = new Redactor({
   headers: { Authorization: 'Bearer abcdefghijklmnopqrstuvwxyz012345', 'X-Org': 'northwindtrading', 'X-Rep': 'a'.repeat(64) },

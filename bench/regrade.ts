@@ -12,8 +12,8 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { classifyTool } from '../src/classify/index.js';
-import type { ServerReport, ToolReport } from '../src/report/schema.js';
-import { summarize } from '../src/report/summary.js';
+import type { ServerReport, ToolReport } from '../src/model/schema.js';
+import { summarize } from '../src/model/summary.js';
 
 const args = process.argv.slice(2);
 const oldAt = args.indexOf('--old');

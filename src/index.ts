@@ -7,16 +7,20 @@ export { TargetFileError } from './targets/types.js';
 export { discover, CLIENTS, type Discovery, type DiscoverPlaces } from './targets/discover/index.js';
 export { classifyTool, classifyServer } from './classify/index.js';
 export { findKeyArguments, keyConfidence } from './classify/keys.js';
-export { REPORTERS, reporter } from './report/reporters/index.js';
-export * from './report/schema.js';
+export { REPORTERS, reporter } from './render/index.js';
+export * from './model/schema.js';
 export { killAllServers } from './connect/stdio.js';
 /** Pure functions over reports and lock files (what `diff`, `lock`, `merge` and `--baseline` do). */
-export { diffReports, diffJsonSchema, DiffDocument, type Change, type Direction, type DiffInput } from './compare/diff.js';
-export { renderDiff, DIFF_FORMATS, type DiffFormat } from './compare/render.js';
-export { lockOf, lockJsonSchema, LockFile } from './compare/lock.js';
-export { driftOf, renderDrift } from './compare/drift.js';
+export { diffReports, type DiffInput } from './compare/diff.js';
+export { diffJsonSchema, DiffDocument, type Change, type Direction } from './model/diff.js';
+export { renderDiff } from './render/diff.js';
+export { DIFF_FORMATS, type DiffFormat } from './model/formats.js';
+export { lockOf } from './compare/lock.js';
+export { lockJsonSchema, LockFile } from './model/lock.js';
+export { driftOf } from './compare/drift.js';
+export { renderDrift } from './render/drift.js';
 export { mergeReports, MergeError, type MergeInput, type MergeResult } from './compare/merge.js';
 export { parseReport, readReportFile, ReportFileError, type LoadedReport } from './compare/read.js';
 /** Verdicts and rules as data: order, meanings, counting; the rule catalogue. */
-export { VERDICTS, countVerdicts, headlineText, type VerdictInfo, type VerdictCounts } from './report/verdicts.js';
-export { CATALOGUE, type RuleId, type RuleEntry } from './classify/rules/catalogue.js';
+export { VERDICTS, countVerdicts, headlineText, type VerdictInfo, type VerdictCounts } from './model/verdicts.js';
+export { CATALOGUE, type RuleId, type RuleEntry } from './model/catalogue.js';

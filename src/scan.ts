@@ -11,22 +11,23 @@ import type { Session } from './connect/negotiate.js';
 import { EraMemo } from './connect/era-memo.js';
 import { DEFAULT_CONNECT_OPTIONS, observe, type ConnectOptions, type Launch } from './connect/observe.js';
 import type { OAuthScanOptions } from './connect/oauth/server-auth.js';
-import { bounded, boundedObject, serverInfoOf } from './report/bounds.js';
-import { fitServerReport } from './report/budget.js';
-import type { Report, ServerReport } from './report/schema.js';
-import { SCHEMA_VERSION } from './report/schema-version.js';
+import { bounded, boundedObject, serverInfoOf } from './model/bounds.js';
+import { fitServerReport } from './model/budget.js';
+import type { Report, ServerReport } from './model/schema.js';
+import { SCHEMA_VERSION } from './model/schema-version.js';
 import { checkOptions, checkTargets } from './scan-input.js';
-import { summarize } from './report/summary.js';
-import { cacheContainment, defaultCacheDir, installHint, installPackages, type InstallResult, installScriptSpecs, isInstalled, packageDir, resolveNpmLaunch } from './targets/npm.js';
-import { describeTarget, Redactor } from './targets/redact.js';
+import { summarize } from './model/summary.js';
+import { defaultCacheDir } from './targets/cache-dir.js';
+import { cacheContainment, installHint, installPackages, type InstallResult, installScriptSpecs, isInstalled, packageDir, resolveNpmLaunch } from './targets/npm.js';
+import { describeTarget, Redactor } from './redact/redact.js';
 import { npmLaunchTargets, pypiProblem, resolveUnpinned, withResolved } from './targets/npm-launch.js';
-import { parsePinnedSpec } from './targets/pinned.js';
-import { redactServer } from './targets/redact-report.js';
+import { parsePinnedSpec } from './model/package-spec.js';
+import { redactServer } from './redact/redact-report.js';
 import { NameMatcher } from './targets/server-names.js';
 import { contain, defaultSupport, sandboxSupport, type SandboxMode } from './targets/sandbox.js';
 import type { Shard } from './targets/shard.js';
 import type { SkippedTarget, Target } from './targets/types.js';
-import { TOOL_NAME, TOOL_VERSION } from './version.js';
+import { TOOL_NAME, TOOL_VERSION } from './model/version.js';
 
 export interface ScanOptions extends Partial<Omit<ConnectOptions, 'oauth'>> {
   /** OAuth for HTTP servers (docs/OAUTH.md). Stored tokens are used even without it; a sign-in only with `interactive`. */

@@ -1,9 +1,9 @@
 /** The four behaviour hints: as received, and as a client must assume them (spec defaults). */
-import { clip } from '../report/cut.js';
-import type { EffectiveHints } from '../report/schema.js';
-import { effectiveHint, HINT_NAMES, HINTS } from '../report/verdicts.js';
+import { clip } from '../model/cut.js';
+import type { EffectiveHints } from '../model/schema.js';
+import { effectiveHint, HINT_NAMES, HINTS } from '../model/verdicts.js';
 
-export { HINT_NAMES } from '../report/verdicts.js';
+export { HINT_NAMES } from '../model/verdicts.js';
 
 /** A hint that is present but not a boolean counts as absent: the default applies. */
 export function effectiveHints(annotations: Record<string, unknown> | undefined): EffectiveHints {

@@ -1,7 +1,7 @@
 /** Pure classification: raw tool entries and server capabilities in, report data out. */
-import type { Finding, ToolReport } from '../report/schema.js';
-import { bounded, boundedDescription, boundedObject } from '../report/bounds.js';
-import { definitionOf, Unhashable } from './definition-hash.js';
+import type { Finding, ToolReport } from '../model/schema.js';
+import { bounded, boundedDescription, boundedObject } from '../model/bounds.js';
+import { definitionOf, Unhashable } from '../model/definition-hash.js';
 import { effectiveHints, HINT_NAMES } from './hints.js';
 import { evaluateProfile } from './profiles/evaluate.js';
 import type { Profile } from './profiles/schema.js';
@@ -9,9 +9,9 @@ import { findKeyArguments, newStepBudget, SERVER_STEPS, TOOL_STEPS, type StepBud
 import { runServerRules, runToolRules } from './rules/index.js';
 import type { ServerContext } from './rules/types.js';
 import { advertisesIdempotency, verdictOf } from './verdict.js';
-import { RULE } from './rules/catalogue.js';
-import { finding } from './rules/finding.js';
-import { plural } from '../report/verdicts.js';
+import { RULE } from '../model/catalogue.js';
+import { finding } from '../model/finding.js';
+import { plural } from '../model/verdicts.js';
 
 export interface ClassifyInput {
   name: string;

@@ -7,8 +7,8 @@
  * bounded amount: names and descriptions are cut before any regular expression sees them, and a
  * schema walk has one budget of steps (nodes, `$ref` hops, properties, branches, enum values).
  */
-import { bounded } from '../report/bounds.js';
-import type { KeyArgument } from '../report/schema.js';
+import { bounded } from '../model/bounds.js';
+import type { KeyArgument } from '../model/schema.js';
 import { callsItselfAKey, describesKey, head, keyConfidence, mayBeDescribedKey, NAME_LIMIT } from './names.js';
 
 export { keyConfidence, nameWords } from './names.js';

@@ -3,8 +3,8 @@
  * separators do not matter (`idempotency_key`, `idempotencyKey`, `Idempotency-Key`). Server text:
  * only the head of a name or description is read, and no regular expression here backtracks.
  */
-import { DESCRIPTION_LIMIT } from '../report/bounds.js';
-import { cutHead } from '../report/cut.js';
+import { DESCRIPTION_LIMIT } from '../model/bounds.js';
+import { cutHead } from '../model/cut.js';
 
 /**
  * Names that can only mean deduplication, matched against the name's words joined. Anchored at

@@ -1,5 +1,5 @@
 /** The verdict: the first that applies, in the order of DESIGN.md §3. */
-import type { EffectiveHints, KeyArgument, Verdict } from '../report/schema.js';
+import type { EffectiveHints, KeyArgument, Verdict } from '../model/schema.js';
 
 export function verdictOf(effective: EffectiveHints, keys: KeyArgument[], serverKeyed: boolean): Verdict {
   if (effective.readOnly) return 'read-only';

@@ -1,20 +1,22 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { installPackages, installScriptSpecs, defaultCacheDir } from '../targets/npm.js';
+import { defaultCacheDir } from '../targets/cache-dir.js';
+import { installPackages, installScriptSpecs } from '../targets/npm.js';
 import { parseShard, selectShard, type Shard } from '../targets/shard.js';
 import type { Target } from '../targets/types.js';
-import { reporter, REPORTERS } from '../report/reporters/index.js';
-import type { Report } from '../report/schema.js';
-import type { SarifUris } from '../report/reporters/types.js';
+import { reporter, REPORTERS } from '../render/index.js';
+import type { Report } from '../model/schema.js';
+import type { SarifUris } from '../render/types.js';
 import { scan, type ScanOptions } from '../scan.js';
-import { safeText } from '../report/terminal.js';
+import { safeText } from '../render/terminal.js';
 import { EXIT, UsageError } from './exit.js';
 import { urlScheme } from './options.js';
 import type { FailOn } from './fail-on.js';
-import { addDiscovered } from './where-command.js';
-import { oauthScanOptions, type OAuthFlags } from './auth-command.js';
+import { addDiscovered } from './discovered.js';
+import { oauthScanOptions } from './oauth-flags.js';
+import type { AuditFlags, ScanFlags } from './flags.js';
 import { checkOutputDir, checkOutputFile, codeOf, writeFallback, writeOutputFile } from './output.js';
-import { EXIT_INTERRUPTED, unscannedText, watchSignals } from './signals.js';
+import { unscannedText, watchSignals } from './signals.js';
 import { InstallProgress, ScanProgress } from './progress.js';
 import { htmlHint, nameFromServerInfo, printResult, sandboxLines, wroteLine } from './print-scan.js';
 
@@ -22,34 +24,6 @@ import { htmlHint, nameFromServerInfo, printResult, sandboxLines, wroteLine } fr
 // files): each brings zod schemas, built at import, that `audit` of one server does without.
 
 export const DEFAULT_TARGETS = fileURLToPath(new URL('../../targets/reference.json', import.meta.url));
-
-export interface ScanFlags extends OAuthFlags {
-  json?: string;
-  out: string;
-  /** Parsed and checked by main.ts (listOption): file formats only. */
-  format: string[];
-  /** Absent for audit (one server). */
-  concurrency?: number;
-  timeout: number;
-  probeTimeout: number;
-  maxPages: number;
-  trust?: string[];
-  failOn?: string;
-  /** `--profile`, repeatable: builtin ids or JSON files, each possibly comma-separated. */
-  profile?: string[];
-  sandbox?: boolean;
-  install: boolean;
-  cacheDir?: string;
-  quiet?: boolean;
-  /** A lock file to compare with (report.drift); `lock` writes one to `lock`. */
-  baseline?: string;
-  lock?: string;
-  rulesBaseUrl?: string;
-  /** `--sarif-uri NAME=PATH` or `PATH`, repeatable: checked by cli/sarif-uri.ts before the scan. */
-  sarifUri?: string[];
-  /** `--allow-env`: the variables target files (and project configs) may expand. */
-  allowEnv?: string[];
-}
 
 export async function scanCommand(files: string[], flags: ScanFlags & { shard?: string; discover?: boolean; projectConfigs?: boolean }): Promise<void> {
   // --discover alone scans what the clients list; the bundled list only when nothing is named.
@@ -105,13 +79,6 @@ async function loadProfilesOrUsage(names: string[]) {
   return loadProfiles(names).catch((err: unknown) => {
     throw err instanceof ProfileError ? new UsageError(err.message) : err;
   });
-}
-
-export interface AuditFlags extends ScanFlags {
-  header?: string[];
-  env?: string[];
-  sse?: boolean;
-  name?: string;
 }
 
 export async function auditCommand(words: string[], flags: AuditFlags): Promise<void> {
@@ -182,7 +149,7 @@ async function run(
   const formats = flags.format;
   const { profiles, failOn, sarifUris } = prepared;
   await checkOutputs(flags, formats); // output paths that cannot be written are usage errors before the scan
-  const lockFiles = flags.baseline !== undefined || flags.lock !== undefined || flags.rulesBaseUrl !== undefined || failOn?.drift ? await import('./lock-command.js') : undefined;
+  const lockFiles = flags.baseline !== undefined || flags.lock !== undefined || flags.rulesBaseUrl !== undefined || failOn?.drift ? await import('./baseline.js') : undefined;
   const baseline = await lockFiles?.prepareBaseline(flags, failOn); // and lock files that cannot be read or written
   const oauth = oauthScanOptions(flags, extra.named); // and a --client-secret-env variable that is not set
   const progress = new ScanProgress(process.stderr, flags.quiet);
@@ -215,8 +182,8 @@ async function run(
   const reportFile = flags.json && flags.json !== '-' ? flags.json : formats.includes('json') ? path.join(flags.out, REPORTERS.json!.fileName!) : undefined;
   await printResult(report, view, { quiet: flags.quiet, jsonToStdout: flags.json === '-', rulesBaseUrl: flags.rulesBaseUrl, reportFile });
   if (!flags.quiet) process.stderr.write(sandboxLines(report, process.getuid?.() === 0).join(''));
-  const code = interrupt.interrupted ? EXIT_INTERRUPTED : await exitCode(report, failOn);
-  process.exitCode = written || code === EXIT_INTERRUPTED ? code : EXIT.outputFailed;
+  const code = interrupt.interrupted ? EXIT.interrupted : await exitCode(report, failOn);
+  process.exitCode = written || code === EXIT.interrupted ? code : EXIT.outputFailed;
 }
 
 /** `--out` and `--json` before the scan: a path that cannot be written is a usage error, not a lost scan. */

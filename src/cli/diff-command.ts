@@ -4,10 +4,12 @@
  * Exit codes: 0 compared (and nothing matched --fail-on), 1 --fail-on regression matched,
  * 2 usage error or a report file that cannot be read or is not a valid report.
  */
-import { diffJsonSchema, diffReports } from '../compare/diff.js';
-import { DIFF_FORMATS, renderDiff, type DiffFormat } from '../compare/render.js';
+import { diffReports } from '../compare/diff.js';
+import { diffJsonSchema } from '../model/diff.js';
+import { DIFF_FORMATS, type DiffFormat } from '../model/formats.js';
+import { renderDiff } from '../render/diff.js';
 import { EXIT, UsageError } from './exit.js';
-import { loadReport } from './report-command.js';
+import { loadReport } from './saved-report.js';
 
 const FAIL_ON = ['regression'] as const;
 

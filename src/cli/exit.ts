@@ -6,6 +6,8 @@ export const EXIT = {
   allFailed: 3,
   /** A report file could not be written after the scan (it was saved to a fallback file instead). */
   outputFailed: 4,
+  /** Stopped by a signal (SIGINT, SIGTERM): 128 + 2, as a shell reports Ctrl-C; the report of what was done is written. */
+  interrupted: 130,
 } as const;
 
 /** Bad flags or target files: exit 2 with the message, nothing scanned. */

@@ -6,9 +6,9 @@
  */
 import { BUILTIN_IDS, ruleId } from '../classify/profiles/index.js';
 import type { Profile } from '../classify/profiles/schema.js';
-import { CATALOGUE } from '../classify/rules/catalogue.js';
-import { Severity, Verdict, type Report } from '../report/schema.js';
-import { safeText } from '../report/terminal.js';
+import { CATALOGUE } from '../model/catalogue.js';
+import { Severity, Verdict, type Report } from '../model/schema.js';
+import { safeText } from '../render/terminal.js';
 import { UsageError } from './exit.js';
 import { splitList, suggest } from './options.js';
 

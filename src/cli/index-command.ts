@@ -7,88 +7,20 @@
  * - `--compare latest --index ROOT` (merge, report) compares with the newest earlier run.
  * A bad index.json is a usage error naming the file and the field: it is read as untrusted input.
  */
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
 import path from 'node:path';
-import { readText, versionedJson, ReportFileError } from '../compare/read.js';
-import { INDEX_FILE, INDEX_PAGE, INDEX_VERSION, indexOf, isRunDirName, latestBefore, RUN_FILES, RunIndex, emptyIndex, runEntry, withRun, type RunEntry } from '../compare/run-index.js';
-import { BLOCK_END, BLOCK_START, censusBlock } from '../report/reporters/census-block.js';
-import { renderIndexPage } from '../report/reporters/html/index-page.js';
-import type { Report } from '../report/schema.js';
-import { safeText } from '../report/terminal.js';
-import { describeZodError } from '../report/zod-errors.js';
+import { readText } from '../compare/read.js';
+import { indexOf, isRunDirName, RunIndex, runEntry, type RunEntry } from '../compare/run-index.js';
+import { BLOCK_END, BLOCK_START, censusBlock } from '../render/census-block.js';
+import type { Report } from '../model/schema.js';
+import { safeText } from '../render/terminal.js';
 import { UsageError } from './exit.js';
 import { codeOf, writeOutputFile } from './output.js';
 import { wroteLine } from './print-scan.js';
-import { loadReport } from './report-command.js';
+import { loadReport } from './saved-report.js';
+import { filesIn, writeIndex } from './run-index-files.js';
 
 const shown = (p: string) => safeText(p, 300);
-
-/** ROOT/index.json, validated; none yet is an empty index. */
-export async function readIndex(root: string): Promise<RunIndex> {
-  const file = path.join(root, INDEX_FILE);
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return emptyIndex();
-    throw new UsageError(`${shown(file)}: cannot read (${codeOf(err)})`);
-  }
-  try {
-    const parsed = RunIndex.safeParse(versionedJson(text, file, 'run index', 'indexVersion', INDEX_VERSION));
-    if (!parsed.success) throw new UsageError(`${shown(file)}: invalid run index: ${safeText(describeZodError('', parsed.error), 1_000)}`);
-    return parsed.data;
-  } catch (err) {
-    if (err instanceof ReportFileError) throw new UsageError(safeText(err.message, 1_000));
-    throw err;
-  }
-}
-
-async function writeIndex(root: string, index: RunIndex, quiet?: boolean): Promise<void> {
-  for (const [name, data] of [
-    [INDEX_FILE, JSON.stringify(index, null, 2) + '\n'],
-    [INDEX_PAGE, renderIndexPage(index)],
-  ] as const) {
-    const dest = path.join(root, name);
-    await writeOutputFile(dest, data).catch((err: unknown) => {
-      throw new UsageError(`cannot write ${shown(dest)} (${codeOf(err)})`);
-    });
-    if (!quiet) process.stderr.write(wroteLine(dest));
-  }
-}
-
-/**
- * `--index ROOT` with `--out DIR`: DIR must be a run directory right under ROOT, so the index can
- * link it by its name. Returns that name.
- */
-export function runDirOf(root: string, out: string | undefined): string {
-  if (out === undefined) throw new UsageError('--index needs --out ROOT/RUN (the run directory this merge writes, under the index root)');
-  const name = path.basename(path.resolve(out));
-  if (path.dirname(path.resolve(out)) !== path.resolve(root) || !isRunDirName(name)) {
-    throw new UsageError(`--out ${shown(out)} is not a run directory right under --index ${shown(root)} (expected ${shown(path.join(root, 'YYYY-MM-DD'))})`);
-  }
-  return name;
-}
-
-/** The report files present in a run directory. */
-async function filesIn(dir: string): Promise<string[]> {
-  const names = await readdir(dir).catch(() => [] as string[]);
-  return RUN_FILES.filter((f) => names.includes(f));
-}
-
-/** After merge wrote ROOT/RUN: its entry added to (or replaced in) the index, both files rewritten. */
-export async function updateIndex(root: string, run: string, report: Report, quiet?: boolean): Promise<void> {
-  const index = await readIndex(root);
-  await writeIndex(root, withRun(index, runEntry(run, report, await filesIn(path.join(root, run)))), quiet);
-}
-
-/**
- * `--compare latest`: the report.json of the newest run in the index that started before this
- * report, other than this run's own directory; undefined when there is none (the first run).
- */
-export async function latestReport(root: string, report: Report, ownRun?: string): Promise<string | undefined> {
-  const entry = latestBefore(await readIndex(root), report.startedAt, ownRun);
-  return entry && path.join(root, entry.dir, 'report.json');
-}
 
 /** Every run directory under ROOT with a report.json, read and validated. */
 async function scanRuns(root: string): Promise<{ entry: RunEntry; report: Report }[]> {

@@ -3,17 +3,18 @@
  * The command line: parses flags, calls the library, renders, sets the exit code.
  * Exit codes: 0 scanned, 1 --fail-on matched, 2 usage or target-file error (or an internal error,
  * which says so), 3 every target failed, 4 a report file could not be written after the scan
- * (saved to a fallback file, named on stderr).
+ * (saved to a fallback file, named on stderr), 130 interrupted (cli/exit.ts is the table).
  *
  * Start-up: this file loads only commander and the option parsers. Each command's module (and the
  * scanner, reporters, zod schemas and SDK behind it) is imported when that command runs, so
  * `--version` and `--help` cost about what `node -e 0` does (bench/startup.bench.ts).
  */
 import { Command, CommanderError } from 'commander';
-import { DIFF_FORMATS } from '../compare/render.js';
-import { TOOL_VERSION } from '../version.js';
-import type { AuditFlags, ScanFlags } from './commands.js';
-import { clientOriginOption, oauthOptions, registerAuth } from './auth-command.js';
+import { DEFAULT_LOCK_FILE, DIFF_FORMATS } from '../model/formats.js';
+import { TOOL_VERSION } from '../model/version.js';
+import type { AuditFlags, ScanFlags } from './flags.js';
+import { registerAuth } from './auth-command.js';
+import { clientOriginOption, oauthOptions } from './oauth-flags.js';
 import { EXIT, UsageError } from './exit.js';
 import { FILE_FORMATS, intOption, listOption, positiveInt, PRINT_FORMATS, repeatable, wordParser } from './options.js';
 import { registerWhere } from './where-command.js';
@@ -98,9 +99,9 @@ withOAuth(program.command('audit'), true)
 scanOptions(program.command('lock'))
   .description('scan, then pin every tool (definitionHash, verdict, hints) in a lock file for --baseline')
   .argument('[files...]', 'target files, as for scan (default: the bundled reference list)')
-  .option('--lock <path>', 'the lock file to write (default: idemscan.lock.json)')
+  .option('--lock <path>', `the lock file to write (default: ${DEFAULT_LOCK_FILE})`)
   .addOption(ALLOW_ENV)
-  .action(async (files: string[], flags: ScanFlags) => (await import('./lock-command.js')).lockCommand(files, flags));
+  .action(async (files: string[], flags: ScanFlags) => (await commands()).scanCommand(files, { ...flags, lock: flags.lock ?? DEFAULT_LOCK_FILE }));
 
 program
   .command('install')
@@ -116,7 +117,7 @@ program
   .description("print the report's JSON Schema")
   .option('--lock', "print the lock file's JSON Schema instead")
   .action(async (flags: { lock?: boolean }) => {
-    const schema = flags.lock ? (await import('../compare/lock.js')).lockJsonSchema() : (await import('../report/schema.js')).reportJsonSchema();
+    const schema = flags.lock ? (await import('../model/lock.js')).lockJsonSchema() : (await import('../model/schema.js')).reportJsonSchema();
     process.stdout.write(JSON.stringify(schema, null, 2) + '\n');
   });
 

@@ -1,18 +1,18 @@
 /**
  * `idemscan merge A.json B.json ... [--json PATH | --out DIR] [--index ROOT] [--compare OLD|latest]`:
  * shard reports into one report. With `--index ROOT`, `--out` is a run directory ROOT/RUN and the
- * run's entry goes into ROOT/index.json and index.html (cli/index-command.ts).
+ * run's entry goes into ROOT/index.json and index.html (cli/run-index-files.ts).
  * Exit codes: 0 merged, 2 usage error, an unreadable or invalid report or index file, or reports
  * that must not be merged (different schema versions, a server in two reports).
  */
 import path from 'node:path';
 import { MergeError, mergeReports } from '../compare/merge.js';
-import { reporter, REPORTERS } from '../report/reporters/index.js';
-import { safeText } from '../report/terminal.js';
+import { reporter, REPORTERS } from '../render/index.js';
+import { safeText } from '../render/terminal.js';
 import { EXIT, UsageError } from './exit.js';
 import { checkOutputDir, checkOutputFile, codeOf, writeOutputFile } from './output.js';
-import { loadReport, withComparison } from './report-command.js';
-import { plural } from '../report/verdicts.js';
+import { loadReport, withComparison } from './saved-report.js';
+import { plural } from '../model/verdicts.js';
 
 interface MergeFlags {
   json?: string;
@@ -38,7 +38,7 @@ export async function mergeCommand(files: string[], flags: MergeFlags): Promise<
   if (flags.out !== undefined) await checkOutputDir('--out', flags.out, formats.flatMap((f) => REPORTERS[f]?.fileName ?? []));
   if (jsonPath !== undefined && jsonPath !== '-') await checkOutputFile('--json', jsonPath);
   // The index is read (and checked) before anything is written: a bad index.json costs no merge.
-  const indexing = flags.index === undefined ? undefined : await import('./index-command.js');
+  const indexing = flags.index === undefined ? undefined : await import('./run-index-files.js');
   const run = indexing ? indexing.runDirOf(flags.index!, flags.out) : undefined;
   if (indexing) await indexing.readIndex(flags.index!);
   if (flags.compare === 'latest' && !indexing) throw new UsageError('--compare latest needs --index ROOT (the directory of index.json)');

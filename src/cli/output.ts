@@ -9,7 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { lstat, mkdir, mkdtemp, open, rename, stat, unlink } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { safeText } from '../report/terminal.js';
+import { safeText } from '../render/terminal.js';
 import { UsageError } from './exit.js';
 
 /** Readable by all, as report files always were; the user's umask still applies (022 leaves 0644). */
@@ -89,4 +89,9 @@ export async function writeFallback(fileName: string, data: string): Promise<str
 
 export function codeOf(err: unknown): string {
   return (err as NodeJS.ErrnoException)?.code ?? (err as Error)?.message ?? String(err);
+}
+
+/** A folder of rule pages: each rule's page is `<url>/<id>.md`. http(s) only, so no viewer gets a `javascript:` link. */
+export function checkRulesBaseUrl(url: string): void {
+  if (!URL.canParse(url) || !/^https?:$/.test(new URL(url).protocol)) throw new UsageError(`--rules-base-url: "${safeText(url, 200)}" is not an http(s) URL`);
 }

@@ -3,13 +3,13 @@
  * terminal's width, the files written, and with `-q` only what went wrong.
  */
 import path from 'node:path';
-import { bounded } from '../report/bounds.js';
-import { failureLines } from '../report/reporters/table.js';
-import { reporter } from '../report/reporters/index.js';
-import type { Report } from '../report/schema.js';
-import { safeText } from '../report/terminal.js';
-import { retryAdvice, summaryCounts } from '../report/verdicts.js';
-import { outputWidth } from '../report/width.js';
+import { bounded } from '../model/bounds.js';
+import { failureLines } from '../render/table.js';
+import { reporter } from '../render/index.js';
+import type { Report } from '../model/schema.js';
+import { safeText } from '../render/terminal.js';
+import { retryAdvice, summaryCounts } from '../model/verdicts.js';
+import { outputWidth } from '../render/width.js';
 
 /**
  * The table or tool view on stdout (stderr when the JSON report goes to stdout). With `-q` only
@@ -25,7 +25,7 @@ export async function printResult(report: Report, view: 'table' | 'tools', opts:
   const stream = opts.jsonToStdout ? process.stderr : process.stdout;
   const toolsCommand = opts.reportFile === undefined ? undefined : toolsCommandFor(opts.reportFile);
   stream.write((await reporter(view)).render(report, { width: outputWidth(stream), rulesBaseUrl: opts.rulesBaseUrl, toolsCommand }));
-  // Under the headline's figures, what a client's user should do about them (report/verdicts.ts).
+  // Under the headline's figures, what a client's user should do about them (model/verdicts.ts).
   const advice = report.summary.serversOk > 0 ? retryAdvice(summaryCounts(report.summary)) : undefined;
   if (advice) stream.write(`${advice}.\n`);
 }

@@ -7,9 +7,9 @@
  */
 import type { InstallResult } from '../targets/npm.js';
 import type { ProgressEvent } from '../scan.js';
-import { boundedTail } from '../report/bounds.js';
-import { safeText, visibleEscaper } from '../report/terminal.js';
-import { cutEnd } from '../report/width.js';
+import { boundedTail } from '../model/bounds.js';
+import { safeText, visibleEscaper } from '../render/terminal.js';
+import { cutEnd } from '../render/width.js';
 import { type Unscanned } from './signals.js';
 
 export interface Terminal {

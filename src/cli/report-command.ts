@@ -4,16 +4,13 @@
  * error (exit 2) naming the file and the first fields that are wrong.
  */
 import path from 'node:path';
-import { readReportFile, ReportFileError, type LoadedReport } from '../compare/read.js';
-import { compareWith } from '../compare/trend.js';
-import type { Report } from '../report/schema.js';
-import { reporter } from '../report/reporters/index.js';
-import { safeText } from '../report/terminal.js';
-import { outputWidth } from '../report/width.js';
+import { reporter } from '../render/index.js';
+import { safeText } from '../render/terminal.js';
+import { outputWidth } from '../render/width.js';
 import { UsageError } from './exit.js';
-import { checkRulesBaseUrl } from './lock-command.js';
-import { checkOutputDir, codeOf, writeOutputFile } from './output.js';
+import { checkOutputDir, checkRulesBaseUrl, codeOf, writeOutputFile } from './output.js';
 import { toolsCommandFor } from './print-scan.js';
+import { latestOf, loadReport, withComparison } from './saved-report.js';
 
 export interface ReportFlags {
   /** Parsed and checked by main.ts (listOption). */
@@ -25,19 +22,6 @@ export interface ReportFlags {
   compare?: string;
   /** The run index whose newest earlier run `--compare latest` names. */
   index?: string;
-}
-
-/**
- * A saved report for `report`, `diff` and `merge` (compare/read.ts: schemaVersion, then the zod
- * schema); a file that cannot be used is a usage error naming the file and the field.
- */
-export async function loadReport(file: string): Promise<LoadedReport> {
-  try {
-    return await readReportFile(file);
-  } catch (err) {
-    if (err instanceof ReportFileError) throw new UsageError(safeText(err.message, 1_000));
-    throw err;
-  }
 }
 
 export async function reportCommand(file: string, flags: ReportFlags): Promise<void> {
@@ -72,19 +56,4 @@ export async function reportCommand(file: string, flags: ReportFlags): Promise<v
     });
     process.stderr.write(`idemscan: wrote ${target}\n`);
   }
-}
-
-/** `--compare latest`: the newest run of the index before this report (never its own run directory). */
-async function latestOf(root: string, report: Report, file: string): Promise<string | undefined> {
-  const { latestReport } = await import('./index-command.js');
-  const ownRun = path.resolve(path.dirname(path.dirname(path.resolve(file)))) === path.resolve(root) ? path.basename(path.dirname(path.resolve(file))) : undefined;
-  const found = await latestReport(root, report, ownRun);
-  if (found === undefined) process.stderr.write(`idemscan: warning: --compare latest: ${safeText(root, 300)} has no earlier run; no trend section
-`);
-  return found;
-}
-
-/** The report with `comparedWith` set from the earlier report in `file` (report and merge --compare). */
-export async function withComparison(report: Report, file: string, reportFile?: string): Promise<Report> {
-  return { ...report, comparedWith: compareWith(report, await loadReport(file), reportFile) };
 }

@@ -5,8 +5,8 @@
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import type { SarifUris } from '../report/reporters/types.js';
-import { safeText } from '../report/terminal.js';
+import type { SarifUris } from '../render/types.js';
+import { safeText } from '../render/terminal.js';
 import { UsageError } from './exit.js';
 
 /**

@@ -10,10 +10,9 @@
  * and `settle` lets a pending signal in before the report is written.
  */
 import { killAllServers } from '../connect/stdio.js';
-import type { Report } from '../report/schema.js';
-import { safeText } from '../report/terminal.js';
-
-export const EXIT_INTERRUPTED = 130;
+import type { Report } from '../model/schema.js';
+import { safeText } from '../render/terminal.js';
+import { EXIT } from './exit.js';
 
 // SIGHUP too: servers run in their own process groups, so a closed terminal does not reach them.
 const SIGNALS: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
@@ -47,12 +46,12 @@ export function watchSignals(): Interrupt {
     process.stderr.write(`\nidemscan: ${signal}: stopping; the servers scanned so far are kept\n`);
     stop.abort();
     // Whatever happens next (even a signal after the exit code was decided), the exit says so.
-    process.exitCode = EXIT_INTERRUPTED;
+    process.exitCode = EXIT.interrupted;
     timers.push(setTimeout(killAllServers, STOP_GRACE_MS).unref());
     timers.push(setTimeout(() => {
       process.stderr.write(`idemscan: could not stop within ${WATCHDOG_MS / 1000} s; leaving without a report\n`);
       killAllServers();
-      process.exit(EXIT_INTERRUPTED);
+      process.exit(EXIT.interrupted);
     }, WATCHDOG_MS).unref());
   };
   for (const sig of SIGNALS) process.on(sig, onSignal);

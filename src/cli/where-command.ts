@@ -5,19 +5,10 @@
  */
 import os from 'node:os';
 import type { Command } from 'commander';
-import type { Discovery, FoundFile } from '../targets/discover/index.js';
-import type { LoadedTargets } from '../targets/types.js';
-import { safeText } from '../report/terminal.js';
+import type { FoundFile } from '../targets/discover/index.js';
+import { discoverHere, PROJECT_FLAG, servers } from './discovered.js';
+import { safeText } from '../render/terminal.js';
 
-const PROJECT_FLAG = '--project-configs';
-
-// Loaded when asked for: the TOML and YAML parsers behind it are not every command's start-up cost.
-async function discoverHere(allowEnv: readonly string[] = []): Promise<Discovery> {
-  const { discover } = await import('../targets/discover/index.js');
-  return discover({ home: os.homedir(), project: process.cwd(), env: process.env, allowEnv });
-}
-
-const servers = (n: number) => `${n} server${n === 1 ? '' : 's'}`;
 
 function fileLine(f: FoundFile): string {
   if (f.error) return `error: ${safeText(f.error, 300)}`;
@@ -49,36 +40,4 @@ export function registerWhere(program: Command): void {
       for (const f of found.files) process.stdout.write(`${f.client.padEnd(18)} ${f.scope.padEnd(7)} ${safeText(f.file, 300)}  ${fileLine(f)}\n`);
       process.stdout.write(`${servers(found.targets.length).replace('server', 'distinct server')} in ${found.files.length} file${found.files.length === 1 ? '' : 's'}\n`);
     });
-}
-
-export interface DiscoverFlags {
-  quiet?: boolean;
-  /** `--project-configs`: scan the project-scoped servers too. */
-  projectConfigs?: boolean;
-  allowEnv?: readonly string[];
-}
-
-/**
- * `scan --discover`: the discovered servers after those of the explicit files, the same server
- * once. A client file that cannot be used is in `skipped` (name: the client, source: the file),
- * so the scan's stderr lines and the report's `skipped` both carry it. Project-scoped servers
- * only with `--project-configs`; without it one line says how many were left and how to scan them.
- */
-export async function addDiscovered(loaded: LoadedTargets, flags: DiscoverFlags = {}): Promise<LoadedTargets> {
-  const found = await discoverHere(flags.allowEnv);
-  const project = found.targets.filter((t) => t.scope === 'project');
-  const targets = flags.projectConfigs ? found.targets : found.targets.filter((t) => t.scope !== 'project');
-  if (found.files.length === 0) process.stderr.write('idemscan: --discover found no MCP client configuration (see `idemscan where`)\n');
-  else if (!flags.quiet) process.stderr.write(`idemscan: --discover found ${targets.length} server(s) in ${found.files.length} client file(s)\n`);
-  if (!flags.projectConfigs && project.length > 0) {
-    // Even with -q: the scan is less than the clients configure here, and this says why.
-    const files = [...new Set(project.flatMap((t) => t.listedBy.map((l) => l.file)))];
-    const shown = files.slice(0, 3).map((f) => safeText(f, 200)).join(', ') + (files.length > 3 ? `, ${files.length - 3} more` : '');
-    process.stderr.write(`idemscan: skipped ${servers(project.length)} of project-scope configs (${shown}): scan them with ${PROJECT_FLAG}\n`);
-  }
-  // A project file's own problems are news only to one who scans it.
-  const projectFiles = new Set(found.files.filter((f) => f.scope === 'project').map((f) => f.file));
-  const skipped = flags.projectConfigs ? found.skipped : found.skipped.filter((s) => !projectFiles.has(s.source));
-  const { mergeTargets } = await import('../targets/discover/index.js');
-  return { targets: mergeTargets(loaded.targets, targets), skipped: [...loaded.skipped, ...skipped] };
 }

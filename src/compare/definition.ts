@@ -2,8 +2,8 @@
  * What changed in a tool's definition, for `diff` and `--baseline`: the fields whose hashes differ
  * (docs/DEFINITION-HASH.md), and a short, bounded line diff of the description.
  */
-import { DEFINITION_FIELDS } from '../classify/definition-hash.js';
-import { bounded, boundedTail } from '../report/bounds.js';
+import { DEFINITION_FIELDS } from '../model/definition-hash.js';
+import { bounded, boundedTail } from '../model/bounds.js';
 
 export interface Hashed {
   definitionHash?: string;

@@ -1,96 +1,17 @@
 /**
  * `idemscan diff OLD NEW`: what changed between two reports, per server. Pure: reports in, a diff
- * document out (its zod schema below is the JSON format of `diff --format json`).
+ * document out (its schema, the JSON format of `diff --format json`, is model/diff.ts).
  *
  * Every change has a direction: `worse` (a client can retry less safely than before: the
  * regressions `--fail-on regression` fails on), `better`, or `neutral` (worth knowing, but not a
  * safety change by itself: servers or tools added or removed, a hint given explicitly that only
  * restates its default).
  */
-import { z } from 'zod';
 import { changedFields, descriptionDiff } from './definition.js';
-import { Confidence, Summary, Verdict } from '../report/schema-base.js';
-import type { KeyArgument, Report, ServerReport, ToolReport } from '../report/schema.js';
-import { effectiveHint, HINT_NAMES, HINTS, verdictRank, type HintName } from '../report/verdicts.js';
-
-export const DIFF_VERSION = '1';
-
-export const Direction = z.enum(['worse', 'better', 'neutral']);
-
-const base = { server: z.string(), direction: Direction };
-const toolBase = {
-  ...base,
-  tool: z.string(),
-  /** 1-based, when a report has several tools of this name: they pair in order (first with first). */
-  occurrence: z.number().int().optional(),
-};
-const KeyRef = z.object({ name: z.string(), path: z.string(), confidence: Confidence });
-
-export const Change = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('server-added'), ...base, status: z.enum(['ok', 'failed']), tools: z.number().int() }),
-  z.object({ kind: z.literal('server-removed'), ...base, status: z.enum(['ok', 'failed']), tools: z.number().int() }),
-  z.object({
-    kind: z.literal('status-changed'),
-    ...base,
-    from: z.enum(['ok', 'failed']),
-    to: z.enum(['ok', 'failed']),
-    /** The failure of the side that failed: `kind: message`. */
-    failure: z.string().optional(),
-  }),
-  z.object({ kind: z.literal('capability-changed'), ...base, capability: z.literal('tools.idempotency'), from: z.boolean(), to: z.boolean() }),
-  z.object({ kind: z.literal('tool-added'), ...toolBase, verdict: Verdict }),
-  z.object({ kind: z.literal('tool-removed'), ...toolBase, verdict: Verdict }),
-  z.object({ kind: z.literal('verdict-changed'), ...toolBase, from: Verdict, to: Verdict }),
-  z.object({
-    kind: z.literal('annotation-changed'),
-    ...toolBase,
-    hint: z.string(),
-    /** The raw value as received, JSON-encoded; absent when the hint was not given. */
-    from: z.string().optional(),
-    to: z.string().optional(),
-  }),
-  z.object({ kind: z.literal('key-argument-added'), ...toolBase, key: KeyRef }),
-  z.object({ kind: z.literal('key-argument-removed'), ...toolBase, key: KeyRef }),
-  z.object({ kind: z.literal('key-argument-changed'), ...toolBase, path: z.string(), from: Confidence, to: Confidence }),
-  /**
-   * definitionHash differs (both reports have one): the fields whose hashes differ, and a short
-   * line diff of the description when it changed (compare/definition.ts). Neutral by itself: the
-   * hint, verdict and key changes it brings are listed on their own.
-   */
-  z.object({
-    kind: z.literal('definition-changed'),
-    ...toolBase,
-    fields: z.array(z.string()),
-    descriptionDiff: z.array(z.string()).optional(),
-  }),
-]);
-
-const Side = z.object({
-  /** The file it was read from, when known. */
-  file: z.string().optional(),
-  startedAt: z.string(),
-  finishedAt: z.string(),
-  summary: Summary,
-});
-
-export const DiffDocument = z.object({
-  diffVersion: z.literal(DIFF_VERSION),
-  old: Side,
-  new: Side,
-  /** True when any change is `worse`: what `--fail-on regression` exits 1 on. */
-  regression: z.boolean(),
-  counts: z.object({ worse: z.number().int(), better: z.number().int(), neutral: z.number().int() }),
-  /** Sorted by server name, then server-level changes before tool changes, tools by name and occurrence. */
-  changes: z.array(Change),
-});
-
-export type Direction = z.infer<typeof Direction>;
-export type Change = z.infer<typeof Change>;
-export type DiffDocument = z.infer<typeof DiffDocument>;
-
-export function diffJsonSchema(): unknown {
-  return z.toJSONSchema(DiffDocument, { target: 'draft-2020-12', io: 'output' });
-}
+import { DIFF_VERSION, type Change, type DiffDocument, type DiffSide, type Direction, type KeyRef } from '../model/diff.js';
+import type { Verdict } from '../model/schema-base.js';
+import type { KeyArgument, Report, ServerReport, ToolReport } from '../model/schema.js';
+import { effectiveHint, HINT_NAMES, HINTS, verdictRank, type HintName } from '../model/verdicts.js';
 
 export interface DiffInput {
   report: Report;
@@ -212,7 +133,7 @@ export function diffTool(subject: ToolSubject, o: ToolReport, n: ToolReport): Ch
   return changes;
 }
 
-/** `worse` when `to` is less safe than `from` in the verdict order (report/verdicts.ts). */
+/** `worse` when `to` is less safe than `from` in the verdict order (model/verdicts.ts). */
 export function compareVerdicts(from: Verdict, to: Verdict): Direction {
   const d = verdictRank(to) - verdictRank(from);
   return d > 0 ? 'worse' : d < 0 ? 'better' : 'neutral';
@@ -237,11 +158,11 @@ function rawHint(annotations: Record<string, unknown> | undefined, hint: HintNam
   return JSON.stringify(annotations[hint]) ?? String(annotations[hint]);
 }
 
-function keyRef(k: KeyArgument): z.infer<typeof KeyRef> {
+function keyRef(k: KeyArgument): KeyRef {
   return { name: k.name, path: k.path, confidence: k.confidence };
 }
 
-function side(input: DiffInput): z.infer<typeof Side> {
+function side(input: DiffInput): DiffSide {
   const { report, file } = input;
   return { ...(file === undefined ? {} : { file }), startedAt: report.startedAt, finishedAt: report.finishedAt, summary: report.summary };
 }

@@ -4,50 +4,11 @@
  * `scan --baseline` compares a fresh report with it (drift.ts). Built from a finished report, so it
  * holds only what the report holds: redacted, bounded text.
  */
-import { z } from 'zod';
-import { HINT_NAMES } from '../report/verdicts.js';
-import { Verdict, type Report } from '../report/schema.js';
-import { describeZodError } from '../report/zod-errors.js';
+import { HINT_NAMES } from '../model/verdicts.js';
+import type { Report } from '../model/schema.js';
+import { LOCK_VERSION, LockFile, type LockServer } from '../model/lock.js';
+import { describeZodError } from '../model/zod-errors.js';
 import { readText, ReportFileError, versionedJson } from './read.js';
-
-export const LOCK_VERSION = '1';
-export const DEFAULT_LOCK_FILE = 'idemscan.lock.json';
-
-export const LockTool = z.object({
-  name: z.string(),
-  /** Absent when the definition could not be hashed (finding `definition-unhashable`). */
-  definitionHash: z.string().optional(),
-  fieldHashes: z.record(z.string(), z.string()).optional(),
-  verdict: Verdict,
-  /** readOnlyHint, destructiveHint, idempotentHint, openWorldHint as received (any JSON value); absent ones are left out. */
-  hints: z.record(z.string(), z.unknown()),
-  /** The description as the report kept it (bounded, redacted): to show what an edit changed. */
-  description: z.string().optional(),
-});
-
-export const LockServer = z.object({
-  name: z.string(),
-  /** A server that failed when locked pins no tools: every tool it lists later is new. */
-  status: z.enum(['ok', 'failed']),
-  tools: z.array(LockTool),
-});
-
-export const LockFile = z.object({
-  lockVersion: z.literal(LOCK_VERSION),
-  tool: z.object({ name: z.string(), version: z.string() }),
-  /** When the scan it was made from started. */
-  lockedAt: z.string(),
-  /** Sorted by name (code units), so that the file diffs well in review. */
-  servers: z.array(LockServer),
-});
-
-export type LockTool = z.infer<typeof LockTool>;
-export type LockServer = z.infer<typeof LockServer>;
-export type LockFile = z.infer<typeof LockFile>;
-
-export function lockJsonSchema(): unknown {
-  return z.toJSONSchema(LockFile, { target: 'draft-2020-12', io: 'output' });
-}
 
 export function lockOf(report: Report): LockFile {
   const servers = report.servers

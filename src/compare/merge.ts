@@ -2,8 +2,8 @@
  * `idemscan merge`: shard reports (`scan --shard I/N`) back into one report whose summary is what
  * one unsharded scan of the same list would have counted. Pure: reports in, a report out.
  */
-import type { Report } from '../report/schema.js';
-import { summarize } from '../report/summary.js';
+import type { Report } from '../model/schema.js';
+import { summarize } from '../model/summary.js';
 import { compareText } from './diff.js';
 
 /** Reports that must not be merged: different schema versions, or a server in two of them. */

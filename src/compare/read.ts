@@ -3,9 +3,9 @@
  * `Report` schema. The one loader of `report`, `diff` and `merge`.
  */
 import { readFile } from 'node:fs/promises';
-import { Report, SCHEMA_VERSION } from '../report/schema.js';
-import { describeZodError } from '../report/zod-errors.js';
-import { fileErrorWords } from '../report/error-words.js';
+import { Report, SCHEMA_VERSION } from '../model/schema.js';
+import { describeZodError } from '../model/zod-errors.js';
+import { fileErrorWords } from '../model/error-words.js';
 
 /** A report file that cannot be used: unreadable, not JSON, or not a valid report. Names file and field. */
 export class ReportFileError extends Error {

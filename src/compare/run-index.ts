@@ -7,16 +7,13 @@
  * Pure: values in, values out (cli/index-command.ts reads and writes the files).
  */
 import { z } from 'zod';
-import { REPORTERS } from '../report/reporters/index.js';
-import type { Report } from '../report/schema.js';
+import { RUN_FILES } from '../model/formats.js';
+import type { Report } from '../model/schema.js';
 import { compareText } from './diff.js';
 
 export const INDEX_VERSION = '1';
 export const INDEX_FILE = 'index.json';
 export const INDEX_PAGE = 'index.html';
-
-/** The files a run directory may list: the report files idemscan writes, nothing else. */
-export const RUN_FILES: readonly string[] = Object.values(REPORTERS).flatMap((r) => (r.fileName ? [r.fileName] : []));
 
 /**
  * A run directory's name becomes part of a relative link: one path segment of safe characters, not

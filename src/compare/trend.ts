@@ -4,9 +4,10 @@
  * so every reporter shows the same result and none recomputes it. Pure: reports in, a value out.
  */
 import path from 'node:path';
-import type { ComparedWith, Report } from '../report/schema.js';
-import { summarize } from '../report/summary.js';
-import { diffReports, type Change } from './diff.js';
+import type { ComparedWith, Report } from '../model/schema.js';
+import { summarize } from '../model/summary.js';
+import type { Change } from '../model/diff.js';
+import { diffReports } from './diff.js';
 
 /** `currentFile`, when known, names the new side in the diff (base name only, like the earlier one). */
 export function compareWith(current: Report, earlier: { file: string; report: Report }, currentFile?: string): ComparedWith {

@@ -7,12 +7,12 @@
  * parses to about 20 times its JSON size. Each kept value is measured once.
  */
 import { createHash } from 'node:crypto';
-import { bounded, boundedObject, serverInfoOf } from '../report/bounds.js';
-import { sizeEstimate } from '../report/budget.js';
-import type { Finding } from '../report/schema.js';
+import { bounded, boundedObject, serverInfoOf } from '../model/bounds.js';
+import { sizeEstimate } from '../model/budget.js';
+import type { Finding } from '../model/schema.js';
 import type { Session } from './negotiate.js';
-import { RULE } from '../classify/rules/catalogue.js';
-import { finding } from '../classify/rules/finding.js';
+import { RULE } from '../model/catalogue.js';
+import { finding } from '../model/finding.js';
 
 /** What one server may make us keep, in estimated heap bytes. */
 export class ServerBudget {

@@ -4,7 +4,7 @@
  * (`db_password=...`): only the two error shapes an MCP or OAuth server answers with are quoted,
  * every other body is replaced by its size and content type before the SDK can put it in an error.
  */
-import { bounded } from '../report/bounds.js';
+import { bounded } from '../model/bounds.js';
 
 /** A JSON-RPC error response (`{"jsonrpc":"2.0","error":{"code":-32600,"message":"..."}}`) or an OAuth error (`{"error":"invalid_token"}`). */
 export function isErrorObject(text: string): boolean {

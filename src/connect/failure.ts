@@ -1,4 +1,4 @@
-import type { FailureKind } from '../report/schema.js';
+import type { FailureKind } from '../model/schema.js';
 
 /** Inside the connector a failure travels as this error; `scan()` turns it into report data. */
 export class ScanFailure extends Error {

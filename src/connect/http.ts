@@ -5,8 +5,8 @@
  */
 import { SSEClientTransport, StreamableHTTPClientTransport, type AuthProvider } from '@modelcontextprotocol/client';
 import type { Channel, ChannelEvents } from './channel.js';
-import { basicAuthFromUrl } from '../targets/redact.js';
-import { bounded } from '../report/bounds.js';
+import { basicAuthFromUrl } from '../redact/redact.js';
+import { bounded } from '../model/bounds.js';
 import { isErrorObject, unquotedBody } from './error-body.js';
 import { httpFailure, ScanFailure } from './failure.js';
 import { proxyDispatcher } from './proxy.js';

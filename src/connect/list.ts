@@ -3,17 +3,17 @@
  * the others), and pagination is bounded: a server may hand back the same cursor forever, and
  * what is kept of all pages together stays within the server's memory budget.
  */
-import { DEFINITION, definitionHashes } from '../classify/definition-hash.js';
-import { bounded, boundedDescription, DESCRIPTION_LIMIT } from '../report/bounds.js';
-import type { Finding } from '../report/schema.js';
-import { sizeEstimate } from '../report/budget.js';
+import { DEFINITION, definitionHashes } from '../model/definition-hash.js';
+import { bounded, boundedDescription, DESCRIPTION_LIMIT } from '../model/bounds.js';
+import type { Finding } from '../model/schema.js';
+import { sizeEstimate } from '../model/budget.js';
 import { cursorDigest, KEPT_TOOL_FIELDS, type ServerBudget } from './budget.js';
 import { ScanFailure } from './failure.js';
 import { asObject, modernMeta, type Session } from './negotiate.js';
 import type { RpcClient } from './rpc.js';
-import { RULE, type RuleId } from '../classify/rules/catalogue.js';
-import { finding } from '../classify/rules/finding.js';
-import { plural } from '../report/verdicts.js';
+import { RULE, type RuleId } from '../model/catalogue.js';
+import { finding } from '../model/finding.js';
+import { plural } from '../model/verdicts.js';
 
 export interface ListOptions {
   maxPages: number;

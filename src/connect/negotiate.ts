@@ -14,8 +14,8 @@ import {
   SERVER_INFO_META_KEY,
   SUPPORTED_PROTOCOL_VERSIONS,
 } from './protocol.js';
-import { bounded } from '../report/bounds.js';
-import { TOOL_NAME, TOOL_VERSION } from '../version.js';
+import { bounded } from '../model/bounds.js';
+import { TOOL_NAME, TOOL_VERSION } from '../model/version.js';
 import { ScanFailure } from './failure.js';
 import type { RpcClient, RpcOutcome } from './rpc.js';
 

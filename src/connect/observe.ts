@@ -2,10 +2,10 @@
  * Connect to one target, negotiate, list its tools, and end it: always returns, never throws.
  * Whatever happens, the server's processes are gone when this resolves.
  */
-import { bounded, boundedTail } from '../report/bounds.js';
-import type { Finding, Failure } from '../report/schema.js';
+import { bounded, boundedTail } from '../model/bounds.js';
+import type { Finding, Failure } from '../model/schema.js';
 import type { Target } from '../targets/types.js';
-import { sizeEstimate } from '../report/budget.js';
+import { sizeEstimate } from '../model/budget.js';
 import { keptSession, ServerBudget } from './budget.js';
 import type { Channel } from './channel.js';
 import { memoKey, type EraMemo } from './era-memo.js';
@@ -15,11 +15,11 @@ import { listTools } from './list.js';
 import { negotiate, type Session } from './negotiate.js';
 import { RpcClient } from './rpc.js';
 import { StdioChannel } from './stdio.js';
-import { RULE } from '../classify/rules/catalogue.js';
-import { finding } from '../classify/rules/finding.js';
-import { plural } from '../report/verdicts.js';
+import { RULE } from '../model/catalogue.js';
+import { finding } from '../model/finding.js';
+import { plural } from '../model/verdicts.js';
 import type { ServerAuth, OAuthScanOptions, TargetOAuth } from './oauth/server-auth.js';
-import type { AuthInfo } from '../report/schema.js';
+import type { AuthInfo } from '../model/schema.js';
 
 export interface ConnectOptions {
   /** From spawn (or first request) to the last page. */

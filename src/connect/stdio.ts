@@ -8,7 +8,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { countOpeners, MAX_FRAME_NODES } from './budget.js';
 import type { Channel, ChannelEvents } from './channel.js';
-import { bounded } from '../report/bounds.js';
+import { bounded } from '../model/bounds.js';
 import { ScanFailure } from './failure.js';
 import { getDefaultEnvironment } from './protocol.js';
 import { TailBuffer } from './tail.js';

@@ -8,7 +8,7 @@
  */
 import parseSemver from 'semver/functions/parse.js';
 import validRange from 'semver/ranges/valid.js';
-import { exactVersionProblem, npmNameProblem } from './pinned.js';
+import { exactVersionProblem, npmNameProblem } from '../model/package-spec.js';
 
 export type NpmRunner = 'npx' | 'npm exec' | 'pnpm dlx' | 'bunx' | 'yarn dlx';
 

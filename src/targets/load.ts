@@ -2,7 +2,7 @@
 import { open } from 'node:fs/promises';
 import path from 'node:path';
 import { printParseErrorCode, visit } from 'jsonc-parser';
-import { fileErrorWords, jsonErrorWords } from '../report/error-words.js';
+import { fileErrorWords, jsonErrorWords } from '../model/error-words.js';
 import type { TargetFormat } from './formats/format.js';
 import { mcpServersFormat, vscodeFormat } from './formats/mcp-servers.js';
 import { ownFormat } from './formats/own.js';

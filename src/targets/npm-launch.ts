@@ -13,7 +13,7 @@ import satisfies from 'semver/functions/satisfies.js';
 import validRange from 'semver/ranges/valid.js';
 import { npmLaunchOf, pypiLaunchOf } from './launchers.js';
 import { isInstalled, npmEnv } from './npm.js';
-import { exactVersionProblem } from './pinned.js';
+import { exactVersionProblem } from '../model/package-spec.js';
 import type { Target } from './types.js';
 
 /** `npm view` asks the registry for one document: far below this unless the registry is stuck. */

@@ -5,15 +5,12 @@
  */
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
 import pLimit from 'p-limit';
 import { contain, type ContainOptions, type SandboxMode } from './sandbox.js';
 import type { Target } from './types.js';
+import { defaultCacheDir } from './cache-dir.js';
 
-export function defaultCacheDir(): string {
-  return process.env.IDEMSCAN_CACHE ?? path.join(process.env.XDG_CACHE_HOME ?? path.join(os.homedir(), '.cache'), 'idemscan');
-}
 
 /**
  * The exact command that installs what a target file pins into this cache, for the "not installed"

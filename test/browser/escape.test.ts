@@ -1,7 +1,7 @@
 /** The HTML reporter's escaping, without a browser (the browser tests check the page as a whole). */
 import { describe, expect, it } from 'vitest';
-import { CONTENT_SECURITY_POLICY } from '../../src/report/reporters/html/page.js';
-import { json, text, visible } from '../../src/report/reporters/html/escape.js';
+import { CONTENT_SECURITY_POLICY } from '../../src/render/html/page.js';
+import { json, text, visible } from '../../src/render/html/escape.js';
 
 describe('text()', () => {
   it('escapes the five HTML specials, for content and quoted attributes alike', () => {

@@ -1,6 +1,6 @@
 /** A report from a real scan of fixture servers, including the injection fixture (xss.mjs). */
 import { scan } from '../../src/scan.js';
-import type { Report } from '../../src/report/schema.js';
+import type { Report } from '../../src/model/schema.js';
 import type { Target } from '../../src/targets/types.js';
 import { FIXTURES } from '../fixtures/index.js';
 

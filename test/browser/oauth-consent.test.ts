@@ -9,7 +9,7 @@ import path from 'node:path';
 import { execa } from 'execa';
 import type { Browser } from 'playwright-core';
 import { afterAll, expect, it } from 'vitest';
-import { Report } from '../../src/report/schema.js';
+import { Report } from '../../src/model/schema.js';
 import { CLI } from '../helpers/cli.js';
 import { authorizationUrl, startOAuthFixture, type OAuthFixture } from '../helpers/oauth.js';
 import { launch } from './browser.js';

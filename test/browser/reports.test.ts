@@ -7,8 +7,8 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { renderPage } from '../../src/report/reporters/html/page.js';
-import { Report, type ServerReport } from '../../src/report/schema.js';
+import { renderPage } from '../../src/render/html/page.js';
+import { Report, type ServerReport } from '../../src/model/schema.js';
 import { okServer, reportOf } from '../helpers/reports.js';
 import { launch, open } from './browser.js';
 

@@ -8,9 +8,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect, it } from 'vitest';
 import { compareWith } from '../../src/compare/trend.js';
-import { htmlReporter } from '../../src/report/reporters/html/index.js';
-import type { Report, ServerReport } from '../../src/report/schema.js';
-import { summarize } from '../../src/report/summary.js';
+import { htmlReporter } from '../../src/render/html/index.js';
+import type { Report, ServerReport } from '../../src/model/schema.js';
+import { summarize } from '../../src/model/summary.js';
 import { artifact, launch, open } from './browser.js';
 import { scanFixtures, XSS_SERVER } from './fixture-report.js';
 

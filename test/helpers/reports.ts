@@ -1,7 +1,7 @@
 /** Reports built in memory for reporter and compare tests: servers classified from raw tools as a scan would. */
 import { classifyServer } from '../../src/classify/index.js';
-import type { Report, ServerReport } from '../../src/report/schema.js';
-import { summarize } from '../../src/report/summary.js';
+import type { Report, ServerReport } from '../../src/model/schema.js';
+import { summarize } from '../../src/model/summary.js';
 
 /** A server that answered with `rawTools`; `extra` overrides any field (its `capabilities` are classified too). */
 export function okServer(name: string, rawTools: Record<string, unknown>[], extra: Partial<ServerReport> = {}): ServerReport {

@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Report } from '../../src/report/schema.js';
+import { Report } from '../../src/model/schema.js';
 import { FIXTURES, startHttpFixture, type HttpFixture } from '../fixtures/index.js';
 import { CLI, idemscan } from '../helpers/cli.js';
 

@@ -6,7 +6,7 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { Report } from '../../src/report/schema.js';
+import { Report } from '../../src/model/schema.js';
 import { FIXTURES, RULES_FINDINGS, RULES_SETS, type RulesSet } from '../fixtures/index.js';
 import { idemscan } from '../helpers/cli.js';
 import { sarifValidator } from '../helpers/sarif.js';

@@ -8,9 +8,9 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { LockFile } from '../../src/compare/lock.js';
-import { DiffDocument } from '../../src/compare/diff.js';
-import { Report } from '../../src/report/schema.js';
+import { LockFile } from '../../src/model/lock.js';
+import { DiffDocument } from '../../src/model/diff.js';
+import { Report } from '../../src/model/schema.js';
 import { FIXTURES } from '../fixtures/index.js';
 import { idemscan } from '../helpers/cli.js';
 

@@ -5,8 +5,8 @@
  * bench/memory.bench.ts for the figures.
  */
 import { describe, expect, it } from 'vitest';
-import { reporter } from '../../src/report/reporters/index.js';
-import type { ServerReport } from '../../src/report/schema.js';
+import { reporter } from '../../src/render/index.js';
+import type { ServerReport } from '../../src/model/schema.js';
 import { scan, type ScanOptions } from '../../src/scan.js';
 import type { Target } from '../../src/targets/types.js';
 import { FIXTURES } from '../fixtures/index.js';

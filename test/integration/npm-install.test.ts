@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect, it } from 'vitest';
-import { Report } from '../../src/report/schema.js';
+import { Report } from '../../src/model/schema.js';
 import { installPackages, isInstalled } from '../../src/targets/npm.js';
 import { sandboxPrefix } from '../../src/targets/sandbox.js';
 import { idemscan } from '../helpers/cli.js';

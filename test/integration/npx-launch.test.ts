@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { Report } from '../../src/report/schema.js';
+import { Report } from '../../src/model/schema.js';
 import { sandboxPrefix } from '../../src/targets/sandbox.js';
 import { idemscan } from '../helpers/cli.js';
 import { startRegistry, type LocalRegistry } from '../helpers/npm-registry.js';

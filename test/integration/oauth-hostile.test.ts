@@ -10,7 +10,7 @@ import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { Report } from '../../src/report/schema.js';
+import { Report } from '../../src/model/schema.js';
 import { idemscan } from '../helpers/cli.js';
 import { startHostileHttp, type RunningServer } from '../helpers/hostile-http.js';
 import { startOAuthFixture, type OAuthFixture } from '../helpers/oauth.js';

@@ -12,7 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { execa } from 'execa';
 import { afterAll, describe, expect, it } from 'vitest';
-import { Report } from '../../src/report/schema.js';
+import { Report } from '../../src/model/schema.js';
 import { CLI, idemscan } from '../helpers/cli.js';
 import { authorizationUrl, consentOverHttp, startOAuthFixture, type OAuthFixture } from '../helpers/oauth.js';
 

@@ -7,7 +7,7 @@ import { lstatSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFile
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Report } from '../../src/report/schema.js';
+import { Report } from '../../src/model/schema.js';
 import { FIXTURES } from '../fixtures/index.js';
 import { CLI, idemscan } from '../helpers/cli.js';
 import { startHostileHttp, type RunningServer } from '../helpers/hostile-http.js';

@@ -9,7 +9,7 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, wri
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { Report, type ServerReport } from '../../src/report/schema.js';
+import { Report, type ServerReport } from '../../src/model/schema.js';
 import { findExecutable } from '../../src/targets/sandbox.js';
 import { FIXTURES } from '../fixtures/index.js';
 import { CLI } from '../helpers/cli.js';

@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Log } from 'sarif';
 import { describe, expect, it } from 'vitest';
-import { Report } from '../../src/report/schema.js';
+import { Report } from '../../src/model/schema.js';
 import { FIXTURES } from '../fixtures/index.js';
 import { idemscan } from '../helpers/cli.js';
 import { sarifValidator } from '../helpers/sarif.js';

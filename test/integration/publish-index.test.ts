@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { RunIndex } from '../../src/compare/run-index.js';
-import { Report } from '../../src/report/schema.js';
+import { Report } from '../../src/model/schema.js';
 import { idemscan } from '../helpers/cli.js';
 import { okServer, reportOf } from '../helpers/reports.js';
 

@@ -8,10 +8,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sarifReporter } from '../../src/report/reporters/sarif.js';
-import { markdownReporter } from '../../src/report/reporters/markdown.js';
-import { toolsReporter } from '../../src/report/reporters/tools.js';
-import { htmlReporter } from '../../src/report/reporters/html/index.js';
+import { sarifReporter } from '../../src/render/sarif.js';
+import { markdownReporter } from '../../src/render/markdown.js';
+import { toolsReporter } from '../../src/render/tools.js';
+import { htmlReporter } from '../../src/render/html/index.js';
 import { idemscan } from '../helpers/cli.js';
 import { okServer, reportOf } from '../helpers/reports.js';
 

@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { Report, type ServerReport } from '../../src/report/schema.js';
+import { Report, type ServerReport } from '../../src/model/schema.js';
 import { scan } from '../../src/scan.js';
 import { sandboxPrefix } from '../../src/targets/sandbox.js';
 import type { Target } from '../../src/targets/types.js';

@@ -9,7 +9,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Report, type ServerReport } from '../../src/report/schema.js';
+import { Report, type ServerReport } from '../../src/model/schema.js';
 import { scan } from '../../src/scan.js';
 import { devNullNote, findExecutable, sandboxPrefix } from '../../src/targets/sandbox.js';
 import { FIXTURES } from '../fixtures/index.js';

@@ -1,7 +1,8 @@
 /**
  * What the CLI loads before it does anything (issue 11: start-up). `audit` of one stdio server
  * needs neither zod, the SDK client, nor the HTML, Markdown and SARIF reporters; `--version` needs
- * no command module at all. The CPU figures themselves are in bench/startup.bench.ts.
+ * no command module at all; the read-only commands (`report`, `diff`, `merge`, `schema`) load no
+ * scanning code (issue 17). The CPU figures themselves are in bench/startup.bench.ts.
  */
 import { execa } from 'execa';
 import { mkdtempSync, readFileSync } from 'node:fs';
@@ -25,12 +26,28 @@ async function loaded(args: string[]): Promise<string[]> {
 it('audit of a stdio server loads no zod, SDK client, HTML, Markdown or SARIF writer', { timeout: 30_000 }, async () => {
   const urls = await loaded(['audit', '--out', 'out', '--', process.execPath, FIXTURES.rules]);
   expect(urls.some((u) => u.includes('/dist/scan.js')), 'the scanner itself').toBe(true);
-  expect(urls.some((u) => u.includes('/dist/report/reporters/tools.js')), 'the tool view it prints').toBe(true);
-  const needless = urls.filter((u) => /\/node_modules\/(?:zod|@modelcontextprotocol\/client)\/|\/reporters\/(?:html\/index|markdown)\.js/.test(u));
+  expect(urls.some((u) => u.includes('/dist/render/tools.js')), 'the tool view it prints').toBe(true);
+  const needless = urls.filter((u) => /\/node_modules\/(?:zod|@modelcontextprotocol\/client)\/|\/render\/(?:html\/index|markdown)\.js/.test(u));
   expect(needless).toEqual([]);
 });
 
 it('--version loads no command module', async () => {
   const urls = await loaded(['--version']);
-  expect(urls.filter((u) => /\/dist\/(?:cli\/commands|scan|report\/reporters\/)/.test(u))).toEqual([]);
+  // render/terminal.js is the escaper of server text that `where` and `login` print with.
+  expect(urls.filter((u) => /\/dist\/(?:cli\/commands|scan|render\/(?!terminal\.js))/.test(u) || SCANNING.test(u))).toEqual([]);
+});
+
+/** The scanner, the connector, redaction and the target readers (the cache directory's name is a one-line module). */
+const SCANNING = /\/dist\/(?:scan\.js|connect\/|redact\/|targets\/(?!cache-dir\.js))/;
+const CENSUS = fileURLToPath(new URL('../../output/ecosystem/2026-11-30/report.json', import.meta.url));
+
+it.each([
+  ['report', ['report', CENSUS, '--format', 'json,md,html,sarif,csv', '--out', 'out']],
+  ['diff', ['diff', CENSUS, CENSUS]],
+  ['merge', ['merge', CENSUS, '--json', 'merged.json']],
+  ['schema', ['schema']],
+])('%s loads no scanning code', { timeout: 30_000 }, async (_name, args) => {
+  const urls = await loaded(args);
+  expect(urls.some((u) => u.includes('/dist/cli/main.js'))).toBe(true);
+  expect(urls.filter((u) => SCANNING.test(u))).toEqual([]);
 });

@@ -2,7 +2,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { scan, type ScanOptions } from '../../src/scan.js';
 import type { Target } from '../../src/targets/types.js';
-import type { ServerReport } from '../../src/report/schema.js';
+import type { ServerReport } from '../../src/model/schema.js';
 import { FIXTURES, PAYMENTS_KEYS, PAYMENTS_VERDICTS } from '../fixtures/index.js';
 import { spawnLog, waitGone } from '../helpers/processes.js';
 

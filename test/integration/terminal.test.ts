@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
-import { Report } from '../../src/report/schema.js';
+import { Report } from '../../src/model/schema.js';
 import { FIXTURES } from '../fixtures/index.js';
 import { CLI, idemscan } from '../helpers/cli.js';
 import { spawnLog } from '../helpers/processes.js';

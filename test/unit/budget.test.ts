@@ -1,9 +1,9 @@
 /** Size budgets after classification: the report of one server, and the HTML page. */
 import { describe, expect, it } from 'vitest';
-import { fitServerReport, REPORT_BYTES_PER_SERVER, sizeEstimate } from '../../src/report/budget.js';
-import { reporter } from '../../src/report/reporters/index.js';
-import { SCHEMA_VERSION, type Report, type ServerReport, type ToolReport } from '../../src/report/schema.js';
-import { summarize } from '../../src/report/summary.js';
+import { fitServerReport, REPORT_BYTES_PER_SERVER, sizeEstimate } from '../../src/model/budget.js';
+import { reporter } from '../../src/render/index.js';
+import { SCHEMA_VERSION, type Report, type ServerReport, type ToolReport } from '../../src/model/schema.js';
+import { summarize } from '../../src/model/summary.js';
 
 const MiB = 1024 * 1024;
 const NASTY = '<"&\u0001';

@@ -6,10 +6,11 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readIndex, readmeBlock, replaceBlock } from '../../src/cli/index-command.js';
+import { readmeBlock, replaceBlock } from '../../src/cli/index-command.js';
+import { readIndex } from '../../src/cli/run-index-files.js';
 import { parseReport } from '../../src/compare/read.js';
 import { indexOf, runEntry } from '../../src/compare/run-index.js';
-import { BLOCK_END, BLOCK_START } from '../../src/report/reporters/census-block.js';
+import { BLOCK_END, BLOCK_START } from '../../src/render/census-block.js';
 
 const repo = fileURLToPath(new URL('../..', import.meta.url));
 const root = path.join(repo, 'output/ecosystem');

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { classifyServer, classifyTool } from '../../src/classify/index.js';
-import { summarize } from '../../src/report/summary.js';
+import { summarize } from '../../src/model/summary.js';
 
 const key = { type: 'object', properties: { idempotency_key: { type: 'string' } } };
 

@@ -1,15 +1,15 @@
 /**
- * The per-tool dataset (report/dataset.ts, tools.csv and tools.ndjson) and the download-weighted
+ * The per-tool dataset (render/dataset-rows.ts, tools.csv and tools.ndjson) and the download-weighted
  * summary, on hand-made reports: hostile values, a hand-computed weighting, merge keeping it.
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { mergeReports } from '../../src/compare/merge.js';
-import { DATASET_COLUMNS, datasetRows } from '../../src/report/dataset.js';
-import { csvField, renderCsv, renderNdjson } from '../../src/report/reporters/dataset.js';
-import { markdownReporter } from '../../src/report/reporters/markdown.js';
-import { Report as ReportSchema, type Report, type ServerReport, type TargetInfo } from '../../src/report/schema.js';
-import { summarize } from '../../src/report/summary.js';
+import { DATASET_COLUMNS, datasetRows } from '../../src/render/dataset-rows.js';
+import { csvField, renderCsv, renderNdjson } from '../../src/render/dataset.js';
+import { markdownReporter } from '../../src/render/markdown.js';
+import { Report as ReportSchema, type Report, type ServerReport, type TargetInfo } from '../../src/model/schema.js';
+import { summarize } from '../../src/model/summary.js';
 import { parseCsv } from '../helpers/csv.js';
 import { okServer, reportOf } from '../helpers/reports.js';
 

@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { classifyServer } from '../../src/classify/index.js';
 import { findKeyArguments, nameWords, newStepBudget, SERVER_STEPS } from '../../src/classify/keys.js';
 import { watchSignals, type Interrupt } from '../../src/cli/signals.js';
-import type { Report } from '../../src/report/schema.js';
+import type { Report } from '../../src/model/schema.js';
 
 /** The regex splitter nameWords replaced (quadratic on long capital runs): the oracle on short names. */
 const regexWords = (name: string) =>

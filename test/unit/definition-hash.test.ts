@@ -1,7 +1,7 @@
 /** definitionHash (docs/DEFINITION-HASH.md): the documented example, RFC 8785 details, and hostile shapes. */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { canonicalJson, definitionHashes, Unhashable, type DefinitionHashes } from '../../src/classify/definition-hash.js';
+import { canonicalJson, definitionHashes, Unhashable, type DefinitionHashes } from '../../src/model/definition-hash.js';
 import { classifyServer } from '../../src/classify/index.js';
 
 const hashes = (raw: Record<string, unknown>) => definitionHashes(raw) as DefinitionHashes;
@@ -84,8 +84,8 @@ describe('hostile and odd definitions', () => {
 
 describe('redaction', () => {
   it('never blanks part of a hash that happens to contain a secret value', async () => {
-    const { Redactor } = await import('../../src/targets/redact.js');
-    const { redactServer } = await import('../../src/targets/redact-report.js');
+    const { Redactor } = await import('../../src/redact/redact.js');
+    const { redactServer } = await import('../../src/redact/redact-report.js');
     const c = classifyServer({ name: 's', rawTools: [{ name: 'tool', description: 'd' }] });
     const hash = c.tools[0]!.definitionHash!;
     const secret = hash.slice(20, 32); // a secret-named env value that the hex happens to contain

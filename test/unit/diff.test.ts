@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { compareVerdicts, DiffDocument, diffJsonSchema, diffReports, hintDirection, type Change } from '../../src/compare/diff.js';
+import { compareVerdicts, diffReports, hintDirection } from '../../src/compare/diff.js';
+import { DiffDocument, diffJsonSchema, type Change } from '../../src/model/diff.js';
 import { mergeReports } from '../../src/compare/merge.js';
 import { parseReport, ReportFileError } from '../../src/compare/read.js';
-import { renderDiff } from '../../src/compare/render.js';
-import { mdText } from '../../src/report/markdown-text.js';
-import { Report, type ServerReport } from '../../src/report/schema.js';
-import { summarize } from '../../src/report/summary.js';
+import { renderDiff } from '../../src/render/diff.js';
+import { mdText } from '../../src/render/markdown-text.js';
+import { Report, type ServerReport } from '../../src/model/schema.js';
+import { summarize } from '../../src/model/summary.js';
 import { okServer, reportOf } from '../helpers/reports.js';
 
 type RawTool = { name: string; annotations?: Record<string, unknown>; inputSchema?: unknown };

@@ -3,10 +3,11 @@ import { describe, expect, it } from 'vitest';
 import { classifyServer } from '../../src/classify/index.js';
 import { descriptionDiff, DIFF_LINES } from '../../src/compare/definition.js';
 import { diffReports } from '../../src/compare/diff.js';
-import { driftOf, renderDrift } from '../../src/compare/drift.js';
+import { driftOf } from '../../src/compare/drift.js';
+import { renderDrift } from '../../src/render/drift.js';
 import { lockOf } from '../../src/compare/lock.js';
-import type { Report, ServerReport } from '../../src/report/schema.js';
-import { summarize } from '../../src/report/summary.js';
+import type { Report, ServerReport } from '../../src/model/schema.js';
+import { summarize } from '../../src/model/summary.js';
 
 function report(tools: Record<string, unknown>[], name = 'srv'): Report {
   const c = classifyServer({ name, rawTools: tools });

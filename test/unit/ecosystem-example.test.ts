@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { REPORTERS } from '../../src/report/reporters/index.js';
+import { REPORTERS } from '../../src/render/index.js';
 
 const file = new URL('../../docs/examples/ecosystem-scan.yml', import.meta.url);
 const doc = parse(readFileSync(file, 'utf8')) as {

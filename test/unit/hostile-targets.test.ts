@@ -4,7 +4,7 @@ import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { loadTargetFile, MAX_TARGET_FILE_BYTES, parseTargets } from '../../src/targets/load.js';
-import { parsePinnedSpec } from '../../src/targets/pinned.js';
+import { parsePinnedSpec } from '../../src/model/package-spec.js';
 import { TargetFileError } from '../../src/targets/types.js';
 
 const env = { HOME: '/home/u' };

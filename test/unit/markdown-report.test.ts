@@ -1,8 +1,8 @@
 /** The Markdown report's verdict breakdown and headline, and rule links in Markdown and SARIF. */
 import { describe, expect, it } from 'vitest';
-import { markdownReporter } from '../../src/report/reporters/markdown.js';
-import { toSarif } from '../../src/report/reporters/sarif.js';
-import { Report, type ServerReport } from '../../src/report/schema.js';
+import { markdownReporter } from '../../src/render/markdown.js';
+import { toSarif } from '../../src/render/sarif.js';
+import { Report, type ServerReport } from '../../src/model/schema.js';
 import { okServer, reportOf } from '../helpers/reports.js';
 
 const server = (name: string, rawTools: Record<string, unknown>[], capabilities?: Record<string, unknown>): ServerReport =>

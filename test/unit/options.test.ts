@@ -7,9 +7,9 @@ import { UsageError } from '../../src/cli/exit.js';
 import { FILE_FORMATS, levenshtein, listParser, positiveInt, PRINT_FORMATS, splitList, suggest, urlScheme, wordParser } from '../../src/cli/options.js';
 import { httpFailure } from '../../src/connect/failure.js';
 import * as ours from '../../src/connect/protocol.js';
-import { fileErrorWords, jsonErrorWords } from '../../src/report/error-words.js';
-import { REPORTERS } from '../../src/report/reporters/index.js';
-import { describeZodError } from '../../src/report/zod-errors.js';
+import { fileErrorWords, jsonErrorWords } from '../../src/model/error-words.js';
+import { REPORTERS } from '../../src/render/index.js';
+import { describeZodError } from '../../src/model/zod-errors.js';
 import { installHint } from '../../src/targets/npm.js';
 
 const usage = (f: () => unknown) => {

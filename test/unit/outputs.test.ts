@@ -4,12 +4,12 @@
  */
 import { describe, expect, it } from 'vitest';
 import { TailBuffer } from '../../src/connect/tail.js';
-import { mdText } from '../../src/report/markdown-text.js';
-import { text as htmlText } from '../../src/report/reporters/html/escape.js';
-import { markdownReporter } from '../../src/report/reporters/markdown.js';
-import { toSarif } from '../../src/report/reporters/sarif.js';
+import { mdText } from '../../src/render/markdown-text.js';
+import { text as htmlText } from '../../src/render/html/escape.js';
+import { markdownReporter } from '../../src/render/markdown.js';
+import { toSarif } from '../../src/render/sarif.js';
 import { classifyServer } from '../../src/classify/index.js';
-import { safeText } from '../../src/report/terminal.js';
+import { safeText } from '../../src/render/terminal.js';
 import { okServer, reportOf } from '../helpers/reports.js';
 
 /** 17 tools that all read `get_balance` on a screen that shows invisible characters as nothing. */

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { builtinProfiles, evaluateProfile, loadProfiles, Profile, profileJsonSchema, profileUse, ProfileError, reportRules } from '../../src/classify/profiles/index.js';
-import { CATALOGUE } from '../../src/classify/rules/catalogue.js';
+import { CATALOGUE } from '../../src/model/catalogue.js';
 import { parseFailOn } from '../../src/cli/fail-on.js';
 
 const openai = builtinProfiles().get('openai-apps')!;

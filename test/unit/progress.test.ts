@@ -5,7 +5,7 @@ import path from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { bar, InstallProgress, ScanProgress, type Terminal } from '../../src/cli/progress.js';
 import { unscannedText } from '../../src/cli/signals.js';
-import type { ServerReport } from '../../src/report/schema.js';
+import type { ServerReport } from '../../src/model/schema.js';
 import { installPackages, packageDir, type InstallResult } from '../../src/targets/npm.js';
 
 function terminal(isTTY: boolean): Terminal & { text: string } {

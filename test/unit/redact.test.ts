@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { bounded, boundedDescription, boundedTail, DESCRIPTION_LIMIT } from '../../src/report/bounds.js';
-import type { ServerReport, ToolReport } from '../../src/report/schema.js';
+import { bounded, boundedDescription, boundedTail, DESCRIPTION_LIMIT } from '../../src/model/bounds.js';
+import type { ServerReport, ToolReport } from '../../src/model/schema.js';
 import { expandFields } from '../../src/targets/expand.js';
-import { describeTarget, Redactor } from '../../src/targets/redact.js';
-import { redactDeep, redactServer } from '../../src/targets/redact-report.js';
+import { describeTarget, Redactor } from '../../src/redact/redact.js';
+import { redactDeep, redactServer } from '../../src/redact/redact-report.js';
 
 describe('redaction', () => {
   it('keeps env and header names, never their values', () => {

@@ -4,10 +4,10 @@
  * what to do about unprotected tools.
  */
 import { describe, expect, it } from 'vitest';
-import { renderPage } from '../../src/report/reporters/html/page.js';
-import { markdownReporter } from '../../src/report/reporters/markdown.js';
-import { methodologyUrl } from '../../src/report/method.js';
-import { countVerdicts, retryAdvice } from '../../src/report/verdicts.js';
+import { renderPage } from '../../src/render/html/page.js';
+import { markdownReporter } from '../../src/render/markdown.js';
+import { methodologyUrl } from '../../src/render/method.js';
+import { countVerdicts, retryAdvice } from '../../src/model/verdicts.js';
 import { okServer, reportOf } from '../helpers/reports.js';
 
 const report = reportOf([okServer('shop', [{ name: 'pay' }, { name: 'get', annotations: { readOnlyHint: true } }])], {

@@ -1,9 +1,9 @@
 /** The Markdown and SARIF reporters on hand-made reports: escaping, locations, schema validity. */
 import { describe, expect, it } from 'vitest';
-import { mdText } from '../../src/report/markdown-text.js';
-import { markdownReporter } from '../../src/report/reporters/markdown.js';
-import { sarifReporter, toSarif } from '../../src/report/reporters/sarif.js';
-import type { ServerReport } from '../../src/report/schema.js';
+import { mdText } from '../../src/render/markdown-text.js';
+import { markdownReporter } from '../../src/render/markdown.js';
+import { sarifReporter, toSarif } from '../../src/render/sarif.js';
+import type { ServerReport } from '../../src/model/schema.js';
 import { sarifValidator } from '../helpers/sarif.js';
 import { okServer, reportOf } from '../helpers/reports.js';
 

@@ -1,12 +1,12 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { classifyServer, type ClassifyInput } from '../../src/classify/index.js';
-import { CATALOGUE } from '../../src/classify/rules/catalogue.js';
+import { CATALOGUE } from '../../src/model/catalogue.js';
 import { RULES } from '../../src/classify/rules/index.js';
 import { isDispatcherName } from '../../src/classify/rules/generic-dispatcher.js';
 import { describesDeduplication } from '../../src/classify/rules/weak-key-only.js';
 import { isReadNamed, writeVerb } from '../../src/classify/rules/words.js';
-import type { Finding } from '../../src/report/schema.js';
+import type { Finding } from '../../src/model/schema.js';
 
 type Raw = Record<string, unknown>;
 const hints = (readOnlyHint: boolean, destructiveHint: boolean, idempotentHint: boolean) => ({ readOnlyHint, destructiveHint, idempotentHint });

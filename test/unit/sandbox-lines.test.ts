@@ -1,7 +1,7 @@
 /** The line after a scan that says which sandbox ran (read from `servers[].target.sandbox`), and what root means. */
 import { describe, expect, it } from 'vitest';
 import { sandboxLines } from '../../src/cli/print-scan.js';
-import type { ServerReport } from '../../src/report/schema.js';
+import type { ServerReport } from '../../src/model/schema.js';
 import { okServer, reportOf } from '../helpers/reports.js';
 
 const server = (name: string, sandbox?: string): ServerReport =>

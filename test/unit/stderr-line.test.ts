@@ -1,7 +1,7 @@
 /** The stderr line shown under a failed server: the one that says what went wrong, not the footer. */
 import { describe, expect, it } from 'vitest';
-import { failureLines } from '../../src/report/reporters/table.js';
-import { tellingLine } from '../../src/report/stderr-line.js';
+import { failureLines } from '../../src/render/table.js';
+import { tellingLine } from '../../src/render/stderr-line.js';
 import { okServer } from '../helpers/reports.js';
 
 const NODE_MISSING_MODULE = `node:internal/modules/cjs/loader:1228

@@ -1,9 +1,9 @@
 /** The terminal table and audit view: rows add up, the headline, widths 60/80/120, hostile names. */
 import { describe, expect, it } from 'vitest';
-import { headlineLines, summaryTable, tableReporter } from '../../src/report/reporters/table.js';
-import { serverSummary, toolsReporter } from '../../src/report/reporters/tools.js';
-import type { ServerReport } from '../../src/report/schema.js';
-import { cutMiddle, displayWidth, distinctCuts, outputWidth } from '../../src/report/width.js';
+import { headlineLines, summaryTable, tableReporter } from '../../src/render/table.js';
+import { serverSummary, toolsReporter } from '../../src/render/tools.js';
+import type { ServerReport } from '../../src/model/schema.js';
+import { cutMiddle, displayWidth, distinctCuts, outputWidth } from '../../src/render/width.js';
 import { okServer, reportOf } from '../helpers/reports.js';
 
 const RO = { readOnlyHint: true };

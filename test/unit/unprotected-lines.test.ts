@@ -1,7 +1,7 @@
 /** Under the scan table: the servers with the most unprotected tools, by name (issue 20). */
 import { describe, expect, it } from 'vitest';
-import { tableReporter } from '../../src/report/reporters/table.js';
-import { displayWidth } from '../../src/report/width.js';
+import { tableReporter } from '../../src/render/table.js';
+import { displayWidth } from '../../src/render/width.js';
 import { okServer, reportOf } from '../helpers/reports.js';
 
 const writes = (prefix: string, n: number) => Array.from({ length: n }, (_, i) => ({ name: `${prefix}_${i + 1}`, annotations: { readOnlyHint: false } }));

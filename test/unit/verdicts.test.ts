@@ -1,13 +1,13 @@
-/** The verdicts module (src/report/verdicts.ts) and the code-point cuts (src/report/cut.ts). */
+/** The verdicts module (src/model/verdicts.ts) and the code-point cuts (src/model/cut.ts). */
 import { describe, expect, it } from 'vitest';
 import { describeHint, effectiveHints } from '../../src/classify/hints.js';
 import { verdictOf } from '../../src/classify/verdict.js';
-import { bounded, boundedTail } from '../../src/report/bounds.js';
-import { clip, cutHead, cutTail } from '../../src/report/cut.js';
-import { text } from '../../src/report/reporters/html/escape.js';
-import { Verdict } from '../../src/report/schema.js';
-import { safeText } from '../../src/report/terminal.js';
-import { countVerdicts, headlineText, HINTS, isAnnotated, plural, retryFigures, share, VERDICT_ORDER, VERDICTS } from '../../src/report/verdicts.js';
+import { bounded, boundedTail } from '../../src/model/bounds.js';
+import { clip, cutHead, cutTail } from '../../src/model/cut.js';
+import { text } from '../../src/render/html/escape.js';
+import { Verdict } from '../../src/model/schema.js';
+import { safeText } from '../../src/render/terminal.js';
+import { countVerdicts, headlineText, HINTS, isAnnotated, plural, retryFigures, share, VERDICT_ORDER, VERDICTS } from '../../src/model/verdicts.js';
 
 /** A lone surrogate: half of a pair, alone. */
 const LONE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
@@ -77,5 +77,23 @@ describe('cuts on code points', () => {
       expect(text(`x${pairs}`, n)).not.toMatch(LONE);
     }
     expect(describeHint(`${'a'.repeat(39)}${pairs}`)).not.toMatch(LONE);
+  });
+});
+
+describe('the verdict table (issue 17: each fact once)', () => {
+  it('names a summary field for every verdict, each a count of the Summary schema, in rank order', async () => {
+    const { Summary } = await import('../../src/model/schema.js');
+    const { VERDICTS: all } = await import('../../src/model/verdicts.js');
+    expect(all.map((v) => v.rank)).toEqual([0, 1, 2, 3, 4]);
+    for (const v of all) expect(Object.keys(Summary.shape)).toContain(v.summaryField);
+    expect(new Set(all.map((v) => v.summaryField)).size).toBe(all.length);
+  });
+
+  it('counts as the summary does, and protected is exactly the verdicts that protect', async () => {
+    const { protectedCount, summaryCounts, verdictFields } = await import('../../src/model/verdicts.js');
+    const c = { 'read-only': 1, 'protocol-keyed': 2, keyed: 3, idempotent: 4, unprotected: 5 } as const;
+    expect(verdictFields(c)).toEqual({ readOnly: 1, protocolKeyed: 2, keyed: 3, idempotent: 4, unprotected: 5 });
+    expect(summaryCounts({ servers: 0, serversOk: 0, serversFailed: 0, tools: 15, notReadOnly: 14, annotated: 0, ...verdictFields(c) })).toEqual(c);
+    expect(protectedCount(c)).toBe(5);
   });
 });

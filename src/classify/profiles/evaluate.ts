@@ -3,7 +3,7 @@
  * because what a directory's review reads is what the server sent. A hint counts as given only
  * when it is a boolean: absent, null and "true" are all missing to a reviewer.
  */
-import type { Finding } from '../../report/schema.js';
+import type { Finding } from '../../model/schema.js';
 import { describeHint, receivedAnnotations } from '../hints.js';
 import type { Profile, Requirement } from './schema.js';
 

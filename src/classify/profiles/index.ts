@@ -3,7 +3,7 @@
  * and docs page, recorded in `report.options.profiles` so that reporters (SARIF's rule list) know
  * the rules of a team's own profile from the report alone.
  */
-import type { ProfileUse } from '../../report/schema.js';
+import type { ProfileUse } from '../../model/schema.js';
 import { ruleId } from './evaluate.js';
 import { builtinProfiles, type LoadedProfile } from './load.js';
 
@@ -11,7 +11,7 @@ export { evaluateProfile, ruleId } from './evaluate.js';
 export { BUILTIN_IDS, builtinProfiles, loadProfiles, ProfileError, type LoadedProfile } from './load.js';
 export { Profile, profileJsonSchema } from './schema.js';
 
-export { reportRules } from './documented.js';
+export { reportRules } from '../../model/rule-pages.js';
 
 /** What `report.options.profiles` records of a profile used. */
 export function profileUse({ profile, path, sha256 }: LoadedProfile): ProfileUse {

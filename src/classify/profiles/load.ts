@@ -6,10 +6,10 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
-import { Severity, Verdict } from '../../report/schema.js';
-import { describeZodError } from '../../report/zod-errors.js';
-import { fileErrorWords } from '../../report/error-words.js';
-import { CATALOGUE } from '../rules/catalogue.js';
+import { Severity, Verdict } from '../../model/schema.js';
+import { describeZodError } from '../../model/zod-errors.js';
+import { fileErrorWords } from '../../model/error-words.js';
+import { CATALOGUE } from '../../model/catalogue.js';
 import { Profile } from './schema.js';
 
 export const BUILTIN_IDS = ['openai-apps', 'anthropic-directory'] as const;

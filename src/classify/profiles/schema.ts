@@ -4,7 +4,7 @@
  * usage error naming the field) and the JSON Schema in docs/rules/profiles/profile.schema.json.
  */
 import { z } from 'zod';
-import { Severity } from '../../report/schema.js';
+import { Severity } from '../../model/schema.js';
 
 export const HintName = z.enum(['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint']);
 

@@ -1,4 +1,4 @@
-import { RULE } from './catalogue.js';
+import { RULE } from '../../model/catalogue.js';
 import type { Rule } from './types.js';
 import { writeVerb } from './words.js';
 

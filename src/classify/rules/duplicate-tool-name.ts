@@ -1,4 +1,4 @@
-import { RULE } from './catalogue.js';
+import { RULE } from '../../model/catalogue.js';
 import type { Rule } from './types.js';
 
 /** Two tools with one name: a client can call only one, and which one is up to it. */

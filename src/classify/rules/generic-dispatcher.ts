@@ -1,5 +1,5 @@
 import { nameWords } from '../names.js';
-import { RULE } from './catalogue.js';
+import { RULE } from '../../model/catalogue.js';
 import type { Rule } from './types.js';
 import { DISPATCH_VERBS, READ_VERBS, WRITE_VERBS } from './words.js';
 

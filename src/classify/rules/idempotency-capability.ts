@@ -1,4 +1,4 @@
-import { RULE } from './catalogue.js';
+import { RULE } from '../../model/catalogue.js';
 import type { Rule } from './types.js';
 
 /** SEP-3182 is a proposal: worth knowing, because clients that do not implement it get nothing from it. */

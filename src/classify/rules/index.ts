@@ -2,8 +2,8 @@
  * The rules, in the order findings are reported. Each rule lives in its own file; its id, usual
  * severity, title and page (docs/rules/<id>.md) are its entry in the catalogue (catalogue.ts).
  */
-import type { Finding } from '../../report/schema.js';
-import { finding } from './finding.js';
+import type { Finding } from '../../model/schema.js';
+import { finding } from '../../model/finding.js';
 import { contradictoryHints } from './contradictory-hints.js';
 import { destructiveIdempotentUnkeyed } from './destructive-idempotent-unkeyed.js';
 import { duplicateToolName } from './duplicate-tool-name.js';

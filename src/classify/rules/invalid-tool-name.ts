@@ -1,5 +1,5 @@
 import { head, NAME_LIMIT } from '../names.js';
-import { RULE } from './catalogue.js';
+import { RULE } from '../../model/catalogue.js';
 import type { Rule } from './types.js';
 
 const ALLOWED = /^[\w.-]{1,128}$/;

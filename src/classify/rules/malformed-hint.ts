@@ -1,5 +1,5 @@
 import { describeHint, HINT_NAMES, receivedAnnotations } from '../hints.js';
-import { RULE } from './catalogue.js';
+import { RULE } from '../../model/catalogue.js';
 import type { Rule } from './types.js';
 
 /** A hint that is not a boolean: strict clients reject the whole tool list, lenient ones the hint. */

@@ -1,5 +1,5 @@
 import { HINT_NAMES, receivedAnnotations } from '../hints.js';
-import { RULE } from './catalogue.js';
+import { RULE } from '../../model/catalogue.js';
 import type { Rule } from './types.js';
 import { isReadNamed } from './words.js';
 

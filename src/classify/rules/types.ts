@@ -1,6 +1,6 @@
-import type { Severity, ToolReport } from '../../report/schema.js';
-import type { RuleId } from './catalogue.js';
-import type { FindingExtra } from './finding.js';
+import type { ToolReport } from '../../model/schema.js';
+import type { RuleId } from '../../model/catalogue.js';
+import type { FindingExtra } from '../../model/finding.js';
 
 /** What a tool rule sees: the classified tool and the raw entry it came from. */
 export interface ToolContext {
@@ -22,13 +22,6 @@ export interface ServerContext {
 /** A finding before the registry makes it with `finding()`: the rule's id, and its usual severity unless the hit says otherwise. */
 export type Hit = FindingExtra & { message: string };
 
-/** What the docs, SARIF and `--fail-on` know of a rule (catalogue.ts), and of a profile's requirement. */
-export interface RuleInfo {
-  id: string;
-  /** The usual severity; a finding may lower or raise it. */
-  severity: Severity;
-  title: string;
-}
 
 /** A check; its severity, title and page are its catalogue entry's (catalogue.ts). */
 export type Rule =

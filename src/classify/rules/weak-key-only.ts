@@ -1,6 +1,6 @@
-import { DESCRIPTION_LIMIT } from '../../report/bounds.js';
+import { DESCRIPTION_LIMIT } from '../../model/bounds.js';
 import { head, mentionsIdempotency } from '../names.js';
-import { RULE } from './catalogue.js';
+import { RULE } from '../../model/catalogue.js';
 import type { Rule } from './types.js';
 
 /** A key or deduplication named outright: "idempotency key", "dedupe", "deduplicated". */

@@ -8,8 +8,8 @@ import {
   extractWWWAuthenticateParams,
   type AuthorizationServerMetadata,
 } from '@modelcontextprotocol/client';
-import { bounded } from '../../report/bounds.js';
-import type { AuthInfo } from '../../report/schema.js';
+import { bounded } from '../../model/bounds.js';
+import type { AuthInfo } from '../../model/schema.js';
 import { guardedFetch, resourceMetadataProblem, urlProblem } from './fetch.js';
 
 /** A refusal as the transport saw it. The header is cut before anything parses it. */

@@ -5,8 +5,8 @@
  * asked (`--oauth`, `login`); `--stored-auth-only` never does.
  */
 import { auth, extractWWWAuthenticateParams, UnauthorizedError, type AuthProvider } from '@modelcontextprotocol/client';
-import { bounded } from '../../report/bounds.js';
-import type { AuthInfo } from '../../report/schema.js';
+import { bounded } from '../../model/bounds.js';
+import type { AuthInfo } from '../../model/schema.js';
 import { ScanFailure } from '../failure.js';
 import { CHALLENGE_CHARS, describeAuth, type Challenge } from './describe.js';
 import { guardedFetch, resourceMetadataProblem } from './fetch.js';

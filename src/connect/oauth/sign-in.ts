@@ -6,7 +6,7 @@
 import { spawn } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import { auth, type AuthResult } from '@modelcontextprotocol/client';
-import { bounded } from '../../report/bounds.js';
+import { bounded } from '../../model/bounds.js';
 import { guardedFetch } from './fetch.js';
 import { IdemscanOAuthProvider } from './provider.js';
 

@@ -4,7 +4,7 @@
  * skips a bad entry with the file and the field, like the target-file formats do.
  */
 import { z } from 'zod';
-import { bounded } from '../../report/bounds.js';
+import { bounded } from '../../model/bounds.js';
 import { envMap, headerMap, headerName, launchText } from '../formats/fields.js';
 import { unsetWords } from '../expand.js';
 import { describeZodError, entryName, type FormatContext } from '../formats/format.js';

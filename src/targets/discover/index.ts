@@ -11,8 +11,8 @@
  */
 import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { bounded } from '../../report/bounds.js';
-import { fileErrorWords } from '../../report/error-words.js';
+import { bounded } from '../../model/bounds.js';
+import { fileErrorWords } from '../../model/error-words.js';
 import { allowedEnv } from '../expand.js';
 import { readBounded } from '../load.js';
 import { TargetFileError, type SkippedTarget, type Target } from '../types.js';

@@ -5,7 +5,7 @@
  * something else) at spawn time.
  */
 import { z } from 'zod';
-import { parsePinnedSpec } from '../pinned.js';
+import { parsePinnedSpec } from '../../model/package-spec.js';
 
 const noNul = (s: string) => !s.includes('\0');
 

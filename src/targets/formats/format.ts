@@ -13,7 +13,7 @@ export interface TargetFormat {
 }
 
 /** Kept here for the formats that import it from this module. */
-export { describeZodError } from '../../report/zod-errors.js';
+export { describeZodError } from '../../model/zod-errors.js';
 
 export function entryName(key: string): string {
   return key.trim() || '(unnamed)';

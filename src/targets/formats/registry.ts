@@ -9,7 +9,7 @@
  * http(s). Skip reasons name the field (`servers[3].server.packages[0].version`).
  */
 import { z } from 'zod';
-import { exactVersionProblem, npmNameProblem } from '../pinned.js';
+import { exactVersionProblem, npmNameProblem } from '../../model/package-spec.js';
 import { httpUrlProblem, type LoadedTargets, type Target } from '../types.js';
 import { envName, headerName, headerValue, launchText } from './fields.js';
 import { describeZodError, type FormatContext, type TargetFormat } from './format.js';

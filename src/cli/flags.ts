@@ -1,0 +1,37 @@
+/** The flags of scan, audit and lock as commander hands them over (declared in main.ts). */
+import type { OAuthFlags } from './oauth-flags.js';
+
+export interface ScanFlags extends OAuthFlags {
+  json?: string;
+  out: string;
+  /** Parsed and checked by main.ts (listOption): file formats only. */
+  format: string[];
+  /** Absent for audit (one server). */
+  concurrency?: number;
+  timeout: number;
+  probeTimeout: number;
+  maxPages: number;
+  trust?: string[];
+  failOn?: string;
+  /** `--profile`, repeatable: builtin ids or JSON files, each possibly comma-separated. */
+  profile?: string[];
+  sandbox?: boolean;
+  install: boolean;
+  cacheDir?: string;
+  quiet?: boolean;
+  /** A lock file to compare with (report.drift); `lock` writes one to `lock`. */
+  baseline?: string;
+  lock?: string;
+  rulesBaseUrl?: string;
+  /** `--sarif-uri NAME=PATH` or `PATH`, repeatable: checked by cli/sarif-uri.ts before the scan. */
+  sarifUri?: string[];
+  /** `--allow-env`: the variables target files (and project configs) may expand. */
+  allowEnv?: string[];
+}
+
+export interface AuditFlags extends ScanFlags {
+  header?: string[];
+  env?: string[];
+  sse?: boolean;
+  name?: string;
+}

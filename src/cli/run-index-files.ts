@@ -1,0 +1,87 @@
+/**
+ * The run index on disk (`ROOT/index.json` and `ROOT/index.html`; compare/run-index.ts has the
+ * format), read and written for `idemscan index`, `merge --index` and `--compare latest`. Not a
+ * command module: the commands that need it import it. A bad index.json is a usage error naming
+ * the file and the field: it is read as untrusted input.
+ */
+import { readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { versionedJson, ReportFileError } from '../compare/read.js';
+import { INDEX_FILE, INDEX_PAGE, INDEX_VERSION, isRunDirName, latestBefore, RunIndex, emptyIndex, runEntry, withRun } from '../compare/run-index.js';
+import { RUN_FILES } from '../model/formats.js';
+import type { Report } from '../model/schema.js';
+import { describeZodError } from '../model/zod-errors.js';
+import { renderIndexPage } from '../render/html/index-page.js';
+import { safeText } from '../render/terminal.js';
+import { UsageError } from './exit.js';
+import { codeOf, writeOutputFile } from './output.js';
+import { wroteLine } from './print-scan.js';
+
+const shown = (p: string) => safeText(p, 300);
+
+/** ROOT/index.json, validated; none yet is an empty index. */
+export async function readIndex(root: string): Promise<RunIndex> {
+  const file = path.join(root, INDEX_FILE);
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return emptyIndex();
+    throw new UsageError(`${shown(file)}: cannot read (${codeOf(err)})`);
+  }
+  try {
+    const parsed = RunIndex.safeParse(versionedJson(text, file, 'run index', 'indexVersion', INDEX_VERSION));
+    if (!parsed.success) throw new UsageError(`${shown(file)}: invalid run index: ${safeText(describeZodError('', parsed.error), 1_000)}`);
+    return parsed.data;
+  } catch (err) {
+    if (err instanceof ReportFileError) throw new UsageError(safeText(err.message, 1_000));
+    throw err;
+  }
+}
+
+export async function writeIndex(root: string, index: RunIndex, quiet?: boolean): Promise<void> {
+  for (const [name, data] of [
+    [INDEX_FILE, JSON.stringify(index, null, 2) + '\n'],
+    [INDEX_PAGE, renderIndexPage(index)],
+  ] as const) {
+    const dest = path.join(root, name);
+    await writeOutputFile(dest, data).catch((err: unknown) => {
+      throw new UsageError(`cannot write ${shown(dest)} (${codeOf(err)})`);
+    });
+    if (!quiet) process.stderr.write(wroteLine(dest));
+  }
+}
+
+/**
+ * `--index ROOT` with `--out DIR`: DIR must be a run directory right under ROOT, so the index can
+ * link it by its name. Returns that name.
+ */
+export function runDirOf(root: string, out: string | undefined): string {
+  if (out === undefined) throw new UsageError('--index needs --out ROOT/RUN (the run directory this merge writes, under the index root)');
+  const name = path.basename(path.resolve(out));
+  if (path.dirname(path.resolve(out)) !== path.resolve(root) || !isRunDirName(name)) {
+    throw new UsageError(`--out ${shown(out)} is not a run directory right under --index ${shown(root)} (expected ${shown(path.join(root, 'YYYY-MM-DD'))})`);
+  }
+  return name;
+}
+
+/** The report files present in a run directory. */
+export async function filesIn(dir: string): Promise<string[]> {
+  const names = await readdir(dir).catch(() => [] as string[]);
+  return RUN_FILES.filter((f) => names.includes(f));
+}
+
+/** After merge wrote ROOT/RUN: its entry added to (or replaced in) the index, both files rewritten. */
+export async function updateIndex(root: string, run: string, report: Report, quiet?: boolean): Promise<void> {
+  const index = await readIndex(root);
+  await writeIndex(root, withRun(index, runEntry(run, report, await filesIn(path.join(root, run)))), quiet);
+}
+
+/**
+ * `--compare latest`: the report.json of the newest run in the index that started before this
+ * report, other than this run's own directory; undefined when there is none (the first run).
+ */
+export async function latestReport(root: string, report: Report, ownRun?: string): Promise<string | undefined> {
+  const entry = latestBefore(await readIndex(root), report.startedAt, ownRun);
+  return entry && path.join(root, entry.dir, 'report.json');
+}

@@ -1,0 +1,21 @@
+/** The one way a finding is made: its id names a catalogue entry, which gives the usual severity. */
+import type { Finding, Severity } from './schema.js';
+import { ruleEntry, type RuleId } from './catalogue.js';
+
+/** What a finding may add to its id and message; `severity` only where one finding differs from the rule's usual one. */
+export interface FindingExtra {
+  severity?: Severity;
+  tool?: string;
+  evidence?: string;
+}
+
+export function finding(id: RuleId, message: string, extra: FindingExtra = {}): Finding {
+  const { severity, tool, evidence } = extra;
+  return {
+    rule: id,
+    severity: severity ?? ruleEntry(id).severity,
+    message,
+    ...(tool === undefined ? {} : { tool }),
+    ...(evidence === undefined ? {} : { evidence }),
+  };
+}

@@ -1,0 +1,27 @@
+/**
+ * The file each output format writes under `--out` (none: the format only prints). The reporters
+ * (render/index.ts) and the run index's schema (compare/run-index.ts) both read it here.
+ */
+export const FORMAT_FILES = {
+  json: 'report.json',
+  table: undefined,
+  tools: undefined,
+  html: 'report.html',
+  md: 'report.md',
+  sarif: 'report.sarif',
+  manifest: 'manifest.json',
+  csv: 'tools.csv',
+  ndjson: 'tools.ndjson',
+} as const satisfies Record<string, string | undefined>;
+
+export type Format = keyof typeof FORMAT_FILES;
+
+/** The files a run directory may list: the report files idemscan writes, nothing else. */
+export const RUN_FILES: readonly string[] = Object.values(FORMAT_FILES).filter((f) => f !== undefined);
+
+/** The lock file `idemscan lock` writes unless `--lock` names another. */
+export const DEFAULT_LOCK_FILE = 'idemscan.lock.json';
+
+/** What `idemscan diff --format` writes (all to stdout). */
+export const DIFF_FORMATS = ['text', 'md', 'json'] as const;
+export type DiffFormat = (typeof DIFF_FORMATS)[number];

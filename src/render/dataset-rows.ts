@@ -1,0 +1,128 @@
+/**
+ * The per-tool dataset (`--format csv,ndjson`): one row per tool of every scanned-ok server, built
+ * here once for both formats. Its columns are documented in docs/DATASET.md (a test keeps the two
+ * in step). Every value comes from the report as it is: server text was redacted and bounded when
+ * the report was made, and nothing here reads the server's raw data again.
+ */
+import { HINT_NAMES, type HintName } from '../model/verdicts.js';
+import { parsePinnedSpec } from '../model/package-spec.js';
+import type { Report, ServerReport, ToolReport, Verdict } from '../model/schema.js';
+
+export interface DatasetRow {
+  server: string;
+  /** The npm package name when the server was installed from npm, else null. */
+  package: string | null;
+  /** The pinned npm version, else the version the server reported in serverInfo, else null. */
+  version: string | null;
+  downloads: number | null;
+  tool: string;
+  title: string | null;
+  /** The hint as received (a boolean, or whatever else the server sent), null when absent. */
+  read_only_hint: HintValue;
+  destructive_hint: HintValue;
+  idempotent_hint: HintValue;
+  open_world_hint: HintValue;
+  read_only: boolean;
+  destructive: boolean;
+  idempotent: boolean;
+  open_world: boolean;
+  verdict: Verdict;
+  key_arguments: string;
+  findings: string;
+}
+
+/** A JSON value from the report's (bounded) copy of the annotations. */
+export type HintValue = boolean | string | number | null | object;
+
+export type DatasetColumn = keyof DatasetRow;
+
+/** The hint columns: typed in NDJSON, encoded for CSV by `hintText`. */
+export const HINT_COLUMNS: ReadonlySet<DatasetColumn> = new Set(['read_only_hint', 'destructive_hint', 'idempotent_hint', 'open_world_hint']);
+
+/** Column order of both files; docs/DATASET.md describes each. */
+export const DATASET_COLUMNS: readonly DatasetColumn[] = [
+  'server',
+  'package',
+  'version',
+  'downloads',
+  'tool',
+  'title',
+  'read_only_hint',
+  'destructive_hint',
+  'idempotent_hint',
+  'open_world_hint',
+  'read_only',
+  'destructive',
+  'idempotent',
+  'open_world',
+  'verdict',
+  'key_arguments',
+  'findings',
+];
+
+const HINT_COLUMN: Record<HintName, 'read_only_hint' | 'destructive_hint' | 'idempotent_hint' | 'open_world_hint'> = {
+  readOnlyHint: 'read_only_hint',
+  destructiveHint: 'destructive_hint',
+  idempotentHint: 'idempotent_hint',
+  openWorldHint: 'open_world_hint',
+};
+
+export function datasetRows(report: Report): DatasetRow[] {
+  return report.servers.filter((s) => s.status === 'ok').flatMap((s) => {
+    const server = serverColumns(s);
+    return s.tools.map((t) => toolRow(server, t));
+  });
+}
+
+type ServerColumns = Pick<DatasetRow, 'server' | 'package' | 'version' | 'downloads'>;
+
+function serverColumns(s: ServerReport): ServerColumns {
+  const pinned = s.target.npm === undefined ? undefined : parsePinnedSpec(s.target.npm);
+  const npm = pinned && 'name' in pinned ? pinned : undefined;
+  return {
+    server: s.name,
+    package: npm?.name ?? null,
+    version: npm?.version ?? s.serverInfo?.version ?? null,
+    downloads: s.target.downloads ?? null,
+  };
+}
+
+function toolRow(server: ServerColumns, t: ToolReport): DatasetRow {
+  const hints = {} as Record<(typeof HINT_COLUMN)[HintName], HintValue>;
+  for (const h of HINT_NAMES) hints[HINT_COLUMN[h]] = rawHint(t.annotations, h);
+  return {
+    ...server,
+    tool: t.name,
+    title: t.title ?? null,
+    ...hints,
+    read_only: t.effective.readOnly,
+    destructive: t.effective.destructive,
+    idempotent: t.effective.idempotent,
+    open_world: t.effective.openWorld,
+    verdict: t.verdict,
+    key_arguments: [...new Set(t.keyArguments.filter((k) => k.confidence === 'strong').map((k) => k.path))].join(';'),
+    findings: [...new Set(t.findings.map((f) => f.rule))].sort().join(';'),
+  };
+}
+
+/** A hint as received, null when absent (a `null` the server sent counts as absent, as in the spec). */
+function rawHint(annotations: Record<string, unknown> | undefined, hint: HintName): HintValue {
+  if (!annotations || !Object.hasOwn(annotations, hint)) return null;
+  const v = annotations[hint];
+  return v === undefined ? null : (v as HintValue);
+}
+
+/**
+ * A hint as CSV text: `true`/`false` for booleans, anything else JSON-encoded (`"true"` the string
+ * keeps its quotes, so it never reads as the boolean), null when absent. The report's copy of the
+ * annotations is already bounded, so the encoding is too.
+ */
+export function hintText(v: HintValue): string | null {
+  if (v === null) return null;
+  if (typeof v === 'boolean') return String(v);
+  try {
+    return JSON.stringify(v) ?? String(v);
+  } catch {
+    return String(v);
+  }
+}

@@ -1,0 +1,73 @@
+/**
+ * Everything a report holds may come from an untrusted server. Every value reaches the page through
+ * one of these functions: `text()` for element content and attribute values, `json()` for the embedded
+ * data block. Nothing from a report is ever placed in a tag name, an attribute name, a URL, a class or
+ * an id (ids are built from indexes).
+ */
+
+import { clip } from '../../model/cut.js';
+import { visibleEscaper } from '../terminal.js';
+
+const HTML_SPECIAL = /[&<>"']/g;
+const ENTITY: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+
+/**
+ * Control, zero-width, bidi and other invisible characters could disguise a name (as on a terminal):
+ * they are shown as the terminal's visible \uXXXX escapes (terminal.ts). Tab and newline stay: HTML
+ * treats them as whitespace, and a stderr tail in <pre> keeps its lines.
+ */
+export const visible: (value: string) => string = visibleEscaper(' \\t\\n');
+
+/** Safe in element content and in a quoted attribute value: `<`, `>`, `&`, `"` and `'` are entities. */
+export function text(value: unknown, max = Infinity): string {
+  const s = visible(typeof value === 'string' ? value : value === undefined || value === null ? '' : String(value));
+  return clip(s, max).replace(HTML_SPECIAL, (c) => ENTITY[c]!);
+}
+
+/** A value as compact JSON text (for hints as received), escaped for HTML. */
+export function jsonText(value: unknown, max = 120): string {
+  let s: string;
+  try {
+    s = JSON.stringify(value) ?? String(value);
+  } catch {
+    s = String(value);
+  }
+  return text(s, max);
+}
+
+/**
+ * JSON for a `<script type="application/json">` block. `<`, `>` and `&` become \u003c, \u003e, \u0026, so
+ * neither `</script>` nor `<!--` can occur in it and end or re-mode the script element; U+2028/2029
+ * are escaped too, so the text is also a valid JavaScript string literal body.
+ */
+export function json(value: unknown): string {
+  return JSON.stringify(value).replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+/** A whole number for an attribute or a cell (never NaN or a string from the report). */
+export function num(n: number): string {
+  return Number.isFinite(n) ? String(Math.round(n * 100) / 100) : '0';
+}
+
+/**
+ * A name (tool, server, argument path) as `text()` makes it, with `<wbr>` where it may break:
+ * after `_`, `-`, `.`, `/` and `:`, and between a lower-case letter or digit and an upper-case
+ * one (`createIssue`). A long name then wraps at its word joints, never mid-word. One pass over
+ * the escaped text: entities (`&amp;`) have no such joint inside them, so none is split.
+ */
+export function name(value: unknown, max = Infinity): string {
+  const s = text(value, max);
+  let out = '';
+  let from = 0;
+  for (let i = 0; i < s.length - 1; i++) {
+    const c = s.charCodeAt(i);
+    const next = s.charCodeAt(i + 1);
+    const joint = c === 0x5f || c === 0x2d || c === 0x2e || c === 0x2f || c === 0x3a;
+    const camel = ((c >= 0x61 && c <= 0x7a) || (c >= 0x30 && c <= 0x39)) && next >= 0x41 && next <= 0x5a;
+    if ((joint && next !== c) || camel) {
+      out += `${s.slice(from, i + 1)}<wbr>`;
+      from = i + 1;
+    }
+  }
+  return out + s.slice(from);
+}

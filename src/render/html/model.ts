@@ -1,0 +1,79 @@
+/** Numbers and words the page shows, derived from a report: no HTML here. */
+import type { Report } from '../../model/schema.js';
+import { retryFigures, share, summaryCounts, type VerdictCounts } from '../../model/verdicts.js';
+
+export { countVerdicts, plural, VERDICTS, verdictInfo, type VerdictCounts } from '../../model/verdicts.js';
+
+export interface Headline {
+  /** Tools that are not read-only. */
+  writes: number;
+  /** protocol-keyed + keyed: a client can retry them safely. */
+  safe: number;
+  protocolKeyed: number;
+  keyed: number;
+  /** Only hint-idempotent: safe if the server is trusted. */
+  hintOnly: number;
+  unprotected: number;
+  tools: number;
+  servers: number;
+  serversOk: number;
+  serversFailed: number;
+}
+
+export function headline(report: Report): Headline {
+  const s = report.summary;
+  const { writes, safe } = retryFigures(summaryCounts(s));
+  return {
+    writes,
+    safe,
+    protocolKeyed: s.protocolKeyed,
+    keyed: s.keyed,
+    hintOnly: s.idempotent,
+    unprotected: s.unprotected,
+    tools: s.tools,
+    servers: s.servers,
+    serversOk: s.serversOk,
+    serversFailed: s.serversFailed,
+  };
+}
+
+/** Overall counts by verdict, from the summary. */
+export function overall(report: Report): VerdictCounts {
+  return summaryCounts(report.summary);
+}
+
+/** A share for the page: `0%` of nothing (the page's cells never show `-`). */
+export function percent(part: number, whole: number): string {
+  return whole <= 0 ? '0%' : share(part, whole);
+}
+
+/**
+ * Targets an interrupted scan never reached (`options.targets` minus `options.scanned`, set by the
+ * scan on Ctrl-C); undefined when the scan ran to its end or the report does not say.
+ */
+export function notScanned(report: Report): number | undefined {
+  const { interrupted, targets, scanned } = report.options;
+  if (interrupted !== true) return undefined;
+  const n = typeof targets === 'number' && typeof scanned === 'number' ? targets - scanned : NaN;
+  return Number.isInteger(n) && n >= 0 ? n : undefined;
+}
+
+/** `2026-11-29 07:30 UTC`; the input as given when it is not a date. */
+export function when(iso: string): string {
+  const d = new Date(iso);
+  return Number.isNaN(d.getTime()) ? iso : `${d.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+}
+
+export function duration(fromIso: string, toIso: string): string {
+  const ms = new Date(toIso).getTime() - new Date(fromIso).getTime();
+  if (!Number.isFinite(ms) || ms < 0) return '';
+  return ms < 60_000 ? `${(ms / 1000).toFixed(1)} s` : `${Math.floor(ms / 60_000)} min ${Math.round((ms % 60_000) / 1000)} s`;
+}
+
+/** The target files the servers came from (`file#servers[0]` → `file`), in order of first use. */
+export function targetFiles(report: Report): string[] {
+  const files = [...report.servers.map((s) => s.target.source), ...(report.skipped ?? []).map((k) => k.source)]
+    .filter((x): x is string => typeof x === 'string' && x.length > 0)
+    .map((x) => x.split('#', 1)[0]!);
+  return [...new Set(files)];
+}

@@ -1,0 +1,42 @@
+/**
+ * Every output format, by the name `--format` takes, with the file it writes under `--out`. A
+ * reporter's module is imported when its format is used: HTML, Markdown, SARIF and the tools view
+ * bring dozens of modules and zod schemas that a scan writing only JSON never needs.
+ */
+import { FORMAT_FILES, type Format } from '../model/formats.js';
+import type { Reporter } from './types.js';
+
+export interface ReporterEntry {
+  /** File written under `--out`; formats without one only print. */
+  fileName?: string;
+  load(): Promise<Reporter>;
+}
+
+export const REPORTERS: Readonly<Record<string, ReporterEntry>> = {
+  json: { fileName: FORMAT_FILES.json, load: async () => (await import('./json.js')).jsonReporter },
+  table: { load: async () => (await import('./table.js')).tableReporter },
+  tools: { load: async () => (await import('./tools.js')).toolsReporter },
+  html: { fileName: FORMAT_FILES.html, load: async () => (await import('./html/index.js')).htmlReporter },
+  md: { fileName: FORMAT_FILES.md, load: async () => (await import('./markdown.js')).markdownReporter },
+  sarif: { fileName: FORMAT_FILES.sarif, load: async () => (await import('./sarif.js')).sarifReporter },
+  manifest: { fileName: FORMAT_FILES.manifest, load: async () => (await import('./manifest.js')).manifestReporter },
+  csv: { fileName: FORMAT_FILES.csv, load: async () => (await import('./dataset.js')).csvReporter },
+  ndjson: { fileName: FORMAT_FILES.ndjson, load: async () => (await import('./dataset.js')).ndjsonReporter },
+} satisfies Record<Format, ReporterEntry>;
+
+/**
+ * Formats read line by line (a CI log shows them, `cat report.md` prints them): their lines are
+ * wrapped and joined after server text was escaped, so the result goes through noCommandLines
+ * once more (a wrapped description may start a line with `::`).
+ */
+const LINE_FORMATS = new Set(['table', 'tools', 'md']);
+
+/** The reporter of a format, with its id and file. */
+export async function reporter(id: string): Promise<Reporter & { id: string; fileName?: string }> {
+  const entry = REPORTERS[id];
+  if (!entry) throw new Error(`unknown format "${id}" (known: ${Object.keys(REPORTERS).join(', ')})`);
+  const loaded = await entry.load();
+  if (!LINE_FORMATS.has(id)) return { ...loaded, id, fileName: entry.fileName };
+  const { noCommandLines } = await import('./terminal.js');
+  return { render: (report, options) => noCommandLines(loaded.render(report, options)), id, fileName: entry.fileName };
+}

@@ -1,0 +1,154 @@
+/**
+ * Markdown: a summary table per server, as a study would publish it, and every finding. Whatever a
+ * server sent (names, versions, argument paths inside messages) is escaped: a tool named `a|b` must
+ * not split a table cell, nor `<script>` become HTML.
+ */
+import { ownPage, reportRules, ruleDocUrl } from '../model/rule-pages.js';
+import { RULE } from '../model/catalogue.js';
+import { mdText } from './markdown-text.js';
+import type { Finding, Report, ServerReport } from '../model/schema.js';
+import { trendMarkdown, weightedMarkdown } from './markdown-census.js';
+import { headlineText, isAnnotated, plural, retryAdvice, share, summaryCounts, total, VERDICTS } from '../model/verdicts.js';
+import { METHOD_POINTS, methodologyUrl } from './method.js';
+import type { RenderOptions, Reporter } from './types.js';
+
+const pct = (n: number, of: number) => (of === 0 ? '-' : `${n} (${share(n, of)})`);
+const row = (cells: (string | number)[]) => `| ${cells.join(' | ')} |`;
+
+interface Counts { tools: number; notReadOnly: number; keyed: number; annotated: number; readNamed: number }
+
+function counts(s: ServerReport): Counts {
+  const t = s.tools;
+  return {
+    tools: t.length,
+    notReadOnly: t.filter((x) => !x.effective.readOnly).length,
+    keyed: t.filter((x) => x.verdict === 'keyed' || x.verdict === 'protocol-keyed').length,
+    annotated: t.filter((x) => isAnnotated(x.annotations)).length,
+    // The rule's judgement as the report holds it: a finding per read-named tool that is not read-only.
+    readNamed: new Set(t.filter((x) => x.findings.some((f) => f.rule === RULE.readNameNotReadOnly)).map((x) => x.name)).size,
+  };
+}
+
+function summaryTable(report: Report): string[] {
+  const ok = report.servers.filter((s) => s.status === 'ok');
+  const lines = [
+    row(['server', 'version', 'tools', 'not read-only', 'keyed', 'annotated', 'read-named, not read-only']),
+    row(['---', '---', '--:', '--:', '--:', '--:', '--:']),
+  ];
+  const total: Counts = { tools: 0, notReadOnly: 0, keyed: 0, annotated: 0, readNamed: 0 };
+  for (const s of ok) {
+    const c = counts(s);
+    for (const k of Object.keys(total) as (keyof Counts)[]) total[k] += c[k];
+    lines.push(row([mdText(s.name, 60), mdText(s.serverInfo?.version ?? '-', 30), c.tools, c.notReadOnly, c.keyed, c.annotated, c.readNamed]));
+  }
+  const t = total;
+  lines.push(row([`**all ${plural(ok.length, 'server')}**`, '', `**${t.tools}**`, pct(t.notReadOnly, t.tools), pct(t.keyed, t.tools), pct(t.annotated, t.tools), pct(t.readNamed, t.tools)]));
+  return lines;
+}
+
+/** All five verdicts, with counts, shares and what each tells a client: the table a study would cite. */
+function verdictTable(report: Report): string[] {
+  const c = summaryCounts(report.summary);
+  const n = total(c);
+  return [
+    row(['verdict', 'tools', 'share', 'what a client may do']),
+    row(['---', '--:', '--:', '---']),
+    ...VERDICTS.map((v) => row([`${v.mark} ${v.id}`, c[v.id], share(c[v.id], n), v.meaning])),
+    row(['**all**', `**${n}**`, n === 0 ? '-' : '100%', '']),
+  ];
+}
+
+function findingsOf(s: ServerReport): Finding[] {
+  return [...s.tools.flatMap((t) => t.findings), ...s.findings];
+}
+
+function findingsSection(report: Report, base: string | undefined): string[] {
+  const all = report.servers.flatMap(findingsOf);
+  if (all.length === 0) return ['## Findings', '', 'None.'];
+  const by = (sev: string) => all.filter((f) => f.severity === sev).length;
+  const lines = ['## Findings', '', `${plural(all.length, 'finding')}: ${plural(by('error'), 'error')}, ${plural(by('warning'), 'warning')}, ${by('info')} info.`, ''];
+  lines.push(row(['rule', 'default severity', 'findings', 'what it means']), row(['---', '---', '--:', '---']));
+  const catalogue = reportRules(report); // the rules, then those of the profiles the scan used
+  const known = new Set(catalogue.map((r) => r.id));
+  const ids = [...catalogue.map((r) => r.id), ...new Set(all.map((f) => f.rule).filter((id) => !known.has(id)))];
+  for (const id of ids) {
+    const hits = all.filter((f) => f.rule === id);
+    if (hits.length === 0) continue;
+    const rule = catalogue.find((r) => r.id === id);
+    // Our own pages only: a team profile's URL is theirs to show, not ours to put in a link.
+    const page = rule && ownPage(rule);
+    const url = page ? ruleDocUrl(id, base, page) : undefined;
+    lines.push(row([url ? `[${mdText(id)}](${url})` : mdText(id), rule?.severity ?? hits[0]!.severity, hits.length, rule ? mdText(rule.title) : '']));
+  }
+  for (const s of report.servers) {
+    const found = findingsOf(s);
+    if (found.length === 0) continue;
+    lines.push('', `### ${mdText(s.name, 80)}`, '', row(['severity', 'tool', 'rule', 'evidence', 'message']), row(['---', '---', '---', '---', '---']));
+    for (const f of found) {
+      lines.push(row([f.severity, f.tool === undefined ? '(server)' : mdText(f.tool, 80), mdText(f.rule), mdText(f.evidence ?? '', 80), mdText(f.message, 400)]));
+    }
+  }
+  return lines;
+}
+
+function advice(report: Report): string[] {
+  const a = retryAdvice(summaryCounts(report.summary));
+  return a ? ['', `${a}.`] : [];
+}
+
+/** Target entries that were not scanned, with the reason each gives (the HTML's Skipped targets). */
+function skippedSection(report: Report): string[] {
+  const skipped = report.skipped ?? [];
+  if (skipped.length === 0) return [];
+  return [
+    `## Skipped targets (${skipped.length})`,
+    '',
+    row(['target', 'source', 'reason']),
+    row(['---', '---', '---']),
+    ...skipped.map((k) => row([mdText(k.name, 80), mdText(k.source, 200), mdText(k.reason, 400)])),
+  ];
+}
+
+/** How the figures were made and what they cannot say (render/method.ts), with the methodology page. */
+function methodSection(rulesBaseUrl: string | undefined): string[] {
+  return [
+    '## Method and limits',
+    '',
+    ...METHOD_POINTS.map((p) => `- ${p}`),
+    '',
+    `How the census is made and what it does not measure: [docs/METHODOLOGY.md](${methodologyUrl(rulesBaseUrl)}).`,
+  ];
+}
+
+export const markdownReporter: Reporter = {
+  render(report: Report, options?: RenderOptions) {
+    const s = report.summary;
+    const lines = [
+      '# idemscan report',
+      '',
+      `${mdText(report.tool.name)} ${mdText(report.tool.version)}, ${mdText(report.startedAt)} to ${mdText(report.finishedAt)}: ` +
+        `${plural(s.servers, 'server')} (${s.serversOk} scanned, ${s.serversFailed} failed), ${plural(s.tools, 'tool')}.`,
+      '',
+      `**${headlineText(summaryCounts(s))}.**`,
+      ...advice(report),
+      '',
+      '## Verdicts',
+      '',
+      ...verdictTable(report),
+      '',
+      ...methodSection(options?.rulesBaseUrl),
+      '',
+      '## Servers',
+      '',
+      ...summaryTable(report),
+    ];
+    const failed = report.servers.filter((x) => x.status === 'failed');
+    if (failed.length > 0) {
+      lines.push('', 'Not scanned:', '');
+      for (const f of failed) lines.push(`- ${mdText(f.name, 60)}: ${f.failure?.kind ?? 'failed'}: ${mdText(f.failure?.message ?? '', 300)}`);
+    }
+    for (const section of [skippedSection(report), weightedMarkdown(report), trendMarkdown(report)]) if (section.length > 0) lines.push('', ...section);
+    lines.push('', ...findingsSection(report, options?.rulesBaseUrl));
+    return lines.join('\n') + '\n';
+  },
+};

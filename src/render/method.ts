@@ -1,0 +1,24 @@
+/**
+ * What every generated report (HTML, Markdown) says about its own method and limits, in one place
+ * so the two formats never say different things, and where docs/METHODOLOGY.md is linked from.
+ */
+import { TOOL_REPOSITORY } from '../model/version.js';
+
+/** Plain sentences; `code` spans are marked with backticks (each reporter renders them its way). */
+export const METHOD_POINTS: readonly string[] = [
+  'What is read: what each server declares when its tools are listed (`tools/list`): the tool annotations (hints) and input schemas, and its capabilities. No tool is ever called (`tools/call` is never sent), so nothing here is observed behaviour.',
+  'Hints are untrusted: a server can declare anything. A tool counted as hint-only idempotent is safe to retry only if you trust the server; the verdicts say what a client may assume, not what a tool does.',
+  '"Unprotected" means a tool that is not read-only and has no protection against a repeated call: no key argument, no `tools.idempotency` capability, no `idempotentHint`. Tools without annotations count as unprotected, because the spec\'s defaults make them destructive writes. A client that retries one after a timeout may repeat its effect.',
+  'A key argument or capability says a server offers deduplication, not that it implements it correctly; servers that failed or were skipped contribute no tools.',
+];
+
+/**
+ * docs/METHODOLOGY.md: beside the rule pages when `--rules-base-url` points at a `.../rules`
+ * directory (a fork's own docs), else in the repository that package.json names.
+ */
+export function methodologyUrl(rulesBaseUrl?: string): string {
+  let base = rulesBaseUrl;
+  while (base?.endsWith('/')) base = base.slice(0, -1);
+  if (base?.endsWith('/rules') && URL.canParse(base)) return `${base.slice(0, -'rules'.length)}METHODOLOGY.md`;
+  return `${TOOL_REPOSITORY}/blob/main/docs/METHODOLOGY.md`;
+}

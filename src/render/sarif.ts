@@ -1,0 +1,169 @@
+/**
+ * SARIF 2.1.0, for GitHub code scanning and other SARIF viewers.
+ *
+ * A finding is about a server and a tool, not a line of code, so its logical location names them
+ * (`server/tool`, kind `function`; server-level findings: `server`, kind `module`). GitHub code
+ * scanning still requires a physical location on every result, so each result also points at the
+ * file that declared the server: the target file (`target.source` up to `#`), relative to the
+ * working directory (`%SRCROOT%`) when it lies inside it, as scanning a repository's own target
+ * file in CI does. A target with no file (an `audit` of a command line) has nothing better than a
+ * URL for HTTP servers, or the placeholder `mcp-server/<name>`: GitHub keeps such alerts but can
+ * show no code for them. `--sarif-uri NAME=PATH` names the server's source file instead. Fingerprints come from server, tool, rule and evidence, not from file
+ * contents, so an alert survives edits to the target file.
+ */
+import { createHash } from 'node:crypto';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { Location, Log, ReportingDescriptor, Result } from 'sarif';
+import { TOOL_NAME, TOOL_VERSION } from '../model/version.js';
+import { httpsDocs, ownPage, reportRules, ruleDocUrl, rulePage, type DocumentedRule } from '../model/rule-pages.js';
+import type { Finding, Report, ServerReport, Severity } from '../model/schema.js';
+import { visibleText } from './terminal.js';
+import type { RenderOptions, Reporter, SarifUris } from './types.js';
+
+/**
+ * A result's message text, as viewers show it: invisible characters as visible escapes (as on a
+ * terminal), and `[` `]` backslashed, which SARIF (3.11.6) requires of plain text so that server
+ * text cannot form an embedded link `[text](https://...)` that GitHub renders.
+ */
+function messageText(text: string): string {
+  return visibleText(text).replace(/[[\]]/g, '\\$&');
+}
+
+const LEVEL: Record<Severity, Result.level> = { error: 'error', warning: 'warning', info: 'note' };
+
+/**
+ * A page's links point at neighbouring files (`[x](other-rule.md)`), which a code-scanning alert
+ * cannot open: they become absolute under `--rules-base-url`, or plain text without it.
+ */
+function rewriteLinks(markdown: string, pageUrl: string | undefined, plain: boolean): string {
+  let out = '';
+  let pos = 0;
+  // One pass from link to link (`[text](target)`), no regex: each character is looked at a bounded number of times.
+  for (let mid = markdown.indexOf('](', pos); mid >= 0; mid = markdown.indexOf('](', pos)) {
+    const open = markdown.lastIndexOf('[', mid);
+    const close = markdown.indexOf(')', mid + 2);
+    const target = close < 0 ? '' : markdown.slice(mid + 2, close);
+    if (open < pos || close < 0 || /\s/.test(target)) {
+      out += markdown.slice(pos, mid + 2);
+      pos = mid + 2;
+      continue;
+    }
+    const text = markdown.slice(open + 1, mid);
+    const absolute = /^https?:/i.test(target) ? target : pageUrl === undefined ? undefined : new URL(target, pageUrl).href;
+    out += markdown.slice(pos, open) + (absolute === undefined ? text : plain ? `${text} (${absolute})` : `[${text}](${absolute})`);
+    pos = close + 1;
+  }
+  return out + markdown.slice(pos);
+}
+
+/** The rule's full help, so a viewer shows it without following a link: the page, or its title when there is none. */
+export function ruleHelp(rule: DocumentedRule, base: string | undefined): { text: string; markdown: string } {
+  const path = ownPage(rule);
+  const page = path === undefined ? undefined : rulePage(path);
+  if (page === undefined) {
+    // A team profile's rule: its title, and its own page when it names one.
+    const https = httpsDocs(rule.docs);
+    const more = https ? ` ${https}` : '';
+    return { text: `${rule.title}.${more}`, markdown: `${rule.title}.${more}` };
+  }
+  const pageUrl = ruleDocUrl(rule.id, base, path);
+  const text = rewriteLinks(page, pageUrl, true)
+    .split('\n')
+    .map((line) => (line.startsWith('#') ? line.replace(/^#+ /, '') : line).replaceAll('**', ''))
+    .join('\n');
+  return { text, markdown: rewriteLinks(page, pageUrl, false) };
+}
+
+function descriptor(rule: DocumentedRule, base: string | undefined): ReportingDescriptor {
+  const helpUri = ruleDocUrl(rule.id, base, httpsDocs(rule.docs) ?? ownPage(rule));
+  return {
+    id: rule.id,
+    name: rule.id.replace(/-(\w)/g, (_, c: string) => c.toUpperCase()),
+    shortDescription: { text: rule.title },
+    ...(helpUri === undefined ? {} : { helpUri }),
+    help: ruleHelp(rule, base),
+    defaultConfiguration: { level: LEVEL[rule.severity] },
+  };
+}
+
+/**
+ * The file that declared the server, as a URI a viewer can resolve; see the comment at the top.
+ * `--sarif-uri` wins: the server's source file in the repository, relative to `%SRCROOT%`.
+ */
+function artifactOf(server: ServerReport, cwd: string, uris: SarifUris | undefined): Location['physicalLocation'] {
+  const mapped = uris?.byName.get(server.name) ?? uris?.all;
+  if (mapped !== undefined) return { artifactLocation: { uri: mapped.split('/').map(encodeURIComponent).join('/'), uriBaseId: '%SRCROOT%' } };
+  const file = server.target.source?.split('#')[0];
+  if (file && server.target.source !== 'command line') {
+    const relative = path.relative(cwd, path.resolve(cwd, file));
+    if (relative && !relative.startsWith('..') && !path.isAbsolute(relative)) {
+      return { artifactLocation: { uri: relative.split(path.sep).map(encodeURIComponent).join('/'), uriBaseId: '%SRCROOT%' } };
+    }
+    return { artifactLocation: { uri: pathToFileURL(path.resolve(cwd, file)).href } };
+  }
+  if (server.target.url) return { artifactLocation: { uri: server.target.url } };
+  return {
+    artifactLocation: {
+      uri: `mcp-server/${encodeURIComponent(server.name)}`,
+      description: { text: 'no target file declared this server (command line); placeholder' },
+    },
+  };
+}
+
+function result(server: ServerReport, f: Finding, ruleIndex: Map<string, number>, cwd: string, uris: SarifUris | undefined): Result {
+  const fullyQualifiedName = f.tool === undefined ? server.name : `${server.name}/${f.tool}`;
+  const fingerprint = createHash('sha256').update(JSON.stringify([server.name, f.tool ?? '', f.rule, f.evidence ?? ''])).digest('hex');
+  const tool = f.tool === undefined ? undefined : server.tools.find((t) => t.name === f.tool);
+  const index = ruleIndex.get(f.rule);
+  return {
+    ruleId: f.rule,
+    ...(index === undefined ? {} : { ruleIndex: index }),
+    level: LEVEL[f.severity],
+    message: { text: messageText(`${fullyQualifiedName}: ${f.message}`) },
+    locations: [{
+      physicalLocation: artifactOf(server, cwd, uris),
+      logicalLocations: [{ name: f.tool ?? server.name, fullyQualifiedName, kind: f.tool === undefined ? 'module' : 'function' }],
+    }],
+    partialFingerprints: { 'idemscanFinding/v1': fingerprint.slice(0, 32) },
+    properties: {
+      server: server.name,
+      ...(f.tool === undefined ? {} : { tool: f.tool }),
+      ...(f.evidence === undefined ? {} : { evidence: f.evidence }),
+      ...(tool ? { verdict: tool.verdict } : {}),
+    },
+  };
+}
+
+export function toSarif(report: Report, cwd = process.cwd(), options: RenderOptions = {}): Log {
+  const base = options.rulesBaseUrl;
+  const information = ruleDocUrl('README', base);
+  const catalogue = reportRules(report); // the rules, then those of the profiles the scan used
+  const ruleIndex = new Map(catalogue.map((r, i) => [r.id, i]));
+  const results = report.servers.flatMap((s) => [...s.tools.flatMap((t) => t.findings), ...s.findings].map((f) => result(s, f, ruleIndex, cwd, options.sarifUris)));
+  const failed = report.servers.filter((s) => s.status === 'failed');
+  return {
+    $schema: 'https://json.schemastore.org/sarif-2.1.0.json',
+    version: '2.1.0',
+    runs: [{
+      tool: { driver: { name: TOOL_NAME, version: TOOL_VERSION, ...(information ? { informationUri: information } : {}), rules: catalogue.map((r) => descriptor(r, base)) } },
+      invocations: [{
+        executionSuccessful: report.servers.length === 0 || failed.length < report.servers.length,
+        startTimeUtc: report.startedAt,
+        endTimeUtc: report.finishedAt,
+        // A server that could not be scanned is no finding about it, but a viewer should say so.
+        toolExecutionNotifications: failed.map((s) => ({
+          level: 'error' as const,
+          message: { text: messageText(`${s.name}: not scanned: ${s.failure?.kind ?? 'failed'}: ${s.failure?.message ?? ''}`) },
+          locations: [{ physicalLocation: artifactOf(s, cwd, options.sarifUris), logicalLocations: [{ name: s.name, fullyQualifiedName: s.name, kind: 'module' }] }],
+        })),
+      }],
+      originalUriBaseIds: { '%SRCROOT%': { uri: pathToFileURL(cwd + path.sep).href } },
+      results,
+    }],
+  };
+}
+
+export const sarifReporter: Reporter = {
+  render: (report, options) => JSON.stringify(toSarif(report, process.cwd(), options), null, 2) + '\n',
+};

@@ -1,0 +1,198 @@
+/**
+ * The terminal summary: one line per server with a column for every verdict (so `tools` is the sum
+ * of the verdict columns), a total, and the headline the HTML page leads with. It fits the width
+ * it is given (RenderOptions.width): headings get shorter, the protocol column goes, and names are
+ * cut in the middle but stay distinct. Counts come from the report (tools' verdicts, the summary),
+ * never from classify/.
+ */
+import { RULE } from '../model/catalogue.js';
+import type { Report, ServerReport, Verdict } from '../model/schema.js';
+import { headline, plural, VERDICTS } from './html/model.js';
+import { headlineText, summaryCounts } from '../model/verdicts.js';
+import { noCommandLines } from './terminal.js';
+import { cellText, naturalWidths, renderColumns, totalWidth, type Column } from './columns.js';
+import { cutEnd, displayWidth, distinctCuts } from './width.js';
+import { tellingLine } from './stderr-line.js';
+import type { Reporter } from './types.js';
+import { unprotectedLines } from './unprotected.js';
+
+/** Headings of the verdict columns, from the longest to the shortest. */
+const VERDICT_HEADS: Record<Verdict, readonly string[]> = {
+  'read-only': ['read-only', 'r-only', 'ro'],
+  'protocol-keyed': ['protocol-keyed', 'p-keyed', 'pk'],
+  keyed: ['keyed', 'keyed', 'key'],
+  idempotent: ['idempotent', 'idemp', 'id'],
+  unprotected: ['unprotected', 'unprot', 'un'],
+};
+/** Names are never cut below this, even if the line then overflows a very narrow terminal. */
+const MIN_NAME = 8;
+/** Nor the status column. */
+const MIN_STATUS = 6;
+/** A name column wider than this only makes the other columns hard to follow. */
+const MAX_NAME = 60;
+
+interface Row {
+  server?: ServerReport;
+  name: string;
+  protocol: string;
+  version: string;
+  counts: number[];
+  tools: number;
+  status: string;
+}
+
+function serverRow(s: ServerReport): Row {
+  const counts = VERDICTS.map((v) => s.tools.filter((t) => t.verdict === v.id).length);
+  const partial = s.findings.some((f) => f.rule === RULE.toolListIncomplete);
+  return {
+    server: s,
+    name: cellText(s.name),
+    // The version is what the server answered: escaped like any server text.
+    protocol: s.protocol ? `${s.protocol.era} ${cellText(s.protocol.version, 24)}` : '-',
+    version: s.protocol ? cellText(s.protocol.version, 24) : '-',
+    counts,
+    tools: s.tools.length,
+    status: s.status === 'ok' ? (partial ? 'ok, partial' : 'ok') : 'failed',
+  };
+}
+
+function totalRow(report: Report): Row {
+  const t = report.summary;
+  const byVerdict = summaryCounts(t);
+  return { name: 'total', protocol: '', version: '', counts: VERDICTS.map((v) => byVerdict[v.id]), tools: t.tools, status: t.serversFailed ? `${t.serversFailed} failed` : 'all ok' };
+}
+
+interface Layout {
+  heads: number;
+  protocol: 'full' | 'version' | 'none';
+}
+
+/** From the widest layout to the narrowest; the first whose line fits `width` wins. */
+const LAYOUTS: Layout[] = [
+  { heads: 0, protocol: 'full' },
+  { heads: 1, protocol: 'full' },
+  { heads: 1, protocol: 'version' },
+  { heads: 1, protocol: 'none' },
+  { heads: 2, protocol: 'none' },
+];
+
+function columnsOf(layout: Layout): Column[] {
+  return [
+    { head: 'server' },
+    ...(layout.protocol === 'none' ? [] : [{ head: 'protocol' }]),
+    { head: 'tools', right: true },
+    ...VERDICTS.map((v) => ({ head: VERDICT_HEADS[v.id][layout.heads]!, right: true })),
+    { head: 'status' },
+  ];
+}
+
+function cells(row: Row, layout: Layout, name: string): string[] {
+  const protocol = layout.protocol === 'full' ? [row.protocol] : layout.protocol === 'version' ? [row.version] : [];
+  return [name, ...protocol, String(row.tools), ...row.counts.map(String), row.status];
+}
+
+export interface TableText {
+  lines: string[];
+  width: number;
+}
+
+/** The table's lines and the width they take, for a terminal `width` columns wide. */
+export function summaryTable(report: Report, width = Infinity): TableText {
+  const rows = [...report.servers.map(serverRow), totalRow(report)];
+  const names = rows.map((r) => r.name);
+  const longest = Math.min(Number.isFinite(width) ? MAX_NAME : Infinity, Math.max(6, ...names.map(displayWidth)));
+  // The widest layout that shows every name whole, else the widest that leaves names 20 columns;
+  // the two-letter headings only when nothing else fits.
+  const rooms = LAYOUTS.map((l) => {
+    const widths = naturalWidths(columnsOf(l), rows.map((r) => cells(r, l, '')));
+    return width - totalWidth(widths) + widths[0]!; // columns the names may take
+  });
+  let pick = rooms.findIndex((room, i) => room >= longest && LAYOUTS[i]!.heads < 2);
+  if (pick < 0) pick = rooms.findIndex((room) => room >= Math.min(longest, 20));
+  if (pick < 0) pick = LAYOUTS.length - 1;
+  const layout = LAYOUTS[pick]!;
+  const nameWidth = Math.max(MIN_NAME, Math.min(longest, rooms[pick]!));
+  const shown = distinctCuts(names, nameWidth);
+  const columns = columnsOf(layout);
+  const table = rows.map((r, i) => cells(r, layout, shown[i]!));
+  const widths = naturalWidths(columns, table);
+  const statusIndex = columns.length - 1;
+  // The status column is cut last of all, and only on terminals narrower than everything else.
+  const over = totalWidth(widths) - width;
+  if (over > 0) {
+    widths[statusIndex] = Math.max(MIN_STATUS, widths[statusIndex]! - over);
+    for (const r of table) r[statusIndex] = cutEnd(r[statusIndex]!, widths[statusIndex]!);
+  }
+  const [head, rule, ...body] = renderColumns(columns, table, widths);
+  const tableWidth = totalWidth(widths);
+  const detailWidth = Math.min(width, Math.max(tableWidth, 80)) - 4;
+  const lines = [head!, rule!];
+  report.servers.forEach((s, i) => {
+    lines.push(body[i]!);
+    // A failed server's reason and its last stderr line go right under its row.
+    if (s.status === 'failed') for (const l of failureLines(s)) lines.push(`    ${cutEnd(l, detailWidth)}`);
+  });
+  lines.push(rule!, body[body.length - 1]!);
+  return { lines, width: tableWidth };
+}
+
+/** The failure in words, then the line of the server's stderr that says what went wrong (else its last). */
+export function failureLines(s: ServerReport): string[] {
+  const out = [`${s.failure?.kind ?? 'failed'}: ${cellText(s.failure?.message ?? '', 300)}`];
+  const telling = tellingLine(s.failure?.stderr ?? '');
+  if (telling) out.push(`stderr: ${cellText(telling, 300)}`);
+  return out;
+}
+
+/**
+ * The headline, in the words the HTML and Markdown use (verdicts.ts), with the servers it is
+ * across, then the breakdown of the tools that are not read-only.
+ */
+export function headlineLines(report: Report): string[] {
+  const h = headline(report);
+  const across = `across ${plural(h.servers, 'server')}${h.serversFailed ? ` (${h.serversFailed} failed to scan)` : ''}`;
+  const first = `${headlineText(summaryCounts(report.summary))}, ${across}.`;
+  if (h.tools === 0 || h.writes === 0) return [first];
+  const n = (x: number) => x.toLocaleString('en-US');
+  const verb = (x: number, one: string, many: string) => (x === 1 ? one : many);
+  return [
+    first,
+    `${n(h.protocolKeyed)} protocol-keyed and ${n(h.keyed)} keyed; ${n(h.hintOnly)} more ${verb(h.hintOnly, 'is', 'are')} only hint-idempotent ` +
+      `(safe if you trust the server); ${n(h.unprotected)} ${verb(h.unprotected, 'is', 'are')} unprotected: a retry may repeat the effect.`,
+  ];
+}
+
+/**
+ * Words to lines of at most `width` columns (a word longer than that gets a line of its own). A
+ * line it starts inside escaped text may begin with `::`: each goes through noCommandLines.
+ */
+export function wrap(text: string, width: number): string[] {
+  if (!Number.isFinite(width)) return [noCommandLines(text)];
+  const lines: string[] = [];
+  let line = '';
+  for (const word of text.split(' ')) {
+    if (line && line.length + 1 + word.length > width) {
+      lines.push(line);
+      line = word;
+    } else line = line ? `${line} ${word}` : word;
+  }
+  if (line) lines.push(line);
+  return lines.map(noCommandLines);
+}
+
+export const tableReporter: Reporter = {
+  render(report: Report, options = {}) {
+    const width = options.width ?? Infinity;
+    const { lines } = summaryTable(report, width);
+    if (report.skipped?.length) lines.push('');
+    for (const k of report.skipped ?? []) lines.push(cutEnd(`skipped ${cellText(k.name, 80)}: ${cellText(k.reason, 300)}`, width));
+    if (report.options.interrupted) {
+      const o = report.options as { scanned?: number; targets?: number };
+      lines.push(`interrupted: ${o.scanned ?? report.servers.length} of ${plural(o.targets ?? report.servers.length, 'server')} scanned`);
+    }
+    lines.push('', ...headlineLines(report).flatMap((l) => wrap(l, Math.max(40, width))));
+    const worst = unprotectedLines(report, width, options.toolsCommand);
+    if (worst.length > 0) lines.push('', ...worst);
+    return lines.join('\n') + '\n';
+  },
+};

@@ -1,0 +1,65 @@
+/**
+ * Text from servers on a terminal: control characters (ANSI escapes, carriage returns, bells)
+ * could rewrite the screen, and invisible ones (zero-width, bidi controls, joiners, variation
+ * selectors, tag characters, odd spaces, lone surrogates) could make `get\u200bbalance` read as
+ * `get_balance`. Each is shown as a visible `\uXXXX` (`\u{XXXXX}` above the BMP) instead.
+ * A backslash that could begin such an escape is doubled, so two different texts never look the
+ * same. Markdown and HTML use the same escaper (markdown-text.ts, reporters/html/escape.ts), and
+ * all three cut with cut.ts.
+ */
+import { clip } from '../model/cut.js';
+
+/**
+ * What a screen shows as nothing or uses to reorder text: controls (Cc), format characters (Cf:
+ * bidi, zero-width, tags), separators and spaces other than U+0020 (Zs, Zl, Zp), every default
+ * ignorable code point (soft hyphen, variation selectors, Hangul fillers, ...), lone surrogates
+ * (Cs, with the v flag), and the blank Braille pattern.
+ */
+const INVISIBLE = String.raw`\p{Cc}\p{Cf}\p{Zs}\p{Zl}\p{Zp}\p{Default_Ignorable_Code_Point}\p{Cs}\u2800`;
+
+/** An escaper that shows every invisible character except those in `keep` (a class body: ` \t\n`). */
+export function visibleEscaper(keep: string): (text: string) => string {
+  const cls = String.raw`[[${INVISIBLE}]--[${keep}]]`;
+  // One pass, linear: a character class, or a backslash followed by what would read as an escape.
+  const re = new RegExp(String.raw`\\(?=u|${cls})|${cls}`, 'gv');
+  return (text) => noCommandLines(text.replace(re, (c) => (c === '\\' ? '\\\\' : codePointEscape(c))));
+}
+
+/**
+ * GitHub Actions reads a log line that starts with `::` (after leading whitespace, which the
+ * runner trims) as a workflow command: `::error file=x::`, `::add-mask::`, `::stop-commands::`.
+ * Server text (a name from a target file) may start a line wherever it is printed, so in every
+ * line of `text` that starts so, the first colon becomes the visible `\u003a`: the escaper's own
+ * notation, unambiguous since a literal backslash before `u` is doubled. One linear pass; the
+ * renderers that join and wrap lines run their output through it too.
+ */
+export function noCommandLines(text: string): string {
+  let out = '';
+  let from = 0;
+  let start = 0;
+  while (start <= text.length) {
+    let i = start;
+    while (i < text.length && (text.charCodeAt(i) === 32 || text.charCodeAt(i) === 9 || text.charCodeAt(i) === 13)) i++;
+    if (text.charCodeAt(i) === 58 && text.charCodeAt(i + 1) === 58) {
+      out += `${text.slice(from, i)}\\u003a`;
+      from = i + 1;
+    }
+    const next = text.indexOf('\n', i);
+    if (next < 0) break;
+    start = next + 1;
+  }
+  return from === 0 ? text : out + text.slice(from);
+}
+
+function codePointEscape(c: string): string {
+  const cp = c.codePointAt(0)!;
+  return cp > 0xffff ? `\\u{${cp.toString(16)}}` : `\\u${cp.toString(16).padStart(4, '0')}`;
+}
+
+/** Plain space is the only whitespace a terminal line keeps (tabs and newlines are escaped too). */
+export const visibleText = visibleEscaper(' ');
+
+/** Made visible, then cut to `max` (on a code point, cut.ts). */
+export function safeText(text: string, max = 200): string {
+  return clip(visibleText(text), max);
+}

@@ -1,0 +1,115 @@
+/**
+ * `audit`'s view: every tool of every server with its verdict and the evidence for it, each
+ * finding with its message and its rule page, and a one-line summary per server. One line per
+ * tool; evidence that does not fit the width continues on indented lines.
+ */
+import { fileURLToPath } from 'node:url';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import type { Finding, Report, ServerReport, ToolReport } from '../model/schema.js';
+import { plural, VERDICTS } from './html/model.js';
+import { httpsDocs, ownPage, reportRules, ruleDocUrl, shippedPageUrl } from '../model/rule-pages.js';
+import { cellText, GAP, naturalWidths, renderColumns, totalWidth, type Column } from './columns.js';
+import { failureLines, wrap } from './table.js';
+import { cutEnd, displayWidth, distinctCuts, pad } from './width.js';
+import type { RenderOptions, Reporter } from './types.js';
+
+const HINTS = ['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint'];
+
+function hints(t: ToolReport): string {
+  const a = t.annotations ?? {};
+  const given = HINTS.filter((h) => Object.hasOwn(a, h)).map((h) => `${h.replace('Hint', '')}=${cellText(JSON.stringify(a[h]) ?? 'undefined', 20)}`);
+  return given.length ? given.join(' ') : 'no hints';
+}
+
+function evidence(t: ToolReport): string {
+  return [hints(t), ...t.keyArguments.map((k) => `key ${cellText(k.path, 60)} (${k.confidence})`)].join(', ');
+}
+
+/**
+ * Where a finding's rule is explained: the `--rules-base-url` link or a team profile's own page,
+ * else the page shipped with idemscan (relative to the working directory when under it).
+ */
+export function rulePageFor(rule: string, report: Report, base: string | undefined): string | undefined {
+  const info = reportRules(report).find((r) => r.id === rule);
+  const https = httpsDocs(info?.docs);
+  if (https) return https;
+  const page = info ? ownPage(info) : undefined;
+  if (!page) return undefined;
+  const url = ruleDocUrl(rule, base, page);
+  if (url) return url;
+  const shipped = shippedPageUrl(page);
+  if (!shipped) return undefined;
+  const file = fileURLToPath(shipped);
+  if (!existsSync(file)) return undefined;
+  const rel = path.relative(process.cwd(), file);
+  return rel.startsWith('..') || path.isAbsolute(rel) ? file : rel;
+}
+
+function toolTable(s: ServerReport, width: number): string[] {
+  const columns: Column[] = [{ head: 'tool' }, { head: 'verdict' }, { head: 'hints as received, key arguments' }];
+  const verdictWidth = Math.max(...VERDICTS.map((v) => v.id.length));
+  const names = s.tools.map((t) => cellText(t.name));
+  // The evidence gets at least 30 columns; the name what is left (a tool name is rarely longer).
+  const nameWidth = Math.max(8, Math.min(Number.isFinite(width) ? 48 : 128, width - 2 - verdictWidth - 30 - 2 * GAP.length, Math.max(4, ...names.map(displayWidth))));
+  const shown = distinctCuts(names, nameWidth);
+  const rows = s.tools.map((t, i) => [shown[i]!, t.verdict, '']);
+  const widths = naturalWidths(columns, rows);
+  widths[1] = Math.max(widths[1]!, verdictWidth);
+  const lead = totalWidth(widths.slice(0, 2)) + GAP.length + 2;
+  const room = Math.max(30, width - lead);
+  const [head, ...body] = renderColumns(columns, rows, widths, false);
+  const out = [`  ${head}`];
+  s.tools.forEach((t, i) => {
+    const [first, ...more] = wrap(evidence(t), room);
+    out.push(`  ${body[i]}${first}`);
+    for (const line of more) out.push(`${' '.repeat(lead)}${line}`);
+  });
+  return out;
+}
+
+function findingLines(f: Finding, report: Report, options: RenderOptions, width: number): string[] {
+  const where = f.tool === undefined ? '' : `${cellText(f.tool, 80)}: `;
+  const out = [`  ${pad(f.severity, 7)}  ${cellText(f.rule, 120)}`];
+  for (const line of wrap(`${where}${cellText(f.message, 1_000)}`, width - 11)) out.push(`${' '.repeat(11)}${line}`);
+  const page = rulePageFor(f.rule, report, options.rulesBaseUrl);
+  if (page) out.push(`${' '.repeat(11)}${cellText(page, 300)}`);
+  return out;
+}
+
+/** `8 tools: 1 read-only, 2 keyed, 1 idempotent, 4 unprotected; 5 findings (1 error, 4 warnings)`. */
+export function serverSummary(s: ServerReport): string {
+  const verdicts = VERDICTS.map((v) => [v.id, s.tools.filter((t) => t.verdict === v.id).length] as const)
+    .filter(([, n]) => n > 0)
+    .map(([v, n]) => `${n} ${v}`);
+  const findings = [...s.tools.flatMap((t) => t.findings), ...s.findings];
+  const bySeverity = (['error', 'warning', 'info'] as const)
+    .map((sev) => [sev, findings.filter((f) => f.severity === sev).length] as const)
+    .filter(([, n]) => n > 0)
+    .map(([sev, n]) => (sev === 'info' ? `${n} info` : plural(n, sev)));
+  const tools = `${plural(s.tools.length, 'tool')}${verdicts.length ? `: ${verdicts.join(', ')}` : ''}`;
+  return `${tools}; ${findings.length ? `${plural(findings.length, 'finding')} (${bySeverity.join(', ')})` : 'no findings'}`;
+}
+
+export const toolsReporter: Reporter = {
+  render(report: Report, options = {}) {
+    const width = options.width ?? Infinity;
+    const out: string[] = [];
+    for (const s of report.servers) {
+      if (out.length) out.push('');
+      const era = s.protocol ? `${s.protocol.era} ${cellText(s.protocol.version, 24)}` : 'unknown era';
+      const info = s.serverInfo ? `${cellText(`${s.serverInfo.name ?? ''} ${s.serverInfo.version ?? ''}`.trim(), 80)}, ` : '';
+      out.push(cutEnd(`${cellText(s.name, 80)} (${info}${era})${s.idempotencyCapability ? ', advertises tools.idempotency' : ''}`, width));
+      if (s.status === 'failed') {
+        out.push(...failureLines(s).map((l, i) => `  ${i === 0 ? 'failed: ' : ''}${cutEnd(l, width - 10)}`));
+        continue;
+      }
+      if (s.tools.length) out.push(...toolTable(s, width));
+      const findings = [...s.tools.flatMap((t) => t.findings), ...s.findings];
+      if (findings.length) out.push('', '  findings:');
+      for (const f of findings) out.push(...findingLines(f, report, options, width));
+      out.push('', ...wrap(serverSummary(s), width - 2).map((l) => `  ${l}`));
+    }
+    return out.join('\n') + '\n';
+  },
+};

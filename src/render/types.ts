@@ -1,0 +1,26 @@
+import type { Report } from '../model/schema.js';
+
+/** A way to render a report. Registered by name, with its file, in ./index.ts; `--format` picks them. */
+export interface Reporter {
+  render(report: Report, options?: RenderOptions): string;
+}
+
+export interface RenderOptions {
+  /**
+   * `--rules-base-url`: rule pages are linked as `<url>/<id>.md`. Without it SARIF and Markdown
+   * (which travel) link none, and HTML links the pages of the installed package.
+   */
+  rulesBaseUrl?: string;
+  /** Columns the terminal reporters (table, tools) may use; unbounded when not given (a pipe). */
+  width?: number;
+  /** The table's pointer to every tool: `idemscan report output/report.json --format tools`. */
+  toolsCommand?: string;
+  /** `--sarif-uri`: the repository file SARIF results about a server point at. */
+  sarifUris?: SarifUris;
+}
+
+/** Paths relative to the repository root (checked by cli/sarif-uri.ts): per server name, and for every other server. */
+export interface SarifUris {
+  byName: ReadonlyMap<string, string>;
+  all?: string;
+}

@@ -1,0 +1,54 @@
+/**
+ * Under the terminal table: the servers with the most unprotected tools, and those tools by name,
+ * so the first scan already says which tools a client must not retry blindly. Each line fits the
+ * width; names are server text, escaped like every cell.
+ */
+import type { Report } from '../model/schema.js';
+import { cellText } from './columns.js';
+import { cutEnd, cutMiddle, displayWidth } from './width.js';
+
+/** Servers listed at most: the rest are in the tools view. */
+export const WORST_SERVERS = 5;
+/** Tool names per server when the width is unbounded (a pipe). */
+const NAMES_UNBOUNDED = 10;
+const NAME_WIDTH = 40;
+
+/**
+ * The lines, or none when no tool is unprotected. `toolsCommand`: the command that shows every
+ * tool (`idemscan report output/report.json --format tools`), when the CLI knows the report file.
+ */
+export function unprotectedLines(report: Report, width: number, toolsCommand?: string): string[] {
+  const worst = report.servers
+    .map((s) => ({ name: s.name, tools: s.tools.filter((t) => t.verdict === 'unprotected').map((t) => t.name) }))
+    .filter((s) => s.tools.length > 0)
+    .sort((a, b) => b.tools.length - a.tools.length || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  if (worst.length === 0) return [];
+  const shown = worst.slice(0, WORST_SERVERS);
+  const lines = [cutEnd(shown.length < worst.length ? `Unprotected tools, the ${shown.length} servers with the most (of ${worst.length}):` : 'Unprotected tools:', width)];
+  for (const s of shown) lines.push(serverLine(cutMiddle(cellText(s.name, 256), NAME_WIDTH), s.tools, width));
+  const how = toolsCommand ?? 'idemscan report <report.json> --format tools';
+  const say = `Every tool with its verdict and evidence${toolsCommand ? '' : ' (write the report with --format json)'}:`;
+  // A command is never cut (it would not run): on a line of its own when the two do not fit.
+  if (displayWidth(`${say} ${how}`) <= width) lines.push(`${say} ${how}`);
+  else lines.push(cutEnd(say, width), `  ${how}`);
+  return lines;
+}
+
+/** `  name (12): a, b, c, +9 more`, as many names as fit `width`. */
+function serverLine(name: string, tools: string[], width: number): string {
+  const start = `  ${name} (${tools.length}): `;
+  const limit = Number.isFinite(width) ? tools.length : Math.min(tools.length, NAMES_UNBOUNDED);
+  let line = start;
+  let listed = 0;
+  for (; listed < limit; listed++) {
+    const word = cutMiddle(cellText(tools[listed]!, 256), NAME_WIDTH);
+    const rest = tools.length - listed - 1;
+    const next = `${listed > 0 ? ', ' : ''}${word}`;
+    // Room for this name and, if more follow, for ", +N more".
+    const tail = rest > 0 ? `, +${rest} more`.length : 0;
+    if (listed > 0 && displayWidth(line) + displayWidth(next) + tail > width) break;
+    line += next;
+  }
+  if (listed < tools.length) line += `${listed > 0 ? ', ' : ''}+${tools.length - listed} more`;
+  return cutEnd(line, width);
+}
