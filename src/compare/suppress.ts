@@ -105,6 +105,3 @@ export function applySuppressions(report: Report, suppressions: Suppressions, no
   report.options.suppress = { file, entries: suppressions.entries.length, applied: out.applied, expired: out.expired.length };
   return out;
 }
-
-/** Findings `--fail-on` and the counts look at: the ones not suppressed. */
-export const active = (f: Finding): boolean => f.suppressed === undefined;

@@ -3,6 +3,7 @@
  * exact hints to add, the terminal and Markdown show them as a snippet, and suppressed findings
  * are dimmed on a terminal.
  */
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { classifyServer } from '../../src/classify/index.js';
 import { describesOverwrite } from '../../src/classify/rules/fixes.js';
@@ -71,5 +72,15 @@ describe('snippets', () => {
     expect(dim[0]).toBe('\x1b[2m  warning  read-name-not-read-only  (suppressed)\x1b[22m');
     expect(dim).toContain('\x1b[2m           suppressed: reviewed\x1b[22m');
     expect(toolsReporter.render(report)).not.toContain('\x1b[');
+  });
+});
+
+describe('rule pages', () => {
+  it.each(['read-name-not-read-only', 'missing-annotations', 'write-name-read-only', 'contradictory-hints', 'malformed-hint'])('%s shows its fix in the TypeScript and Python SDKs', (rule) => {
+    const page = readFileSync(new URL(`../../docs/rules/${rule}.md`, import.meta.url), 'utf8');
+    expect(page).toContain('## The fix, in the SDKs');
+    expect(page).toContain("server.registerTool('");
+    expect(page).toMatch(/ {2}annotations: \{ readOnlyHint: (?:true|false)/);
+    expect(page).toMatch(/@mcp\.tool\(annotations=ToolAnnotations\(readOnlyHint=(?:True|False)/);
   });
 });
