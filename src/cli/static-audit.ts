@@ -1,5 +1,5 @@
 /** `audit --tools FILE`: the saved tools/list results of FILE as static targets, or a usage error saying what the file should hold. */
-import { safeText } from '../report/terminal.js';
+import { safeText } from '../render/terminal.js';
 import type { Target } from '../targets/types.js';
 import { UsageError } from './exit.js';
 

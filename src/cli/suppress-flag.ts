@@ -4,14 +4,13 @@
  * The zod schema is imported only when there is a file: an audit without one loads no zod.
  */
 import { access } from 'node:fs/promises';
-import type { SuppressEntry, Suppressions } from '../compare/suppress.js';
-import type { Report } from '../report/schema.js';
-import { safeText } from '../report/terminal.js';
+import { DEFAULT_SUPPRESS_FILE } from '../model/formats.js';
+import type { SuppressEntry, Suppressions } from '../model/suppress.js';
+import type { Report } from '../model/schema.js';
+import { safeText } from '../render/terminal.js';
 import { UsageError } from './exit.js';
 
 /** The suppressions to apply; none when no file is named and the default file is absent. */
-export const DEFAULT_SUPPRESS_FILE = '.idemscan-suppress.json';
-
 export async function loadSuppressOrUsage(flag: string | undefined): Promise<Suppressions | undefined> {
   const file = flag ?? DEFAULT_SUPPRESS_FILE;
   if (flag === undefined && !(await access(file).then(() => true, () => false))) return undefined;

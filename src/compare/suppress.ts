@@ -5,33 +5,10 @@
  * why), is dimmed by the reporters and is not counted by `--fail-on`. An entry past its `expires`
  * date no longer applies, and says so: a suppression is a decision to look again, not forever.
  */
-import { z } from 'zod';
-import type { Finding, Report } from '../report/schema.js';
-import { describeZodError } from '../report/zod-errors.js';
+import type { Finding, Report } from '../model/schema.js';
+import { SuppressEntry, type Suppressions } from '../model/suppress.js';
+import { describeZodError } from '../model/zod-errors.js';
 import { ReportFileError } from './read.js';
-
-const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'expected a date YYYY-MM-DD').refine((d) => !Number.isNaN(Date.parse(`${d}T00:00:00Z`)), 'not a calendar date');
-
-export const SuppressEntry = z
-  .object({
-    /** A rule id (docs/rules/README.md), or a profile's `profile/requirement`. */
-    rule: z.string().min(1),
-    /** The tool's name; absent: every tool's finding of the rule, and the server's own. */
-    tool: z.string().min(1).optional(),
-    /** The server's name as the report shows it, or its serverInfo.name; absent: every server. */
-    server: z.string().min(1).optional(),
-    reason: z.string({ error: 'required: why this finding is accepted (shown in SARIF and the reports)' }).trim().min(1, 'required: why this finding is accepted'),
-    /** The last day the entry applies (UTC). */
-    expires: day.optional(),
-  })
-  .strict();
-
-export type SuppressEntry = z.infer<typeof SuppressEntry>;
-
-export interface Suppressions {
-  file: string;
-  entries: SuppressEntry[];
-}
 
 /** `suppressions[2] (rule missing-annotations, tool get_page)`: an entry as its author finds it. */
 export function entryLabel(entries: readonly unknown[], index: number): string {

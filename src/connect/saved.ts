@@ -4,7 +4,7 @@
  * entries are salvaged, hashed, bounded and charged to the server's memory budget alike, and the
  * report cannot tell a saved tool from a listed one but by `target.transport: "static"`.
  */
-import { sizeEstimate } from '../report/budget.js';
+import { sizeEstimate } from '../model/budget.js';
 import type { Target } from '../targets/types.js';
 import { keptSession, ServerBudget } from './budget.js';
 import { listTools } from './list.js';

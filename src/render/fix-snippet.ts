@@ -4,8 +4,8 @@
  * idemscan wrote and booleans (classify/rules/fixes.ts), but is filtered again here: a saved
  * report is anyone's file, and nothing from it goes into a snippet unchecked.
  */
-import type { Finding } from '../schema.js';
-import { HINT_NAMES } from '../verdicts.js';
+import type { Finding } from '../model/schema.js';
+import { HINT_NAMES } from '../model/verdicts.js';
 
 /** `{"readOnlyHint": true, "idempotentHint": true}`, in the spec's order of the hints; undefined when there is nothing to show. */
 export function fixAnnotations(f: Finding): string | undefined {

@@ -7,9 +7,9 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { classifyServer } from '../../src/classify/index.js';
 import { describesOverwrite } from '../../src/classify/rules/fixes.js';
-import { markdownReporter } from '../../src/report/reporters/markdown.js';
-import { toolsReporter } from '../../src/report/reporters/tools.js';
-import type { Finding } from '../../src/report/schema.js';
+import { markdownReporter } from '../../src/render/markdown.js';
+import { toolsReporter } from '../../src/render/tools.js';
+import type { Finding } from '../../src/model/schema.js';
 import { okServer, reportOf } from '../helpers/reports.js';
 
 const schema = { type: 'object' };

@@ -3,7 +3,7 @@
  * Only where the evidence decides them; a tool with no hints and nothing else to go by gets none,
  * since any object we printed would be a guess the author might paste unread.
  */
-import type { Finding } from '../../report/schema.js';
+import type { Finding } from '../../model/schema.js';
 
 type Fix = NonNullable<Finding['fix']>;
 
