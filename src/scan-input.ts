@@ -23,7 +23,7 @@ export class ScanInputError extends Error {
   }
 }
 
-const TRANSPORTS = ['stdio', 'http', 'sse'] as const;
+const TRANSPORTS = ['stdio', 'http', 'sse', 'static'] as const;
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const isText = (v: unknown) => typeof v === 'string' && v !== '';
 const isTextRecord = (v: unknown) => isObject(v) && Object.values(v).every((x) => typeof x === 'string');
@@ -41,9 +41,12 @@ export function checkTargets(targets: unknown): asserts targets is Target[] {
     names.add(t.name as string);
     if (typeof t.source !== 'string') throw fail('source', 'required: a string saying where the target came from (shown in errors)');
     if (!(TRANSPORTS as readonly unknown[]).includes(t.transport)) {
-      throw fail('transport', `required: "stdio" for a command or npm package, "http" or "sse" for a url${t.transport === undefined ? '' : ` (got ${JSON.stringify(t.transport)?.slice(0, 40)})`}`);
+      throw fail('transport', `required: "stdio" for a command or npm package, "http" or "sse" for a url, "static" for a saved tool list${t.transport === undefined ? '' : ` (got ${JSON.stringify(t.transport)?.slice(0, 40)})`}`);
     }
-    if (t.transport === 'stdio') {
+    if (t.transport === 'static') {
+      if (!isObject(t.saved) || !Array.isArray(t.saved.tools)) throw fail('saved', 'a static target needs saved: { tools: [...] } (a saved tools/list result)');
+      if (t.command !== undefined || t.npm !== undefined || t.url !== undefined) throw fail('saved', 'a static target is a saved list: it takes no command, npm or url');
+    } else if (t.transport === 'stdio') {
       if ([t.command, t.npm].filter((v) => v !== undefined).length !== 1) throw fail('command', 'a stdio target needs exactly one of "command" or "npm"');
       if (t.command !== undefined && !isText(t.command)) throw fail('command', 'expected a non-empty string');
       if (t.npm !== undefined && !isText(t.npm)) throw fail('npm', 'expected a pinned package, "name@1.2.3"');

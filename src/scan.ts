@@ -217,7 +217,8 @@ async function scanServer(target: Target, connect: ConnectOptions, opts: OneOpti
   }
 
   if (target.oauth) launch = { ...launch, oauthClient: oauthClientOf(target) };
-  const obs = await observe(launch, target.timeoutMs ? { ...connect, timeoutMs: target.timeoutMs } : connect);
+  const saved = target.transport === 'static';
+  const obs = saved ? await (await import('./connect/saved.js')).observeSaved(target, connect) : await observe(launch, target.timeoutMs ? { ...connect, timeoutMs: target.timeoutMs } : connect);
   const target_ = { ...describeTarget(target, resolved), sandbox };
   // Stopped while this server was listed or closed: it is left out of the report, so classifying
   // it would only delay the stop.
@@ -251,7 +252,7 @@ async function scanServer(target: Target, connect: ConnectOptions, opts: OneOpti
     trusted,
     status: 'ok',
     target: target_,
-    protocol: protocolOf(session),
+    protocol: saved ? undefined : protocolOf(session), // nothing was negotiated
     serverInfo: serverInfoOf(session.serverInfo),
     capabilities: session.capabilities && boundedObject(session.capabilities, 16_000),
     idempotencyCapability: classified.idempotencyCapability,

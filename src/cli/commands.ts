@@ -82,14 +82,14 @@ async function loadProfilesOrUsage(names: string[]) {
 }
 
 export async function auditCommand(words: string[], flags: AuditFlags): Promise<void> {
-  const target = auditTarget(words, flags);
+  const targets = flags.tools !== undefined ? await (await import('./static-audit.js')).staticTargets(flags.tools, words, flags.name) : [auditTarget(words, flags)];
   // The URL given here is the one server --client-id is for.
-  await run(await prepare(flags), [target], flags, 'tools', [], { nameFromServerInfo: flags.name === undefined, named: target.url });
+  await run(await prepare(flags), targets, flags, 'tools', [], { nameFromServerInfo: flags.name === undefined && flags.tools === undefined, named: targets[0]!.url });
 }
 
 function auditTarget(words: string[], flags: AuditFlags): Target {
   const [first, ...rest] = words;
-  if (!first) throw new UsageError('audit needs a command (after --) or a URL');
+  if (!first) throw new UsageError('audit needs a command (after --), a URL, or --tools FILE');
   const scheme = urlScheme(first);
   if (scheme !== undefined && scheme !== 'http' && scheme !== 'https') {
     // Not a command to spawn: a URL idemscan cannot connect to (ftp://, file://, ws://).
@@ -134,7 +134,8 @@ async function prepare(flags: ScanFlags) {
   const profiles = await loadProfilesOrUsage(flags.profile ?? []); // bad profile files are usage errors before the scan
   const failOn = flags.failOn === undefined ? undefined : (await import('./fail-on.js')).parseFailOn(flags.failOn, profiles.map((p) => p.profile)); // and unknown --fail-on words
   const sarifUris = await sarifUrisOrUsage(flags.sarifUri); // and --sarif-uri paths outside the repository
-  return { profiles, failOn, sarifUris };
+  const suppress = await (await import('./suppress-flag.js')).loadSuppressOrUsage(flags.suppress); // and suppression entries without a reason
+  return { profiles, failOn, sarifUris, suppress };
 }
 
 async function run(
@@ -147,7 +148,7 @@ async function run(
 ): Promise<void> {
   if (targets.length === 0 && !extra.shard) throw new UsageError('no targets to scan');
   const formats = flags.format;
-  const { profiles, failOn, sarifUris } = prepared;
+  const { profiles, failOn, sarifUris, suppress } = prepared;
   await checkOutputs(flags, formats); // output paths that cannot be written are usage errors before the scan
   const lockFiles = flags.baseline !== undefined || flags.lock !== undefined || flags.rulesBaseUrl !== undefined || failOn?.drift ? await import('./baseline.js') : undefined;
   const baseline = await lockFiles?.prepareBaseline(flags, failOn); // and lock files that cannot be read or written
@@ -176,6 +177,7 @@ async function run(
   const unscanned = interrupt.interrupted ? unscannedText(progress.unscanned(targets), targets.length) : undefined;
   if (unscanned) process.stderr.write(`idemscan: ${unscanned}\n`);
   if (baseline) lockFiles!.applyBaseline(report, baseline, flags);
+  if (suppress) await (await import('./suppress-flag.js')).applySuppressFile(report, suppress, flags.quiet);
 
   let written = await writeOutputs(report, flags, formats, sarifUris, flags.lock !== undefined ? 'lock' : view === 'tools' ? 'audit' : 'scan');
   if (flags.lock !== undefined && !interrupt.interrupted) written = (await lockFiles!.writeLock(report, flags.lock, flags.quiet)) && written;

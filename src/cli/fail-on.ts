@@ -77,6 +77,7 @@ export function failOnMatches(report: Report, failOn: FailOn): string[] {
   const byRule = new Map<string, string[]>();
   for (const s of report.servers) {
     for (const f of [...s.tools.flatMap((t) => t.findings), ...s.findings]) {
+      if (f.suppressed) continue; // reviewed and accepted (--suppress): in the report, not in the gate
       const bySeverity = failOn.severity !== undefined && RANK[f.severity] >= RANK[failOn.severity];
       const byProfile = failOn.profiles.size > 0 && f.rule.includes('/') && failOn.profiles.has(f.rule.slice(0, f.rule.indexOf('/')));
       if (!bySeverity && !byProfile && !failOn.rules.has(f.rule)) continue;

@@ -27,6 +27,8 @@ export interface ScanFlags extends OAuthFlags {
   sarifUri?: string[];
   /** `--allow-env`: the variables target files (and project configs) may expand. */
   allowEnv?: string[];
+  /** `--suppress FILE` (default .idemscan-suppress.json when present). */
+  suppress?: string;
 }
 
 export interface AuditFlags extends ScanFlags {
@@ -34,4 +36,6 @@ export interface AuditFlags extends ScanFlags {
   env?: string[];
   sse?: boolean;
   name?: string;
+  /** `--tools FILE`: a saved tools/list result, classified without starting anything. */
+  tools?: string;
 }

@@ -24,7 +24,8 @@ export async function printResult(report: Report, view: 'table' | 'tools', opts:
   }
   const stream = opts.jsonToStdout ? process.stderr : process.stdout;
   const toolsCommand = opts.reportFile === undefined ? undefined : toolsCommandFor(opts.reportFile);
-  stream.write((await reporter(view)).render(report, { width: outputWidth(stream), rulesBaseUrl: opts.rulesBaseUrl, toolsCommand }));
+  const dim = stream.isTTY === true && !process.env.NO_COLOR;
+  stream.write((await reporter(view)).render(report, { width: outputWidth(stream), rulesBaseUrl: opts.rulesBaseUrl, toolsCommand, dim }));
   // Under the headline's figures, what a client's user should do about them (model/verdicts.ts).
   const advice = report.summary.serversOk > 0 ? retryAdvice(summaryCounts(report.summary)) : undefined;
   if (advice) stream.write(`${advice}.\n`);

@@ -32,7 +32,8 @@ export interface Listing {
 
 const MAX_ENTRY_FINDINGS = 20;
 
-export async function listTools(rpc: RpcClient, session: Session, opts: ListOptions): Promise<Listing> {
+/** `rpc`: a live connection, or connect/saved.ts's one saved page. */
+export async function listTools(rpc: Pick<RpcClient, 'request'>, session: Session, opts: ListOptions): Promise<Listing> {
   const out: Listing = { tools: [], pages: 0, findings: [] };
   // Digests, not cursors: a cursor may be 15 MB, and a new one on every page.
   const seenCursors = new Set<string>();

@@ -7,15 +7,18 @@ export interface FindingExtra {
   severity?: Severity;
   tool?: string;
   evidence?: string;
+  /** The hints that fix it, where the remedy is an annotation. */
+  fix?: Finding['fix'];
 }
 
 export function finding(id: RuleId, message: string, extra: FindingExtra = {}): Finding {
-  const { severity, tool, evidence } = extra;
+  const { severity, tool, evidence, fix } = extra;
   return {
     rule: id,
     severity: severity ?? ruleEntry(id).severity,
     message,
     ...(tool === undefined ? {} : { tool }),
     ...(evidence === undefined ? {} : { evidence }),
+    ...(fix === undefined ? {} : { fix }),
   };
 }

@@ -22,6 +22,9 @@ export const RUN_FILES: readonly string[] = Object.values(FORMAT_FILES).filter((
 /** The lock file `idemscan lock` writes unless `--lock` names another. */
 export const DEFAULT_LOCK_FILE = 'idemscan.lock.json';
 
+/** The suppression file `--suppress` reads from the working directory, when present, unless it names another. */
+export const DEFAULT_SUPPRESS_FILE = '.idemscan-suppress.json';
+
 /** What `idemscan diff --format` writes (all to stdout). */
 export const DIFF_FORMATS = ['text', 'md', 'json'] as const;
 export type DiffFormat = (typeof DIFF_FORMATS)[number];

@@ -23,6 +23,16 @@ export const Finding = z.object({
   tool: z.string().optional(),
   /** Where the evidence is: an annotation field, an argument path, a list page. */
   evidence: z.string().optional(),
+  /** The remedy, where it is an annotation: the exact hints to add to the tool (docs/rules/<rule>.md). */
+  fix: z.object({ annotations: z.record(z.string(), z.boolean()) }).optional(),
+  /** Set by `--suppress` (compare/suppress.ts): kept in the report, dismissed in SARIF, not counted by --fail-on. */
+  suppressed: z.object({
+    reason: z.string(),
+    /** The entry's `expires` date (YYYY-MM-DD), when it has one. */
+    expires: z.string().optional(),
+    /** The suppression file (base name). */
+    file: z.string().optional(),
+  }).optional(),
 });
 
 export const KeyArgument = z.object({
@@ -69,7 +79,8 @@ export const Failure = z.object({
 
 /** A redacted launch recipe: enough to see what was started, never a secret value. */
 export const TargetInfo = z.object({
-  transport: z.enum(['stdio', 'http', 'sse']),
+  /** `static`: a saved tools/list result (`audit --tools`), classified without contacting the server. */
+  transport: z.enum(['stdio', 'http', 'sse', 'static']),
   command: z.string().optional(),
   args: z.array(z.string()).optional(),
   /** Names of the environment variables the target declares; values are never reported. */

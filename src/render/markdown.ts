@@ -11,6 +11,7 @@ import { trendMarkdown, weightedMarkdown } from './markdown-census.js';
 import { headlineText, isAnnotated, plural, retryAdvice, share, summaryCounts, total, VERDICTS } from '../model/verdicts.js';
 import { METHOD_POINTS, methodologyUrl } from './method.js';
 import type { RenderOptions, Reporter } from './types.js';
+import { fixAnnotations } from './fix-snippet.js';
 
 const pct = (n: number, of: number) => (of === 0 ? '-' : `${n} (${share(n, of)})`);
 const row = (cells: (string | number)[]) => `| ${cells.join(' | ')} |`;
@@ -65,8 +66,10 @@ function findingsOf(s: ServerReport): Finding[] {
 function findingsSection(report: Report, base: string | undefined): string[] {
   const all = report.servers.flatMap(findingsOf);
   if (all.length === 0) return ['## Findings', '', 'None.'];
-  const by = (sev: string) => all.filter((f) => f.severity === sev).length;
-  const lines = ['## Findings', '', `${plural(all.length, 'finding')}: ${plural(by('error'), 'error')}, ${plural(by('warning'), 'warning')}, ${by('info')} info.`, ''];
+  const by = (sev: string) => all.filter((f) => f.severity === sev && !f.suppressed).length;
+  const suppressed = all.filter((f) => f.suppressed).length;
+  const quiet = suppressed ? `; ${suppressed} suppressed (reviewed, not counted)` : '';
+  const lines = ['## Findings', '', `${plural(all.length, 'finding')}: ${plural(by('error'), 'error')}, ${plural(by('warning'), 'warning')}, ${by('info')} info${quiet}.`, ''];
   lines.push(row(['rule', 'default severity', 'findings', 'what it means']), row(['---', '---', '--:', '---']));
   const catalogue = reportRules(report); // the rules, then those of the profiles the scan used
   const known = new Set(catalogue.map((r) => r.id));
@@ -85,10 +88,25 @@ function findingsSection(report: Report, base: string | undefined): string[] {
     if (found.length === 0) continue;
     lines.push('', `### ${mdText(s.name, 80)}`, '', row(['severity', 'tool', 'rule', 'evidence', 'message']), row(['---', '---', '---', '---', '---']));
     for (const f of found) {
-      lines.push(row([f.severity, f.tool === undefined ? '(server)' : mdText(f.tool, 80), mdText(f.rule), mdText(f.evidence ?? '', 80), mdText(f.message, 400)]));
+      const severity = f.suppressed ? `~~${f.severity}~~ suppressed` : f.severity;
+      const message = f.suppressed ? `${mdText(f.message, 400)} **Suppressed:** ${mdText(f.suppressed.reason, 400)}` : mdText(f.message, 400);
+      lines.push(row([severity, f.tool === undefined ? '(server)' : mdText(f.tool, 80), mdText(f.rule), mdText(f.evidence ?? '', 80), message]));
     }
+    lines.push(...fixesList(found));
   }
   return lines;
+}
+
+/** The annotations to add, tool by tool: a snippet the author pastes (docs/rules/<rule>.md shows it in each SDK). */
+function fixesList(found: Finding[]): string[] {
+  const fixes = found.flatMap((f) => {
+    const snippet = f.tool === undefined ? undefined : fixAnnotations(f);
+    return snippet ? [{ f, snippet }] : [];
+  });
+  if (fixes.length === 0) return [];
+  const out = ['', 'Fixes (add to the tool\'s annotations):', ''];
+  for (const { f, snippet } of fixes) out.push(`- ${mdText(f.tool!, 80)} (${mdText(f.rule)}): \`${snippet}\``);
+  return out;
 }
 
 function advice(report: Report): string[] {

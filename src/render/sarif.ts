@@ -126,11 +126,14 @@ function result(server: ServerReport, f: Finding, ruleIndex: Map<string, number>
       logicalLocations: [{ name: f.tool ?? server.name, fullyQualifiedName, kind: f.tool === undefined ? 'module' : 'function' }],
     }],
     partialFingerprints: { 'idemscanFinding/v1': fingerprint.slice(0, 32) },
+    // A reviewed finding (--suppress): still a result, so code scanning shows it dismissed, with the reason.
+    ...(f.suppressed ? { suppressions: [{ kind: 'external' as const, justification: messageText(f.suppressed.reason) }] } : {}),
     properties: {
       server: server.name,
       ...(f.tool === undefined ? {} : { tool: f.tool }),
       ...(f.evidence === undefined ? {} : { evidence: f.evidence }),
       ...(tool ? { verdict: tool.verdict } : {}),
+      ...(f.fix ? { fix: f.fix } : {}),
     },
   };
 }

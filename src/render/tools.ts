@@ -13,6 +13,7 @@ import { cellText, GAP, naturalWidths, renderColumns, totalWidth, type Column } 
 import { failureLines, wrap } from './table.js';
 import { cutEnd, displayWidth, distinctCuts, pad } from './width.js';
 import type { RenderOptions, Reporter } from './types.js';
+import { fixAnnotations } from './fix-snippet.js';
 
 const HINTS = ['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint'];
 
@@ -70,11 +71,15 @@ function toolTable(s: ServerReport, width: number): string[] {
 
 function findingLines(f: Finding, report: Report, options: RenderOptions, width: number): string[] {
   const where = f.tool === undefined ? '' : `${cellText(f.tool, 80)}: `;
-  const out = [`  ${pad(f.severity, 7)}  ${cellText(f.rule, 120)}`];
+  const out = [`  ${pad(f.severity, 7)}  ${cellText(f.rule, 120)}${f.suppressed ? '  (suppressed)' : ''}`];
   for (const line of wrap(`${where}${cellText(f.message, 1_000)}`, width - 11)) out.push(`${' '.repeat(11)}${line}`);
+  const fix = fixAnnotations(f);
+  if (fix) out.push(...wrap(`fix: add to annotations ${fix}`, width - 11).map((l) => `${' '.repeat(11)}${l}`));
+  if (f.suppressed) out.push(...wrap(`suppressed: ${cellText(f.suppressed.reason, 400)}${f.suppressed.expires ? ` (until ${cellText(f.suppressed.expires, 20)})` : ''}`, width - 11).map((l) => `${' '.repeat(11)}${l}`));
   const page = rulePageFor(f.rule, report, options.rulesBaseUrl);
   if (page) out.push(`${' '.repeat(11)}${cellText(page, 300)}`);
-  return out;
+  // Dimmed line by line: a terminal that wraps or a pager that cuts keeps each line's own reset.
+  return f.suppressed && options.dim ? out.map((l) => `\x1b[2m${l}\x1b[22m`) : out;
 }
 
 /** `8 tools: 1 read-only, 2 keyed, 1 idempotent, 4 unprotected; 5 findings (1 error, 4 warnings)`. */
@@ -82,13 +87,16 @@ export function serverSummary(s: ServerReport): string {
   const verdicts = VERDICTS.map((v) => [v.id, s.tools.filter((t) => t.verdict === v.id).length] as const)
     .filter(([, n]) => n > 0)
     .map(([v, n]) => `${n} ${v}`);
-  const findings = [...s.tools.flatMap((t) => t.findings), ...s.findings];
+  const all = [...s.tools.flatMap((t) => t.findings), ...s.findings];
+  const findings = all.filter((f) => !f.suppressed);
+  const suppressed = all.length - findings.length;
   const bySeverity = (['error', 'warning', 'info'] as const)
     .map((sev) => [sev, findings.filter((f) => f.severity === sev).length] as const)
     .filter(([, n]) => n > 0)
     .map(([sev, n]) => (sev === 'info' ? `${n} info` : plural(n, sev)));
   const tools = `${plural(s.tools.length, 'tool')}${verdicts.length ? `: ${verdicts.join(', ')}` : ''}`;
-  return `${tools}; ${findings.length ? `${plural(findings.length, 'finding')} (${bySeverity.join(', ')})` : 'no findings'}`;
+  const quiet = suppressed ? `, ${suppressed} suppressed` : '';
+  return `${tools}; ${findings.length ? `${plural(findings.length, 'finding')} (${bySeverity.join(', ')})` : 'no findings'}${quiet}`;
 }
 
 export const toolsReporter: Reporter = {
@@ -97,7 +105,7 @@ export const toolsReporter: Reporter = {
     const out: string[] = [];
     for (const s of report.servers) {
       if (out.length) out.push('');
-      const era = s.protocol ? `${s.protocol.era} ${cellText(s.protocol.version, 24)}` : 'unknown era';
+      const era = s.protocol ? `${s.protocol.era} ${cellText(s.protocol.version, 24)}` : s.target.transport === 'static' ? 'saved tool list, not contacted' : 'unknown era';
       const info = s.serverInfo ? `${cellText(`${s.serverInfo.name ?? ''} ${s.serverInfo.version ?? ''}`.trim(), 80)}, ` : '';
       out.push(cutEnd(`${cellText(s.name, 80)} (${info}${era})${s.idempotencyCapability ? ', advertises tools.idempotency' : ''}`, width));
       if (s.status === 'failed') {

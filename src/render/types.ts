@@ -15,6 +15,8 @@ export interface RenderOptions {
   width?: number;
   /** The table's pointer to every tool: `idemscan report output/report.json --format tools`. */
   toolsCommand?: string;
+  /** Terminal views: SGR-dim suppressed findings (a terminal, without NO_COLOR). */
+  dim?: boolean;
   /** `--sarif-uri`: the repository file SARIF results about a server point at. */
   sarifUris?: SarifUris;
 }

@@ -24,7 +24,10 @@ const TOO_LARGE = `larger than ${MAX_TARGET_FILE_BYTES / 1024 / 1024} MB; not re
  * `${VAR}` may read (the CLI passes those `--allow-env` names), none by default.
  */
 export async function loadTargetFile(file: string, env: NodeJS.ProcessEnv = {}): Promise<LoadedTargets> {
-  return parseTargets(await readBounded(file), file, env);
+  const text = await readBounded(file);
+  // A saved tools/list result (or a file of them) is a static target: nothing to start.
+  const saved = (await import('./saved-tools.js')).savedTargets(text, file);
+  return saved ? { targets: saved, skipped: [] } : parseTargets(text, file, env);
 }
 
 /** Reads at most MAX_TARGET_FILE_BYTES: the path may name /dev/zero, a pipe or a huge file. */

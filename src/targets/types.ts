@@ -6,7 +6,10 @@ export interface Target {
   name: string;
   /** The file (and entry) it came from, for error messages and the report. */
   source: string;
-  transport: 'stdio' | 'http' | 'sse';
+  /** `static`: a saved tools/list result (`saved`), classified without contacting anything. */
+  transport: 'stdio' | 'http' | 'sse' | 'static';
+  /** The saved result of a `static` target (targets/saved-tools.ts). */
+  saved?: SavedToolList;
   command?: string;
   args?: string[];
   env?: Record<string, string>;
@@ -51,6 +54,13 @@ export interface TargetOAuthEntry {
 
 export const CLIENT_SECRET_REFUSED =
   'a target file may not name a client secret (its variable would be sent to whatever authorization server the server names); give it on the command line: --client-secret-env VAR with --oauth and --client-origin (docs/OAUTH.md)';
+
+/** A saved tools/list result: its tools as listed, and what the server said of itself, when saved too. */
+export interface SavedToolList {
+  tools: unknown[];
+  capabilities?: Record<string, unknown>;
+  serverInfo?: Record<string, unknown>;
+}
 
 export interface SkippedTarget {
   name: string;

@@ -25,6 +25,7 @@ export const contradictoryHints: Rule = {
         severity: 'info' as const,
         message: 'readOnlyHint is true but idempotentHint is false: meaningless on a read (clients ignore it), and it reads as "not safe to retry"; drop it or set it to true',
         evidence: 'annotations.idempotentHint',
+        fix: { annotations: { idempotentHint: true } },
       });
     }
     return hits;

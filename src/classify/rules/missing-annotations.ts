@@ -1,5 +1,6 @@
 import { HINT_NAMES, receivedAnnotations } from '../hints.js';
 import { RULE } from '../../model/catalogue.js';
+import { describesOverwrite, overwriteFix } from './fixes.js';
 import type { Rule } from './types.js';
 import { isReadNamed } from './words.js';
 
@@ -18,6 +19,7 @@ export const missingAnnotations: Rule = {
     return [{
       message: `no behaviour hints: clients must assume readOnlyHint false, destructiveHint true, idempotentHint false (verdict ${tool.verdict}); say what it does with annotations`,
       evidence: 'annotations',
+      ...(describesOverwrite(raw.description) ? { fix: overwriteFix() } : {}),
     }];
   },
 };

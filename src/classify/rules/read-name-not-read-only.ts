@@ -1,4 +1,5 @@
 import { RULE } from '../../model/catalogue.js';
+import { readOnlyFix } from './fixes.js';
 import type { Rule } from './types.js';
 import { isReadNamed, nameVerbs } from './words.js';
 
@@ -18,6 +19,7 @@ export const readNameNotReadOnly: Rule = {
       severity: explicit ? 'info' : 'warning',
       message: `named like a read ("${nameVerbs(name)[0]}") but ${said}, so clients must treat it as a write (verdict ${tool.verdict}); if it only reads, set readOnlyHint: true`,
       evidence: 'annotations.readOnlyHint',
+      fix: readOnlyFix(),
     }];
   },
 };

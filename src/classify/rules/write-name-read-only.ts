@@ -1,4 +1,5 @@
 import { RULE } from '../../model/catalogue.js';
+import { describesOverwrite, overwriteFix } from './fixes.js';
 import type { Rule } from './types.js';
 import { writeVerb } from './words.js';
 
@@ -12,6 +13,8 @@ export const writeNameReadOnly: Rule = {
     return [{
       message: `named like a write ("${verb}") but readOnlyHint is true, so clients retry it freely; if it changes anything, set readOnlyHint: false and say whether it is idempotent`,
       evidence: 'annotations.readOnlyHint',
+      // What else to say is known only when the description tells it: an overwrite.
+      fix: describesOverwrite(raw.description) ? overwriteFix() : { annotations: { readOnlyHint: false } },
     }];
   },
 };

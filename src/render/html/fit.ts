@@ -50,7 +50,7 @@ export function pageReport(report: Report): PageReport {
 /** The shortest texts: a finding's tool is the row's, and its evidence is left out. */
 function minimal(t: ToolReport): ToolReport {
   const short = shortTool(t, MINIMAL);
-  return { ...short, name: bounded(t.name, 80), findings: short.findings.map(({ rule, severity, message }) => ({ rule, severity, message })) };
+  return { ...short, name: bounded(t.name, 80), findings: short.findings.map(({ rule, severity, message, suppressed }) => ({ rule, severity, message, ...(suppressed ? { suppressed } : {}) })) };
 }
 
 /** Whether shortening left every text as it was (then the tool is kept as it is). */

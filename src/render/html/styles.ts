@@ -151,6 +151,8 @@ td.hints{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,"Liberation Mono
 .findings{font-size:.82rem}
 .rule{font-family:ui-monospace,monospace;font-weight:600}
 .findings .msg{color:var(--muted)}
+.findings .suppressed{opacity:.55}.findings .suppressed .sev{text-decoration:line-through}
+.findings .fix,.findings .suppressed-why{display:block;color:var(--muted)}
 footer{color:var(--muted);font-size:.85rem;padding-top:24px;padding-bottom:40px}
 footer dl{display:grid;grid-template-columns:max-content minmax(0,1fr);gap:2px 12px}
 footer dd{margin:0;overflow-wrap:anywhere}

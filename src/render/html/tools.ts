@@ -4,6 +4,7 @@ import type { Finding, Report, ServerReport, ToolReport } from '../../model/sche
 import { jsonText, name, text } from './escape.js';
 import { countVerdicts, plural, VERDICTS, verdictInfo } from './model.js';
 import { sortHeader } from './servers.js';
+import { fixAnnotations } from '../fix-snippet.js';
 
 /** Up to this many tools in the whole report, every server section starts open (and prints with JS off). */
 export const OPEN_SECTIONS_UP_TO = 400;
@@ -71,7 +72,11 @@ function findingItem(f: Finding, withTool: boolean, links: RuleLinks): string {
   const sev = f.severity === 'error' || f.severity === 'warning' ? f.severity : 'info';
   const tool = withTool && f.tool !== undefined ? `<code>${name(f.tool, 80)}</code> ` : '';
   const rule = links.get(f.rule) ?? `<span class="rule">${text(f.rule, 60)}</span>`;
-  return `<li><span class="sev sev-${sev}">${sev}</span> ${tool}${rule} <span class="msg">${text(f.message, 600)}</span></li>`;
+  const fix = fixAnnotations(f);
+  const fixed = fix ? ` <span class="fix">fix: <code>annotations: ${text(fix, 300)}</code></span>` : '';
+  // Reviewed and accepted (--suppress): shown dimmed, with the reason, never hidden.
+  const quiet = f.suppressed ? ` <span class="suppressed-why">suppressed: ${text(f.suppressed.reason, 400)}</span>` : '';
+  return `<li${f.suppressed ? ' class="suppressed"' : ''}><span class="sev sev-${sev}">${sev}</span> ${tool}${rule} <span class="msg">${text(f.message, 600)}</span>${fixed}${quiet}</li>`;
 }
 
 function findingsCell(t: ToolReport, links: RuleLinks): string {

@@ -1,0 +1,25 @@
+/**
+ * The connector's stand-in for a static target (a saved tools/list result): no process, no
+ * request. The saved page goes through the same listing as a live one (connect/list.ts), so its
+ * entries are salvaged, hashed, bounded and charged to the server's memory budget alike, and the
+ * report cannot tell a saved tool from a listed one but by `target.transport: "static"`.
+ */
+import { sizeEstimate } from '../model/budget.js';
+import type { Target } from '../targets/types.js';
+import { keptSession, ServerBudget } from './budget.js';
+import { listTools } from './list.js';
+import type { Session } from './negotiate.js';
+import type { ConnectOptions, Observation } from './observe.js';
+
+export async function observeSaved(target: Target, opts: ConnectOptions): Promise<Observation> {
+  const started = performance.now();
+  const saved = target.saved ?? { tools: [] };
+  // No era was negotiated: `static` is what the report's protocol would say, and scan.ts leaves it out.
+  const session: Session = keptSession({ era: 'legacy', version: 'static', capabilities: saved.capabilities, serverInfo: saved.serverInfo, notes: [] });
+  const budget = new ServerBudget(opts.maxServerBytes);
+  budget.charge(sizeEstimate([session.capabilities, session.serverInfo]));
+  // One page, and no cursor: a saved nextCursor points into a server that is not here.
+  const page = { ok: true as const, result: { tools: saved.tools } };
+  const listing = await listTools({ request: () => Promise.resolve(page) }, session, { maxPages: 1, maxTools: opts.maxTools, remainingMs: () => opts.timeoutMs, budget });
+  return { session, tools: listing.tools, findings: listing.findings, durationMs: Math.round(performance.now() - started) };
+}

@@ -1,0 +1,95 @@
+/**
+ * `--suppress` (issue 18, item 4) on the rules fixture, a real server: a suppressed finding stays
+ * in the JSON with its reason, is a SARIF result with an external suppression and its
+ * justification, is not counted by --fail-on, is dimmed on a terminal and in HTML; an expired
+ * entry no longer applies and says so; an entry without a reason is a usage error naming it; the
+ * default file is read when present. Every SARIF run declares every rule, with stable fingerprints.
+ */
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { CATALOGUE } from '../../src/model/catalogue.js';
+import { Report } from '../../src/model/schema.js';
+import { FIXTURES } from '../fixtures/index.js';
+import { idemscan } from '../helpers/cli.js';
+import { sarifValidator } from '../helpers/sarif.js';
+
+const dir = mkdtempSync(path.join(os.tmpdir(), 'idemscan-suppress-'));
+const write = (file: string, data: unknown) => (writeFileSync(path.join(dir, file), JSON.stringify(data, null, 2)), file);
+const server = ['--', process.execPath, FIXTURES.rules];
+const audit = (args: string[], cwd = dir) => idemscan(['audit', '--probe-timeout', '500', '--name', 'rules', ...args, ...server], { cwd, env: { SET: 'findings' } });
+const readJson = (file: string) => JSON.parse(readFileSync(path.join(dir, file), 'utf8'));
+
+const accepted = {
+  suppressions: [
+    { rule: 'malformed-hint', tool: 'bad_hint', reason: 'old clients send the string; fixed in v3' },
+    { rule: 'duplicate-tool-name', server: 'RULES', reason: 'two versions served on purpose until the 2027 migration' },
+    { rule: 'write-name-read-only', reason: 'expired review', expires: '2020-01-31' },
+  ],
+};
+
+describe('--suppress', () => {
+  it('keeps suppressed findings with their reason, dismisses them in SARIF, and leaves them out of --fail-on', async () => {
+    write('accepted.json', accepted);
+    const r = await audit(['--suppress', 'accepted.json', '--fail-on', 'error', '--format', 'json,sarif,md,html', '--out', 'a']);
+    // write-name-read-only (an error) is still counted: its entry expired.
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).toContain('--fail-on matched:\n  write-name-read-only (1 finding): rules/delete_record\n');
+    const matched = r.stderr.slice(r.stderr.indexOf('--fail-on matched:'));
+    expect(matched).not.toContain('malformed-hint');
+    expect(matched).not.toContain('duplicate-tool-name');
+    expect(r.stderr).toContain('idemscan: warning: accepted.json: suppressions[2] (rule write-name-read-only) expired on 2020-01-31; it no longer applies (renew or remove it)');
+    const report = Report.parse(readJson('a/report.json'));
+    const s = report.servers[0]!;
+    expect(s.tools.find((t) => t.name === 'bad_hint')!.findings[0]!.suppressed).toEqual({ reason: 'old clients send the string; fixed in v3', file: 'accepted.json' });
+    expect(s.findings.find((f) => f.rule === 'duplicate-tool-name')!.suppressed?.reason).toBe('two versions served on purpose until the 2027 migration');
+    expect(s.tools.find((t) => t.name === 'delete_record')!.findings[0]!.suppressed).toBeUndefined();
+    expect(report.options.suppress).toEqual({ file: 'accepted.json', entries: 3, applied: 2, expired: 1 });
+
+    const sarif = readJson('a/report.sarif');
+    expect(sarifValidator()(sarif), JSON.stringify(sarifValidator().errors)).toBe(true);
+    const results = sarif.runs[0].results as { ruleId: string; suppressions?: unknown[] }[];
+    expect(results.filter((x) => x.suppressions).map((x) => [x.ruleId, x.suppressions])).toEqual([
+      ['malformed-hint', [{ kind: 'external', justification: 'old clients send the string; fixed in v3' }]],
+      ['duplicate-tool-name', [{ kind: 'external', justification: 'two versions served on purpose until the 2027 migration' }]],
+    ]);
+    const md = readFileSync(path.join(dir, 'a/report.md'), 'utf8');
+    expect(md).toContain('| ~~error~~ suppressed | bad\\_hint | malformed-hint |');
+    expect(md).toContain('; 2 suppressed (reviewed, not counted).');
+    const html = readFileSync(path.join(dir, 'a/report.html'), 'utf8');
+    expect(html).toContain('<li class="suppressed"><span class="sev sev-error">error</span>');
+    expect(html).toContain('suppressed: old clients send the string; fixed in v3');
+  });
+
+  it('every SARIF run declares every rule, and fingerprints do not change with suppression or message', async () => {
+    const plain = await audit(['--format', 'sarif', '--out', 'b', '-q']);
+    expect(plain.exitCode).toBe(0);
+    const a = readJson('a/report.sarif').runs[0];
+    const b = readJson('b/report.sarif').runs[0];
+    for (const run of [a, b]) expect(run.tool.driver.rules.map((x: { id: string }) => x.id)).toEqual(CATALOGUE.map((x) => x.id));
+    const prints = (run: { results: { partialFingerprints: unknown }[] }) => run.results.map((x) => x.partialFingerprints);
+    expect(prints(a)).toEqual(prints(b));
+  });
+
+  it('dims suppressed findings on a terminal only', async () => {
+    write('one.json', [accepted.suppressions[0]]);
+    const piped = await audit(['--suppress', 'one.json', '--out', 'c']);
+    expect(piped.stdout).toContain('error    malformed-hint  (suppressed)\n');
+    expect(piped.stdout).toContain('suppressed: old clients send the string; fixed in v3');
+    expect(piped.stdout).not.toContain('\x1b[2m');
+    expect(piped.stdout).toMatch(/; \d+ findings \([^)]*\), 1 suppressed\n/);
+  });
+
+  it('reads .idemscan-suppress.json when present; an entry without a reason is a usage error naming it', async () => {
+    const repo = path.join(dir, 'repo');
+    mkdirSync(repo);
+    writeFileSync(path.join(repo, '.idemscan-suppress.json'), JSON.stringify([{ rule: 'malformed-hint', reason: 'accepted' }]));
+    const r = await audit(['--fail-on', 'malformed-hint', '-q', '--out', 'd'], repo);
+    expect(r.exitCode).toBe(0);
+    writeFileSync(path.join(repo, '.idemscan-suppress.json'), JSON.stringify([{ rule: 'malformed-hint', reason: 'ok' }, { rule: 'missing-annotations', tool: 'create_widget' }]));
+    const bad = await audit(['-q', '--out', 'e'], repo);
+    expect(bad.exitCode).toBe(2);
+    expect(bad.stderr).toContain('--suppress .idemscan-suppress.json: invalid suppression suppressions[1] (rule missing-annotations, tool create_widget): reason: required');
+  });
+});
