@@ -21,7 +21,8 @@ const INSTALL_TIMEOUT_MS = 10 * 60_000;
 const INSTALLED = '.idemscan-installed';
 
 export function pypiDir(cacheDir: string, spec: PypiSpec): string {
-  return path.join(cacheDir, 'pypi', `${normalizePypiName(spec.name)}==${spec.version}`);
+  // Not `==`: `env` (the default mode's wrapper) would read a command path with `=` as an assignment.
+  return path.join(cacheDir, 'pypi', `${normalizePypiName(spec.name)}@${spec.version}`);
 }
 
 /** Why an index URL is not one pip may read: https, loopback http, or a file:// directory. */
