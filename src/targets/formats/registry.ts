@@ -41,7 +41,7 @@ export const Pkg = z.object({
   registryBaseUrl: z.string().optional(),
   identifier: z.string().optional(),
   name: z.string().optional(),
-  version: z.unknown(),
+  version: z.unknown().optional(),
   fileSha256: z.unknown().optional(),
   packageArguments: z.array(Arg).optional(),
   environmentVariables: z.array(EnvVar).optional(),
