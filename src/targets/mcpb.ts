@@ -11,7 +11,7 @@ import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { within } from './bwrap.js';
 import { installEach } from './install-each.js';
-import { parseManifest, substitute, type McpbManifest } from './mcpb-manifest.js';
+import type { McpbManifest } from './mcpb-manifest.js';
 import type { InstallContext, PackageKind, PackageLaunch } from './package-kind.js';
 import { packageUrlProblem, SHA256 } from './package-specs.js';
 import { findPython } from './python.js';
@@ -79,6 +79,7 @@ async function installOne(t: Target, ctx: InstallContext): Promise<string | unde
     const entries = readZip(bytes, MCPB_LIMITS);
     const manifest = entries.find((e) => e.name === 'manifest.json');
     if (!manifest) return 'the bundle has no manifest.json';
+    const { parseManifest } = await import('./mcpb-manifest.js');
     const checked = parseManifest(manifest.data().toString('utf8'));
     if ('error' in checked) return checked.error;
     await mkdir(tmp, { recursive: true, mode: 0o755 });
@@ -127,10 +128,39 @@ export function bundleLaunch(dir: string, manifest: McpbManifest, env: Record<st
 
 async function launch(t: Target, cacheDir: string): Promise<PackageLaunch> {
   const dir = mcpbDir(cacheDir, t.mcpb!.sha256);
+  const { parseManifest } = await import('./mcpb-manifest.js');
   const checked = parseManifest(await readFile(path.join(dir, 'manifest.json'), 'utf8'));
   if ('error' in checked) throw new Error(checked.error);
   const l = bundleLaunch(dir, checked.manifest, t.env);
   return { ...l, args: [...l.args, ...(t.args ?? [])] };
+}
+
+const PATTERN = /\$\{([^}]{1,200})\}/g;
+
+/**
+ * The filler of `${__dirname}` and `${user_config.KEY}` for one bundle: a user_config value gets its
+ * default when it has one that is not secret, else an obvious fake value (named in `fake`), never
+ * anything of the user's; `env` (the target's) may give a user_config value by its key. */
+export function substitute(dir: string, manifest: McpbManifest, env: Record<string, string> = {}) {
+  const fake: string[] = [];
+  const values = new Map<string, string>();
+  for (const [key, spec] of Object.entries(manifest.user_config ?? {})) {
+    const given = Object.hasOwn(env, key) ? env[key] : undefined;
+    const fallback = spec.default === undefined || spec.sensitive ? undefined : Array.isArray(spec.default) ? spec.default.join(',') : String(spec.default);
+    if (given !== undefined) values.set(key, given);
+    else if (fallback !== undefined && !fallback.includes('${')) values.set(key, fallback);
+    else if (spec.required || spec.sensitive) {
+      values.set(key, `idemscan-fake-${key.toLowerCase()}`);
+      fake.push(`user_config.${key}`);
+    } else values.set(key, '');
+  }
+  const fill = (text: string) =>
+    text.replace(PATTERN, (whole, name: string) => {
+      if (name === '__dirname') return dir;
+      if (name.startsWith('user_config.') && values.has(name.slice(12))) return values.get(name.slice(12))!;
+      return whole;
+    });
+  return { values, fake, fill };
 }
 
 export const mcpbKind: PackageKind = {

@@ -6,7 +6,7 @@
  */
 
 /** PEP 508 distribution name: letters and digits, with `.`, `_`, `-` inside. */
-const PYPI_NAME = /^[A-Za-z0-9](?:[A-Za-z0-9._-]{0,198}[A-Za-z0-9])?$/;
+const PYPI_NAME = /^[A-Z0-9](?:[\w.-]{0,198}[A-Z0-9])?$/i;
 /** PEP 440 public version in its normalised spelling, plus an optional local part: exact, no `*`. */
 const PEP440 = /^(?:\d+!)?\d+(?:\.\d+)*(?:(?:a|b|rc)\d+)?(?:\.post\d+)?(?:\.dev\d+)?(?:\+[a-z0-9]+(?:\.[a-z0-9]+)*)?$/;
 
@@ -22,7 +22,7 @@ export function parsePypiSpec(spec: string): PypiSpec | { error: string } {
   const expected = 'expected "name==1.2.3" with one exact version';
   const at = spec.indexOf('==');
   if (at <= 0) {
-    const op = /[<>=!~@]|\s/.exec(spec);
+    const op = /[<>=!~@\s]/.exec(spec);
     return { error: `${op ? `"${op[0]}" is not "=="` : 'no version'}: not pinned; ${expected}` };
   }
   const name = spec.slice(0, at);
@@ -51,7 +51,7 @@ export interface OciRef {
   digest?: string;
 }
 
-const OCI_NAME = /^[a-z0-9][a-z0-9._-]*(?::\d{1,5})?(?:\/[a-z0-9][a-z0-9._-]*)*$/i;
+const OCI_NAME = /^[a-z0-9][\w.-]*(?::\d{1,5})?(?:\/[a-z0-9][\w.-]*)*$/i;
 const OCI_TAG = /^\w[\w.-]{0,127}$/;
 const OCI_DIGEST = /^sha256:[0-9a-f]{64}$/;
 

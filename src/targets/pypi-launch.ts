@@ -48,7 +48,7 @@ export function readUvx(command: string, args: readonly string[]): UvxLaunch | u
   const asPep = at > 0 && !spec.includes('==') ? `${spec.slice(0, at)}==${spec.slice(at + 1)}` : spec;
   const got = parsePypiSpec(asPep);
   if (from !== undefined && !/^[\w.-]{1,200}$/.test(positional)) return undefined; // a command name, not a path
-  const bare = /^[A-Za-z0-9][\w.-]{0,199}$/.test(spec);
+  const bare = /^[A-Z0-9][\w.-]{0,199}$/i.test(spec);
   if ('error' in got && !bare && !spec.endsWith('@latest')) return undefined; // a URL, a path, an extra, a range
   const name = 'error' in got ? spec.replace(/@latest$/, '') : got.name;
   return {

@@ -135,7 +135,7 @@ describe('interpreter prefixes', () => {
 });
 
 describe('registry packages', () => {
-  const env = { env: {} };
+  const env = {};
   const one = (pkg: Record<string, unknown>) => parseTargets(JSON.stringify({ name: 'io.example/p', packages: [pkg] }), 'server.json', env);
   it('reads pypi with its index, mcpb with its hash, oci with its tag', () => {
     expect(one({ registryType: 'pypi', identifier: 'p', version: '1.0', registryBaseUrl: 'file:///srv/idx' }).targets[0]).toMatchObject({ pypi: 'p==1.0', index: 'file:///srv/idx/simple' });
