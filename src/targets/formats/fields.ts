@@ -61,7 +61,7 @@ function nameMap<V extends z.ZodType<string, unknown>>(value: V, nameProblem: (n
 export const envMap = <V extends z.ZodType<string, unknown>>(value: V) => nameMap(value, envNameProblem);
 export const headerMap = nameMap(headerValue, headerNameProblem);
 
-/** `name@version`, pinned (see pinned.ts). */
+/** `name@version`, pinned (see model/package-spec.ts). */
 export const npmSpec = checked((spec) => {
   const got = parsePinnedSpec(spec);
   return 'error' in got ? got.error : undefined;
