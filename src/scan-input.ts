@@ -45,9 +45,12 @@ export function checkTargets(targets: unknown): asserts targets is Target[] {
     }
     if (t.transport === 'static') {
       if (!isObject(t.saved) || !Array.isArray(t.saved.tools)) throw fail('saved', 'a static target needs saved: { tools: [...] } (a saved tools/list result)');
-      if (t.command !== undefined || t.npm !== undefined || t.url !== undefined) throw fail('saved', 'a static target is a saved list: it takes no command, npm or url');
+      if ([t.command, t.npm, t.pypi, t.mcpb, t.oci, t.url].some((v) => v !== undefined)) throw fail('saved', 'a static target is a saved list: it takes no command, package or url');
     } else if (t.transport === 'stdio') {
-      if ([t.command, t.npm].filter((v) => v !== undefined).length !== 1) throw fail('command', 'a stdio target needs exactly one of "command" or "npm"');
+      if ([t.command, t.npm, t.pypi, t.mcpb, t.oci].filter((v) => v !== undefined).length !== 1) throw fail('command', 'a stdio target needs exactly one of "command", "npm", "pypi", "mcpb" or "oci"');
+      if (t.pypi !== undefined && !isText(t.pypi)) throw fail('pypi', 'expected a pinned package, "name==1.2.3"');
+      if (t.oci !== undefined && !isText(t.oci)) throw fail('oci', 'expected a pinned image, "registry/name:1.2.3" or "name@sha256:..."');
+      if (t.mcpb !== undefined && !(isObject(t.mcpb) && typeof t.mcpb.url === 'string' && typeof t.mcpb.sha256 === 'string')) throw fail('mcpb', 'expected { url, sha256 }');
       if (t.command !== undefined && !isText(t.command)) throw fail('command', 'expected a non-empty string');
       if (t.npm !== undefined && !isText(t.npm)) throw fail('npm', 'expected a pinned package, "name@1.2.3"');
       if (t.url !== undefined) throw fail('url', 'a stdio target takes no url (transport "http" or "sse" for one)');

@@ -18,10 +18,11 @@ import { SCHEMA_VERSION } from './model/schema-version.js';
 import { checkOptions, checkTargets } from './scan-input.js';
 import { summarize } from './model/summary.js';
 import { defaultCacheDir } from './targets/cache-dir.js';
-import { cacheContainment, installHint, installPackages, type InstallResult, installScriptSpecs, isInstalled, packageDir, resolveNpmLaunch } from './targets/npm.js';
+import { cacheContainment, installHint, type InstallResult } from './targets/npm.js';
+import { installMissing, missingTargets, packageOf, packageProblems } from './targets/packages.js';
 import { describeTarget, Redactor } from './redact/redact.js';
-import { npmLaunchTargets, pypiProblem, resolveUnpinned, withResolved } from './targets/npm-launch.js';
-import { parsePinnedSpec } from './model/package-spec.js';
+import { npmLaunchTargets, resolveUnpinned, withResolved } from './targets/npm-launch.js';
+import { pypiLaunchTargets, pypiProblem } from './targets/pypi-launch.js';
 import { redactServer } from './redact/redact-report.js';
 import { NameMatcher } from './targets/server-names.js';
 import { contain, defaultSupport, sandboxSupport, type SandboxMode } from './targets/sandbox.js';
@@ -33,8 +34,10 @@ export interface ScanOptions extends Partial<Omit<ConnectOptions, 'oauth'>> {
   /** OAuth for HTTP servers (docs/OAUTH.md). Stored tokens are used even without it; a sign-in only with `interactive`. */
   oauth?: Partial<OAuthScanOptions>;
   concurrency?: number;
-  /** Install pinned npm targets that are not in the cache yet (needs the npm registry). */
+  /** Install pinned packages (npm, PyPI, .mcpb, OCI) that are not in the cache yet (needs their registries). */
   install?: boolean;
+  /** PyPI: let pip (or uv) build source distributions, which runs the package's build code at install time. */
+  allowSdist?: boolean;
   cacheDir?: string;
   /** Run stdio servers in bubblewrap (or, without it, a loopback-only network namespace). */
   sandbox?: boolean;
@@ -72,27 +75,23 @@ export async function scan(listed: Target[], options: ScanOptions = {}): Promise
   const connect: ConnectOptions = { ...DEFAULT_CONNECT_OPTIONS, ...definedOnly(options) };
   const concurrency = Math.max(1, options.concurrency ?? 4);
   const cacheDir = options.cacheDir ?? defaultCacheDir();
-  // `npx -y pkg` and the like run from the cache like npm targets; unpinned ones get a version first.
-  const launched = npmLaunchTargets(listed);
+  // `npx -y pkg`, `uvx pkg==1.2.3` and the like run from the cache like npm targets; unpinned npm ones get a version first.
+  const launched = pypiLaunchTargets(npmLaunchTargets(listed));
   const resolution = await resolveUnpinned(launched, !!options.install, cacheDir, options.signal);
   const targets = withResolved(launched, resolution);
   const stdio = targets.some((t) => t.transport === 'stdio');
   const sandboxNote = options.sandbox ? sandboxSupport().note : stdio ? defaultSupport().note : undefined;
   if (sandboxNote) options.onProgress?.({ type: 'warning', message: sandboxNote });
-  const npmSpecs = targets.filter((t) => t.npm).map((t) => t.npm!);
-  const scripts = installScriptSpecs(targets);
-  // Target files are checked when read; a library caller's own targets are checked here, before npm runs.
+  const specs = targets.map((t) => packageOf(t)?.spec).filter((s): s is string => s !== undefined);
+  // Target files are checked when read; a library caller's own targets are checked here, before npm or pip runs.
   const installErrors = new Map(resolution.errors);
-  for (const spec of npmSpecs) {
-    if (installErrors.has(spec)) continue;
-    const pinned = parsePinnedSpec(spec);
-    if ('error' in pinned) installErrors.set(spec, pinned.error);
-  }
-  const missing = npmSpecs.filter((s) => !installErrors.has(s) && !isInstalled(cacheDir, s, scripts.has(s)));
-  if (missing.length > 0 && options.install) options.onProgress?.({ type: 'install', packages: [...new Set(missing)], cacheDir });
-  const onInstalled = (result: InstallResult) => options.onProgress?.({ type: 'installed', result });
-  const installs = missing.length > 0 && options.install ? await installPackages(missing, cacheDir, concurrency, scripts, options.signal, onInstalled) : [];
-  for (const r of installs) if (!r.ok) installErrors.set(r.spec, r.error ?? 'npm install failed');
+  packageProblems(targets, installErrors);
+  const missing = [...new Set(missingTargets(targets, cacheDir, installErrors).map((t) => packageOf(t)!.spec))];
+  if (missing.length > 0 && options.install) options.onProgress?.({ type: 'install', packages: missing, cacheDir });
+  if (options.allowSdist && targets.some((t) => t.pypi)) options.onProgress?.({ type: 'warning', message: SDIST_WARNING });
+  const onDone = (result: InstallResult) => options.onProgress?.({ type: 'installed', result });
+  const installs = missing.length > 0 && options.install ? await installMissing(targets, { cacheDir, concurrency, signal: options.signal, onDone, allowSdist: options.allowSdist }, installErrors) : [];
+  for (const r of installs) if (!r.ok) installErrors.set(r.spec, r.error ?? 'install failed');
   for (const r of installs) if (r.note) options.onProgress?.({ type: 'warning', message: r.note });
   const scanStarted = performance.now();
 
@@ -146,12 +145,14 @@ export async function scan(listed: Target[], options: ScanOptions = {}): Promise
     manifest: {
       node: process.version,
       platform: `${os.platform()} ${os.release()} ${os.arch()}`,
-      packages: [...new Set(npmSpecs)].sort(),
+      packages: [...new Set(specs)].sort(),
       installs: installs.length ? installs.map(({ spec, ok, ms }) => ({ spec, ok, ms })) : undefined,
       scanMs: Math.round(performance.now() - scanStarted),
     },
   };
 }
+
+export const SDIST_WARNING = '--allow-sdist: PyPI packages without a wheel are built from source, which runs their build code (setup.py, build backends) at install time, outside any sandbox, with the network';
 
 interface OneOptions extends ScanOptions {
   cacheDir: string;
@@ -188,23 +189,33 @@ async function scanServer(target: Target, connect: ConnectOptions, opts: OneOpti
   const base = { name: target.name, idempotencyCapability: false, trusted, tools: [], findings: [] };
   let launch: Launch = target;
   let resolved: string | undefined;
-  let sandbox: SandboxMode | undefined;
+  let sandbox: SandboxMode | 'container' | undefined;
+  let packaged: { digest?: string; fakeEnv?: string[] } = {};
   try {
-    if (target.npm) {
-      const installError = opts.installErrors.get(target.npm);
-      if (installError) throw new Error(`${target.npm} was not installed: ${installError}`);
-      if (!isInstalled(opts.cacheDir, target.npm, !!target.installScripts)) throw new Error(`${target.npm} is not installed: run \`${installHint(target.source, opts.cacheDir)}\` first`);
-      launch = { ...target, ...(await resolveNpmLaunch(target, opts.cacheDir)) };
+    const pkg = packageOf(target);
+    let own = cacheContainment(opts.cacheDir);
+    let container = false;
+    if (pkg) {
+      const unavailable = pkg.kind.unavailable?.();
+      if (unavailable) throw new Error(unavailable);
+      const installError = opts.installErrors.get(pkg.spec);
+      if (installError) throw new Error(`${pkg.spec} was not installed: ${installError}`);
+      if (!pkg.kind.installed(target, opts.cacheDir)) throw new Error(`${pkg.spec} is not installed: run \`${installHint(target.source, opts.cacheDir)}\` first`);
+      const ready = await pkg.kind.launch(target, opts.cacheDir);
+      launch = { ...target, command: ready.command, args: ready.args, env: ready.env ? { ...ready.env, ...target.env } : target.env };
       resolved = [launch.command, ...redact.args(launch.args ?? [])].join(' ');
+      own = { ...own, readable: ready.readable };
+      container = !!ready.container;
+      packaged = { digest: ready.digest, fakeEnv: ready.fakeEnv };
     }
     // Its download would need the network the sandbox takes away: said at once, not after --timeout.
     const pypi = opts.sandbox ? pypiProblem(target) : undefined;
     if (pypi) throw new Error(pypi);
     if (launch.transport === 'stdio' && launch.command) {
-      const own = cacheContainment(opts.cacheDir, target.npm ? packageDir(opts.cacheDir, target.npm) : undefined);
-      const contained = contain({ command: launch.command, args: launch.args ?? [], cwd: launch.cwd }, { sandbox: !!opts.sandbox, ...own });
+      // A container is contained by its engine; bubblewrap would hide the engine's socket.
+      const contained = contain({ command: launch.command, args: launch.args ?? [], cwd: launch.cwd }, { sandbox: !!opts.sandbox && !container, ...own });
       launch = { ...launch, command: contained.command, args: contained.args };
-      sandbox = contained.sandbox;
+      sandbox = container ? 'container' : contained.sandbox;
     }
   } catch (err) {
     return {
@@ -219,7 +230,9 @@ async function scanServer(target: Target, connect: ConnectOptions, opts: OneOpti
   if (target.oauth) launch = { ...launch, oauthClient: oauthClientOf(target) };
   const saved = target.transport === 'static';
   const obs = saved ? await (await import('./connect/saved.js')).observeSaved(target, connect) : await observe(launch, target.timeoutMs ? { ...connect, timeoutMs: target.timeoutMs } : connect);
-  const target_ = { ...describeTarget(target, resolved), sandbox };
+  const described = describeTarget(target, resolved);
+  const fakeEnv = [...(described.fakeEnv ?? []), ...(packaged.fakeEnv ?? [])];
+  const target_ = { ...described, sandbox, digest: packaged.digest, fakeEnv: fakeEnv.length ? fakeEnv : undefined };
   // Stopped while this server was listed or closed: it is left out of the report, so classifying
   // it would only delay the stop.
   if (connect.signal?.aborted) return { ...base, status: 'failed', failure: { kind: 'timeout', message: 'interrupted' }, target: target_, durationMs: obs.durationMs };

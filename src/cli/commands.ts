@@ -1,13 +1,13 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defaultCacheDir } from '../targets/cache-dir.js';
-import { installPackages, installScriptSpecs } from '../targets/npm.js';
+import type { InstallResult } from '../targets/npm.js';
 import { parseShard, selectShard, type Shard } from '../targets/shard.js';
 import type { Target } from '../targets/types.js';
 import { reporter, REPORTERS } from '../render/index.js';
 import type { Report } from '../model/schema.js';
 import type { SarifUris } from '../render/types.js';
-import { scan, type ScanOptions } from '../scan.js';
+import { scan, SDIST_WARNING, type ScanOptions } from '../scan.js';
 import { safeText } from '../render/terminal.js';
 import { EXIT, UsageError } from './exit.js';
 import { urlScheme } from './options.js';
@@ -165,6 +165,7 @@ async function run(
     sandbox: flags.sandbox,
     install: flags.install,
     cacheDir: flags.cacheDir,
+    allowSdist: flags.allowSdist,
     oauth,
     skipped,
     shard: extra.shard,
@@ -244,25 +245,38 @@ async function exitCode(report: Report, failOn: FailOn | undefined): Promise<num
   return EXIT.failOn;
 }
 
-export async function installCommand(files: string[], flags: { concurrency: number; cacheDir?: string; allowEnv?: string[] }): Promise<void> {
+export async function installCommand(files: string[], flags: { concurrency: number; cacheDir?: string; allowEnv?: string[]; allowSdist?: boolean }): Promise<void> {
   const loaded = await loadOrUsage(files, checkAllowEnv(flags.allowEnv));
   for (const s of loaded.skipped) process.stderr.write(`idemscan: skipped ${safeText(s.name, 80)} (${s.source}): ${safeText(s.reason, 400)}\n`);
-  // `npx -y pkg` entries too, each unpinned one at the version a scan would resolve now.
+  // `npx -y pkg` and `uvx pkg==1.2.3` entries too, each unpinned npm one at the version a scan would resolve now.
   const { npmLaunchTargets, resolveUnpinned, withResolved } = await import('../targets/npm-launch.js');
-  const launched = npmLaunchTargets(loaded.targets);
+  const { pypiLaunchTargets } = await import('../targets/pypi-launch.js');
+  const { installMissing, packageOf, packageProblems } = await import('../targets/packages.js');
+  const launched = pypiLaunchTargets(npmLaunchTargets(loaded.targets));
   const cacheDir = flags.cacheDir ?? defaultCacheDir();
   const resolution = await resolveUnpinned(launched, true, cacheDir);
-  for (const [spec, error] of resolution.errors) process.stderr.write(`idemscan: ${safeText(spec, 300)}: ${safeText(error, 600)}\n`);
   const targets = withResolved(launched, resolution);
-  const specs = targets.filter((t) => t.npm && !resolution.errors.has(t.npm)).map((t) => t.npm!);
+  const errors = new Map(resolution.errors);
+  packageProblems(targets, errors);
+  for (const [spec, error] of errors) process.stderr.write(`idemscan: ${safeText(spec, 300)}: ${safeText(error, 600)}\n`);
+  if (flags.allowSdist && targets.some((t) => t.pypi)) process.stderr.write(`idemscan: warning: ${SDIST_WARNING}\n`);
+  const specs = new Set(targets.map((t) => packageOf(t)?.spec).filter((s) => s !== undefined && !errors.has(s)));
   // Each package as it finishes on stdout; on a terminal a bar with counts on stderr.
-  const progress = new InstallProgress(new Set(specs).size, process.stdout, process.stderr);
-  const results = await installPackages(specs, cacheDir, flags.concurrency, installScriptSpecs(targets), undefined, (r) => {
+  const progress = new InstallProgress(specs.size, process.stdout, process.stderr);
+  const onDone = (r: InstallResult) => {
     progress.onInstalled(r);
     if (r.note) progress.message(`idemscan: ${r.note}`);
     if (!r.ok) progress.message(r.error ?? '');
-  });
+  };
+  // Cached ones are listed too, as `(cached)`: installMissing skips them, so they are reported here.
+  const pending = new Map<string, InstallResult>();
+  for (const t of targets) {
+    const p = packageOf(t);
+    if (p && !errors.has(p.spec) && p.kind.installed(t, cacheDir) && !pending.has(p.spec)) pending.set(p.spec, { spec: p.spec, ok: true, ms: 0 });
+  }
+  for (const r of pending.values()) onDone(r);
+  const results = [...pending.values(), ...(await installMissing(targets, { cacheDir, concurrency: flags.concurrency, onDone, allowSdist: flags.allowSdist }, errors))];
   progress.stop();
   process.stdout.write(`${results.filter((r) => r.ok).length}/${results.length} packages in ${cacheDir}\n`);
-  if (results.some((r) => !r.ok) || resolution.errors.size > 0) process.exitCode = EXIT.allFailed;
+  if (results.some((r) => !r.ok) || errors.size > 0) process.exitCode = EXIT.allFailed;
 }

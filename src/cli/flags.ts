@@ -18,6 +18,8 @@ export interface ScanFlags extends OAuthFlags {
   sandbox?: boolean;
   install: boolean;
   cacheDir?: string;
+  /** PyPI: let pip build sdists (their build code runs at install time). */
+  allowSdist?: boolean;
   quiet?: boolean;
   /** A lock file to compare with (report.drift); `lock` writes one to `lock`. */
   baseline?: string;

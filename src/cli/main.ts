@@ -64,12 +64,15 @@ function scanOptions(cmd: Command, one = false): Command {
     .option('--rules-base-url <url>', RULES_BASE_URL)
     .addOption(SARIF_URI())
     .option('--sandbox', 'run stdio servers under bubblewrap: no network, no home directories, read-only system (network namespace only, without bwrap; docs/SANDBOX.md)')
-    .option('--no-install', 'do not install missing pinned npm packages')
-    .option('--cache-dir <dir>', 'where pinned npm packages are installed (default: $IDEMSCAN_CACHE or ~/.cache/idemscan)')
+    .option('--no-install', 'do not install missing pinned packages (npm, PyPI, .mcpb, OCI)')
+    .option('--cache-dir <dir>', 'where pinned packages are installed (default: $IDEMSCAN_CACHE or ~/.cache/idemscan)')
+    .option('--allow-sdist', ALLOW_SDIST)
     .option('-q, --quiet', 'no progress or table on the terminal');
 }
 
 const commands = () => import('./commands.js');
+
+const ALLOW_SDIST = 'PyPI: also build packages that ship no wheel (runs their build code at install time, unsandboxed)';
 
 /** Target files and project configs are others' lists: `${VAR}` in them reads only these variables. */
 const ALLOW_ENV = repeatable('--allow-env <name>', 'an environment variable that target files and project-scope configs may expand as ${NAME} (none by default)', { commas: true });
@@ -107,12 +110,13 @@ scanOptions(program.command('lock'))
 
 program
   .command('install')
-  .description('install the npm packages of target files into the cache (pinned ones, and those npx-style entries start)')
+  .description('install the packages of target files into the cache: pinned npm, PyPI, .mcpb and OCI ones, and those npx-style and uvx entries start')
   .argument('<files...>', 'target files')
   .addOption(intOption('--concurrency <n>', 'installs at once', 4))
   .option('--cache-dir <dir>', 'cache directory (default: $IDEMSCAN_CACHE or ~/.cache/idemscan)')
+  .option('--allow-sdist', ALLOW_SDIST)
   .addOption(ALLOW_ENV)
-  .action(async (files: string[], flags: { concurrency: number; cacheDir?: string; allowEnv?: string[] }) => (await commands()).installCommand(files, flags));
+  .action(async (files: string[], flags: { concurrency: number; cacheDir?: string; allowEnv?: string[]; allowSdist?: boolean }) => (await commands()).installCommand(files, flags));
 
 program
   .command('schema')

@@ -56,6 +56,7 @@ const SANDBOX_WORDS: Record<string, string> = {
   bubblewrap: 'bubblewrap (no network, no home directories, read-only system)',
   netns: 'network namespace only (no network but loopback; files and HOME are not protected)',
   none: 'none (they ran with your rights, files and network included; --sandbox contains them)',
+  container: 'the container engine (docker or podman: no network, no capabilities, read-only root)',
   'none-host-proc': "none, not even a /proc of their own (they could see this machine's processes and their environments; --sandbox contains them)",
 };
 

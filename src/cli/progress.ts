@@ -162,7 +162,7 @@ export class ScanProgress {
         return;
       case 'install':
         if (this.quiet) return;
-        this.status.line(`idemscan: installing ${e.packages.length} pinned npm package${e.packages.length === 1 ? '' : 's'} into ${safeText(e.cacheDir, 300)} (once; \`idemscan install\` does it ahead)`);
+        this.status.line(`idemscan: installing ${e.packages.length} pinned package${e.packages.length === 1 ? '' : 's'} into ${safeText(e.cacheDir, 300)} (once; \`idemscan install\` does it ahead)`);
         this.install = new InstallProgress(e.packages.length, this.err, this.err);
         return;
       case 'installed':

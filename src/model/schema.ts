@@ -89,6 +89,15 @@ export const TargetInfo = z.object({
   /** Names of the headers the target declares; values are never reported. */
   headers: z.array(z.string()).optional(),
   npm: z.string().optional(),
+  /** A pinned PyPI package (`name==1.2.3`), run from its virtual environment in the cache. */
+  pypi: z.string().optional(),
+  /** The PEP 503 index the PyPI package came from, when not PyPI's. */
+  index: z.string().optional(),
+  /** A `.mcpb` bundle: where it was downloaded from and the sha256 it was checked against. */
+  mcpb: z.object({ url: z.string(), sha256: z.string() }).optional(),
+  /** An OCI image as the target names it, and the digest it resolved to at install (`digest`). */
+  oci: z.string().optional(),
+  digest: z.string().optional(),
   /** A server the config starts through a package runner (`npx -y pkg@^1 ...`), scanned as the npm
    * package `npm`: the runner, the package as the config wrote it, and whether its version was
    * resolved by idemscan (the config did not pin one; `npm` is then the version resolved). */
@@ -106,8 +115,9 @@ export const TargetInfo = z.object({
   /** How a stdio server was contained (docs/SANDBOX.md): bubblewrap or the network-only namespace
    * under --sandbox, none without it (its own PID namespace and /proc), none-host-proc without it
    * where this machine gives no fresh /proc (the server sees the host's processes and their
-   * /proc entries). Absent for HTTP servers. */
-  sandbox: z.enum(['bubblewrap', 'netns', 'none', 'none-host-proc']).optional(),
+   * /proc entries), container for an OCI image (the engine contains it: no network, no
+   * capabilities, read-only). Absent for HTTP servers. */
+  sandbox: z.enum(['bubblewrap', 'netns', 'none', 'none-host-proc', 'container']).optional(),
 });
 
 export const ProtocolInfo = z.object({

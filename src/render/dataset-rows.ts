@@ -5,14 +5,14 @@
  * the report was made, and nothing here reads the server's raw data again.
  */
 import { HINT_NAMES, type HintName } from '../model/verdicts.js';
-import { parsePinnedSpec } from '../model/package-spec.js';
+import { parsePinnedSpec, parsePypiSpec } from '../model/package-spec.js';
 import type { Report, ServerReport, ToolReport, Verdict } from '../model/schema.js';
 
 export interface DatasetRow {
   server: string;
-  /** The npm package name when the server was installed from npm, else null. */
+  /** The package name when the server was installed from npm or PyPI, else null. */
   package: string | null;
-  /** The pinned npm version, else the version the server reported in serverInfo, else null. */
+  /** The pinned npm or PyPI version, else the version the server reported in serverInfo, else null. */
   version: string | null;
   downloads: number | null;
   tool: string;
@@ -77,7 +77,7 @@ export function datasetRows(report: Report): DatasetRow[] {
 type ServerColumns = Pick<DatasetRow, 'server' | 'package' | 'version' | 'downloads'>;
 
 function serverColumns(s: ServerReport): ServerColumns {
-  const pinned = s.target.npm === undefined ? undefined : parsePinnedSpec(s.target.npm);
+  const pinned = s.target.npm !== undefined ? parsePinnedSpec(s.target.npm) : s.target.pypi !== undefined ? parsePypiSpec(s.target.pypi) : undefined;
   const npm = pinned && 'name' in pinned ? pinned : undefined;
   return {
     server: s.name,

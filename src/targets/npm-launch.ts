@@ -11,7 +11,7 @@ import pLimit from 'p-limit';
 import maxSatisfying from 'semver/ranges/max-satisfying.js';
 import satisfies from 'semver/functions/satisfies.js';
 import validRange from 'semver/ranges/valid.js';
-import { npmLaunchOf, pypiLaunchOf } from './launchers.js';
+import { npmLaunchOf } from './launchers.js';
 import { isInstalled, npmEnv } from './npm.js';
 import { exactVersionProblem } from '../model/package-spec.js';
 import type { Target } from './types.js';
@@ -35,14 +35,6 @@ export function npmLaunchTargets(targets: Target[]): Target[] {
       launcher: { runner: found.runner, spec: found.spec, resolved: !pinned },
     };
   });
-}
-
-/** Why a uvx server cannot run in the sandbox, or undefined when it is not one. */
-export function pypiProblem(target: Target): string | undefined {
-  if (target.transport !== 'stdio' || !target.command || target.npm) return undefined;
-  const found = pypiLaunchOf(target.command, target.args ?? []);
-  if (!found) return undefined;
-  return `uvx servers need PyPI installs, not supported yet: ${found.spec ?? 'its package'} would be downloaded at start-up, and the sandbox has no network (scan without --sandbox to run it as configured)`;
 }
 
 export interface Resolution {

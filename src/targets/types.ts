@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { binName, envMap, headerMap, launchText, npmSpec } from './formats/fields.js';
+import { binName, envMap, headerMap, launchText, npmSpec, ociRef, pypiSpec } from './formats/fields.js';
+import { SHA256 } from '../model/package-spec.js';
 
 /** A server to scan, after its file was read and validated. Secrets live here, never in a report. */
 export interface Target {
@@ -19,6 +20,15 @@ export interface Target {
   /** A pinned npm package (`name@version`) launched from the install cache instead of a command. */
   npm?: string;
   bin?: string;
+  /** A pinned PyPI package (`name==1.2.3`), installed into a virtual environment in the cache; `bin`
+   * names its console script (default: the one named like the package). */
+  pypi?: string;
+  /** The PEP 503 index a `pypi` package comes from (`https://.../simple`, `file:///...`); PyPI's by default. */
+  index?: string;
+  /** A `.mcpb` bundle: downloaded from `url`, checked against `sha256` before it is unpacked. */
+  mcpb?: { url: string; sha256: string };
+  /** An OCI image, pinned by a tag other than `latest` or by a digest; run by docker or podman. */
+  oci?: string;
   /** What the config said when it started the package through a runner (`npx -y pkg@^1 ...`):
    * the runner, the package as written, and whether idemscan resolved its version (unpinned). */
   launcher?: { runner: string; spec: string; resolved: boolean };
@@ -103,6 +113,11 @@ export const OwnEntry = z
     headers: headerMap.optional(),
     npm: npmSpec.optional(),
     bin: binName.optional(),
+    pypi: pypiSpec.optional(),
+    index: z.string().min(1).optional(),
+    mcpb: z.string().min(1).optional(),
+    sha256: z.string().optional(),
+    oci: ociRef.optional(),
     // The reason, required: install scripts are package code run at install time.
     installScripts: z.string().min(1, 'give the reason the package needs its install scripts').optional(),
     trusted: z.boolean().optional(),
@@ -125,14 +140,17 @@ export const OwnEntry = z
       .optional(),
   })
   .strict()
-  .refine((e) => [e.command, e.url, e.npm].filter(Boolean).length === 1, {
-    message: 'exactly one of "command", "url" or "npm" is required',
+  .refine((e) => [e.command, e.url, e.npm, e.pypi, e.mcpb, e.oci].filter(Boolean).length === 1, {
+    message: 'exactly one of "command", "url", "npm", "pypi", "mcpb" or "oci" is required',
   })
+  .refine((e) => !e.index || e.pypi, { message: '"index" applies to "pypi" packages only', path: ['index'] })
+  .refine((e) => !e.mcpb || e.sha256, { message: 'a "mcpb" bundle needs its "sha256" (it is checked before anything is unpacked)', path: ['sha256'] })
+  .refine((e) => !e.sha256 || (e.mcpb && SHA256.test(e.sha256)), { message: '"sha256" is the 64 hex digits of a "mcpb" bundle', path: ['sha256'] })
   .refine((e) => !e.oauth || e.url, { message: '"oauth" applies to "url" servers only', path: ['oauth'] })
   .refine((e) => e.oauth === undefined || e.oauth === true || e.oauth.clientSecretEnv === undefined, { message: CLIENT_SECRET_REFUSED, path: ['oauth', 'clientSecretEnv'] })
   .refine((e) => !e.installScripts || e.npm, { message: '"installScripts" applies to "npm" packages only', path: ['installScripts'] })
   .refine((e) => !e.transport || (e.url ? e.transport !== 'stdio' : e.transport === 'stdio'), {
-    message: '"transport" must be "stdio" for a command or npm package, "http" or "sse" for a url',
+    message: '"transport" must be "stdio" for a command or package, "http" or "sse" for a url',
     path: ['transport'],
   });
 

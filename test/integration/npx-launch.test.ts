@@ -72,11 +72,11 @@ it('resolves an unpinned package to the version npm would pick, and the report s
   expect(report.manifest?.packages).toEqual(['idemscan-npx-probe@1.1.0']);
 });
 
-it('says at once that a uvx server cannot run in the sandbox yet, instead of timing out', { timeout: 60_000 }, async () => {
+it('says at once that an unpinned uvx server cannot run in the sandbox, instead of timing out', { timeout: 60_000 }, async () => {
   const { server, ms } = await scanConfig({ fetch: { command: 'uvx', args: ['mcp-server-fetch'] } }, sandbox.length ? [] : ['--sandbox']);
   const s = server('fetch');
   expect(s.failure?.kind).toBe('spawn');
-  expect(s.failure?.message).toMatch(/^uvx servers need PyPI installs, not supported yet: mcp-server-fetch/);
+  expect(s.failure?.message).toMatch(/^uvx mcp-server-fetch is not pinned: idemscan installs exact PyPI versions only/);
   expect(ms).toBeLessThan(15_000); // not the 30 s of --timeout
 });
 

@@ -107,7 +107,7 @@ describe('targets/examples', () => {
     expect(skipped[0]!.reason).toMatch(/^servers\.asks-for-key\.headers\.Authorization: \$\{input:api-key\} needs an interactive VS Code input$/);
   });
 
-  it('registry-server.json: npm package with arguments and fake secrets, a remote, a skipped PyPI package', async () => {
+  it('registry-server.json: npm package with arguments and fake secrets, a remote, a skipped NuGet package', async () => {
     const { targets, skipped } = await loadTargetFile(file('registry-server.json'), env);
     const base = 'io.github.idemscan/example-everything';
     expect(targets.map((t) => [t.name, t.transport])).toEqual([
@@ -129,8 +129,8 @@ describe('targets/examples', () => {
       fakeEnv: ['Authorization'],
     });
     expect(skipped).toHaveLength(1);
-    expect(skipped[0]).toMatchObject({ name: `${base}#pypi-1`, source: file('registry-server.json') });
-    expect(skipped[0]!.reason).toMatch(/registry type "pypi" is not launched/);
+    expect(skipped[0]).toMatchObject({ name: `${base}#nuget-1`, source: file('registry-server.json') });
+    expect(skipped[0]!.reason).toMatch(/registry type "nuget" is not launched by idemscan \(npm, pypi, mcpb, oci only\)/);
   });
 
   it('every example uses only loopback URLs and pinned reference servers', async () => {

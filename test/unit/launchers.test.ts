@@ -1,7 +1,8 @@
 /** Package runners in client configs, read by each runner's own grammar; anything unsure stays as it was. */
 import { describe, expect, it } from 'vitest';
 import { npmLaunchOf, parseNpmSpec, pypiLaunchOf } from '../../src/targets/launchers.js';
-import { npmLaunchTargets, pickVersion, pypiProblem } from '../../src/targets/npm-launch.js';
+import { npmLaunchTargets, pickVersion } from '../../src/targets/npm-launch.js';
+import { pypiProblem } from '../../src/targets/pypi-launch.js';
 import type { Target } from '../../src/targets/types.js';
 
 const launch = (line: string) => {
@@ -119,6 +120,7 @@ describe('targets', () => {
     expect(pypiLaunchOf('uvx', ['--python', '3.12', '--from', 'git+https://x', 'srv'])).toEqual({ runner: 'uvx', spec: 'git+https://x' });
     expect(pypiLaunchOf('uv', ['tool', 'run', 'mcp-server-git'])).toEqual({ runner: 'uvx', spec: 'mcp-server-git' });
     expect(pypiLaunchOf('uv', ['run', 'server.py'])).toBeUndefined();
-    expect(pypiProblem(t('uvx', ['mcp-server-fetch']))).toMatch(/^uvx servers need PyPI installs, not supported yet: mcp-server-fetch/);
+    expect(pypiProblem(t('uvx', ['mcp-server-fetch']))).toMatch(/^uvx mcp-server-fetch is not pinned: idemscan installs exact PyPI versions only \(write "mcp-server-fetch==1\.2\.3"/);
+    expect(pypiProblem(t('uvx', ['--python', '3.12', '--from', 'git+https://x', 'srv']))).toMatch(/^uvx git\+https:\/\/x: idemscan cannot read this uvx command line/);
   });
 });

@@ -96,13 +96,20 @@ describe('registry server.json', () => {
         { registryType: 'npm', identifier: '@ex/weather', version: '1.0.0', transport: { type: 'stdio' },
           packageArguments: [{ type: 'named', name: '--units', value: 'metric' }],
           environmentVariables: [{ name: 'WEATHER_API_KEY', isSecret: true, isRequired: true }, { name: 'OPTIONAL' }] },
-        { registryType: 'pypi', identifier: 'weather', version: '1.0.0' },
+        { registryType: 'pypi', identifier: 'weather', version: '1.0.0', environmentVariables: [{ name: 'PY_TOKEN', isSecret: true }] },
+        { registryType: 'nuget', identifier: 'Weather', version: '1.0.0' },
+        { registryType: 'cargo', identifier: 'weather', version: '1.0.0' },
       ],
       remotes: [{ type: 'streamable-http', url: 'https://weather.example.test/mcp' }],
     }), 'server.json', env);
     expect(targets[0]).toMatchObject({ npm: '@ex/weather@1.0.0', args: ['--units', 'metric'], env: { WEATHER_API_KEY: 'idemscan-fake-weather_api_key' }, fakeEnv: ['WEATHER_API_KEY'] });
-    expect(targets[1]).toMatchObject({ transport: 'http', url: 'https://weather.example.test/mcp' });
-    expect(skipped[0]!.reason).toMatch(/pypi/);
+    expect(targets[1]).toMatchObject({ transport: 'stdio', pypi: 'weather==1.0.0', env: { PY_TOKEN: 'idemscan-fake-py_token' }, fakeEnv: ['PY_TOKEN'] });
+    expect(targets[1]!.index).toBeUndefined();
+    expect(targets[2]).toMatchObject({ transport: 'http', url: 'https://weather.example.test/mcp' });
+    expect(skipped.map((s) => s.reason)).toEqual([
+      'packages[2]: registry type "nuget" is not launched by idemscan (npm, pypi, mcpb, oci only)',
+      'packages[3]: registry type "cargo" is not launched by idemscan (npm, pypi, mcpb, oci only)',
+    ]);
   });
 
   const npmPackage = (extra: Record<string, unknown>) => ({ registryType: 'npm', identifier: '@ex/p', version: '1.2.3', ...extra });
@@ -138,14 +145,14 @@ describe('registry server.json', () => {
     const { targets, skipped } = parseTargets(JSON.stringify({ servers: [
       entry('io.example/ok', { packages: [npmPackage({})] }),
       entry('io.example/range', { packages: [npmPackage({ version: '^1.2.0' })] }),
-      entry('io.example/py', { packages: [{ registryType: 'pypi', identifier: 'p', version: '1.0.0' }] }),
+      entry('io.example/py', { packages: [{ registryType: 'pypi', identifier: 'p', version: '>=1.0' }] }),
       entry('io.example/remote', { remotes: [{ type: 'streamable-http', url: 'https://{tenant}.example.test/mcp' }] }),
       { server: { packages: [] } },
     ] }), 'registry.json', env);
     expect(targets.map((t) => t.name)).toEqual(['io.example/ok']);
     expect(skipped.map((s) => s.reason)).toEqual([
       'servers[1].server.packages[0].version: "^1.2.0" is not an exact version (unpinned); idemscan launches pinned packages only',
-      'servers[2].server.packages[0]: registry type "pypi" is not launched by idemscan (npm only)',
+      'servers[2].server.packages[0].version: ">=1.0" is not an exact PEP 440 version (unpinned); idemscan launches pinned packages only',
       'servers[3].server.remotes[0].url: missing, templated or not a URL',
       'servers[4].server: not a server.json',
     ]);

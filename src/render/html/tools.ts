@@ -125,7 +125,8 @@ function toolTable(s: ServerReport, i: number, links: RuleLinks): string {
 
 function facts(s: ServerReport): string {
   const t = s.target;
-  const launch = t.npm ? `npm ${t.npm}` : t.url ? t.url : [t.command, ...(t.args ?? [])].filter(Boolean).join(' ');
+  const pkg = t.npm ? `npm ${t.npm}` : t.pypi ? `pypi ${t.pypi}` : t.mcpb ? `mcpb ${t.mcpb.url}` : t.oci ? `oci ${t.oci}` : undefined;
+  const launch = pkg ?? (t.url ? t.url : [t.command, ...(t.args ?? [])].filter(Boolean).join(' '));
   const rows: [string, string][] = [['Target', `${text(t.transport)} <code>${text(launch, 400)}</code>`]];
   if (t.env?.length) rows.push(['Env names', text(t.env.join(', '), 400)]);
   if (t.headers?.length) rows.push(['Header names', text(t.headers.join(', '), 400)]);

@@ -5,7 +5,7 @@
  * something else) at spawn time.
  */
 import { z } from 'zod';
-import { parsePinnedSpec } from '../../model/package-spec.js';
+import { parseOciRef, parsePinnedSpec, parsePypiSpec } from '../../model/package-spec.js';
 
 const noNul = (s: string) => !s.includes('\0');
 
@@ -61,7 +61,7 @@ function nameMap<V extends z.ZodType<string, unknown>>(value: V, nameProblem: (n
 export const envMap = <V extends z.ZodType<string, unknown>>(value: V) => nameMap(value, envNameProblem);
 export const headerMap = nameMap(headerValue, headerNameProblem);
 
-/** `name@version`, pinned (see pinned.ts). */
+/** `name@version`, pinned (see model/package-spec.ts). */
 export const npmSpec = checked((spec) => {
   const got = parsePinnedSpec(spec);
   return 'error' in got ? got.error : undefined;
@@ -72,3 +72,15 @@ export const binName = z
   .string()
   .min(1)
   .refine((s) => !/[/\\\0]/.test(s) && s !== '.' && s !== '..', 'a bin name, not a path');
+
+/** `name==1.2.3`, pinned (see model/package-spec.ts). */
+export const pypiSpec = checked((spec) => {
+  const got = parsePypiSpec(spec);
+  return 'error' in got ? got.error : undefined;
+});
+
+/** An OCI image by a tag other than `latest`, or by digest. */
+export const ociRef = checked((ref) => {
+  const got = parseOciRef(ref);
+  return 'error' in got ? got.error : undefined;
+});

@@ -1,4 +1,4 @@
-/** Our own list format: `{ "servers": [ { "name", "command" | "url" | "npm", ... } ] }`. */
+/** Our own list format: `{ "servers": [ { "name", "command" | "url" | "npm" | "pypi" | "mcpb" | "oci", ... } ] }`. */
 import { expandFields, ExpandError } from '../expand.js';
 import { httpUrlProblem, OwnEntry, type LoadedTargets, type Target } from '../types.js';
 import { describeZodError, type TargetFormat } from './format.js';
@@ -49,6 +49,10 @@ export const ownFormat: TargetFormat = {
         headers: entry.headers,
         npm: entry.npm,
         bin: entry.bin,
+        pypi: entry.pypi,
+        index: entry.index,
+        mcpb: entry.mcpb ? { url: entry.mcpb, sha256: entry.sha256! } : undefined,
+        oci: entry.oci,
         installScripts: entry.installScripts,
         trusted: entry.trusted,
         timeoutMs: entry.timeout,

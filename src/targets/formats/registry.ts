@@ -2,17 +2,18 @@
  * MCP registry `server.json` documents (one, a list of them, or the registry's list response
  * `{servers: [{server, _meta}]}`). npm packages become `npm` targets with their declared
  * arguments; remotes become HTTP targets. Secrets the package asks for get obvious fake values,
- * named in the target (`fakeEnv`) so the report can say so. Other package types, and npm packages
- * whose version is a range or a tag (`^1.2.0`, `latest`), are skipped with the reason: a scan runs
- * pinned packages only. So are identifiers that are not npm package names (`../x` would launch a
- * local package.json's bin), packages declared on another registry, and remotes that are not
- * http(s). Skip reasons name the field (`servers[3].server.packages[0].version`).
+ * named in the target (`fakeEnv`) so the report can say so. npm, PyPI, .mcpb and OCI packages
+ * are read by registry-packages.ts; other types (nuget, cargo), and packages whose version is a
+ * range or a tag (`^1.2.0`, `latest`), are skipped with the reason: a scan runs pinned packages
+ * only. So are identifiers that are not package names (`../x` would launch a local package.json's
+ * bin), npm packages declared on another registry, and remotes that are not http(s). Skip reasons name the field (`servers[3].server.packages[0].version`).
  */
 import { z } from 'zod';
-import { exactVersionProblem, npmNameProblem } from '../../model/package-spec.js';
 import { httpUrlProblem, type LoadedTargets, type Target } from '../types.js';
 import { envName, headerName, headerValue, launchText } from './fields.js';
 import { describeZodError, type FormatContext, type TargetFormat } from './format.js';
+import { PACKAGE_READERS } from './registry-packages.js';
+import { args, fill, quote } from './registry-values.js';
 
 // Only the fields idemscan uses are checked; the rest of a server.json is the registry's business.
 // What is used becomes argv, env and headers, so a wrong type or a NUL is a skip naming the field.
@@ -33,15 +34,15 @@ const keyValue = (name: z.ZodType<string>, value: z.ZodType<string>) =>
   });
 const EnvVar = keyValue(envName, launchText);
 const Header = keyValue(headerName, headerValue);
-type KeyValue = z.infer<typeof EnvVar>;
 
-const Pkg = z.object({
+export const Pkg = z.object({
   registryType: z.string().optional(),
   registry_name: z.string().optional(),
   registryBaseUrl: z.string().optional(),
   identifier: z.string().optional(),
   name: z.string().optional(),
-  version: z.unknown(),
+  version: z.unknown().optional(),
+  fileSha256: z.unknown().optional(),
   packageArguments: z.array(Arg).optional(),
   environmentVariables: z.array(EnvVar).optional(),
   transport: z.object({ type: z.string().optional() }).optional(),
@@ -58,11 +59,6 @@ interface ServerJson {
   remotes?: unknown[];
 }
 
-/** Where idemscan installs from; a package declared on another registry is another package. */
-const NPM_REGISTRY = 'https://registry.npmjs.org';
-/** A value with a `{placeholder}` the client is meant to fill in. */
-const TEMPLATE = /\{[^{}]+\}/;
-const PLACEHOLDER = 'idemscan-placeholder';
 
 const isObj = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
 const isServerJson = (v: unknown): v is ServerJson =>
@@ -98,21 +94,13 @@ function readServer(server: ServerJson, ctx: FormatContext, out: LoadedTargets, 
     const given = isObj(raw) ? (raw.registryType ?? raw.registry_name) : undefined;
     const type = typeof given === 'string' ? given : undefined;
     const name = (packages.length > 1 ? `${base}#${type}` : base) + (i > 0 ? `-${i}` : '');
-    if (type !== 'npm') return skip(name, `${field}: registry type ${quote(type)} is not launched by idemscan (npm only)`);
+    const reader = type !== undefined && Object.hasOwn(PACKAGE_READERS, type) ? PACKAGE_READERS[type as keyof typeof PACKAGE_READERS] : undefined;
+    if (!reader) return skip(name, `${field}: registry type ${quote(type)} is not launched by idemscan (${Object.keys(PACKAGE_READERS).join(', ')} only)`);
     const parsed = Pkg.safeParse(raw);
     if (!parsed.success) return skip(name, describeZodError(field, parsed.error));
     const pkg = parsed.data;
-    const id = pkg.identifier ?? pkg.name;
-    if (!id || !pkg.version) return skip(name, `${field}: npm package without identifier or version`);
-    const idProblem = npmNameProblem(id);
-    if (idProblem) return skip(name, `${field}.${pkg.identifier ? 'identifier' : 'name'}: ${quote(id)}: ${idProblem}`);
-    const versionProblem = typeof pkg.version === 'string' ? exactVersionProblem(pkg.version) : 'not an exact version (unpinned)';
-    if (versionProblem) {
-      return skip(name, `${field}.version: ${quote(pkg.version)} is ${versionProblem}; idemscan launches pinned packages only`);
-    }
-    if (pkg.registryBaseUrl !== undefined && withoutTrailingSlashes(pkg.registryBaseUrl) !== NPM_REGISTRY) {
-      return skip(name, `${field}.registryBaseUrl: ${quote(pkg.registryBaseUrl)} is not ${NPM_REGISTRY}, where idemscan installs from`);
-    }
+    const got = reader(pkg, field);
+    if ('skip' in got) return skip(name, got.skip);
     if (pkg.transport?.type && pkg.transport.type !== 'stdio') {
       return skip(name, `${field}.transport: "${pkg.transport.type}" packages need a URL; only stdio is launched`);
     }
@@ -121,7 +109,7 @@ function readServer(server: ServerJson, ctx: FormatContext, out: LoadedTargets, 
       name,
       source: `${ctx.file}#${base}.packages[${i}]`,
       transport: 'stdio',
-      npm: `${id}@${pkg.version as string}`,
+      ...got,
       args: args(pkg.packageArguments ?? []),
       env,
       fakeEnv: fake,
@@ -150,49 +138,4 @@ function readServer(server: ServerJson, ctx: FormatContext, out: LoadedTargets, 
       fakeEnv: fake,
     } satisfies Target);
   });
-}
-
-/** A value from the file, quoted and cut short for a message. */
-function quote(value: unknown): string {
-  return (JSON.stringify(value) ?? String(value)).slice(0, 80);
-}
-
-/** A null-prototype map: a variable or header named `__proto__` is kept like any other. */
-function fill(vars: KeyValue[]): { values: Record<string, string>; fake: string[] } {
-  const values = Object.create(null) as Record<string, string>;
-  const fake: string[] = [];
-  for (const v of vars) {
-    if (!v.name) continue;
-    const given = v.value ?? v.default;
-    if (given !== undefined && !TEMPLATE.test(given)) values[v.name] = given;
-    else if (v.isRequired || v.isSecret) {
-      values[v.name] = `idemscan-fake-${v.name.toLowerCase()}`;
-      fake.push(v.name);
-    }
-  }
-  return { values, fake };
-}
-
-/**
- * Command-line arguments: `value`, else `default`, skipping either when it is a template (`{dir}`);
- * a required argument with neither gets a placeholder, an optional one is left out.
- */
-function args(list: z.infer<typeof Arg>[]): string[] {
-  const out: string[] = [];
-  for (const a of list) {
-    const given = [a.value, a.default].find((v) => typeof v === 'string' && !TEMPLATE.test(v));
-    const value = given ?? (a.isRequired ? PLACEHOLDER : undefined);
-    if (a.type === 'named' && a.name) {
-      if (value === undefined) continue;
-      out.push(a.name, value);
-    } else if (value !== undefined) out.push(value);
-  }
-  return out;
-}
-
-/** `https://registry.npmjs.org///` -> `https://registry.npmjs.org`, in one linear scan (a `/\/+$/` regex is quadratic on many slashes). */
-function withoutTrailingSlashes(url: string): string {
-  let end = url.length;
-  while (end > 0 && url.charCodeAt(end - 1) === 47) end--;
-  return url.slice(0, end);
 }

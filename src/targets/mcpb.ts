@@ -1,0 +1,182 @@
+/**
+ * `.mcpb` bundles (zip files with a manifest.json): downloaded over https (or loopback http),
+ * bounded in size, checked against their sha256 before anything is unpacked, unpacked by hash into
+ * the cache with the zip-slip checks of zip.ts, and run as `server.mcp_config` says, with
+ * `${__dirname}` and `${user_config.*}` filled in (fake values where a secret or a required value
+ * is asked for, named in the report). Downloaded once, then taken from the cache.
+ */
+import { createHash } from 'node:crypto';
+import { existsSync, realpathSync } from 'node:fs';
+import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { within } from './bwrap.js';
+import { installEach } from './install-each.js';
+import type { McpbManifest } from './mcpb-manifest.js';
+import type { InstallContext, PackageKind, PackageLaunch } from './package-kind.js';
+import { packageUrlProblem, SHA256 } from '../model/package-spec.js';
+import { findPython } from './python.js';
+import type { Target } from './types.js';
+import { readZip, ZipError } from './zip.js';
+
+export const MCPB_LIMITS = { maxDownloadBytes: 128 * 1024 * 1024, maxEntries: 20_000, maxUnpackedBytes: 512 * 1024 * 1024 };
+const DOWNLOAD_TIMEOUT_MS = 5 * 60_000;
+const MAX_REDIRECTS = 5;
+
+export function mcpbDir(cacheDir: string, sha256: string): string {
+  return path.join(cacheDir, 'mcpb', sha256);
+}
+
+const installed = (t: Target, cacheDir: string) => SHA256.test(t.mcpb!.sha256) && existsSync(path.join(mcpbDir(cacheDir, t.mcpb!.sha256), 'manifest.json'));
+
+/** The bundle's bytes, refused past the size bound (announced or streamed) or on a redirect to plain http. */
+async function download(url: string, signal: AbortSignal): Promise<Buffer> {
+  let at = url;
+  for (let hop = 0; ; hop++) {
+    const problem = packageUrlProblem(at);
+    if (problem) throw new Error(`${hop ? 'redirected to ' : ''}${at}: ${problem}`);
+    const res = await fetch(at, { redirect: 'manual', signal });
+    if (res.status >= 300 && res.status < 400 && res.headers.get('location')) {
+      if (hop >= MAX_REDIRECTS) throw new Error(`more than ${MAX_REDIRECTS} redirects`);
+      at = new URL(res.headers.get('location')!, at).href;
+      await res.body?.cancel();
+      continue;
+    }
+    if (!res.ok || !res.body) throw new Error(`download failed: HTTP ${res.status}`);
+    const max = MCPB_LIMITS.maxDownloadBytes;
+    const announced = Number(res.headers.get('content-length') ?? '0');
+    if (announced > max) {
+      await res.body.cancel();
+      throw new Error(`the bundle is ${announced} bytes, more than the ${max} allowed`);
+    }
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for await (const chunk of res.body) {
+      size += (chunk as Uint8Array).length;
+      if (size > max) throw new Error(`the bundle is more than the ${max} bytes allowed`);
+      chunks.push(Buffer.from(chunk as Uint8Array));
+    }
+    return Buffer.concat(chunks);
+  }
+}
+
+async function installOne(t: Target, ctx: InstallContext): Promise<string | undefined> {
+  const { url, sha256 } = t.mcpb!;
+  const signal = AbortSignal.any([AbortSignal.timeout(DOWNLOAD_TIMEOUT_MS), ...(ctx.signal ? [ctx.signal] : [])]);
+  let bytes: Buffer;
+  try {
+    bytes = await download(url, signal);
+  } catch (err) {
+    if (ctx.signal?.aborted) return 'interrupted';
+    return `${url}: ${(err as Error).name === 'TimeoutError' ? `no download within ${DOWNLOAD_TIMEOUT_MS / 60_000} minutes` : (err as Error).message}`;
+  }
+  // Before anything is unpacked: a bundle whose bytes are not the ones the entry pins is not opened.
+  const got = createHash('sha256').update(bytes).digest('hex');
+  if (got !== sha256) return `sha256 mismatch: the entry pins ${sha256}, the download is ${got}; nothing was unpacked`;
+  const final = mcpbDir(ctx.cacheDir, sha256);
+  const tmp = `${final}.tmp-${process.pid}`;
+  await rm(tmp, { recursive: true, force: true });
+  try {
+    const entries = readZip(bytes, MCPB_LIMITS);
+    const manifest = entries.find((e) => e.name === 'manifest.json');
+    if (!manifest) return 'the bundle has no manifest.json';
+    const { parseManifest } = await import('./mcpb-manifest.js');
+    const checked = parseManifest(manifest.data().toString('utf8'));
+    if ('error' in checked) return checked.error;
+    await mkdir(tmp, { recursive: true, mode: 0o755 });
+    for (const e of entries) {
+      const to = path.join(tmp, e.name);
+      if (e.directory) await mkdir(to, { recursive: true });
+      else {
+        await mkdir(path.dirname(to), { recursive: true });
+        // `wx`: an entry never writes through something an earlier one made.
+        await writeFile(to, e.data(), { flag: 'wx', mode: e.executable ? 0o755 : 0o644 });
+      }
+    }
+    await rename(tmp, final);
+  } catch (err) {
+    await rm(tmp, { recursive: true, force: true });
+    if (err instanceof ZipError) return `refused to unpack: ${err.message}`;
+    throw err;
+  }
+  return undefined;
+}
+
+/** Where `mcp_config` (with the linux override) says the server starts, filled in. */
+export function bundleLaunch(dir: string, manifest: McpbManifest, env: Record<string, string> = {}): PackageLaunch & { fakeEnv: string[] } {
+  const base = manifest.server.mcp_config;
+  const over = base.platform_overrides?.linux;
+  const config = { command: over?.command ?? base.command, args: over?.args ?? base.args ?? [], env: { ...base.env, ...over?.env } };
+  const { fake, fill } = substitute(dir, manifest, env);
+  const command = fill(config.command);
+  const args = config.args.map(fill);
+  const launchEnv = Object.fromEntries(Object.entries(config.env).map(([k, v]) => [k, fill(v)]));
+  const readable = [dir];
+  let resolved = command;
+  if (command === 'node' || command === 'nodejs') resolved = process.execPath;
+  else if (command === 'python' || command === 'python3') {
+    const python = findPython();
+    if ('error' in python) throw new Error(python.error);
+    resolved = python.executable;
+    readable.push(python.prefix);
+  } else if (command.includes('/')) {
+    const real = existsSync(command) ? realpathSync(command) : path.resolve(dir, command);
+    if (!within(real, realpathSync(dir))) throw new Error(`the bundle's command ${command} is outside the bundle`);
+    resolved = real;
+  }
+  return { command: resolved, args, env: launchEnv, readable, fakeEnv: fake };
+}
+
+async function launch(t: Target, cacheDir: string): Promise<PackageLaunch> {
+  const dir = mcpbDir(cacheDir, t.mcpb!.sha256);
+  const { parseManifest } = await import('./mcpb-manifest.js');
+  const checked = parseManifest(await readFile(path.join(dir, 'manifest.json'), 'utf8'));
+  if ('error' in checked) throw new Error(checked.error);
+  const l = bundleLaunch(dir, checked.manifest, t.env);
+  return { ...l, args: [...l.args, ...(t.args ?? [])] };
+}
+
+const PATTERN = /\$\{([^}]{1,200})\}/g;
+
+/**
+ * The filler of `${__dirname}` and `${user_config.KEY}` for one bundle: a user_config value gets its
+ * default when it has one that is not secret, else an obvious fake value (named in `fake`), never
+ * anything of the user's; `env` (the target's) may give a user_config value by its key. */
+export function substitute(dir: string, manifest: McpbManifest, env: Record<string, string> = {}) {
+  const fake: string[] = [];
+  const values = new Map<string, string>();
+  for (const [key, spec] of Object.entries(manifest.user_config ?? {})) {
+    const given = Object.hasOwn(env, key) ? env[key] : undefined;
+    const fallback = spec.default === undefined || spec.sensitive ? undefined : Array.isArray(spec.default) ? spec.default.join(',') : String(spec.default);
+    if (given !== undefined) values.set(key, given);
+    else if (fallback !== undefined && !fallback.includes('${')) values.set(key, fallback);
+    else if (spec.required || spec.sensitive) {
+      values.set(key, `idemscan-fake-${key.toLowerCase()}`);
+      fake.push(`user_config.${key}`);
+    } else values.set(key, '');
+  }
+  const fill = (text: string) =>
+    text.replace(PATTERN, (whole, name: string) => {
+      if (name === '__dirname') return dir;
+      if (name.startsWith('user_config.') && values.has(name.slice(12))) return values.get(name.slice(12))!;
+      return whole;
+    });
+  return { values, fake, fill };
+}
+
+export const mcpbKind: PackageKind = {
+  spec: (t) => (t.mcpb === undefined ? undefined : `mcpb:sha256:${t.mcpb.sha256}`),
+  problem(t) {
+    if (!t.mcpb!.sha256) return `no sha256 for ${t.mcpb!.url}: a bundle is downloaded only to be checked against one`;
+    if (!SHA256.test(t.mcpb!.sha256)) return `sha256 ${JSON.stringify(t.mcpb!.sha256.slice(0, 80))} is not 64 lowercase hex digits`;
+    return packageUrlProblem(t.mcpb!.url);
+  },
+  installed,
+  install: (targets, ctx) =>
+    installEach(targets, ctx, {
+      spec: (t) => `mcpb:sha256:${t.mcpb!.sha256}`,
+      installed,
+      one: installOne,
+      cleanup: async () => {}, // the entry appears by rename only when complete
+    }),
+  launch,
+};

@@ -1,0 +1,110 @@
+/**
+ * OCI images, pinned (a tag that is not `latest`, or a digest), run by docker or podman, whichever
+ * works here. `install` pulls and records the digest the reference resolved to; a scan runs the
+ * image contained by the engine, as Docker's MCP gateway does and more: no network, no
+ * capabilities, no new privileges, a read-only root, one CPU, 2 GiB, never a pull at run time.
+ * Environment values reach the engine's own environment and the container by name only (`-e NAME`),
+ * never on a command line. Where no engine works, each entry fails at once and says so.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { installEach, installerEnv } from './install-each.js';
+import type { InstallContext, PackageKind, PackageLaunch } from './package-kind.js';
+import { parseOciRef } from '../model/package-spec.js';
+import { findExecutable } from './sandbox.js';
+import type { Target } from './types.js';
+
+const PULL_TIMEOUT_MS = 20 * 60_000;
+export const ENGINES = ['docker', 'podman'] as const;
+type Engine = (typeof ENGINES)[number];
+
+/** The flags of every run: the container is the server's whole containment. */
+export const RUN_FLAGS = ['--rm', '-i', '--init', '--pull', 'never', '--network', 'none', '--security-opt', 'no-new-privileges', '--cap-drop', 'ALL', '--read-only', '--cpus', '1', '--memory', '2g'];
+
+export function ociRunArgs(image: string, envNames: string[], args: string[]): string[] {
+  return ['run', ...RUN_FLAGS, ...envNames.flatMap((n) => ['-e', n]), image, ...args];
+}
+
+export function ociDir(cacheDir: string, ref: string): string {
+  return path.join(cacheDir, 'oci', ref.replace(/[/:@]/g, '+'));
+}
+
+let engine: { name: Engine; path: string } | { error: string } | undefined;
+
+/** The first engine whose daemon (or runtime) answers, once per process; else why none does. */
+export function findEngine(): { name: Engine; path: string } | { error: string } {
+  if (engine) return engine;
+  const tried: string[] = [];
+  for (const name of ENGINES) {
+    const found = findExecutable(name);
+    if (!found) continue;
+    const run = spawnSync(found, ['info', '--format', '{{json .}}'], { encoding: 'utf8', timeout: 15_000, env: engineEnv() });
+    if (run.status === 0) return (engine = { name, path: found });
+    tried.push(`${name}: ${lastLine(run.error ? String(run.error.message) : String(run.stderr || run.stdout))}`);
+  }
+  engine = { error: `no container engine works on this machine (${tried.length ? tried.join('; ') : 'neither docker nor podman is on PATH'}): OCI servers need docker or podman` };
+  return engine;
+}
+
+function lastLine(text: string): string {
+  const lines = text.trim().split('\n').filter(Boolean);
+  return (lines.at(-1) ?? 'failed').slice(0, 300);
+}
+
+/** The engine's own settings (which daemon, which config) besides the basics. */
+function engineEnv(extra: Record<string, string> = {}): Record<string, string> {
+  const own = Object.entries(process.env).filter(([k, v]) => v !== undefined && /^(?:DOCKER_[A-Z_]+|CONTAINER_HOST|CONTAINERS_[A-Z_]+|XDG_RUNTIME_DIR)$/.test(k)) as [string, string][];
+  return { ...installerEnv(), ...Object.fromEntries(own), ...extra };
+}
+
+const digestFile = (cacheDir: string, t: Target) => path.join(ociDir(cacheDir, t.oci!), 'digest');
+const installed = (t: Target, cacheDir: string) => existsSync(digestFile(cacheDir, t));
+
+async function installOne(t: Target, ctx: InstallContext): Promise<string | undefined> {
+  const found = findEngine();
+  if ('error' in found) return found.error;
+  const { execa } = await import('execa');
+  const opts = { reject: false, timeout: PULL_TIMEOUT_MS, extendEnv: false, env: engineEnv(), stdin: 'ignore', cancelSignal: ctx.signal } as const;
+  const pull = await execa(found.path, ['pull', t.oci!], opts);
+  if (pull.isCanceled) return 'interrupted';
+  if (pull.exitCode !== 0) return `${found.name} pull failed: ${String(pull.stderr || pull.message).slice(-1000)}`;
+  const inspect = await execa(found.path, ['image', 'inspect', '--format', '{{json .RepoDigests}}', t.oci!], opts);
+  let digest: string | undefined;
+  try {
+    digest = (JSON.parse(String(inspect.stdout)) as string[]).find((d) => d.includes('@sha256:'));
+  } catch {
+    digest = undefined;
+  }
+  if (!digest) return `${found.name} pulled ${t.oci} but names no digest for it`;
+  await mkdir(path.dirname(digestFile(ctx.cacheDir, t)), { recursive: true });
+  await writeFile(digestFile(ctx.cacheDir, t), `${digest}\n`);
+  return undefined;
+}
+
+async function launch(t: Target, cacheDir: string): Promise<PackageLaunch> {
+  const found = findEngine();
+  if ('error' in found) throw new Error(found.error);
+  const digest = readFileSync(digestFile(cacheDir, t), 'utf8').trim();
+  // The digest recorded at install, so that a re-tagged image is not what runs.
+  const image = digest.includes('@sha256:') ? digest : t.oci!;
+  const own = Object.fromEntries(Object.entries(engineEnv()).filter(([k]) => !/^(?:PATH|HOME)$/.test(k)));
+  return { command: found.path, args: ociRunArgs(image, Object.keys(t.env ?? {}), t.args ?? []), env: own, readable: [], digest, container: true };
+}
+
+export const ociKind: PackageKind = {
+  spec: (t) => (t.oci === undefined ? undefined : `oci:${t.oci}`),
+  problem(t) {
+    const got = parseOciRef(t.oci!);
+    return 'error' in got ? got.error : undefined;
+  },
+  unavailable: () => {
+    const found = findEngine();
+    return 'error' in found ? found.error : undefined;
+  },
+  installed,
+  install: (targets, ctx) =>
+    installEach(targets, ctx, { spec: (t) => `oci:${t.oci}`, installed, one: installOne, cleanup: (t, cacheDir) => rm(ociDir(cacheDir, t.oci!), { recursive: true, force: true }) }),
+  launch,
+};

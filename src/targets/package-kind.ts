@@ -1,0 +1,47 @@
+/**
+ * What every package type (npm, PyPI, .mcpb, OCI) provides to `scan` and `install`, so that each
+ * reads alike: one file per type, one table (packages.ts). Types only.
+ */
+import type { InstallResult } from './npm.js';
+import type { Target } from './types.js';
+
+export type PackageType = 'npm' | 'pypi' | 'mcpb' | 'oci';
+
+/** The command that runs an installed package, and what of it the sandbox binds back. */
+export interface PackageLaunch {
+  command: string;
+  args: string[];
+  /** Added to the target's env (a bundle's `mcp_config.env`). */
+  env?: Record<string, string>;
+  /** On idemscan's word, bound read-only under --sandbox: the cache entry, an interpreter prefix. */
+  readable: string[];
+  /** The OCI image digest recorded at install. */
+  digest?: string;
+  /** Names given fake values (`user_config.api_key` of a bundle). */
+  fakeEnv?: string[];
+  /** Runs in a container (docker, podman), which is its containment: not wrapped in bubblewrap,
+   * which would hide the engine's socket. */
+  container?: boolean;
+}
+
+export interface InstallContext {
+  cacheDir: string;
+  concurrency: number;
+  signal?: AbortSignal;
+  onDone?: (result: InstallResult) => void;
+  /** PyPI: let pip build sdists (runs the package's build code at install time). */
+  allowSdist?: boolean;
+}
+
+export interface PackageKind {
+  /** The target's package as the manifest and the install lines name it (`pypi:name==1.2.3`). */
+  spec(target: Target): string | undefined;
+  /** Why the target's package is not one idemscan installs (a library caller's own targets). */
+  problem(target: Target): string | undefined;
+  /** Why no entry of this type can run on this machine (no container engine), checked first. */
+  unavailable?(): string | undefined;
+  installed(target: Target, cacheDir: string): boolean;
+  /** Installs the packages of `targets` that are missing, each once. */
+  install(targets: Target[], ctx: InstallContext): Promise<InstallResult[]>;
+  launch(target: Target, cacheDir: string): Promise<PackageLaunch>;
+}

@@ -1,0 +1,65 @@
+/**
+ * The package types a target can name, in one table: each is installed into the cache ahead of
+ * the scan (`install`, or `scan` unless --no-install) and launched from it. npm's own code is in
+ * npm.ts; the others each have their file. scan() and `idemscan install` read only this table.
+ */
+import { installPackages, installScriptSpecs, isInstalled, packageDir, resolveNpmLaunch, type InstallResult } from './npm.js';
+import { mcpbKind } from './mcpb.js';
+import { ociKind } from './oci.js';
+import type { InstallContext, PackageKind, PackageType } from './package-kind.js';
+import { parsePinnedSpec } from '../model/package-spec.js';
+import { pypiKind } from './pypi.js';
+import type { Target } from './types.js';
+
+const npmKind: PackageKind = {
+  spec: (t) => t.npm,
+  problem(t) {
+    const got = parsePinnedSpec(t.npm!);
+    return 'error' in got ? got.error : undefined;
+  },
+  installed: (t, cacheDir) => isInstalled(cacheDir, t.npm!, !!t.installScripts),
+  install: (targets, ctx) => installPackages(targets.map((t) => t.npm!), ctx.cacheDir, ctx.concurrency, installScriptSpecs(targets), ctx.signal, ctx.onDone),
+  launch: async (t, cacheDir) => ({ ...(await resolveNpmLaunch(t, cacheDir)), readable: [packageDir(cacheDir, t.npm!)] }),
+};
+
+export const PACKAGES = { npm: npmKind, pypi: pypiKind, mcpb: mcpbKind, oci: ociKind } satisfies Record<PackageType, PackageKind>;
+
+const TYPES = Object.keys(PACKAGES) as PackageType[];
+
+/** The package a target names, if any: its type and spec (as manifest and install lines show it). */
+export function packageOf(t: Target): { type: PackageType; spec: string; kind: PackageKind } | undefined {
+  for (const type of TYPES) {
+    const spec = PACKAGES[type].spec(t);
+    if (spec !== undefined) return { type, spec, kind: PACKAGES[type] };
+  }
+  return undefined;
+}
+
+/**
+ * Installs the packages of `targets` that are missing, every type in parallel. `errors` holds
+ * the specs already refused (unpinned, not resolved): those are not attempted.
+ */
+export async function installMissing(targets: Target[], ctx: InstallContext, errors: ReadonlyMap<string, string>): Promise<InstallResult[]> {
+  const missing = missingTargets(targets, ctx.cacheDir, errors);
+  const byType = TYPES.map((type) => [type, missing.filter((t) => packageOf(t)!.type === type)] as const).filter(([, ts]) => ts.length > 0);
+  const results = await Promise.all(byType.map(([type, ts]) => PACKAGES[type].install(ts, ctx)));
+  return results.flat();
+}
+
+/** Targets whose package is not refused and not in the cache yet. */
+export function missingTargets(targets: Target[], cacheDir: string, errors: ReadonlyMap<string, string>): Target[] {
+  return targets.filter((t) => {
+    const p = packageOf(t);
+    return p !== undefined && !errors.has(p.spec) && !p.kind.installed(t, cacheDir);
+  });
+}
+
+/** The refusals of each package spec that is not one idemscan installs, before anything runs. */
+export function packageProblems(targets: Target[], errors: Map<string, string>): void {
+  for (const t of targets) {
+    const p = packageOf(t);
+    if (!p || errors.has(p.spec)) continue;
+    const problem = p.kind.problem(t);
+    if (problem) errors.set(p.spec, problem);
+  }
+}

@@ -1,0 +1,83 @@
+/**
+ * The Python interpreter behind a PyPI target's virtual environment, or a `.mcpb` bundle of type
+ * python, found by idemscan itself (never named by a target file). Under --sandbox its prefix is
+ * bound back read-only even when it lives under a home (pyenv's `/root/.pyenv/versions/3.11.7`):
+ * the prefix only, checked to be a Python installation, never the home around it.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, realpathSync } from 'node:fs';
+import path from 'node:path';
+import { within } from './bwrap.js';
+import { homeDirs } from './homes.js';
+
+export interface Interpreter {
+  /** The real executable (not a pyenv shim, which is a shell script under a home). */
+  executable: string;
+  /** Its installation prefix (`sys.base_prefix`). */
+  prefix: string;
+}
+
+let found: Interpreter | { error: string } | undefined;
+
+/** `python3` on PATH, asked where it really is; once per process. */
+export function findPython(): Interpreter | { error: string } {
+  if (found) return found;
+  const run = spawnSync('python3', ['-c', 'import sys, json; print(json.dumps([sys.executable, sys.base_prefix]))'], { encoding: 'utf8', timeout: 20_000 });
+  if (run.error || run.status !== 0) {
+    found = { error: `python3 does not run here (${run.error ? (run.error as NodeJS.ErrnoException).code : String(run.stderr).trim().slice(-200)}): PyPI servers need Python 3 with venv` };
+    return found;
+  }
+  try {
+    const [executable, prefix] = JSON.parse(run.stdout) as [string, string];
+    const checked = prefixProblem(prefix);
+    found = checked ? { error: `python3's prefix ${prefix}: ${checked}` } : { executable, prefix: realpathSync(prefix) };
+  } catch {
+    found = { error: 'python3 did not say where it is installed' };
+  }
+  return found;
+}
+
+/**
+ * The interpreter prefix a venv was made from: its `pyvenv.cfg` `home` (the prefix's `bin`), which
+ * must agree with where `bin/python` points. A venv's files can be rewritten by a server run
+ * without --sandbox, so the prefix is checked again before it is bound (prefixProblem).
+ */
+export function venvPrefix(venv: string): string | { error: string } {
+  let home: string | undefined;
+  try {
+    for (const line of readFileSync(path.join(venv, 'pyvenv.cfg'), 'utf8').split('\n')) {
+      const eq = line.indexOf('=');
+      if (eq > 0 && line.slice(0, eq).trim() === 'home') home = line.slice(eq + 1).trim();
+    }
+  } catch {
+    return { error: `${venv} has no pyvenv.cfg` };
+  }
+  if (!home || !path.isAbsolute(home)) return { error: `${venv}/pyvenv.cfg names no interpreter home` };
+  let python: string;
+  try {
+    python = realpathSync(path.join(venv, 'bin', 'python'));
+  } catch {
+    return { error: `${venv}/bin/python is missing` };
+  }
+  const prefix = path.dirname(path.dirname(python));
+  const realHome = existsSync(home) ? realpathSync(home) : home;
+  if (realHome !== path.dirname(python)) return { error: `${venv}: pyvenv.cfg's home ${home} is not where bin/python points (${python})` };
+  const problem = prefixProblem(prefix);
+  return problem ? { error: `${venv}: interpreter prefix ${prefix}: ${problem}` } : prefix;
+}
+
+/** Why `prefix` may not be bound as an interpreter: not a Python installation, or a home itself. */
+export function prefixProblem(prefix: string, home = process.env.HOME): string | undefined {
+  if (!path.isAbsolute(prefix) || prefix === '/') return 'not an absolute prefix';
+  const real = existsSync(prefix) ? realpathSync(prefix) : prefix;
+  const homes = homeDirs(home).map((h) => (existsSync(h) ? realpathSync(h) : h));
+  if (homes.some((h) => within(h, real))) return 'a home directory or one above it, not an interpreter prefix';
+  let libs: string[];
+  try {
+    libs = readdirSync(path.join(real, 'lib')).filter((d) => /^python3\.\d+$/.test(d));
+  } catch {
+    libs = [];
+  }
+  if (!libs.some((d) => existsSync(path.join(real, 'lib', d, 'os.py')))) return 'not a Python installation (no lib/python3.X/os.py)';
+  return undefined;
+}
