@@ -5,6 +5,7 @@
  * from there.
  */
 import { z } from 'zod';
+import { ProbeSummary } from './probe-schema.js';
 
 export const Verdict = z.enum(['read-only', 'protocol-keyed', 'keyed', 'idempotent', 'unprotected']);
 export const Confidence = z.enum(['strong', 'weak']);
@@ -57,6 +58,8 @@ export const Summary = z.object({
   unprotected: z.number().int(),
   /** Download-weighted figures; present only when some scanned-ok server has a `downloads` figure. */
   weighted: WeightedSummary.optional(),
+  /** `idemscan probe` only: tools by experiment outcome. */
+  probe: ProbeSummary.optional(),
 });
 
 export type Verdict = z.infer<typeof Verdict>;

@@ -12,6 +12,7 @@ import { headlineText, isAnnotated, plural, retryAdvice, share, summaryCounts, t
 import { METHOD_POINTS, methodologyUrl } from '../method.js';
 import { ruleDocUrl } from './sarif.js';
 import type { RenderOptions, Reporter } from './types.js';
+import { probeMarkdown } from './probe-view.js';
 
 const pct = (n: number, of: number) => (of === 0 ? '-' : `${n} (${share(n, of)})`);
 const row = (cells: (string | number)[]) => `| ${cells.join(' | ')} |`;
@@ -148,7 +149,7 @@ export const markdownReporter: Reporter = {
       lines.push('', 'Not scanned:', '');
       for (const f of failed) lines.push(`- ${mdText(f.name, 60)}: ${f.failure?.kind ?? 'failed'}: ${mdText(f.failure?.message ?? '', 300)}`);
     }
-    for (const section of [skippedSection(report), weightedMarkdown(report), trendMarkdown(report)]) if (section.length > 0) lines.push('', ...section);
+    for (const section of [probeMarkdown(report), skippedSection(report), weightedMarkdown(report), trendMarkdown(report)]) if (section.length > 0) lines.push('', ...section);
     lines.push('', ...findingsSection(report, options?.rulesBaseUrl));
     return lines.join('\n') + '\n';
   },
