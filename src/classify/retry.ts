@@ -6,6 +6,7 @@
 import type { ToolReport, Verdict } from '../report/schema.js';
 import { verdictInfo } from '../report/verdicts.js';
 import { classifyTool } from './index.js';
+import { placeKey } from './key-place.js';
 import { advertisesIdempotency } from './verdict.js';
 
 /** Where the key goes: `params.idempotencyKey` of the request, or an argument at a JSONPath. */
@@ -58,4 +59,14 @@ export function retryDecision(tool: Record<string, unknown> | ToolReport, contex
   const made = DECIDE[reported.verdict](reported, trusted);
   const reason = made.decision === 'safe' && reported.verdict === 'idempotent' ? 'idempotentHint: true, from a server you trust' : verdictInfo(reported.verdict).meaning;
   return { ...made, verdict: reported.verdict, reason } as RetryDecision;
+}
+
+/**
+ * The request's params with the key where the decision says (`params.idempotencyKey`, or the key
+ * argument's path); unchanged for any other decision. Make the key once, before the first attempt.
+ */
+export function withRetryKey<P extends { name: string; arguments?: Record<string, unknown> }>(params: P, decision: RetryDecision, key: string): P & { idempotencyKey?: string } {
+  if (decision.decision !== 'with-key') return params;
+  if (decision.key.in === 'params') return { ...params, idempotencyKey: key };
+  return { ...params, arguments: placeKey(params.arguments ?? {}, decision.key.path, key).args };
 }
