@@ -188,6 +188,23 @@ describe('probe: what it refuses, gates and survives', () => {
   });
 });
 
+describe('probe in every output', () => {
+  it('the terminal, Markdown, HTML and SARIF show the outcomes', async () => {
+    const out = mkdtempSync(path.join(dir, 'out-'));
+    const run = await idemscan(['probe', '--plan', PROTOCOL_PLAN, '--out', out, '--format', 'json,md,html,sarif', '--env', 'PROTOCOL_KEYS=1', '--', process.execPath, FIXTURES.probeStdio]);
+    expect(run.exitCode, run.stderr).toBe(0);
+    expect(run.stdout).toContain('Probe: 1 retry-safe, 1 repeated-effect');
+    expect(run.stdout).toMatch(/✓ charge_card: retry-safe \(key params\.idempotencyKey; conflict rejected; 6 requests, \d+ ms\)/);
+    expect(readFileSync(path.join(out, 'report.md'), 'utf8')).toContain('| transfer\\_funds | ✗ repeated-effect | params.idempotencyKey | - | 5 |');
+    expect(readFileSync(path.join(out, 'report.md'), 'utf8')).toContain('for the tools of the probe plan only');
+    expect(readFileSync(path.join(out, 'report.html'), 'utf8')).toContain('<td>transfer_funds</td><td>✗ repeated-effect</td>');
+    const sarif = readJson(path.join(out, 'report.sarif'));
+    const results = sarif.runs[0].results.filter((r: { ruleId: string }) => r.ruleId.startsWith('probe-'));
+    expect(results.map((r: { ruleId: string; properties: { tool: string } }) => [r.ruleId, r.properties.tool])).toEqual([['probe-repeated-effect', 'transfer_funds']]);
+    expect(sarif.runs[0].tool.driver.rules[results[0].ruleIndex].id).toBe('probe-repeated-effect');
+  });
+});
+
 describe('scan and audit never call a tool', () => {
   it('audit of the effects server leaves its calls log absent', async () => {
     const f = files();

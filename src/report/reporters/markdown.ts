@@ -9,7 +9,7 @@ import { mdText } from '../markdown-text.js';
 import type { Finding, Report, ServerReport } from '../schema.js';
 import { trendMarkdown, weightedMarkdown } from './markdown-census.js';
 import { headlineText, isAnnotated, plural, retryAdvice, share, summaryCounts, total, VERDICTS } from '../verdicts.js';
-import { METHOD_POINTS, methodologyUrl } from '../method.js';
+import { methodPoints, methodologyUrl } from '../method.js';
 import { ruleDocUrl } from './sarif.js';
 import type { RenderOptions, Reporter } from './types.js';
 import { probeMarkdown } from './probe-view.js';
@@ -112,11 +112,11 @@ function skippedSection(report: Report): string[] {
 }
 
 /** How the figures were made and what they cannot say (report/method.ts), with the methodology page. */
-function methodSection(rulesBaseUrl: string | undefined): string[] {
+function methodSection(report: Report, rulesBaseUrl: string | undefined): string[] {
   return [
     '## Method and limits',
     '',
-    ...METHOD_POINTS.map((p) => `- ${p}`),
+    ...methodPoints(report).map((p) => `- ${p}`),
     '',
     `How the census is made and what it does not measure: [docs/METHODOLOGY.md](${methodologyUrl(rulesBaseUrl)}).`,
   ];
@@ -138,7 +138,7 @@ export const markdownReporter: Reporter = {
       '',
       ...verdictTable(report),
       '',
-      ...methodSection(options?.rulesBaseUrl),
+      ...methodSection(report, options?.rulesBaseUrl),
       '',
       '## Servers',
       '',
