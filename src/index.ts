@@ -14,6 +14,7 @@ export { placeKey } from './classify/key-place.js';
 export { probe, type ProbeOptions, type ProbeResult } from './probe.js';
 export { parsePlan, readPlan, PlanError, type ProbePlan } from './targets/probe-plan.js';
 export * from './report/probe-schema.js';
+export { PROBE_OUTCOMES, countProbes } from './report/probe-outcomes.js';
 export { REPORTERS, reporter } from './report/reporters/index.js';
 export * from './report/schema.js';
 export { killAllServers } from './connect/stdio.js';

@@ -4,7 +4,8 @@
  * `scan()`, it calls tools, and their effects are real: run it against a test backend you own.
  */
 import { runProbe, type ProbeRun } from './connect/probe-run.js';
-import { countProbes, type ToolProbe } from './report/probe-schema.js';
+import { countProbes } from './report/probe-outcomes.js';
+import type { ToolProbe } from './report/probe-schema.js';
 import type { Report } from './report/schema.js';
 import { scan, type ScanOptions } from './scan.js';
 import { PlanError, planSecrets, type ProbePlan } from './targets/probe-plan.js';

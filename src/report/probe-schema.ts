@@ -49,19 +49,3 @@ export type ProbeOutcome = z.infer<typeof ProbeOutcome>;
 export type ProbeCall = z.infer<typeof ProbeCall>;
 export type ToolProbe = z.infer<typeof ToolProbe>;
 export type ProbeSummary = z.infer<typeof ProbeSummary>;
-
-/** The summary field of each outcome, and its words: one table for the summary and every reporter. */
-export const PROBE_OUTCOMES = {
-  'retry-safe': { field: 'retrySafe', mark: '✓', meaning: 'the observer did not change on the re-issue' },
-  'repeated-effect': { field: 'repeatedEffect', mark: '✗', meaning: 'the re-issue repeated the effect' },
-  inconclusive: { field: 'inconclusive', mark: '?', meaning: 'nothing observed could tell' },
-  failed: { field: 'failed', mark: '!', meaning: 'a call of the experiment failed' },
-  'not-probed': { field: 'notProbed', mark: '-', meaning: 'not in the plan' },
-} as const satisfies Record<ProbeOutcome, { field: keyof ProbeSummary; mark: string; meaning: string }>;
-
-export function countProbes(tools: readonly { probe?: ToolProbe }[]): ProbeSummary | undefined {
-  if (!tools.some((t) => t.probe)) return undefined;
-  const out: ProbeSummary = { retrySafe: 0, repeatedEffect: 0, inconclusive: 0, failed: 0, notProbed: 0 };
-  for (const t of tools) if (t.probe) out[PROBE_OUTCOMES[t.probe.outcome].field] += 1;
-  return out;
-}

@@ -5,7 +5,8 @@
 import { createHash } from 'node:crypto';
 import type { Result, ReportingDescriptor } from 'sarif';
 import { mdText } from '../markdown-text.js';
-import { PROBE_OUTCOMES, type ProbeOutcome, type ToolProbe } from '../probe-schema.js';
+import { PROBE_OUTCOMES } from '../probe-outcomes.js';
+import type { ProbeOutcome, ToolProbe } from '../probe-schema.js';
 import type { Report } from '../schema.js';
 import { safeText } from '../terminal.js';
 import { plural } from '../verdicts.js';
