@@ -87,7 +87,7 @@ export async function auditCommand(words: string[], flags: AuditFlags): Promise<
   await run(await prepare(flags), [target], flags, 'tools', [], { nameFromServerInfo: flags.name === undefined, named: target.url });
 }
 
-function auditTarget(words: string[], flags: AuditFlags): Target {
+export function auditTarget(words: string[], flags: AuditFlags): Target {
   const [first, ...rest] = words;
   if (!first) throw new UsageError('audit needs a command (after --) or a URL');
   const scheme = urlScheme(first);
@@ -187,7 +187,7 @@ async function run(
 }
 
 /** `--out` and `--json` before the scan: a path that cannot be written is a usage error, not a lost scan. */
-async function checkOutputs(flags: ScanFlags, formats: string[]): Promise<void> {
+export async function checkOutputs(flags: ScanFlags, formats: string[]): Promise<void> {
   await checkOutputDir('--out', flags.out, formats.map((f) => REPORTERS[f]!.fileName!));
   if (flags.json && flags.json !== '-') await checkOutputFile('--json', flags.json);
 }
@@ -196,7 +196,7 @@ async function checkOutputs(flags: ScanFlags, formats: string[]): Promise<void> 
  * Writes every report file. One that cannot be written after all (its directory changed during the
  * scan) is saved to a fallback file, named on stderr: the scan is never lost. False if any failed.
  */
-async function writeOutputs(report: Report, flags: ScanFlags, formats: string[], sarifUris: SarifUris | undefined, command: 'scan' | 'audit' | 'lock'): Promise<boolean> {
+export async function writeOutputs(report: Report, flags: ScanFlags, formats: string[], sarifUris: SarifUris | undefined, command: 'scan' | 'audit' | 'lock'): Promise<boolean> {
   const files = formats.filter((f) => REPORTERS[f]?.fileName).map((id) => ({ dest: path.join(flags.out, REPORTERS[id]!.fileName!), id }));
   if (flags.json && flags.json !== '-') files.push({ dest: flags.json, id: 'json' });
   if (sarifUris) await warnSarifUris(sarifUris, report, formats);
