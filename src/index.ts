@@ -12,8 +12,8 @@ export { retryDecision, withRetryKey, type RetryDecision, type RetryContext, typ
 export { placeKey } from './classify/key-place.js';
 /** `idemscan probe` as a library call (docs/PROBE.md): it calls tools, with real effects. */
 export { probe, type ProbeOptions, type ProbeResult } from './probe.js';
-export { parsePlan, readPlan, PlanError, type ProbePlan } from './targets/probe-plan.js';
-export * from './model/probe-schema.js';
+export { parsePlan, readPlan, PlanError, type ProbePlan } from './model/probe-plan.js';
+export { ProbeOutcome, ProbeCall, ToolProbe, ProbeSummary } from './model/probe-schema.js';
 export { PROBE_OUTCOMES, countProbes } from './model/probe-outcomes.js';
 export { REPORTERS, reporter } from './render/index.js';
 export * from './model/schema.js';

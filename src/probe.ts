@@ -3,13 +3,23 @@
  * it, and on the same connection the lost-response experiment on each tool the plan names. Unlike
  * `scan()`, it calls tools, and their effects are real: run it against a test backend you own.
  */
-import { runProbe, type ProbeRun } from './connect/probe-run.js';
-import { countProbes } from './report/probe-outcomes.js';
-import type { ToolProbe } from './report/probe-schema.js';
-import type { Report } from './report/schema.js';
+import { prepareProbe } from './classify/probe-prepare.js';
+import { toolProbe } from './classify/probe-outcome.js';
+import { runExperiments } from './connect/probe-run.js';
+import { countProbes } from './model/probe-outcomes.js';
+import { PlanError, type ProbePlan } from './model/probe-plan.js';
+import type { ToolProbe } from './model/probe-schema.js';
+import type { Report } from './model/schema.js';
+import { planSecrets } from './redact/plan-secrets.js';
 import { scan, type ScanOptions } from './scan.js';
-import { PlanError, planSecrets, type ProbePlan } from './targets/probe-plan.js';
 import type { Target } from './targets/types.js';
+
+/** What the experiment on the open connection found (classify prepares and judges, connect sends). */
+interface ProbeRun {
+  probes: Map<string, ToolProbe>;
+  missing: string[];
+  warnings: string[];
+}
 
 export type ProbeOptions = Pick<ScanOptions, 'timeoutMs' | 'probeTimeoutMs' | 'sandbox' | 'trust' | 'cacheDir' | 'signal' | 'onProgress'>;
 
@@ -36,7 +46,11 @@ export async function probe(target: Target, plan: ProbePlan, options: ProbeOptio
     install: false,
     afterList: async (open) => {
       try {
-        run = await runProbe(open, plan, { timeoutMs, signal: options.signal });
+        const prepared = prepareProbe(open.tools, open.session.capabilities, plan);
+        run = { probes: new Map(), missing: prepared.missing, warnings: prepared.warnings };
+        if (prepared.missing.length > 0) return;
+        const ran = await runExperiments(open, prepared.experiments, { timeoutMs, signal: options.signal });
+        prepared.experiments.forEach((e, i) => run!.probes.set(e.name, toolProbe(e, ran[i]!)));
       } catch (err) {
         crashed = String((err as Error)?.message ?? err);
       }

@@ -2,17 +2,7 @@
  * The outcome of one lost-response experiment (docs/PROBE.md), from what its calls answered.
  * Pure: the connector sends the calls (connect/probe-run.ts), this reads them.
  */
-import type { ProbeCall, ProbeOutcome } from '../report/probe-schema.js';
-
-/** A call as sent, with what the observer comparison needs: its answer in a canonical form. */
-export interface SentCall extends ProbeCall {
-  /** `content` and `structuredContent` of the result as JSON (never `_meta`: a server may stamp it). */
-  compared?: string;
-  /** For a failure: what went wrong, in words. */
-  why?: string;
-  /** The connection is gone (an exit, a closed stream): later experiments cannot run. */
-  ended?: string;
-}
+import type { ProbeExperiment, ProbeOutcome, RanExperiment, SentCall, ToolProbe } from '../model/probe-schema.js';
 
 export interface Judged {
   outcome: ProbeOutcome;
@@ -44,4 +34,22 @@ export function judge(calls: readonly SentCall[], observed: boolean): Judged {
     return withConflict({ outcome: 'inconclusive', reason: 'the observer did not change on the first call either: it does not show this effect' });
   }
   return withConflict({ outcome: 'retry-safe', reason: 'the observer changed on the call and not on the re-issue (deduplicated, or a true overwrite)' });
+}
+
+/** The report's `tools[].probe` of one experiment, from what the connector sent and got. */
+export function toolProbe(experiment: ProbeExperiment, ran: RanExperiment): ToolProbe {
+  if (ran.notRun !== undefined) return { outcome: 'failed', key: null, evidence: { reason: `not run: ${ran.notRun}`, calls: [], requests: 0, durationMs: 0 } };
+  const judged = judge(ran.calls, !!experiment.observe);
+  return {
+    outcome: judged.outcome,
+    key: experiment.keyLocations.length ? experiment.keyLocations.join(', ') : null,
+    ...(judged.conflict ? { conflict: judged.conflict } : {}),
+    evidence: {
+      reason: judged.reason,
+      ...(experiment.observe ? { observer: experiment.observe.tool } : {}),
+      calls: ran.calls.map(({ compared: _c, why: _w, ended: _e, ...kept }) => kept),
+      requests: ran.calls.length,
+      durationMs: ran.durationMs,
+    },
+  };
 }

@@ -3,8 +3,8 @@
  * verdict (classify/verdict.ts, and verdicts.ts for what each one lets a client do), turned into
  * one decision. Pure: the tool as `tools/list` gave it, or a tool of an idemscan report.
  */
-import type { ToolReport, Verdict } from '../report/schema.js';
-import { verdictInfo } from '../report/verdicts.js';
+import type { ToolReport, Verdict } from '../model/schema.js';
+import { verdictInfo } from '../model/verdicts.js';
 import { classifyTool } from './index.js';
 import { placeKey } from './key-place.js';
 import { advertisesIdempotency } from './verdict.js';

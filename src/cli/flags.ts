@@ -35,3 +35,8 @@ export interface AuditFlags extends ScanFlags {
   sse?: boolean;
   name?: string;
 }
+
+/** `probe`: audit's flags (those main.ts declares for it) and the plan, checked before anything starts. */
+export interface ProbeFlags extends AuditFlags {
+  plan?: string;
+}

@@ -12,10 +12,9 @@
 import { Command, CommanderError } from 'commander';
 import { DEFAULT_LOCK_FILE, DIFF_FORMATS } from '../model/formats.js';
 import { TOOL_VERSION } from '../model/version.js';
-import type { AuditFlags, ScanFlags } from './flags.js';
+import type { AuditFlags, ProbeFlags, ScanFlags } from './flags.js';
 import { registerAuth } from './auth-command.js';
 import { clientOriginOption, oauthOptions } from './oauth-flags.js';
-import type { ProbeFlags } from './probe-command.js';
 import { EXIT, UsageError } from './exit.js';
 import { FILE_FORMATS, intOption, listOption, positiveInt, PRINT_FORMATS, repeatable, wordParser } from './options.js';
 import { registerWhere } from './where-command.js';

@@ -4,20 +4,18 @@
  * outcome after the tool view; `--fail-on repeated-effect,inconclusive,failed` gates CI.
  */
 import path from 'node:path';
-import { REPORTERS } from '../report/reporters/index.js';
-import { probeTerminalLines } from '../report/reporters/probe-view.js';
-import type { ProbeOutcome } from '../report/probe-schema.js';
-import type { Report } from '../report/schema.js';
-import { safeText } from '../report/terminal.js';
-import { auditTarget, checkOutputs, writeOutputs, type AuditFlags } from './commands.js';
+import { REPORTERS } from '../render/index.js';
+import { probeTerminalLines } from '../render/probe-view.js';
+import type { ProbeOutcome } from '../model/probe-schema.js';
+import type { Report } from '../model/schema.js';
+import { safeText } from '../render/terminal.js';
+import { auditTarget } from './audit-target.js';
 import { EXIT, UsageError } from './exit.js';
+import type { ProbeFlags } from './flags.js';
 import { splitList } from './options.js';
 import { nameFromServerInfo, printResult } from './print-scan.js';
-import { EXIT_INTERRUPTED, watchSignals } from './signals.js';
-
-export interface ProbeFlags extends AuditFlags {
-  plan?: string;
-}
+import { watchSignals } from './signals.js';
+import { checkOutputs, writeOutputs } from './write-reports.js';
 
 const GATES = ['repeated-effect', 'inconclusive', 'failed'] as const satisfies readonly ProbeOutcome[];
 type Gate = (typeof GATES)[number];
@@ -35,7 +33,7 @@ export async function probeCommand(words: string[], flags: ProbeFlags): Promise<
   if (flags.plan === undefined) throw new UsageError('probe calls tools, so it needs --plan PLAN.json naming them (docs/PROBE.md); nothing was called');
   const gates = parseGates(flags.failOn);
   const target = auditTarget(words, flags);
-  const [{ readPlan, PlanError, plannedCalls }, { probe }] = await Promise.all([import('../targets/probe-plan.js'), import('../probe.js')]);
+  const [{ readPlan, PlanError, plannedCalls }, { probe }] = await Promise.all([import('../model/probe-plan.js'), import('../probe.js')]);
   const plan = await readPlan(flags.plan).catch((err: unknown) => {
     throw err instanceof PlanError ? new UsageError(err.message) : err;
   });
@@ -62,8 +60,8 @@ export async function probeCommand(words: string[], flags: ProbeFlags): Promise<
   const reportFile = flags.json && flags.json !== '-' ? flags.json : flags.format.includes('json') ? path.join(flags.out, REPORTERS.json!.fileName!) : undefined;
   await printResult(report, 'tools', { quiet: flags.quiet, jsonToStdout: flags.json === '-', reportFile });
   if (!flags.quiet) (flags.json === '-' ? process.stderr : process.stdout).write(probeTerminalLines(report).join(''));
-  const code = interrupt.interrupted ? EXIT_INTERRUPTED : exitCode(report, gates);
-  process.exitCode = written || code === EXIT_INTERRUPTED ? code : EXIT.outputFailed;
+  const code = interrupt.interrupted ? EXIT.interrupted : exitCode(report, gates);
+  process.exitCode = written || code === EXIT.interrupted ? code : EXIT.outputFailed;
 }
 
 function exitCode(report: Report, gates: Set<Gate>): number {

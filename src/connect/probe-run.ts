@@ -4,90 +4,46 @@
  * new JSON-RPC id and the same key; observe; then, if the plan says so, the same key with other
  * arguments. The only code of idemscan that sends `tools/call`, and only to the tools of the plan.
  */
-import { randomUUID } from 'node:crypto';
-import { classifyTool } from '../classify/index.js';
-import { placeKey } from '../classify/key-place.js';
-import { judge, type SentCall } from '../classify/probe-outcome.js';
-import { advertisesIdempotency } from '../classify/verdict.js';
-import { bounded } from '../report/bounds.js';
-import type { ToolProbe } from '../report/probe-schema.js';
-import type { PlannedTool, ProbePlan } from '../targets/probe-plan.js';
+import { bounded } from '../model/bounds.js';
+import type { ProbeExperiment, RanExperiment, SentCall } from '../model/probe-schema.js';
 import { ScanFailure } from './failure.js';
 import { modernMeta } from './negotiate.js';
 import type { OpenSession } from './observe.js';
 
-export interface ProbeRun {
-  probes: Map<string, ToolProbe>;
-  /** Tools the plan names (to call or to observe with) that the server does not list: nothing was called. */
-  missing: string[];
-  /** Said once on stderr: an observer not declared read-only. */
-  warnings: string[];
-}
-
 const ANSWER_CHARS = 500;
 
-export async function runProbe(open: OpenSession, plan: ProbePlan, opts: { timeoutMs: number; signal?: AbortSignal }): Promise<ProbeRun> {
-  const listed = new Map(open.tools.map((t) => [String(t.name), t]));
-  const named = Object.entries(plan.tools).flatMap(([name, t]) => [name, ...(t.observe ? [t.observe.tool] : [])]);
-  const run: ProbeRun = { probes: new Map(), missing: [...new Set(named.filter((n) => !listed.has(n)))], warnings: [] };
-  // A plan that does not match the server is a mistake in the plan: nothing at all is called.
-  if (run.missing.length > 0) return run;
-  const serverKeyed = advertisesIdempotency(open.session.capabilities);
-  for (const observer of new Set(Object.values(plan.tools).flatMap((t) => (t.observe ? [t.observe.tool] : [])))) {
-    if (classifyTool(listed.get(observer)!, false).verdict !== 'read-only') {
-      run.warnings.push(`observer ${JSON.stringify(bounded(observer, 80))} is not declared read-only (readOnlyHint); its calls are real calls too`);
-    }
-  }
+/**
+ * Runs the experiments classify/probe-prepare.ts made, in order, each call bounded by `timeoutMs`;
+ * always values, never a throw. A connection that ended leaves the later experiments not run.
+ */
+export async function runExperiments(open: OpenSession, experiments: readonly ProbeExperiment[], opts: { timeoutMs: number; signal?: AbortSignal }): Promise<RanExperiment[]> {
+  const out: RanExperiment[] = [];
   let ended: string | undefined;
-  for (const [name, planned] of Object.entries(plan.tools)) {
+  for (const e of experiments) {
     const started = performance.now();
     if (ended || opts.signal?.aborted) {
-      const why = opts.signal?.aborted ? 'interrupted' : `the connection ended during an earlier experiment (${ended})`;
-      run.probes.set(name, { outcome: 'failed', key: null, evidence: { reason: `not run: ${why}`, calls: [], requests: 0, durationMs: 0 } });
+      out.push({ calls: [], durationMs: 0, notRun: opts.signal?.aborted ? 'interrupted' : `the connection ended during an earlier experiment (${ended})` });
       continue;
     }
-    const tool = classifyTool(listed.get(name)!, serverKeyed);
-    const key = randomUUID();
-    const locations: string[] = [];
-    let args = planned.arguments;
-    let conflictArgs = planned.conflictArguments;
-    for (const k of tool.keyArguments.filter((a) => a.confidence === 'strong')) {
-      const put = placeKey(args, k.path, key);
-      args = put.args;
-      if (conflictArgs) conflictArgs = placeKey(conflictArgs, k.path, key).args;
-      if (put.placed) locations.push(k.path);
-    }
-    if (serverKeyed) locations.push('params.idempotencyKey');
     const calls: SentCall[] = [];
     const send = async (step: string, toolName: string, toolArgs: Record<string, unknown>, keyed: boolean): Promise<SentCall> => {
-      const call = await callTool(open, step, toolName, toolArgs, keyed && serverKeyed ? key : undefined, opts.timeoutMs);
+      const call = await callTool(open, step, toolName, toolArgs, keyed && e.protocolKey ? e.key : undefined, opts.timeoutMs);
       calls.push(call);
       if (call.ended) ended = call.ended;
       return call;
     };
-    await experiment(planned, name, args, conflictArgs, send);
-    const judged = judge(calls, !!planned.observe);
-    run.probes.set(name, {
-      outcome: judged.outcome,
-      key: locations.length ? locations.join(', ') : null,
-      ...(judged.conflict ? { conflict: judged.conflict } : {}),
-      evidence: {
-        reason: judged.reason,
-        ...(planned.observe ? { observer: planned.observe.tool } : {}),
-        calls: calls.map(({ compared: _c, why: _w, ended: _e, ...kept }) => kept),
-        requests: calls.length,
-        durationMs: Math.round(performance.now() - started),
-      },
-    });
+    await experiment(e, send);
+    out.push({ calls, durationMs: Math.round(performance.now() - started) });
   }
-  return run;
+  return out;
 }
 
 type Send = (step: string, tool: string, args: Record<string, unknown>, keyed: boolean) => Promise<SentCall>;
 
 /** The steps in order; the first that does not answer well ends the experiment (judge() says which). */
-async function experiment(planned: PlannedTool, name: string, args: Record<string, unknown>, conflictArgs: Record<string, unknown> | undefined, send: Send): Promise<void> {
-  const observe = async (step: string) => (planned.observe ? (await send(step, planned.observe.tool, planned.observe.arguments, false)).status === 'ok' : true);
+async function experiment(e: ProbeExperiment, send: Send): Promise<void> {
+  const { name, arguments: args, conflictArguments: conflictArgs } = e;
+  const observe = async (step: string) => (e.observe ? (await send(step, e.observe.tool, e.observe.arguments, false)).status === 'ok' : true);
   if (!(await observe('observe-before'))) return;
   if ((await send('call', name, args, true)).status !== 'ok') return;
   // The answer above is "lost": the client saw nothing, and re-issues the same request.

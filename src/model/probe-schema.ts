@@ -49,3 +49,38 @@ export type ProbeOutcome = z.infer<typeof ProbeOutcome>;
 export type ProbeCall = z.infer<typeof ProbeCall>;
 export type ToolProbe = z.infer<typeof ToolProbe>;
 export type ProbeSummary = z.infer<typeof ProbeSummary>;
+
+/**
+ * In memory only, between the layers of the experiment: classify/probe-prepare.ts makes the
+ * experiments, connect/probe-run.ts sends their calls, classify/probe-outcome.ts judges them.
+ */
+export interface ProbeExperiment {
+  name: string;
+  /** The plan's arguments with the key at every strong key argument's path. */
+  arguments: Record<string, unknown>;
+  conflictArguments?: Record<string, unknown>;
+  observe?: { tool: string; arguments: Record<string, unknown> };
+  key: string;
+  /** The key also goes in `params.idempotencyKey` (the server advertises `tools.idempotency`). */
+  protocolKey: boolean;
+  /** Where the key went, as the report names it (`ToolProbe.key`). */
+  keyLocations: string[];
+}
+
+/** A call as sent, with what the observer comparison needs: its answer in a canonical form. */
+export interface SentCall extends ProbeCall {
+  /** `content` and `structuredContent` of the result as JSON (never `_meta`: a server may stamp it). */
+  compared?: string;
+  /** For a failure: what went wrong, in words. */
+  why?: string;
+  /** The connection is gone (an exit, a closed stream): later experiments cannot run. */
+  ended?: string;
+}
+
+/** What the connector did for one experiment: its calls in order, or why none was sent. */
+export interface RanExperiment {
+  calls: SentCall[];
+  durationMs: number;
+  /** Not run (interrupted, or the connection ended in an earlier experiment). */
+  notRun?: string;
+}

@@ -10,7 +10,6 @@ import type { Finding, Report, ServerReport } from '../model/schema.js';
 import { trendMarkdown, weightedMarkdown } from './markdown-census.js';
 import { headlineText, isAnnotated, plural, retryAdvice, share, summaryCounts, total, VERDICTS } from '../model/verdicts.js';
 import { methodPoints, methodologyUrl } from './method.js';
-import { ruleDocUrl } from '../model/rule-pages.js';
 import type { RenderOptions, Reporter } from './types.js';
 import { probeMarkdown } from './probe-view.js';
 

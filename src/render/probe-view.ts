@@ -4,12 +4,12 @@
  */
 import { createHash } from 'node:crypto';
 import type { Result, ReportingDescriptor } from 'sarif';
-import { mdText } from '../markdown-text.js';
-import { PROBE_OUTCOMES } from '../probe-outcomes.js';
-import type { ProbeOutcome, ToolProbe } from '../probe-schema.js';
-import type { Report } from '../schema.js';
-import { safeText } from '../terminal.js';
-import { plural } from '../verdicts.js';
+import { mdText } from './markdown-text.js';
+import { PROBE_OUTCOMES } from '../model/probe-outcomes.js';
+import type { ProbeOutcome, ToolProbe } from '../model/probe-schema.js';
+import type { Report } from '../model/schema.js';
+import { safeText } from './terminal.js';
+import { plural } from '../model/verdicts.js';
 
 export interface ProbeRow {
   server: string;

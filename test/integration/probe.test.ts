@@ -9,7 +9,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { FIXTURES, startHttpFixture, type HttpFixture } from '../fixtures/index.js';
 import { idemscan } from '../helpers/cli.js';
-import { Report } from '../../src/report/schema.js';
+import { Report } from '../../src/model/schema.js';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'idemscan-probe-'));
 const file = (name: string, data: unknown) => {

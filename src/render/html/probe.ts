@@ -1,6 +1,6 @@
 /** The probe's outcomes on the HTML page (docs/PROBE.md): the same rows as the terminal and Markdown (probe-view.ts). */
-import { PROBE_OUTCOMES } from '../../probe-outcomes.js';
-import type { Report } from '../../schema.js';
+import { PROBE_OUTCOMES } from '../../model/probe-outcomes.js';
+import type { Report } from '../../model/schema.js';
 import { probeRows, probeSummaryText } from '../probe-view.js';
 import { text } from './escape.js';
 

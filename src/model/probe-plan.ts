@@ -4,8 +4,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
-import { describeZodError } from '../report/zod-errors.js';
-import { isSecretValue } from './redact.js';
+import { describeZodError } from './zod-errors.js';
 
 const Args = z.record(z.string(), z.unknown());
 
@@ -54,22 +53,4 @@ export function plannedCalls(plan: ProbePlan): { tools: string[]; observers: str
   const tools = Object.keys(plan.tools);
   const observers = [...new Set(Object.values(plan.tools).flatMap((t) => (t.observe ? [t.observe.tool] : [])))].filter((o) => !tools.includes(o));
   return { tools, observers };
-}
-
-/** Secret-looking values of the plan's arguments (an `api_key`, a token): redacted from the report like a launch's. */
-export function planSecrets(plan: ProbePlan): string[] {
-  const out: string[] = [];
-  const walk = (v: unknown, name: string, depth: number) => {
-    if (depth > 32) return;
-    if (typeof v === 'string') {
-      if (isSecretValue(name, v)) out.push(v);
-    } else if (Array.isArray(v)) for (const x of v) walk(x, name, depth + 1);
-    else if (v && typeof v === 'object') for (const [k, x] of Object.entries(v)) walk(x, k, depth + 1);
-  };
-  for (const t of Object.values(plan.tools)) {
-    walk(t.arguments, '', 0);
-    walk(t.conflictArguments, '', 0);
-    walk(t.observe?.arguments, '', 0);
-  }
-  return out;
 }
