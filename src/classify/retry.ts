@@ -1,6 +1,6 @@
 /**
  * What a client does when the answer to a `tools/call` is lost (docs/RETRY.md): the scanner's own
- * verdict (classify/verdict.ts, and verdicts.ts for what each one lets a client do), turned into
+ * verdict (classify/verdict.ts, and model/verdicts.ts for what each one lets a client do), turned into
  * one decision. Pure: the tool as `tools/list` gave it, or a tool of an idemscan report.
  */
 import type { ToolReport, Verdict } from '../model/schema.js';
