@@ -7,6 +7,14 @@ export { TargetFileError } from './targets/types.js';
 export { discover, CLIENTS, type Discovery, type DiscoverPlaces } from './targets/discover/index.js';
 export { classifyTool, classifyServer } from './classify/index.js';
 export { findKeyArguments, keyConfidence } from './classify/keys.js';
+/** At retry time: whether to re-issue a call whose answer was lost (docs/RETRY.md), on the scanner's own verdicts. */
+export { retryDecision, withRetryKey, type RetryDecision, type RetryContext, type KeyLocation } from './classify/retry.js';
+export { placeKey } from './classify/key-place.js';
+/** `idemscan probe` as a library call (docs/PROBE.md): it calls tools, with real effects. */
+export { probe, type ProbeOptions, type ProbeResult } from './probe.js';
+export { parsePlan, readPlan, PlanError, type ProbePlan } from './model/probe-plan.js';
+export { ProbeOutcome, ProbeCall, ToolProbe, ProbeSummary } from './model/probe-schema.js';
+export { PROBE_OUTCOMES, countProbes } from './model/probe-outcomes.js';
 export { REPORTERS, reporter } from './render/index.js';
 export * from './model/schema.js';
 export { killAllServers } from './connect/stdio.js';

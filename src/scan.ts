@@ -54,6 +54,8 @@ export interface ScanOptions extends Partial<Omit<ConnectOptions, 'oauth'>> {
   onProgress?: (event: ProgressEvent) => void;
   /** Stops the scan: running servers are ended, unstarted ones skipped, the report says so. */
   signal?: AbortSignal;
+  /** With `afterList` (`idemscan probe`): adds what it found to a server's report, before redaction. */
+  attach?: (server: ServerReport) => void;
 }
 
 export type ProgressEvent =
@@ -72,7 +74,7 @@ export async function scan(listed: Target[], options: ScanOptions = {}): Promise
   checkOptions(options);
   const startedAt = new Date();
   if (options.signal) setMaxListeners(0, options.signal); // one abort listener per running server, by design
-  const connect: ConnectOptions = { ...DEFAULT_CONNECT_OPTIONS, ...definedOnly(options) };
+  const connect: ConnectOptions = { ...DEFAULT_CONNECT_OPTIONS, ...definedOnly(options), afterList: options.afterList };
   const concurrency = Math.max(1, options.concurrency ?? 4);
   const cacheDir = options.cacheDir ?? defaultCacheDir();
   // `npx -y pkg`, `uvx pkg==1.2.3` and the like run from the cache like npm targets; unpinned npm ones get a version first.
@@ -179,6 +181,7 @@ async function scanOne(target: Target, connect: ConnectOptions, opts: OneOptions
   // OAuth tokens, codes and secrets met while connecting join the launch's own secrets.
   const secrets: string[] = [];
   const server = await scanServer(target, { ...connect, secrets }, opts);
+  opts.attach?.(server);
   // Shortened after redaction, so that a cut never leaves half a secret unrecognised.
   return fitServerReport(redactServer(server, new Redactor({ ...target, secrets: [...(target.secrets ?? []), ...secrets, ...opts.shared] })));
 }

@@ -4,7 +4,7 @@ import { defaultCacheDir } from '../targets/cache-dir.js';
 import type { InstallResult } from '../targets/npm.js';
 import { parseShard, selectShard, type Shard } from '../targets/shard.js';
 import type { Target } from '../targets/types.js';
-import { reporter, REPORTERS } from '../render/index.js';
+import { REPORTERS } from '../render/index.js';
 import type { Report } from '../model/schema.js';
 import type { SarifUris } from '../render/types.js';
 import { scan, SDIST_WARNING, type ScanOptions } from '../scan.js';
@@ -15,10 +15,11 @@ import type { FailOn } from './fail-on.js';
 import { addDiscovered } from './discovered.js';
 import { oauthScanOptions } from './oauth-flags.js';
 import type { AuditFlags, ScanFlags } from './flags.js';
-import { checkOutputDir, checkOutputFile, codeOf, writeFallback, writeOutputFile } from './output.js';
+import { auditTarget } from './audit-target.js';
+import { checkOutputs, writeOutputs } from './write-reports.js';
 import { unscannedText, watchSignals } from './signals.js';
 import { InstallProgress, ScanProgress } from './progress.js';
-import { htmlHint, nameFromServerInfo, printResult, sandboxLines, wroteLine } from './print-scan.js';
+import { nameFromServerInfo, printResult, sandboxLines } from './print-scan.js';
 
 // What only some runs need is imported when they need it (target files, profiles, --fail-on, lock
 // files): each brings zod schemas, built at import, that `audit` of one server does without.
@@ -87,45 +88,6 @@ export async function auditCommand(words: string[], flags: AuditFlags): Promise<
   await run(await prepare(flags), targets, flags, 'tools', [], { nameFromServerInfo: flags.name === undefined && flags.tools === undefined, named: targets[0]!.url });
 }
 
-function auditTarget(words: string[], flags: AuditFlags): Target {
-  const [first, ...rest] = words;
-  if (!first) throw new UsageError('audit needs a command (after --), a URL, or --tools FILE');
-  const scheme = urlScheme(first);
-  if (scheme !== undefined && scheme !== 'http' && scheme !== 'https') {
-    // Not a command to spawn: a URL idemscan cannot connect to (ftp://, file://, ws://).
-    throw new UsageError(`"${safeText(first, 200)}": not an http(s) URL (${scheme}:); audit takes an http(s) URL, or a command after --`);
-  }
-  if (scheme !== undefined) {
-    if (!URL.canParse(first)) throw new UsageError(`"${safeText(first, 200)}" is not a URL`);
-    if (rest.length > 0) throw new UsageError('a URL target takes no further arguments');
-    return {
-      name: flags.name ?? new URL(first).host,
-      source: 'command line',
-      transport: flags.sse ? 'sse' : 'http',
-      url: first,
-      headers: pairs(flags.header ?? [], ':', '--header'),
-    };
-  }
-  return {
-    name: flags.name ?? path.basename(first),
-    source: 'command line',
-    transport: 'stdio',
-    command: first,
-    args: rest,
-    env: pairs(flags.env ?? [], '=', '--env'),
-  };
-}
-
-function pairs(items: string[], sep: string, flag: string): Record<string, string> {
-  return Object.fromEntries(
-    items.map((item) => {
-      const at = item.indexOf(sep);
-      if (at <= 0) throw new UsageError(`${flag} "${item}": expected NAME${sep}value`);
-      return [item.slice(0, at).trim(), item.slice(at + 1).trim()];
-    }),
-  );
-}
-
 /**
  * The flags that are checked without touching anything, before any target file is read: a
  * mistyped --fail-on word must not first read the bundled list and print its skipped entries.
@@ -189,50 +151,10 @@ async function run(
   process.exitCode = written || code === EXIT.interrupted ? code : EXIT.outputFailed;
 }
 
-/** `--out` and `--json` before the scan: a path that cannot be written is a usage error, not a lost scan. */
-async function checkOutputs(flags: ScanFlags, formats: string[]): Promise<void> {
-  await checkOutputDir('--out', flags.out, formats.map((f) => REPORTERS[f]!.fileName!));
-  if (flags.json && flags.json !== '-') await checkOutputFile('--json', flags.json);
-}
-
-/**
- * Writes every report file. One that cannot be written after all (its directory changed during the
- * scan) is saved to a fallback file, named on stderr: the scan is never lost. False if any failed.
- */
-async function writeOutputs(report: Report, flags: ScanFlags, formats: string[], sarifUris: SarifUris | undefined, command: 'scan' | 'audit' | 'lock'): Promise<boolean> {
-  const files = formats.filter((f) => REPORTERS[f]?.fileName).map((id) => ({ dest: path.join(flags.out, REPORTERS[id]!.fileName!), id }));
-  if (flags.json && flags.json !== '-') files.push({ dest: flags.json, id: 'json' });
-  if (sarifUris) await warnSarifUris(sarifUris, report, formats);
-  let ok = true;
-  const written: typeof files = [];
-  for (const { dest, id } of files) {
-    const data = (await reporter(id)).render(report, { rulesBaseUrl: flags.rulesBaseUrl, sarifUris });
-    try {
-      await writeOutputFile(dest, data);
-      written.push({ dest, id });
-      if (!flags.quiet) process.stderr.write(wroteLine(dest));
-    } catch (err) {
-      ok = false;
-      const saved = await writeFallback(path.basename(dest), data).catch(() => undefined);
-      process.stderr.write(`idemscan: cannot write ${safeText(dest, 300)} (${codeOf(err)}); ${saved ? `the report is saved in ${saved}` : 'no fallback file could be written either'}\n`);
-    }
-  }
-  const hint = htmlHint(written, command);
-  if (hint && !flags.quiet) process.stderr.write(hint);
-  if (flags.json === '-') process.stdout.write((await reporter('json')).render(report));
-  return ok;
-}
-
 /** `--sarif-uri`: none loads nothing; a path outside the repository is a usage error. */
 async function sarifUrisOrUsage(values: string[] | undefined): Promise<SarifUris | undefined> {
   if (!values?.length) return undefined;
   return (await import('./sarif-uri.js')).parseSarifUris(values);
-}
-
-/** A mapped name no server has, or a path that is no file here: most likely a typo, so said on stderr. */
-async function warnSarifUris(uris: SarifUris, report: Report, formats: string[]): Promise<void> {
-  const { sarifUriWarnings } = await import('./sarif-uri.js');
-  for (const w of sarifUriWarnings(uris, report.servers.map((s) => s.name), formats)) process.stderr.write(`idemscan: warning: ${w}\n`);
 }
 
 async function exitCode(report: Report, failOn: FailOn | undefined): Promise<number> {

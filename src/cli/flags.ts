@@ -41,3 +41,8 @@ export interface AuditFlags extends ScanFlags {
   /** `--tools FILE`: a saved tools/list result, classified without starting anything. */
   tools?: string;
 }
+
+/** `probe`: audit's flags (those main.ts declares for it) and the plan, checked before anything starts. */
+export interface ProbeFlags extends AuditFlags {
+  plan?: string;
+}

@@ -12,7 +12,7 @@
 import { Command, CommanderError } from 'commander';
 import { DEFAULT_LOCK_FILE, DIFF_FORMATS } from '../model/formats.js';
 import { TOOL_VERSION } from '../model/version.js';
-import type { AuditFlags, ScanFlags } from './flags.js';
+import type { AuditFlags, ProbeFlags, ScanFlags } from './flags.js';
 import { registerAuth } from './auth-command.js';
 import { clientOriginOption, oauthOptions } from './oauth-flags.js';
 import { EXIT, UsageError } from './exit.js';
@@ -100,6 +100,28 @@ withOAuth(program.command('audit'), true)
   .option('--sse', 'the URL is an HTTP+SSE (2024-11-05) endpoint')
   .option('--name <name>', "the server name in the report (default: the URL's host, or the command's file name)")
   .action(async (words: string[], flags: AuditFlags) => (await commands()).auditCommand(words, flags));
+
+program
+  .command('probe')
+  .description('call the tools a plan names and re-issue each call as a client would after a lost response: is the effect repeated? (real effects: docs/PROBE.md)')
+  .usage('--plan PLAN.json [options] -- COMMAND [ARGS...]  |  --plan PLAN.json [options] URL')
+  .argument('<target...>', 'a command and its arguments (after --), or an http(s) URL')
+  .option('--plan <file>', 'JSON: the tools to call, their arguments and observers (required; nothing outside it is called)')
+  .option('--json <path>', 'also write the JSON report to PATH (- for stdout)')
+  .option('--out <dir>', 'directory for report files', 'output')
+  .addOption(listOption('--format <list>', 'formats to write under --out', FILE_FORMATS, ['json'], printsOnly))
+  .option('--fail-on <list>', 'exit 1 when a tool has one of these outcomes: repeated-effect, inconclusive, failed (comma-separated)')
+  .addOption(intOption('--timeout <ms>', 'bound on connecting and listing, then on each call', 30_000))
+  .addOption(intOption('--probe-timeout <ms>', 'how long server/discover may stay silent before trying initialize', 2_000))
+  .addOption(repeatable('--trust <name>', 'a server whose hints you trust', { commas: true }))
+  .addOption(repeatable('--header <header>', 'HTTP header "Name: value"'))
+  .addOption(repeatable('--env <pair>', 'environment variable NAME=value for a stdio server'))
+  .option('--sse', 'the URL is an HTTP+SSE (2024-11-05) endpoint')
+  .option('--name <name>', "the server name in the report (default: the server's own name)")
+  .option('--sandbox', 'run a stdio server under bubblewrap (docs/SANDBOX.md)')
+  .option('--cache-dir <dir>', 'cache directory (default: $IDEMSCAN_CACHE or ~/.cache/idemscan)')
+  .option('-q, --quiet', 'no tool view; the line saying what will be called is printed anyway')
+  .action(async (words: string[], flags: ProbeFlags) => (await import('./probe-command.js')).probeCommand(words, flags));
 
 scanOptions(program.command('lock'))
   .description('scan, then pin every tool (definitionHash, verdict, hints) in a lock file for --baseline')

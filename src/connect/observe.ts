@@ -43,6 +43,20 @@ export interface ConnectOptions {
   oauth?: OAuthScanOptions;
   /** Filled with the OAuth secrets seen for this server, for the report's redaction. */
   secrets?: string[];
+  /**
+   * Runs on the open connection once the tools are listed, before it is closed (`idemscan probe`
+   * only; scan and audit never set it). Its requests carry their own deadlines: --timeout no longer
+   * bounds the connection, Ctrl-C still does. It must not throw.
+   */
+  afterList?: (open: OpenSession) => Promise<void>;
+}
+
+/** A negotiated connection and its listing, as `afterList` gets it. */
+export interface OpenSession {
+  rpc: RpcClient;
+  session: Session;
+  /** The tools as listed, raw. */
+  tools: Record<string, unknown>[];
 }
 
 export const DEFAULT_CONNECT_OPTIONS: ConnectOptions = {
@@ -112,6 +126,10 @@ export async function observe(target: Launch, opts: ConnectOptions): Promise<Obs
       if (session.era === 'legacy' && (session.probeSilent?.() || skipProbe)) opts.eraMemo?.rememberSilentLegacy(key);
       obs.tools = listing.tools;
       obs.findings = obs.findings.concat(listing.findings);
+      if (opts.afterList) {
+        clearTimeout(timer);
+        await opts.afterList({ rpc, session: obs.session, tools: listing.tools });
+      }
     } catch (err) {
       // Before the close below: whether it was still starting is a question about it alive.
       throw err instanceof ScanFailure && err.kind === 'timeout' && !opts.signal?.aborted ? stillStarting(err, channel, opts.timeoutMs) : err;

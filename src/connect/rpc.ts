@@ -36,6 +36,11 @@ export class RpcClient {
     }
   }
 
+  /** The id the next request will carry (the probe's evidence names each call's id). */
+  peekNextId(): number {
+    return this.nextId;
+  }
+
   /** Rejects with a `timeout` ScanFailure after `timeoutMs`; the caller decides what silence means. */
   request(method: string, params: Record<string, unknown>, timeoutMs: number): Promise<RpcOutcome> {
     if (this.closedWith) return Promise.reject(this.closedWith);

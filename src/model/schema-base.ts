@@ -4,6 +4,7 @@
  * the order is: these, then diff.ts, then schema.ts, which re-exports them; import them from there.
  */
 import { z } from 'zod';
+import { ProbeSummary } from './probe-schema.js';
 
 export const Severity = z.enum(['error', 'warning', 'info']);
 export const Verdict = z.enum(['read-only', 'protocol-keyed', 'keyed', 'idempotent', 'unprotected']);
@@ -57,6 +58,8 @@ export const Summary = z.object({
   unprotected: z.number().int(),
   /** Download-weighted figures; present only when some scanned-ok server has a `downloads` figure. */
   weighted: WeightedSummary.optional(),
+  /** `idemscan probe` only: tools by experiment outcome. */
+  probe: ProbeSummary.optional(),
 });
 
 export type Severity = z.infer<typeof Severity>;

@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { DiffDocument } from './diff.js';
 import { docsProblem } from './rule-pages.js';
 import { Confidence, Severity, Summary, Verdict } from './schema-base.js';
+import { ToolProbe } from './probe-schema.js';
 
 export { Confidence, Severity, Summary, Verdict, WeightedShare, WeightedSummary } from './schema-base.js';
 import { SCHEMA_VERSION } from './schema-version.js';
@@ -69,6 +70,8 @@ export const ToolReport = z.object({
   /** The same hash of each present definition field's value alone: which fields changed. */
   fieldHashes: z.record(z.string(), z.string()).optional(),
   findings: z.array(Finding),
+  /** `idemscan probe` only: the lost-response experiment on this tool (docs/PROBE.md). */
+  probe: ToolProbe.optional(),
 });
 
 export const Failure = z.object({

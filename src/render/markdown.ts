@@ -9,9 +9,10 @@ import { mdText } from './markdown-text.js';
 import type { Finding, Report, ServerReport } from '../model/schema.js';
 import { trendMarkdown, weightedMarkdown } from './markdown-census.js';
 import { headlineText, isAnnotated, plural, retryAdvice, share, summaryCounts, total, VERDICTS } from '../model/verdicts.js';
-import { METHOD_POINTS, methodologyUrl } from './method.js';
+import { methodPoints, methodologyUrl } from './method.js';
 import type { RenderOptions, Reporter } from './types.js';
 import { fixAnnotations } from './fix-snippet.js';
+import { probeMarkdown } from './probe-view.js';
 
 const pct = (n: number, of: number) => (of === 0 ? '-' : `${n} (${share(n, of)})`);
 const row = (cells: (string | number)[]) => `| ${cells.join(' | ')} |`;
@@ -128,11 +129,11 @@ function skippedSection(report: Report): string[] {
 }
 
 /** How the figures were made and what they cannot say (render/method.ts), with the methodology page. */
-function methodSection(rulesBaseUrl: string | undefined): string[] {
+function methodSection(report: Report, rulesBaseUrl: string | undefined): string[] {
   return [
     '## Method and limits',
     '',
-    ...METHOD_POINTS.map((p) => `- ${p}`),
+    ...methodPoints(report).map((p) => `- ${p}`),
     '',
     `How the census is made and what it does not measure: [docs/METHODOLOGY.md](${methodologyUrl(rulesBaseUrl)}).`,
   ];
@@ -154,7 +155,7 @@ export const markdownReporter: Reporter = {
       '',
       ...verdictTable(report),
       '',
-      ...methodSection(options?.rulesBaseUrl),
+      ...methodSection(report, options?.rulesBaseUrl),
       '',
       '## Servers',
       '',
@@ -165,7 +166,7 @@ export const markdownReporter: Reporter = {
       lines.push('', 'Not scanned:', '');
       for (const f of failed) lines.push(`- ${mdText(f.name, 60)}: ${f.failure?.kind ?? 'failed'}: ${mdText(f.failure?.message ?? '', 300)}`);
     }
-    for (const section of [skippedSection(report), weightedMarkdown(report), trendMarkdown(report)]) if (section.length > 0) lines.push('', ...section);
+    for (const section of [probeMarkdown(report), skippedSection(report), weightedMarkdown(report), trendMarkdown(report)]) if (section.length > 0) lines.push('', ...section);
     lines.push('', ...findingsSection(report, options?.rulesBaseUrl));
     return lines.join('\n') + '\n';
   },

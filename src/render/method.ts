@@ -12,6 +12,15 @@ export const METHOD_POINTS: readonly string[] = [
   'A key argument or capability says a server offers deduplication, not that it implements it correctly; servers that failed or were skipped contribute no tools.',
 ];
 
+/** For a report of `idemscan probe`, whose planned tools were called: the first point would not be true. */
+const PROBE_POINT =
+  'What is read: what the server declares when its tools are listed (`tools/list`), and, for the tools of the probe plan only, what the lost-response experiment observed: each was called (`tools/call`), its answer treated as lost, and the call re-issued with the same key (docs/PROBE.md). Every other tool was never called.';
+
+/** The points for this report: a probe report says which tools were called. */
+export function methodPoints(report: { summary: { probe?: unknown } }): readonly string[] {
+  return report.summary.probe ? [PROBE_POINT, ...METHOD_POINTS.slice(1)] : METHOD_POINTS;
+}
+
 /**
  * docs/METHODOLOGY.md: beside the rule pages when `--rules-base-url` points at a `.../rules`
  * directory (a fork's own docs), else in the repository that package.json names.

@@ -20,6 +20,7 @@ import { httpsDocs, ownPage, reportRules, ruleDocUrl, rulePage, type DocumentedR
 import type { Finding, Report, ServerReport, Severity } from '../model/schema.js';
 import { visibleText } from './terminal.js';
 import type { RenderOptions, Reporter, SarifUris } from './types.js';
+import { probeSarifResults, probeSarifRules } from './probe-view.js';
 
 /**
  * A result's message text, as viewers show it: invisible characters as visible escapes (as on a
@@ -144,12 +145,15 @@ export function toSarif(report: Report, cwd = process.cwd(), options: RenderOpti
   const catalogue = reportRules(report); // the rules, then those of the profiles the scan used
   const ruleIndex = new Map(catalogue.map((r, i) => [r.id, i]));
   const results = report.servers.flatMap((s) => [...s.tools.flatMap((t) => t.findings), ...s.findings].map((f) => result(s, f, ruleIndex, cwd, options.sarifUris)));
+  // `idemscan probe`: its outcomes, after the findings, with rules of their own (probe-view.ts).
+  const byName = new Map(report.servers.map((s) => [s.name, s]));
+  results.push(...probeSarifResults(report, (name) => artifactOf(byName.get(name)!, cwd, options.sarifUris), catalogue.length));
   const failed = report.servers.filter((s) => s.status === 'failed');
   return {
     $schema: 'https://json.schemastore.org/sarif-2.1.0.json',
     version: '2.1.0',
     runs: [{
-      tool: { driver: { name: TOOL_NAME, version: TOOL_VERSION, ...(information ? { informationUri: information } : {}), rules: catalogue.map((r) => descriptor(r, base)) } },
+      tool: { driver: { name: TOOL_NAME, version: TOOL_VERSION, ...(information ? { informationUri: information } : {}), rules: [...catalogue.map((r) => descriptor(r, base)), ...probeSarifRules(report)] } },
       invocations: [{
         executionSuccessful: report.servers.length === 0 || failed.length < report.servers.length,
         startTimeUtc: report.startedAt,

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { idemscan } from '../helpers/cli.js';
 
 const README = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
-const COMMANDS = ['scan', 'audit', 'lock', 'install', 'schema', 'diff', 'merge', 'report', 'index', 'where'];
+const COMMANDS = ['scan', 'audit', 'probe', 'lock', 'install', 'schema', 'diff', 'merge', 'report', 'index', 'where'];
 
 /** The flags of the Options section of a --help text, e.g. `--fail-on`, `-q`. */
 function optionsOf(help: string): string[] {

@@ -11,12 +11,13 @@ import { CLIENT_SCRIPT } from './client.js';
 import { json, text } from './escape.js';
 import { pageReport } from './fit.js';
 import { duration, headline, notScanned, percent, plural, targetFiles, when } from './model.js';
-import { METHOD_POINTS, methodologyUrl } from '../method.js';
+import { methodPoints, methodologyUrl } from '../method.js';
 import { retryAdvice, summaryCounts } from '../../model/verdicts.js';
 import { failureList, serverTable, skippedList } from './servers.js';
 import { OPEN_SECTIONS_UP_TO, rulesSection, serverSections } from './tools.js';
 import { STYLES } from './styles.js';
 import { trendSection } from './trend.js';
+import { probeSection } from './probe.js';
 import { weightedSection } from './weighted.js';
 
 const sha256 = (s: string): string => `'sha256-${createHash('sha256').update(s, 'utf8').digest('base64')}'`;
@@ -86,10 +87,10 @@ function headlineSection(report: Report): string {
 const withCode = (s: string): string => text(s).split('`').map((part, i) => (i % 2 === 1 ? `<code>${part}</code>` : part)).join('');
 
 /** What was read and what the figures cannot say (render/method.ts), linking docs/METHODOLOGY.md. */
-function methodSection(rulesBaseUrl: string | undefined): string {
+function methodSection(report: Report, rulesBaseUrl: string | undefined): string {
   return (
     `<section id="method" class="card" aria-labelledby="method-h"><h2 id="method-h">Method and limits</h2>` +
-    `<ul>${METHOD_POINTS.map((p) => `<li>${withCode(p)}</li>`).join('')}</ul>` +
+    `<ul>${methodPoints(report).map((p) => `<li>${withCode(p)}</li>`).join('')}</ul>` +
     `<p>How the census is made and what it does not measure: <a href="${text(methodologyUrl(rulesBaseUrl))}" rel="noopener noreferrer">docs/METHODOLOGY.md</a>.</p></section>`
   );
 }
@@ -169,7 +170,8 @@ export function renderPage(full: Report, options: RenderOptions = {}): string {
     `<div class="charts"><div class="card">${overallChart(report)}</div>` +
     (report.summary.tools > 0 ? `<div class="card">${serverChart(report)}</div>` : '') +
     `</div>` +
-    methodSection(options.rulesBaseUrl) +
+    probeSection(report) +
+    methodSection(report, options.rulesBaseUrl) +
     weightedSection(report) +
     trendSection(report) +
     failureList(report) +

@@ -1,0 +1,46 @@
+/** The one server of `audit` and `probe`: a command after `--`, or an http(s) URL, with its flags. */
+import path from 'node:path';
+import type { Target } from '../targets/types.js';
+import { safeText } from '../render/terminal.js';
+import { UsageError } from './exit.js';
+import type { AuditFlags } from './flags.js';
+import { urlScheme } from './options.js';
+
+export function auditTarget(words: string[], flags: AuditFlags): Target {
+  const [first, ...rest] = words;
+  if (!first) throw new UsageError('audit needs a command (after --), a URL, or --tools FILE');
+  const scheme = urlScheme(first);
+  if (scheme !== undefined && scheme !== 'http' && scheme !== 'https') {
+    // Not a command to spawn: a URL idemscan cannot connect to (ftp://, file://, ws://).
+    throw new UsageError(`"${safeText(first, 200)}": not an http(s) URL (${scheme}:); audit takes an http(s) URL, or a command after --`);
+  }
+  if (scheme !== undefined) {
+    if (!URL.canParse(first)) throw new UsageError(`"${safeText(first, 200)}" is not a URL`);
+    if (rest.length > 0) throw new UsageError('a URL target takes no further arguments');
+    return {
+      name: flags.name ?? new URL(first).host,
+      source: 'command line',
+      transport: flags.sse ? 'sse' : 'http',
+      url: first,
+      headers: pairs(flags.header ?? [], ':', '--header'),
+    };
+  }
+  return {
+    name: flags.name ?? path.basename(first),
+    source: 'command line',
+    transport: 'stdio',
+    command: first,
+    args: rest,
+    env: pairs(flags.env ?? [], '=', '--env'),
+  };
+}
+
+function pairs(items: string[], sep: string, flag: string): Record<string, string> {
+  return Object.fromEntries(
+    items.map((item) => {
+      const at = item.indexOf(sep);
+      if (at <= 0) throw new UsageError(`${flag} "${item}": expected NAME${sep}value`);
+      return [item.slice(0, at).trim(), item.slice(at + 1).trim()];
+    }),
+  );
+}

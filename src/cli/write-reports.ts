@@ -1,0 +1,49 @@
+/** The report files of scan, audit, lock and probe: checked before the run, written after it. */
+import path from 'node:path';
+import { reporter, REPORTERS } from '../render/index.js';
+import type { Report } from '../model/schema.js';
+import type { SarifUris } from '../render/types.js';
+import { safeText } from '../render/terminal.js';
+import type { ScanFlags } from './flags.js';
+import { checkOutputDir, checkOutputFile, codeOf, writeFallback, writeOutputFile } from './output.js';
+import { htmlHint, wroteLine } from './print-scan.js';
+
+/** `--out` and `--json` before the scan: a path that cannot be written is a usage error, not a lost scan. */
+export async function checkOutputs(flags: ScanFlags, formats: string[]): Promise<void> {
+  await checkOutputDir('--out', flags.out, formats.map((f) => REPORTERS[f]!.fileName!));
+  if (flags.json && flags.json !== '-') await checkOutputFile('--json', flags.json);
+}
+
+/**
+ * Writes every report file. One that cannot be written after all (its directory changed during the
+ * scan) is saved to a fallback file, named on stderr: the scan is never lost. False if any failed.
+ */
+export async function writeOutputs(report: Report, flags: ScanFlags, formats: string[], sarifUris: SarifUris | undefined, command: 'scan' | 'audit' | 'lock'): Promise<boolean> {
+  const files = formats.filter((f) => REPORTERS[f]?.fileName).map((id) => ({ dest: path.join(flags.out, REPORTERS[id]!.fileName!), id }));
+  if (flags.json && flags.json !== '-') files.push({ dest: flags.json, id: 'json' });
+  if (sarifUris) await warnSarifUris(sarifUris, report, formats);
+  let ok = true;
+  const written: typeof files = [];
+  for (const { dest, id } of files) {
+    const data = (await reporter(id)).render(report, { rulesBaseUrl: flags.rulesBaseUrl, sarifUris });
+    try {
+      await writeOutputFile(dest, data);
+      written.push({ dest, id });
+      if (!flags.quiet) process.stderr.write(wroteLine(dest));
+    } catch (err) {
+      ok = false;
+      const saved = await writeFallback(path.basename(dest), data).catch(() => undefined);
+      process.stderr.write(`idemscan: cannot write ${safeText(dest, 300)} (${codeOf(err)}); ${saved ? `the report is saved in ${saved}` : 'no fallback file could be written either'}\n`);
+    }
+  }
+  const hint = htmlHint(written, command);
+  if (hint && !flags.quiet) process.stderr.write(hint);
+  if (flags.json === '-') process.stdout.write((await reporter('json')).render(report));
+  return ok;
+}
+
+/** A mapped name no server has, or a path that is no file here: most likely a typo, so said on stderr. */
+async function warnSarifUris(uris: SarifUris, report: Report, formats: string[]): Promise<void> {
+  const { sarifUriWarnings } = await import('./sarif-uri.js');
+  for (const w of sarifUriWarnings(uris, report.servers.map((s) => s.name), formats)) process.stderr.write(`idemscan: warning: ${w}\n`);
+}

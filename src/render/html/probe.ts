@@ -1,0 +1,20 @@
+/** The probe's outcomes on the HTML page (docs/PROBE.md): the same rows as the terminal and Markdown (probe-view.ts). */
+import { PROBE_OUTCOMES } from '../../model/probe-outcomes.js';
+import type { Report } from '../../model/schema.js';
+import { probeRows, probeSummaryText } from '../probe-view.js';
+import { text } from './escape.js';
+
+export function probeSection(report: Report): string {
+  if (!report.summary.probe) return '';
+  const rows = probeRows(report)
+    .map(({ tool, probe: p }) =>
+      `<tr><td>${text(tool, 200)}</td><td>${PROBE_OUTCOMES[p.outcome].mark} ${text(p.outcome)}</td><td>${p.key === null ? '-' : `<code>${text(p.key, 200)}</code>`}</td>` +
+      `<td>${text(p.conflict ?? '-')}</td><td class="num">${p.evidence.requests}</td><td class="num">${p.evidence.durationMs}</td><td>${text(p.evidence.reason, 400)}</td></tr>`,
+    )
+    .join('');
+  return (
+    `<section id="probe" class="card" aria-labelledby="probe-h"><h2 id="probe-h">Probe: the lost-response experiment</h2>` +
+    `<p>${text(probeSummaryText(report))}. Each planned tool was called, its answer treated as lost, and the same call re-issued with the same key; its effects were real.</p>` +
+    `<table><thead><tr><th>tool</th><th>outcome</th><th>key</th><th>conflict</th><th>requests</th><th>ms</th><th>why</th></tr></thead><tbody>${rows}</tbody></table></section>`
+  );
+}

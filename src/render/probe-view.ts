@@ -1,0 +1,104 @@
+/**
+ * The probe's results as each reporter shows them (docs/PROBE.md): terminal lines, a Markdown
+ * section and SARIF results. One view model, so they say the same; every server text escaped.
+ */
+import { createHash } from 'node:crypto';
+import type { Result, ReportingDescriptor } from 'sarif';
+import { mdText } from './markdown-text.js';
+import { PROBE_OUTCOMES } from '../model/probe-outcomes.js';
+import type { ProbeOutcome, ToolProbe } from '../model/probe-schema.js';
+import type { Report } from '../model/schema.js';
+import { safeText } from './terminal.js';
+import { plural } from '../model/verdicts.js';
+
+export interface ProbeRow {
+  server: string;
+  tool: string;
+  probe: ToolProbe;
+}
+
+/** The probed tools first (not-probed ones only count): what the experiment found. */
+export function probeRows(report: Report): ProbeRow[] {
+  return report.servers.flatMap((s) => s.tools.filter((t) => t.probe && t.probe.outcome !== 'not-probed').map((t) => ({ server: s.name, tool: t.name, probe: t.probe! })));
+}
+
+/** `3 retry-safe, 1 repeated-effect, 5 not probed`. */
+export function probeSummaryText(report: Report): string | undefined {
+  const s = report.summary.probe;
+  if (!s) return undefined;
+  const parts = (Object.keys(PROBE_OUTCOMES) as ProbeOutcome[]).filter((o) => s[PROBE_OUTCOMES[o].field] > 0).map((o) => `${s[PROBE_OUTCOMES[o].field]} ${o}`);
+  return parts.join(', ') || 'nothing probed';
+}
+
+const cost = (p: ToolProbe) => `${plural(p.evidence.requests, 'request')}, ${p.evidence.durationMs} ms`;
+
+export function probeTerminalLines(report: Report): string[] {
+  const rows = probeRows(report);
+  if (rows.length === 0 && !report.summary.probe) return [];
+  const lines = ['', `Probe: ${probeSummaryText(report)}`];
+  for (const r of rows) {
+    const p = r.probe;
+    const key = p.key === null ? 'no key' : `key ${safeText(p.key, 120)}`;
+    const conflict = p.conflict ? `; conflict ${p.conflict}` : '';
+    lines.push(`  ${PROBE_OUTCOMES[p.outcome].mark} ${safeText(r.tool, 60)}: ${p.outcome} (${key}${conflict}; ${cost(p)})`);
+    lines.push(`      ${safeText(p.evidence.reason, 300)}`);
+  }
+  return lines.map((l) => l + '\n');
+}
+
+export function probeMarkdown(report: Report): string[] {
+  if (!report.summary.probe) return [];
+  const rows = probeRows(report);
+  const row = (cells: (string | number)[]) => `| ${cells.join(' | ')} |`;
+  return [
+    '## Probe (lost-response experiment)',
+    '',
+    `${mdText(probeSummaryText(report) ?? '')}. Each planned tool was called, its answer treated as lost, and the same call re-issued with the same key (docs/PROBE.md).`,
+    '',
+    row(['tool', 'outcome', 'key', 'conflict', 'requests', 'ms', 'why']),
+    row(['---', '---', '---', '---', '--:', '--:', '---']),
+    ...rows.map(({ tool, probe: p }) =>
+      row([mdText(tool, 80), `${PROBE_OUTCOMES[p.outcome].mark} ${p.outcome}`, p.key === null ? '-' : mdText(p.key, 120), p.conflict ?? '-', p.evidence.requests, p.evidence.durationMs, mdText(p.evidence.reason, 300)]),
+    ),
+  ];
+}
+
+/** SARIF: a rule per outcome worth an alert; retry-safe and not-probed make no result. */
+const SARIF_OUTCOMES = {
+  'repeated-effect': { level: 'error', title: 'A re-issued call repeated its effect (the lost-response experiment)' },
+  failed: { level: 'warning', title: 'A call of the lost-response experiment failed' },
+  inconclusive: { level: 'note', title: 'The lost-response experiment could not tell' },
+} as const satisfies Partial<Record<ProbeOutcome, { level: Result.level; title: string }>>;
+
+const ruleId = (o: keyof typeof SARIF_OUTCOMES) => `probe-${o}`;
+
+export function probeSarifRules(report: Report): ReportingDescriptor[] {
+  if (!report.summary.probe) return [];
+  return (Object.keys(SARIF_OUTCOMES) as (keyof typeof SARIF_OUTCOMES)[]).map((o) => ({
+    id: ruleId(o),
+    name: ruleId(o).replace(/-(\w)/g, (_, c: string) => c.toUpperCase()),
+    shortDescription: { text: SARIF_OUTCOMES[o].title },
+    help: { text: `${SARIF_OUTCOMES[o].title}: ${PROBE_OUTCOMES[o].meaning}. See docs/PROBE.md.` },
+    defaultConfiguration: { level: SARIF_OUTCOMES[o].level },
+  }));
+}
+
+/** `locate`: the physical location the SARIF reporter gives every result of this server. */
+export function probeSarifResults(report: Report, locate: (server: string) => NonNullable<Result['locations']>[number]['physicalLocation'], firstIndex: number): Result[] {
+  const ids = Object.keys(SARIF_OUTCOMES) as (keyof typeof SARIF_OUTCOMES)[];
+  return probeRows(report).flatMap(({ server, tool, probe: p }) => {
+    const at = ids.indexOf(p.outcome as keyof typeof SARIF_OUTCOMES);
+    if (at < 0) return [];
+    const o = ids[at]!;
+    const name = `${server}/${tool}`;
+    return [{
+      ruleId: ruleId(o),
+      ruleIndex: firstIndex + at,
+      level: SARIF_OUTCOMES[o].level,
+      message: { text: `${name}: ${p.outcome}: ${p.evidence.reason}` },
+      locations: [{ physicalLocation: locate(server), logicalLocations: [{ name: tool, fullyQualifiedName: name, kind: 'function' }] }],
+      partialFingerprints: { 'idemscanFinding/v1': createHash('sha256').update(JSON.stringify([server, tool, ruleId(o)])).digest('hex').slice(0, 32) },
+      properties: { server, tool, outcome: p.outcome, key: p.key, ...(p.conflict ? { conflict: p.conflict } : {}), requests: p.evidence.requests, durationMs: p.evidence.durationMs },
+    }];
+  });
+}

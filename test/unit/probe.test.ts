@@ -1,0 +1,98 @@
+/** The probe's pure parts: key placement, the outcome from the calls, the plan, and retryDecision on the scanner's verdicts. */
+import { describe, expect, it } from 'vitest';
+import { classifyTool } from '../../src/classify/index.js';
+import { parseKeyPath, placeKey } from '../../src/classify/key-place.js';
+import { judge } from '../../src/classify/probe-outcome.js';
+import type { SentCall } from '../../src/model/probe-schema.js';
+import { retryDecision, withRetryKey } from '../../src/classify/retry.js';
+import { VERDICTS } from '../../src/model/verdicts.js';
+import { parsePlan } from '../../src/model/probe-plan.js';
+import { planSecrets } from '../../src/redact/plan-secrets.js';
+
+describe('placeKey', () => {
+  it('puts the key at nested, bracketed and wildcard paths without changing the input', () => {
+    const args = { options: { a: 1 }, items: [{ x: 1 }, { x: 2 }] };
+    expect(placeKey(args, '$.options.clientToken', 'K')).toEqual({ args: { options: { a: 1, clientToken: 'K' }, items: args.items }, placed: true });
+    expect(placeKey({}, '$["odd.name"]', 'K').args).toEqual({ 'odd.name': 'K' });
+    expect(placeKey(args, '$.items[*].key', 'K').args.items).toEqual([{ x: 1, key: 'K' }, { x: 2, key: 'K' }]);
+    expect(placeKey({ items: [] }, '$.items[*].key', 'K').placed).toBe(false);
+    expect(args.options).toEqual({ a: 1 });
+  });
+
+  it('never writes through __proto__, and refuses paths it does not write', () => {
+    const out = placeKey({}, '$["__proto__"]', 'K').args;
+    expect(Object.hasOwn(out, '__proto__')).toBe(true);
+    expect(({} as Record<string, unknown>).K).toBeUndefined();
+    expect(parseKeyPath('a.b')).toBeUndefined();
+    expect(parseKeyPath('$..x')).toBeUndefined();
+    expect(placeKey({ a: 'text' }, '$.a.b', 'K').placed).toBe(false);
+  });
+});
+
+const call = (step: string, compared: string, status: SentCall['status'] = 'ok'): SentCall => ({ step, tool: 't', ms: 1, status, compared });
+const steps = (before: string, afterCall: string, afterReissue: string) => [
+  call('observe-before', before), call('call', 'r1'), call('observe-after-call', afterCall), call('reissue', 'r2'), call('observe-after-reissue', afterReissue),
+];
+
+describe('judge', () => {
+  it('reads the observer: changed once is retry-safe, twice repeated, never inconclusive', () => {
+    expect(judge(steps('0', '1', '1'), true).outcome).toBe('retry-safe');
+    expect(judge(steps('0', '1', '2'), true).outcome).toBe('repeated-effect');
+    expect(judge(steps('0', '0', '0'), true).outcome).toBe('inconclusive');
+  });
+  it('without an observer it cannot tell; a failed call is failed, and says which', () => {
+    expect(judge([call('call', 'a'), call('reissue', 'a')], false).outcome).toBe('inconclusive');
+    const failed = judge([call('observe-before', '0'), { ...call('call', 'x', 'tool-error'), why: 'answered isError: true' }], true);
+    expect(failed).toMatchObject({ outcome: 'failed', reason: 'call (t) answered isError: true' });
+  });
+  it('a conflict call that errors is rejected, one that succeeds accepted', () => {
+    expect(judge([...steps('0', '1', '1'), call('conflict', 'e', 'error')], true).conflict).toBe('rejected');
+    expect(judge([...steps('0', '1', '1'), call('conflict', 'ok')], true).conflict).toBe('accepted');
+  });
+});
+
+describe('the plan', () => {
+  it('names the field that is wrong', () => {
+    expect(() => parsePlan({ tools: { a: { observe: { tool: '' } } } })).toThrow('tools.a.observe.tool');
+    expect(() => parsePlan({ tools: {} })).toThrow('the plan names no tool');
+    expect(() => parsePlan({ tool: {} })).toThrow('unknown field "tool"');
+  });
+  it('takes secret-named argument values for redaction', () => {
+    const plan = parsePlan({ tools: { a: { arguments: { api_key: 'sk-12345678', amount: 'ten' } } } });
+    expect(planSecrets(plan)).toEqual(['sk-12345678']);
+  });
+});
+
+const tools = {
+  read: { name: 'read', inputSchema: { type: 'object' }, annotations: { readOnlyHint: true } },
+  keyed: { name: 'keyed', inputSchema: { type: 'object', properties: { opts: { type: 'object', properties: { clientToken: { type: 'string' } } } } } },
+  hinted: { name: 'hinted', inputSchema: { type: 'object' }, annotations: { idempotentHint: true } },
+  bare: { name: 'bare', inputSchema: { type: 'object' } },
+};
+
+describe('retryDecision', () => {
+  it('one decision per verdict, from the same classification as the scan', () => {
+    expect(retryDecision(tools.read)).toMatchObject({ decision: 'safe', verdict: 'read-only' });
+    expect(retryDecision(tools.keyed)).toMatchObject({ decision: 'with-key', key: { in: 'arguments', path: '$.opts.clientToken', name: 'clientToken' } });
+    expect(retryDecision(tools.bare, { capabilities: { tools: { idempotency: {} } } })).toMatchObject({ decision: 'with-key', verdict: 'protocol-keyed', key: { in: 'params' } });
+    expect(retryDecision(tools.hinted)).toMatchObject({ decision: 'if-trusted' });
+    expect(retryDecision(tools.hinted, { trusted: true })).toMatchObject({ decision: 'safe' });
+    expect(retryDecision(tools.bare)).toMatchObject({ decision: 'never', verdict: 'unprotected' });
+  });
+
+  it('re-issues on its own exactly where the verdict table says a retry is safe', () => {
+    for (const raw of Object.values(tools)) {
+      const reported = classifyTool(raw, false);
+      const allowed = ['safe', 'with-key'].includes(retryDecision(reported).decision);
+      expect(allowed, raw.name).toBe(VERDICTS.find((v) => v.id === reported.verdict)!.retrySafe);
+      expect(retryDecision(reported)).toEqual(retryDecision(raw));
+    }
+  });
+
+  it('withRetryKey puts the key where the decision says, and nowhere for the others', () => {
+    const p = { name: 'keyed', arguments: { opts: {} } };
+    expect(withRetryKey(p, retryDecision(tools.keyed), 'K')).toEqual({ name: 'keyed', arguments: { opts: { clientToken: 'K' } } });
+    expect(withRetryKey({ name: 'bare' }, retryDecision(tools.bare, { capabilities: { tools: { idempotency: true } } }), 'K')).toEqual({ name: 'bare', idempotencyKey: 'K' });
+    expect(withRetryKey({ name: 'bare' }, retryDecision(tools.bare), 'K')).toEqual({ name: 'bare' });
+  });
+});
