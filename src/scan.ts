@@ -38,10 +38,15 @@ export interface ScanOptions extends Partial<Omit<ConnectOptions, 'oauth'>> {
   /** Run stdio servers in bubblewrap (or, without it, a loopback-only network namespace). */
   sandbox?: boolean;
   /**
-   * Server names whose hints the user trusts (as `trusted: true` in a target file): a target's
-   * name or the name the server gives itself (serverInfo.name), in any case.
+   * Server names whose hints the user trusts (as `trusted: true` on a Target): a target's name, in
+   * any case; with `trustServerInfo`, also the name the server gives itself (serverInfo.name).
    */
   trust?: string[];
+  /**
+   * `trust` also matches serverInfo.name: only where the caller shows servers by that name (audit of
+   * one server without --name). In a list any server can call itself by a trusted name.
+   */
+  trustServerInfo?: boolean;
   skipped?: SkippedTarget[];
   /** Profiles each tool is checked against (`--profile`), recorded in report.options.profiles. */
   profiles?: LoadedProfile[];
@@ -121,7 +126,7 @@ export async function scan(listed: Target[], options: ScanOptions = {}): Promise
   const servers = results.filter((s): s is ServerReport => s !== undefined);
   // A trusted name that found no server is most often a typo; in a shard the rest are elsewhere.
   const untrusted = options.signal?.aborted || options.shard ? [] : trust.unmatched();
-  if (untrusted.length > 0) options.onProgress?.({ type: 'warning', message: unmatchedTrust(untrusted, servers) });
+  if (untrusted.length > 0) options.onProgress?.({ type: 'warning', message: unmatchedTrust(untrusted, servers, !!options.trustServerInfo) });
 
   return {
     schemaVersion: SCHEMA_VERSION,
@@ -161,9 +166,9 @@ interface OneOptions extends ScanOptions {
 }
 
 /** `trusted name "notse" matches no server scanned (their names: notes, node or legacy-payments)`. */
-function unmatchedTrust(names: string[], servers: ServerReport[]): string {
+function unmatchedTrust(names: string[], servers: ServerReport[], byServerInfo: boolean): string {
   const nameOf = (s: ServerReport) => {
-    const own = s.serverInfo?.name?.trim();
+    const own = byServerInfo ? s.serverInfo?.name?.trim() : undefined;
     return own && own !== s.name ? `${s.name} or ${own}` : s.name;
   };
   const shown = servers.slice(0, 10).map(nameOf);
@@ -237,7 +242,7 @@ async function scanServer(target: Target, connect: ConnectOptions, opts: OneOpti
   }
   const session = obs.session!;
   // By the name audit shows for it too (serverInfo.name), known only now.
-  trusted = opts.trustMatcher.matches({ target: target.name, serverInfo: session.serverInfo?.name }) || trusted;
+  if (opts.trustServerInfo) trusted = opts.trustMatcher.matches({ target: target.name, serverInfo: session.serverInfo?.name }) || trusted;
   const classified = classifyServer({
     name: target.name,
     capabilities: session.capabilities,

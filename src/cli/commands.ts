@@ -193,6 +193,7 @@ async function run(
     probeTimeoutMs: flags.probeTimeout,
     maxPages: flags.maxPages,
     trust: flags.trust,
+    trustServerInfo: extra.nameFromServerInfo,
     profiles,
     sandbox: flags.sandbox,
     install: flags.install,

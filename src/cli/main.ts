@@ -55,7 +55,7 @@ function scanOptions(cmd: Command, one = false): Command {
     .addOption(intOption('--timeout <ms>', 'bound on each server, from start to last page', 30_000))
     .addOption(intOption('--probe-timeout <ms>', 'how long server/discover may stay silent before trying initialize', 2_000))
     .addOption(intOption('--max-pages <n>', 'tools/list pages read per server at most', 64))
-    .addOption(repeatable('--trust <name>', 'a server whose hints you trust, by any name the output shows for it', { commas: true }))
+    .addOption(repeatable('--trust <name>', 'a server whose hints you trust, by its list key or command file name (audit without --name: also the name the server gives itself)', { commas: true }))
     .option('--fail-on <list>', 'exit 1 when anything matches: a severity (error, warning, info), rule ids, verdicts, drift, profile or a profile id, comma-separated')
     .addOption(repeatable('--profile <name>', 'check every tool against a profile: openai-apps, anthropic-directory or a JSON file', { commas: true }))
     .option('--baseline <lock>', 'compare with a lock file (idemscan lock): report.drift, and --fail-on drift')

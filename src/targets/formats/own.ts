@@ -50,7 +50,6 @@ export const ownFormat: TargetFormat = {
         npm: entry.npm,
         bin: entry.bin,
         installScripts: entry.installScripts,
-        trusted: entry.trusted,
         timeoutMs: entry.timeout,
         skip: entry.skip,
         comment: entry.comment,
