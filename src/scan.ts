@@ -17,7 +17,7 @@ import type { Report, ServerReport } from './report/schema.js';
 import { SCHEMA_VERSION } from './report/schema-version.js';
 import { checkOptions, checkTargets } from './scan-input.js';
 import { summarize } from './report/summary.js';
-import { cacheContainment, defaultCacheDir, installHint, installPackages, type InstallResult, installScriptSpecs, isInstalled, packageDir, resolveNpmLaunch } from './targets/npm.js';
+import { cacheContainment, cacheDirs, defaultCacheDir, installHint, installPackages, type InstallResult, installScriptSpecs, isInstalled, packageDir, resolveNpmLaunch } from './targets/npm.js';
 import { describeTarget, Redactor } from './targets/redact.js';
 import { npmLaunchTargets, pypiProblem, resolveUnpinned, withResolved } from './targets/npm-launch.js';
 import { parsePinnedSpec } from './targets/pinned.js';
@@ -123,7 +123,10 @@ export async function scan(listed: Target[], options: ScanOptions = {}): Promise
     ),
   );
   eraMemo.save(cacheDir);
-  const servers = results.filter((s): s is ServerReport => s !== undefined);
+  // Tokens stored while the pool ran (a sign-in, a grant) were not in the set each report was
+  // redacted with as it finished, and a server that ran later may have read them from the store.
+  const later = await laterSecrets(cacheDir, shared);
+  const servers = results.filter((s): s is ServerReport => s !== undefined).map((s) => (later ? redactServer(s, later) : s));
   // A trusted name that found no server is most often a typo; in a shard the rest are elsewhere.
   const untrusted = options.signal?.aborted || options.shard ? [] : trust.unmatched();
   if (untrusted.length > 0) options.onProgress?.({ type: 'warning', message: unmatchedTrust(untrusted, servers, !!options.trustServerInfo) });
@@ -294,9 +297,20 @@ function oauthClientOf(target: Target): Launch['oauthClient'] {
  * that read (or was sent) another server's token must not publish it.
  */
 async function scanSecrets(cacheDir: string, oauth: Partial<OAuthScanOptions> | undefined): Promise<string[]> {
+  return [...(await storedSecrets(cacheDir)), ...(oauth?.clientSecret ? [oauth.clientSecret] : [])];
+}
+
+/** Every stored token value, of the scan's cache dir and of the default one (a server may read either). */
+async function storedSecrets(cacheDir: string): Promise<string[]> {
   const { readRecords, recordSecrets } = await import('./connect/oauth/store.js');
-  const stored = readRecords(cacheDir).flatMap((r) => recordSecrets(r.record));
-  return [...stored, ...(oauth?.clientSecret ? [oauth.clientSecret] : [])];
+  return cacheDirs(cacheDir).flatMap((dir) => readRecords(dir)).flatMap((r) => recordSecrets(r.record));
+}
+
+/** A redactor of the stored secrets that were not `known` before the scan, or undefined when there are none. */
+async function laterSecrets(cacheDir: string, known: string[]): Promise<Redactor | undefined> {
+  const seen = new Set(known);
+  const fresh = (await storedSecrets(cacheDir)).filter((s) => !seen.has(s));
+  return fresh.length > 0 ? new Redactor({ secrets: fresh }) : undefined;
 }
 
 function definedOnly(options: ScanOptions): Partial<ConnectOptions> {

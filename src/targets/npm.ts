@@ -55,7 +55,12 @@ export function packageDir(cacheDir: string, spec: string): string {
  * read-only, and nothing else of them (other entries, OAuth tokens, the era memo), wherever they are.
  */
 export function cacheContainment(cacheDir: string, entry?: string): Pick<ContainOptions, 'readable' | 'hidden'> {
-  return { readable: entry ? [entry] : [], hidden: [...new Set([path.resolve(cacheDir), path.resolve(defaultCacheDir())])] };
+  return { readable: entry ? [entry] : [], hidden: cacheDirs(cacheDir) };
+}
+
+/** The scan's cache dir and the default one: both hold tokens and entries a server may reach. */
+export function cacheDirs(cacheDir: string): string[] {
+  return [...new Set([path.resolve(cacheDir), path.resolve(defaultCacheDir())])];
 }
 
 function installedPackageJson(cacheDir: string, spec: string): string {
