@@ -12,9 +12,9 @@ import { safeText } from '../report/terminal.js';
 const PROJECT_FLAG = '--project-configs';
 
 // Loaded when asked for: the TOML and YAML parsers behind it are not every command's start-up cost.
-async function discoverHere(allowEnv: readonly string[] = []): Promise<Discovery> {
+async function discoverHere(allowEnv: readonly string[] = [], projectConfigs = false): Promise<Discovery> {
   const { discover } = await import('../targets/discover/index.js');
-  return discover({ home: os.homedir(), project: process.cwd(), env: process.env, allowEnv });
+  return discover({ home: os.homedir(), project: process.cwd(), env: process.env, allowEnv, projectConfigs });
 }
 
 const servers = (n: number) => `${n} server${n === 1 ? '' : 's'}`;
@@ -37,7 +37,7 @@ export function registerWhere(program: Command): void {
     .description(`list the MCP client configuration files found in HOME and the current folder (what scan --discover reads; project-scope files with ${PROJECT_FLAG})`)
     .option('--json', 'print the list as JSON')
     .action(async (flags: { json?: boolean }) => {
-      const found = await discoverHere();
+      const found = await discoverHere([], true);
       if (flags.json) {
         process.stdout.write(JSON.stringify({ files: found.files, servers: found.targets.length }, null, 2) + '\n');
         return;
@@ -65,9 +65,9 @@ export interface DiscoverFlags {
  * only with `--project-configs`; without it one line says how many were left and how to scan them.
  */
 export async function addDiscovered(loaded: LoadedTargets, flags: DiscoverFlags = {}): Promise<LoadedTargets> {
-  const found = await discoverHere(flags.allowEnv);
-  const project = found.targets.filter((t) => t.scope === 'project');
-  const targets = flags.projectConfigs ? found.targets : found.targets.filter((t) => t.scope !== 'project');
+  const found = await discoverHere(flags.allowEnv, flags.projectConfigs);
+  const project = found.projectTargets;
+  const targets = found.targets;
   if (found.files.length === 0) process.stderr.write('idemscan: --discover found no MCP client configuration (see `idemscan where`)\n');
   else if (!flags.quiet) process.stderr.write(`idemscan: --discover found ${targets.length} server(s) in ${found.files.length} client file(s)\n`);
   if (!flags.projectConfigs && project.length > 0) {
