@@ -17,6 +17,7 @@ import { clientOriginOption, oauthOptions, registerAuth } from './auth-command.j
 import { EXIT, UsageError } from './exit.js';
 import { FILE_FORMATS, intOption, listOption, positiveInt, PRINT_FORMATS, repeatable, wordParser } from './options.js';
 import { registerWhere } from './where-command.js';
+import { guardLineStarts } from './line-starts.js';
 
 // A reader that goes away (`idemscan scan | head -1`) is no failure of the scan: what it missed
 // is gone, the report files are still written, and the exit code stays the scan's own.
@@ -25,6 +26,7 @@ for (const stream of [process.stdout, process.stderr]) {
     if (err.code !== 'EPIPE' && err.code !== 'ERR_STREAM_DESTROYED') throw err;
     stream.destroy();
   });
+  guardLineStarts(stream);
 }
 
 const program = new Command('idemscan')

@@ -5,7 +5,7 @@
  */
 import { mdText } from '../report/markdown-text.js';
 import type { Summary } from '../report/schema.js';
-import { safeText } from '../report/terminal.js';
+import { noCommandLines, safeText } from '../report/terminal.js';
 import type { Change, DiffDocument } from './diff.js';
 import { plural } from '../report/verdicts.js';
 
@@ -14,8 +14,9 @@ export type DiffFormat = (typeof DIFF_FORMATS)[number];
 
 export function renderDiff(doc: DiffDocument, format: DiffFormat): string {
   if (format === 'json') return JSON.stringify(doc, null, 2) + '\n';
-  if (format === 'md') return renderMarkdown(doc);
-  return renderText(doc);
+  // Whole outputs, so that no line starts a workflow command (terminal.ts, noCommandLines).
+  if (format === 'md') return noCommandLines(renderMarkdown(doc));
+  return noCommandLines(renderText(doc));
 }
 
 /** How a change reads after its subject, with `show` escaping every server-provided string. */
