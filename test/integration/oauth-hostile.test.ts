@@ -118,6 +118,20 @@ describe('SSRF and error bodies', () => {
   }, 120_000);
 });
 
+describe('ok answers that are no JSON-RPC', () => {
+  it('an internal service answering 200 is reduced to its size and type: no piece of a JSON parse error, no key name of a validation error', async () => {
+    const bodies = { text: 'db_password=hunter2', object: '{"db_password":"hunter2"}', batch: '[{"db_password":"hunter2"}]', nested: '{"jsonrpc":"2.0","id":0,"db_password":"hunter2"}' };
+    const servers = await Promise.all(Object.values(bodies).map((BODY) => hostileHttp({ MODE: 'internal-ok', BODY })));
+    const file = list('internal-ok.json', Object.keys(bodies).map((name, i) => ({ name, url: servers[i]!.url })));
+    const r = await idemscan(['scan', file, '--cache-dir', fresh('cache'), '--json', '-', ...fast]);
+    const report = Report.parse(JSON.parse(r.stdout));
+    expect(report.servers.map((s) => [s.name, s.failure?.kind, s.failure?.message])).toEqual(
+      Object.entries(bodies).map(([name, body]) => [name, 'protocol', `not a JSON-RPC message: ${Buffer.byteLength(body)} bytes of application/json`]),
+    );
+    expect(r.stdout + r.stderr).not.toMatch(/db_pass|hunter/);
+  }, 60_000);
+});
+
 describe('stored tokens', () => {
   it('every token of the store is blanked in every report, also where another server echoes it', async () => {
     const access = 'stored-access-horse-battery-staple';
