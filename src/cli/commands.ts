@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { installPackages, installScriptSpecs, defaultCacheDir } from '../targets/npm.js';
+import { ENV_NAME } from '../targets/expand.js';
 import { parseShard, selectShard, type Shard } from '../targets/shard.js';
 import type { Target } from '../targets/types.js';
 import { reporter, REPORTERS } from '../report/reporters/index.js';
@@ -75,7 +76,7 @@ export async function scanCommand(files: string[], flags: ScanFlags & { shard?: 
 
 /** `--allow-env` names, each a variable name (a typo would silently allow nothing). */
 function checkAllowEnv(names: string[] = []): string[] {
-  for (const n of names) if (!/^[A-Z_]\w*$/i.test(n)) throw new UsageError(`--allow-env "${safeText(n, 80)}": not an environment variable name`);
+  for (const n of names) if (!ENV_NAME.test(n)) throw new UsageError(`--allow-env "${safeText(n, 80)}": not an environment variable name`);
   return names;
 }
 

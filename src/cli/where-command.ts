@@ -8,6 +8,7 @@ import type { Command } from 'commander';
 import type { Discovery, FoundFile } from '../targets/discover/index.js';
 import type { LoadedTargets } from '../targets/types.js';
 import { safeText } from '../report/terminal.js';
+import { plural } from '../report/verdicts.js';
 
 const PROJECT_FLAG = '--project-configs';
 
@@ -17,7 +18,7 @@ async function discoverHere(allowEnv: readonly string[] = [], projectConfigs = f
   return discover({ home: os.homedir(), project: process.cwd(), env: process.env, allowEnv, projectConfigs });
 }
 
-const servers = (n: number) => `${n} server${n === 1 ? '' : 's'}`;
+const servers = (n: number) => plural(n, 'server');
 
 function fileLine(f: FoundFile): string {
   if (f.error) return `error: ${safeText(f.error, 300)}`;

@@ -6,6 +6,7 @@
  */
 import { existsSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { isFile } from './file-kind.js';
 
 /** Homes hold keys and tokens; /run and the temp dirs hold sockets (ssh-agent, Docker, D-Bus),
  * which a read-only mount does not stop anyone connecting to; /mnt and /media hold mounted disks
@@ -179,14 +180,6 @@ function packageRoot(file: string, root: string, home: string | undefined, insta
     return !installedOnly || installed ? dir : undefined;
   }
   return undefined;
-}
-
-function isFile(p: string): boolean {
-  try {
-    return statSync(p).isFile();
-  } catch {
-    return false;
-  }
 }
 
 /** `p` is `dir` or inside it. */

@@ -22,6 +22,7 @@ import { spawnSync } from 'node:child_process';
 import { accessSync, constants, mkdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { bwrapArgs, safeRealpath, SCRATCH_BYTES, within, type BwrapPlan } from './bwrap.js';
+import { isDirectory } from './file-kind.js';
 import { homeDirs } from './homes.js';
 
 export type SandboxMode = 'bubblewrap' | 'netns' | 'none' | 'none-host-proc';
@@ -242,14 +243,6 @@ function tryMkdir(dir: string): void {
     mkdirSync(dir, { recursive: true, mode: 0o700 });
   } catch {
     // Not ours to create: nothing is in it to hide.
-  }
-}
-
-function isDirectory(p: string): boolean {
-  try {
-    return statSync(p).isDirectory();
-  } catch {
-    return false;
   }
 }
 
