@@ -147,9 +147,21 @@ function kindOf(p: string): 'file' | 'dir' | 'other' {
   }
 }
 
+/** Walks of the last seconds: every server of a scan names the same cwd (a checkout, ~80 ms each). */
+const walked = new Map<string, { clean: boolean; at: number }>();
+const WALK_MEMO_MS = 10_000;
+
 /** `dir` holds only regular files, directories and symlinks (which resolve inside the sandbox, not
  * on the host), at any depth, within WALK_LIMIT entries, and all of it can be listed. */
 function onlyFilesIn(dir: string): boolean {
+  const memo = walked.get(dir);
+  if (memo && performance.now() - memo.at < WALK_MEMO_MS) return memo.clean;
+  const clean = walk(dir);
+  walked.set(dir, { clean, at: performance.now() });
+  return clean;
+}
+
+function walk(dir: string): boolean {
   const stack = [dir];
   let seen = 0;
   while (stack.length > 0) {
