@@ -18,7 +18,7 @@ import { SCHEMA_VERSION } from './model/schema-version.js';
 import { checkOptions, checkTargets } from './scan-input.js';
 import { summarize } from './model/summary.js';
 import { defaultCacheDir } from './targets/cache-dir.js';
-import { cacheContainment, installHint, type InstallResult } from './targets/npm.js';
+import { cacheContainment, cacheDirs, installHint, type InstallResult } from './targets/npm.js';
 import { installMissing, missingTargets, packageOf, packageProblems } from './targets/packages.js';
 import { describeTarget, Redactor } from './redact/redact.js';
 import { npmLaunchTargets, resolveUnpinned, withResolved } from './targets/npm-launch.js';
@@ -42,10 +42,15 @@ export interface ScanOptions extends Partial<Omit<ConnectOptions, 'oauth'>> {
   /** Run stdio servers in bubblewrap (or, without it, a loopback-only network namespace). */
   sandbox?: boolean;
   /**
-   * Server names whose hints the user trusts (as `trusted: true` in a target file): a target's
-   * name or the name the server gives itself (serverInfo.name), in any case.
+   * Server names whose hints the user trusts (as `trusted: true` on a Target): a target's name, in
+   * any case; with `trustServerInfo`, also the name the server gives itself (serverInfo.name).
    */
   trust?: string[];
+  /**
+   * `trust` also matches serverInfo.name: only where the caller shows servers by that name (audit of
+   * one server without --name). In a list any server can call itself by a trusted name.
+   */
+  trustServerInfo?: boolean;
   skipped?: SkippedTarget[];
   /** Profiles each tool is checked against (`--profile`), recorded in report.options.profiles. */
   profiles?: LoadedProfile[];
@@ -120,10 +125,13 @@ export async function scan(listed: Target[], options: ScanOptions = {}): Promise
     ),
   );
   eraMemo.save(cacheDir);
-  const servers = results.filter((s): s is ServerReport => s !== undefined);
+  // Tokens stored while the pool ran (a sign-in, a grant) were not in the set each report was
+  // redacted with as it finished, and a server that ran later may have read them from the store.
+  const later = await laterSecrets(cacheDir, shared);
+  const servers = results.filter((s): s is ServerReport => s !== undefined).map((s) => (later ? redactServer(s, later) : s));
   // A trusted name that found no server is most often a typo; in a shard the rest are elsewhere.
   const untrusted = options.signal?.aborted || options.shard ? [] : trust.unmatched();
-  if (untrusted.length > 0) options.onProgress?.({ type: 'warning', message: unmatchedTrust(untrusted, servers) });
+  if (untrusted.length > 0) options.onProgress?.({ type: 'warning', message: unmatchedTrust(untrusted, servers, !!options.trustServerInfo) });
 
   return {
     schemaVersion: SCHEMA_VERSION,
@@ -165,9 +173,9 @@ interface OneOptions extends ScanOptions {
 }
 
 /** `trusted name "notse" matches no server scanned (their names: notes, node or legacy-payments)`. */
-function unmatchedTrust(names: string[], servers: ServerReport[]): string {
+function unmatchedTrust(names: string[], servers: ServerReport[], byServerInfo: boolean): string {
   const nameOf = (s: ServerReport) => {
-    const own = s.serverInfo?.name?.trim();
+    const own = byServerInfo ? s.serverInfo?.name?.trim() : undefined;
     return own && own !== s.name ? `${s.name} or ${own}` : s.name;
   };
   const shown = servers.slice(0, 10).map(nameOf);
@@ -255,7 +263,7 @@ async function scanServer(target: Target, connect: ConnectOptions, opts: OneOpti
   }
   const session = obs.session!;
   // By the name audit shows for it too (serverInfo.name), known only now.
-  trusted = opts.trustMatcher.matches({ target: target.name, serverInfo: session.serverInfo?.name }) || trusted;
+  if (opts.trustServerInfo) trusted = opts.trustMatcher.matches({ target: target.name, serverInfo: session.serverInfo?.name }) || trusted;
   const classified = classifyServer({
     name: target.name,
     capabilities: session.capabilities,
@@ -307,9 +315,20 @@ function oauthClientOf(target: Target): Launch['oauthClient'] {
  * that read (or was sent) another server's token must not publish it.
  */
 async function scanSecrets(cacheDir: string, oauth: Partial<OAuthScanOptions> | undefined): Promise<string[]> {
+  return [...(await storedSecrets(cacheDir)), ...(oauth?.clientSecret ? [oauth.clientSecret] : [])];
+}
+
+/** Every stored token value, of the scan's cache dir and of the default one (a server may read either). */
+async function storedSecrets(cacheDir: string): Promise<string[]> {
   const { readRecords, recordSecrets } = await import('./connect/oauth/store.js');
-  const stored = readRecords(cacheDir).flatMap((r) => recordSecrets(r.record));
-  return [...stored, ...(oauth?.clientSecret ? [oauth.clientSecret] : [])];
+  return cacheDirs(cacheDir).flatMap((dir) => readRecords(dir)).flatMap((r) => recordSecrets(r.record));
+}
+
+/** A redactor of the stored secrets that were not `known` before the scan, or undefined when there are none. */
+async function laterSecrets(cacheDir: string, known: string[]): Promise<Redactor | undefined> {
+  const seen = new Set(known);
+  const fresh = (await storedSecrets(cacheDir)).filter((s) => !seen.has(s));
+  return fresh.length > 0 ? new Redactor({ secrets: fresh }) : undefined;
 }
 
 function definedOnly(options: ScanOptions): Partial<ConnectOptions> {

@@ -2,6 +2,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defaultCacheDir } from '../targets/cache-dir.js';
 import type { InstallResult } from '../targets/npm.js';
+import { ENV_NAME } from '../targets/expand.js';
 import { parseShard, selectShard, type Shard } from '../targets/shard.js';
 import type { Target } from '../targets/types.js';
 import { REPORTERS } from '../render/index.js';
@@ -50,7 +51,7 @@ export async function scanCommand(files: string[], flags: ScanFlags & { shard?: 
 
 /** `--allow-env` names, each a variable name (a typo would silently allow nothing). */
 function checkAllowEnv(names: string[] = []): string[] {
-  for (const n of names) if (!/^[A-Z_]\w*$/i.test(n)) throw new UsageError(`--allow-env "${safeText(n, 80)}": not an environment variable name`);
+  for (const n of names) if (!ENV_NAME.test(n)) throw new UsageError(`--allow-env "${safeText(n, 80)}": not an environment variable name`);
   return names;
 }
 
@@ -123,6 +124,7 @@ async function run(
     probeTimeoutMs: flags.probeTimeout,
     maxPages: flags.maxPages,
     trust: flags.trust,
+    trustServerInfo: extra.nameFromServerInfo,
     profiles,
     sandbox: flags.sandbox,
     install: flags.install,

@@ -3,16 +3,17 @@ import os from 'node:os';
 import type { Discovery } from '../targets/discover/index.js';
 import type { LoadedTargets } from '../targets/types.js';
 import { safeText } from '../render/terminal.js';
+import { plural } from '../model/verdicts.js';
 
 export const PROJECT_FLAG = '--project-configs';
 
 // Loaded when asked for: the TOML and YAML parsers behind it are not every command's start-up cost.
-export async function discoverHere(allowEnv: readonly string[] = []): Promise<Discovery> {
+export async function discoverHere(allowEnv: readonly string[] = [], projectConfigs = false): Promise<Discovery> {
   const { discover } = await import('../targets/discover/index.js');
-  return discover({ home: os.homedir(), project: process.cwd(), env: process.env, allowEnv });
+  return discover({ home: os.homedir(), project: process.cwd(), env: process.env, allowEnv, projectConfigs });
 }
 
-export const servers = (n: number) => `${n} server${n === 1 ? '' : 's'}`;
+export const servers = (n: number) => plural(n, 'server');
 
 export interface DiscoverFlags {
   quiet?: boolean;
@@ -28,9 +29,9 @@ export interface DiscoverFlags {
  * only with `--project-configs`; without it one line says how many were left and how to scan them.
  */
 export async function addDiscovered(loaded: LoadedTargets, flags: DiscoverFlags = {}): Promise<LoadedTargets> {
-  const found = await discoverHere(flags.allowEnv);
-  const project = found.targets.filter((t) => t.scope === 'project');
-  const targets = flags.projectConfigs ? found.targets : found.targets.filter((t) => t.scope !== 'project');
+  const found = await discoverHere(flags.allowEnv, flags.projectConfigs);
+  const project = found.projectTargets;
+  const targets = found.targets;
   if (found.files.length === 0) process.stderr.write('idemscan: --discover found no MCP client configuration (see `idemscan where`)\n');
   else if (!flags.quiet) process.stderr.write(`idemscan: --discover found ${targets.length} server(s) in ${found.files.length} client file(s)\n`);
   if (!flags.projectConfigs && project.length > 0) {

@@ -18,6 +18,7 @@ import { clientOriginOption, oauthOptions } from './oauth-flags.js';
 import { EXIT, UsageError } from './exit.js';
 import { FILE_FORMATS, intOption, listOption, positiveInt, PRINT_FORMATS, repeatable, wordParser } from './options.js';
 import { registerWhere } from './where-command.js';
+import { guardLineStarts } from './line-starts.js';
 
 // A reader that goes away (`idemscan scan | head -1`) is no failure of the scan: what it missed
 // is gone, the report files are still written, and the exit code stays the scan's own.
@@ -26,6 +27,7 @@ for (const stream of [process.stdout, process.stderr]) {
     if (err.code !== 'EPIPE' && err.code !== 'ERR_STREAM_DESTROYED') throw err;
     stream.destroy();
   });
+  guardLineStarts(stream);
 }
 
 const program = new Command('idemscan')
@@ -56,7 +58,7 @@ function scanOptions(cmd: Command, one = false): Command {
     .addOption(intOption('--timeout <ms>', 'bound on each server, from start to last page', 30_000))
     .addOption(intOption('--probe-timeout <ms>', 'how long server/discover may stay silent before trying initialize', 2_000))
     .addOption(intOption('--max-pages <n>', 'tools/list pages read per server at most', 64))
-    .addOption(repeatable('--trust <name>', 'a server whose hints you trust, by any name the output shows for it', { commas: true }))
+    .addOption(repeatable('--trust <name>', 'a server whose hints you trust, by its list key or command file name (audit without --name: also the name the server gives itself)', { commas: true }))
     .option('--fail-on <list>', 'exit 1 when anything matches: a severity (error, warning, info), rule ids, verdicts, drift, profile or a profile id, comma-separated')
     .addOption(repeatable('--profile <name>', 'check every tool against a profile: openai-apps, anthropic-directory or a JSON file', { commas: true }))
     .option('--baseline <lock>', 'compare with a lock file (idemscan lock): report.drift, and --fail-on drift')

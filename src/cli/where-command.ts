@@ -28,7 +28,7 @@ export function registerWhere(program: Command): void {
     .description(`list the MCP client configuration files found in HOME and the current folder (what scan --discover reads; project-scope files with ${PROJECT_FLAG})`)
     .option('--json', 'print the list as JSON')
     .action(async (flags: { json?: boolean }) => {
-      const found = await discoverHere();
+      const found = await discoverHere([], true);
       if (flags.json) {
         process.stdout.write(JSON.stringify({ files: found.files, servers: found.targets.length }, null, 2) + '\n');
         return;

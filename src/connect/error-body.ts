@@ -29,6 +29,16 @@ function isOAuthError(o: Record<string, unknown>): boolean {
 
 /** What stands for a body that is not quoted: its content type and size, never its text. */
 export function unquotedBody(contentType: string | null, bytes: number, cut: boolean): string {
-  const type = contentType ? bounded(contentType.split(';', 1)[0]!.trim(), 80) : 'no content type';
-  return `(${cut ? 'more than ' : ''}${bytes} bytes of ${type}, not quoted: only JSON-RPC and OAuth error objects are)`;
+  return `(${cut ? 'more than ' : ''}${bytes} bytes of ${typeOf(contentType)}, not quoted: only JSON-RPC and OAuth error objects are)`;
 }
+
+/**
+ * What stands for an ok answer the SDK could not read as JSON-RPC: a JSON parse error quotes the
+ * body's start (`Unexpected token 'd', "db_passwor"...`), a validation error its key names
+ * (`Unrecognized key: "db_password"`), and the answer may be an internal service's.
+ */
+export function notJsonRpc(contentType: string | null | undefined, bytes: number | undefined): string {
+  return bytes === undefined ? 'not a JSON-RPC message' : `not a JSON-RPC message: ${bytes} bytes of ${typeOf(contentType ?? null)}`;
+}
+
+const typeOf = (contentType: string | null) => (contentType ? bounded(contentType.split(';', 1)[0]!.trim(), 80) : 'no content type');

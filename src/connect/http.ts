@@ -7,7 +7,7 @@ import { SSEClientTransport, StreamableHTTPClientTransport, type AuthProvider } 
 import type { Channel, ChannelEvents } from './channel.js';
 import { basicAuthFromUrl } from '../redact/redact.js';
 import { bounded } from '../model/bounds.js';
-import { isErrorObject, unquotedBody } from './error-body.js';
+import { isErrorObject, notJsonRpc, unquotedBody } from './error-body.js';
 import { httpFailure, ScanFailure } from './failure.js';
 import { proxyDispatcher } from './proxy.js';
 
@@ -39,6 +39,8 @@ export class HttpChannel implements Channel {
   private readonly abort = new AbortController();
   /** `host:port` for failure messages (the URL itself may carry secrets). */
   private readonly host: string;
+  /** The last ok answer's content type and size, which stand for it when it is no JSON-RPC. */
+  private readonly answer: OkAnswer = { bytes: 0 };
 
   constructor(opts: HttpOptions) {
     this.kind = opts.kind;
@@ -54,7 +56,7 @@ export class HttpChannel implements Channel {
     }
     const init = {
       requestInit: { headers },
-      fetch: boundedFetch(opts.maxBodyBytes, this.abort.signal, opts.onResponse),
+      fetch: boundedFetch(opts.maxBodyBytes, this.abort.signal, this.answer, opts.onResponse),
       ...(opts.authProvider ? { authProvider: opts.authProvider } : {}),
     };
     this.transport =
@@ -69,7 +71,7 @@ export class HttpChannel implements Channel {
     try {
       await this.transport.start();
     } catch (err) {
-      throw excerpt(httpFailure(err, this.host));
+      throw this.failure(err);
     }
   }
 
@@ -77,8 +79,16 @@ export class HttpChannel implements Channel {
     try {
       await (this.transport.send as (m: unknown) => Promise<void>)(message);
     } catch (err) {
-      throw excerpt(httpFailure(err, this.host));
+      throw this.failure(err);
     }
+  }
+
+  private failure(err: unknown): ScanFailure {
+    // JSON.parse's SyntaxError and zod's error (its `issues`) quote what the server sent.
+    if (err instanceof SyntaxError || Array.isArray((err as { issues?: unknown } | undefined)?.issues)) {
+      return new ScanFailure('protocol', notJsonRpc(this.answer.type, this.answer.type === undefined ? undefined : this.answer.bytes));
+    }
+    return excerpt(httpFailure(err, this.host));
   }
 
   setProtocolVersion(version: string): void {
@@ -102,7 +112,12 @@ const noReconnect = { maxReconnectionDelay: 1000, initialReconnectionDelay: 1000
  * refused request's body is only ever quoted: read up to ERROR_BODY_BYTES, and passed on only
  * when it is a JSON-RPC or OAuth error object (error-body.ts).
  */
-function boundedFetch(limit: number, closed: AbortSignal, onResponse?: (res: Response) => void): typeof fetch {
+interface OkAnswer {
+  type?: string | null;
+  bytes: number;
+}
+
+function boundedFetch(limit: number, closed: AbortSignal, answer: OkAnswer, onResponse?: (res: Response) => void): typeof fetch {
   return async (input, init) => {
     const signal = init?.signal ? AbortSignal.any([init.signal, closed]) : closed;
     const dispatcher = proxyDispatcher();
@@ -111,9 +126,12 @@ function boundedFetch(limit: number, closed: AbortSignal, onResponse?: (res: Res
     if (!res.body) return res;
     if (!res.ok) return errorResponse(res, res.body);
     let seen = 0;
+    answer.type = res.headers.get('content-type');
+    answer.bytes = 0;
     const guard = new TransformStream<Uint8Array, Uint8Array>({
       transform(chunk, ctl) {
         seen += chunk.byteLength;
+        answer.bytes = seen;
         if (seen > limit) ctl.error(new ScanFailure('protocol', `response body exceeded ${limit} bytes`));
         else ctl.enqueue(chunk);
       },

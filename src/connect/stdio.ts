@@ -5,13 +5,14 @@
  * Framing is newline-delimited JSON, as the spec says.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { countOpeners, MAX_FRAME_NODES } from './budget.js';
 import type { Channel, ChannelEvents } from './channel.js';
 import { bounded } from '../model/bounds.js';
 import { ScanFailure } from './failure.js';
 import { getDefaultEnvironment } from './protocol.js';
 import { TailBuffer } from './tail.js';
+import { isDirectory } from '../targets/file-kind.js';
 
 export interface StdioOptions {
   command: string;
@@ -178,14 +179,6 @@ export class StdioChannel implements Channel {
     liveGroups.delete(pgid);
     this.child.stdout?.destroy();
     this.child.stderr?.destroy();
-  }
-}
-
-function isDirectory(dir: string): boolean {
-  try {
-    return statSync(dir).isDirectory();
-  } catch {
-    return false;
   }
 }
 

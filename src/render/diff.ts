@@ -5,7 +5,7 @@
  */
 import { mdText } from './markdown-text.js';
 import type { Summary } from '../model/schema.js';
-import { safeText } from './terminal.js';
+import { noCommandLines, safeText } from './terminal.js';
 import type { Change, DiffDocument } from '../model/diff.js';
 import type { DiffFormat } from '../model/formats.js';
 import { plural, VERDICTS, type VerdictField } from '../model/verdicts.js';
@@ -13,8 +13,9 @@ import { plural, VERDICTS, type VerdictField } from '../model/verdicts.js';
 
 export function renderDiff(doc: DiffDocument, format: DiffFormat): string {
   if (format === 'json') return JSON.stringify(doc, null, 2) + '\n';
-  if (format === 'md') return renderMarkdown(doc);
-  return renderText(doc);
+  // Whole outputs, so that no line starts a workflow command (terminal.ts, noCommandLines).
+  if (format === 'md') return noCommandLines(renderMarkdown(doc));
+  return noCommandLines(renderText(doc));
 }
 
 /** How a change reads after its subject, with `show` escaping every server-provided string. */

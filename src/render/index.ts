@@ -25,11 +25,12 @@ export const REPORTERS: Readonly<Record<string, ReporterEntry>> = {
 } satisfies Record<Format, ReporterEntry>;
 
 /**
- * Formats read line by line (a CI log shows them, `cat report.md` prints them): their lines are
- * wrapped and joined after server text was escaped, so the result goes through noCommandLines
- * once more (a wrapped description may start a line with `::`).
+ * Formats a CI log may show (`cat report.md`, `cat report.html`): server text is escaped piece by
+ * piece and then wrapped and joined into lines, so the whole output goes through noCommandLines
+ * (a wrapped description, or one with its own newlines, may start a line with `::`); a `::`
+ * inside a line (a table cell) is left as it is.
  */
-const LINE_FORMATS = new Set(['table', 'tools', 'md']);
+const LINE_FORMATS = new Set(['table', 'tools', 'md', 'html']);
 
 /** The reporter of a format, with its id and file. */
 export async function reporter(id: string): Promise<Reporter & { id: string; fileName?: string }> {

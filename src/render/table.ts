@@ -177,7 +177,7 @@ export function wrap(text: string, width: number): string[] {
     } else line = line ? `${line} ${word}` : word;
   }
   if (line) lines.push(line);
-  return lines.map(noCommandLines);
+  return lines.map((line) => noCommandLines(line));
 }
 
 export const tableReporter: Reporter = {

@@ -22,7 +22,7 @@ export function visibleEscaper(keep: string): (text: string) => string {
   const cls = String.raw`[[${INVISIBLE}]--[${keep}]]`;
   // One pass, linear: a character class, or a backslash followed by what would read as an escape.
   const re = new RegExp(String.raw`\\(?=u|${cls})|${cls}`, 'gv');
-  return (text) => noCommandLines(text.replace(re, (c) => (c === '\\' ? '\\\\' : codePointEscape(c))));
+  return (text) => text.replace(re, (c) => (c === '\\' ? '\\\\' : codePointEscape(c)));
 }
 
 /**
@@ -30,13 +30,16 @@ export function visibleEscaper(keep: string): (text: string) => string {
  * runner trims) as a workflow command: `::error file=x::`, `::add-mask::`, `::stop-commands::`.
  * Server text (a name from a target file) may start a line wherever it is printed, so in every
  * line of `text` that starts so, the first colon becomes the visible `\u003a`: the escaper's own
- * notation, unambiguous since a literal backslash before `u` is doubled. One linear pass; the
- * renderers that join and wrap lines run their output through it too.
+ * notation, unambiguous since a literal backslash before `u` is doubled. Applied to whole outputs
+ * only (the line formats, the CLI's stdout and stderr, wrapped table lines), never to a piece of
+ * text that lands mid-line (a table cell). `lineStart: false`: `text` continues a line already
+ * begun, so its first line is left as it is. One linear pass.
  */
-export function noCommandLines(text: string): string {
+export function noCommandLines(text: string, lineStart = true): string {
   let out = '';
   let from = 0;
-  let start = 0;
+  let start = lineStart ? 0 : text.indexOf('\n') + 1;
+  if (start === 0 && !lineStart) return text;
   while (start <= text.length) {
     let i = start;
     while (i < text.length && (text.charCodeAt(i) === 32 || text.charCodeAt(i) === 9 || text.charCodeAt(i) === 13)) i++;
@@ -49,6 +52,17 @@ export function noCommandLines(text: string): string {
     start = next + 1;
   }
   return from === 0 ? text : out + text.slice(from);
+}
+
+/** Whether what follows `text` starts a line: only spaces, tabs or carriage returns since its last newline. */
+export function endsAtLineStart(text: string, lineStart = true): boolean {
+  const last = text.lastIndexOf('\n');
+  if (last < 0 && !lineStart) return false;
+  for (let i = last + 1; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c !== 32 && c !== 9 && c !== 13) return false;
+  }
+  return true;
 }
 
 function codePointEscape(c: string): string {

@@ -4,13 +4,21 @@
  * private tmpfs, each of a bounded size; the server's own files (command, path arguments, cwd, npm
  * cache entry) are bound back read-only on top.
  */
-import { existsSync, realpathSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { isFile } from './file-kind.js';
 
 /** Homes hold keys and tokens; /run and the temp dirs hold sockets (ssh-agent, Docker, D-Bus),
  * which a read-only mount does not stop anyone connecting to; /mnt and /media hold mounted disks
  * (a Windows drive under WSL). Each becomes an empty tmpfs: /tmp and HOME are then scratch space. */
 const HIDDEN = ['/home', '/root', '/run', '/tmp', '/var/tmp', '/mnt', '/media'];
+
+/** The hidden roots under which a path a target names may be bound back (a checkout under /tmp);
+ * under the others (homes, /run, /mnt, /media, the cache dirs) nothing a target names is. */
+const NAMED_ROOTS = ['/tmp', '/var/tmp'];
+
+/** Entries a named directory's walk looks at before it gives up and binds nothing. */
+const WALK_LIMIT = 100_000;
 
 /** The size bound of each tmpfs (`--size`, bwrap >= 0.7): RAM a server can fill per hidden root. */
 export const SCRATCH_BYTES = 64 * 1024 * 1024;
@@ -22,7 +30,11 @@ export interface BwrapPlan {
   homes?: string[];
   /** Hidden wherever they are, also under a directory bound back (idemscan's cache dir). */
   hide?: string[];
+  /** Bound read-only on idemscan's word (the command, Node, the server's own cache entry). */
   readable: string[];
+  /** Paths the target names (its arguments, its cwd), which may be hostile: bound read-only only
+   * under /tmp or /var/tmp, only files and directories that hold no socket, FIFO or device. */
+  named?: string[];
   writable: string[];
   /** Directories that exist, empty, in the sandbox (a named directory under a home: a cwd or an
    * argument the server checks for), instead of their content. */
@@ -45,6 +57,7 @@ export function bwrapArgs(plan: BwrapPlan): string[] {
   const late = (plan.hide ?? []).map((d) => safeRealpath(d)).filter((d): d is string => !!d && d !== '/');
   const guarded = [...hidden, ...late];
   const homes = new Set([...['/home', '/root', ...(plan.homes ?? [])].map((d) => safeRealpath(d)), home]);
+  const named = revealNamed(plan.named ?? [], guarded, [...homes].filter((h): h is string => !!h));
   const args = [
     '--unshare-pid', '--unshare-net', '--unshare-ipc', '--unshare-uts', '--unshare-cgroup-try',
     // The namespace ends with idemscan (even on SIGKILL); no terminal to inject keystrokes into;
@@ -57,8 +70,9 @@ export function bwrapArgs(plan: BwrapPlan): string[] {
   const ops: Op[] = [
     ...[...hidden, ...late].map((p): Op => ({ p, kind: 'tmpfs' })),
     ...(home && homeInside ? [{ p: home, kind: 'dir' } as Op] : []),
-    ...(plan.placeholders ?? []).map((p) => safeRealpath(p)).filter((p): p is string => !!p && guarded.some((h) => within(p, h))).map((p): Op => ({ p, kind: 'dir' })),
+    ...[...(plan.placeholders ?? []), ...named.empty].map((p) => safeRealpath(p)).filter((p): p is string => !!p && guarded.some((h) => within(p, h))).map((p): Op => ({ p, kind: 'dir' })),
     ...reveal(plan.readable, guarded, home, homes).map((p): Op => ({ p, kind: 'ro' })),
+    ...named.bound.map((p): Op => ({ p, kind: 'ro' })),
     ...reveal(plan.writable, guarded, home, homes, true).map((p): Op => ({ p, kind: 'rw' })),
   ];
   const seen = new Set<string>();
@@ -96,6 +110,78 @@ function reveal(paths: string[], hidden: string[], home: string | undefined, hom
   return [...out];
 }
 
+/**
+ * What a target's own paths bring: under /tmp and /var/tmp, a regular file (with its package
+ * directory when that holds only files and directories) or a directory that holds no socket, FIFO
+ * or device at any depth; a read-only bind does not stop connect() to a socket (ssh-agent, X11).
+ * Nothing under the other hidden roots, HOME or a home, and no parent of one. A directory not bound
+ * exists, empty (`empty`), so that a server that checks its argument or cwd still starts.
+ */
+function revealNamed(paths: string[], hidden: string[], homes: string[]): { bound: string[]; empty: string[] } {
+  const roots = NAMED_ROOTS.map((d) => safeRealpath(d));
+  const bound = new Set<string>();
+  const empty = new Set<string>();
+  for (const p of paths) {
+    const real = safeRealpath(p);
+    // Outside the hidden roots a path is already readable (`/` is bound read-only): nothing to bind.
+    const root = real && hidden.filter((h) => within(real, h)).sort((a, b) => b.length - a.length)[0];
+    if (!real || !root || real === root) continue;
+    const kind = kindOf(real);
+    if (kind === 'other') continue;
+    const refused = !roots.includes(root) || homes.some((h) => within(real, h) || within(h, real));
+    if (kind === 'dir') (!refused && onlyFilesIn(real) ? bound : empty).add(real);
+    else if (!refused) {
+      const pkg = packageRoot(real, root, undefined, false);
+      bound.add(pkg && !homes.some((h) => within(h, pkg)) && onlyFilesIn(pkg) ? pkg : real);
+    }
+  }
+  return { bound: [...bound], empty: [...empty] };
+}
+
+function kindOf(p: string): 'file' | 'dir' | 'other' {
+  try {
+    const stat = statSync(p);
+    return stat.isFile() ? 'file' : stat.isDirectory() ? 'dir' : 'other';
+  } catch {
+    return 'other';
+  }
+}
+
+/** Walks of the last seconds: every server of a scan names the same cwd (a checkout, ~80 ms each). */
+const walked = new Map<string, { clean: boolean; at: number }>();
+const WALK_MEMO_MS = 10_000;
+
+/** `dir` holds only regular files, directories and symlinks (which resolve inside the sandbox, not
+ * on the host), at any depth, within WALK_LIMIT entries, and all of it can be listed. */
+function onlyFilesIn(dir: string): boolean {
+  const memo = walked.get(dir);
+  if (memo && performance.now() - memo.at < WALK_MEMO_MS) return memo.clean;
+  const clean = walk(dir);
+  walked.set(dir, { clean, at: performance.now() });
+  return clean;
+}
+
+function walk(dir: string): boolean {
+  const stack = [dir];
+  let seen = 0;
+  while (stack.length > 0) {
+    const current = stack.pop()!;
+    let entries;
+    try {
+      entries = readdirSync(current, { withFileTypes: true });
+    } catch {
+      return false;
+    }
+    seen += entries.length;
+    if (seen > WALK_LIMIT) return false;
+    for (const entry of entries) {
+      if (entry.isDirectory()) stack.push(path.join(current, entry.name));
+      else if (!entry.isFile() && !entry.isSymbolicLink()) return false;
+    }
+  }
+  return true;
+}
+
 /** The nearest directory above a file that has a package.json, below `root` and HOME. */
 function packageRoot(file: string, root: string, home: string | undefined, installedOnly: boolean): string | undefined {
   if (!isFile(file)) return undefined;
@@ -106,14 +192,6 @@ function packageRoot(file: string, root: string, home: string | undefined, insta
     return !installedOnly || installed ? dir : undefined;
   }
   return undefined;
-}
-
-function isFile(p: string): boolean {
-  try {
-    return statSync(p).isFile();
-  } catch {
-    return false;
-  }
 }
 
 /** `p` is `dir` or inside it. */

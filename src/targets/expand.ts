@@ -5,6 +5,9 @@
  */
 import os from 'node:os';
 
+/** An environment variable's name, as `${VAR}`, `--allow-env` and the configs that name one by name give it. */
+export const ENV_NAME = /^[A-Z_]\w*$/i;
+
 export interface ExpandContext {
   env: NodeJS.ProcessEnv;
   workspaceFolder?: string;
@@ -45,7 +48,7 @@ export function expandString(value: string, ctx: ExpandContext, fromEnv: string[
     if (body === 'userHome') return os.homedir();
     const envRef = body.startsWith('env:') ? body.slice(4) : body;
     const [name, fallback] = splitDefault(envRef);
-    if (!/^[A-Z_]\w*$/i.test(name)) {
+    if (!ENV_NAME.test(name)) {
       if (body.startsWith('input:')) throw new ExpandError(`${whole} needs an interactive VS Code input`);
       return whole;
     }

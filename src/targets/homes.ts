@@ -3,8 +3,9 @@
  * of /etc/passwd outside the system trees (`postgres` at /var/lib/postgresql, a user at /srv/alice).
  * Under --sandbox each is hidden, and a path a target names under one is never bound back.
  */
-import { readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { isDirectory } from './file-kind.js';
 
 /** Homes of system accounts that are the system itself (`bin` at /bin, `sys` at /dev, `/`): never hidden. */
 const SYSTEM = ['/bin', '/sbin', '/usr', '/lib', '/lib32', '/lib64', '/libx32', '/etc', '/dev', '/proc', '/sys', '/boot'];
@@ -35,12 +36,4 @@ let cached: string[] | undefined;
 export function homeDirs(home: string | undefined): string[] {
   cached ??= ['/home', '/root', ...passwdHomes()];
   return [...cached, ...(home && path.isAbsolute(home) ? [path.resolve(home)] : [])];
-}
-
-function isDirectory(p: string): boolean {
-  try {
-    return statSync(p).isDirectory();
-  } catch {
-    return false;
-  }
 }

@@ -12,7 +12,7 @@ import maxSatisfying from 'semver/ranges/max-satisfying.js';
 import satisfies from 'semver/functions/satisfies.js';
 import validRange from 'semver/ranges/valid.js';
 import { npmLaunchOf } from './launchers.js';
-import { isInstalled, npmEnv } from './npm.js';
+import { isInstalled, npmEnv, ownNpmProject } from './npm.js';
 import { exactVersionProblem } from '../model/package-spec.js';
 import type { Target } from './types.js';
 
@@ -61,7 +61,7 @@ export async function resolveUnpinned(targets: Target[], online: boolean, cacheD
   await Promise.all(
     [...byName].map(([name, specs]) =>
       limit(async () => {
-        const meta = online ? await viewPackage(name, signal) : cachedVersions(name, cacheDir);
+        const meta = online ? await viewPackage(name, cacheDir, signal) : cachedVersions(name, cacheDir);
         for (const spec of specs) {
           const range = spec.slice(name.length + 1);
           const version = 'error' in meta ? undefined : pickVersion(meta, range);
@@ -113,9 +113,17 @@ export function pickVersion(meta: PackageMeta, range: string): string | undefine
   return maxSatisfying(meta.versions, range) ?? undefined;
 }
 
-async function viewPackage(name: string, signal?: AbortSignal): Promise<PackageMeta | { error: string }> {
+/** Run as the installs run npm: in a directory of our own in the cache, with the user's npm settings. */
+async function viewPackage(name: string, cacheDir: string, signal?: AbortSignal): Promise<PackageMeta | { error: string }> {
+  const cwd = path.join(cacheDir, 'npm-view');
+  try {
+    await ownNpmProject(cwd);
+  } catch (err) {
+    return { error: `cannot write the cache dir: ${(err as Error).message}` };
+  }
   const { execa } = await import('execa');
   const run = await execa('npm', ['view', name, 'versions', 'dist-tags', '--json', '--loglevel=error'], {
+    cwd,
     reject: false,
     timeout: RESOLVE_TIMEOUT_MS,
     extendEnv: false,

@@ -52,7 +52,12 @@ export function packageDir(cacheDir: string, spec: string): string {
  * read-only, and nothing else of them (other entries, OAuth tokens, the era memo), wherever they are.
  */
 export function cacheContainment(cacheDir: string, entry?: string): Pick<ContainOptions, 'readable' | 'hidden'> {
-  return { readable: entry ? [entry] : [], hidden: [...new Set([path.resolve(cacheDir), path.resolve(defaultCacheDir())])] };
+  return { readable: entry ? [entry] : [], hidden: cacheDirs(cacheDir) };
+}
+
+/** The scan's cache dir and the default one: both hold tokens and entries a server may reach. */
+export function cacheDirs(cacheDir: string): string[] {
+  return [...new Set([path.resolve(cacheDir), path.resolve(defaultCacheDir())])];
 }
 
 function installedPackageJson(cacheDir: string, spec: string): string {
@@ -116,8 +121,7 @@ export async function installPackages(
         const dir = packageDir(cacheDir, spec);
         const elapsed = () => Math.round(performance.now() - started);
         if (!isInstalled(cacheDir, spec)) {
-          await mkdir(dir, { recursive: true });
-          await writeFile(path.join(dir, 'package.json'), JSON.stringify({ private: true, name: 'idemscan-cache-entry' }));
+          await ownNpmProject(dir);
           const { execa } = await import('execa'); // loaded when npm runs: ~0.1 s of start-up otherwise
           const run = await execa(
             'npm',
@@ -144,6 +148,16 @@ export async function installPackages(
       }).then(reported),
     ),
   );
+}
+
+/**
+ * Makes `dir` a package of idemscan's own for npm to run in: npm reads the project .npmrc of the
+ * nearest directory with a package.json at or above its cwd, here `dir`'s (there is none), never
+ * that of a repository the cache or idemscan's cwd is in (which could choose the registry).
+ */
+export async function ownNpmProject(dir: string): Promise<void> {
+  await mkdir(dir, { recursive: true });
+  await writeFile(path.join(dir, 'package.json'), JSON.stringify({ private: true, name: 'idemscan-cache-entry' }));
 }
 
 /**

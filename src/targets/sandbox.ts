@@ -22,6 +22,7 @@ import { spawnSync } from 'node:child_process';
 import { accessSync, constants, mkdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { bwrapArgs, safeRealpath, SCRATCH_BYTES, within, type BwrapPlan } from './bwrap.js';
+import { isDirectory } from './file-kind.js';
 import { homeDirs } from './homes.js';
 
 export type SandboxMode = 'bubblewrap' | 'netns' | 'none' | 'none-host-proc';
@@ -205,7 +206,8 @@ function commandPaths(found: string): string[] {
 /**
  * What bubblewrap binds. The paths a target names (its arguments, its cwd) come from a file that may
  * be hostile, and so may idemscan's own cwd's content: none under a home (/home, /root, HOME, a
- * passwd home) or a hidden cache dir is bound back. A named directory there exists, empty, so a
+ * passwd home) or a hidden cache dir is bound back, and elsewhere `bwrapArgs` binds only files and
+ * socket-free directories under /tmp and /var/tmp. A named directory not bound exists, empty, so a
  * server that checks its argument or cwd still starts. Bound on idemscan's word: the command
  * found on PATH with what it needs, and `opts.readable` (the server's own package entry).
  */
@@ -220,13 +222,15 @@ function bubblewrapPlan(launch: Launch, found: string, opts: ContainOptions): Bw
   const isGuarded = (p: string) => guarded.some((g) => within(realOf(p), g)) && !own.some((o) => within(realOf(p), o));
   // A cache dir that is not there yet cannot be hidden; one created during the scan could be read.
   for (const dir of hide) if (!safeRealpath(dir) && !homes.some((h) => within(dir, h))) tryMkdir(dir);
-  const named = [...argPaths(launch.args, cwd), cwd];
+  // What the server's own entry holds is bound with the entry.
+  const named = [...argPaths(launch.args, cwd), cwd].filter((p) => !own.some((o) => within(realOf(p), o)));
   const hiddenCache = (p: string) => hide.map(realOf).some((d) => within(realOf(p), d)) && !own.some((o) => within(realOf(p), o));
   return {
     home,
     homes: homes.filter((h) => h !== '/home' && h !== '/root' && h !== home),
     hide,
-    readable: [...commandPaths(found).filter((p) => !hiddenCache(p)), ...named.filter((p) => !isGuarded(p)), ...(opts.readable ?? [])],
+    readable: [...commandPaths(found).filter((p) => !hiddenCache(p)), ...(opts.readable ?? [])],
+    named: named.filter((p) => !isGuarded(p)),
     writable: opts.writable ?? [],
     placeholders: named.filter((p) => isGuarded(p) && isDirectory(p)),
     cwd,
@@ -239,14 +243,6 @@ function tryMkdir(dir: string): void {
     mkdirSync(dir, { recursive: true, mode: 0o700 });
   } catch {
     // Not ours to create: nothing is in it to hide.
-  }
-}
-
-function isDirectory(p: string): boolean {
-  try {
-    return statSync(p).isDirectory();
-  } catch {
-    return false;
   }
 }
 

@@ -3,7 +3,9 @@
  * idemscan shows a server (the progress line, audit's header, the table, `servers[].name`, the
  * `--fail-on` message) shows one of its names: the target's name (the list's key, `--name`, or the
  * command's file name) or, after `audit` without `--name`, what the server calls itself
- * (serverInfo.name). Each of them is accepted, compared without surrounding space or case.
+ * (serverInfo.name). Each of them is accepted, compared without surrounding space or case; the
+ * server's own name only where it is the one shown (scan() `trustServerInfo`): in a list any
+ * server can call itself by a trusted name.
  */
 
 /** A server's names, as far as they are known: the target's, then the one it gave itself. */

@@ -34,6 +34,7 @@ export interface Target {
   launcher?: { runner: string; spec: string; resolved: boolean };
   /** Why this npm package needs its install scripts (they run sandboxed; by default none run). */
   installScripts?: string;
+  /** The library caller's own word that this server's hints hold (as `--trust`); never read from a target file. */
   trusted?: boolean;
   /** Overrides --timeout for this server (some start slowly). */
   timeoutMs?: number;
@@ -71,6 +72,9 @@ export interface SavedToolList {
   capabilities?: Record<string, unknown>;
   serverInfo?: Record<string, unknown>;
 }
+
+export const TRUSTED_REFUSED =
+  'a target file may not mark its own servers trusted (a list would vouch for itself); trust a server on the command line: --trust NAME';
 
 export interface SkippedTarget {
   name: string;
@@ -120,7 +124,8 @@ export const OwnEntry = z
     oci: ociRef.optional(),
     // The reason, required: install scripts are package code run at install time.
     installScripts: z.string().min(1, 'give the reason the package needs its install scripts').optional(),
-    trusted: z.boolean().optional(),
+    // Accepted here only to be refused below by name, with the reason, not as an unknown field.
+    trusted: z.unknown().optional(),
     timeout: z.number().int().positive().max(2_147_483_647).optional(),
     skip: z.string().optional(),
     comment: z.string().optional(),
@@ -148,6 +153,7 @@ export const OwnEntry = z
   .refine((e) => !e.sha256 || (e.mcpb && SHA256.test(e.sha256)), { message: '"sha256" is the 64 hex digits of a "mcpb" bundle', path: ['sha256'] })
   .refine((e) => !e.oauth || e.url, { message: '"oauth" applies to "url" servers only', path: ['oauth'] })
   .refine((e) => e.oauth === undefined || e.oauth === true || e.oauth.clientSecretEnv === undefined, { message: CLIENT_SECRET_REFUSED, path: ['oauth', 'clientSecretEnv'] })
+  .refine((e) => e.trusted === undefined, { message: TRUSTED_REFUSED, path: ['trusted'] })
   .refine((e) => !e.installScripts || e.npm, { message: '"installScripts" applies to "npm" packages only', path: ['installScripts'] })
   .refine((e) => !e.transport || (e.url ? e.transport !== 'stdio' : e.transport === 'stdio'), {
     message: '"transport" must be "stdio" for a command or package, "http" or "sse" for a url',

@@ -126,3 +126,28 @@ it('`idemscan install` installs runner entries; `scan --no-install` then takes a
   expect([bare!.status, bare!.target.npm, bare!.target.launcher?.resolved]).toEqual(['ok', 'idemscan-npx-probe@1.1.0', true]);
   expect(none!.failure?.message).toMatch(/not pinned, and no version in the cache fits "\^9"/);
 });
+
+it.skipIf(!sandboxPrefix())('resolves an unpinned package with the user\'s npm settings, never the registry of the working directory\'s .npmrc (a cloned repository\'s)', { timeout: 120_000 }, async () => {
+  const hostile = await startRegistry([{ dir: PACKAGE, versions: ['1.0.0'] }]);
+  try {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'idemscan-npx-npmrc-'));
+    const repo = path.join(dir, 'repo');
+    mkdirSync(repo);
+    writeFileSync(path.join(repo, 'package.json'), '{"name":"cloned"}');
+    writeFileSync(path.join(repo, '.npmrc'), `registry=${hostile.url}/\n`);
+    writeFileSync(path.join(repo, 'mcp.json'), JSON.stringify({ mcpServers: { bare: { command: 'npx', args: ['-y', 'idemscan-npx-probe'] } } }));
+    // The user's own registry comes from their npmrc (an env variable would outrank any .npmrc).
+    const userrc = path.join(dir, 'user-npmrc');
+    writeFileSync(userrc, `registry=${registry.url}/\n`);
+    const { npm_config_registry: _, ...env } = registry.env();
+    const run = await idemscan(['scan', 'mcp.json', '--cache-dir', path.join(dir, 'cache'), '--out', path.join(dir, 'out'), '--json', '-', '-q', ...sandbox], {
+      env: { ...env, npm_config_userconfig: userrc },
+      cwd: repo,
+    });
+    const s = Report.parse(JSON.parse(run.stdout)).servers[0]!;
+    expect(hostile.requests).toEqual([]);
+    expect([s.status, s.target.npm]).toEqual(['ok', 'idemscan-npx-probe@1.1.0']);
+  } finally {
+    await hostile.close();
+  }
+});

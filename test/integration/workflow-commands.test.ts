@@ -9,9 +9,12 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { guardLineStarts } from '../../src/cli/line-starts.js';
+import { reporter } from '../../src/render/index.js';
 import { noCommandLines, safeText } from '../../src/render/terminal.js';
 import { FIXTURES } from '../fixtures/index.js';
 import { CLI } from '../helpers/cli.js';
+import { okServer, reportOf } from '../helpers/reports.js';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'idemscan-commands-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -63,6 +66,36 @@ describe('noCommandLines', () => {
   });
 
   it('keeps texts apart: a literal \\u003a is doubled by the escaper first', () => {
-    expect(safeText('::x')).not.toBe(safeText('\\u003a:x'));
+    expect(noCommandLines(safeText('::x'))).not.toBe(noCommandLines(safeText('\\u003a:x')));
+  });
+
+  it('leaves the first line of text that continues a line (lineStart false) as it is', () => {
+    expect(noCommandLines('::a\n::b', false)).toBe('::a\n\\u003a:b');
+    expect(noCommandLines('x ::a', false)).toBe('x ::a');
+  });
+});
+
+describe('a `::` inside a line', () => {
+  const report = reportOf([okServer('::srv', [{ name: '::tool', description: 'does ::this, then\n::error::that' }])]);
+
+  it('is unchanged in a Markdown or HTML cell and in the escaper; a line the text itself starts is still escaped', async () => {
+    expect(safeText('::x')).toBe('::x');
+    for (const format of ['md', 'html']) {
+      const out = (await reporter(format)).render(report);
+      expect(out, format).toContain('::srv');
+      expect(out, format).toContain('::tool');
+      // The Markdown shows no descriptions; in the HTML the description's own second line starts with `::`.
+      if (format === 'html') expect([out.includes('does ::this'), out.includes('\n\\u003a:error::that')]).toEqual([true, true]);
+      expect(out, format).not.toMatch(/\\u003a:(?:srv|tool)/);
+      expect(commandLines(out), format).toEqual([]);
+    }
+  });
+
+  it('is unchanged on the CLI\'s streams, followed across writes: only what starts a line is escaped', () => {
+    const written: string[] = [];
+    const stream = { write: (chunk: string) => (written.push(chunk), true) } as unknown as NodeJS.WriteStream;
+    guardLineStarts(stream);
+    for (const chunk of ['  ', '::a', ' then ::b\n', '::c\n\t', '::d ', '::e']) stream.write(chunk);
+    expect(written.join('')).toBe('  \\u003a:a then ::b\n\\u003a:c\n\t\\u003a:d ::e');
   });
 });

@@ -344,7 +344,7 @@ describe('discover() on a fake HOME', () => {
   afterAll(() => h.cleanup());
 
   it('finds one file per client, merges the servers, and reports the broken files', async () => {
-    const got = await discover({ home: h.home, project: h.project, platform: 'linux', env: {} });
+    const got = await discover({ home: h.home, project: h.project, platform: 'linux', env: {}, projectConfigs: true });
     const clients = new Set(got.files.map((f) => f.client));
     expect(clients.size).toBe(CLIENTS.length); // every client of the table has a file in the tree
     expect(got.targets.map((t) => t.name).sort()).toEqual(['dual', 'modern', 'payments', 'payments (LM Studio)', 'playwright', 'remote', 'team-dual']);
@@ -372,7 +372,7 @@ describe('discover() on a fake HOME', () => {
     const { chmodSync } = await import('node:fs');
     chmodSync(path.join(dir, 'mcp.json'), 0o000);
     try {
-      const got = await discover({ home: h.home, project: h.project, platform: 'linux', env: {} });
+      const got = await discover({ home: h.home, project: h.project, platform: 'linux', env: {}, projectConfigs: true });
       const lm = got.files.find((f) => f.client === 'LM Studio')!;
       // root reads anything: then the file is simply read.
       if (process.getuid?.() !== 0) expect(lm.error).toBe('cannot read: permission denied (EACCES)');
@@ -402,7 +402,7 @@ describe('discover() on a fake HOME', () => {
   it('finds nothing in an empty HOME', async () => {
     const e = emptyHome();
     try {
-      expect(await discover({ home: e.home, project: e.project, platform: 'linux', env: {} })).toEqual({ files: [], targets: [], skipped: [] });
+      expect(await discover({ home: e.home, project: e.project, platform: 'linux', env: {} })).toEqual({ files: [], targets: [], projectTargets: [], skipped: [] });
     } finally {
       e.cleanup();
     }
@@ -416,7 +416,7 @@ describe('discover() on a fake HOME', () => {
       writeFileSync(path.join(dir, 'a.yaml'), 'mcpServers:\n  - name: a\n    command: x\n');
       writeFileSync(path.join(dir, 'b.json'), '{"mcpServers": {"b": {"command": "y"}}}');
       writeFileSync(path.join(dir, 'notes.txt'), 'not a block');
-      const got = await discover({ home: e.home, project: e.project, platform: 'linux', env: {} });
+      const got = await discover({ home: e.home, project: e.project, platform: 'linux', env: {}, projectConfigs: true });
       expect(got.targets.map((t) => t.name)).toEqual(['a', 'b']);
     } finally {
       e.cleanup();

@@ -14,13 +14,13 @@ describe('our own list format', () => {
         { name: 'a', command: 'node', args: ['s.js'], env: { K: 'v' } },
         { name: 'b', url: 'http://127.0.0.1:1/mcp', headers: { Authorization: 'Bearer x' } },
         { name: 'c', url: 'http://127.0.0.1:1/sse', transport: 'sse' },
-        { name: 'd', npm: '@scope/pkg@1.2.3', trusted: true },
+        { name: 'd', npm: '@scope/pkg@1.2.3' },
       ] }),
       'list.json', env,
     );
     expect(skipped).toEqual([]);
     expect(targets.map((t) => [t.name, t.transport])).toEqual([['a', 'stdio'], ['b', 'http'], ['c', 'sse'], ['d', 'stdio']]);
-    expect(targets[3]).toMatchObject({ npm: '@scope/pkg@1.2.3', trusted: true });
+    expect(targets[3]).toMatchObject({ npm: '@scope/pkg@1.2.3' });
   });
 
   it('skips a bad entry with the file and field named, and keeps the rest', () => {

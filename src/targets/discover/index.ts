@@ -46,8 +46,12 @@ export interface FoundFile {
 
 export interface Discovery {
   files: FoundFile[];
-  /** One per distinct server, in table order, names unique. */
+  /** One per distinct server, in table order, names unique: user-scope ones, and with
+   * `projectConfigs` the project-scope ones too (`scope: 'project'`). */
   targets: FoundTarget[];
+  /** Without `projectConfigs`: the project-scope servers, found but not in `targets` (a cloned
+   * repository's, not to be started without asking); names unique with `targets`'. */
+  projectTargets: FoundTarget[];
   skipped: SkippedTarget[];
 }
 
@@ -58,6 +62,8 @@ const BLOCK_FILE = /\.(?:ya?ml|json)$/i;
 export interface DiscoverOptions extends DiscoverPlaces {
   /** Variables a project-scoped entry may read from `env` (`--allow-env`); none by default. */
   allowEnv?: readonly string[];
+  /** Put project-scope servers in `targets` (`--project-configs`); by default they are only in `projectTargets`. */
+  projectConfigs?: boolean;
 }
 
 export async function discover(places: DiscoverOptions): Promise<Discovery> {
@@ -87,7 +93,9 @@ export async function discover(places: DiscoverOptions): Promise<Discovery> {
   }
   // User files first: a server of the user's keeps its name whether or not project ones are scanned.
   const user = mergeTargets([], found.filter((t) => t.scope === 'user'));
-  return { files, targets: mergeTargets(user, found.filter((t) => t.scope === 'project')) as FoundTarget[], skipped };
+  const all = mergeTargets(user, found.filter((t) => t.scope === 'project')) as FoundTarget[];
+  if (places.projectConfigs) return { files, targets: all, projectTargets: [], skipped };
+  return { files, targets: all.filter((t) => t.scope !== 'project'), projectTargets: all.filter((t) => t.scope === 'project'), skipped };
 }
 
 async function filesIn(loc: Location, files: FoundFile[], skipped: SkippedTarget[]): Promise<string[]> {

@@ -4,7 +4,7 @@
  * (`${VAR}` expansion with its secrets, http(s) URLs only), so a skip reason names the field.
  */
 import { z } from 'zod';
-import { expandFields, ExpandError } from '../expand.js';
+import { ENV_NAME, expandFields, ExpandError } from '../expand.js';
 import { launchText } from '../formats/fields.js';
 import type { FormatContext } from '../formats/format.js';
 import { httpUrlProblem, type LoadedTargets, type Target } from '../types.js';
@@ -13,7 +13,7 @@ import { httpUrlProblem, type LoadedTargets, type Target } from '../types.js';
 export const scalar = z.union([z.string(), z.number(), z.boolean()]).transform(String).pipe(launchText);
 
 /** An environment variable's name, as the configs that refer to one by name give it. */
-export const varName = z.string().regex(/^[A-Z_]\w*$/i, 'not an environment variable name');
+export const varName = z.string().regex(ENV_NAME, 'not an environment variable name');
 
 /** What a client's entry says about starting or reaching its server: the launch part of a Target. */
 export type Launch = Pick<Target, 'transport' | 'command' | 'args' | 'env' | 'cwd' | 'url' | 'headers'>;

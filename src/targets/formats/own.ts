@@ -54,7 +54,6 @@ export const ownFormat: TargetFormat = {
         mcpb: entry.mcpb ? { url: entry.mcpb, sha256: entry.sha256! } : undefined,
         oci: entry.oci,
         installScripts: entry.installScripts,
-        trusted: entry.trusted,
         timeoutMs: entry.timeout,
         skip: entry.skip,
         comment: entry.comment,
