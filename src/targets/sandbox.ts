@@ -172,7 +172,10 @@ export function contain(launch: Launch, opts: ContainOptions): Contained {
     const script = (mode === 'netns' ? LO_UP : '') + INIT;
     const lifetime = can('pdeathsig') ? ['setpriv', '--pdeathsig', 'KILL', '--'] : [];
     const env = findExecutable('env');
-    argv = [...lifetime, 'unshare', ...flags!, '--', 'sh', '-c', script, 'sh', ...(env ? [env, ...SH_ENV] : []), launch.command, ...launch.args];
+    // env reads a first word with `=` as an assignment (`./a=b` would print the environment and exit
+    // 0), and has no escape for it: such a command is started by a second sh, which adds only PWD.
+    const viaSh = launch.command.includes('=') ? ['sh', '-c', 'unset PWD; exec "$0" "$@"'] : [];
+    argv = [...lifetime, 'unshare', ...flags!, '--', 'sh', '-c', script, 'sh', ...(env ? [env, ...SH_ENV, ...viaSh] : []), launch.command, ...launch.args];
   }
   return { command: argv[0]!, args: argv.slice(1), cwd: launch.cwd, sandbox: mode };
 }
