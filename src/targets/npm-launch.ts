@@ -15,6 +15,7 @@ import { npmLaunchOf } from './launchers.js';
 import { isInstalled, npmEnv, ownNpmProject } from './npm.js';
 import { exactVersionProblem } from '../model/package-spec.js';
 import type { Target } from './types.js';
+import { boundedTail } from '../model/bounds.js';
 
 /** `npm view` asks the registry for one document: far below this unless the registry is stuck. */
 const RESOLVE_TIMEOUT_MS = 60_000;
@@ -133,7 +134,7 @@ async function viewPackage(name: string, cacheDir: string, signal?: AbortSignal)
   });
   if (run.isCanceled) return { error: 'interrupted' };
   if (run.timedOut) return { error: `the npm registry did not answer within ${RESOLVE_TIMEOUT_MS / 1000} s` };
-  if (run.exitCode !== 0) return { error: `npm view failed: ${String(run.stderr || run.message).slice(-500)}` };
+  if (run.exitCode !== 0) return { error: `npm view failed: ${boundedTail(String(run.stderr || run.message), 500)}` };
   try {
     const doc = JSON.parse(String(run.stdout)) as { versions?: unknown; 'dist-tags'?: unknown };
     const versions = Array.isArray(doc.versions) ? doc.versions.filter((v): v is string => typeof v === 'string') : typeof doc.versions === 'string' ? [doc.versions] : [];

@@ -10,6 +10,7 @@ import pLimit from 'p-limit';
 import { contain, type ContainOptions, type SandboxMode } from './sandbox.js';
 import type { Target } from './types.js';
 import { defaultCacheDir } from './cache-dir.js';
+import { boundedTail } from '../model/bounds.js';
 
 
 /**
@@ -135,7 +136,7 @@ export async function installPackages(
             // A timed-out or failed npm can leave the package's own package.json behind, and the
             // next run would take the half-written entry for installed.
             await rm(dir, { recursive: true, force: true });
-            return { spec, ok: false, ms: elapsed(), error: String(run.stderr || run.message).slice(-2000) };
+            return { spec, ok: false, ms: elapsed(), error: boundedTail(String(run.stderr || run.message), 2000) };
           }
         }
         if (!withScripts) return { spec, ok: true, ms: elapsed() };
@@ -177,7 +178,7 @@ async function runScripts(dir: string, cacheDir: string, signal?: AbortSignal): 
   }
   const { execa } = await import('execa');
   const run = await execa(launch.command, launch.args, { cwd: dir, reject: false, timeout: 10 * 60_000, extendEnv: false, env: scriptEnv(dir), stdin: 'ignore', cancelSignal: signal });
-  if (run.exitCode !== 0) return { mode: launch.sandbox, error: `install scripts failed: ${String(run.stderr || run.message).slice(-2000)}` };
+  if (run.exitCode !== 0) return { mode: launch.sandbox, error: `install scripts failed: ${boundedTail(String(run.stderr || run.message), 2000)}` };
   return { mode: launch.sandbox };
 }
 

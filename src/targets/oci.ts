@@ -15,6 +15,7 @@ import type { InstallContext, PackageKind, PackageLaunch } from './package-kind.
 import { parseOciRef } from '../model/package-spec.js';
 import { findExecutable } from './sandbox.js';
 import type { Target } from './types.js';
+import { boundedTail } from '../model/bounds.js';
 
 const PULL_TIMEOUT_MS = 20 * 60_000;
 export const ENGINES = ['docker', 'podman'] as const;
@@ -69,7 +70,7 @@ async function installOne(t: Target, ctx: InstallContext): Promise<string | unde
   const opts = { reject: false, timeout: PULL_TIMEOUT_MS, extendEnv: false, env: engineEnv(), stdin: 'ignore', cancelSignal: ctx.signal } as const;
   const pull = await execa(found.path, ['pull', t.oci!], opts);
   if (pull.isCanceled) return 'interrupted';
-  if (pull.exitCode !== 0) return `${found.name} pull failed: ${String(pull.stderr || pull.message).slice(-1000)}`;
+  if (pull.exitCode !== 0) return `${found.name} pull failed: ${boundedTail(String(pull.stderr || pull.message), 1000)}`;
   const inspect = await execa(found.path, ['image', 'inspect', '--format', '{{json .RepoDigests}}', t.oci!], opts);
   let digest: string | undefined;
   try {

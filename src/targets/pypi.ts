@@ -14,6 +14,7 @@ import { normalizePypiName, packageUrlProblem, parsePypiSpec, type PypiSpec } fr
 import { findPython, venvPrefix } from './python.js';
 import { findExecutable } from './sandbox.js';
 import type { Target } from './types.js';
+import { boundedTail } from '../model/bounds.js';
 
 export const DEFAULT_INDEX = 'https://pypi.org/simple';
 const INSTALL_TIMEOUT_MS = 10 * 60_000;
@@ -83,7 +84,7 @@ async function installOne(t: Target, ctx: InstallContext): Promise<string | unde
     const run = await execa(step.command, step.args, { reject: false, timeout: INSTALL_TIMEOUT_MS, extendEnv: false, env, stdin: 'ignore', cancelSignal: ctx.signal });
     if (run.isCanceled) return 'interrupted';
     if (run.timedOut) return `${path.basename(step.command)} did not finish within ${INSTALL_TIMEOUT_MS / 60_000} minutes`;
-    if (run.exitCode !== 0) return `${path.basename(step.command)} ${step.args.slice(0, 2).join(' ')} failed: ${String(run.stderr || run.message).slice(-2000)}`;
+    if (run.exitCode !== 0) return `${path.basename(step.command)} ${step.args.slice(0, 2).join(' ')} failed: ${boundedTail(String(run.stderr || run.message), 2000)}`;
   }
   await writeFile(path.join(dir, INSTALLED), `${plan.spec} from ${plan.index}${plan.allowSdist ? ' (sdists allowed)' : ''}\n`);
   return undefined;

@@ -9,6 +9,7 @@ import { existsSync, readdirSync, readFileSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import { within } from './bwrap.js';
 import { homeDirs } from './homes.js';
+import { boundedTail } from '../model/bounds.js';
 
 export interface Interpreter {
   /** The real executable (not a pyenv shim, which is a shell script under a home). */
@@ -24,7 +25,7 @@ export function findPython(): Interpreter | { error: string } {
   if (found) return found;
   const run = spawnSync('python3', ['-c', 'import sys, json; print(json.dumps([sys.executable, sys.base_prefix]))'], { encoding: 'utf8', timeout: 20_000 });
   if (run.error || run.status !== 0) {
-    found = { error: `python3 does not run here (${run.error ? (run.error as NodeJS.ErrnoException).code : String(run.stderr).trim().slice(-200)}): PyPI servers need Python 3 with venv` };
+    found = { error: `python3 does not run here (${run.error ? (run.error as NodeJS.ErrnoException).code : boundedTail(String(run.stderr).trim(), 200)}): PyPI servers need Python 3 with venv` };
     return found;
   }
   try {
