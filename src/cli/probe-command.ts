@@ -56,7 +56,7 @@ export async function probeCommand(words: string[], flags: ProbeFlags): Promise<
   for (const w of result.warnings) process.stderr.write(`idemscan: warning: ${w}\n`);
   let report = await interrupt.settle(result.report, 1);
   if (flags.name === undefined) report = nameFromServerInfo(report);
-  const written = await writeOutputs(report, flags, flags.format, undefined, 'audit');
+  const written = await writeOutputs(report, flags, flags.format, undefined, 'probe');
   const reportFile = flags.json && flags.json !== '-' ? flags.json : flags.format.includes('json') ? path.join(flags.out, REPORTERS.json!.fileName!) : undefined;
   await printResult(report, 'tools', { quiet: flags.quiet, jsonToStdout: flags.json === '-', reportFile });
   if (!flags.quiet) (flags.json === '-' ? process.stderr : process.stdout).write(probeTerminalLines(report).join(''));

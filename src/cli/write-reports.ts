@@ -18,7 +18,7 @@ export async function checkOutputs(flags: ScanFlags, formats: string[]): Promise
  * Writes every report file. One that cannot be written after all (its directory changed during the
  * scan) is saved to a fallback file, named on stderr: the scan is never lost. False if any failed.
  */
-export async function writeOutputs(report: Report, flags: ScanFlags, formats: string[], sarifUris: SarifUris | undefined, command: 'scan' | 'audit' | 'lock'): Promise<boolean> {
+export async function writeOutputs(report: Report, flags: ScanFlags, formats: string[], sarifUris: SarifUris | undefined, command: 'scan' | 'audit' | 'lock' | 'probe'): Promise<boolean> {
   const files = formats.filter((f) => REPORTERS[f]?.fileName).map((id) => ({ dest: path.join(flags.out, REPORTERS[id]!.fileName!), id }));
   if (flags.json && flags.json !== '-') files.push({ dest: flags.json, id: 'json' });
   if (sarifUris) await warnSarifUris(sarifUris, report, formats);
