@@ -53,7 +53,10 @@ function scanOptions(cmd: Command, one = false): Command {
     .option('--json <path>', 'also write the JSON report to PATH (- for stdout)')
     .option('--out <dir>', 'directory for report files', 'output')
     .addOption(listOption('--format <list>', 'formats to write under --out', FILE_FORMATS, ['json'], printsOnly));
-  if (!one) cmd.addOption(intOption('--concurrency <n>', 'servers scanned at once', 4));
+  if (!one) {
+    cmd.addOption(intOption('--concurrency <n>', 'stdio servers started at once', 4));
+    cmd.addOption(intOption('--http-concurrency <n>', 'HTTP servers scanned at once (their own pool, beside --concurrency)', 64));
+  }
   return cmd
     .addOption(intOption('--timeout <ms>', 'bound on each server, from start to last page', 30_000))
     .addOption(intOption('--probe-timeout <ms>', 'how long server/discover may stay silent before trying initialize', 2_000))
