@@ -202,6 +202,16 @@ program
   .option('-q, --quiet', 'no wrote lines on stderr')
   .action(async (root: string, flags: { readme?: string; quiet?: boolean }) => (await import('./index-command.js')).indexCommand(root, flags));
 
+const registry = program.command('registry').description('the MCP Registry: pull its servers into a target file');
+registry
+  .command('pull')
+  .description('page the MCP Registry (GET /v0.1/servers) and write the latest active version of each server as a target file scan reads (an existing --out file is updated with what changed)')
+  .option('--base-url <url>', 'the registry (default: https://registry.modelcontextprotocol.io)')
+  .option('--updated-since <time>', 'ask only for servers updated since TIME (RFC 3339; default: the pulledAt of an existing --out file)')
+  .option('--out <file>', 'the target file to write', 'registry-servers.json')
+  .option('-q, --quiet', 'no progress on stderr')
+  .action(async (flags: { baseUrl?: string; updatedSince?: string; out: string; quiet?: boolean }) => (await import('./registry-command.js')).pullCommand(flags));
+
 registerWhere(program);
 registerAuth(program, positiveInt('--oauth-timeout'));
 for (const cmd of program.commands) cmd.showHelpAfterError(`see: idemscan ${cmd.name()} --help`);
