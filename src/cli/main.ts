@@ -212,6 +212,18 @@ registry
   .option('-q, --quiet', 'no progress on stderr')
   .action(async (flags: { baseUrl?: string; updatedSince?: string; out: string; quiet?: boolean }) => (await import('./registry-command.js')).pullCommand(flags));
 
+program
+  .command('targets')
+  .description('work on target files')
+  .command('refresh')
+  .description('re-pin every npm and MCP Registry entry of a target file to the latest version its registry reports, and write the file back (old -> new on stdout)')
+  .argument('<file>', 'a target file: an idemscan list ("npm": "name@1.2.3"), a registry pull file or a server.json')
+  .option('--base-url <url>', 'the MCP Registry asked for registry entries (default: https://registry.modelcontextprotocol.io)')
+  .option('--cache-dir <dir>', 'where npm view runs (default: $IDEMSCAN_CACHE or ~/.cache/idemscan)')
+  .option('--json', 'print the changes as JSON')
+  .option('--dry-run', 'print what would change; do not write the file')
+  .action(async (file: string, flags: { baseUrl?: string; cacheDir?: string; json?: boolean; dryRun?: boolean }) => (await import('./refresh-command.js')).refreshCommand(file, flags));
+
 registerWhere(program);
 registerAuth(program, positiveInt('--oauth-timeout'));
 for (const cmd of program.commands) cmd.showHelpAfterError(`see: idemscan ${cmd.name()} --help`);
