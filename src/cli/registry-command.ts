@@ -43,7 +43,7 @@ export async function pullCommand(flags: PullFlags): Promise<void> {
   const say = (line: string) => void (flags.quiet || process.stderr.write(`idemscan: ${line}\n`));
   if (since) say(`registry pull: only what changed since ${since}${previous ? ` (${previous.kept.size} servers in ${safeText(flags.out, 200)})` : ''}`);
   const t0 = performance.now();
-  const { pages, error } = await pages_(base, since, state, (page) =>
+  const { pages, error } = await readPages(base, since, state, (page) =>
     say(`registry page ${page}: ${state.kept.size} servers kept, ${state.skipped.length} skipped, ${state.deleted + state.deprecated} deleted or deprecated`),
   );
   const seconds = (performance.now() - t0) / 1000;
@@ -86,7 +86,7 @@ async function previousPull(out: string, base: URL) {
   return got;
 }
 
-async function pages_(base: URL, since: string | undefined, state: PullState, onPage: (page: number) => void): Promise<{ pages: number; error?: string }> {
+async function readPages(base: URL, since: string | undefined, state: PullState, onPage: (page: number) => void): Promise<{ pages: number; error?: string }> {
   const cursors = new Set<string>();
   const deadline = AbortSignal.timeout(PULL_DEADLINE_MS);
   let cursor: string | undefined;
