@@ -7,7 +7,8 @@
  * with an error naming the page, and what was read before is written anyway (`incomplete`).
  * Bounded: pages, kept servers, each page's bytes and time, and the whole pull's time.
  */
-import { readFile } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
+import { MAX_TARGET_FILE_BYTES, readBounded } from '../targets/load.js';
 import { addPage, newPullState, readPullFile, type PullFile, type PullState } from '../targets/registry-latest.js';
 import { safeText } from '../render/terminal.js';
 import { EXIT, UsageError } from './exit.js';
@@ -24,6 +25,8 @@ export interface PullFlags {
 /** 2,000 pages of 100: ten times today's registry. */
 const MAX_PAGES = 2_000;
 const MAX_SERVERS = 200_000;
+/** What the kept servers may take as JSON: four times what a scan reads from one target file. */
+const MAX_KEPT_BYTES = 4 * MAX_TARGET_FILE_BYTES;
 const PULL_DEADLINE_MS = 30 * 60_000;
 const PAGE_LIMIT = 100;
 
@@ -58,7 +61,10 @@ export async function pullCommand(flags: PullFlags): Promise<void> {
     servers: [...state.kept.values()],
     ...(state.skipped.length ? { skipped: state.skipped } : {}),
   };
-  await writeOutputFile(flags.out, JSON.stringify(file, null, 1) + '\n');
+  const data = JSON.stringify(file, null, 1) + '\n';
+  await writeOutputFile(flags.out, data);
+  // A scan reads target files up to this size: say so now, not when the census job starts.
+  if (Buffer.byteLength(data) > MAX_TARGET_FILE_BYTES) process.stderr.write(`idemscan: warning: ${safeText(flags.out, 200)} is larger than the ${MAX_TARGET_FILE_BYTES / 1024 / 1024} MB scan reads from one file: split it (remotes and packages apart, as docs/examples/registry-census.yml does)\n`);
   const rate = seconds > 0 ? ` (${(pages / seconds).toFixed(1)} pages/s)` : '';
   say(`wrote ${safeText(flags.out, 200)}: ${state.kept.size} servers from ${pages} pages in ${seconds.toFixed(1)} s${rate}; ${state.deleted} deleted and ${state.deprecated} deprecated left out, ${state.skipped.length} skipped`);
   if (error) {
@@ -69,11 +75,11 @@ export async function pullCommand(flags: PullFlags): Promise<void> {
 
 /** The earlier pull in `--out`, when there is one: the list to update. */
 async function previousPull(out: string, base: URL) {
-  const text = await readFile(out, 'utf8').catch((err: NodeJS.ErrnoException) => {
-    if (err.code === 'ENOENT') return undefined;
-    throw new UsageError(`--out ${safeText(out, 200)}: cannot read (${err.code ?? err.message})`);
+  if (!(await stat(out).catch(() => undefined))) return undefined;
+  // Bounded like any target file: --out may name a device or a huge file.
+  const text = await readBounded(out).catch((err: Error) => {
+    throw new UsageError(`--out: ${err.message}`);
   });
-  if (text === undefined) return undefined;
   let doc: unknown;
   try {
     doc = JSON.parse(text);
@@ -104,6 +110,7 @@ async function readPages(base: URL, since: string | undefined, state: PullState,
     addPage(state, doc.servers, page);
     onPage(page);
     if (state.kept.size > MAX_SERVERS) return { pages: page, error: `page ${page}: more than ${MAX_SERVERS} servers` };
+    if (state.bytes > MAX_KEPT_BYTES) return { pages: page, error: `page ${page}: the servers kept pass ${MAX_KEPT_BYTES / 1024 / 1024} MiB` };
     const next = isObj(doc.metadata) ? doc.metadata.nextCursor : undefined;
     if (next === undefined || next === null || next === '') return { pages: page };
     if (typeof next !== 'string' || next.length > 1_000) return { pages: page, error: `page ${page}: metadata.nextCursor is not a cursor (a string up to 1,000 characters)` };

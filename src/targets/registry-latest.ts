@@ -33,9 +33,11 @@ export interface PullState {
   older: number;
   /** Names taken by an earlier page of this pull: a second latest version of one is a skip. */
   seen: Set<string>;
+  /** The kept entries' size as JSON, as they were added (never less than what is held). */
+  bytes: number;
 }
 
-export const newPullState = (kept = new Map<string, PulledEntry>()): PullState => ({ kept, skipped: [], deleted: 0, deprecated: 0, older: 0, seen: new Set() });
+export const newPullState = (kept = new Map<string, PulledEntry>()): PullState => ({ kept, skipped: [], deleted: 0, deprecated: 0, older: 0, seen: new Set(), bytes: 0 });
 
 /** Far above any real server.json (a few KB); below what would let one entry crowd out the rest. */
 export const MAX_ENTRY_BYTES = 256 * 1024;
@@ -84,7 +86,9 @@ function addEntry(state: PullState, raw: unknown, at: string): void {
   const parts = scannableParts(server, (field, why) => skip(name, `${field}: ${why}`));
   if ('problem' in parts) return skip(name, parts.problem);
   state.seen.add(name);
-  state.kept.set(name, { server: { name, version, ...parts }, _meta: { [OFFICIAL]: { status, isLatest: true, ...dates(meta) } } });
+  const kept: PulledEntry = { server: { name, version, ...parts }, _meta: { [OFFICIAL]: { status, isLatest: true, ...dates(meta) } } };
+  state.bytes += JSON.stringify(kept).length;
+  state.kept.set(name, kept);
 }
 
 function dates(meta: Record<string, unknown>): { updatedAt?: string; publishedAt?: string } {

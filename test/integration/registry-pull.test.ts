@@ -4,7 +4,7 @@
  * loop, HTML, a 500, a 9 MB page, a redirect) that end the pull naming the page and keep what was
  * read, bad entries skipped with the entry and field, an incremental update, and the file scan reads.
  */
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, truncateSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -160,5 +160,11 @@ describe('registry pull', () => {
     const other = await idemscan(['registry', 'pull', '--base-url', 'http://127.0.0.1:9', '--out', `${dir}/other.json`]);
     expect(other.exitCode).toBe(2);
     expect(other.stderr).toContain('was pulled from http://127.0.0.1:1/');
+    // An --out file too large to be a pull is not read whole (a sparse 17 MB file: nothing to update).
+    writeFileSync(`${dir}/big.json`, '');
+    truncateSync(`${dir}/big.json`, 17 * 1024 * 1024);
+    const big = await idemscan(['registry', 'pull', '--base-url', 'http://127.0.0.1:9', '--out', `${dir}/big.json`]);
+    expect(big.exitCode).toBe(2);
+    expect(big.stderr).toContain('larger than 16 MB');
   });
 });
