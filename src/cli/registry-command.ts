@@ -61,7 +61,7 @@ export async function pullCommand(flags: PullFlags): Promise<void> {
     servers: [...state.kept.values()],
     ...(state.skipped.length ? { skipped: state.skipped } : {}),
   };
-  const data = JSON.stringify(file, null, 1) + '\n';
+  const data = fileText(file);
   await writeOutputFile(flags.out, data);
   // A scan reads target files up to this size: say so now, not when the census job starts.
   if (Buffer.byteLength(data) > MAX_TARGET_FILE_BYTES) process.stderr.write(`idemscan: warning: ${safeText(flags.out, 200)} is larger than the ${MAX_TARGET_FILE_BYTES / 1024 / 1024} MB scan reads from one file: split it (remotes and packages apart, as docs/examples/registry-census.yml does)\n`);
@@ -71,6 +71,13 @@ export async function pullCommand(flags: PullFlags): Promise<void> {
     process.stderr.write(`idemscan: registry pull stopped: ${error}; kept what was read before\n`);
     process.exitCode = EXIT.allFailed;
   }
+}
+
+/** One server a line: compact (a scan reads up to MAX_TARGET_FILE_BYTES), and a week's changes diff line by line. */
+function fileText(file: PullFile & { incomplete?: string }): string {
+  const { servers, skipped, ...head } = file;
+  const list = (items: unknown[]) => `[\n${items.map((x) => JSON.stringify(x)).join(',\n')}\n]`;
+  return `${JSON.stringify(head).slice(0, -1)},"servers":${list(servers)}${skipped ? `,"skipped":${list(skipped)}` : ''}}\n`;
 }
 
 /** The earlier pull in `--out`, when there is one: the list to update. */
