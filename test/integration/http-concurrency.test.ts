@@ -29,7 +29,7 @@ describe('--http-concurrency', () => {
     expect(report.options).toMatchObject({ concurrency: 1, httpConcurrency: 64 });
   });
 
-  it('the CLI records --http-concurrency in report.options and bounds the pool by it', async () => {
+  it('the CLI records --http-concurrency in report.options and the manifest, and bounds the pool by it', async () => {
     const s = await startHostileHttp({ MODE: 'tools', DELAY_MS: '600' });
     started.push(s);
     const { mkdtemp, writeFile, readFile } = await import('node:fs/promises');
@@ -37,11 +37,13 @@ describe('--http-concurrency', () => {
     const list = { servers: remotes(s.url, 4).map((t) => ({ name: t.name, url: t.url })) };
     await writeFile(`${dir}/targets.json`, JSON.stringify(list));
     const t0 = performance.now();
-    const r = await idemscan(['scan', `${dir}/targets.json`, '--http-concurrency', '1', '--out', dir, '-q', '--probe-timeout', '1000']);
+    const r = await idemscan(['scan', `${dir}/targets.json`, '--http-concurrency', '1', '--out', dir, '--format', 'json,manifest', '-q', '--probe-timeout', '1000']);
     const seconds = (performance.now() - t0) / 1000;
     expect(r.exitCode, r.stderr).toBe(0);
     const report = JSON.parse(await readFile(`${dir}/report.json`, 'utf8')) as { options: Record<string, unknown> };
     expect(report.options).toMatchObject({ concurrency: 4, httpConcurrency: 1 });
+    const manifest = JSON.parse(await readFile(`${dir}/manifest.json`, 'utf8')) as { options: Record<string, unknown> };
+    expect(manifest.options).toMatchObject({ concurrency: 4, httpConcurrency: 1 });
     expect(seconds).toBeGreaterThan(2.4); // four one after the other
   });
 });
