@@ -75,7 +75,7 @@ const isPositiveInt = (v: unknown) => typeof v === 'number' && Number.isInteger(
 export function checkOptions(options: unknown): void {
   if (options === undefined) return;
   if (!isObject(options)) throw new ScanInputError('option', 'options', 'expected an object');
-  for (const key of ['concurrency', 'timeoutMs', 'probeTimeoutMs', 'maxPages', 'maxTools', 'maxFrameBytes', 'maxServerBytes', 'stderrTailBytes', 'killGraceMs']) {
+  for (const key of ['concurrency', 'httpConcurrency', 'timeoutMs', 'probeTimeoutMs', 'maxPages', 'maxTools', 'maxFrameBytes', 'maxServerBytes', 'stderrTailBytes', 'killGraceMs']) {
     if (options[key] !== undefined && !isPositiveInt(options[key])) throw new ScanInputError('option', `options.${key}`, 'expected a positive whole number');
   }
   const trust = options.trust;

@@ -34,6 +34,8 @@ export interface ScanOptions extends Partial<Omit<ConnectOptions, 'oauth'>> {
   /** OAuth for HTTP servers (docs/OAUTH.md). Stored tokens are used even without it; a sign-in only with `interactive`. */
   oauth?: Partial<OAuthScanOptions>;
   concurrency?: number;
+  /** Servers reached over HTTP at once (waiting on the network, not the CPU): a pool of their own. */
+  httpConcurrency?: number;
   /** Install pinned packages (npm, PyPI, .mcpb, OCI) that are not in the cache yet (needs their registries). */
   install?: boolean;
   /** PyPI: let pip (or uv) build source distributions, which runs the package's build code at install time. */
@@ -73,6 +75,9 @@ export type ProgressEvent =
   /** `index` counts the servers done so far; `target` is the position of the server's target, as in `start`. */
   | { type: 'done'; server: ServerReport; index: number; total: number; target?: number };
 
+/** HTTP targets at once by default (`--http-concurrency`). */
+export const DEFAULT_HTTP_CONCURRENCY = 64;
+
 export async function scan(listed: Target[], options: ScanOptions = {}): Promise<Report> {
   // Malformed input is the caller's mistake, not a server's failure: a ScanInputError, before any work.
   checkTargets(listed);
@@ -81,6 +86,7 @@ export async function scan(listed: Target[], options: ScanOptions = {}): Promise
   if (options.signal) setMaxListeners(0, options.signal); // one abort listener per running server, by design
   const connect: ConnectOptions = { ...DEFAULT_CONNECT_OPTIONS, ...definedOnly(options), afterList: options.afterList };
   const concurrency = Math.max(1, options.concurrency ?? 4);
+  const httpConcurrency = Math.max(1, options.httpConcurrency ?? DEFAULT_HTTP_CONCURRENCY);
   const cacheDir = options.cacheDir ?? defaultCacheDir();
   // `npx -y pkg`, `uvx pkg==1.2.3` and the like run from the cache like npm targets; unpinned npm ones get a version first.
   const launched = pypiLaunchTargets(npmLaunchTargets(listed));
@@ -105,12 +111,14 @@ export async function scan(listed: Target[], options: ScanOptions = {}): Promise
   const eraMemo = EraMemo.load(cacheDir);
   const oauth: OAuthScanOptions = { timeoutMs: 120_000, print: () => {}, ...options.oauth, cacheDir };
   const shared = await scanSecrets(cacheDir, options.oauth);
-  const limit = pLimit(concurrency);
+  // A stdio server's start-up is CPU; a remote's listing is waiting: one pool each.
+  const stdioLimit = pLimit(concurrency);
+  const httpLimit = pLimit(httpConcurrency);
   const trust = new NameMatcher(options.trust);
   let done = 0;
   const results = await Promise.all(
     targets.map((target, index) =>
-      limit(async () => {
+      (target.transport === 'stdio' ? stdioLimit : httpLimit)(async () => {
         if (options.signal?.aborted) return undefined;
         options.onProgress?.({ type: 'start', target: target.name, index, total: targets.length });
         const server = await scanOne(target, { ...connect, eraMemo, signal: options.signal, oauth }, { ...options, cacheDir, installErrors, shared, trustMatcher: trust }).catch(
@@ -140,6 +148,7 @@ export async function scan(listed: Target[], options: ScanOptions = {}): Promise
     finishedAt: new Date().toISOString(),
     options: {
       concurrency,
+      httpConcurrency,
       timeoutMs: connect.timeoutMs,
       probeTimeoutMs: connect.probeTimeoutMs,
       maxPages: connect.maxPages,

@@ -120,6 +120,7 @@ async function run(
   const interrupt = watchSignals();
   const scanned = await scan(targets, {
     concurrency: flags.concurrency ?? 1,
+    httpConcurrency: flags.httpConcurrency ?? 1,
     timeoutMs: flags.timeout,
     probeTimeoutMs: flags.probeTimeout,
     maxPages: flags.maxPages,

@@ -8,6 +8,7 @@ export interface ScanFlags extends OAuthFlags {
   format: string[];
   /** Absent for audit (one server). */
   concurrency?: number;
+  httpConcurrency?: number;
   timeout: number;
   probeTimeout: number;
   maxPages: number;

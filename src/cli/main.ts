@@ -53,7 +53,10 @@ function scanOptions(cmd: Command, one = false): Command {
     .option('--json <path>', 'also write the JSON report to PATH (- for stdout)')
     .option('--out <dir>', 'directory for report files', 'output')
     .addOption(listOption('--format <list>', 'formats to write under --out', FILE_FORMATS, ['json'], printsOnly));
-  if (!one) cmd.addOption(intOption('--concurrency <n>', 'servers scanned at once', 4));
+  if (!one) {
+    cmd.addOption(intOption('--concurrency <n>', 'stdio servers started at once', 4));
+    cmd.addOption(intOption('--http-concurrency <n>', 'HTTP servers scanned at once (their own pool, beside --concurrency)', 64));
+  }
   return cmd
     .addOption(intOption('--timeout <ms>', 'bound on each server, from start to last page', 30_000))
     .addOption(intOption('--probe-timeout <ms>', 'how long server/discover may stay silent before trying initialize', 2_000))
@@ -198,6 +201,28 @@ program
   .option('--readme <file>', 'also write the census block of the newest run into FILE, between <!-- census:start --> and <!-- census:end -->')
   .option('-q, --quiet', 'no wrote lines on stderr')
   .action(async (root: string, flags: { readme?: string; quiet?: boolean }) => (await import('./index-command.js')).indexCommand(root, flags));
+
+const registry = program.command('registry').description('the MCP Registry: pull its servers into a target file');
+registry
+  .command('pull')
+  .description('page the MCP Registry (GET /v0.1/servers) and write the latest active version of each server as a target file scan reads (an existing --out file is updated with what changed)')
+  .option('--base-url <url>', 'the registry (default: https://registry.modelcontextprotocol.io)')
+  .option('--updated-since <time>', 'ask only for servers updated since TIME (RFC 3339; default: the pulledAt of an existing --out file)')
+  .option('--out <file>', 'the target file to write', 'registry-servers.json')
+  .option('-q, --quiet', 'no progress on stderr')
+  .action(async (flags: { baseUrl?: string; updatedSince?: string; out: string; quiet?: boolean }) => (await import('./registry-command.js')).pullCommand(flags));
+
+program
+  .command('targets')
+  .description('work on target files')
+  .command('refresh')
+  .description('re-pin every npm and MCP Registry entry of a target file to the latest version its registry reports, and write the file back (old -> new on stdout)')
+  .argument('<file>', 'a target file: an idemscan list ("npm": "name@1.2.3"), a registry pull file or a server.json')
+  .option('--base-url <url>', 'the MCP Registry asked for registry entries (default: https://registry.modelcontextprotocol.io)')
+  .option('--cache-dir <dir>', 'where npm view runs (default: $IDEMSCAN_CACHE or ~/.cache/idemscan)')
+  .option('--json', 'print the changes as JSON')
+  .option('--dry-run', 'print what would change; do not write the file')
+  .action(async (file: string, flags: { baseUrl?: string; cacheDir?: string; json?: boolean; dryRun?: boolean }) => (await import('./refresh-command.js')).refreshCommand(file, flags));
 
 registerWhere(program);
 registerAuth(program, positiveInt('--oauth-timeout'));

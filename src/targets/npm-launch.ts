@@ -115,7 +115,7 @@ export function pickVersion(meta: PackageMeta, range: string): string | undefine
 }
 
 /** Run as the installs run npm: in a directory of our own in the cache, with the user's npm settings. */
-async function viewPackage(name: string, cacheDir: string, signal?: AbortSignal): Promise<PackageMeta | { error: string }> {
+export async function viewPackage(name: string, cacheDir: string, signal?: AbortSignal): Promise<PackageMeta | { error: string }> {
   const cwd = path.join(cacheDir, 'npm-view');
   try {
     await ownNpmProject(cwd);

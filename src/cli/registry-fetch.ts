@@ -1,0 +1,64 @@
+/**
+ * JSON from an MCP Registry (`registry pull`, `targets refresh`), bounded: one request at a time,
+ * each under a time bound and a size bound read as it arrives, no redirect followed (the fetch goes
+ * only where --base-url says), a non-2xx answer or a body that is not JSON an error naming the URL.
+ * Failures are values: the caller keeps what it read before.
+ */
+import { safeText } from '../render/terminal.js';
+
+export const DEFAULT_REGISTRY = 'https://registry.modelcontextprotocol.io';
+/** A page of 100 full server.json entries is well under 1 MiB. */
+export const MAX_PAGE_BYTES = 8 * 1024 * 1024;
+export const PAGE_TIMEOUT_MS = 30_000;
+
+export type Fetched = { ok: true; value: unknown } | { ok: false; error: string };
+
+/** The base URL, checked: http(s), no query or fragment (paths are appended to it). */
+export function baseUrlOf(given: string | undefined): URL | { error: string } {
+  const text = given ?? DEFAULT_REGISTRY;
+  if (!URL.canParse(text)) return { error: `--base-url ${safeText(text, 200)}: not a URL` };
+  const url = new URL(text);
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') return { error: `--base-url: ${url.protocol} is not http or https` };
+  if (url.search || url.hash) return { error: '--base-url: no query or fragment (the paths are appended to it)' };
+  if (url.username || url.password) return { error: '--base-url: no credentials in the URL' };
+  return url;
+}
+
+/** `base` + `path` (which starts with /v0.1/), keeping a base's own path prefix. */
+export const apiUrl = (base: URL, path: string): URL => new URL(base.href.replace(/\/$/, '') + path);
+
+export async function getJson(url: URL, opts: { maxBytes?: number; timeoutMs?: number; signal?: AbortSignal } = {}): Promise<Fetched> {
+  const maxBytes = opts.maxBytes ?? MAX_PAGE_BYTES;
+  const timeout = AbortSignal.timeout(opts.timeoutMs ?? PAGE_TIMEOUT_MS);
+  const signal = opts.signal ? AbortSignal.any([opts.signal, timeout]) : timeout;
+  const where = safeText(url.href, 300);
+  try {
+    const res = await fetch(url, { redirect: 'manual', signal, headers: { accept: 'application/json' } });
+    if (res.status < 200 || res.status > 299) {
+      await res.body?.cancel().catch(() => {});
+      const moved = res.status >= 300 && res.status < 400 ? ' (a redirect: not followed)' : '';
+      return { ok: false, error: `${where}: HTTP ${res.status}${moved}` };
+    }
+    const declared = Number(res.headers.get('content-length') ?? NaN);
+    if (declared > maxBytes) {
+      await res.body?.cancel().catch(() => {});
+      return { ok: false, error: `${where}: ${declared} bytes, above the page bound of ${maxBytes}` };
+    }
+    const chunks: Uint8Array[] = [];
+    let total = 0;
+    for await (const chunk of res.body ?? []) {
+      total += (chunk as Uint8Array).byteLength;
+      if (total > maxBytes) return { ok: false, error: `${where}: more than ${maxBytes} bytes, above the page bound` };
+      chunks.push(chunk as Uint8Array);
+    }
+    try {
+      return { ok: true, value: JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown };
+    } catch {
+      return { ok: false, error: `${where}: the answer is not JSON` };
+    }
+  } catch (err) {
+    if (opts.signal?.aborted) return { ok: false, error: `${where}: interrupted` };
+    if (timeout.aborted) return { ok: false, error: `${where}: no answer within ${(opts.timeoutMs ?? PAGE_TIMEOUT_MS) / 1000} s` };
+    return { ok: false, error: `${where}: ${safeText((err as { cause?: Error }).cause?.message ?? (err as Error).message, 200)}` };
+  }
+}
