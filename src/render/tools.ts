@@ -19,7 +19,9 @@ const HINTS = ['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHi
 
 function hints(t: ToolReport): string {
   const a = t.annotations ?? {};
-  const given = HINTS.filter((h) => Object.hasOwn(a, h)).map((h) => `${h.replace('Hint', '')}=${cellText(JSON.stringify(a[h]) ?? 'undefined', 20)}`);
+  const given = HINTS.filter((h) => Object.hasOwn(a, h)).map(
+    (h) => `${h.replace('Hint', '')}=${cellText(JSON.stringify(a[h]) ?? 'undefined', 20)}`,
+  );
   return given.length ? given.join(' ') : 'no hints';
 }
 
@@ -52,21 +54,28 @@ function toolTable(s: ServerReport, width: number): string[] {
   const verdictWidth = Math.max(...VERDICTS.map((v) => v.id.length));
   const names = s.tools.map((t) => cellText(t.name));
   // The evidence gets at least 30 columns; the name what is left (a tool name is rarely longer).
-  const nameWidth = Math.max(8, Math.min(Number.isFinite(width) ? 48 : 128, width - 2 - verdictWidth - 30 - 2 * GAP.length, Math.max(4, ...names.map(displayWidth))));
+  const nameWidth = Math.max(
+    8,
+    Math.min(
+      Number.isFinite(width) ? 48 : 128,
+      width - 2 - verdictWidth - 30 - 2 * GAP.length,
+      Math.max(4, ...names.map(displayWidth)),
+    ),
+  );
   const shown = distinctCuts(names, nameWidth);
-  const rows = s.tools.map((t, i) => [shown[i]!, t.verdict, '']);
-  const widths = naturalWidths(columns, rows);
+  const widths = naturalWidths(
+    columns.slice(0, 2),
+    s.tools.map((_, i) => [shown[i]!]),
+  );
   widths[1] = Math.max(widths[1]!, verdictWidth);
-  const lead = totalWidth(widths.slice(0, 2)) + GAP.length + 2;
+  const lead = totalWidth(widths) + GAP.length + 2;
   const room = Math.max(30, width - lead);
-  const [head, ...body] = renderColumns(columns, rows, widths, false);
-  const out = [`  ${head}`];
-  s.tools.forEach((t, i) => {
-    const [first, ...more] = wrap(evidence(t), room);
-    out.push(`  ${body[i]}${first}`);
-    for (const line of more) out.push(`${' '.repeat(lead)}${line}`);
-  });
-  return out;
+  // The evidence continues on rows of its own under the third column (our wrap, not cli-table3's
+  // wordWrap, which would cut a key path longer than the column with `…` instead of letting it run on).
+  const rows = s.tools.flatMap((t, i) =>
+    wrap(evidence(t), room).map((line, j) => (j === 0 ? [shown[i]!, t.verdict, line] : ['', '', line])),
+  );
+  return renderColumns(columns, rows, [...widths, 0], false).map((l) => `  ${l}`);
 }
 
 function findingLines(f: Finding, report: Report, options: RenderOptions, width: number): string[] {
@@ -75,7 +84,13 @@ function findingLines(f: Finding, report: Report, options: RenderOptions, width:
   for (const line of wrap(`${where}${cellText(f.message, 1_000)}`, width - 11)) out.push(`${' '.repeat(11)}${line}`);
   const fix = fixAnnotations(f);
   if (fix) out.push(...wrap(`fix: add to annotations ${fix}`, width - 11).map((l) => `${' '.repeat(11)}${l}`));
-  if (f.suppressed) out.push(...wrap(`suppressed: ${cellText(f.suppressed.reason, 400)}${f.suppressed.expires ? ` (until ${cellText(f.suppressed.expires, 20)})` : ''}`, width - 11).map((l) => `${' '.repeat(11)}${l}`));
+  if (f.suppressed)
+    out.push(
+      ...wrap(
+        `suppressed: ${cellText(f.suppressed.reason, 400)}${f.suppressed.expires ? ` (until ${cellText(f.suppressed.expires, 20)})` : ''}`,
+        width - 11,
+      ).map((l) => `${' '.repeat(11)}${l}`),
+    );
   const page = rulePageFor(f.rule, report, options.rulesBaseUrl);
   if (page) out.push(`${' '.repeat(11)}${cellText(page, 300)}`);
   // Dimmed line by line: a terminal that wraps or a pager that cuts keeps each line's own reset.
@@ -105,9 +120,20 @@ export const toolsReporter: Reporter = {
     const out: string[] = [];
     for (const s of report.servers) {
       if (out.length) out.push('');
-      const era = s.protocol ? `${s.protocol.era} ${cellText(s.protocol.version, 24)}` : s.target.transport === 'static' ? 'saved tool list, not contacted' : 'unknown era';
-      const info = s.serverInfo ? `${cellText(`${s.serverInfo.name ?? ''} ${s.serverInfo.version ?? ''}`.trim(), 80)}, ` : '';
-      out.push(cutEnd(`${cellText(s.name, 80)} (${info}${era})${s.idempotencyCapability ? ', advertises tools.idempotency' : ''}`, width));
+      const era = s.protocol
+        ? `${s.protocol.era} ${cellText(s.protocol.version, 24)}`
+        : s.target.transport === 'static'
+          ? 'saved tool list, not contacted'
+          : 'unknown era';
+      const info = s.serverInfo
+        ? `${cellText(`${s.serverInfo.name ?? ''} ${s.serverInfo.version ?? ''}`.trim(), 80)}, `
+        : '';
+      out.push(
+        cutEnd(
+          `${cellText(s.name, 80)} (${info}${era})${s.idempotencyCapability ? ', advertises tools.idempotency' : ''}`,
+          width,
+        ),
+      );
       if (s.status === 'failed') {
         out.push(...failureLines(s).map((l, i) => `  ${i === 0 ? 'failed: ' : ''}${cutEnd(l, width - 10)}`));
         continue;
