@@ -2,6 +2,7 @@
  * The library core: targets in, a report out. Never prints, never exits; every per-server
  * problem is a value in the report.
  */
+import { DEFAULTS, LIMITS } from './model/limits.js';
 import { setMaxListeners } from 'node:events';
 import os from 'node:os';
 import pLimit from 'p-limit';
@@ -80,7 +81,7 @@ export async function scan(listed: Target[], options: ScanOptions = {}): Promise
   const startedAt = new Date();
   if (options.signal) setMaxListeners(0, options.signal); // one abort listener per running server, by design
   const connect: ConnectOptions = { ...DEFAULT_CONNECT_OPTIONS, ...definedOnly(options), afterList: options.afterList };
-  const concurrency = Math.max(1, options.concurrency ?? 4);
+  const concurrency = Math.max(1, options.concurrency ?? DEFAULTS.concurrency);
   const cacheDir = options.cacheDir ?? defaultCacheDir();
   // `npx -y pkg`, `uvx pkg==1.2.3` and the like run from the cache like npm targets; unpinned npm ones get a version first.
   const launched = pypiLaunchTargets(npmLaunchTargets(listed));
@@ -103,7 +104,7 @@ export async function scan(listed: Target[], options: ScanOptions = {}): Promise
   const scanStarted = performance.now();
 
   const eraMemo = EraMemo.load(cacheDir);
-  const oauth: OAuthScanOptions = { timeoutMs: 120_000, print: () => {}, ...options.oauth, cacheDir };
+  const oauth: OAuthScanOptions = { timeoutMs: DEFAULTS.signInTimeoutMs, print: () => {}, ...options.oauth, cacheDir };
   const shared = await scanSecrets(cacheDir, options.oauth);
   const limit = pLimit(concurrency);
   const trust = new NameMatcher(options.trust);
@@ -246,7 +247,7 @@ async function scanServer(target: Target, connect: ConnectOptions, opts: OneOpti
   const target_ = { ...described, sandbox, digest: packaged.digest, fakeEnv: fakeEnv.length ? fakeEnv : undefined };
   // Stopped while this server was listed or closed: it is left out of the report, so classifying
   // it would only delay the stop.
-  if (connect.signal?.aborted) return { ...base, status: 'failed', failure: { kind: 'timeout', message: 'interrupted' }, target: target_, durationMs: obs.durationMs };
+  if (connect.signal?.aborted) return { ...base, status: 'failed', failure: { kind: 'interrupted', message: 'interrupted' }, target: target_, durationMs: obs.durationMs };
   if (obs.failure) {
     return {
       ...base,
@@ -255,7 +256,7 @@ async function scanServer(target: Target, connect: ConnectOptions, opts: OneOpti
       target: target_,
       protocol: obs.session && protocolOf(obs.session),
       serverInfo: serverInfoOf(obs.session?.serverInfo),
-      capabilities: obs.session?.capabilities && boundedObject(obs.session.capabilities, 16_000),
+      capabilities: obs.session?.capabilities && boundedObject(obs.session.capabilities, LIMITS.capabilitiesJson),
       auth: obs.auth,
       durationMs: obs.durationMs,
       findings: obs.findings,
@@ -278,7 +279,7 @@ async function scanServer(target: Target, connect: ConnectOptions, opts: OneOpti
     target: target_,
     protocol: saved ? undefined : protocolOf(session), // nothing was negotiated
     serverInfo: serverInfoOf(session.serverInfo),
-    capabilities: session.capabilities && boundedObject(session.capabilities, 16_000),
+    capabilities: session.capabilities && boundedObject(session.capabilities, LIMITS.capabilitiesJson),
     idempotencyCapability: classified.idempotencyCapability,
     auth: obs.auth,
     durationMs: obs.durationMs,
@@ -292,7 +293,7 @@ function crashed(target: Target, err: unknown, shared: string[]): ServerReport {
   const server: ServerReport = {
     name: target.name,
     status: 'failed',
-    failure: { kind: 'protocol', message: `idemscan could not process this server: ${bounded(String((err as Error)?.message ?? err), 500)}` },
+    failure: { kind: 'protocol', message: `idemscan could not process this server: ${bounded(String((err as Error)?.message ?? err), LIMITS.errorChars)}` },
     target: { transport: target.transport, source: target.source },
     idempotencyCapability: false,
     durationMs: 0,

@@ -2,6 +2,7 @@
  * Connect to one target, negotiate, list its tools, and end it: always returns, never throws.
  * Whatever happens, the server's processes are gone when this resolves.
  */
+import { DEFAULTS, LIMITS } from '../model/limits.js';
 import { bounded, boundedTail } from '../model/bounds.js';
 import type { Finding, Failure } from '../model/schema.js';
 import type { Target } from '../targets/types.js';
@@ -59,17 +60,16 @@ export interface OpenSession {
   tools: Record<string, unknown>[];
 }
 
+/** The connection's share of DEFAULTS (model/limits.ts). */
 export const DEFAULT_CONNECT_OPTIONS: ConnectOptions = {
-  timeoutMs: 30_000,
-  probeTimeoutMs: 2_000,
-  maxPages: 64,
-  maxTools: 5_000,
-  maxFrameBytes: 16 * 1024 * 1024,
-  // Four servers at the default concurrency keep 128 MiB at most; a 5,000-tool server with
-  // ordinary schemas needs about a tenth of it.
-  maxServerBytes: 32 * 1024 * 1024,
-  stderrTailBytes: 4 * 1024,
-  killGraceMs: 2_000,
+  timeoutMs: DEFAULTS.timeoutMs,
+  probeTimeoutMs: DEFAULTS.probeTimeoutMs,
+  maxPages: DEFAULTS.maxPages,
+  maxTools: DEFAULTS.maxTools,
+  maxFrameBytes: DEFAULTS.maxFrameBytes,
+  maxServerBytes: DEFAULTS.maxServerBytes,
+  stderrTailBytes: DEFAULTS.stderrTailBytes,
+  killGraceMs: DEFAULTS.killGraceMs,
 };
 
 export interface Observation {
@@ -103,11 +103,11 @@ export async function observe(target: Launch, opts: ConnectOptions): Promise<Obs
       stop(reason);
     };
     const timer = setTimeout(() => halt(new ScanFailure('timeout', `no complete answer within ${opts.timeoutMs} ms (--timeout)`)), remainingMs());
-    const onAbort = () => halt(new ScanFailure('timeout', 'interrupted'));
+    const onAbort = () => halt(new ScanFailure('interrupted', 'interrupted'));
     opts.signal?.addEventListener('abort', onAbort);
     const key = memoKey(target);
     try {
-      if (opts.signal?.aborted) throw new ScanFailure('timeout', 'interrupted');
+      if (opts.signal?.aborted) throw new ScanFailure('interrupted', 'interrupted');
       await Promise.race([channel.start(), stopped]);
       // Only the kept copy stays referenced: a 16 MB capabilities object is not held while listing.
       const session = keptSession(await negotiate(rpc, {
@@ -192,7 +192,7 @@ export async function observe(target: Launch, opts: ConnectOptions): Promise<Obs
     const tail = stdio.stderrTail.text().trim();
     // A listing cut short by a crash: its stderr says why.
     const incomplete = obs.findings.find((f) => f.rule === RULE.toolListIncomplete);
-    if (incomplete && tail) incomplete.message += `; stderr ends: ${boundedTail(tail, 300)}`;
+    if (incomplete && tail) incomplete.message += `; stderr ends: ${boundedTail(tail, LIMITS.quotedChars)}`;
     if (obs.failure && tail) obs.failure.stderr = tail;
     if (stdio.noise.lines > 0) {
       obs.findings.push(finding(
@@ -235,7 +235,7 @@ async function attemptHttp(
     try {
       await serverAuth.signIn();
     } catch (signInErr) {
-      throw new ScanFailure('auth', `sign-in failed: ${bounded(String((signInErr as Error)?.message ?? signInErr), 500)}`);
+      throw new ScanFailure('auth', `sign-in failed: ${bounded(String((signInErr as Error)?.message ?? signInErr), LIMITS.errorChars)}`);
     } finally {
       extendDeadline(Date.now() - started);
     }

@@ -195,7 +195,7 @@ export const tableReporter: Reporter = {
     for (const k of report.skipped ?? [])
       lines.push(cutEnd(`skipped ${cellText(k.name, 80)}: ${cellText(k.reason, 300)}`, width));
     if (report.options.interrupted) {
-      const o = report.options as { scanned?: number; targets?: number };
+      const o = report.options;
       lines.push(
         `interrupted: ${o.scanned ?? report.servers.length} of ${plural(o.targets ?? report.servers.length, 'server')} scanned`,
       );

@@ -8,6 +8,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { Finding, Report, ServerReport, ToolReport } from '../model/schema.js';
 import { plural, VERDICTS } from './html/model.js';
+import { HINT_NAMES, hintText } from '../model/verdicts.js';
 import { httpsDocs, ownPage, reportRules, ruleDocUrl, shippedPageUrl } from '../model/rule-pages.js';
 import { cellText, GAP, naturalWidths, renderColumns, totalWidth, type Column } from './columns.js';
 import { failureLines, wrap } from './table.js';
@@ -15,13 +16,11 @@ import { cutEnd, displayWidth, distinctCuts, pad } from './width.js';
 import type { RenderOptions, Reporter } from './types.js';
 import { fixAnnotations } from './fix-snippet.js';
 
-const HINTS = ['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint'];
-
 function hints(t: ToolReport): string {
-  const a = t.annotations ?? {};
-  const given = HINTS.filter((h) => Object.hasOwn(a, h)).map(
-    (h) => `${h.replace('Hint', '')}=${cellText(JSON.stringify(a[h]) ?? 'undefined', 20)}`,
-  );
+  const given = HINT_NAMES.flatMap((h) => {
+    const text = hintText(t.annotations, h);
+    return text === undefined ? [] : [`${h.replace('Hint', '')}=${cellText(text, 20)}`];
+  });
   return given.length ? given.join(' ') : 'no hints';
 }
 

@@ -4,7 +4,8 @@ import { getDefaultEnvironment as sdkDefaultEnvironment } from '@modelcontextpro
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { UsageError } from '../../src/cli/exit.js';
-import { FILE_FORMATS, levenshtein, listParser, positiveInt, PRINT_FORMATS, splitList, suggest, urlScheme, wordParser } from '../../src/cli/options.js';
+import { levenshtein, listParser, positiveInt, splitList, suggest, urlScheme, wordParser } from '../../src/cli/options.js';
+import { FILE_FORMATS, PRINT_FORMATS } from '../../src/model/formats.js';
 import { httpFailure } from '../../src/connect/failure.js';
 import * as ours from '../../src/connect/protocol.js';
 import { fileErrorWords, jsonErrorWords } from '../../src/model/error-words.js';
