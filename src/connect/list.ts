@@ -3,6 +3,7 @@
  * the others), and pagination is bounded: a server may hand back the same cursor forever, and
  * what is kept of all pages together stays within the server's memory budget.
  */
+import { METHOD_NOT_FOUND } from './protocol.js';
 import { LIMITS } from '../model/limits.js';
 import { DEFINITION, definitionHashes } from '../model/definition-hash.js';
 import { bounded, boundedDescription, DESCRIPTION_LIMIT } from '../model/bounds.js';
@@ -55,7 +56,7 @@ export async function listTools(rpc: Pick<RpcClient, 'request'>, session: Sessio
     }
     if (!outcome.ok) {
       // A server without tools may say so with "method not found"; that is zero tools, not a failure.
-      if (out.pages === 0 && outcome.error.code === -32601 && !session.capabilities?.tools) return out;
+      if (out.pages === 0 && outcome.error.code === METHOD_NOT_FOUND && !session.capabilities?.tools) return out;
       const message = `tools/list failed: ${outcome.error.code} ${bounded(outcome.error.message, LIMITS.quotedChars)}`;
       if (out.pages === 0) throw new ScanFailure('protocol', message);
       out.findings.push(incomplete(out.pages, message));
