@@ -189,14 +189,16 @@ function unmatchedTrust(names: string[], servers: ServerReport[], byServerInfo: 
 async function scanOne(target: Target, connect: ConnectOptions, opts: OneOptions): Promise<ServerReport> {
   // OAuth tokens, codes and secrets met while connecting join the launch's own secrets.
   const secrets: string[] = [];
-  const server = await scanServer(target, { ...connect, secrets }, opts);
+  // The server's one redactor: its launch and the scan's shared secrets, then what connecting met.
+  const redactor = new Redactor({ ...target, secrets: [...(target.secrets ?? []), ...opts.shared] });
+  const server = await scanServer(target, { ...connect, secrets }, opts, redactor);
   opts.attach?.(server);
+  redactor.add(secrets);
   // Shortened after redaction, so that a cut never leaves half a secret unrecognised.
-  return fitServerReport(redactServer(server, new Redactor({ ...target, secrets: [...(target.secrets ?? []), ...secrets, ...opts.shared] })));
+  return fitServerReport(redactServer(server, redactor));
 }
 
-async function scanServer(target: Target, connect: ConnectOptions, opts: OneOptions): Promise<ServerReport> {
-  const redact = new Redactor(target);
+async function scanServer(target: Target, connect: ConnectOptions, opts: OneOptions, redact: Redactor): Promise<ServerReport> {
   let trusted = target.trusted === true || opts.trustMatcher.matches({ target: target.name });
   const base = { name: target.name, idempotencyCapability: false, trusted, tools: [], findings: [] };
   let launch: Launch = target;
@@ -234,7 +236,7 @@ async function scanServer(target: Target, connect: ConnectOptions, opts: OneOpti
       ...base,
       status: 'failed',
       failure: { kind: 'spawn', message: (err as Error).message },
-      target: { ...describeTarget(target, resolved), sandbox },
+      target: { ...describeTarget(target, resolved, redact), sandbox },
       durationMs: 0,
     };
   }
@@ -242,7 +244,7 @@ async function scanServer(target: Target, connect: ConnectOptions, opts: OneOpti
   if (target.oauth) launch = { ...launch, oauthClient: oauthClientOf(target) };
   const saved = target.transport === 'static';
   const obs = saved ? await (await import('./connect/saved.js')).observeSaved(target, connect) : await observe(launch, target.timeoutMs ? { ...connect, timeoutMs: target.timeoutMs } : connect);
-  const described = describeTarget(target, resolved);
+  const described = describeTarget(target, resolved, redact);
   const fakeEnv = [...(described.fakeEnv ?? []), ...(packaged.fakeEnv ?? [])];
   const target_ = { ...described, sandbox, digest: packaged.digest, fakeEnv: fakeEnv.length ? fakeEnv : undefined };
   // Stopped while this server was listed or closed: it is left out of the report, so classifying
