@@ -5,10 +5,9 @@
  * cut in the middle but stay distinct. Counts come from the report (tools' verdicts, the summary),
  * never from classify/.
  */
-import { RULE } from '../model/catalogue.js';
 import type { Report, ServerReport, Verdict } from '../model/schema.js';
-import { headline, plural, VERDICTS } from './html/model.js';
-import { headlineText, summaryCounts } from '../model/verdicts.js';
+import { headline, serverView } from './view.js';
+import { headlineText, plural, summaryCounts, VERDICTS } from '../model/verdicts.js';
 import { noCommandLines } from './terminal.js';
 import { cellText, naturalWidths, renderColumns, totalWidth, type Column } from './columns.js';
 import { cutEnd, displayWidth, distinctCuts } from './width.js';
@@ -42,8 +41,8 @@ interface Row {
 }
 
 function serverRow(s: ServerReport): Row {
-  const counts = VERDICTS.map((v) => s.tools.filter((t) => t.verdict === v.id).length);
-  const partial = s.findings.some((f) => f.rule === RULE.toolListIncomplete);
+  const { counts: byVerdict, partial } = serverView(s);
+  const counts = VERDICTS.map((v) => byVerdict[v.id]);
   return {
     server: s,
     name: cellText(s.name),

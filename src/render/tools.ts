@@ -7,8 +7,8 @@ import { fileURLToPath } from 'node:url';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { Finding, Report, ServerReport, ToolReport } from '../model/schema.js';
-import { plural, VERDICTS } from './html/model.js';
-import { HINT_NAMES, hintText } from '../model/verdicts.js';
+import { HINT_NAMES, hintText, plural, VERDICTS } from '../model/verdicts.js';
+import { serverView } from './view.js';
 import { httpsDocs, ownPage, reportRules, ruleDocUrl, shippedPageUrl } from '../model/rule-pages.js';
 import { cellText, GAP, naturalWidths, renderColumns, totalWidth, type Column } from './columns.js';
 import { failureLines, wrap } from './table.js';
@@ -98,7 +98,7 @@ function findingLines(f: Finding, report: Report, options: RenderOptions, width:
 
 /** `8 tools: 1 read-only, 2 keyed, 1 idempotent, 4 unprotected; 5 findings (1 error, 4 warnings)`. */
 export function serverSummary(s: ServerReport): string {
-  const verdicts = VERDICTS.map((v) => [v.id, s.tools.filter((t) => t.verdict === v.id).length] as const)
+  const verdicts = VERDICTS.map((v) => [v.id, serverView(s).counts[v.id]] as const)
     .filter(([, n]) => n > 0)
     .map(([v, n]) => `${n} ${v}`);
   const all = [...s.tools.flatMap((t) => t.findings), ...s.findings];

@@ -59,3 +59,21 @@ it('a raw hint as text: JSON, so the string "true" never reads as the boolean; a
   expect(hintText({}, 'readOnlyHint')).toBeUndefined();
   expect(DEFAULT_CONNECT_OPTIONS.timeoutMs).toBe(DEFAULTS.timeoutMs);
 });
+
+it('one view of a server for the table, Markdown and HTML, computed once', async () => {
+  const { serverView } = await import('../../src/render/view.js');
+  const tool = (verdict: string) => ({ verdict }) as never;
+  const s = {
+    tools: [tool('keyed'), tool('protocol-keyed'), tool('unprotected')],
+    findings: [{ rule: 'tool-list-incomplete' }],
+  } as never;
+  const v = serverView(s);
+  expect(serverView(s)).toBe(v);
+  expect([v.counts.keyed, v.counts['protocol-keyed'], v.counts.unprotected, v.protected, v.partial]).toEqual([
+    1,
+    1,
+    1,
+    2,
+    true,
+  ]);
+});
