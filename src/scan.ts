@@ -74,6 +74,7 @@ export type ProgressEvent =
   /** `index` counts the servers done so far; `target` is the position of the server's target, as in `start`. */
   | { type: 'done'; server: ServerReport; index: number; total: number; target?: number };
 
+/** The pipeline, in steps: check the input, prepare the targets (resolve, install), scan each, make the report. */
 export async function scan(listed: Target[], options: ScanOptions = {}): Promise<Report> {
   // Malformed input is the caller's mistake, not a server's failure: a ScanInputError, before any work.
   checkTargets(listed);
@@ -83,57 +84,10 @@ export async function scan(listed: Target[], options: ScanOptions = {}): Promise
   const connect: ConnectOptions = { ...DEFAULT_CONNECT_OPTIONS, ...definedOnly(options), afterList: options.afterList };
   const concurrency = Math.max(1, options.concurrency ?? DEFAULTS.concurrency);
   const cacheDir = options.cacheDir ?? defaultCacheDir();
-  // `npx -y pkg`, `uvx pkg==1.2.3` and the like run from the cache like npm targets; unpinned npm ones get a version first.
-  const launched = pypiLaunchTargets(npmLaunchTargets(listed));
-  const resolution = await resolveUnpinned(launched, !!options.install, cacheDir, options.signal);
-  const targets = withResolved(launched, resolution);
-  const stdio = targets.some((t) => t.transport === 'stdio');
-  const sandboxNote = options.sandbox ? sandboxSupport().note : stdio ? defaultSupport().note : undefined;
-  if (sandboxNote) options.onProgress?.({ type: 'warning', message: sandboxNote });
-  const specs = targets.map((t) => packageOf(t)?.spec).filter((s): s is string => s !== undefined);
-  // Target files are checked when read; a library caller's own targets are checked here, before npm or pip runs.
-  const installErrors = new Map(resolution.errors);
-  packageProblems(targets, installErrors);
-  const missing = [...new Set(missingTargets(targets, cacheDir, installErrors).map((t) => packageOf(t)!.spec))];
-  if (missing.length > 0 && options.install) options.onProgress?.({ type: 'install', packages: missing, cacheDir });
-  if (options.allowSdist && targets.some((t) => t.pypi)) options.onProgress?.({ type: 'warning', message: SDIST_WARNING });
-  const onDone = (result: InstallResult) => options.onProgress?.({ type: 'installed', result });
-  const installs = missing.length > 0 && options.install ? await installMissing(targets, { cacheDir, concurrency, signal: options.signal, onDone, allowSdist: options.allowSdist }, installErrors) : [];
-  for (const r of installs) if (!r.ok) installErrors.set(r.spec, r.error ?? 'install failed');
-  for (const r of installs) if (r.note) options.onProgress?.({ type: 'warning', message: r.note });
+  const prepared = await prepareTargets(listed, options, cacheDir, concurrency);
   const scanStarted = performance.now();
-
-  const eraMemo = EraMemo.load(cacheDir);
-  const oauth: OAuthScanOptions = { timeoutMs: DEFAULTS.signInTimeoutMs, print: () => {}, ...options.oauth, cacheDir };
-  const shared = await scanSecrets(cacheDir, options.oauth);
-  const limit = pLimit(concurrency);
-  const trust = new NameMatcher(options.trust);
-  let done = 0;
-  const results = await Promise.all(
-    targets.map((target, index) =>
-      limit(async () => {
-        if (options.signal?.aborted) return undefined;
-        options.onProgress?.({ type: 'start', target: target.name, index, total: targets.length });
-        const server = await scanOne(target, { ...connect, eraMemo, signal: options.signal, oauth }, { ...options, cacheDir, installErrors, shared, trustMatcher: trust }).catch(
-          (err: unknown) => crashed(target, err, shared),
-        );
-        // A server cut short by Ctrl-C did not fail: it was not scanned. One that finished as the
-        // signal came was scanned, and is kept.
-        if (options.signal?.aborted && server.status === 'failed') return undefined;
-        options.onProgress?.({ type: 'done', server, index: done++, total: targets.length, target: index });
-        return server;
-      }),
-    ),
-  );
-  eraMemo.save(cacheDir);
-  // Tokens stored while the pool ran (a sign-in, a grant) were not in the set each report was
-  // redacted with as it finished, and a server that ran later may have read them from the store.
-  const later = await laterSecrets(cacheDir, shared);
-  const servers = results.filter((s): s is ServerReport => s !== undefined).map((s) => (later ? redactServer(s, later) : s));
-  // A trusted name that found no server is most often a typo; in a shard the rest are elsewhere.
-  const untrusted = options.signal?.aborted || options.shard ? [] : trust.unmatched();
-  if (untrusted.length > 0) options.onProgress?.({ type: 'warning', message: unmatchedTrust(untrusted, servers, !!options.trustServerInfo) });
-
+  const servers = await scanAll(prepared, connect, options, cacheDir, concurrency);
+  const { targets, specs, installs } = prepared;
   return {
     schemaVersion: SCHEMA_VERSION,
     tool: { name: TOOL_NAME, version: TOOL_VERSION },
@@ -161,6 +115,76 @@ export async function scan(listed: Target[], options: ScanOptions = {}): Promise
       scanMs: Math.round(performance.now() - scanStarted),
     },
   };
+}
+
+interface Prepared {
+  targets: Target[];
+  /** The package specs the targets launch. */
+  specs: string[];
+  /** Why a package cannot run, by spec: resolution, checks and installs that failed. */
+  installErrors: Map<string, string>;
+  installs: InstallResult[];
+}
+
+/** Runners as package targets, unpinned ones resolved, packages checked and (with `install`) installed. */
+async function prepareTargets(listed: Target[], options: ScanOptions, cacheDir: string, concurrency: number): Promise<Prepared> {
+  const warn = (message: string) => options.onProgress?.({ type: 'warning', message });
+  // `npx -y pkg`, `uvx pkg==1.2.3` and the like run from the cache like npm targets; unpinned npm ones get a version first.
+  const launched = pypiLaunchTargets(npmLaunchTargets(listed));
+  const resolution = await resolveUnpinned(launched, !!options.install, cacheDir, options.signal);
+  const targets = withResolved(launched, resolution);
+  const stdio = targets.some((t) => t.transport === 'stdio');
+  const sandboxNote = options.sandbox ? sandboxSupport().note : stdio ? defaultSupport().note : undefined;
+  if (sandboxNote) warn(sandboxNote);
+  const specs = targets.map((t) => packageOf(t)?.spec).filter((s): s is string => s !== undefined);
+  // Target files are checked when read; a library caller's own targets are checked here, before npm or pip runs.
+  const installErrors = new Map(resolution.errors);
+  packageProblems(targets, installErrors);
+  const missing = [...new Set(missingTargets(targets, cacheDir, installErrors).map((t) => packageOf(t)!.spec))];
+  const install = missing.length > 0 && !!options.install;
+  if (install) options.onProgress?.({ type: 'install', packages: missing, cacheDir });
+  if (options.allowSdist && targets.some((t) => t.pypi)) warn(SDIST_WARNING);
+  const onDone = (result: InstallResult) => options.onProgress?.({ type: 'installed', result });
+  const ctx = { cacheDir, concurrency, signal: options.signal, onDone, allowSdist: options.allowSdist };
+  const installs = install ? await installMissing(targets, ctx, installErrors) : [];
+  for (const r of installs) if (!r.ok) installErrors.set(r.spec, r.error ?? 'install failed');
+  for (const r of installs) if (r.note) warn(r.note);
+  return { targets, specs, installErrors, installs };
+}
+
+/** Every target through the pool, `concurrency` at once; each report redacted as it finishes, and again for tokens stored meanwhile. */
+async function scanAll(prepared: Prepared, connect: ConnectOptions, options: ScanOptions, cacheDir: string, concurrency: number): Promise<ServerReport[]> {
+  const { targets, installErrors } = prepared;
+  const eraMemo = EraMemo.load(cacheDir);
+  const oauth: OAuthScanOptions = { timeoutMs: DEFAULTS.signInTimeoutMs, print: () => {}, ...options.oauth, cacheDir };
+  const shared = await scanSecrets(cacheDir, options.oauth);
+  const limit = pLimit(concurrency);
+  const trust = new NameMatcher(options.trust);
+  const one = { ...options, cacheDir, installErrors, shared, trustMatcher: trust };
+  let done = 0;
+  const results = await Promise.all(
+    targets.map((target, index) =>
+      limit(async () => {
+        if (options.signal?.aborted) return undefined;
+        options.onProgress?.({ type: 'start', target: target.name, index, total: targets.length });
+        const server = await scanOne(target, { ...connect, eraMemo, signal: options.signal, oauth }, one).catch((err: unknown) => crashed(target, err, shared));
+        // A server cut short by Ctrl-C did not fail: it was not scanned. One that finished as the
+        // signal came was scanned, and is kept.
+        if (options.signal?.aborted && server.status === 'failed') return undefined;
+        options.onProgress?.({ type: 'done', server, index: done++, total: targets.length, target: index });
+        return server;
+      }),
+    ),
+  );
+  eraMemo.save(cacheDir);
+  // Tokens stored while the pool ran (a sign-in, a grant) were not in the set each report was
+  // redacted with as it finished, and a server that ran later may have read them from the store.
+  const later = await laterSecrets(cacheDir, shared);
+  const servers = results.filter((s): s is ServerReport => s !== undefined).map((s) => (later ? redactServer(s, later) : s));
+  // A trusted name that found no server is most often a typo; in a shard the rest are elsewhere.
+  const untrusted = options.signal?.aborted || options.shard ? [] : trust.unmatched();
+  if (untrusted.length > 0) options.onProgress?.({ type: 'warning', message: unmatchedTrust(untrusted, servers, !!options.trustServerInfo) });
+  return servers;
 }
 
 export const SDIST_WARNING = '--allow-sdist: PyPI packages without a wheel are built from source, which runs their build code (setup.py, build backends) at install time, outside any sandbox, with the network';
