@@ -2,6 +2,7 @@
  * The library core: targets in, a report out. Never prints, never exits; every per-server
  * problem is a value in the report.
  */
+import { DEFAULTS, LIMITS } from './model/limits.js';
 import { setMaxListeners } from 'node:events';
 import os from 'node:os';
 import pLimit from 'p-limit';
@@ -75,9 +76,7 @@ export type ProgressEvent =
   /** `index` counts the servers done so far; `target` is the position of the server's target, as in `start`. */
   | { type: 'done'; server: ServerReport; index: number; total: number; target?: number };
 
-/** HTTP targets at once by default (`--http-concurrency`). */
-export const DEFAULT_HTTP_CONCURRENCY = 64;
-
+/** The pipeline, in steps: check the input, prepare the targets (resolve, install), scan each, make the report. */
 export async function scan(listed: Target[], options: ScanOptions = {}): Promise<Report> {
   // Malformed input is the caller's mistake, not a server's failure: a ScanInputError, before any work.
   checkTargets(listed);
@@ -85,62 +84,13 @@ export async function scan(listed: Target[], options: ScanOptions = {}): Promise
   const startedAt = new Date();
   if (options.signal) setMaxListeners(0, options.signal); // one abort listener per running server, by design
   const connect: ConnectOptions = { ...DEFAULT_CONNECT_OPTIONS, ...definedOnly(options), afterList: options.afterList };
-  const concurrency = Math.max(1, options.concurrency ?? 4);
-  const httpConcurrency = Math.max(1, options.httpConcurrency ?? DEFAULT_HTTP_CONCURRENCY);
+  const concurrency = Math.max(1, options.concurrency ?? DEFAULTS.concurrency);
+  const httpConcurrency = Math.max(1, options.httpConcurrency ?? DEFAULTS.httpConcurrency);
   const cacheDir = options.cacheDir ?? defaultCacheDir();
-  // `npx -y pkg`, `uvx pkg==1.2.3` and the like run from the cache like npm targets; unpinned npm ones get a version first.
-  const launched = pypiLaunchTargets(npmLaunchTargets(listed));
-  const resolution = await resolveUnpinned(launched, !!options.install, cacheDir, options.signal);
-  const targets = withResolved(launched, resolution);
-  const stdio = targets.some((t) => t.transport === 'stdio');
-  const sandboxNote = options.sandbox ? sandboxSupport().note : stdio ? defaultSupport().note : undefined;
-  if (sandboxNote) options.onProgress?.({ type: 'warning', message: sandboxNote });
-  const specs = targets.map((t) => packageOf(t)?.spec).filter((s): s is string => s !== undefined);
-  // Target files are checked when read; a library caller's own targets are checked here, before npm or pip runs.
-  const installErrors = new Map(resolution.errors);
-  packageProblems(targets, installErrors);
-  const missing = [...new Set(missingTargets(targets, cacheDir, installErrors).map((t) => packageOf(t)!.spec))];
-  if (missing.length > 0 && options.install) options.onProgress?.({ type: 'install', packages: missing, cacheDir });
-  if (options.allowSdist && targets.some((t) => t.pypi)) options.onProgress?.({ type: 'warning', message: SDIST_WARNING });
-  const onDone = (result: InstallResult) => options.onProgress?.({ type: 'installed', result });
-  const installs = missing.length > 0 && options.install ? await installMissing(targets, { cacheDir, concurrency, signal: options.signal, onDone, allowSdist: options.allowSdist }, installErrors) : [];
-  for (const r of installs) if (!r.ok) installErrors.set(r.spec, r.error ?? 'install failed');
-  for (const r of installs) if (r.note) options.onProgress?.({ type: 'warning', message: r.note });
+  const prepared = await prepareTargets(listed, options, cacheDir, concurrency);
   const scanStarted = performance.now();
-
-  const eraMemo = EraMemo.load(cacheDir);
-  const oauth: OAuthScanOptions = { timeoutMs: 120_000, print: () => {}, ...options.oauth, cacheDir };
-  const shared = await scanSecrets(cacheDir, options.oauth);
-  // A stdio server's start-up is CPU; a remote's listing is waiting: one pool each.
-  const stdioLimit = pLimit(concurrency);
-  const httpLimit = pLimit(httpConcurrency);
-  const trust = new NameMatcher(options.trust);
-  let done = 0;
-  const results = await Promise.all(
-    targets.map((target, index) =>
-      (target.transport === 'stdio' ? stdioLimit : httpLimit)(async () => {
-        if (options.signal?.aborted) return undefined;
-        options.onProgress?.({ type: 'start', target: target.name, index, total: targets.length });
-        const server = await scanOne(target, { ...connect, eraMemo, signal: options.signal, oauth }, { ...options, cacheDir, installErrors, shared, trustMatcher: trust }).catch(
-          (err: unknown) => crashed(target, err, shared),
-        );
-        // A server cut short by Ctrl-C did not fail: it was not scanned. One that finished as the
-        // signal came was scanned, and is kept.
-        if (options.signal?.aborted && server.status === 'failed') return undefined;
-        options.onProgress?.({ type: 'done', server, index: done++, total: targets.length, target: index });
-        return server;
-      }),
-    ),
-  );
-  eraMemo.save(cacheDir);
-  // Tokens stored while the pool ran (a sign-in, a grant) were not in the set each report was
-  // redacted with as it finished, and a server that ran later may have read them from the store.
-  const later = await laterSecrets(cacheDir, shared);
-  const servers = results.filter((s): s is ServerReport => s !== undefined).map((s) => (later ? redactServer(s, later) : s));
-  // A trusted name that found no server is most often a typo; in a shard the rest are elsewhere.
-  const untrusted = options.signal?.aborted || options.shard ? [] : trust.unmatched();
-  if (untrusted.length > 0) options.onProgress?.({ type: 'warning', message: unmatchedTrust(untrusted, servers, !!options.trustServerInfo) });
-
+  const servers = await scanAll(prepared, connect, options, cacheDir, { stdio: concurrency, http: httpConcurrency });
+  const { targets, specs, installs } = prepared;
   return {
     schemaVersion: SCHEMA_VERSION,
     tool: { name: TOOL_NAME, version: TOOL_VERSION },
@@ -171,6 +121,78 @@ export async function scan(listed: Target[], options: ScanOptions = {}): Promise
   };
 }
 
+interface Prepared {
+  targets: Target[];
+  /** The package specs the targets launch. */
+  specs: string[];
+  /** Why a package cannot run, by spec: resolution, checks and installs that failed. */
+  installErrors: Map<string, string>;
+  installs: InstallResult[];
+}
+
+/** Runners as package targets, unpinned ones resolved, packages checked and (with `install`) installed. */
+async function prepareTargets(listed: Target[], options: ScanOptions, cacheDir: string, concurrency: number): Promise<Prepared> {
+  const warn = (message: string) => options.onProgress?.({ type: 'warning', message });
+  // `npx -y pkg`, `uvx pkg==1.2.3` and the like run from the cache like npm targets; unpinned npm ones get a version first.
+  const launched = pypiLaunchTargets(npmLaunchTargets(listed));
+  const resolution = await resolveUnpinned(launched, !!options.install, cacheDir, options.signal);
+  const targets = withResolved(launched, resolution);
+  const stdio = targets.some((t) => t.transport === 'stdio');
+  const sandboxNote = options.sandbox ? sandboxSupport().note : stdio ? defaultSupport().note : undefined;
+  if (sandboxNote) warn(sandboxNote);
+  const specs = targets.map((t) => packageOf(t)?.spec).filter((s): s is string => s !== undefined);
+  // Target files are checked when read; a library caller's own targets are checked here, before npm or pip runs.
+  const installErrors = new Map(resolution.errors);
+  packageProblems(targets, installErrors);
+  const missing = [...new Set(missingTargets(targets, cacheDir, installErrors).map((t) => packageOf(t)!.spec))];
+  const install = missing.length > 0 && !!options.install;
+  if (install) options.onProgress?.({ type: 'install', packages: missing, cacheDir });
+  if (options.allowSdist && targets.some((t) => t.pypi)) warn(SDIST_WARNING);
+  const onDone = (result: InstallResult) => options.onProgress?.({ type: 'installed', result });
+  const ctx = { cacheDir, concurrency, signal: options.signal, onDone, allowSdist: options.allowSdist };
+  const installs = install ? await installMissing(targets, ctx, installErrors) : [];
+  for (const r of installs) if (!r.ok) installErrors.set(r.spec, r.error ?? 'install failed');
+  for (const r of installs) if (r.note) warn(r.note);
+  return { targets, specs, installErrors, installs };
+}
+
+/** Every target through the pool, `concurrency` at once; each report redacted as it finishes, and again for tokens stored meanwhile. */
+async function scanAll(prepared: Prepared, connect: ConnectOptions, options: ScanOptions, cacheDir: string, pools: { stdio: number; http: number }): Promise<ServerReport[]> {
+  const { targets, installErrors } = prepared;
+  const eraMemo = EraMemo.load(cacheDir);
+  const oauth: OAuthScanOptions = { timeoutMs: DEFAULTS.signInTimeoutMs, print: () => {}, ...options.oauth, cacheDir };
+  const shared = await scanSecrets(cacheDir, options.oauth);
+  // A stdio server's start-up is CPU; a remote's listing is waiting: one pool each.
+  const stdioLimit = pLimit(pools.stdio);
+  const httpLimit = pLimit(pools.http);
+  const trust = new NameMatcher(options.trust);
+  const one = { ...options, cacheDir, installErrors, shared, trustMatcher: trust };
+  let done = 0;
+  const results = await Promise.all(
+    targets.map((target, index) =>
+      (target.transport === 'stdio' ? stdioLimit : httpLimit)(async () => {
+        if (options.signal?.aborted) return undefined;
+        options.onProgress?.({ type: 'start', target: target.name, index, total: targets.length });
+        const server = await scanOne(target, { ...connect, eraMemo, signal: options.signal, oauth }, one).catch((err: unknown) => crashed(target, err, shared));
+        // A server cut short by Ctrl-C did not fail: it was not scanned. One that finished as the
+        // signal came was scanned, and is kept.
+        if (options.signal?.aborted && server.status === 'failed') return undefined;
+        options.onProgress?.({ type: 'done', server, index: done++, total: targets.length, target: index });
+        return server;
+      }),
+    ),
+  );
+  eraMemo.save(cacheDir);
+  // Tokens stored while the pool ran (a sign-in, a grant) were not in the set each report was
+  // redacted with as it finished, and a server that ran later may have read them from the store.
+  const later = await laterSecrets(cacheDir, shared);
+  const servers = results.filter((s): s is ServerReport => s !== undefined).map((s) => (later ? redactServer(s, later) : s));
+  // A trusted name that found no server is most often a typo; in a shard the rest are elsewhere.
+  const untrusted = options.signal?.aborted || options.shard ? [] : trust.unmatched();
+  if (untrusted.length > 0) options.onProgress?.({ type: 'warning', message: unmatchedTrust(untrusted, servers, !!options.trustServerInfo) });
+  return servers;
+}
+
 export const SDIST_WARNING = '--allow-sdist: PyPI packages without a wheel are built from source, which runs their build code (setup.py, build backends) at install time, outside any sandbox, with the network';
 
 interface OneOptions extends ScanOptions {
@@ -197,14 +219,16 @@ function unmatchedTrust(names: string[], servers: ServerReport[], byServerInfo: 
 async function scanOne(target: Target, connect: ConnectOptions, opts: OneOptions): Promise<ServerReport> {
   // OAuth tokens, codes and secrets met while connecting join the launch's own secrets.
   const secrets: string[] = [];
-  const server = await scanServer(target, { ...connect, secrets }, opts);
+  // The server's one redactor: its launch and the scan's shared secrets, then what connecting met.
+  const redactor = new Redactor({ ...target, secrets: [...(target.secrets ?? []), ...opts.shared] });
+  const server = await scanServer(target, { ...connect, secrets }, opts, redactor);
   opts.attach?.(server);
+  redactor.add(secrets);
   // Shortened after redaction, so that a cut never leaves half a secret unrecognised.
-  return fitServerReport(redactServer(server, new Redactor({ ...target, secrets: [...(target.secrets ?? []), ...secrets, ...opts.shared] })));
+  return fitServerReport(redactServer(server, redactor));
 }
 
-async function scanServer(target: Target, connect: ConnectOptions, opts: OneOptions): Promise<ServerReport> {
-  const redact = new Redactor(target);
+async function scanServer(target: Target, connect: ConnectOptions, opts: OneOptions, redact: Redactor): Promise<ServerReport> {
   let trusted = target.trusted === true || opts.trustMatcher.matches({ target: target.name });
   const base = { name: target.name, idempotencyCapability: false, trusted, tools: [], findings: [] };
   let launch: Launch = target;
@@ -242,7 +266,7 @@ async function scanServer(target: Target, connect: ConnectOptions, opts: OneOpti
       ...base,
       status: 'failed',
       failure: { kind: 'spawn', message: (err as Error).message },
-      target: { ...describeTarget(target, resolved), sandbox },
+      target: { ...describeTarget(target, resolved, redact), sandbox },
       durationMs: 0,
     };
   }
@@ -250,12 +274,12 @@ async function scanServer(target: Target, connect: ConnectOptions, opts: OneOpti
   if (target.oauth) launch = { ...launch, oauthClient: oauthClientOf(target) };
   const saved = target.transport === 'static';
   const obs = saved ? await (await import('./connect/saved.js')).observeSaved(target, connect) : await observe(launch, target.timeoutMs ? { ...connect, timeoutMs: target.timeoutMs } : connect);
-  const described = describeTarget(target, resolved);
+  const described = describeTarget(target, resolved, redact);
   const fakeEnv = [...(described.fakeEnv ?? []), ...(packaged.fakeEnv ?? [])];
   const target_ = { ...described, sandbox, digest: packaged.digest, fakeEnv: fakeEnv.length ? fakeEnv : undefined };
   // Stopped while this server was listed or closed: it is left out of the report, so classifying
   // it would only delay the stop.
-  if (connect.signal?.aborted) return { ...base, status: 'failed', failure: { kind: 'timeout', message: 'interrupted' }, target: target_, durationMs: obs.durationMs };
+  if (connect.signal?.aborted) return { ...base, status: 'failed', failure: { kind: 'interrupted', message: 'interrupted' }, target: target_, durationMs: obs.durationMs };
   if (obs.failure) {
     return {
       ...base,
@@ -264,7 +288,7 @@ async function scanServer(target: Target, connect: ConnectOptions, opts: OneOpti
       target: target_,
       protocol: obs.session && protocolOf(obs.session),
       serverInfo: serverInfoOf(obs.session?.serverInfo),
-      capabilities: obs.session?.capabilities && boundedObject(obs.session.capabilities, 16_000),
+      capabilities: obs.session?.capabilities && boundedObject(obs.session.capabilities, LIMITS.capabilitiesJson),
       auth: obs.auth,
       durationMs: obs.durationMs,
       findings: obs.findings,
@@ -287,7 +311,7 @@ async function scanServer(target: Target, connect: ConnectOptions, opts: OneOpti
     target: target_,
     protocol: saved ? undefined : protocolOf(session), // nothing was negotiated
     serverInfo: serverInfoOf(session.serverInfo),
-    capabilities: session.capabilities && boundedObject(session.capabilities, 16_000),
+    capabilities: session.capabilities && boundedObject(session.capabilities, LIMITS.capabilitiesJson),
     idempotencyCapability: classified.idempotencyCapability,
     auth: obs.auth,
     durationMs: obs.durationMs,
@@ -301,7 +325,7 @@ function crashed(target: Target, err: unknown, shared: string[]): ServerReport {
   const server: ServerReport = {
     name: target.name,
     status: 'failed',
-    failure: { kind: 'protocol', message: `idemscan could not process this server: ${bounded(String((err as Error)?.message ?? err), 500)}` },
+    failure: { kind: 'protocol', message: `idemscan could not process this server: ${bounded(String((err as Error)?.message ?? err), LIMITS.errorChars)}` },
     target: { transport: target.transport, source: target.source },
     idempotencyCapability: false,
     durationMs: 0,

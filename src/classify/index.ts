@@ -1,4 +1,5 @@
 /** Pure classification: raw tool entries and server capabilities in, report data out. */
+import { LIMITS } from '../model/limits.js';
 import type { Finding, ToolReport } from '../model/schema.js';
 import { bounded, boundedDescription, boundedObject } from '../model/bounds.js';
 import { definitionOf, Unhashable } from '../model/definition-hash.js';
@@ -38,10 +39,10 @@ export function classifyTool(raw: Record<string, unknown>, serverKeyed: boolean,
   const definition = definitionOf(raw);
   const title = typeof raw.title === 'string' ? raw.title : typeof annotations?.title === 'string' ? annotations.title : undefined;
   return {
-    name: bounded(String(raw.name), 256),
-    title: title === undefined ? undefined : bounded(title, 256),
+    name: bounded(String(raw.name), LIMITS.nameChars),
+    title: title === undefined ? undefined : bounded(title, LIMITS.nameChars),
     description: typeof raw.description === 'string' ? boundedDescription(raw.description) : undefined,
-    annotations: annotations && boundedObject(annotations, 4_000, ['title', ...HINT_NAMES]),
+    annotations: annotations && boundedObject(annotations, LIMITS.annotationsJson, ['title', ...HINT_NAMES]),
     effective,
     verdict: verdictOf(effective, keyArguments, serverKeyed),
     keyArguments: keyArguments.slice(0, 50),
@@ -73,7 +74,7 @@ function unhashable(tool: string, why: Unhashable): Finding {
   return finding(
     RULE.definitionUnhashable,
     `no definitionHash: the definition is not JSON data that RFC 8785 can canonicalize (${why.message}); a lock cannot pin this tool`,
-    { tool: bounded(tool, 256), evidence: 'definitionHash' },
+    { tool: bounded(tool, LIMITS.nameChars), evidence: 'definitionHash' },
   );
 }
 

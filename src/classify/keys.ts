@@ -7,6 +7,7 @@
  * bounded amount: names and descriptions are cut before any regular expression sees them, and a
  * schema walk has one budget of steps (nodes, `$ref` hops, properties, branches, enum values).
  */
+import { LIMITS } from '../model/limits.js';
 import { bounded } from '../model/bounds.js';
 import type { KeyArgument } from '../model/schema.js';
 import { callsItselfAKey, describesKey, head, keyConfidence, mayBeDescribedKey, NAME_LIMIT } from './names.js';
@@ -117,11 +118,11 @@ class SchemaWalk {
   }
 
   private property(name: string, sub: unknown, path: string, depth: number): void {
-    const at = bounded(`${path}${segment(head(name, NAME_LIMIT))}`, 512);
+    const at = bounded(`${path}${segment(head(name, NAME_LIMIT))}`, LIMITS.keyPathChars);
     const [resolved, added] = isSchema(sub) ? this.resolve(sub) : [{} as Schema, []];
     const evidence = this.canHoldKey(resolved, 0) ? argumentEvidence(name, resolved.description) : undefined;
     this.release(added);
-    if (evidence) this.add({ name: bounded(name, 256), path: at, ...evidence });
+    if (evidence) this.add({ name: bounded(name, LIMITS.nameChars), path: at, ...evidence });
     this.node(sub, at, depth + 1);
   }
 

@@ -3,6 +3,7 @@
  * separators do not matter (`idempotency_key`, `idempotencyKey`, `Idempotency-Key`). Server text:
  * only the head of a name or description is read, and no regular expression here backtracks.
  */
+import { LIMITS } from '../model/limits.js';
 import { DESCRIPTION_LIMIT } from '../model/bounds.js';
 import { cutHead } from '../model/cut.js';
 
@@ -20,7 +21,7 @@ const WEAK = [/(?:^|x)requestid$/, /requestkey$/, /^operationid$/, /^clientrefer
 const DESCRIPTION = /idempoten|de-?dup|duplicate (?:request|submission|charge|payment|order)s?/i;
 
 /** How much of a name is read: no tool or argument name worth reading is longer. */
-export const NAME_LIMIT = 1_024;
+export const NAME_LIMIT = LIMITS.readNameChars;
 
 /** The head of a server's text, the only part any regular expression gets to see. */
 export function head(text: string, max: number): string {

@@ -27,10 +27,10 @@ export function registerAuth(program: Command, toInt: (v: string) => number): vo
         await signIn(provider, { timeoutMs: options.timeoutMs!, print: options.print!, scope: flags.scope?.join(' ') });
       } catch (err) {
         // The SDK's errors may quote what the authorization server sent back, tokens included.
-        const [{ SecretText }, { httpFailure }] = await Promise.all([import('../redact/secret-text.js'), import('../connect/failure.js')]);
+        const [{ Redactor }, { httpFailure }] = await Promise.all([import('../redact/redact.js'), import('../connect/http-failure.js')]);
         // A network failure in the words a scan uses (`ECONNREFUSED 127.0.0.1:3000: ...`), not fetch's "fetch failed".
         const failure = httpFailure(err, new URL(url).host);
-        const message = new SecretText([...provider.secrets]).redact(failure.kind === 'unreachable' ? failure.message : String((err as Error)?.message ?? err));
+        const message = new Redactor({ secrets: [...provider.secrets] }).text(failure.kind === 'unreachable' ? failure.message : String((err as Error)?.message ?? err));
         process.stderr.write(`idemscan: login failed: ${safeText(message, 1_000)}\n`);
         process.exitCode = EXIT.allFailed;
         return;

@@ -9,14 +9,15 @@
  * scanner, reporters, zod schemas and SDK behind it) is imported when that command runs, so
  * `--version` and `--help` cost about what `node -e 0` does (bench/startup.bench.ts).
  */
+import { DEFAULTS } from '../model/limits.js';
 import { Command, CommanderError } from 'commander';
-import { DEFAULT_LOCK_FILE, DIFF_FORMATS } from '../model/formats.js';
+import { DEFAULT_LOCK_FILE, DIFF_FORMATS, FILE_FORMATS, PRINT_FORMATS } from '../model/formats.js';
 import { TOOL_VERSION } from '../model/version.js';
 import type { AuditFlags, ProbeFlags, ScanFlags } from './flags.js';
 import { registerAuth } from './auth-command.js';
 import { clientOriginOption, oauthOptions } from './oauth-flags.js';
 import { EXIT, UsageError } from './exit.js';
-import { FILE_FORMATS, intOption, listOption, positiveInt, PRINT_FORMATS, repeatable, wordParser } from './options.js';
+import { intOption, listOption, positiveInt, repeatable, wordParser } from './options.js';
 import { registerWhere } from './where-command.js';
 import { guardLineStarts } from './line-starts.js';
 
@@ -54,13 +55,13 @@ function scanOptions(cmd: Command, one = false): Command {
     .option('--out <dir>', 'directory for report files', 'output')
     .addOption(listOption('--format <list>', 'formats to write under --out', FILE_FORMATS, ['json'], printsOnly));
   if (!one) {
-    cmd.addOption(intOption('--concurrency <n>', 'stdio servers started at once', 4));
-    cmd.addOption(intOption('--http-concurrency <n>', 'HTTP servers scanned at once (their own pool, beside --concurrency)', 64));
+    cmd.addOption(intOption('--concurrency <n>', 'stdio servers started at once', DEFAULTS.concurrency));
+    cmd.addOption(intOption('--http-concurrency <n>', 'HTTP servers scanned at once (their own pool, beside --concurrency)', DEFAULTS.httpConcurrency));
   }
   return cmd
-    .addOption(intOption('--timeout <ms>', 'bound on each server, from start to last page', 30_000))
-    .addOption(intOption('--probe-timeout <ms>', 'how long server/discover may stay silent before trying initialize', 2_000))
-    .addOption(intOption('--max-pages <n>', 'tools/list pages read per server at most', 64))
+    .addOption(intOption('--timeout <ms>', 'bound on each server, from start to last page', DEFAULTS.timeoutMs))
+    .addOption(intOption('--probe-timeout <ms>', 'how long server/discover may stay silent before trying initialize', DEFAULTS.probeTimeoutMs))
+    .addOption(intOption('--max-pages <n>', 'tools/list pages read per server at most', DEFAULTS.maxPages))
     .addOption(repeatable('--trust <name>', 'a server whose hints you trust, by its list key or command file name (audit without --name: also the name the server gives itself)', { commas: true }))
     .option('--fail-on <list>', 'exit 1 when anything matches: a severity (error, warning, info), rule ids, verdicts, drift, profile or a profile id, comma-separated')
     .addOption(repeatable('--profile <name>', 'check every tool against a profile: openai-apps, anthropic-directory or a JSON file', { commas: true }))
@@ -116,8 +117,8 @@ program
   .option('--out <dir>', 'directory for report files', 'output')
   .addOption(listOption('--format <list>', 'formats to write under --out', FILE_FORMATS, ['json'], printsOnly))
   .option('--fail-on <list>', 'exit 1 when a tool has one of these outcomes: repeated-effect, inconclusive, failed (comma-separated)')
-  .addOption(intOption('--timeout <ms>', 'bound on connecting and listing, then on each call', 30_000))
-  .addOption(intOption('--probe-timeout <ms>', 'how long server/discover may stay silent before trying initialize', 2_000))
+  .addOption(intOption('--timeout <ms>', 'bound on connecting and listing, then on each call', DEFAULTS.timeoutMs))
+  .addOption(intOption('--probe-timeout <ms>', 'how long server/discover may stay silent before trying initialize', DEFAULTS.probeTimeoutMs))
   .addOption(repeatable('--trust <name>', 'a server whose hints you trust', { commas: true }))
   .addOption(repeatable('--header <header>', 'HTTP header "Name: value"'))
   .addOption(repeatable('--env <pair>', 'environment variable NAME=value for a stdio server'))
@@ -139,7 +140,7 @@ program
   .command('install')
   .description('install the packages of target files into the cache: pinned npm, PyPI, .mcpb and OCI ones, and those npx-style and uvx entries start')
   .argument('<files...>', 'target files')
-  .addOption(intOption('--concurrency <n>', 'installs at once', 4))
+  .addOption(intOption('--concurrency <n>', 'installs at once', DEFAULTS.concurrency))
   .option('--cache-dir <dir>', 'cache directory (default: $IDEMSCAN_CACHE or ~/.cache/idemscan)')
   .option('--allow-sdist', ALLOW_SDIST)
   .addOption(ALLOW_ENV)

@@ -6,14 +6,6 @@
 import { Option } from 'commander';
 import { UsageError } from './exit.js';
 
-/**
- * `--format` words, by what they do. Kept here (not read from report/reporters/) so that parsing
- * flags does not load every reporter; test/unit/options.test.ts checks they agree with REPORTERS.
- */
-export const FILE_FORMATS = ['json', 'html', 'md', 'sarif', 'manifest', 'csv', 'ndjson'] as const;
-/** Formats that print to stdout rather than write a file (`report --format table`). */
-export const PRINT_FORMATS = ['table', 'tools'] as const;
-
 /** The words of a comma list: trimmed, lowercased, empty ones dropped, duplicates once. */
 export function splitList(value: string): string[] {
   return [...new Set(value.split(',').map((w) => w.trim().toLowerCase()).filter(Boolean))];

@@ -11,7 +11,7 @@ import { changedFields, descriptionDiff } from './definition.js';
 import { DIFF_VERSION, type Change, type DiffDocument, type DiffSide, type Direction, type KeyRef } from '../model/diff.js';
 import type { Verdict } from '../model/schema-base.js';
 import type { KeyArgument, Report, ServerReport, ToolReport } from '../model/schema.js';
-import { effectiveHint, HINT_NAMES, HINTS, verdictRank, type HintName } from '../model/verdicts.js';
+import { effectiveHint, HINT_NAMES, HINTS, hintText, verdictRank, type HintName } from '../model/verdicts.js';
 
 export interface DiffInput {
   report: Report;
@@ -100,8 +100,8 @@ export function diffTool(subject: ToolSubject, o: ToolReport, n: ToolReport): Ch
     changes.push({ kind: 'verdict-changed', ...subject, direction: compareVerdicts(o.verdict, n.verdict), from: o.verdict, to: n.verdict });
   }
   for (const hint of HINT_NAMES) {
-    const from = rawHint(o.annotations, hint);
-    const to = rawHint(n.annotations, hint);
+    const from = hintText(o.annotations, hint);
+    const to = hintText(n.annotations, hint);
     if (from === to) continue;
     changes.push({ kind: 'annotation-changed', ...subject, direction: hintDirection(hint, o.annotations, n.annotations), hint, from, to });
   }
@@ -150,12 +150,6 @@ export function hintDirection(hint: HintName, before: Record<string, unknown> | 
   const wasSafe = effectiveHint(hint, before) === safe;
   const isSafe = effectiveHint(hint, after) === safe;
   return wasSafe === isSafe ? 'neutral' : isSafe ? 'better' : 'worse';
-}
-
-/** JSON-encoded raw value (so `"true"` the string and `true` differ), or undefined when absent. */
-function rawHint(annotations: Record<string, unknown> | undefined, hint: HintName): string | undefined {
-  if (!annotations || !Object.prototype.hasOwnProperty.call(annotations, hint)) return undefined;
-  return JSON.stringify(annotations[hint]) ?? String(annotations[hint]);
 }
 
 function keyRef(k: KeyArgument): KeyRef {

@@ -6,6 +6,7 @@
  * Sizes are estimates of the heap a parsed value takes (sizeEstimate), not of its JSON: `[{},{},...]`
  * parses to about 20 times its JSON size. Each kept value is measured once.
  */
+import { LIMITS } from '../model/limits.js';
 import { createHash } from 'node:crypto';
 import { bounded, boundedObject, serverInfoOf } from '../model/bounds.js';
 import { sizeEstimate } from '../model/budget.js';
@@ -69,7 +70,7 @@ export const KEPT_TOOL_FIELDS = ['name', 'title', 'description', 'annotations', 
  */
 export function keptSession(session: Session): Session {
   const caps = session.capabilities;
-  const capabilities = caps && sizeEstimate(caps) > 64 * 1024 ? { ...boundedObject(caps, 16_000), tools: toolsCapability(caps.tools) } : caps;
+  const capabilities = caps && sizeEstimate(caps) > 64 * 1024 ? { ...boundedObject(caps, LIMITS.capabilitiesJson), tools: toolsCapability(caps.tools) } : caps;
   const info = session.serverInfo;
   const serverInfo = info && sizeEstimate(info) > 16 * 1024 ? serverInfoOf(info) : info;
   return { ...session, capabilities, serverInfo, notes: session.notes.map((n) => bounded(n, 1_000)) };

@@ -9,6 +9,10 @@ export interface ChannelEvents {
 
 /** One connection to one server, as a stream of raw JSON-RPC frames. */
 export interface Channel {
+  /** Which transport: the one fact the connector asks of it (era probing differs per transport). */
+  readonly kind: 'stdio' | 'streamable' | 'sse';
+  /** Started, alive, and silent so far (stdio only): a server still starting up. */
+  readonly starting?: boolean;
   readonly events: ChannelEvents;
   start(): Promise<void>;
   send(message: unknown): Promise<void>;

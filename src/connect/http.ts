@@ -8,7 +8,8 @@ import type { Channel, ChannelEvents } from './channel.js';
 import { basicAuthFromUrl } from '../redact/redact.js';
 import { bounded } from '../model/bounds.js';
 import { isErrorObject, notJsonRpc, unquotedBody } from './error-body.js';
-import { httpFailure, ScanFailure } from './failure.js';
+import { ScanFailure } from './failure.js';
+import { httpFailure } from './http-failure.js';
 import { proxyDispatcher } from './proxy.js';
 
 /**

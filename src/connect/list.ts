@@ -3,6 +3,8 @@
  * the others), and pagination is bounded: a server may hand back the same cursor forever, and
  * what is kept of all pages together stays within the server's memory budget.
  */
+import { METHOD_NOT_FOUND } from './protocol.js';
+import { LIMITS } from '../model/limits.js';
 import { DEFINITION, definitionHashes } from '../model/definition-hash.js';
 import { bounded, boundedDescription, DESCRIPTION_LIMIT } from '../model/bounds.js';
 import type { Finding } from '../model/schema.js';
@@ -32,94 +34,159 @@ export interface Listing {
 
 const MAX_ENTRY_FINDINGS = 20;
 
-/** `rpc`: a live connection, or connect/saved.ts's one saved page. */
-export async function listTools(rpc: Pick<RpcClient, 'request'>, session: Session, opts: ListOptions): Promise<Listing> {
-  const out: Listing = { tools: [], pages: 0, findings: [] };
-  // Digests, not cursors: a cursor may be 15 MB, and a new one on every page.
-  const seenCursors = new Set<string>();
-  let malformed = 0;
-  let dropped = 0;
+/** What one listing has read so far. */
+interface ListState {
+  out: Listing;
+  /** Digests, not cursors: a cursor may be 15 MB, and a new one on every page. */
+  seenCursors: Set<string>;
+  malformed: number;
+  dropped: number;
+}
+
+/** A page as read: its entries, and the cursor it hands back. */
+interface Page {
+  index: number;
+  tools: unknown[];
+  next: unknown;
+}
+
+/**
+ * `rpc`: a live connection, or connect/saved.ts's one saved page. Page by page: read it, keep its
+ * entries, follow its cursor; each step says why it stopped as a finding.
+ */
+export async function listTools(
+  rpc: Pick<RpcClient, 'request'>,
+  session: Session,
+  opts: ListOptions,
+): Promise<Listing> {
+  const state: ListState = {
+    out: { tools: [], pages: 0, findings: [] },
+    seenCursors: new Set(),
+    malformed: 0,
+    dropped: 0,
+  };
   let cursor: string | undefined;
   for (;;) {
-    const params: Record<string, unknown> = cursor === undefined ? {} : { cursor };
-    if (session.era === 'modern') params._meta = modernMeta(session.version);
-    let outcome;
-    try {
-      outcome = await rpc.request('tools/list', params, opts.remainingMs());
-    } catch (err) {
-      // Pages already read are real tools: keep them, and say the list is incomplete.
-      if (out.pages === 0 || !(err instanceof ScanFailure)) throw err;
-      out.findings.push(incomplete(out.pages, err.message));
-      break;
-    }
-    if (!outcome.ok) {
-      // A server without tools may say so with "method not found"; that is zero tools, not a failure.
-      if (out.pages === 0 && outcome.error.code === -32601 && !session.capabilities?.tools) return out;
-      const message = `tools/list failed: ${outcome.error.code} ${bounded(outcome.error.message, 300)}`;
-      if (out.pages === 0) throw new ScanFailure('protocol', message);
-      out.findings.push(incomplete(out.pages, message));
-      break;
-    }
-    const page = out.pages++;
-    const tools = outcome.result.tools;
-    if (!Array.isArray(tools)) {
-      const message = `tools/list page ${page + 1} has no "tools" array`;
-      if (page === 0) throw new ScanFailure('protocol', message);
-      out.findings.push(incomplete(page, message));
-      break;
-    }
-    for (const [index, entry] of tools.entries()) {
-      const raw = asObject(entry);
-      if (!raw || typeof raw.name !== 'string') {
-        if (++malformed <= MAX_ENTRY_FINDINGS) {
-          out.findings.push(finding(RULE.malformedToolEntry, `tools/list page ${page + 1}, entry ${index}: ${raw ? 'no string "name"' : 'not an object'}; skipped`, { evidence: `tools[${index}]` }));
-        }
-        continue;
-      }
-      if (out.tools.length >= opts.maxTools) {
-        dropped++;
-        continue;
-      }
-      const kept = trimmed(raw);
-      if (!opts.budget.charge(sizeEstimate(kept))) break;
-      out.tools.push(kept);
-    }
-    if (opts.budget.exhausted) {
-      out.findings.push(opts.budget.finding(`stopped listing on page ${page + 1} after ${plural(out.tools.length, 'tool')}: the tools after them are missing`));
-      break;
-    }
-    const next = outcome.result.nextCursor;
-    const more = next !== undefined && next !== null && next !== '';
-    if (out.tools.length >= opts.maxTools && (dropped > 0 || more)) {
-      out.findings.push(bound(RULE.toolListTruncated, `stopped at ${plural(opts.maxTools, 'tool')}`));
-      break;
-    }
-    if (!more) break;
-    if (typeof next !== 'string') {
-      out.findings.push(bound(RULE.paginationInvalidCursor, `nextCursor is a ${typeof next}, not a string; stopped`));
-      break;
-    }
-    const digest = cursorDigest(next);
-    if (seenCursors.has(digest)) {
-      out.findings.push(bound(RULE.paginationLoop, `the server returned cursor it had already given after page ${page + 1}; stopped`));
-      break;
-    }
-    if (out.pages >= opts.maxPages) {
-      out.findings.push(bound(RULE.paginationBound, `stopped after ${opts.maxPages} pages (--max-pages)`));
-      break;
-    }
-    // The cursor is held and sent back: a 15 MB one costs what it weighs.
-    if (!opts.budget.charge(sizeEstimate(next))) {
-      out.findings.push(opts.budget.finding(`page ${page + 1} returned a cursor of ${next.length} characters; stopped listing: the tools of later pages are missing`));
-      break;
-    }
-    seenCursors.add(digest);
-    cursor = next;
+    const page = await readPage(rpc, session, cursor, state, opts);
+    if (page === 'no tools') return state.out;
+    if (!page) break;
+    keepEntries(page, state, opts);
+    cursor = followCursor(page, state, opts);
+    if (cursor === undefined) break;
   }
-  if (malformed > MAX_ENTRY_FINDINGS) {
-    out.findings.push(finding(RULE.malformedToolEntry, `${malformed - MAX_ENTRY_FINDINGS} more malformed entries skipped (${malformed} in all)`, { evidence: 'tools' }));
+  if (state.malformed > MAX_ENTRY_FINDINGS) {
+    const more = state.malformed - MAX_ENTRY_FINDINGS;
+    state.out.findings.push(
+      finding(RULE.malformedToolEntry, `${more} more malformed entries skipped (${state.malformed} in all)`, {
+        evidence: 'tools',
+      }),
+    );
   }
-  return out;
+  return state.out;
+}
+
+/**
+ * One `tools/list` request. A failure on the first page is the server's failure (thrown); on a later
+ * one the pages already read are real tools: kept, with a finding that the list is incomplete
+ * (undefined: stop). `no tools`: the server has none and says so with method-not-found.
+ */
+async function readPage(
+  rpc: Pick<RpcClient, 'request'>,
+  session: Session,
+  cursor: string | undefined,
+  { out }: ListState,
+  opts: ListOptions,
+): Promise<Page | 'no tools' | undefined> {
+  const params: Record<string, unknown> = cursor === undefined ? {} : { cursor };
+  if (session.era === 'modern') params._meta = modernMeta(session.version);
+  const stop = (message: string) => {
+    if (out.pages === 0) throw new ScanFailure('protocol', message);
+    out.findings.push(incomplete(out.pages, message));
+    return undefined;
+  };
+  let outcome;
+  try {
+    outcome = await rpc.request('tools/list', params, opts.remainingMs());
+  } catch (err) {
+    if (out.pages === 0 || !(err instanceof ScanFailure)) throw err;
+    return stop(err.message);
+  }
+  if (!outcome.ok) {
+    if (out.pages === 0 && outcome.error.code === METHOD_NOT_FOUND && !session.capabilities?.tools) return 'no tools';
+    return stop(`tools/list failed: ${outcome.error.code} ${bounded(outcome.error.message, LIMITS.quotedChars)}`);
+  }
+  const index = out.pages;
+  const tools = outcome.result.tools;
+  if (!Array.isArray(tools)) {
+    const message = `tools/list page ${index + 1} has no "tools" array`;
+    if (index === 0) throw new ScanFailure('protocol', message);
+    out.pages++; // it was read, though it held nothing
+    out.findings.push(incomplete(index, message));
+    return undefined;
+  }
+  out.pages++;
+  return { index, tools, next: outcome.result.nextCursor };
+}
+
+/** A page's entries, salvaged one by one (a bad tool does not hide the others), within maxTools and the budget. */
+function keepEntries(page: Page, state: ListState, opts: ListOptions): void {
+  const { out } = state;
+  for (const [index, entry] of page.tools.entries()) {
+    const raw = asObject(entry);
+    if (!raw || typeof raw.name !== 'string') {
+      if (++state.malformed <= MAX_ENTRY_FINDINGS) {
+        const what = raw ? 'no string "name"' : 'not an object';
+        out.findings.push(
+          finding(RULE.malformedToolEntry, `tools/list page ${page.index + 1}, entry ${index}: ${what}; skipped`, {
+            evidence: `tools[${index}]`,
+          }),
+        );
+      }
+      continue;
+    }
+    if (out.tools.length >= opts.maxTools) {
+      state.dropped++;
+      continue;
+    }
+    const kept = trimmed(raw);
+    if (!opts.budget.charge(sizeEstimate(kept))) break;
+    out.tools.push(kept);
+  }
+}
+
+/** The next page's cursor, or undefined to stop (with the finding that says why, unless the list simply ended). */
+function followCursor(page: Page, state: ListState, opts: ListOptions): string | undefined {
+  const { out } = state;
+  const stop = (f: Finding) => void out.findings.push(f);
+  const n = page.index + 1;
+  if (opts.budget.exhausted)
+    return stop(
+      opts.budget.finding(
+        `stopped listing on page ${n} after ${plural(out.tools.length, 'tool')}: the tools after them are missing`,
+      ),
+    );
+  const next = page.next;
+  const more = next !== undefined && next !== null && next !== '';
+  if (out.tools.length >= opts.maxTools && (state.dropped > 0 || more))
+    return stop(bound(RULE.toolListTruncated, `stopped at ${plural(opts.maxTools, 'tool')}`));
+  if (!more) return undefined;
+  if (typeof next !== 'string')
+    return stop(bound(RULE.paginationInvalidCursor, `nextCursor is a ${typeof next}, not a string; stopped`));
+  const digest = cursorDigest(next);
+  if (state.seenCursors.has(digest))
+    return stop(bound(RULE.paginationLoop, `the server returned cursor it had already given after page ${n}; stopped`));
+  if (out.pages >= opts.maxPages)
+    return stop(bound(RULE.paginationBound, `stopped after ${opts.maxPages} pages (--max-pages)`));
+  // The cursor is held and sent back: a 15 MB one costs what it weighs.
+  if (!opts.budget.charge(sizeEstimate(next))) {
+    return stop(
+      opts.budget.finding(
+        `page ${n} returned a cursor of ${next.length} characters; stopped listing: the tools of later pages are missing`,
+      ),
+    );
+  }
+  state.seenCursors.add(digest);
+  return next;
 }
 
 /**
@@ -131,12 +198,17 @@ function trimmed(raw: Record<string, unknown>): Record<string, unknown> {
   // Hashed as received: before the description is cut and while outputSchema is still here.
   const kept: Record<string, unknown> & { [DEFINITION]?: unknown } = { [DEFINITION]: definitionHashes(raw) };
   for (const field of KEPT_TOOL_FIELDS) if (Object.hasOwn(raw, field)) kept[field] = raw[field];
-  if (typeof kept.description === 'string' && kept.description.length > DESCRIPTION_LIMIT) kept.description = boundedDescription(kept.description);
+  if (typeof kept.description === 'string' && kept.description.length > DESCRIPTION_LIMIT)
+    kept.description = boundedDescription(kept.description);
   return kept;
 }
 
 function incomplete(pagesRead: number, why: string): Finding {
-  return finding(RULE.toolListIncomplete, `listing stopped after ${plural(pagesRead, 'page')}: ${why}; the tools of those pages are reported, later ones are missing`, { evidence: 'tools/list' });
+  return finding(
+    RULE.toolListIncomplete,
+    `listing stopped after ${plural(pagesRead, 'page')}: ${why}; the tools of those pages are reported, later ones are missing`,
+    { evidence: 'tools/list' },
+  );
 }
 
 function bound(rule: RuleId, message: string): Finding {

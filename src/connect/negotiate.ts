@@ -5,6 +5,7 @@
  * modern server that speaks no version we do: `initialize` is still tried, since a server may
  * speak both eras, and if that fails too the failure says which versions the server offered.
  */
+import { LIMITS } from '../model/limits.js';
 import {
   CLIENT_CAPABILITIES_META_KEY,
   CLIENT_INFO_META_KEY,
@@ -213,7 +214,7 @@ async function initialize(rpc: RpcClient, opts: NegotiateOptions, notes: string[
   );
   const before = notes.length ? ` (before that, ${boundedNotes(notes).join('; ')})` : '';
   if (!outcome.ok) {
-    throw new ScanFailure('protocol', `initialize failed: ${outcome.error.code} ${bounded(outcome.error.message, 300)}${before}`);
+    throw new ScanFailure('protocol', `initialize failed: ${outcome.error.code} ${bounded(outcome.error.message, LIMITS.quotedChars)}${before}`);
   }
   const r = outcome.result;
   // A version is a date; anything else (an escape sequence, 100 KB of text) is not kept.

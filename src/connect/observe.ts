@@ -2,6 +2,7 @@
  * Connect to one target, negotiate, list its tools, and end it: always returns, never throws.
  * Whatever happens, the server's processes are gone when this resolves.
  */
+import { DEFAULTS, LIMITS } from '../model/limits.js';
 import { bounded, boundedTail } from '../model/bounds.js';
 import type { Finding, Failure } from '../model/schema.js';
 import type { Target } from '../targets/types.js';
@@ -10,11 +11,11 @@ import { keptSession, ServerBudget } from './budget.js';
 import type { Channel } from './channel.js';
 import { memoKey, type EraMemo } from './era-memo.js';
 import { ScanFailure } from './failure.js';
-import type { HttpChannel } from './http.js';
 import { listTools } from './list.js';
 import { negotiate, type Session } from './negotiate.js';
 import { RpcClient } from './rpc.js';
 import { StdioChannel } from './stdio.js';
+import { RETRY } from './retry-policy.js';
 import { RULE } from '../model/catalogue.js';
 import { finding } from '../model/finding.js';
 import { plural } from '../model/verdicts.js';
@@ -59,17 +60,16 @@ export interface OpenSession {
   tools: Record<string, unknown>[];
 }
 
+/** The connection's share of DEFAULTS (model/limits.ts). */
 export const DEFAULT_CONNECT_OPTIONS: ConnectOptions = {
-  timeoutMs: 30_000,
-  probeTimeoutMs: 2_000,
-  maxPages: 64,
-  maxTools: 5_000,
-  maxFrameBytes: 16 * 1024 * 1024,
-  // Four servers at the default concurrency keep 128 MiB at most; a 5,000-tool server with
-  // ordinary schemas needs about a tenth of it.
-  maxServerBytes: 32 * 1024 * 1024,
-  stderrTailBytes: 4 * 1024,
-  killGraceMs: 2_000,
+  timeoutMs: DEFAULTS.timeoutMs,
+  probeTimeoutMs: DEFAULTS.probeTimeoutMs,
+  maxPages: DEFAULTS.maxPages,
+  maxTools: DEFAULTS.maxTools,
+  maxFrameBytes: DEFAULTS.maxFrameBytes,
+  maxServerBytes: DEFAULTS.maxServerBytes,
+  stderrTailBytes: DEFAULTS.stderrTailBytes,
+  killGraceMs: DEFAULTS.killGraceMs,
 };
 
 export interface Observation {
@@ -85,125 +85,194 @@ export interface Observation {
 /** A launch that is ready to run: npm targets already resolved to a command. */
 export type Launch = Target & { command?: string; oauthClient?: TargetOAuth };
 
+/**
+ * One server, start to end: spawn (or open) -> negotiate -> list, each attempt on a fresh
+ * connection, the next attempt only as retry-policy.ts allows. Never throws.
+ */
 export async function observe(target: Launch, opts: ConnectOptions): Promise<Observation> {
   const started = performance.now();
-  let deadline = Date.now() + opts.timeoutMs;
-  const remainingMs = () => Math.max(1, deadline - Date.now());
-  const obs: Observation = { tools: [], findings: [], durationMs: 0 };
-
-  const attempt = async (channel: Channel, skipProbe?: string): Promise<void> => {
-    const rpc = new RpcClient(channel);
-    // The deadline and Ctrl-C stop whatever is awaited: a request, or a connection that never
-    // finishes opening (an SSE stream that never announces its endpoint).
-    let stop: (reason: ScanFailure) => void = () => {};
-    const stopped = new Promise<never>((_, reject) => (stop = reject));
-    stopped.catch(() => {});
-    const halt = (reason: ScanFailure) => {
-      rpc.fail(reason);
-      stop(reason);
-    };
-    const timer = setTimeout(() => halt(new ScanFailure('timeout', `no complete answer within ${opts.timeoutMs} ms (--timeout)`)), remainingMs());
-    const onAbort = () => halt(new ScanFailure('timeout', 'interrupted'));
-    opts.signal?.addEventListener('abort', onAbort);
-    const key = memoKey(target);
-    try {
-      if (opts.signal?.aborted) throw new ScanFailure('timeout', 'interrupted');
-      await Promise.race([channel.start(), stopped]);
-      // Only the kept copy stays referenced: a 16 MB capabilities object is not held while listing.
-      const session = keptSession(await negotiate(rpc, {
-        probeTimeoutMs: opts.probeTimeoutMs,
-        remainingMs,
-        http: !(channel instanceof StdioChannel),
-        answersEveryRequest: !(channel instanceof StdioChannel) && (channel as HttpChannel).kind === 'streamable',
-        setVersion: (v) => channel.setProtocolVersion?.(v),
-        skipProbe: skipProbe ?? (opts.eraMemo?.isSilentLegacy(key) ? 'remembered as silent before initialize: server/discover not sent' : undefined),
-      }));
-      const budget = new ServerBudget(opts.maxServerBytes);
-      budget.charge(sizeEstimate([session.capabilities, session.serverInfo, session.notes]));
-      obs.session = session;
-      const listing = await listTools(rpc, session, { maxPages: opts.maxPages, maxTools: opts.maxTools, remainingMs, budget });
-      // Still no answer to the probe after the whole listing: this server is silent before initialize.
-      if (session.era === 'legacy' && (session.probeSilent?.() || skipProbe)) opts.eraMemo?.rememberSilentLegacy(key);
-      obs.tools = listing.tools;
-      obs.findings = obs.findings.concat(listing.findings);
-      if (opts.afterList) {
-        clearTimeout(timer);
-        await opts.afterList({ rpc, session: obs.session, tools: listing.tools });
-      }
-    } catch (err) {
-      // Before the close below: whether it was still starting is a question about it alive.
-      throw err instanceof ScanFailure && err.kind === 'timeout' && !opts.signal?.aborted ? stillStarting(err, channel, opts.timeoutMs) : err;
-    } finally {
-      opts.signal?.removeEventListener('abort', onAbort);
-      clearTimeout(timer);
-      await channel.close();
-      // Settles what is still in flight (a probe nobody waits for) and clears its timer.
-      rpc.fail(new ScanFailure('exited', 'connection closed'));
-    }
-  };
-
-  let stdio: StdioChannel | undefined;
+  const run = new Run(target, opts);
   try {
-    if (target.transport === 'stdio') {
-      if (!target.command) throw new ScanFailure('spawn', 'no command to start');
-      const start = () =>
-        new StdioChannel({
-          command: target.command!,
-          args: target.args ?? [],
-          env: target.env,
-          cwd: target.cwd,
-          maxFrameBytes: opts.maxFrameBytes,
-          stderrTailBytes: opts.stderrTailBytes,
-          killGraceMs: opts.killGraceMs,
-        });
-      stdio = start();
-      try {
-        await attempt(stdio);
-      } catch (err) {
-        // Some 2025-era servers exit on any first request but `initialize` (a strict reading of
-        // the old lifecycle). Only for those, and once: a fresh process that never sees the probe.
-        const exitedBeforeAnswering = err instanceof ScanFailure && err.kind === 'exited' && !obs.session;
-        if (!exitedBeforeAnswering || opts.signal?.aborted || opts.eraMemo?.isSilentLegacy(memoKey(target)) || deadline - Date.now() < 1_000) throw err;
-        stdio = start();
-        await attempt(stdio, 'exited on server/discover without answering; started again and sent initialize only');
-      }
-    } else {
-      // Loaded for HTTP targets only: it brings the SDK's auth client, most of a stdio scan's start-up.
-      const { ServerAuth } = await import('./oauth/server-auth.js');
-      const serverAuth = new ServerAuth(target.url!, opts.oauth, target.oauthClient, opts.signal);
-      try {
-        await attemptHttp(target, opts, attempt, serverAuth, (ms) => (deadline += ms));
-      } catch (err) {
-        throw serverAuth.explain(err);
-      } finally {
-        obs.auth = await serverAuth.describe(remainingMs()).catch(() => undefined);
-        opts.secrets?.push(...serverAuth.secrets());
-      }
+    if (target.transport === 'stdio') await observeStdio(run);
+    else await observeHttp(run);
+  } catch (err) {
+    const failure =
+      err instanceof ScanFailure ? err : new ScanFailure('protocol', (err as Error)?.message ?? String(err));
+    run.obs.failure = { kind: failure.kind, message: failure.message };
+  }
+  if (run.stdio) explainStdio(run.obs, run.stdio);
+  run.obs.durationMs = Math.round(performance.now() - started);
+  return run.obs;
+}
+
+/** What one server's attempts share: its target, options, deadline and what was seen so far. */
+class Run {
+  readonly obs: Observation = { tools: [], findings: [], durationMs: 0 };
+  deadline: number;
+  /** The stdio process of the latest attempt: its streams explain the outcome. */
+  stdio?: StdioChannel;
+  constructor(
+    readonly target: Launch,
+    readonly opts: ConnectOptions,
+  ) {
+    this.deadline = Date.now() + opts.timeoutMs;
+  }
+  remainingMs = (): number => Math.max(1, this.deadline - Date.now());
+}
+
+/** Spawn our own process; started once more without the probe if the retry policy says so. */
+async function observeStdio(run: Run): Promise<void> {
+  const { target, opts } = run;
+  if (!target.command) throw new ScanFailure('spawn', 'no command to start');
+  const start = () =>
+    new StdioChannel({
+      command: target.command!,
+      args: target.args ?? [],
+      env: target.env,
+      cwd: target.cwd,
+      maxFrameBytes: opts.maxFrameBytes,
+      stderrTailBytes: opts.stderrTailBytes,
+      killGraceMs: opts.killGraceMs,
+    });
+  run.stdio = start();
+  try {
+    await attempt(run, run.stdio);
+  } catch (err) {
+    const restart = RETRY.restartWithoutProbe(err, {
+      target: run.target,
+      opts: run.opts,
+      listed: !!run.obs.session,
+      remainingMs: run.deadline - Date.now(),
+    });
+    if (!restart) throw err;
+    run.stdio = start();
+    await attempt(run, run.stdio, restart);
+  }
+}
+
+/** The SDK's HTTP transports, with the server's authorization (loaded for HTTP targets only). */
+async function observeHttp(run: Run): Promise<void> {
+  // Loaded here: it brings the SDK's auth client, most of a stdio scan's start-up.
+  const { ServerAuth } = await import('./oauth/server-auth.js');
+  const { target, opts } = run;
+  const serverAuth = new ServerAuth(target.url!, opts.oauth, target.oauthClient, opts.signal);
+  try {
+    await attemptHttp(run, serverAuth);
+  } catch (err) {
+    throw serverAuth.explain(err);
+  } finally {
+    run.obs.auth = await serverAuth.describe(run.remainingMs()).catch(() => undefined);
+    opts.secrets?.push(...serverAuth.secrets());
+  }
+}
+
+/** One connection: open it, negotiate, list; the deadline and Ctrl-C stop whatever is awaited. */
+async function attempt(run: Run, channel: Channel, skipProbe?: string): Promise<void> {
+  const { opts, obs } = run;
+  const rpc = new RpcClient(channel);
+  const stop = stopOn(rpc, run);
+  try {
+    if (opts.signal?.aborted) throw new ScanFailure('interrupted', 'interrupted');
+    await Promise.race([channel.start(), stop.stopped]);
+    const session = await negotiateSession(run, rpc, channel, skipProbe);
+    obs.session = session;
+    const budget = new ServerBudget(opts.maxServerBytes);
+    budget.charge(sizeEstimate([session.capabilities, session.serverInfo, session.notes]));
+    const listing = await listTools(rpc, session, {
+      maxPages: opts.maxPages,
+      maxTools: opts.maxTools,
+      remainingMs: run.remainingMs,
+      budget,
+    });
+    // Still no answer to the probe after the whole listing: this server is silent before initialize.
+    if (session.era === 'legacy' && (session.probeSilent?.() || skipProbe))
+      opts.eraMemo?.rememberSilentLegacy(memoKey(run.target));
+    obs.tools = listing.tools;
+    obs.findings = obs.findings.concat(listing.findings);
+    if (opts.afterList) {
+      stop.clearDeadline();
+      await opts.afterList({ rpc, session, tools: listing.tools });
     }
   } catch (err) {
-    const failure = err instanceof ScanFailure ? err : new ScanFailure('protocol', (err as Error)?.message ?? String(err));
-    obs.failure = { kind: failure.kind, message: failure.message };
+    // Before the close below: whether it was still starting is a question about it alive.
+    throw err instanceof ScanFailure && err.kind === 'timeout' && !opts.signal?.aborted
+      ? stillStarting(err, channel, opts.timeoutMs)
+      : err;
+  } finally {
+    stop.dispose();
+    await channel.close();
+    // Settles what is still in flight (a probe nobody waits for) and clears its timer.
+    rpc.fail(new ScanFailure('exited', 'connection closed'));
   }
-  if (stdio) {
-    if (obs.failure?.kind === 'timeout' && !obs.session && stdio.noise.lines > 0) {
-      // It did talk, just not JSON-RPC: that is a protocol failure, not a slow server.
-      obs.failure = { kind: 'protocol', message: `no JSON-RPC answer; ${plural(stdio.noise.lines, 'line')} on stdout ${stdio.noise.lines === 1 ? 'was' : 'were'} something else` };
-    }
-    const tail = stdio.stderrTail.text().trim();
-    // A listing cut short by a crash: its stderr says why.
-    const incomplete = obs.findings.find((f) => f.rule === RULE.toolListIncomplete);
-    if (incomplete && tail) incomplete.message += `; stderr ends: ${boundedTail(tail, 300)}`;
-    if (obs.failure && tail) obs.failure.stderr = tail;
-    if (stdio.noise.lines > 0) {
-      obs.findings.push(finding(
-        RULE.stdoutNoise,
-        `${plural(stdio.noise.lines, 'line')} on stdout ${stdio.noise.lines === 1 ? 'was' : 'were'} not JSON-RPC (first: ${JSON.stringify(stdio.noise.first)}); stdout is reserved for protocol messages`,
-        { evidence: 'stdout' },
-      ));
-    }
+}
+
+/** The deadline and the signal, as one promise that rejects (and fails every pending request). */
+function stopOn(rpc: RpcClient, run: Run) {
+  let stop: (reason: ScanFailure) => void = () => {};
+  const stopped = new Promise<never>((_, reject) => (stop = reject));
+  stopped.catch(() => {});
+  const halt = (reason: ScanFailure) => {
+    rpc.fail(reason);
+    stop(reason);
+  };
+  const timer = setTimeout(
+    () => halt(new ScanFailure('timeout', `no complete answer within ${run.opts.timeoutMs} ms (--timeout)`)),
+    run.remainingMs(),
+  );
+  const onAbort = () => halt(new ScanFailure('interrupted', 'interrupted'));
+  run.opts.signal?.addEventListener('abort', onAbort);
+  return {
+    stopped,
+    clearDeadline: () => clearTimeout(timer),
+    dispose: () => {
+      run.opts.signal?.removeEventListener('abort', onAbort);
+      clearTimeout(timer);
+    },
+  };
+}
+
+/** Era negotiation; only the kept copy stays referenced (a 16 MB capabilities object is not held while listing). */
+async function negotiateSession(
+  run: Run,
+  rpc: RpcClient,
+  channel: Channel,
+  skipProbe: string | undefined,
+): Promise<Session> {
+  const remembered = run.opts.eraMemo?.isSilentLegacy(memoKey(run.target));
+  return keptSession(
+    await negotiate(rpc, {
+      probeTimeoutMs: run.opts.probeTimeoutMs,
+      remainingMs: run.remainingMs,
+      http: channel.kind !== 'stdio',
+      answersEveryRequest: channel.kind === 'streamable',
+      setVersion: (v) => channel.setProtocolVersion?.(v),
+      skipProbe:
+        skipProbe ?? (remembered ? 'remembered as silent before initialize: server/discover not sent' : undefined),
+    }),
+  );
+}
+
+/** What a stdio server's own streams tell: not JSON-RPC on stdout, and why it ended (stderr). */
+function explainStdio(obs: Observation, stdio: StdioChannel): void {
+  const noise = stdio.noise.lines;
+  const were = noise === 1 ? 'was' : 'were';
+  if (obs.failure?.kind === 'timeout' && !obs.session && noise > 0) {
+    // It did talk, just not JSON-RPC: that is a protocol failure, not a slow server.
+    obs.failure = {
+      kind: 'protocol',
+      message: `no JSON-RPC answer; ${plural(noise, 'line')} on stdout ${were} something else`,
+    };
   }
-  obs.durationMs = Math.round(performance.now() - started);
-  return obs;
+  const tail = stdio.stderrTail.text().trim();
+  // A listing cut short by a crash: its stderr says why.
+  const incomplete = obs.findings.find((f) => f.rule === RULE.toolListIncomplete);
+  if (incomplete && tail) incomplete.message += `; stderr ends: ${boundedTail(tail, LIMITS.quotedChars)}`;
+  if (obs.failure && tail) obs.failure.stderr = tail;
+  if (noise > 0) {
+    const first = JSON.stringify(stdio.noise.first);
+    const message = `${plural(noise, 'line')} on stdout ${were} not JSON-RPC (first: ${first}); stdout is reserved for protocol messages`;
+    obs.findings.push(finding(RULE.stdoutNoise, message, { evidence: 'stdout' }));
+  }
 }
 
 /**
@@ -212,42 +281,40 @@ export async function observe(target: Launch, opts: ConnectOptions): Promise<Obs
  * more time.
  */
 function stillStarting(timeout: ScanFailure, channel: Channel, timeoutMs: number): ScanFailure {
-  if (!(channel instanceof StdioChannel) || !channel.starting) return timeout;
-  return new ScanFailure('timeout', `no answer within ${timeoutMs / 1000} s; it was still starting: try --timeout ${Math.max(60_000, timeoutMs * 2)}`);
+  if (!channel.starting) return timeout;
+  return new ScanFailure(
+    'timeout',
+    `no answer within ${timeoutMs / 1000} s; it was still starting: try --timeout ${Math.max(60_000, timeoutMs * 2)}`,
+  );
 }
 
-/**
- * A server that needs a sign-in, in a scan that may start one (`--oauth`), is tried again once
- * signed in; the time the person took at the browser is added to the server's deadline.
- */
-async function attemptHttp(
-  target: Launch,
-  opts: ConnectOptions,
-  attempt: (c: Channel) => Promise<void>,
-  serverAuth: ServerAuth,
-  extendDeadline: (ms: number) => void,
-): Promise<void> {
+/** HTTP: the transports in turn, and once more signed in when the retry policy says so. */
+async function attemptHttp(run: Run, serverAuth: ServerAuth): Promise<void> {
   try {
-    await attemptTransports(target, opts, attempt, serverAuth);
+    await attemptTransports(run, serverAuth);
   } catch (err) {
-    if (!serverAuth.canSignIn) throw err;
+    if (!RETRY.signInAndRetry(serverAuth)) throw err;
     const started = Date.now();
     try {
       await serverAuth.signIn();
     } catch (signInErr) {
-      throw new ScanFailure('auth', `sign-in failed: ${bounded(String((signInErr as Error)?.message ?? signInErr), 500)}`);
+      throw new ScanFailure(
+        'auth',
+        `sign-in failed: ${bounded(String((signInErr as Error)?.message ?? signInErr), LIMITS.errorChars)}`,
+      );
     } finally {
-      extendDeadline(Date.now() - started);
+      run.deadline += Date.now() - started; // the time the person took at the browser
     }
-    await attemptTransports(target, opts, attempt, serverAuth);
+    await attemptTransports(run, serverAuth);
   }
 }
 
-/** Streamable HTTP first; a server that refuses it with 404/405 gets the older HTTP+SSE transport. */
-async function attemptTransports(target: Launch, opts: ConnectOptions, attempt: (c: Channel) => Promise<void>, serverAuth: ServerAuth): Promise<void> {
+/** Streamable HTTP first, then HTTP+SSE when the retry policy says so (`sse` targets: SSE only). */
+async function attemptTransports(run: Run, serverAuth: ServerAuth): Promise<void> {
   // Loaded here, not at the top: the SDK's HTTP transports are most of idemscan's start-up cost,
   // and a stdio-only scan never needs them.
   const { HttpChannel } = await import('./http.js');
+  const { target, opts } = run;
   const make = (kind: 'streamable' | 'sse') =>
     new HttpChannel({
       url: target.url!,
@@ -257,11 +324,11 @@ async function attemptTransports(target: Launch, opts: ConnectOptions, attempt: 
       authProvider: serverAuth.transportAuth(),
       onResponse: (res) => serverAuth.observe(res),
     });
-  if (target.transport === 'sse') return attempt(make('sse'));
+  if (target.transport === 'sse') return attempt(run, make('sse'));
   try {
-    await attempt(make('streamable'));
+    await attempt(run, make('streamable'));
   } catch (err) {
-    if (!(err instanceof ScanFailure) || err.kind !== 'protocol' || !/HTTP 40[45]\b/.test(err.message)) throw err;
-    await attempt(make('sse'));
+    if (!RETRY.fallBackToSse(err)) throw err;
+    await attempt(run, make('sse'));
   }
 }

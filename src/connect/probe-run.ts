@@ -77,7 +77,7 @@ async function callTool(open: OpenSession, step: string, name: string, args: Rec
   } catch (err) {
     const failure = err instanceof ScanFailure ? err : new ScanFailure('protocol', String((err as Error)?.message ?? err));
     // A timeout leaves the connection usable; an exit or a closed stream ends every later experiment.
-    const timedOut = failure.kind === 'timeout' && failure.message !== 'interrupted';
+    const timedOut = failure.kind === 'timeout';
     const why = timedOut ? `no answer: ${failure.message} (--timeout)` : `no answer: the connection ended (${failure.message})`;
     return { step, tool: name, id, ms: ms(), status: 'no-answer', answer: why, why, ...(timedOut ? {} : { ended: failure.message }) };
   }

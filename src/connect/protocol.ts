@@ -16,6 +16,8 @@ export const LATEST_PROTOCOL_VERSION = '2025-11-25';
 export const SUPPORTED_PROTOCOL_VERSIONS = ['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05', '2024-10-07'];
 /** JSON-RPC error codes idemscan reads (the SDK's ProtocolErrorCode). */
 export const ProtocolErrorCode = { UnsupportedProtocolVersion: -32022 } as const;
+/** JSON-RPC's method-not-found code (the SDK's METHOD_NOT_FOUND). */
+export const METHOD_NOT_FOUND = -32601;
 
 /** Environment variables a stdio server inherits (the SDK's DEFAULT_INHERITED_ENV_VARS). */
 const INHERITED_ENV_VARS =

@@ -3,6 +3,7 @@
  * unknown fields (`capabilities.tools.idempotency`, unknown annotation keys) and reject a whole
  * tools page for one malformed entry, and both would make our numbers wrong.
  */
+import { METHOD_NOT_FOUND } from './protocol.js';
 import type { Channel } from './channel.js';
 import { ScanFailure } from './failure.js';
 
@@ -74,7 +75,7 @@ export class RpcClient {
       if ((typeof id === 'number' || typeof id === 'string') && typeof message.method === 'string') {
         const reply = message.method === 'ping'
           ? { jsonrpc: '2.0', id: message.id, result: {} }
-          : { jsonrpc: '2.0', id: message.id, error: { code: -32601, message: 'Method not found' } };
+          : { jsonrpc: '2.0', id: message.id, error: { code: METHOD_NOT_FOUND, message: 'Method not found' } };
         this.channel.send(reply).catch(() => {});
       }
       return;

@@ -35,6 +35,7 @@ export function killAllServers(): void {
 process.once('exit', () => killAllServers());
 
 export class StdioChannel implements Channel {
+  readonly kind = 'stdio';
   readonly events: ChannelEvents = {};
   readonly stderrTail: TailBuffer;
   /** Lines on stdout that were not JSON-RPC (banners, logs): counted, first one kept. */

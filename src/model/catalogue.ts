@@ -196,6 +196,8 @@ const ENTRIES = {
 
 type Entries = typeof ENTRIES;
 export type RuleId = Entries[keyof Entries]['id'];
+/** The ids of one scope: a rule's id says whether it runs per tool or per server (rules/types.ts). */
+export type RuleIdOf<S extends RuleScope> = { [K in keyof Entries]: Entries[K]['scope'] extends S ? Entries[K]['id'] : never }[keyof Entries];
 
 /** A catalogue entry; `docs` is its page under docs/rules, without `.md`. */
 export interface RuleEntry extends Entry {
@@ -212,4 +214,9 @@ const BY_ID = new Map<string, RuleEntry>(CATALOGUE.map((e) => [e.id, e]));
 
 export function ruleEntry(id: RuleId): RuleEntry {
   return BY_ID.get(id)!;
+}
+
+/** Where a rule stands in the catalogue: the order its findings are reported in. */
+export function ruleOrder(id: RuleId): number {
+  return CATALOGUE.indexOf(ruleEntry(id));
 }

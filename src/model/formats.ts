@@ -16,6 +16,11 @@ export const FORMAT_FILES = {
 
 export type Format = keyof typeof FORMAT_FILES;
 
+/** `--format` words that write a file, in the table's order (json first: the default). */
+export const FILE_FORMATS = (Object.keys(FORMAT_FILES) as Format[]).filter((f) => FORMAT_FILES[f] !== undefined);
+/** Formats that print to stdout rather than write a file (`report --format table`). */
+export const PRINT_FORMATS = (Object.keys(FORMAT_FILES) as Format[]).filter((f) => FORMAT_FILES[f] === undefined);
+
 /** The files a run directory may list: the report files idemscan writes, nothing else. */
 export const RUN_FILES: readonly string[] = Object.values(FORMAT_FILES).filter((f) => f !== undefined);
 

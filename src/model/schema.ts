@@ -14,7 +14,8 @@ import { SCHEMA_VERSION } from './schema-version.js';
 
 export { SCHEMA_VERSION };
 
-export const FailureKind = z.enum(['spawn', 'exited', 'timeout', 'auth', 'unreachable', 'protocol']);
+/** `interrupted`: a signal (Ctrl-C) ended the scan before the server answered; reports before it said `timeout`. */
+export const FailureKind = z.enum(['spawn', 'exited', 'timeout', 'interrupted', 'auth', 'unreachable', 'protocol']);
 
 export const Finding = z.object({
   rule: z.string(),
@@ -27,13 +28,15 @@ export const Finding = z.object({
   /** The remedy, where it is an annotation: the exact hints to add to the tool (docs/rules/<rule>.md). */
   fix: z.object({ annotations: z.record(z.string(), z.boolean()) }).optional(),
   /** Set by `--suppress` (compare/suppress.ts): kept in the report, dismissed in SARIF, not counted by --fail-on. */
-  suppressed: z.object({
-    reason: z.string(),
-    /** The entry's `expires` date (YYYY-MM-DD), when it has one. */
-    expires: z.string().optional(),
-    /** The suppression file (base name). */
-    file: z.string().optional(),
-  }).optional(),
+  suppressed: z
+    .object({
+      reason: z.string(),
+      /** The entry's `expires` date (YYYY-MM-DD), when it has one. */
+      expires: z.string().optional(),
+      /** The suppression file (base name). */
+      file: z.string().optional(),
+    })
+    .optional(),
 });
 
 export const KeyArgument = z.object({
@@ -201,7 +204,13 @@ export const DriftChange = z.discriminatedUnion('kind', [
     descriptionDiff: z.array(z.string()).optional(),
   }),
   /** A hint a client may rely on less than before (compare/diff.ts hintDirection): raw values, JSON-encoded. */
-  z.object({ kind: z.literal('hint-weakened'), ...driftTool, hint: z.string(), from: z.string().optional(), to: z.string().optional() }),
+  z.object({
+    kind: z.literal('hint-weakened'),
+    ...driftTool,
+    hint: z.string(),
+    from: z.string().optional(),
+    to: z.string().optional(),
+  }),
   z.object({ kind: z.literal('verdict-worse'), ...driftTool, from: Verdict, to: Verdict }),
 ]);
 
@@ -236,19 +245,58 @@ export const ProfileUse = z.object({
   title: z.string(),
   path: z.string().optional(),
   sha256: z.string().optional(),
-  rules: z.array(z.object({
-    id: z.string(),
-    severity: Severity,
-    title: z.string(),
-    /** A page under docs/rules without `.md` (builtin profiles), or an https URL; nothing else (rule-pages.ts). */
-    docs: z
-      .string()
-      .superRefine((docs, ctx) => {
-        const problem = docsProblem(docs);
-        if (problem) ctx.addIssue({ code: 'custom', message: problem });
-      })
-      .optional(),
-  })),
+  rules: z.array(
+    z.object({
+      id: z.string(),
+      severity: Severity,
+      title: z.string(),
+      /** A page under docs/rules without `.md` (builtin profiles), or an https URL; nothing else (rule-pages.ts). */
+      docs: z
+        .string()
+        .superRefine((docs, ctx) => {
+          const problem = docsProblem(docs);
+          if (problem) ctx.addIssue({ code: 'custom', message: problem });
+        })
+        .optional(),
+    }),
+  ),
+});
+
+/**
+ * `options`: what the run was asked for, as `scan()` (src/scan.ts), the signal handler, `merge`,
+ * `--suppress` and `probe` write it, in that order (zod keeps the order of the fields named here,
+ * then the rest). Every field is optional and unknown keys pass through, so older reports load.
+ */
+const loose = <T extends z.ZodRawShape>(shape: T) => z.object(shape).catchall(z.unknown());
+export const ReportOptions = loose({
+  concurrency: z.number().optional(),
+  httpConcurrency: z.number().optional(),
+  timeoutMs: z.number().optional(),
+  probeTimeoutMs: z.number().optional(),
+  maxPages: z.number().optional(),
+  sandbox: z.boolean().optional(),
+  /** `--trust`: the server names whose hints are trusted. */
+  trust: z.array(z.string()).optional(),
+  /** Ended by a signal: `scanned` of `targets` servers were. */
+  interrupted: z.boolean().optional(),
+  scanned: z.number().optional(),
+  targets: z.number().optional(),
+  profiles: z.array(ProfileUse).optional(),
+  shard: loose({ index: z.number(), count: z.number() }).optional(),
+  /** `merge`: the shard files this report was made of. */
+  mergedFrom: z.array(z.string()).optional(),
+  suppress: loose({ file: z.string(), entries: z.number(), applied: z.number(), expired: z.number() }).optional(),
+  probe: loose({ tools: z.array(z.string()) }).optional(),
+});
+
+/** `manifest`: how the run was made, so others can reproduce it (unknown keys pass through). */
+export const Manifest = loose({
+  node: z.string().optional(),
+  platform: z.string().optional(),
+  /** The package specs the run launched, sorted. */
+  packages: z.array(z.string()).optional(),
+  installs: z.array(loose({ spec: z.string(), ok: z.boolean(), ms: z.number() })).optional(),
+  scanMs: z.number().optional(),
 });
 
 export const Report = z.object({
@@ -256,13 +304,13 @@ export const Report = z.object({
   tool: z.object({ name: z.string(), version: z.string() }),
   startedAt: z.string(),
   finishedAt: z.string(),
-  options: z.object({ profiles: z.array(ProfileUse).optional() }).catchall(z.unknown()),
+  options: ReportOptions,
   summary: Summary,
   servers: z.array(ServerReport),
   /** Target entries that could not be read and were skipped (bad config, never scanned). */
   skipped: z.array(z.object({ name: z.string(), source: z.string(), reason: z.string() })).optional(),
   /** How the run was made: versions and platform, so others can reproduce it. */
-  manifest: z.record(z.string(), z.unknown()).optional(),
+  manifest: Manifest.optional(),
   /** What changed since the lock file given to `--baseline`. */
   drift: Drift.optional(),
   /** The trend since an earlier report (`report --compare`, `merge --compare`; compare/trend.ts). */

@@ -71,6 +71,23 @@ export const HINTS = {
 export type HintName = keyof typeof HINTS;
 export const HINT_NAMES = Object.keys(HINTS) as HintName[];
 
+/**
+ * A value as received, as text: JSON, so `"true"` the string never reads as the boolean; what JSON
+ * cannot encode (undefined) as String(). The one way a raw hint becomes text: the terminal, CSV, HTML and the diff.
+ */
+export function receivedText(value: unknown): string {
+  try {
+    return JSON.stringify(value) ?? String(value);
+  } catch {
+    return String(value);
+  }
+}
+
+/** A hint as received, as text (receivedText), undefined when the annotations do not have it. */
+export function hintText(annotations: Record<string, unknown> | undefined, hint: HintName): string | undefined {
+  return annotations && Object.hasOwn(annotations, hint) ? receivedText(annotations[hint]) : undefined;
+}
+
 /** What a client may assume of one hint: the value when it is a boolean, else the spec default. */
 export function effectiveHint(hint: HintName, annotations: Record<string, unknown> | undefined): boolean {
   const v = annotations?.[hint];

@@ -4,11 +4,10 @@
  * error messages, which often echo the token they were given.
  */
 import type { TargetInfo } from '../model/schema.js';
-import { REDACTED } from './redacted.js';
+import { REDACTED } from './token-shapes.js';
 import { SecretText } from './secret-text.js';
 import type { Target } from '../targets/types.js';
 
-export { REDACTED };
 
 const SECRET_NAME = /key|token|secret|pass|pwd|auth|credential|bearer|session|cookie|signature|private/i;
 /** A flag whose value is a header (`mcp-remote --header "Authorization: Bearer ..."`, `curl -H`). */
@@ -98,11 +97,24 @@ function argSecrets(arg: string, prev: string | undefined): string[] {
 
 const URL_ARG = /^[a-z][a-z0-9+.-]*:\/\//i;
 
+/**
+ * The one redactor of a server: made from its launch before it starts, given the secrets met while
+ * connecting (OAuth tokens) with `add`, then passed over its whole report.
+ */
 export class Redactor {
-  private readonly secrets: SecretText;
+  private values: string[];
+  private secrets: SecretText;
 
   constructor(target: Pick<Target, 'env' | 'headers' | 'secrets' | 'url' | 'args'>) {
-    this.secrets = new SecretText(launchSecrets(target));
+    this.values = launchSecrets(target);
+    this.secrets = new SecretText(this.values);
+  }
+
+  /** More secrets of the same server; the matcher is made again (once per server at most, after connecting). */
+  add(more: readonly string[]): void {
+    if (more.length === 0) return;
+    this.values = [...this.values, ...more];
+    this.secrets = new SecretText(this.values);
   }
 
   /** Any text, in time linear in its length: known secrets, token shapes, and their parts at a cut. */
@@ -160,8 +172,7 @@ function safeDecode(v: string): string {
   }
 }
 
-export function describeTarget(target: Target, resolved?: string): TargetInfo {
-  const r = new Redactor(target);
+export function describeTarget(target: Target, resolved?: string, r: Redactor = new Redactor(target)): TargetInfo {
   return {
     transport: target.transport,
     command: target.command && r.text(target.command),

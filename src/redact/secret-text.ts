@@ -4,7 +4,7 @@
  * shapes of well-known tokens, and what is left of either where the text was cut short.
  */
 import { CUT_MARK } from '../model/bounds.js';
-import { REDACTED } from './redacted.js';
+import { REDACTED } from './token-shapes.js';
 import { blankTokens, tokenAtEnd } from './token-shapes.js';
 
 /** A part of a secret shorter than this, beside a cut, is left alone (as is any value this short). */

@@ -1,9 +1,18 @@
 /**
- * Plain aligned columns for the terminal reporters: no box drawing and no row separators (a line
- * per row keeps 80 columns and `grep` useful), two spaces between columns, widths in display
- * columns (wide CJK and emoji count two).
+ * Plain aligned columns for the terminal reporters, drawn by cli-table3: no box drawing and no row
+ * separators (a line per row keeps 80 columns and `grep` useful), two spaces between columns (its
+ * `middle` border), a rule of `-` under the head (its `mid` border, drawn once in `compact` style),
+ * no colours (`style.head`/`style.border` empty), numbers right-aligned (`colAligns`), the widths
+ * given (`colWidths`, padding 0) and a cell wider than its column cut with `…` (`truncate`).
+ *
+ * What stays here, because cli-table3 cannot do it: choosing the widths before drawing (the table
+ * reporter picks the widest layout that fits the terminal and cuts names in the middle, each
+ * distinct, render/width.ts; cli-table3 only truncates at the end and never keeps two rows apart),
+ * and `cellText` (server text escaped before it reaches any cell). cli-table3 pads the last column
+ * too; its lines are trimmed so none ends in spaces (every cell's own edge spaces are escaped).
  */
-import { displayWidth, pad } from './width.js';
+import Table from 'cli-table3';
+import { displayWidth } from './width.js';
 import { safeText } from './terminal.js';
 
 export interface Column {
@@ -14,20 +23,54 @@ export interface Column {
 
 export const GAP = '  ';
 
+const PLAIN = {
+  top: '',
+  'top-mid': '',
+  'top-left': '',
+  'top-right': '',
+  bottom: '',
+  'bottom-mid': '',
+  'bottom-left': '',
+  'bottom-right': '',
+  left: '',
+  'left-mid': '',
+  right: '',
+  'right-mid': '',
+  mid: '-',
+  'mid-mid': GAP,
+  middle: GAP,
+};
+
 /** Widths each column needs for its head and cells. */
 export function naturalWidths(columns: readonly Column[], rows: readonly string[][]): number[] {
   return columns.map((c, i) => Math.max(displayWidth(c.head), ...rows.map((r) => displayWidth(r[i] ?? ''))));
 }
 
-/** The lines of a table; the last column is not padded, so no line ends in spaces. */
-export function renderColumns(columns: readonly Column[], rows: readonly string[][], widths: readonly number[], rule = true): string[] {
-  const line = (cells: readonly string[]) =>
-    cells.map((cell, i) => (i === cells.length - 1 && !columns[i]!.right ? cell : pad(cell, widths[i]!, columns[i]!.right))).join(GAP);
-  const head = line(columns.map((c) => c.head));
-  const out = [head];
-  if (rule) out.push(columns.map((_, i) => '-'.repeat(widths[i]!)).join(GAP));
-  for (const r of rows) out.push(line(r));
-  return out;
+/**
+ * The lines of a table, `rule` the line of `-` under the head. The last column's width is cli-table3's
+ * own measure unless `cutLast` (its width then is `widths`' last, and longer cells are cut).
+ */
+export function renderColumns(
+  columns: readonly Column[],
+  rows: readonly string[][],
+  widths: readonly number[],
+  rule = true,
+  cutLast = false,
+): string[] {
+  const table = new Table({
+    head: columns.map((c) => c.head),
+    colWidths: widths.map((w, i) => (i === widths.length - 1 && !cutLast ? null : w)),
+    colAligns: columns.map((c) => (c.right ? 'right' : 'left')),
+    wordWrap: false,
+    truncate: '…',
+    chars: rule ? PLAIN : { ...PLAIN, mid: '', 'mid-mid': '' },
+    style: { head: [], border: [], compact: true, 'padding-left': 0, 'padding-right': 0 },
+  });
+  table.push(...rows.map((r) => [...r]));
+  return table
+    .toString()
+    .split('\n')
+    .map((line) => line.trimEnd());
 }
 
 /**

@@ -4,7 +4,7 @@
  * in step). Every value comes from the report as it is: server text was redacted and bounded when
  * the report was made, and nothing here reads the server's raw data again.
  */
-import { HINT_NAMES, type HintName } from '../model/verdicts.js';
+import { HINT_NAMES, receivedText, type HintName } from '../model/verdicts.js';
 import { parsePinnedSpec, parsePypiSpec } from '../model/package-spec.js';
 import type { Report, ServerReport, ToolReport, Verdict } from '../model/schema.js';
 
@@ -118,11 +118,5 @@ function rawHint(annotations: Record<string, unknown> | undefined, hint: HintNam
  * annotations is already bounded, so the encoding is too.
  */
 export function hintText(v: HintValue): string | null {
-  if (v === null) return null;
-  if (typeof v === 'boolean') return String(v);
-  try {
-    return JSON.stringify(v) ?? String(v);
-  } catch {
-    return String(v);
-  }
+  return v === null ? null : typeof v === 'boolean' ? String(v) : receivedText(v);
 }

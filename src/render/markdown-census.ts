@@ -6,7 +6,8 @@
 import { describe, renderDiff, toolLabel } from './diff.js';
 import { trendHighlights } from '../compare/trend.js';
 import { mdText } from './markdown-text.js';
-import { plural, when } from './html/model.js';
+import { when } from './view.js';
+import { plural } from '../model/verdicts.js';
 import type { Report } from '../model/schema.js';
 import { VERDICTS } from '../model/verdicts.js';
 

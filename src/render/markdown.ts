@@ -13,6 +13,7 @@ import { methodPoints, methodologyUrl } from './method.js';
 import type { RenderOptions, Reporter } from './types.js';
 import { fixAnnotations } from './fix-snippet.js';
 import { probeMarkdown } from './probe-view.js';
+import { serverView } from './view.js';
 
 const pct = (n: number, of: number) => (of === 0 ? '-' : `${n} (${share(n, of)})`);
 const row = (cells: (string | number)[]) => `| ${cells.join(' | ')} |`;
@@ -24,7 +25,7 @@ function counts(s: ServerReport): Counts {
   return {
     tools: t.length,
     notReadOnly: t.filter((x) => !x.effective.readOnly).length,
-    keyed: t.filter((x) => x.verdict === 'keyed' || x.verdict === 'protocol-keyed').length,
+    keyed: serverView(s).protected,
     annotated: t.filter((x) => isAnnotated(x.annotations)).length,
     // The rule's judgement as the report holds it: a finding per read-named tool that is not read-only.
     readNamed: new Set(t.filter((x) => x.findings.some((f) => f.rule === RULE.readNameNotReadOnly)).map((x) => x.name)).size,

@@ -5,10 +5,9 @@
  * cut in the middle but stay distinct. Counts come from the report (tools' verdicts, the summary),
  * never from classify/.
  */
-import { RULE } from '../model/catalogue.js';
 import type { Report, ServerReport, Verdict } from '../model/schema.js';
-import { headline, plural, VERDICTS } from './html/model.js';
-import { headlineText, summaryCounts } from '../model/verdicts.js';
+import { headline, serverView } from './view.js';
+import { headlineText, plural, summaryCounts, VERDICTS } from '../model/verdicts.js';
 import { noCommandLines } from './terminal.js';
 import { cellText, naturalWidths, renderColumns, totalWidth, type Column } from './columns.js';
 import { cutEnd, displayWidth, distinctCuts } from './width.js';
@@ -42,8 +41,8 @@ interface Row {
 }
 
 function serverRow(s: ServerReport): Row {
-  const counts = VERDICTS.map((v) => s.tools.filter((t) => t.verdict === v.id).length);
-  const partial = s.findings.some((f) => f.rule === RULE.toolListIncomplete);
+  const { counts: byVerdict, partial } = serverView(s);
+  const counts = VERDICTS.map((v) => byVerdict[v.id]);
   return {
     server: s,
     name: cellText(s.name),
@@ -59,7 +58,14 @@ function serverRow(s: ServerReport): Row {
 function totalRow(report: Report): Row {
   const t = report.summary;
   const byVerdict = summaryCounts(t);
-  return { name: 'total', protocol: '', version: '', counts: VERDICTS.map((v) => byVerdict[v.id]), tools: t.tools, status: t.serversFailed ? `${t.serversFailed} failed` : 'all ok' };
+  return {
+    name: 'total',
+    protocol: '',
+    version: '',
+    counts: VERDICTS.map((v) => byVerdict[v.id]),
+    tools: t.tools,
+    status: t.serversFailed ? `${t.serversFailed} failed` : 'all ok',
+  };
 }
 
 interface Layout {
@@ -104,7 +110,10 @@ export function summaryTable(report: Report, width = Infinity): TableText {
   // The widest layout that shows every name whole, else the widest that leaves names 20 columns;
   // the two-letter headings only when nothing else fits.
   const rooms = LAYOUTS.map((l) => {
-    const widths = naturalWidths(columnsOf(l), rows.map((r) => cells(r, l, '')));
+    const widths = naturalWidths(
+      columnsOf(l),
+      rows.map((r) => cells(r, l, '')),
+    );
     return width - totalWidth(widths) + widths[0]!; // columns the names may take
   });
   let pick = rooms.findIndex((room, i) => room >= longest && LAYOUTS[i]!.heads < 2);
@@ -119,11 +128,8 @@ export function summaryTable(report: Report, width = Infinity): TableText {
   const statusIndex = columns.length - 1;
   // The status column is cut last of all, and only on terminals narrower than everything else.
   const over = totalWidth(widths) - width;
-  if (over > 0) {
-    widths[statusIndex] = Math.max(MIN_STATUS, widths[statusIndex]! - over);
-    for (const r of table) r[statusIndex] = cutEnd(r[statusIndex]!, widths[statusIndex]!);
-  }
-  const [head, rule, ...body] = renderColumns(columns, table, widths);
+  if (over > 0) widths[statusIndex] = Math.max(MIN_STATUS, widths[statusIndex]! - over);
+  const [head, rule, ...body] = renderColumns(columns, table, widths, true, over > 0);
   const tableWidth = totalWidth(widths);
   const detailWidth = Math.min(width, Math.max(tableWidth, 80)) - 4;
   const lines = [head!, rule!];
@@ -185,10 +191,13 @@ export const tableReporter: Reporter = {
     const width = options.width ?? Infinity;
     const { lines } = summaryTable(report, width);
     if (report.skipped?.length) lines.push('');
-    for (const k of report.skipped ?? []) lines.push(cutEnd(`skipped ${cellText(k.name, 80)}: ${cellText(k.reason, 300)}`, width));
+    for (const k of report.skipped ?? [])
+      lines.push(cutEnd(`skipped ${cellText(k.name, 80)}: ${cellText(k.reason, 300)}`, width));
     if (report.options.interrupted) {
-      const o = report.options as { scanned?: number; targets?: number };
-      lines.push(`interrupted: ${o.scanned ?? report.servers.length} of ${plural(o.targets ?? report.servers.length, 'server')} scanned`);
+      const o = report.options;
+      lines.push(
+        `interrupted: ${o.scanned ?? report.servers.length} of ${plural(o.targets ?? report.servers.length, 'server')} scanned`,
+      );
     }
     lines.push('', ...headlineLines(report).flatMap((l) => wrap(l, Math.max(40, width))));
     const worst = unprotectedLines(report, width, options.toolsCommand);

@@ -7,7 +7,8 @@ import { fileURLToPath } from 'node:url';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { Finding, Report, ServerReport, ToolReport } from '../model/schema.js';
-import { plural, VERDICTS } from './html/model.js';
+import { HINT_NAMES, hintText, plural, VERDICTS } from '../model/verdicts.js';
+import { serverView } from './view.js';
 import { httpsDocs, ownPage, reportRules, ruleDocUrl, shippedPageUrl } from '../model/rule-pages.js';
 import { cellText, GAP, naturalWidths, renderColumns, totalWidth, type Column } from './columns.js';
 import { failureLines, wrap } from './table.js';
@@ -15,11 +16,11 @@ import { cutEnd, displayWidth, distinctCuts, pad } from './width.js';
 import type { RenderOptions, Reporter } from './types.js';
 import { fixAnnotations } from './fix-snippet.js';
 
-const HINTS = ['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint'];
-
 function hints(t: ToolReport): string {
-  const a = t.annotations ?? {};
-  const given = HINTS.filter((h) => Object.hasOwn(a, h)).map((h) => `${h.replace('Hint', '')}=${cellText(JSON.stringify(a[h]) ?? 'undefined', 20)}`);
+  const given = HINT_NAMES.flatMap((h) => {
+    const text = hintText(t.annotations, h);
+    return text === undefined ? [] : [`${h.replace('Hint', '')}=${cellText(text, 20)}`];
+  });
   return given.length ? given.join(' ') : 'no hints';
 }
 
@@ -52,21 +53,28 @@ function toolTable(s: ServerReport, width: number): string[] {
   const verdictWidth = Math.max(...VERDICTS.map((v) => v.id.length));
   const names = s.tools.map((t) => cellText(t.name));
   // The evidence gets at least 30 columns; the name what is left (a tool name is rarely longer).
-  const nameWidth = Math.max(8, Math.min(Number.isFinite(width) ? 48 : 128, width - 2 - verdictWidth - 30 - 2 * GAP.length, Math.max(4, ...names.map(displayWidth))));
+  const nameWidth = Math.max(
+    8,
+    Math.min(
+      Number.isFinite(width) ? 48 : 128,
+      width - 2 - verdictWidth - 30 - 2 * GAP.length,
+      Math.max(4, ...names.map(displayWidth)),
+    ),
+  );
   const shown = distinctCuts(names, nameWidth);
-  const rows = s.tools.map((t, i) => [shown[i]!, t.verdict, '']);
-  const widths = naturalWidths(columns, rows);
+  const widths = naturalWidths(
+    columns.slice(0, 2),
+    s.tools.map((_, i) => [shown[i]!]),
+  );
   widths[1] = Math.max(widths[1]!, verdictWidth);
-  const lead = totalWidth(widths.slice(0, 2)) + GAP.length + 2;
+  const lead = totalWidth(widths) + GAP.length + 2;
   const room = Math.max(30, width - lead);
-  const [head, ...body] = renderColumns(columns, rows, widths, false);
-  const out = [`  ${head}`];
-  s.tools.forEach((t, i) => {
-    const [first, ...more] = wrap(evidence(t), room);
-    out.push(`  ${body[i]}${first}`);
-    for (const line of more) out.push(`${' '.repeat(lead)}${line}`);
-  });
-  return out;
+  // The evidence continues on rows of its own under the third column (our wrap, not cli-table3's
+  // wordWrap, which would cut a key path longer than the column with `…` instead of letting it run on).
+  const rows = s.tools.flatMap((t, i) =>
+    wrap(evidence(t), room).map((line, j) => (j === 0 ? [shown[i]!, t.verdict, line] : ['', '', line])),
+  );
+  return renderColumns(columns, rows, [...widths, 0], false).map((l) => `  ${l}`);
 }
 
 function findingLines(f: Finding, report: Report, options: RenderOptions, width: number): string[] {
@@ -75,7 +83,13 @@ function findingLines(f: Finding, report: Report, options: RenderOptions, width:
   for (const line of wrap(`${where}${cellText(f.message, 1_000)}`, width - 11)) out.push(`${' '.repeat(11)}${line}`);
   const fix = fixAnnotations(f);
   if (fix) out.push(...wrap(`fix: add to annotations ${fix}`, width - 11).map((l) => `${' '.repeat(11)}${l}`));
-  if (f.suppressed) out.push(...wrap(`suppressed: ${cellText(f.suppressed.reason, 400)}${f.suppressed.expires ? ` (until ${cellText(f.suppressed.expires, 20)})` : ''}`, width - 11).map((l) => `${' '.repeat(11)}${l}`));
+  if (f.suppressed)
+    out.push(
+      ...wrap(
+        `suppressed: ${cellText(f.suppressed.reason, 400)}${f.suppressed.expires ? ` (until ${cellText(f.suppressed.expires, 20)})` : ''}`,
+        width - 11,
+      ).map((l) => `${' '.repeat(11)}${l}`),
+    );
   const page = rulePageFor(f.rule, report, options.rulesBaseUrl);
   if (page) out.push(`${' '.repeat(11)}${cellText(page, 300)}`);
   // Dimmed line by line: a terminal that wraps or a pager that cuts keeps each line's own reset.
@@ -84,7 +98,7 @@ function findingLines(f: Finding, report: Report, options: RenderOptions, width:
 
 /** `8 tools: 1 read-only, 2 keyed, 1 idempotent, 4 unprotected; 5 findings (1 error, 4 warnings)`. */
 export function serverSummary(s: ServerReport): string {
-  const verdicts = VERDICTS.map((v) => [v.id, s.tools.filter((t) => t.verdict === v.id).length] as const)
+  const verdicts = VERDICTS.map((v) => [v.id, serverView(s).counts[v.id]] as const)
     .filter(([, n]) => n > 0)
     .map(([v, n]) => `${n} ${v}`);
   const all = [...s.tools.flatMap((t) => t.findings), ...s.findings];
@@ -105,9 +119,20 @@ export const toolsReporter: Reporter = {
     const out: string[] = [];
     for (const s of report.servers) {
       if (out.length) out.push('');
-      const era = s.protocol ? `${s.protocol.era} ${cellText(s.protocol.version, 24)}` : s.target.transport === 'static' ? 'saved tool list, not contacted' : 'unknown era';
-      const info = s.serverInfo ? `${cellText(`${s.serverInfo.name ?? ''} ${s.serverInfo.version ?? ''}`.trim(), 80)}, ` : '';
-      out.push(cutEnd(`${cellText(s.name, 80)} (${info}${era})${s.idempotencyCapability ? ', advertises tools.idempotency' : ''}`, width));
+      const era = s.protocol
+        ? `${s.protocol.era} ${cellText(s.protocol.version, 24)}`
+        : s.target.transport === 'static'
+          ? 'saved tool list, not contacted'
+          : 'unknown era';
+      const info = s.serverInfo
+        ? `${cellText(`${s.serverInfo.name ?? ''} ${s.serverInfo.version ?? ''}`.trim(), 80)}, `
+        : '';
+      out.push(
+        cutEnd(
+          `${cellText(s.name, 80)} (${info}${era})${s.idempotencyCapability ? ', advertises tools.idempotency' : ''}`,
+          width,
+        ),
+      );
       if (s.status === 'failed') {
         out.push(...failureLines(s).map((l, i) => `  ${i === 0 ? 'failed: ' : ''}${cutEnd(l, width - 10)}`));
         continue;

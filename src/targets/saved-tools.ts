@@ -4,10 +4,10 @@
  * (`{"tools": [...]}` with optional `capabilities` and `serverInfo`, or a JSON-RPC response whose
  * `result` is one), a bare array of tools, an array of results, or one result per line (JSON
  * Lines, as published datasets are). Each result is one server. Read into null-prototype
- * objects (load.ts parseJsonc), bounded like every target file.
+ * objects (jsonc.ts parseJsonc), bounded like every target file.
  */
 import path from 'node:path';
-import { parseJsonc } from './load.js';
+import { parseJsonc } from './jsonc.js';
 import type { SavedToolList, Target } from './types.js';
 
 type Doc = Record<string, unknown>;

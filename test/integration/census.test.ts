@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DATASET_COLUMNS, HINT_COLUMNS, hintText, type HintValue } from '../../src/render/dataset-rows.js';
-import { when } from '../../src/render/html/model.js';
+import { when } from '../../src/render/view.js';
 import { Report } from '../../src/model/schema.js';
 import { FIXTURES } from '../fixtures/index.js';
 import { idemscan } from '../helpers/cli.js';

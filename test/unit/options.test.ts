@@ -4,8 +4,10 @@ import { getDefaultEnvironment as sdkDefaultEnvironment } from '@modelcontextpro
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { UsageError } from '../../src/cli/exit.js';
-import { FILE_FORMATS, levenshtein, listParser, positiveInt, PRINT_FORMATS, splitList, suggest, urlScheme, wordParser } from '../../src/cli/options.js';
-import { httpFailure } from '../../src/connect/failure.js';
+import { levenshtein, listParser, positiveInt, splitList, suggest, urlScheme, wordParser } from '../../src/cli/options.js';
+import { FILE_FORMATS, PRINT_FORMATS } from '../../src/model/formats.js';
+import { SdkErrorCode, SdkHttpError } from '@modelcontextprotocol/client';
+import { httpFailure } from '../../src/connect/http-failure.js';
 import * as ours from '../../src/connect/protocol.js';
 import { fileErrorWords, jsonErrorWords } from '../../src/model/error-words.js';
 import { REPORTERS } from '../../src/render/index.js';
@@ -87,6 +89,7 @@ describe('one source of truth, kept by these checks', () => {
     expect(ours.LATEST_PROTOCOL_VERSION).toBe(sdk.LATEST_PROTOCOL_VERSION);
     expect(ours.SUPPORTED_PROTOCOL_VERSIONS).toEqual(sdk.SUPPORTED_PROTOCOL_VERSIONS);
     expect(ours.ProtocolErrorCode.UnsupportedProtocolVersion).toBe(sdk.ProtocolErrorCode.UnsupportedProtocolVersion);
+    expect(ours.METHOD_NOT_FOUND).toBe(sdk.METHOD_NOT_FOUND);
   });
 
   it("getDefaultEnvironment() is the SDK's", () => {
@@ -112,6 +115,16 @@ describe('error texts', () => {
     const dns = Object.assign(new Error('getaddrinfo ENOTFOUND x.invalid'), { code: 'ENOTFOUND', hostname: 'x.invalid' });
     expect(httpFailure(new TypeError('fetch failed', { cause: dns })).message).toBe('ENOTFOUND x.invalid: cannot reach the server (no such host)');
     expect(httpFailure(new TypeError('fetch failed', { cause: new Error('bad port') }), '127.0.0.1:1').message).toBe('cannot reach the server at 127.0.0.1:1: port 1 is blocked by fetch (a "bad port"): use another');
+  });
+
+  it("an HTTP status is the SDK's SdkHttpError.status, or the SSE POST's own words, never a server's text", () => {
+    const refused = httpFailure(new SdkHttpError(SdkErrorCode.ClientHttpNotImplemented, 'Error POSTing to endpoint: Not Found', { status: 404 }));
+    expect([refused.kind, refused.status, refused.message]).toEqual(['protocol', 404, 'HTTP 404: Error POSTing to endpoint: Not Found']);
+    expect(httpFailure(new Error('Error POSTing to endpoint (HTTP 405): Method Not Allowed')).status).toBe(405);
+    expect(httpFailure(new SdkHttpError(SdkErrorCode.ClientHttpAuthentication, 'Server returned 401 after re-authentication', { status: 401 })).kind).toBe('auth');
+    // Words that merely mention a status (a server's answer quoted in a TypeError) are not one.
+    const quoted = httpFailure(new TypeError('the server said: status 401 (code 404)'));
+    expect([quoted.kind, quoted.status]).toEqual(['protocol', undefined]);
   });
 
   it('file system codes and JSON errors in words', () => {

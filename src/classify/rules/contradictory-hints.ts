@@ -1,5 +1,5 @@
 import { RULE } from '../../model/catalogue.js';
-import type { Rule } from './types.js';
+import type { ToolRule } from './types.js';
 
 /**
  * destructiveHint and idempotentHint mean something only when readOnlyHint is false. On a
@@ -7,9 +7,8 @@ import type { Rule } from './types.js';
  * unsafe while readOnlyHint says it is safe. `destructiveHint: false` and `idempotentHint: true`
  * agree with a read and are not reported: writing every hint out is good practice.
  */
-export const contradictoryHints: Rule = {
+export const contradictoryHints: ToolRule = {
   id: RULE.contradictoryHints,
-  scope: 'tool',
   check: ({ tool }) => {
     if (!tool.effective.readOnly) return [];
     const a = tool.annotations ?? {};

@@ -1,5 +1,5 @@
 import { RULE } from '../../model/catalogue.js';
-import type { Rule } from './types.js';
+import type { ToolRule } from './types.js';
 import { writeVerb } from './words.js';
 
 /** Verbs that add something new on every call: an idempotency claim for them needs a key to be believable. */
@@ -11,9 +11,8 @@ const ACCUMULATING = new Set(['create', 'send', 'post', 'pay', 'charge', 'add', 
  * naturally idempotent (info); a `create_`/`send_`/`charge_` that claims it without a key is not
  * (warning). Reported on trusted servers too: trust does not make a wrong claim right.
  */
-export const destructiveIdempotentUnkeyed: Rule = {
+export const destructiveIdempotentUnkeyed: ToolRule = {
   id: RULE.destructiveIdempotentUnkeyed,
-  scope: 'tool',
   check: ({ tool, raw }) => {
     if (tool.verdict !== 'idempotent' || !tool.effective.destructive) return [];
     const verb = writeVerb(String(raw.name));

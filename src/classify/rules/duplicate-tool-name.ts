@@ -1,10 +1,9 @@
 import { RULE } from '../../model/catalogue.js';
-import type { Rule } from './types.js';
+import type { ServerRule } from './types.js';
 
 /** Two tools with one name: a client can call only one, and which one is up to it. */
-export const duplicateToolName: Rule = {
+export const duplicateToolName: ServerRule = {
   id: RULE.duplicateToolName,
-  scope: 'server',
   check: ({ raws, tools }) => {
     const at = new Map<string, number[]>();
     raws.forEach((raw, i) => {

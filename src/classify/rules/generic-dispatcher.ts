@@ -1,6 +1,6 @@
 import { nameWords } from '../names.js';
 import { RULE } from '../../model/catalogue.js';
-import type { Rule } from './types.js';
+import type { ToolRule } from './types.js';
 import { DISPATCH_VERBS, READ_VERBS, WRITE_VERBS } from './words.js';
 
 /** Objects that say nothing about the effect: `execute_sql`, `call_endpoint`, `use_mcp_tool`. */
@@ -35,9 +35,8 @@ export function isDispatcherName(name: string, serverName = ''): boolean {
 }
 
 /** One tool that runs whatever it is given: no single verdict can describe every call. */
-export const genericDispatcher: Rule = {
+export const genericDispatcher: ToolRule = {
   id: RULE.genericDispatcher,
-  scope: 'tool',
   check: ({ tool, raw, server }) => {
     if (!isDispatcherName(String(raw.name), server.name)) return [];
     return [{

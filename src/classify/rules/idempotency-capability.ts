@@ -1,10 +1,9 @@
 import { RULE } from '../../model/catalogue.js';
-import type { Rule } from './types.js';
+import type { ServerRule } from './types.js';
 
 /** SEP-3182 is a proposal: worth knowing, because clients that do not implement it get nothing from it. */
-export const idempotencyCapability: Rule = {
+export const idempotencyCapability: ServerRule = {
   id: RULE.idempotencyCapability,
-  scope: 'server',
   check: ({ idempotencyCapability }) =>
     idempotencyCapability
       ? [{

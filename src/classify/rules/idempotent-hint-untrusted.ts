@@ -1,13 +1,12 @@
 import { RULE } from '../../model/catalogue.js';
-import type { Rule } from './types.js';
+import type { ToolRule } from './types.js';
 
 /**
  * `idempotent` rests on a hint alone, and the spec says clients must treat hints from servers they
  * do not trust as untrusted. `--trust NAME` or `trusted: true` says the user trusts them.
  */
-export const idempotentHintUntrusted: Rule = {
+export const idempotentHintUntrusted: ToolRule = {
   id: RULE.idempotentHintUntrusted,
-  scope: 'tool',
   check: ({ tool, server }) => {
     if (tool.verdict !== 'idempotent' || server.trusted) return [];
     return [{

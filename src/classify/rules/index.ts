@@ -1,9 +1,11 @@
 /**
- * The rules, in the order findings are reported. Each rule lives in its own file; its id, usual
- * severity, title and page (docs/rules/<id>.md) are its entry in the catalogue (catalogue.ts).
+ * The rules. Each rule lives in its own file; its id, usual severity, title, page (docs/rules/<id>.md),
+ * scope and order are its entry in the catalogue (catalogue.ts): the lists here are sorted by it, and
+ * the id's scope types which list a rule can be in.
  */
 import type { Finding } from '../../model/schema.js';
 import { finding } from '../../model/finding.js';
+import { ruleOrder, type RuleId } from '../../model/catalogue.js';
 import { contradictoryHints } from './contradictory-hints.js';
 import { destructiveIdempotentUnkeyed } from './destructive-idempotent-unkeyed.js';
 import { duplicateToolName } from './duplicate-tool-name.js';
@@ -14,12 +16,15 @@ import { invalidToolName } from './invalid-tool-name.js';
 import { malformedHint } from './malformed-hint.js';
 import { missingAnnotations } from './missing-annotations.js';
 import { readNameNotReadOnly } from './read-name-not-read-only.js';
-import type { Hit, Rule, ServerContext, ToolContext } from './types.js';
+import type { Hit, Rule, ServerContext, ServerRule, ToolContext, ToolRule } from './types.js';
 import { uniformHints } from './uniform-hints.js';
 import { weakKeyOnly } from './weak-key-only.js';
 import { writeNameReadOnly } from './write-name-read-only.js';
 
-export const RULES: Rule[] = [
+const inCatalogueOrder = <T extends { id: RuleId }>(rules: T[]): readonly T[] =>
+  rules.sort((a, b) => ruleOrder(a.id) - ruleOrder(b.id));
+
+const TOOL_RULES = inCatalogueOrder<ToolRule>([
   malformedHint,
   invalidToolName,
   missingAnnotations,
@@ -30,17 +35,19 @@ export const RULES: Rule[] = [
   destructiveIdempotentUnkeyed,
   weakKeyOnly,
   genericDispatcher,
-  duplicateToolName,
-  uniformHints,
-  idempotencyCapability,
-];
+]);
+
+const SERVER_RULES = inCatalogueOrder<ServerRule>([duplicateToolName, uniformHints, idempotencyCapability]);
+
+/** Every rule, in the catalogue's order (which is the order findings are reported in). */
+export const RULES = inCatalogueOrder<Rule>([...TOOL_RULES, ...SERVER_RULES]);
 
 const stamp = (rule: Rule, { message, ...extra }: Hit): Finding => finding(rule.id, message, extra);
 
 export function runToolRules(ctx: ToolContext): Finding[] {
-  return RULES.flatMap((rule) => (rule.scope === 'tool' ? rule.check(ctx).map((h) => stamp(rule, { tool: ctx.tool.name, ...h })) : []));
+  return TOOL_RULES.flatMap((rule) => rule.check(ctx).map((h) => stamp(rule, { tool: ctx.tool.name, ...h })));
 }
 
 export function runServerRules(ctx: ServerContext): Finding[] {
-  return RULES.flatMap((rule) => (rule.scope === 'server' ? rule.check(ctx).map((h) => stamp(rule, h)) : []));
+  return SERVER_RULES.flatMap((rule) => rule.check(ctx).map((h) => stamp(rule, h)));
 }

@@ -1,13 +1,12 @@
 import { head, NAME_LIMIT } from '../names.js';
 import { RULE } from '../../model/catalogue.js';
-import type { Rule } from './types.js';
+import type { ToolRule } from './types.js';
 
 const ALLOWED = /^[\w.-]{1,128}$/;
 
 /** The spec: a tool name SHOULD be 1-128 characters of `A-Za-z0-9_.-`; clients may reject others. */
-export const invalidToolName: Rule = {
+export const invalidToolName: ToolRule = {
   id: RULE.invalidToolName,
-  scope: 'tool',
   check: ({ raw }) => {
     const name = String(raw.name);
     if (ALLOWED.test(name)) return [];

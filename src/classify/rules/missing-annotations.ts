@@ -1,7 +1,7 @@
 import { HINT_NAMES, receivedAnnotations } from '../hints.js';
 import { RULE } from '../../model/catalogue.js';
 import { describesOverwrite, overwriteFix } from './fixes.js';
-import type { Rule } from './types.js';
+import type { ToolRule } from './types.js';
 import { isReadNamed } from './words.js';
 
 /**
@@ -9,9 +9,8 @@ import { isReadNamed } from './words.js';
  * A read-named tool is left to `read-name-not-read-only`, whose fix (readOnlyHint: true) is the
  * one that matters there; a hint that is present but malformed is `malformed-hint`'s.
  */
-export const missingAnnotations: Rule = {
+export const missingAnnotations: ToolRule = {
   id: RULE.missingAnnotations,
-  scope: 'tool',
   check: ({ tool, raw }) => {
     const received = receivedAnnotations(raw); // as sent: a hint too deep for the report is still a hint
     if (HINT_NAMES.some((h) => received && Object.hasOwn(received, h))) return [];

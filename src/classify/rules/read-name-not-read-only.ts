@@ -1,15 +1,14 @@
 import { RULE } from '../../model/catalogue.js';
 import { readOnlyFix } from './fixes.js';
-import type { Rule } from './types.js';
+import type { ToolRule } from './types.js';
 import { isReadNamed, nameVerbs } from './words.js';
 
 /**
  * Named like a read but not marked read-only: clients cannot retry it freely. When the author
  * wrote `readOnlyHint: false` on purpose (a `get_token` that mints one), it is only worth a look.
  */
-export const readNameNotReadOnly: Rule = {
+export const readNameNotReadOnly: ToolRule = {
   id: RULE.readNameNotReadOnly,
-  scope: 'tool',
   check: ({ tool, raw }) => {
     const name = String(raw.name);
     if (tool.effective.readOnly || !isReadNamed(name)) return [];

@@ -1,5 +1,5 @@
 import type { ToolReport } from '../../model/schema.js';
-import type { RuleId } from '../../model/catalogue.js';
+import type { RuleIdOf } from '../../model/catalogue.js';
 import type { FindingExtra } from '../../model/finding.js';
 
 /** What a tool rule sees: the classified tool and the raw entry it came from. */
@@ -22,8 +22,16 @@ export interface ServerContext {
 /** A finding before the registry makes it with `finding()`: the rule's id, and its usual severity unless the hit says otherwise. */
 export type Hit = FindingExtra & { message: string };
 
-
-/** A check; its severity, title and page are its catalogue entry's (catalogue.ts). */
-export type Rule =
-  | { id: RuleId; scope: 'tool'; check(ctx: ToolContext): Hit[] }
-  | { id: RuleId; scope: 'server'; check(ctx: ServerContext): Hit[] };
+/**
+ * A check; its severity, title, page, scope and order are its catalogue entry's (catalogue.ts): the
+ * id's scope types the check, so a tool rule cannot carry a server rule's id.
+ */
+export interface ToolRule {
+  id: RuleIdOf<'tool'>;
+  check(ctx: ToolContext): Hit[];
+}
+export interface ServerRule {
+  id: RuleIdOf<'server'>;
+  check(ctx: ServerContext): Hit[];
+}
+export type Rule = ToolRule | ServerRule;

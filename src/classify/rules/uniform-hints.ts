@@ -1,6 +1,6 @@
 import { HINT_NAMES } from '../hints.js';
 import { RULE } from '../../model/catalogue.js';
-import type { Rule } from './types.js';
+import type { ServerRule } from './types.js';
 
 const MIN_TOOLS = 3;
 
@@ -8,9 +8,8 @@ const MIN_TOOLS = 3;
  * Every tool carries the same hints: likely a default copied onto all of them. A server whose
  * tools are all read-only is left alone: identical hints are then simply right.
  */
-export const uniformHints: Rule = {
+export const uniformHints: ServerRule = {
   id: RULE.uniformHints,
-  scope: 'server',
   check: ({ tools }) => {
     if (tools.length < MIN_TOOLS || tools.every((t) => t.effective.readOnly)) return [];
     const hintsOf = (a: Record<string, unknown> | undefined) =>

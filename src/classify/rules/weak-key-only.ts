@@ -1,7 +1,7 @@
 import { DESCRIPTION_LIMIT } from '../../model/bounds.js';
 import { head, mentionsIdempotency } from '../names.js';
 import { RULE } from '../../model/catalogue.js';
-import type { Rule } from './types.js';
+import type { ToolRule } from './types.js';
 
 /** A key or deduplication named outright: "idempotency key", "dedupe", "deduplicated". */
 const KEY_OR_DEDUP = /\bidempoten\w*[\s-]*(?:keys?|tokens?|ids?|headers?)\b|\bde-?dup/i;
@@ -41,9 +41,8 @@ export function describesDeduplication(description: string | undefined, hintSays
  * Something suggests deduplication (`request_id`, `nonce`, a description that promises it) but
  * no argument is a key a client can recognise, so the verdict stays `unprotected`/`idempotent`.
  */
-export const weakKeyOnly: Rule = {
+export const weakKeyOnly: ToolRule = {
   id: RULE.weakKeyOnly,
-  scope: 'tool',
   check: ({ tool }) => {
     if (tool.verdict !== 'unprotected' && tool.verdict !== 'idempotent') return [];
     const weak = tool.keyArguments.filter((k) => k.confidence === 'weak').map((k) => k.path).slice(0, 5);

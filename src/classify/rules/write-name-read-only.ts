@@ -1,12 +1,11 @@
 import { RULE } from '../../model/catalogue.js';
 import { describesOverwrite, overwriteFix } from './fixes.js';
-import type { Rule } from './types.js';
+import type { ToolRule } from './types.js';
 import { writeVerb } from './words.js';
 
 /** Named like a write but marked read-only: a client retries it freely and repeats the write. */
-export const writeNameReadOnly: Rule = {
+export const writeNameReadOnly: ToolRule = {
   id: RULE.writeNameReadOnly,
-  scope: 'tool',
   check: ({ tool, raw }) => {
     const verb = writeVerb(String(raw.name));
     if (!tool.effective.readOnly || !verb) return [];

@@ -4,6 +4,7 @@
  * the SDK's `auth()`, and decides whether a sign-in may start. It never starts one unless the user
  * asked (`--oauth`, `login`); `--stored-auth-only` never does.
  */
+import { LIMITS } from '../../model/limits.js';
 import { auth, extractWWWAuthenticateParams, UnauthorizedError, type AuthProvider } from '@modelcontextprotocol/client';
 import { bounded } from '../../model/bounds.js';
 import type { AuthInfo } from '../../model/schema.js';
@@ -107,7 +108,7 @@ export class ServerAuth {
         if ((await auth(provider, { serverUrl: this.url, resourceMetadataUrl, scope, fetchFn })) !== 'AUTHORIZED') throw new UnauthorizedError();
       } catch (err) {
         if (err instanceof SignInNeeded) return this.signInNeeded(provider);
-        throw new ScanFailure('auth', `OAuth: ${bounded(String((err as Error)?.message ?? err), 500)}`);
+        throw new ScanFailure('auth', `OAuth: ${bounded(String((err as Error)?.message ?? err), LIMITS.errorChars)}`);
       }
     };
   }

@@ -5,7 +5,8 @@
  */
 import type { Report } from '../../model/schema.js';
 import { num, text } from './escape.js';
-import { countVerdicts, overall, percent, plural, VERDICTS, type VerdictCounts } from './model.js';
+import { overall, percent, serverView } from '../view.js';
+import { plural, VERDICTS, type VerdictCounts } from '../../model/verdicts.js';
 
 const WIDTH = 1000;
 /** Servers drawn in the per-server chart at most (largest first); the table lists them all. */
@@ -64,7 +65,7 @@ export function overallChart(report: Report): string {
 
 export function serverChart(report: Report): string {
   const drawn = report.servers
-    .map((s, i) => ({ s, i, counts: countVerdicts(s.tools) }))
+    .map((s, i) => ({ s, i, counts: serverView(s).counts }))
     .filter((x) => x.s.tools.length > 0)
     .sort((a, b) => b.s.tools.length - a.s.tools.length || a.i - b.i);
   if (drawn.length === 0) return '';

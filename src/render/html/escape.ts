@@ -6,6 +6,7 @@
  */
 
 import { clip } from '../../model/cut.js';
+import { receivedText } from '../../model/verdicts.js';
 import { visibleEscaper } from '../terminal.js';
 
 const HTML_SPECIAL = /[&<>"']/g;
@@ -26,13 +27,7 @@ export function text(value: unknown, max = Infinity): string {
 
 /** A value as compact JSON text (for hints as received), escaped for HTML. */
 export function jsonText(value: unknown, max = 120): string {
-  let s: string;
-  try {
-    s = JSON.stringify(value) ?? String(value);
-  } catch {
-    s = String(value);
-  }
-  return text(s, max);
+  return text(receivedText(value), max);
 }
 
 /**

@@ -1,8 +1,8 @@
 /** The server table (one sortable, filterable row per server) and the list of failed servers. */
-import { protectedCount } from '../../model/verdicts.js';
 import type { Report, ServerReport } from '../../model/schema.js';
 import { name, text } from './escape.js';
-import { countVerdicts, plural } from './model.js';
+import { serverView } from '../view.js';
+import { plural } from '../../model/verdicts.js';
 
 /** A header cell that the client script can sort by; `num` columns sort by their cells' data-v. */
 export function sortHeader(label: string, kind: 'text' | 'num', title?: string): string {
@@ -15,7 +15,7 @@ const numCell = (n: number | undefined, cls = ''): string =>
 
 function serverRow(s: ServerReport, i: number): string {
   const ok = s.status === 'ok';
-  const c = countVerdicts(s.tools);
+  const { counts: c, protected: protectedN } = serverView(s);
   const info = s.serverInfo && (s.serverInfo.name || s.serverInfo.version) ? `${s.serverInfo.name ?? ''} ${s.serverInfo.version ?? ''}`.trim() : '';
   const era = s.protocol ? `<td>${text(s.protocol.era)}</td>` : `<td class="muted empty">–</td>`;
   const negotiation = s.protocol?.negotiation ? ` title="${text(s.protocol.negotiation, 400)}"` : '';
@@ -23,7 +23,6 @@ function serverRow(s: ServerReport, i: number): string {
   const failure = s.failure
     ? `<td class="failure"><span class="kind">${text(s.failure.kind)}</span> ${text(s.failure.message, 240)}</td>`
     : `<td class="muted empty">–</td>`;
-  const protectedN = protectedCount(c);
   return (
     `<tr data-i="${i}"${ok ? '' : ' class="failed"'}>` +
     `<th scope="row"><a href="#s-${i}">${name(s.name, 120)}</a>${info ? `<span class="sub">${text(info, 120)}</span>` : ''}</th>` +

@@ -2,7 +2,8 @@
 import { readerPageUrl, reportRules } from '../../model/rule-pages.js';
 import type { Finding, Report, ServerReport, ToolReport } from '../../model/schema.js';
 import { jsonText, name, text } from './escape.js';
-import { countVerdicts, plural, VERDICTS, verdictInfo } from './model.js';
+import { serverView } from '../view.js';
+import { plural, VERDICTS, verdictInfo } from '../../model/verdicts.js';
 import { sortHeader } from './servers.js';
 import { fixAnnotations } from '../fix-snippet.js';
 
@@ -101,7 +102,7 @@ function toolRow(t: ToolReport, links: RuleLinks): string {
 
 function toolTable(s: ServerReport, i: number, links: RuleLinks): string {
   if (s.tools.length === 0) return s.status === 'ok' ? `<p class="muted">This server lists no tools.</p>` : '';
-  const counts = countVerdicts(s.tools);
+  const counts = serverView(s).counts;
   const options = VERDICTS.filter((v) => counts[v.id] > 0).map((v) => `<option value="${v.id}">${v.id} (${counts[v.id]})</option>`);
   const head = [
     sortHeader('Tool', 'text'),
@@ -140,7 +141,7 @@ function facts(s: ServerReport): string {
 
 function summaryLine(s: ServerReport): string {
   const info = s.serverInfo && (s.serverInfo.name || s.serverInfo.version) ? `${s.serverInfo.name ?? ''} ${s.serverInfo.version ?? ''}`.trim() : '';
-  const counts = countVerdicts(s.tools);
+  const counts = serverView(s).counts;
   const chips =
     s.status === 'failed'
       ? `<span class="chip chip-failed">failed: ${text(s.failure?.kind ?? 'unknown')}</span>`

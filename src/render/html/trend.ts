@@ -8,7 +8,8 @@ import { trendHighlights } from '../../compare/trend.js';
 import type { Change } from '../../model/diff.js';
 import type { Report } from '../../model/schema.js';
 import { text } from './escape.js';
-import { plural, when } from './model.js';
+import { when } from '../view.js';
+import { plural } from '../../model/verdicts.js';
 
 /** Rows per table at most; the JSON embedded in the page (comparedWith) has every change. */
 export const TREND_MAX_ROWS = 300;

@@ -7,7 +7,8 @@ import type { Report } from '../../model/schema.js';
 import { VERDICTS } from '../../model/verdicts.js';
 import { bar, countsPhrase } from './chart.js';
 import { text } from './escape.js';
-import { countVerdicts, percent, plural, verdictInfo } from './model.js';
+import { percent, serverView } from '../view.js';
+import { plural, verdictInfo } from '../../model/verdicts.js';
 
 /** Servers in the downloads chart. */
 export const TOP_DOWNLOADED = 20;
@@ -48,7 +49,7 @@ function topChart(report: Report): string {
     .sort((a, b) => b.s.target.downloads! - a.s.target.downloads! || a.i - b.i)
     .slice(0, TOP_DOWNLOADED);
   const rows = ranked.map(({ s, i }) => {
-    const counts = countVerdicts(s.tools);
+    const counts = serverView(s).counts;
     const downloads = s.target.downloads!;
     const label = text(`${s.name}: ${downloads.toLocaleString('en-US')} monthly downloads, ${plural(s.tools.length, 'tool')}: ${countsPhrase(counts)}`, 600);
     return (

@@ -6,7 +6,7 @@
 import { parse as parseToml, TomlError } from 'smol-toml';
 import { parse as parseYaml, YAMLError } from 'yaml';
 import { bounded } from '../../model/bounds.js';
-import { MAX_TARGET_FILE_DEPTH, parseJsonc } from '../load.js';
+import { MAX_TARGET_FILE_DEPTH, parseJsonc } from '../jsonc.js';
 
 export type Syntax = 'json' | 'toml' | 'yaml';
 

@@ -3,13 +3,18 @@
  * reason it is skipped (naming the field). Pinned only: npm `1.2.3`, PyPI `==1.2.3`, an OCI tag
  * that is not `latest` or a digest, a `.mcpb` bundle by its `fileSha256`.
  */
-import type { z } from 'zod';
 import { exactVersionProblem, npmNameProblem, packageUrlProblem, parseOciRef, parsePypiSpec, SHA256 } from '../../model/package-spec.js';
 import type { Target } from '../types.js';
-import type { Pkg } from './registry.js';
 import { quote, withoutTrailingSlashes } from './registry-values.js';
 
-type PkgData = z.infer<typeof Pkg>;
+/** The fields of a registry `packages[]` entry the readers look at (registry.ts's `Pkg` schema checks them). */
+interface PkgData {
+  identifier?: string;
+  name?: string;
+  registryBaseUrl?: string;
+  version?: unknown;
+  fileSha256?: unknown;
+}
 type Read = Pick<Target, 'npm' | 'pypi' | 'index' | 'mcpb' | 'oci'> | { skip: string };
 
 /** Where idemscan installs npm packages from; a package declared on another registry is another package. */

@@ -1,8 +1,44 @@
-/** Numbers and words the page shows, derived from a report: no HTML here. */
-import type { Report } from '../../model/schema.js';
-import { retryFigures, share, summaryCounts, type VerdictCounts } from '../../model/verdicts.js';
+/**
+ * The view model the table, Markdown and HTML reporters share: numbers and words derived from a
+ * report once (a server's counts by verdict are computed once per server whichever reporters run),
+ * no markup here. Each reporter lays them out in its own form.
+ */
+import { RULE } from '../model/catalogue.js';
+import type { Report, ServerReport } from '../model/schema.js';
+import {
+  countVerdicts,
+  protectedCount,
+  retryFigures,
+  share,
+  summaryCounts,
+  type VerdictCounts,
+} from '../model/verdicts.js';
 
-export { countVerdicts, plural, VERDICTS, verdictInfo, type VerdictCounts } from '../../model/verdicts.js';
+/** What every reporter shows of one server. */
+export interface ServerView {
+  /** Its tools by verdict. */
+  counts: VerdictCounts;
+  /** protocol-keyed + keyed. */
+  protected: number;
+  /** Listed, but the listing ended early (`tool-list-incomplete`). */
+  partial: boolean;
+}
+
+const views = new WeakMap<ServerReport, ServerView>();
+
+export function serverView(s: ServerReport): ServerView {
+  let v = views.get(s);
+  if (!v) {
+    const counts = countVerdicts(s.tools);
+    v = {
+      counts,
+      protected: protectedCount(counts),
+      partial: s.findings.some((f) => f.rule === RULE.toolListIncomplete),
+    };
+    views.set(s, v);
+  }
+  return v;
+}
 
 export interface Headline {
   /** Tools that are not read-only. */
@@ -67,7 +103,9 @@ export function when(iso: string): string {
 export function duration(fromIso: string, toIso: string): string {
   const ms = new Date(toIso).getTime() - new Date(fromIso).getTime();
   if (!Number.isFinite(ms) || ms < 0) return '';
-  return ms < 60_000 ? `${(ms / 1000).toFixed(1)} s` : `${Math.floor(ms / 60_000)} min ${Math.round((ms % 60_000) / 1000)} s`;
+  return ms < 60_000
+    ? `${(ms / 1000).toFixed(1)} s`
+    : `${Math.floor(ms / 60_000)} min ${Math.round((ms % 60_000) / 1000)} s`;
 }
 
 /** The target files the servers came from (`file#servers[0]` → `file`), in order of first use. */

@@ -1,2 +1,0 @@
-/** What stands in a report where a secret was. */
-export const REDACTED = '[REDACTED]';
