@@ -22,24 +22,40 @@ const modes = modesArg ? modesArg.split(',') : ALL;
 /** Give up on a scan after three timeouts: the old code takes minutes on some bombs. */
 const CAP_MS = 3 * timeoutMs;
 
-interface ServerOut { name: string; status: string; failure?: { kind: string; message: string }; durationMs: number; tools: unknown[] }
+interface ServerOut {
+  name: string;
+  status: string;
+  failure?: { kind: string; message: string };
+  durationMs: number;
+  tools: unknown[];
+}
 
 async function run(mode: string, signalAfterListed: boolean) {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'idemscan-bombs-'));
   const log = spawnLog();
   const env = { IDEMSCAN_FIXTURE_LOG: log.file };
   const file = path.join(dir, 'targets.json');
-  writeFileSync(file, JSON.stringify({ servers: [
-    { name: 'bomb', command: process.execPath, args: [FIXTURES.hostileDeadline], env: { ...env, MODE: mode } },
-    signalAfterListed
-      ? { name: 'hang', command: process.execPath, args: [FIXTURES.raw], env: { ...env, MODE: 'hang' } }
-      : { name: 'healthy', command: process.execPath, args: [FIXTURES.legacyStdio], env },
-  ] }));
+  writeFileSync(
+    file,
+    JSON.stringify({
+      servers: [
+        { name: 'bomb', command: process.execPath, args: [FIXTURES.hostileDeadline], env: { ...env, MODE: mode } },
+        signalAfterListed
+          ? { name: 'hang', command: process.execPath, args: [FIXTURES.raw], env: { ...env, MODE: 'hang' } }
+          : { name: 'healthy', command: process.execPath, args: [FIXTURES.legacyStdio], env },
+      ],
+    }),
+  );
   const started = performance.now();
-  const child = execa(process.execPath, [cli, 'scan', file, '--out', dir, '--timeout', String(timeoutMs), '--concurrency', '2', '-q'], { reject: false, timeout: CAP_MS, killSignal: 'SIGKILL', forceKillAfterDelay: false });
+  const child = execa(
+    process.execPath,
+    [cli, 'scan', file, '--out', dir, '--timeout', String(timeoutMs), '--concurrency', '2', '-q'],
+    { reject: false, timeout: CAP_MS, killSignal: 'SIGKILL', forceKillAfterDelay: false },
+  );
   let signalledAt: number | undefined;
   if (signalAfterListed) {
-    while (!log.entries().some((e) => e.name === `deadline-${mode}-listed`) && performance.now() - started < CAP_MS) await new Promise((r) => setTimeout(r, 20));
+    while (!log.entries().some((e) => e.name === `deadline-${mode}-listed`) && performance.now() - started < CAP_MS)
+      await new Promise((r) => setTimeout(r, 20));
     signalledAt = performance.now();
     child.kill('SIGTERM');
   }
@@ -60,19 +76,32 @@ async function run(mode: string, signalAfterListed: boolean) {
       // already gone
     }
   }
-  return { wall, exit: result.timedOut ? 'killed (cap)' : String(result.exitCode), report, afterSignal: signalledAt === undefined ? undefined : performance.now() - signalledAt };
+  return {
+    wall,
+    exit: result.timedOut ? 'killed (cap)' : String(result.exitCode),
+    report,
+    afterSignal: signalledAt === undefined ? undefined : performance.now() - signalledAt,
+  };
 }
 
 const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 const describe = (srv: ServerOut | undefined) =>
-  !srv ? 'not in report' : srv.status === 'ok' ? `ok, ${srv.tools.length} tools, ${s(srv.durationMs)}` : `${srv.failure?.kind}: ${srv.failure?.message.slice(0, 60)}`;
+  !srv
+    ? 'not in report'
+    : srv.status === 'ok'
+      ? `ok, ${srv.tools.length} tools, ${s(srv.durationMs)}`
+      : `${srv.failure?.kind}: ${srv.failure?.message.slice(0, 60)}`;
 
 console.log(`CLI ${cli}, --timeout ${timeoutMs} ms, cap ${s(CAP_MS)}`);
 for (const mode of modes) {
   const beside = await run(mode, false);
   const bomb = beside.report?.servers.find((x) => x.name === 'bomb');
   const healthy = beside.report?.servers.find((x) => x.name === 'healthy');
-  console.log(`${mode.padEnd(20)} wall ${s(beside.wall).padStart(8)} (${(beside.wall / timeoutMs).toFixed(2)} x timeout), exit ${beside.exit}; bomb: ${describe(bomb)}; healthy: ${describe(healthy)}`);
+  console.log(
+    `${mode.padEnd(20)} wall ${s(beside.wall).padStart(8)} (${(beside.wall / timeoutMs).toFixed(2)} x timeout), exit ${beside.exit}; bomb: ${describe(bomb)}; healthy: ${describe(healthy)}`,
+  );
   const sig = await run(mode, true);
-  console.log(`${''.padEnd(20)} SIGTERM while processing: exit ${sig.exit} ${s(sig.afterSignal ?? 0)} after the signal, interrupted: ${sig.report?.options.interrupted ?? 'no report'}`);
+  console.log(
+    `${''.padEnd(20)} SIGTERM while processing: exit ${sig.exit} ${s(sig.afterSignal ?? 0)} after the signal, interrupted: ${sig.report?.options.interrupted ?? 'no report'}`,
+  );
 }

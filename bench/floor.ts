@@ -19,7 +19,8 @@ export function floorScan(command: string, args: string[]): Promise<number> {
     const child = spawn(command, args, { stdio: ['pipe', 'pipe', 'ignore'], env: getDefaultEnvironment() });
     let buffer = '';
     let tools = -1;
-    const send = (id: number, method: string) => child.stdin.write(JSON.stringify({ jsonrpc: '2.0', id, method, params: { _meta: META } }) + '\n');
+    const send = (id: number, method: string) =>
+      child.stdin.write(JSON.stringify({ jsonrpc: '2.0', id, method, params: { _meta: META } }) + '\n');
     child.stdout.setEncoding('utf8');
     child.stdout.on('data', (chunk: string) => {
       buffer += chunk;

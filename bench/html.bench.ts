@@ -18,12 +18,21 @@ const [servers = 200, tools = 5000, rounds = 5] = process.argv.slice(2).map(Numb
 
 /** Deterministic pseudo-random numbers, so every run renders the same page. */
 let seed = 42;
-const random = (): number => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+const random = (): number => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
 const pick = <T>(xs: readonly T[]): T => xs[Math.floor(random() * xs.length)]!;
 
 const VERBS = ['get', 'list', 'create', 'update', 'delete', 'send', 'search', 'sync', 'upload', 'archive'];
 const NOUNS = ['issue', 'payment', 'message', 'file', 'record', 'invoice', 'user', 'branch', 'event', 'ticket'];
-const VERDICTS: Verdict[] = ['read-only', 'read-only', 'read-only', 'keyed', 'idempotent', 'unprotected', 'unprotected', 'unprotected'];
+const VERDICTS: Verdict[] = [
+  'read-only',
+  'read-only',
+  'read-only',
+  'keyed',
+  'idempotent',
+  'unprotected',
+  'unprotected',
+  'unprotected',
+];
 
 function tool(n: number, capability: boolean): ToolReport {
   const name = `${pick(VERBS)}_${pick(NOUNS)}_${n}`;
@@ -31,7 +40,13 @@ function tool(n: number, capability: boolean): ToolReport {
   if (capability && verdict !== 'read-only') verdict = 'protocol-keyed';
   const readOnly = verdict === 'read-only';
   const annotations: Record<string, unknown> | undefined =
-    random() < 0.3 ? undefined : { readOnlyHint: readOnly, ...(verdict === 'idempotent' ? { idempotentHint: true } : {}), ...(random() < 0.5 ? { destructiveHint: !readOnly } : {}) };
+    random() < 0.3
+      ? undefined
+      : {
+          readOnlyHint: readOnly,
+          ...(verdict === 'idempotent' ? { idempotentHint: true } : {}),
+          ...(random() < 0.5 ? { destructiveHint: !readOnly } : {}),
+        };
   return {
     name,
     title: random() < 0.5 ? name.replace(/_/g, ' ') : undefined,
@@ -39,10 +54,20 @@ function tool(n: number, capability: boolean): ToolReport {
     annotations,
     effective: { readOnly, destructive: !readOnly, idempotent: verdict === 'idempotent', openWorld: true },
     verdict,
-    keyArguments: verdict === 'keyed' ? [{ name: 'idempotency_key', path: '$.options.idempotency_key', confidence: 'strong', reason: 'name' }] : [],
+    keyArguments:
+      verdict === 'keyed'
+        ? [{ name: 'idempotency_key', path: '$.options.idempotency_key', confidence: 'strong', reason: 'name' }]
+        : [],
     findings: annotations
       ? []
-      : [{ rule: 'missing-annotations', severity: 'warning', message: 'no behaviour hints: clients must assume a destructive, non-idempotent write', tool: name }],
+      : [
+          {
+            rule: 'missing-annotations',
+            severity: 'warning',
+            message: 'no behaviour hints: clients must assume a destructive, non-idempotent write',
+            tool: name,
+          },
+        ],
   };
 }
 
@@ -53,13 +78,35 @@ function syntheticReport(): Report {
   let made = 0;
   let ok = 0;
   for (let i = 0; i < servers; i++) {
-    const base = { name: `server-${String(i).padStart(3, '0')}`, target: { transport: 'stdio' as const, command: 'node', args: [`/srv/mcp/server-${i}/index.js`], source: 'bench#synthetic' }, findings: [], trusted: false };
+    const base = {
+      name: `server-${String(i).padStart(3, '0')}`,
+      target: {
+        transport: 'stdio' as const,
+        command: 'node',
+        args: [`/srv/mcp/server-${i}/index.js`],
+        source: 'bench#synthetic',
+      },
+      findings: [],
+      trusted: false,
+    };
     if (i % failedEvery === failedEvery - 1) {
-      list.push({ ...base, status: 'failed', idempotencyCapability: false, durationMs: 30_000, tools: [], failure: { kind: 'timeout', message: 'no complete answer within 30000 ms (--timeout)', stderr: 'Listening on stdio…\nwarn: slow start\n' } });
+      list.push({
+        ...base,
+        status: 'failed',
+        idempotencyCapability: false,
+        durationMs: 30_000,
+        tools: [],
+        failure: {
+          kind: 'timeout',
+          message: 'no complete answer within 30000 ms (--timeout)',
+          stderr: 'Listening on stdio…\nwarn: slow start\n',
+        },
+      });
       continue;
     }
     ok++;
-    const count = ok === okServers ? tools - made : Math.max(1, Math.round((tools / okServers) * (0.4 + random() * 1.2)));
+    const count =
+      ok === okServers ? tools - made : Math.max(1, Math.round((tools / okServers) * (0.4 + random() * 1.2)));
     const capability = i % 25 === 0;
     const list_ = Array.from({ length: Math.min(count, tools - made) }, (_, k) => tool(made + k, capability));
     made += list_.length;
@@ -117,14 +164,32 @@ const renderMs = performance.now() - t;
 const file = path.join(mkdtempSync(path.join(os.tmpdir(), 'idemscan-html-bench-')), 'report.html');
 writeFileSync(file, html);
 const size = statSync(file).size;
-console.log(`report: ${report.summary.servers} servers (${report.summary.serversFailed} failed), ${report.summary.tools} tools`);
+console.log(
+  `report: ${report.summary.servers} servers (${report.summary.serversFailed} failed), ${report.summary.tools} tools`,
+);
 console.log(`render: ${ms(renderMs)}; file: ${(size / 1024 / 1024).toFixed(2)} MiB (${size} bytes), ${file}`);
 
 const browser = await chromium.launch({
   executablePath: '/usr/bin/chromium',
-  args: ['--no-sandbox', '--headless', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+  args: [
+    '--no-sandbox',
+    '--headless',
+    '--disable-gpu',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+    '--no-first-run',
+  ],
 });
-const results: Record<string, number[]> = { load: [], interactive: [], domInteractive: [], fcp: [], filter: [], sort: [], expandAll: [] };
+const results: Record<string, number[]> = {
+  load: [],
+  interactive: [],
+  domInteractive: [],
+  fcp: [],
+  filter: [],
+  sort: [],
+  expandAll: [],
+};
 try {
   for (let round = 0; round < rounds; round++) {
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
@@ -169,5 +234,7 @@ const labels: Record<string, string> = {
   expandAll: 'expand all 5,000 tool rows',
 };
 for (const [key, xs] of Object.entries(results)) {
-  console.log(`  ${labels[key]!.padEnd(34)} ${ms(median(xs)).padStart(8)}  (${ms(Math.min(...xs))}-${ms(Math.max(...xs))})`);
+  console.log(
+    `  ${labels[key]!.padEnd(34)} ${ms(median(xs)).padStart(8)}  (${ms(Math.min(...xs))}-${ms(Math.max(...xs))})`,
+  );
 }

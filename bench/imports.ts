@@ -40,7 +40,11 @@ export function importsOf(file: string, text = readFileSync(file, 'utf8')): stri
     out.push(path.resolve(path.dirname(file), spec.replace(/\.js$/, '.ts')));
   };
   const visit = (node: ts.Node) => {
-    if ((ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier)) {
+    if (
+      (ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) &&
+      node.moduleSpecifier &&
+      ts.isStringLiteral(node.moduleSpecifier)
+    ) {
       add(node.moduleSpecifier.text);
     } else if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword) {
       const [arg] = node.arguments;
@@ -92,10 +96,16 @@ function longestFunctions(files: string[], n: number): { name: string; lines: nu
   for (const file of files) {
     const sf = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.ES2022, true);
     const visit = (node: ts.Node) => {
-      if (ts.isFunctionDeclaration(node) || ts.isMethodDeclaration(node) || ts.isArrowFunction(node) || ts.isFunctionExpression(node)) {
+      if (
+        ts.isFunctionDeclaration(node) ||
+        ts.isMethodDeclaration(node) ||
+        ts.isArrowFunction(node) ||
+        ts.isFunctionExpression(node)
+      ) {
         const start = sf.getLineAndCharacterOfPosition(node.getStart(sf)).line;
         const end = sf.getLineAndCharacterOfPosition(node.getEnd()).line;
-        let name = (ts.isFunctionDeclaration(node) || ts.isMethodDeclaration(node)) && node.name ? node.name.getText(sf) : '';
+        let name =
+          (ts.isFunctionDeclaration(node) || ts.isMethodDeclaration(node)) && node.name ? node.name.getText(sf) : '';
         if (!name && ts.isVariableDeclaration(node.parent)) name = node.parent.name.getText(sf);
         if (name) all.push({ name: `${path.relative(SRC, file)}:${name}()`, lines: end - start + 1 });
       }
@@ -113,9 +123,16 @@ function loadedBy(args: string[]): { all: number; dist: string[] } | undefined {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'idemscan-imports-'));
   const log = path.join(dir, 'imports.log');
   try {
-    spawnSync(process.execPath, ['--import', hook, cli, ...args], { cwd: dir, env: { ...process.env, IDEMSCAN_IMPORT_LOG: log }, stdio: 'ignore' });
+    spawnSync(process.execPath, ['--import', hook, cli, ...args], {
+      cwd: dir,
+      env: { ...process.env, IDEMSCAN_IMPORT_LOG: log },
+      stdio: 'ignore',
+    });
     const urls = readFileSync(log, 'utf8').trim().split('\n');
-    return { all: urls.length, dist: urls.filter((u) => u.includes('/dist/')).map((u) => u.slice(u.indexOf('/dist/') + 6)) };
+    return {
+      all: urls.length,
+      dist: urls.filter((u) => u.includes('/dist/')).map((u) => u.slice(u.indexOf('/dist/') + 6)),
+    };
   } catch {
     return undefined;
   } finally {
@@ -135,15 +152,21 @@ function main(): void {
     const row = perFolder.get(key) ?? { files: 0, lines: 0, over120: 0 };
     row.files++;
     row.lines += lines(f);
-    row.over120 += readFileSync(f, 'utf8').split('\n').filter((l) => l.length > 120).length;
+    row.over120 += readFileSync(f, 'utf8')
+      .split('\n')
+      .filter((l) => l.length > 120).length;
     perFolder.set(key, row);
   }
   let total = { files: 0, lines: 0, over120: 0 };
   for (const [k, v] of [...perFolder].sort()) {
-    console.log(`${k.padEnd(16)} ${String(v.files).padStart(4)} files ${String(v.lines).padStart(6)} lines ${String(v.over120).padStart(4)} over 120 columns`);
+    console.log(
+      `${k.padEnd(16)} ${String(v.files).padStart(4)} files ${String(v.lines).padStart(6)} lines ${String(v.over120).padStart(4)} over 120 columns`,
+    );
     total = { files: total.files + v.files, lines: total.lines + v.lines, over120: total.over120 + v.over120 };
   }
-  console.log(`${'total'.padEnd(16)} ${String(total.files).padStart(4)} files ${String(total.lines).padStart(6)} lines ${String(total.over120).padStart(4)} over 120 columns`);
+  console.log(
+    `${'total'.padEnd(16)} ${String(total.files).padStart(4)} files ${String(total.lines).padStart(6)} lines ${String(total.over120).padStart(4)} over 120 columns`,
+  );
 
   console.log('\n## folder-level import edges (from -> to: imports)');
   const edges = new Map<string, number>();
@@ -158,7 +181,9 @@ function main(): void {
     const [a, b] = k.split(' -> ');
     return edges.has(`${b} -> ${a}`) && a! < b!;
   });
-  console.log(`folder pairs importing each other: ${pairs.length ? pairs.map((p) => p.replace(' -> ', ' <-> ')).join(', ') : 'none'}`);
+  console.log(
+    `folder pairs importing each other: ${pairs.length ? pairs.map((p) => p.replace(' -> ', ' <-> ')).join(', ') : 'none'}`,
+  );
 
   console.log('\n## file-level cycles (strongly connected components)');
   const cyc = cycles(graph);
@@ -177,7 +202,9 @@ function main(): void {
   for (const [label, args] of commands) {
     const r = loadedBy(args);
     const scanning = r?.dist.filter((d) => /^(?:scan\.js|targets\/|connect\/|redact\/)/.test(d)).length;
-    console.log(`${label.padEnd(10)} ${r ? `${r.all} modules, ${r.dist.length} of idemscan, ${scanning} of them scanning code` : 'n/a'}`);
+    console.log(
+      `${label.padEnd(10)} ${r ? `${r.all} modules, ${r.dist.length} of idemscan, ${scanning} of them scanning code` : 'n/a'}`,
+    );
   }
 
   console.log('\n## longest functions');

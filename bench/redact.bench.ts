@@ -8,7 +8,11 @@ import { Redactor } from '../src/redact/redact.js';
 import { redactDeep } from '../src/redact/redact-report.js';
 
 const redactor = new Redactor({
-  headers: { Authorization: 'Bearer abcdefghijklmnopqrstuvwxyz012345', 'X-Org': 'northwindtrading', 'X-Rep': 'a'.repeat(64) },
+  headers: {
+    Authorization: 'Bearer abcdefghijklmnopqrstuvwxyz012345',
+    'X-Org': 'northwindtrading',
+    'X-Rep': 'a'.repeat(64),
+  },
   args: ['--token=TokQ7x9Lm2Pz4Vb', '--password', 'PwHunter83JdKsQ'],
   url: 'https://bob:pw-Secret-99@example.test/mcp?sig=SigVal7Hq2Wm5Zp',
   secrets: ['acmewidgetsinc'],

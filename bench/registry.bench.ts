@@ -21,7 +21,10 @@ const registryFixture = fileURLToPath(new URL('../test/fixtures/registry-server.
 const dir = mkdtempSync(path.join(os.tmpdir(), 'idemscan-registry-bench-'));
 
 function listen(file: string, env: Record<string, string>): Promise<{ url: string; child: ChildProcess }> {
-  const child = spawn(process.execPath, [file], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [file], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   return new Promise((resolve) => {
     let out = '';
     child.stdout!.setEncoding('utf8');
@@ -36,7 +39,10 @@ function listen(file: string, env: Record<string, string>): Promise<{ url: strin
 
 function timed(args: string[]): { seconds: number; rssMiB: number; code: number | null; stderr: string } {
   const t0 = performance.now();
-  const run = spawnSync('/usr/bin/time', ['-v', process.execPath, cli, ...args], { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
+  const run = spawnSync('/usr/bin/time', ['-v', process.execPath, cli, ...args], {
+    encoding: 'utf8',
+    maxBuffer: 256 * 1024 * 1024,
+  });
   const seconds = (performance.now() - t0) / 1000;
   const rssKb = Number(/Maximum resident set size \(kbytes\): (\d+)/.exec(run.stderr)?.[1] ?? NaN);
   return { seconds, rssMiB: rssKb / 1024, code: run.status, stderr: run.stderr };
@@ -48,19 +54,42 @@ const pull = timed(['registry', 'pull', '--base-url', registry.url, '--out', pul
 registry.child.kill();
 const pulled = JSON.parse(readFileSync(pullOut, 'utf8')) as { counts: { servers: number } };
 const pages = Math.ceil((Number(serversArg) * 2) / 100);
-console.log(`registry pull: ${serversArg} servers (${Number(serversArg) * 2} entries, ${pages} pages) in ${pull.seconds.toFixed(2)} s: ` +
-  `${(pages / pull.seconds).toFixed(0)} pages/s, ${((Number(serversArg) * 2) / pull.seconds).toFixed(0)} entries/s, ${pulled.counts.servers} kept, peak RSS ${pull.rssMiB.toFixed(0)} MiB, file ${(statSync(pullOut).size / 1024 / 1024).toFixed(1)} MiB (exit ${pull.code})`);
+console.log(
+  `registry pull: ${serversArg} servers (${Number(serversArg) * 2} entries, ${pages} pages) in ${pull.seconds.toFixed(2)} s: ` +
+    `${(pages / pull.seconds).toFixed(0)} pages/s, ${((Number(serversArg) * 2) / pull.seconds).toFixed(0)} entries/s, ${pulled.counts.servers} kept, peak RSS ${pull.rssMiB.toFixed(0)} MiB, file ${(statSync(pullOut).size / 1024 / 1024).toFixed(1)} MiB (exit ${pull.code})`,
+);
 
 const n = Number(endpointsArg);
 for (const delay of ['0', latencyArg]) {
   const endpoints = await listen(FIXTURES.hostileHttp, { MODE: 'tools', TOOLS: '3', DELAY_MS: delay });
   const list = path.join(dir, `remotes-${delay}.json`);
-  writeFileSync(list, JSON.stringify({ servers: Array.from({ length: n }, (_, i) => ({ name: `remote-${i}`, url: `${endpoints.url}/${i}` })) }));
+  writeFileSync(
+    list,
+    JSON.stringify({
+      servers: Array.from({ length: n }, (_, i) => ({ name: `remote-${i}`, url: `${endpoints.url}/${i}` })),
+    }),
+  );
   for (const pool of ['4', '64']) {
     const out = path.join(dir, `scan-${delay}-${pool}`);
-    const r = timed(['scan', list, '--http-concurrency', pool, '--probe-timeout', '1000', '--cache-dir', path.join(dir, 'cache'), '--out', out, '-q']);
-    const report = JSON.parse(readFileSync(path.join(out, 'report.json'), 'utf8')) as { summary: { serversOk: number } };
-    console.log(`scan ${n} loopback HTTP servers, tools/list held ${delay} ms, --http-concurrency ${pool}: ${r.seconds.toFixed(1)} s, ${(n / r.seconds).toFixed(0)} servers/s, peak RSS ${r.rssMiB.toFixed(0)} MiB, ${report.summary.serversOk} ok (exit ${r.code})`);
+    const r = timed([
+      'scan',
+      list,
+      '--http-concurrency',
+      pool,
+      '--probe-timeout',
+      '1000',
+      '--cache-dir',
+      path.join(dir, 'cache'),
+      '--out',
+      out,
+      '-q',
+    ]);
+    const report = JSON.parse(readFileSync(path.join(out, 'report.json'), 'utf8')) as {
+      summary: { serversOk: number };
+    };
+    console.log(
+      `scan ${n} loopback HTTP servers, tools/list held ${delay} ms, --http-concurrency ${pool}: ${r.seconds.toFixed(1)} s, ${(n / r.seconds).toFixed(0)} servers/s, peak RSS ${r.rssMiB.toFixed(0)} MiB, ${report.summary.serversOk} ok (exit ${r.code})`,
+    );
   }
   endpoints.child.kill();
 }

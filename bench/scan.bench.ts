@@ -11,7 +11,11 @@ import { floorScan } from './floor.js';
 
 const [n = 96, concurrency = 4, rounds = 3] = process.argv.slice(2).map(Number);
 const targets: Target[] = Array.from({ length: n }, (_, i) => ({
-  name: `modern-${i}`, source: 'bench', transport: 'stdio', command: process.execPath, args: [FIXTURES.modernStdio],
+  name: `modern-${i}`,
+  source: 'bench',
+  transport: 'stdio',
+  command: process.execPath,
+  args: [FIXTURES.modernStdio],
 }));
 
 async function timeIdemscan(): Promise<number> {

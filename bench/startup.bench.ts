@@ -48,15 +48,25 @@ console.log(`CLI: ${CLI}; medians of ${runs} runs (cpu: the process's own user +
 const node = measure('node -e 0', ['-e', '0']);
 for (const args of [['--version'], ['--help'], ['scan', '--help']]) {
   const m = measure(`idemscan ${args.join(' ')}`, [CLI, ...args]);
-  console.log(`${''.padEnd(34)} ratio to node -e 0: wall ${(m.wall / node.wall).toFixed(2)}x, cpu ${(m.cpu / node.cpu).toFixed(2)}x`);
+  console.log(
+    `${''.padEnd(34)} ratio to node -e 0: wall ${(m.wall / node.wall).toFixed(2)}x, cpu ${(m.cpu / node.cpu).toFixed(2)}x`,
+  );
 }
-const audit = measure('idemscan audit -- node modern-stdio', [CLI, 'audit', '-q', '--out', path.join(dir, 'audit'), '--', process.execPath, FIXTURES.modernStdio], Math.min(runs, 7));
+const audit = measure(
+  'idemscan audit -- node modern-stdio',
+  [CLI, 'audit', '-q', '--out', path.join(dir, 'audit'), '--', process.execPath, FIXTURES.modernStdio],
+  Math.min(runs, 7),
+);
 console.log(`${''.padEnd(34)} cpu in idemscan beyond node -e 0: ${ms(audit.cpu - node.cpu)}`);
 
 // N trivial servers through the CLI, against the floor at the same concurrency.
 const concurrency = 4;
 const list = path.join(dir, 'servers.json');
-const entries = Array.from({ length: servers }, (_, i) => ({ name: `modern-${i}`, command: process.execPath, args: [FIXTURES.modernStdio] }));
+const entries = Array.from({ length: servers }, (_, i) => ({
+  name: `modern-${i}`,
+  command: process.execPath,
+  args: [FIXTURES.modernStdio],
+}));
 writeFileSync(list, JSON.stringify({ servers: entries }));
 const limit = pLimit(concurrency);
 const floorOnce = async () => {
@@ -64,7 +74,8 @@ const floorOnce = async () => {
   await Promise.all(entries.map((e) => limit(() => floorScan(e.command, e.args))));
   return performance.now() - t;
 };
-const cliOnce = () => once([CLI, 'scan', list, '-q', '--concurrency', String(concurrency), '--out', path.join(dir, 'scan')]).wall;
+const cliOnce = () =>
+  once([CLI, 'scan', list, '-q', '--concurrency', String(concurrency), '--out', path.join(dir, 'scan')]).wall;
 await floorOnce();
 const floor: number[] = [];
 const ours: number[] = [];

@@ -8,7 +8,13 @@ export { discover, CLIENTS, type Discovery, type DiscoverPlaces } from './target
 export { classifyTool, classifyServer } from './classify/index.js';
 export { findKeyArguments, keyConfidence } from './classify/keys.js';
 /** At retry time: whether to re-issue a call whose answer was lost (docs/RETRY.md), on the scanner's own verdicts. */
-export { retryDecision, withRetryKey, type RetryDecision, type RetryContext, type KeyLocation } from './classify/retry.js';
+export {
+  retryDecision,
+  withRetryKey,
+  type RetryDecision,
+  type RetryContext,
+  type KeyLocation,
+} from './classify/retry.js';
 export { placeKey } from './classify/key-place.js';
 /** `idemscan probe` as a library call (docs/PROBE.md): it calls tools, with real effects. */
 export { probe, type ProbeOptions, type ProbeResult } from './probe.js';

@@ -21,7 +21,10 @@ interface ProbeRun {
   warnings: string[];
 }
 
-export type ProbeOptions = Pick<ScanOptions, 'timeoutMs' | 'probeTimeoutMs' | 'sandbox' | 'trust' | 'cacheDir' | 'signal' | 'onProgress'>;
+export type ProbeOptions = Pick<
+  ScanOptions,
+  'timeoutMs' | 'probeTimeoutMs' | 'sandbox' | 'trust' | 'cacheDir' | 'signal' | 'onProgress'
+>;
 
 export interface ProbeResult {
   report: Report;
@@ -29,7 +32,11 @@ export interface ProbeResult {
   warnings: string[];
 }
 
-const NOT_PROBED: ToolProbe = { outcome: 'not-probed', key: null, evidence: { reason: 'not in the plan: never called', calls: [], requests: 0, durationMs: 0 } };
+const NOT_PROBED: ToolProbe = {
+  outcome: 'not-probed',
+  key: null,
+  evidence: { reason: 'not in the plan: never called', calls: [], requests: 0, durationMs: 0 },
+};
 
 /**
  * `timeoutMs` bounds the connection up to the listing and then each call of the experiment. A

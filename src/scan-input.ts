@@ -30,41 +30,67 @@ const isTextRecord = (v: unknown) => isObject(v) && Object.values(v).every((x) =
 
 /** Throws a ScanInputError for the first malformed target. */
 export function checkTargets(targets: unknown): asserts targets is Target[] {
-  if (!Array.isArray(targets)) throw new ScanInputError('targets', 'targets', 'expected an array of targets (loadTargetFile(file).targets gives one)');
+  if (!Array.isArray(targets))
+    throw new ScanInputError(
+      'targets',
+      'targets',
+      'expected an array of targets (loadTargetFile(file).targets gives one)',
+    );
   const names = new Set<string>();
   targets.forEach((t: unknown, i) => {
     const at = `targets[${i}]`;
     const fail = (field: string, detail: string) => new ScanInputError('target', field ? `${at}.${field}` : at, detail);
     if (!isObject(t)) throw fail('', 'expected an object { name, source, transport, ... }');
     if (!isText(t.name)) throw fail('name', 'required: a non-empty string');
-    if (names.has(t.name as string)) throw fail('name', `duplicate name "${String(t.name).slice(0, 100)}": each server needs its own`);
+    if (names.has(t.name as string))
+      throw fail('name', `duplicate name "${String(t.name).slice(0, 100)}": each server needs its own`);
     names.add(t.name as string);
-    if (typeof t.source !== 'string') throw fail('source', 'required: a string saying where the target came from (shown in errors)');
+    if (typeof t.source !== 'string')
+      throw fail('source', 'required: a string saying where the target came from (shown in errors)');
     if (!(TRANSPORTS as readonly unknown[]).includes(t.transport)) {
-      throw fail('transport', `required: "stdio" for a command or npm package, "http" or "sse" for a url, "static" for a saved tool list${t.transport === undefined ? '' : ` (got ${JSON.stringify(t.transport)?.slice(0, 40)})`}`);
+      throw fail(
+        'transport',
+        `required: "stdio" for a command or npm package, "http" or "sse" for a url, "static" for a saved tool list${t.transport === undefined ? '' : ` (got ${JSON.stringify(t.transport)?.slice(0, 40)})`}`,
+      );
     }
     if (t.transport === 'static') {
-      if (!isObject(t.saved) || !Array.isArray(t.saved.tools)) throw fail('saved', 'a static target needs saved: { tools: [...] } (a saved tools/list result)');
-      if ([t.command, t.npm, t.pypi, t.mcpb, t.oci, t.url].some((v) => v !== undefined)) throw fail('saved', 'a static target is a saved list: it takes no command, package or url');
+      if (!isObject(t.saved) || !Array.isArray(t.saved.tools))
+        throw fail('saved', 'a static target needs saved: { tools: [...] } (a saved tools/list result)');
+      if ([t.command, t.npm, t.pypi, t.mcpb, t.oci, t.url].some((v) => v !== undefined))
+        throw fail('saved', 'a static target is a saved list: it takes no command, package or url');
     } else if (t.transport === 'stdio') {
-      if ([t.command, t.npm, t.pypi, t.mcpb, t.oci].filter((v) => v !== undefined).length !== 1) throw fail('command', 'a stdio target needs exactly one of "command", "npm", "pypi", "mcpb" or "oci"');
+      if ([t.command, t.npm, t.pypi, t.mcpb, t.oci].filter((v) => v !== undefined).length !== 1)
+        throw fail('command', 'a stdio target needs exactly one of "command", "npm", "pypi", "mcpb" or "oci"');
       if (t.pypi !== undefined && !isText(t.pypi)) throw fail('pypi', 'expected a pinned package, "name==1.2.3"');
-      if (t.oci !== undefined && !isText(t.oci)) throw fail('oci', 'expected a pinned image, "registry/name:1.2.3" or "name@sha256:..."');
-      if (t.mcpb !== undefined && !(isObject(t.mcpb) && typeof t.mcpb.url === 'string' && typeof t.mcpb.sha256 === 'string')) throw fail('mcpb', 'expected { url, sha256 }');
+      if (t.oci !== undefined && !isText(t.oci))
+        throw fail('oci', 'expected a pinned image, "registry/name:1.2.3" or "name@sha256:..."');
+      if (
+        t.mcpb !== undefined &&
+        !(isObject(t.mcpb) && typeof t.mcpb.url === 'string' && typeof t.mcpb.sha256 === 'string')
+      )
+        throw fail('mcpb', 'expected { url, sha256 }');
       if (t.command !== undefined && !isText(t.command)) throw fail('command', 'expected a non-empty string');
       if (t.npm !== undefined && !isText(t.npm)) throw fail('npm', 'expected a pinned package, "name@1.2.3"');
       if (t.url !== undefined) throw fail('url', 'a stdio target takes no url (transport "http" or "sse" for one)');
-      if (t.args !== undefined && !(Array.isArray(t.args) && t.args.every((a) => typeof a === 'string'))) throw fail('args', 'expected an array of strings');
+      if (t.args !== undefined && !(Array.isArray(t.args) && t.args.every((a) => typeof a === 'string')))
+        throw fail('args', 'expected an array of strings');
       if (t.env !== undefined && !isTextRecord(t.env)) throw fail('env', 'expected an object of string values');
       if (t.cwd !== undefined && typeof t.cwd !== 'string') throw fail('cwd', 'expected a string');
     } else {
-      if (typeof t.url !== 'string') throw fail('url', `required for transport "${String(t.transport)}": an http(s) URL`);
+      if (typeof t.url !== 'string')
+        throw fail('url', `required for transport "${String(t.transport)}": an http(s) URL`);
       const problem = httpUrlProblem(t.url);
       if (problem) throw fail('url', problem);
-      if (t.command !== undefined || t.npm !== undefined) throw fail(t.command !== undefined ? 'command' : 'npm', `a "${String(t.transport)}" target is a url (transport "stdio" for a command or package)`);
-      if (t.headers !== undefined && !isTextRecord(t.headers)) throw fail('headers', 'expected an object of string values');
+      if (t.command !== undefined || t.npm !== undefined)
+        throw fail(
+          t.command !== undefined ? 'command' : 'npm',
+          `a "${String(t.transport)}" target is a url (transport "stdio" for a command or package)`,
+        );
+      if (t.headers !== undefined && !isTextRecord(t.headers))
+        throw fail('headers', 'expected an object of string values');
     }
-    if (t.timeoutMs !== undefined && !isPositiveInt(t.timeoutMs)) throw fail('timeoutMs', 'expected a positive whole number of milliseconds');
+    if (t.timeoutMs !== undefined && !isPositiveInt(t.timeoutMs))
+      throw fail('timeoutMs', 'expected a positive whole number of milliseconds');
     if (t.trusted !== undefined && typeof t.trusted !== 'boolean') throw fail('trusted', 'expected true or false');
   });
 }
@@ -75,10 +101,24 @@ const isPositiveInt = (v: unknown) => typeof v === 'number' && Number.isInteger(
 export function checkOptions(options: unknown): void {
   if (options === undefined) return;
   if (!isObject(options)) throw new ScanInputError('option', 'options', 'expected an object');
-  for (const key of ['concurrency', 'httpConcurrency', 'timeoutMs', 'probeTimeoutMs', 'maxPages', 'maxTools', 'maxFrameBytes', 'maxServerBytes', 'stderrTailBytes', 'killGraceMs']) {
-    if (options[key] !== undefined && !isPositiveInt(options[key])) throw new ScanInputError('option', `options.${key}`, 'expected a positive whole number');
+  for (const key of [
+    'concurrency',
+    'httpConcurrency',
+    'timeoutMs',
+    'probeTimeoutMs',
+    'maxPages',
+    'maxTools',
+    'maxFrameBytes',
+    'maxServerBytes',
+    'stderrTailBytes',
+    'killGraceMs',
+  ]) {
+    if (options[key] !== undefined && !isPositiveInt(options[key]))
+      throw new ScanInputError('option', `options.${key}`, 'expected a positive whole number');
   }
   const trust = options.trust;
-  if (trust !== undefined && !(Array.isArray(trust) && trust.every((n) => typeof n === 'string'))) throw new ScanInputError('option', 'options.trust', 'expected an array of server names');
-  if (options.signal !== undefined && !(options.signal instanceof AbortSignal)) throw new ScanInputError('option', 'options.signal', 'expected an AbortSignal');
+  if (trust !== undefined && !(Array.isArray(trust) && trust.every((n) => typeof n === 'string')))
+    throw new ScanInputError('option', 'options.trust', 'expected an array of server names');
+  if (options.signal !== undefined && !(options.signal instanceof AbortSignal))
+    throw new ScanInputError('option', 'options.signal', 'expected an AbortSignal');
 }

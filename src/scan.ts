@@ -131,7 +131,12 @@ interface Prepared {
 }
 
 /** Runners as package targets, unpinned ones resolved, packages checked and (with `install`) installed. */
-async function prepareTargets(listed: Target[], options: ScanOptions, cacheDir: string, concurrency: number): Promise<Prepared> {
+async function prepareTargets(
+  listed: Target[],
+  options: ScanOptions,
+  cacheDir: string,
+  concurrency: number,
+): Promise<Prepared> {
   const warn = (message: string) => options.onProgress?.({ type: 'warning', message });
   // `npx -y pkg`, `uvx pkg==1.2.3` and the like run from the cache like npm targets; unpinned npm ones get a version first.
   const launched = pypiLaunchTargets(npmLaunchTargets(listed));
@@ -157,7 +162,13 @@ async function prepareTargets(listed: Target[], options: ScanOptions, cacheDir: 
 }
 
 /** Every target through the pool, `concurrency` at once; each report redacted as it finishes, and again for tokens stored meanwhile. */
-async function scanAll(prepared: Prepared, connect: ConnectOptions, options: ScanOptions, cacheDir: string, pools: { stdio: number; http: number }): Promise<ServerReport[]> {
+async function scanAll(
+  prepared: Prepared,
+  connect: ConnectOptions,
+  options: ScanOptions,
+  cacheDir: string,
+  pools: { stdio: number; http: number },
+): Promise<ServerReport[]> {
   const { targets, installErrors } = prepared;
   const eraMemo = EraMemo.load(cacheDir);
   const oauth: OAuthScanOptions = { timeoutMs: DEFAULTS.signInTimeoutMs, print: () => {}, ...options.oauth, cacheDir };
@@ -173,7 +184,9 @@ async function scanAll(prepared: Prepared, connect: ConnectOptions, options: Sca
       (target.transport === 'stdio' ? stdioLimit : httpLimit)(async () => {
         if (options.signal?.aborted) return undefined;
         options.onProgress?.({ type: 'start', target: target.name, index, total: targets.length });
-        const server = await scanOne(target, { ...connect, eraMemo, signal: options.signal, oauth }, one).catch((err: unknown) => crashed(target, err, shared));
+        const server = await scanOne(target, { ...connect, eraMemo, signal: options.signal, oauth }, one).catch(
+          (err: unknown) => crashed(target, err, shared),
+        );
         // A server cut short by Ctrl-C did not fail: it was not scanned. One that finished as the
         // signal came was scanned, and is kept.
         if (options.signal?.aborted && server.status === 'failed') return undefined;
@@ -186,14 +199,18 @@ async function scanAll(prepared: Prepared, connect: ConnectOptions, options: Sca
   // Tokens stored while the pool ran (a sign-in, a grant) were not in the set each report was
   // redacted with as it finished, and a server that ran later may have read them from the store.
   const later = await laterSecrets(cacheDir, shared);
-  const servers = results.filter((s): s is ServerReport => s !== undefined).map((s) => (later ? redactServer(s, later) : s));
+  const servers = results
+    .filter((s): s is ServerReport => s !== undefined)
+    .map((s) => (later ? redactServer(s, later) : s));
   // A trusted name that found no server is most often a typo; in a shard the rest are elsewhere.
   const untrusted = options.signal?.aborted || options.shard ? [] : trust.unmatched();
-  if (untrusted.length > 0) options.onProgress?.({ type: 'warning', message: unmatchedTrust(untrusted, servers, !!options.trustServerInfo) });
+  if (untrusted.length > 0)
+    options.onProgress?.({ type: 'warning', message: unmatchedTrust(untrusted, servers, !!options.trustServerInfo) });
   return servers;
 }
 
-export const SDIST_WARNING = '--allow-sdist: PyPI packages without a wheel are built from source, which runs their build code (setup.py, build backends) at install time, outside any sandbox, with the network';
+export const SDIST_WARNING =
+  '--allow-sdist: PyPI packages without a wheel are built from source, which runs their build code (setup.py, build backends) at install time, outside any sandbox, with the network';
 
 interface OneOptions extends ScanOptions {
   cacheDir: string;
@@ -228,7 +245,12 @@ async function scanOne(target: Target, connect: ConnectOptions, opts: OneOptions
   return fitServerReport(redactServer(server, redactor));
 }
 
-async function scanServer(target: Target, connect: ConnectOptions, opts: OneOptions, redact: Redactor): Promise<ServerReport> {
+async function scanServer(
+  target: Target,
+  connect: ConnectOptions,
+  opts: OneOptions,
+  redact: Redactor,
+): Promise<ServerReport> {
   let trusted = target.trusted === true || opts.trustMatcher.matches({ target: target.name });
   const base = { name: target.name, idempotencyCapability: false, trusted, tools: [], findings: [] };
   let launch: Launch = target;
@@ -244,9 +266,15 @@ async function scanServer(target: Target, connect: ConnectOptions, opts: OneOpti
       if (unavailable) throw new Error(unavailable);
       const installError = opts.installErrors.get(pkg.spec);
       if (installError) throw new Error(`${pkg.spec} was not installed: ${installError}`);
-      if (!pkg.kind.installed(target, opts.cacheDir)) throw new Error(`${pkg.spec} is not installed: run \`${installHint(target.source, opts.cacheDir)}\` first`);
+      if (!pkg.kind.installed(target, opts.cacheDir))
+        throw new Error(`${pkg.spec} is not installed: run \`${installHint(target.source, opts.cacheDir)}\` first`);
       const ready = await pkg.kind.launch(target, opts.cacheDir);
-      launch = { ...target, command: ready.command, args: ready.args, env: ready.env ? { ...ready.env, ...target.env } : target.env };
+      launch = {
+        ...target,
+        command: ready.command,
+        args: ready.args,
+        env: ready.env ? { ...ready.env, ...target.env } : target.env,
+      };
       resolved = [launch.command, ...redact.args(launch.args ?? [])].join(' ');
       own = { ...own, readable: ready.readable };
       container = !!ready.container;
@@ -257,7 +285,10 @@ async function scanServer(target: Target, connect: ConnectOptions, opts: OneOpti
     if (pypi) throw new Error(pypi);
     if (launch.transport === 'stdio' && launch.command) {
       // A container is contained by its engine; bubblewrap would hide the engine's socket.
-      const contained = contain({ command: launch.command, args: launch.args ?? [], cwd: launch.cwd }, { sandbox: !!opts.sandbox && !container, ...own });
+      const contained = contain(
+        { command: launch.command, args: launch.args ?? [], cwd: launch.cwd },
+        { sandbox: !!opts.sandbox && !container, ...own },
+      );
       launch = { ...launch, command: contained.command, args: contained.args };
       sandbox = container ? 'container' : contained.sandbox;
     }
@@ -273,13 +304,22 @@ async function scanServer(target: Target, connect: ConnectOptions, opts: OneOpti
 
   if (target.oauth) launch = { ...launch, oauthClient: oauthClientOf(target) };
   const saved = target.transport === 'static';
-  const obs = saved ? await (await import('./connect/saved.js')).observeSaved(target, connect) : await observe(launch, target.timeoutMs ? { ...connect, timeoutMs: target.timeoutMs } : connect);
+  const obs = saved
+    ? await (await import('./connect/saved.js')).observeSaved(target, connect)
+    : await observe(launch, target.timeoutMs ? { ...connect, timeoutMs: target.timeoutMs } : connect);
   const described = describeTarget(target, resolved, redact);
   const fakeEnv = [...(described.fakeEnv ?? []), ...(packaged.fakeEnv ?? [])];
   const target_ = { ...described, sandbox, digest: packaged.digest, fakeEnv: fakeEnv.length ? fakeEnv : undefined };
   // Stopped while this server was listed or closed: it is left out of the report, so classifying
   // it would only delay the stop.
-  if (connect.signal?.aborted) return { ...base, status: 'failed', failure: { kind: 'interrupted', message: 'interrupted' }, target: target_, durationMs: obs.durationMs };
+  if (connect.signal?.aborted)
+    return {
+      ...base,
+      status: 'failed',
+      failure: { kind: 'interrupted', message: 'interrupted' },
+      target: target_,
+      durationMs: obs.durationMs,
+    };
   if (obs.failure) {
     return {
       ...base,
@@ -296,7 +336,8 @@ async function scanServer(target: Target, connect: ConnectOptions, opts: OneOpti
   }
   const session = obs.session!;
   // By the name audit shows for it too (serverInfo.name), known only now.
-  if (opts.trustServerInfo) trusted = opts.trustMatcher.matches({ target: target.name, serverInfo: session.serverInfo?.name }) || trusted;
+  if (opts.trustServerInfo)
+    trusted = opts.trustMatcher.matches({ target: target.name, serverInfo: session.serverInfo?.name }) || trusted;
   const classified = classifyServer({
     name: target.name,
     capabilities: session.capabilities,
@@ -325,7 +366,10 @@ function crashed(target: Target, err: unknown, shared: string[]): ServerReport {
   const server: ServerReport = {
     name: target.name,
     status: 'failed',
-    failure: { kind: 'protocol', message: `idemscan could not process this server: ${bounded(String((err as Error)?.message ?? err), LIMITS.errorChars)}` },
+    failure: {
+      kind: 'protocol',
+      message: `idemscan could not process this server: ${bounded(String((err as Error)?.message ?? err), LIMITS.errorChars)}`,
+    },
     target: { transport: target.transport, source: target.source },
     idempotencyCapability: false,
     durationMs: 0,
@@ -354,7 +398,9 @@ async function scanSecrets(cacheDir: string, oauth: Partial<OAuthScanOptions> | 
 /** Every stored token value, of the scan's cache dir and of the default one (a server may read either). */
 async function storedSecrets(cacheDir: string): Promise<string[]> {
   const { readRecords, recordSecrets } = await import('./connect/oauth/store.js');
-  return cacheDirs(cacheDir).flatMap((dir) => readRecords(dir)).flatMap((r) => recordSecrets(r.record));
+  return cacheDirs(cacheDir)
+    .flatMap((dir) => readRecords(dir))
+    .flatMap((r) => recordSecrets(r.record));
 }
 
 /** A redactor of the stored secrets that were not `known` before the scan, or undefined when there are none. */
@@ -370,7 +416,11 @@ function definedOnly(options: ScanOptions): Partial<ConnectOptions> {
 }
 
 function protocolOf(session: Session): ServerReport['protocol'] {
-  return { era: session.era, version: session.version, negotiation: session.notes.length ? session.notes.join('; ') : undefined };
+  return {
+    era: session.era,
+    version: session.version,
+    negotiation: session.notes.length ? session.notes.join('; ') : undefined,
+  };
 }
 
 /** report.options.profiles. Loaded only with --profile: the profile schemas are zod, built at import. */

@@ -31,13 +31,15 @@ export interface Classified {
 
 /** `budget`: the steps left for the server's schemas (classifyServer shares one among its tools). */
 export function classifyTool(raw: Record<string, unknown>, serverKeyed: boolean, budget?: StepBudget): ToolReport {
-  const annotations = raw.annotations && typeof raw.annotations === 'object' && !Array.isArray(raw.annotations)
-    ? (raw.annotations as Record<string, unknown>)
-    : undefined;
+  const annotations =
+    raw.annotations && typeof raw.annotations === 'object' && !Array.isArray(raw.annotations)
+      ? (raw.annotations as Record<string, unknown>)
+      : undefined;
   const effective = effectiveHints(annotations);
   const keyArguments = findKeyArguments(raw.inputSchema, budget, String(raw.name));
   const definition = definitionOf(raw);
-  const title = typeof raw.title === 'string' ? raw.title : typeof annotations?.title === 'string' ? annotations.title : undefined;
+  const title =
+    typeof raw.title === 'string' ? raw.title : typeof annotations?.title === 'string' ? annotations.title : undefined;
   return {
     name: bounded(String(raw.name), LIMITS.nameChars),
     title: title === undefined ? undefined : bounded(title, LIMITS.nameChars),
@@ -65,7 +67,10 @@ export function classifyServer(input: ClassifyInput): Classified {
   };
   tools.forEach((tool, i) => {
     const raw = input.rawTools[i]!;
-    tool.findings.push(...runToolRules({ tool, raw, server }), ...(input.profiles ?? []).flatMap((p) => evaluateProfile(p, raw, tool.name)));
+    tool.findings.push(
+      ...runToolRules({ tool, raw, server }),
+      ...(input.profiles ?? []).flatMap((p) => evaluateProfile(p, raw, tool.name)),
+    );
   });
   return { idempotencyCapability, tools, findings: [...budgetFindings(budget), ...runServerRules(server)] };
 }
@@ -81,10 +86,15 @@ function unhashable(tool: string, why: Unhashable): Finding {
 /** Schemas not searched to the end: their verdicts may miss a key argument. */
 function budgetFindings(budget: StepBudget): Finding[] {
   if (budget.cut.length === 0) return [];
-  const names = budget.cut.slice(0, 3).map((n) => JSON.stringify(bounded(n, 64))).join(', ');
-  return [finding(
-    RULE.schemaBudget,
-    `${plural(budget.cut.length, 'tool input schema')} (${names}${budget.cut.length > 3 ? ', ...' : ''}) ${budget.cut.length === 1 ? 'was' : 'were'} not searched to the end for key arguments: idemscan reads ${TOOL_STEPS.toLocaleString('en-US')} schema nodes, $ref hops and properties per tool and ${SERVER_STEPS.toLocaleString('en-US')} per server; a key past that point is not reported`,
-    { evidence: 'inputSchema' },
-  )];
+  const names = budget.cut
+    .slice(0, 3)
+    .map((n) => JSON.stringify(bounded(n, 64)))
+    .join(', ');
+  return [
+    finding(
+      RULE.schemaBudget,
+      `${plural(budget.cut.length, 'tool input schema')} (${names}${budget.cut.length > 3 ? ', ...' : ''}) ${budget.cut.length === 1 ? 'was' : 'were'} not searched to the end for key arguments: idemscan reads ${TOOL_STEPS.toLocaleString('en-US')} schema nodes, $ref hops and properties per tool and ${SERVER_STEPS.toLocaleString('en-US')} per server; a key past that point is not reported`,
+      { evidence: 'inputSchema' },
+    ),
+  ];
 }

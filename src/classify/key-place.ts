@@ -44,7 +44,11 @@ const isObject = (v: unknown): v is Record<string, unknown> => !!v && typeof v =
  * `args` with `value` at `path`: missing objects on the way are made; a wildcard sets the key in
  * every element already there (an empty array gets none). `placed` says whether it went anywhere.
  */
-export function placeKey(args: Record<string, unknown>, path: string, value: string): { args: Record<string, unknown>; placed: boolean } {
+export function placeKey(
+  args: Record<string, unknown>,
+  path: string,
+  value: string,
+): { args: Record<string, unknown>; placed: boolean } {
   const segments = parseKeyPath(path);
   if (!segments || segments.length === 0) return { args, placed: false };
   let placed = false;
@@ -53,14 +57,20 @@ export function placeKey(args: Record<string, unknown>, path: string, value: str
     const last = at === segments.length - 1;
     if ('any' in seg) {
       if (Array.isArray(node)) return node.map((el) => (last ? mark(value) : put(el, at + 1)));
-      if (isObject(node)) return Object.fromEntries(Object.entries(node).map(([k, el]) => [k, last ? mark(value) : put(el, at + 1)]));
+      if (isObject(node))
+        return Object.fromEntries(Object.entries(node).map(([k, el]) => [k, last ? mark(value) : put(el, at + 1)]));
       return node;
     }
     const base = isObject(node) ? node : node === undefined ? {} : undefined;
     if (!base) return node; // a string or number where an object belongs: not ours to replace
     const copy: Record<string, unknown> = { ...base };
     // Defined as a plain own property: "__proto__" as a key name must not reach the prototype.
-    Object.defineProperty(copy, seg.name, { value: last ? mark(value) : put(base[seg.name], at + 1), enumerable: true, writable: true, configurable: true });
+    Object.defineProperty(copy, seg.name, {
+      value: last ? mark(value) : put(base[seg.name], at + 1),
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
     return copy;
   };
   const mark = (v: string) => {

@@ -23,7 +23,8 @@ export { keyConfidence, nameWords } from './names.js';
 function argumentEvidence(name: string, description: unknown): Pick<KeyArgument, 'confidence' | 'reason'> | undefined {
   const confidence = keyConfidence(name);
   if (confidence === 'strong') return { confidence, reason: 'name' };
-  if (callsItselfAKey(description) && mayBeDescribedKey(name)) return { confidence: 'strong', reason: confidence ? 'name and description' : 'description' };
+  if (callsItselfAKey(description) && mayBeDescribedKey(name))
+    return { confidence: 'strong', reason: confidence ? 'name and description' : 'description' };
   if (confidence) return { confidence, reason: 'name' };
   if (describesKey(description)) return { confidence: 'weak', reason: 'description' };
   return undefined;
@@ -44,8 +45,21 @@ const MAX_DEPTH = 24;
 const MAX_REF = 2_048;
 /** What the walk reads of a schema; of a `$ref` and its target, the `$ref`'s siblings win. */
 const KEYWORDS = [
-  'allOf', 'anyOf', 'oneOf', 'then', 'else', 'properties', 'additionalProperties', 'patternProperties',
-  'dependentSchemas', 'items', 'prefixItems', 'description', 'enum', 'const', 'type',
+  'allOf',
+  'anyOf',
+  'oneOf',
+  'then',
+  'else',
+  'properties',
+  'additionalProperties',
+  'patternProperties',
+  'dependentSchemas',
+  'items',
+  'prefixItems',
+  'description',
+  'enum',
+  'const',
+  'type',
 ] as const;
 
 /** Steps left for a server's schemas, and the tools whose walk ran out of them. */
@@ -88,7 +102,10 @@ class SchemaWalk {
   /** Below zero once the walk wanted a step it did not have. */
   left: number;
 
-  constructor(private readonly root: Schema, steps: number) {
+  constructor(
+    private readonly root: Schema,
+    steps: number,
+  ) {
     this.left = steps;
   }
 
@@ -100,7 +117,8 @@ class SchemaWalk {
   node(node: unknown, path: string, depth: number): void {
     if (!isSchema(node) || depth > MAX_DEPTH || !this.spend()) return;
     const [schema, added] = this.resolve(node);
-    for (const comb of ['allOf', 'anyOf', 'oneOf'] as const) this.each(schema[comb], (b) => this.node(b, path, depth + 1));
+    for (const comb of ['allOf', 'anyOf', 'oneOf'] as const)
+      this.each(schema[comb], (b) => this.node(b, path, depth + 1));
     for (const cond of ['then', 'else'] as const) this.node(schema[cond], path, depth + 1);
     const props = schema.properties;
     if (isSchema(props)) this.eachEntry(props, (name, sub) => this.property(name, sub, path, depth));
@@ -138,7 +156,12 @@ class SchemaWalk {
   private canHoldKey(schema: Schema, depth: number): boolean {
     if (depth > 8 || !this.spend()) return false;
     const values = Array.isArray(schema.enum) ? schema.enum : 'const' in schema ? [schema.const] : undefined;
-    if (values && values.length > 0 && this.every(values, (v) => typeof v === 'boolean' || v === null || typeof v === 'object')) return false;
+    if (
+      values &&
+      values.length > 0 &&
+      this.every(values, (v) => typeof v === 'boolean' || v === null || typeof v === 'object')
+    )
+      return false;
     if (!this.every(schema.allOf, (b) => !isSchema(b) || this.canHoldKey(this.resolved(b), depth + 1))) return false;
     const types = Array.isArray(schema.type) ? schema.type : schema.type === undefined ? [] : [schema.type];
     if (types.length > 0) return !this.every(types, (t) => t !== 'string' && t !== 'integer' && t !== 'number');
@@ -192,7 +215,8 @@ class SchemaWalk {
 
   private target(ref: string): unknown {
     let target = this.targets.get(ref);
-    if (target === undefined && !this.targets.has(ref)) this.targets.set(ref, (target = ref.length > MAX_REF ? undefined : pointer(this.root, ref)));
+    if (target === undefined && !this.targets.has(ref))
+      this.targets.set(ref, (target = ref.length > MAX_REF ? undefined : pointer(this.root, ref)));
     return target;
   }
 
@@ -225,7 +249,10 @@ class SchemaWalk {
 
 function pointer(root: unknown, ref: string): unknown {
   if (!ref.startsWith('#')) return undefined;
-  const parts = ref.slice(1).split('/').filter((p, i) => i > 0 || p !== '');
+  const parts = ref
+    .slice(1)
+    .split('/')
+    .filter((p, i) => i > 0 || p !== '');
   let node: unknown = root;
   for (const raw of parts) {
     // Most refs are plain (`#/$defs/Name`): decode only what needs it, this runs on every hop.

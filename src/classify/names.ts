@@ -17,7 +17,16 @@ const STRONG = [
   /dedup(?:e|lication)?(?:key|id|token)$/,
 ];
 /** Names that often, not always, mean it. */
-const WEAK = [/(?:^|x)requestid$/, /requestkey$/, /^operationid$/, /^clientreferenceid$/, /^clientrequestid$/, /^nonce$/, /^idempotency$/, /^dedup(?:e|lication)?$/];
+const WEAK = [
+  /(?:^|x)requestid$/,
+  /requestkey$/,
+  /^operationid$/,
+  /^clientreferenceid$/,
+  /^clientrequestid$/,
+  /^nonce$/,
+  /^idempotency$/,
+  /^dedup(?:e|lication)?$/,
+];
 const DESCRIPTION = /idempoten|de-?dup|duplicate (?:request|submission|charge|payment|order)s?/i;
 
 /** How much of a name is read: no tool or argument name worth reading is longer. */
@@ -121,21 +130,79 @@ export function describesKey(text: unknown): boolean {
 /** What a key is called: "idempotency key", "deduplication id", "key used for deduplication". */
 const KEY_NOUNS = new Set(['key', 'token', 'id', 'identifier']);
 /** What makes it one: "idempotency key", "dedupe token" (`de-duplication` is read as one word). */
-const KEY_QUALIFIERS = new Set(['idempotency', 'idempotence', 'dedup', 'dedupe', 'deduplication', 'deduplicate', 'deduplicating', 'deduping']);
+const KEY_QUALIFIERS = new Set([
+  'idempotency',
+  'idempotence',
+  'dedup',
+  'dedupe',
+  'deduplication',
+  'deduplicate',
+  'deduplicating',
+  'deduping',
+]);
 /**
  * Words that may come before the phrase at the start of a clause: "An optional, client-supplied
  * idempotency key", "Used as the deduplication id", "Unique request id used as an idempotency
  * key". Anything else there ("Unlike", "Not", "See") means the clause is not about this argument.
  */
 const LEAD = new Set([
-  'a', 'an', 'the', 'this', 'it', 'its', 'is', 'be', 'will', 'as', 'used', 'use', 'serves', 'acts', 'works',
-  'optional', 'optionally', 'required', 'unique', 'client', 'caller', 'user', 'supplied', 'provided', 'generated',
-  'chosen', 'specified', 'random', 'opaque', 'arbitrary', 'string', 'value', 'uuid', 'v4', 'per', 'request',
-  'your', 'own', 'custom', 's', 'id', 'identifier',
+  'a',
+  'an',
+  'the',
+  'this',
+  'it',
+  'its',
+  'is',
+  'be',
+  'will',
+  'as',
+  'used',
+  'use',
+  'serves',
+  'acts',
+  'works',
+  'optional',
+  'optionally',
+  'required',
+  'unique',
+  'client',
+  'caller',
+  'user',
+  'supplied',
+  'provided',
+  'generated',
+  'chosen',
+  'specified',
+  'random',
+  'opaque',
+  'arbitrary',
+  'string',
+  'value',
+  'uuid',
+  'v4',
+  'per',
+  'request',
+  'your',
+  'own',
+  'custom',
+  's',
+  'id',
+  'identifier',
 ]);
 const MAX_LEAD = 8;
 /** A negation anywhere after the phrase in its clause: "Idempotency key (not supported yet)". */
-const NEGATIONS = new Set(['not', 'no', 'never', 'ignored', 'unused', 'unsupported', 'deprecated', 'without', 'cannot', 't']);
+const NEGATIONS = new Set([
+  'not',
+  'no',
+  'never',
+  'ignored',
+  'unused',
+  'unsupported',
+  'deprecated',
+  'without',
+  'cannot',
+  't',
+]);
 /** Names a description never turns into a key, whatever it says: credentials and sessions. */
 const CREDENTIAL_WORDS = new Set(['api', 'secret', 'password', 'auth', 'access', 'bearer', 'session', 'apikey']);
 
@@ -185,7 +252,13 @@ function phraseEnd(words: string[], from: number, to: number): number {
     if (KEY_NOUNS.has(w)) {
       let j = i + 1;
       if (words[j] === 'used') j++;
-      if (j < to && (words[j] === 'for' || words[j] === 'to') && j + 1 < to && (KEY_QUALIFIERS.has(words[j + 1]!) || words[j + 1] === 'idempotent')) return j + 2;
+      if (
+        j < to &&
+        (words[j] === 'for' || words[j] === 'to') &&
+        j + 1 < to &&
+        (KEY_QUALIFIERS.has(words[j + 1]!) || words[j + 1] === 'idempotent')
+      )
+        return j + 2;
     }
     if (!LEAD.has(w)) return -1;
   }
@@ -195,7 +268,8 @@ function phraseEnd(words: string[], from: number, to: number): number {
 /** For each word: whether a negation follows it before its sentence ends. One pass from the end. */
 function negatedFrom(words: string[]): boolean[] {
   const out = new Array<boolean>(words.length + 1).fill(false);
-  for (let i = words.length - 1; i >= 0; i--) out[i] = words[i] === SENTENCE ? false : NEGATIONS.has(words[i]!) || out[i + 1]!;
+  for (let i = words.length - 1; i >= 0; i--)
+    out[i] = words[i] === SENTENCE ? false : NEGATIONS.has(words[i]!) || out[i + 1]!;
   return out;
 }
 

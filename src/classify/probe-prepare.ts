@@ -35,7 +35,9 @@ export function prepareProbe(
   const warnings: string[] = [];
   for (const observer of new Set(Object.values(plan.tools).flatMap((t) => (t.observe ? [t.observe.tool] : [])))) {
     if (classifyTool(listed.get(observer)!, false).verdict !== 'read-only') {
-      warnings.push(`observer ${JSON.stringify(bounded(observer, 80))} is not declared read-only (readOnlyHint); its calls are real calls too`);
+      warnings.push(
+        `observer ${JSON.stringify(bounded(observer, 80))} is not declared read-only (readOnlyHint); its calls are real calls too`,
+      );
     }
   }
   const experiments = Object.entries(plan.tools).map(([name, planned]): ProbeExperiment => {

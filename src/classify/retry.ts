@@ -41,7 +41,10 @@ const DECIDE = {
   },
   idempotent: (_tool, trusted) => ({ decision: trusted ? 'safe' : 'if-trusted' }),
   unprotected: () => ({ decision: 'never' }),
-} satisfies Record<Verdict, (tool: Pick<ToolReport, 'keyArguments'>, trusted: boolean) => DistributiveOmit<RetryDecision, 'verdict' | 'reason'>>;
+} satisfies Record<
+  Verdict,
+  (tool: Pick<ToolReport, 'keyArguments'>, trusted: boolean) => DistributiveOmit<RetryDecision, 'verdict' | 'reason'>
+>;
 
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 
@@ -54,10 +57,15 @@ function isReported(tool: object): tool is ToolReport {
  * `inputSchema` and `annotations` are read) or a tool of a report (its verdict is used as is).
  */
 export function retryDecision(tool: Record<string, unknown> | ToolReport, context: RetryContext = {}): RetryDecision {
-  const reported = isReported(tool) ? tool : classifyTool(tool as Record<string, unknown>, advertisesIdempotency(context.capabilities));
+  const reported = isReported(tool)
+    ? tool
+    : classifyTool(tool as Record<string, unknown>, advertisesIdempotency(context.capabilities));
   const trusted = context.trusted === true;
   const made = DECIDE[reported.verdict](reported, trusted);
-  const reason = made.decision === 'safe' && reported.verdict === 'idempotent' ? 'idempotentHint: true, from a server you trust' : verdictInfo(reported.verdict).meaning;
+  const reason =
+    made.decision === 'safe' && reported.verdict === 'idempotent'
+      ? 'idempotentHint: true, from a server you trust'
+      : verdictInfo(reported.verdict).meaning;
   return { ...made, verdict: reported.verdict, reason } as RetryDecision;
 }
 
@@ -65,7 +73,11 @@ export function retryDecision(tool: Record<string, unknown> | ToolReport, contex
  * The request's params with the key where the decision says (`params.idempotencyKey`, or the key
  * argument's path); unchanged for any other decision. Make the key once, before the first attempt.
  */
-export function withRetryKey<P extends { name: string; arguments?: Record<string, unknown> }>(params: P, decision: RetryDecision, key: string): P & { idempotencyKey?: string } {
+export function withRetryKey<P extends { name: string; arguments?: Record<string, unknown> }>(
+  params: P,
+  decision: RetryDecision,
+  key: string,
+): P & { idempotencyKey?: string } {
   if (decision.decision !== 'with-key') return params;
   if (decision.key.in === 'params') return { ...params, idempotencyKey: key };
   return { ...params, arguments: placeKey(params.arguments ?? {}, decision.key.path, key).args };

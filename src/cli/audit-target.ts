@@ -12,7 +12,9 @@ export function auditTarget(words: string[], flags: AuditFlags): Target {
   const scheme = urlScheme(first);
   if (scheme !== undefined && scheme !== 'http' && scheme !== 'https') {
     // Not a command to spawn: a URL idemscan cannot connect to (ftp://, file://, ws://).
-    throw new UsageError(`"${safeText(first, 200)}": not an http(s) URL (${scheme}:); audit takes an http(s) URL, or a command after --`);
+    throw new UsageError(
+      `"${safeText(first, 200)}": not an http(s) URL (${scheme}:); audit takes an http(s) URL, or a command after --`,
+    );
   }
   if (scheme !== undefined) {
     if (!URL.canParse(first)) throw new UsageError(`"${safeText(first, 200)}" is not a URL`);

@@ -13,31 +13,47 @@ export function registerAuth(program: Command, toInt: (v: string) => number): vo
   oauthOptions(program.command('login'), toInt)
     .description('sign in to an OAuth-protected MCP server once and store its tokens (docs/OAUTH.md)')
     .argument('<url>', 'the MCP server URL')
-    .addOption(repeatable('--scope <scope>', 'a scope to request instead of the ones the server publishes', { commas: true }))
+    .addOption(
+      repeatable('--scope <scope>', 'a scope to request instead of the ones the server publishes', { commas: true }),
+    )
     .option('--cache-dir <dir>', 'where tokens are stored (with the npm cache)')
     .action(async (url: string, flags: OAuthFlags & { scope?: string[] }) => {
-      if (!/^https?:\/\//i.test(url) || !URL.canParse(url)) throw new UsageError(`"${safeText(url, 300)}" is not an http(s) URL`);
+      if (!/^https?:\/\//i.test(url) || !URL.canParse(url))
+        throw new UsageError(`"${safeText(url, 300)}" is not an http(s) URL`);
       const options = oauthScanOptions({ ...flags, oauth: true }, url);
       const cacheDir = flags.cacheDir ?? defaultCacheDir();
       const { IdemscanOAuthProvider } = await import('../connect/oauth/provider.js');
       const { signIn } = await import('../connect/oauth/sign-in.js');
       const { findRecord, recordFile } = await import('../connect/oauth/store.js');
-      const provider = new IdemscanOAuthProvider(url, { cacheDir, clientId: options.clientId, clientSecret: options.clientSecret, clientMetadataUrl: options.clientMetadataUrl, scopes: flags.scope });
+      const provider = new IdemscanOAuthProvider(url, {
+        cacheDir,
+        clientId: options.clientId,
+        clientSecret: options.clientSecret,
+        clientMetadataUrl: options.clientMetadataUrl,
+        scopes: flags.scope,
+      });
       try {
         await signIn(provider, { timeoutMs: options.timeoutMs!, print: options.print!, scope: flags.scope?.join(' ') });
       } catch (err) {
         // The SDK's errors may quote what the authorization server sent back, tokens included.
-        const [{ Redactor }, { httpFailure }] = await Promise.all([import('../redact/redact.js'), import('../connect/http-failure.js')]);
+        const [{ Redactor }, { httpFailure }] = await Promise.all([
+          import('../redact/redact.js'),
+          import('../connect/http-failure.js'),
+        ]);
         // A network failure in the words a scan uses (`ECONNREFUSED 127.0.0.1:3000: ...`), not fetch's "fetch failed".
         const failure = httpFailure(err, new URL(url).host);
-        const message = new Redactor({ secrets: [...provider.secrets] }).text(failure.kind === 'unreachable' ? failure.message : String((err as Error)?.message ?? err));
+        const message = new Redactor({ secrets: [...provider.secrets] }).text(
+          failure.kind === 'unreachable' ? failure.message : String((err as Error)?.message ?? err),
+        );
         process.stderr.write(`idemscan: login failed: ${safeText(message, 1_000)}\n`);
         process.exitCode = EXIT.allFailed;
         return;
       }
       const record = findRecord(cacheDir, url);
       const file = record ? recordFile(cacheDir, record.issuer, record.serverUrl) : undefined;
-      process.stdout.write(`Signed in to ${safeText(url, 300)}${file ? `; tokens stored in ${safeText(file, 300)}` : ''}\n`);
+      process.stdout.write(
+        `Signed in to ${safeText(url, 300)}${file ? `; tokens stored in ${safeText(file, 300)}` : ''}\n`,
+      );
     });
 
   program
@@ -49,6 +65,8 @@ export function registerAuth(program: Command, toInt: (v: string) => number): vo
       if (url !== undefined && !URL.canParse(url)) throw new UsageError(`"${safeText(url, 300)}" is not a URL`);
       const { removeRecords } = await import('../connect/oauth/store.js');
       const gone = removeRecords(flags.cacheDir ?? defaultCacheDir(), url);
-      process.stdout.write(`${gone.length === 0 ? 'No stored tokens' : `Removed ${gone.length} token file(s)`}${url ? ` for ${safeText(url, 300)}` : ''}\n`);
+      process.stdout.write(
+        `${gone.length === 0 ? 'No stored tokens' : `Removed ${gone.length} token file(s)`}${url ? ` for ${safeText(url, 300)}` : ''}\n`,
+      );
     });
 }

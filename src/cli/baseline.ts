@@ -21,7 +21,8 @@ import { checkOutputFile, checkRulesBaseUrl, codeOf, writeFallback, writeOutputF
 /** What `--baseline`, `--lock` and `--rules-base-url` need before the scan starts; usage errors early. */
 export async function prepareBaseline(flags: ScanFlags, failOn: FailOn | undefined): Promise<LockFile | undefined> {
   if (flags.rulesBaseUrl !== undefined) checkRulesBaseUrl(flags.rulesBaseUrl);
-  if (failOn?.drift && flags.baseline === undefined) throw new UsageError('--fail-on drift needs --baseline LOCK (a file written by idemscan lock)');
+  if (failOn?.drift && flags.baseline === undefined)
+    throw new UsageError('--fail-on drift needs --baseline LOCK (a file written by idemscan lock)');
   if (flags.lock !== undefined) await checkOutputFile('--lock', flags.lock);
   if (flags.baseline === undefined) return undefined;
   try {
@@ -42,7 +43,9 @@ export function applyBaseline(report: Report, lock: LockFile, flags: ScanFlags):
 export async function writeLock(report: Report, file: string, quiet: boolean | undefined): Promise<boolean> {
   const data = JSON.stringify(lockOf(report), null, 2) + '\n';
   for (const s of report.servers.filter((x) => x.status === 'failed')) {
-    process.stderr.write(`idemscan: ${safeText(s.name, 80)} failed: locked with no tools (run lock again when it answers)\n`);
+    process.stderr.write(
+      `idemscan: ${safeText(s.name, 80)} failed: locked with no tools (run lock again when it answers)\n`,
+    );
   }
   try {
     await writeOutputFile(file, data);
@@ -50,7 +53,9 @@ export async function writeLock(report: Report, file: string, quiet: boolean | u
     return true;
   } catch (err) {
     const saved = await writeFallback(path.basename(file), data).catch(() => undefined);
-    process.stderr.write(`idemscan: cannot write ${safeText(file, 300)} (${codeOf(err)}); ${saved ? `the lock is saved in ${saved}` : 'no fallback file could be written either'}\n`);
+    process.stderr.write(
+      `idemscan: cannot write ${safeText(file, 300)} (${codeOf(err)}); ${saved ? `the lock is saved in ${saved}` : 'no fallback file could be written either'}\n`,
+    );
     return false;
   }
 }

@@ -27,31 +27,45 @@ import { nameFromServerInfo, printResult, sandboxLines } from './print-scan.js';
 
 export const DEFAULT_TARGETS = fileURLToPath(new URL('../../targets/reference.json', import.meta.url));
 
-export async function scanCommand(files: string[], flags: ScanFlags & { shard?: string; discover?: boolean; projectConfigs?: boolean }): Promise<void> {
+export async function scanCommand(
+  files: string[],
+  flags: ScanFlags & { shard?: string; discover?: boolean; projectConfigs?: boolean },
+): Promise<void> {
   // --discover alone scans what the clients list; the bundled list only when nothing is named.
   const list = files.length > 0 || flags.discover ? files : [DEFAULT_TARGETS];
   const url = files.find((f) => urlScheme(f) !== undefined);
-  if (url !== undefined) throw new UsageError(`"${safeText(url, 200)}" is a URL; scan reads target files (for one server: idemscan audit URL)`);
+  if (url !== undefined)
+    throw new UsageError(
+      `"${safeText(url, 200)}" is a URL; scan reads target files (for one server: idemscan audit URL)`,
+    );
   let shard: Shard | undefined;
   try {
     shard = flags.shard === undefined ? undefined : parseShard(flags.shard);
   } catch (err) {
     throw new UsageError(`--shard: ${(err as Error).message}`);
   }
-  if (flags.projectConfigs && !flags.discover) throw new UsageError('--project-configs chooses what --discover scans: give --discover too');
+  if (flags.projectConfigs && !flags.discover)
+    throw new UsageError('--project-configs chooses what --discover scans: give --discover too');
   const prepared = await prepare(flags);
   const allowEnv = checkAllowEnv(flags.allowEnv);
   let loaded = await loadOrUsage(list, allowEnv);
-  if (flags.discover) loaded = await addDiscovered(loaded, { quiet: flags.quiet, projectConfigs: flags.projectConfigs, allowEnv });
+  if (flags.discover)
+    loaded = await addDiscovered(loaded, { quiet: flags.quiet, projectConfigs: flags.projectConfigs, allowEnv });
   // A source may be a file name from a cloned repository (.continue/mcpServers/*.yaml): escaped too.
-  for (const s of loaded.skipped) process.stderr.write(`idemscan: skipped ${safeText(s.name, 80)} (${safeText(s.source, 300)}): ${safeText(s.reason, 400)}\n`);
+  for (const s of loaded.skipped)
+    process.stderr.write(
+      `idemscan: skipped ${safeText(s.name, 80)} (${safeText(s.source, 300)}): ${safeText(s.reason, 400)}\n`,
+    );
   // A shard may be empty (more shards than servers): that is an empty report, not an error.
-  await run(prepared, shard ? selectShard(loaded.targets, shard) : loaded.targets, flags, 'table', loaded.skipped, { shard });
+  await run(prepared, shard ? selectShard(loaded.targets, shard) : loaded.targets, flags, 'table', loaded.skipped, {
+    shard,
+  });
 }
 
 /** `--allow-env` names, each a variable name (a typo would silently allow nothing). */
 function checkAllowEnv(names: string[] = []): string[] {
-  for (const n of names) if (!ENV_NAME.test(n)) throw new UsageError(`--allow-env "${safeText(n, 80)}": not an environment variable name`);
+  for (const n of names)
+    if (!ENV_NAME.test(n)) throw new UsageError(`--allow-env "${safeText(n, 80)}": not an environment variable name`);
   return names;
 }
 
@@ -84,9 +98,15 @@ async function loadProfilesOrUsage(names: string[]) {
 }
 
 export async function auditCommand(words: string[], flags: AuditFlags): Promise<void> {
-  const targets = flags.tools !== undefined ? await (await import('./static-audit.js')).staticTargets(flags.tools, words, flags.name) : [auditTarget(words, flags)];
+  const targets =
+    flags.tools !== undefined
+      ? await (await import('./static-audit.js')).staticTargets(flags.tools, words, flags.name)
+      : [auditTarget(words, flags)];
   // The URL given here is the one server --client-id is for.
-  await run(await prepare(flags), targets, flags, 'tools', [], { nameFromServerInfo: flags.name === undefined && flags.tools === undefined, named: targets[0]!.url });
+  await run(await prepare(flags), targets, flags, 'tools', [], {
+    nameFromServerInfo: flags.name === undefined && flags.tools === undefined,
+    named: targets[0]!.url,
+  });
 }
 
 /**
@@ -95,7 +115,13 @@ export async function auditCommand(words: string[], flags: AuditFlags): Promise<
  */
 async function prepare(flags: ScanFlags) {
   const profiles = await loadProfilesOrUsage(flags.profile ?? []); // bad profile files are usage errors before the scan
-  const failOn = flags.failOn === undefined ? undefined : (await import('./fail-on.js')).parseFailOn(flags.failOn, profiles.map((p) => p.profile)); // and unknown --fail-on words
+  const failOn =
+    flags.failOn === undefined
+      ? undefined
+      : (await import('./fail-on.js')).parseFailOn(
+          flags.failOn,
+          profiles.map((p) => p.profile),
+        ); // and unknown --fail-on words
   const sarifUris = await sarifUrisOrUsage(flags.sarifUri); // and --sarif-uri paths outside the repository
   const suppress = await (await import('./suppress-flag.js')).loadSuppressOrUsage(flags.suppress); // and suppression entries without a reason
   return { profiles, failOn, sarifUris, suppress };
@@ -113,7 +139,10 @@ async function run(
   const formats = flags.format;
   const { profiles, failOn, sarifUris, suppress } = prepared;
   await checkOutputs(flags, formats); // output paths that cannot be written are usage errors before the scan
-  const lockFiles = flags.baseline !== undefined || flags.lock !== undefined || flags.rulesBaseUrl !== undefined || failOn?.drift ? await import('./baseline.js') : undefined;
+  const lockFiles =
+    flags.baseline !== undefined || flags.lock !== undefined || flags.rulesBaseUrl !== undefined || failOn?.drift
+      ? await import('./baseline.js')
+      : undefined;
   const baseline = await lockFiles?.prepareBaseline(flags, failOn); // and lock files that cannot be read or written
   const oauth = oauthScanOptions(flags, extra.named); // and a --client-secret-env variable that is not set
   const progress = new ScanProgress(process.stderr, flags.quiet);
@@ -145,10 +174,27 @@ async function run(
   if (baseline) lockFiles!.applyBaseline(report, baseline, flags);
   if (suppress) await (await import('./suppress-flag.js')).applySuppressFile(report, suppress, flags.quiet);
 
-  let written = await writeOutputs(report, flags, formats, sarifUris, flags.lock !== undefined ? 'lock' : view === 'tools' ? 'audit' : 'scan');
-  if (flags.lock !== undefined && !interrupt.interrupted) written = (await lockFiles!.writeLock(report, flags.lock, flags.quiet)) && written;
-  const reportFile = flags.json && flags.json !== '-' ? flags.json : formats.includes('json') ? path.join(flags.out, REPORTERS.json!.fileName!) : undefined;
-  await printResult(report, view, { quiet: flags.quiet, jsonToStdout: flags.json === '-', rulesBaseUrl: flags.rulesBaseUrl, reportFile });
+  let written = await writeOutputs(
+    report,
+    flags,
+    formats,
+    sarifUris,
+    flags.lock !== undefined ? 'lock' : view === 'tools' ? 'audit' : 'scan',
+  );
+  if (flags.lock !== undefined && !interrupt.interrupted)
+    written = (await lockFiles!.writeLock(report, flags.lock, flags.quiet)) && written;
+  const reportFile =
+    flags.json && flags.json !== '-'
+      ? flags.json
+      : formats.includes('json')
+        ? path.join(flags.out, REPORTERS.json!.fileName!)
+        : undefined;
+  await printResult(report, view, {
+    quiet: flags.quiet,
+    jsonToStdout: flags.json === '-',
+    rulesBaseUrl: flags.rulesBaseUrl,
+    reportFile,
+  });
   if (!flags.quiet) process.stderr.write(sandboxLines(report, process.getuid?.() === 0).join(''));
   const code = interrupt.interrupted ? EXIT.interrupted : await exitCode(report, failOn);
   process.exitCode = written || code === EXIT.interrupted ? code : EXIT.outputFailed;
@@ -170,9 +216,13 @@ async function exitCode(report: Report, failOn: FailOn | undefined): Promise<num
   return EXIT.failOn;
 }
 
-export async function installCommand(files: string[], flags: { concurrency: number; cacheDir?: string; allowEnv?: string[]; allowSdist?: boolean }): Promise<void> {
+export async function installCommand(
+  files: string[],
+  flags: { concurrency: number; cacheDir?: string; allowEnv?: string[]; allowSdist?: boolean },
+): Promise<void> {
   const loaded = await loadOrUsage(files, checkAllowEnv(flags.allowEnv));
-  for (const s of loaded.skipped) process.stderr.write(`idemscan: skipped ${safeText(s.name, 80)} (${s.source}): ${safeText(s.reason, 400)}\n`);
+  for (const s of loaded.skipped)
+    process.stderr.write(`idemscan: skipped ${safeText(s.name, 80)} (${s.source}): ${safeText(s.reason, 400)}\n`);
   // `npx -y pkg` and `uvx pkg==1.2.3` entries too, each unpinned npm one at the version a scan would resolve now.
   const { npmLaunchTargets, resolveUnpinned, withResolved } = await import('../targets/npm-launch.js');
   const { pypiLaunchTargets } = await import('../targets/pypi-launch.js');
@@ -183,7 +233,8 @@ export async function installCommand(files: string[], flags: { concurrency: numb
   const targets = withResolved(launched, resolution);
   const errors = new Map(resolution.errors);
   packageProblems(targets, errors);
-  for (const [spec, error] of errors) process.stderr.write(`idemscan: ${safeText(spec, 300)}: ${safeText(error, 600)}\n`);
+  for (const [spec, error] of errors)
+    process.stderr.write(`idemscan: ${safeText(spec, 300)}: ${safeText(error, 600)}\n`);
   if (flags.allowSdist && targets.some((t) => t.pypi)) process.stderr.write(`idemscan: warning: ${SDIST_WARNING}\n`);
   const specs = new Set(targets.map((t) => packageOf(t)?.spec).filter((s) => s !== undefined && !errors.has(s)));
   // Each package as it finishes on stdout; on a terminal a bar with counts on stderr.
@@ -197,10 +248,18 @@ export async function installCommand(files: string[], flags: { concurrency: numb
   const pending = new Map<string, InstallResult>();
   for (const t of targets) {
     const p = packageOf(t);
-    if (p && !errors.has(p.spec) && p.kind.installed(t, cacheDir) && !pending.has(p.spec)) pending.set(p.spec, { spec: p.spec, ok: true, ms: 0 });
+    if (p && !errors.has(p.spec) && p.kind.installed(t, cacheDir) && !pending.has(p.spec))
+      pending.set(p.spec, { spec: p.spec, ok: true, ms: 0 });
   }
   for (const r of pending.values()) onDone(r);
-  const results = [...pending.values(), ...(await installMissing(targets, { cacheDir, concurrency: flags.concurrency, onDone, allowSdist: flags.allowSdist }, errors))];
+  const results = [
+    ...pending.values(),
+    ...(await installMissing(
+      targets,
+      { cacheDir, concurrency: flags.concurrency, onDone, allowSdist: flags.allowSdist },
+      errors,
+    )),
+  ];
   progress.stop();
   process.stdout.write(`${results.filter((r) => r.ok).length}/${results.length} packages in ${cacheDir}\n`);
   if (results.some((r) => !r.ok) || errors.size > 0) process.exitCode = EXIT.allFailed;

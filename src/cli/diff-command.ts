@@ -19,7 +19,11 @@ interface DiffFlags {
   schema?: boolean;
 }
 
-export async function diffCommand(oldFile: string | undefined, newFile: string | undefined, flags: DiffFlags): Promise<void> {
+export async function diffCommand(
+  oldFile: string | undefined,
+  newFile: string | undefined,
+  flags: DiffFlags,
+): Promise<void> {
   if (flags.schema) {
     if (oldFile !== undefined) throw new UsageError('--schema takes no report files');
     process.stdout.write(JSON.stringify(diffJsonSchema(), null, 2) + '\n');
@@ -28,7 +32,8 @@ export async function diffCommand(oldFile: string | undefined, newFile: string |
   }
   if (oldFile === undefined || newFile === undefined) throw new UsageError('diff needs two reports: OLD.json NEW.json');
   const format = flags.format as DiffFormat;
-  if (!DIFF_FORMATS.includes(format)) throw new UsageError(`unknown --format "${flags.format}" (known: ${DIFF_FORMATS.join(', ')})`);
+  if (!DIFF_FORMATS.includes(format))
+    throw new UsageError(`unknown --format "${flags.format}" (known: ${DIFF_FORMATS.join(', ')})`);
   if (flags.failOn !== undefined && !(FAIL_ON as readonly string[]).includes(flags.failOn)) {
     throw new UsageError(`unknown --fail-on "${flags.failOn}" (known: ${FAIL_ON.join(', ')})`);
   }

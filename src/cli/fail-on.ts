@@ -29,14 +29,20 @@ const RANK: Record<Severity, number> = { error: 3, warning: 2, info: 1 };
 export function parseFailOn(list: string | undefined, profiles: Profile[] = []): FailOn | undefined {
   if (list === undefined) return undefined;
   const words = splitList(list); // case-insensitive: rule ids, verdicts and severities are lowercase
-  if (words.length === 0) throw new UsageError('--fail-on: expected a comma-separated list of severities, rule ids or verdicts');
+  if (words.length === 0)
+    throw new UsageError('--fail-on: expected a comma-separated list of severities, rule ids or verdicts');
   const out: FailOn = { rules: new Set(), verdicts: new Set(), profiles: new Set() };
-  const ruleIds = new Set([...CATALOGUE.map((r) => r.id), ...profiles.flatMap((p) => p.requirements.map((r) => ruleId(p, r)))]);
+  const ruleIds = new Set([
+    ...CATALOGUE.map((r) => r.id),
+    ...profiles.flatMap((p) => p.requirements.map((r) => ruleId(p, r))),
+  ]);
   const profileIds = new Set(profiles.map((p) => p.id));
   for (const word of words) {
     if (word === 'profile' || profileIds.has(word) || (BUILTIN_IDS as readonly string[]).includes(word)) {
-      if (word === 'profile' && profiles.length === 0) throw new UsageError('--fail-on profile: no --profile was given');
-      if (word !== 'profile' && !profileIds.has(word)) throw new UsageError(`--fail-on ${word}: add --profile ${word}, or its findings are never looked for`);
+      if (word === 'profile' && profiles.length === 0)
+        throw new UsageError('--fail-on profile: no --profile was given');
+      if (word !== 'profile' && !profileIds.has(word))
+        throw new UsageError(`--fail-on ${word}: add --profile ${word}, or its findings are never looked for`);
       for (const id of word === 'profile' ? profileIds : [word]) out.profiles.add(id);
       continue;
     }
@@ -48,7 +54,15 @@ export function parseFailOn(list: string | undefined, profiles: Profile[] = []):
     } else if (verdict.success) out.verdicts.add(verdict.data);
     else if (ruleIds.has(word)) out.rules.add(word);
     else {
-      const near = suggest(word, [...Severity.options, ...Verdict.options, 'drift', 'profile', ...BUILTIN_IDS, ...profileIds, ...ruleIds]);
+      const near = suggest(word, [
+        ...Severity.options,
+        ...Verdict.options,
+        'drift',
+        'profile',
+        ...BUILTIN_IDS,
+        ...profileIds,
+        ...ruleIds,
+      ]);
       throw new UsageError(
         `--fail-on: unknown "${safeText(word, 80)}"${near ? `; did you mean "${near}"?` : ''} (expected a severity (${Severity.options.join(', ')}), a verdict (${Verdict.options.join(', ')}), ` +
           'drift (with --baseline), a rule id (see docs/rules/README.md), profile, or the id of a --profile)',
@@ -63,7 +77,10 @@ export const LISTED = 5;
 
 /** `a/x, a/y, b/z and 4 more`. */
 function listed(names: readonly string[]): string {
-  const shown = names.slice(0, LISTED).map((n) => safeText(n, 80)).join(', ');
+  const shown = names
+    .slice(0, LISTED)
+    .map((n) => safeText(n, 80))
+    .join(', ');
   return names.length > LISTED ? `${shown} and ${names.length - LISTED} more` : shown;
 }
 
@@ -79,19 +96,27 @@ export function failOnMatches(report: Report, failOn: FailOn): string[] {
     for (const f of [...s.tools.flatMap((t) => t.findings), ...s.findings]) {
       if (f.suppressed) continue; // reviewed and accepted (--suppress): in the report, not in the gate
       const bySeverity = failOn.severity !== undefined && RANK[f.severity] >= RANK[failOn.severity];
-      const byProfile = failOn.profiles.size > 0 && f.rule.includes('/') && failOn.profiles.has(f.rule.slice(0, f.rule.indexOf('/')));
+      const byProfile =
+        failOn.profiles.size > 0 && f.rule.includes('/') && failOn.profiles.has(f.rule.slice(0, f.rule.indexOf('/')));
       if (!bySeverity && !byProfile && !failOn.rules.has(f.rule)) continue;
       const where = byRule.get(f.rule) ?? [];
       where.push(f.tool === undefined ? s.name : `${s.name}/${f.tool}`);
       byRule.set(f.rule, where);
     }
   }
-  const lines = [...byRule].map(([rule, where]) => `${safeText(rule, 120)} (${plural(where.length, 'finding')}): ${listed(where)}`);
+  const lines = [...byRule].map(
+    ([rule, where]) => `${safeText(rule, 120)} (${plural(where.length, 'finding')}): ${listed(where)}`,
+  );
   for (const v of failOn.verdicts) {
-    const tools = report.servers.flatMap((s) => s.tools.filter((t) => t.verdict === v).map((t) => `${s.name}/${t.name}`));
+    const tools = report.servers.flatMap((s) =>
+      s.tools.filter((t) => t.verdict === v).map((t) => `${s.name}/${t.name}`),
+    );
     if (tools.length > 0) lines.push(`${v} (${plural(tools.length, 'tool')}): ${listed(tools)}`);
   }
-  if (failOn.drift && report.drift?.drifted) lines.push(`drift (${plural(report.drift.changes.length, 'change')} since ${safeText(report.drift.baseline, 200)})`);
+  if (failOn.drift && report.drift?.drifted)
+    lines.push(
+      `drift (${plural(report.drift.changes.length, 'change')} since ${safeText(report.drift.baseline, 200)})`,
+    );
   return lines;
 }
 

@@ -26,7 +26,9 @@ const shown = (p: string) => safeText(p, 300);
 async function scanRuns(root: string): Promise<{ entry: RunEntry; report: Report }[]> {
   let names: string[];
   try {
-    names = (await readdir(root, { withFileTypes: true })).filter((d) => d.isDirectory() && isRunDirName(d.name)).map((d) => d.name);
+    names = (await readdir(root, { withFileTypes: true }))
+      .filter((d) => d.isDirectory() && isRunDirName(d.name))
+      .map((d) => d.name);
   } catch (err) {
     throw new UsageError(`${shown(root)}: cannot read the directory (${codeOf(err)})`);
   }
@@ -51,11 +53,13 @@ export async function indexCommand(root: string, flags: IndexFlags): Promise<voi
   await writeIndex(root, index, flags.quiet);
   if (flags.readme !== undefined) {
     const newest = index.runs[0];
-    if (!newest) throw new UsageError(`${shown(root)} holds no run directory with a report.json: no census block to write`);
+    if (!newest)
+      throw new UsageError(`${shown(root)} holds no run directory with a report.json: no census block to write`);
     const report = runs.find((r) => r.entry.dir === newest.dir)!.report;
     await writeReadmeBlock(flags.readme, readmeBlock(root, flags.readme, index, newest, report), flags.quiet);
   }
-  if (!flags.quiet) process.stderr.write(`idemscan: indexed ${runs.length} run${runs.length === 1 ? '' : 's'} in ${shown(root)}\n`);
+  if (!flags.quiet)
+    process.stderr.write(`idemscan: indexed ${runs.length} run${runs.length === 1 ? '' : 's'} in ${shown(root)}\n`);
 }
 
 const posix = (p: string) => p.split(path.sep).join('/');
@@ -78,7 +82,8 @@ export function readmeBlock(root: string, readme: string, index: RunIndex, newes
 export function replaceBlock(text: string, block: string, file = 'README'): string {
   const start = text.indexOf(BLOCK_START);
   const end = text.indexOf(BLOCK_END, start);
-  if (start < 0 || end < 0) throw new UsageError(`${shown(file)} has no ${BLOCK_START} ... ${BLOCK_END} block to write the census into`);
+  if (start < 0 || end < 0)
+    throw new UsageError(`${shown(file)} has no ${BLOCK_START} ... ${BLOCK_END} block to write the census into`);
   const after = end + BLOCK_END.length + (text[end + BLOCK_END.length] === '\n' ? 1 : 0);
   return text.slice(0, start) + block + text.slice(after);
 }

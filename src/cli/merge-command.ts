@@ -35,13 +35,19 @@ async function write(file: string, data: string): Promise<void> {
 export async function mergeCommand(files: string[], flags: MergeFlags): Promise<void> {
   const formats = flags.format;
   const jsonPath = flags.json ?? (flags.out === undefined ? '-' : undefined);
-  if (flags.out !== undefined) await checkOutputDir('--out', flags.out, formats.flatMap((f) => REPORTERS[f]?.fileName ?? []));
+  if (flags.out !== undefined)
+    await checkOutputDir(
+      '--out',
+      flags.out,
+      formats.flatMap((f) => REPORTERS[f]?.fileName ?? []),
+    );
   if (jsonPath !== undefined && jsonPath !== '-') await checkOutputFile('--json', jsonPath);
   // The index is read (and checked) before anything is written: a bad index.json costs no merge.
   const indexing = flags.index === undefined ? undefined : await import('./run-index-files.js');
   const run = indexing ? indexing.runDirOf(flags.index!, flags.out) : undefined;
   if (indexing) await indexing.readIndex(flags.index!);
-  if (flags.compare === 'latest' && !indexing) throw new UsageError('--compare latest needs --index ROOT (the directory of index.json)');
+  if (flags.compare === 'latest' && !indexing)
+    throw new UsageError('--compare latest needs --index ROOT (the directory of index.json)');
   const inputs = [];
   for (const file of files) inputs.push(await loadReport(file));
   let merged;
@@ -52,8 +58,10 @@ export async function mergeCommand(files: string[], flags: MergeFlags): Promise<
     throw err;
   }
   const { warnings } = merged;
-  const earlier = flags.compare === 'latest' ? await indexing!.latestReport(flags.index!, merged.report, run) : flags.compare;
-  if (flags.compare === 'latest' && earlier === undefined) warnings.push(`--compare latest: ${safeText(flags.index!, 300)} has no earlier run; no trend section`);
+  const earlier =
+    flags.compare === 'latest' ? await indexing!.latestReport(flags.index!, merged.report, run) : flags.compare;
+  if (flags.compare === 'latest' && earlier === undefined)
+    warnings.push(`--compare latest: ${safeText(flags.index!, 300)} has no earlier run; no trend section`);
   const report = earlier === undefined ? merged.report : await withComparison(merged.report, earlier);
   for (const w of warnings) process.stderr.write(`idemscan: warning: ${safeText(w, 1000)}\n`);
 

@@ -22,40 +22,81 @@ const DEFAULT_OAUTH_TIMEOUT = 120_000;
 /** The OAuth flags, shared by scan, audit and login. */
 export function oauthOptions(cmd: Command, toInt: (v: string) => number): Command {
   return cmd
-    .option('--oauth', 'sign in (browser, loopback redirect) to HTTP servers that need OAuth; tokens are stored for later scans')
-    .option('--stored-auth-only', 'for CI: use stored OAuth tokens (refreshing them), never sign in; a server that needs a sign-in fails with kind auth')
-    .option('--client-id <id>', "a pre-registered OAuth client id, used only for the server you name (audit's or login's URL; scan: --client-origin)")
-    .option('--client-secret-env <VAR>', 'the environment variable holding that client\'s secret (never the secret itself): the client-credentials grant, with --oauth or login only')
-    .option('--client-metadata-url <url>', "an https URL where you host idemscan's Client ID Metadata Document, for servers that accept CIMD")
-    .option('--oauth-timeout <ms>', 'how long a sign-in may take, the person at the browser included', toInt, DEFAULT_OAUTH_TIMEOUT);
+    .option(
+      '--oauth',
+      'sign in (browser, loopback redirect) to HTTP servers that need OAuth; tokens are stored for later scans',
+    )
+    .option(
+      '--stored-auth-only',
+      'for CI: use stored OAuth tokens (refreshing them), never sign in; a server that needs a sign-in fails with kind auth',
+    )
+    .option(
+      '--client-id <id>',
+      "a pre-registered OAuth client id, used only for the server you name (audit's or login's URL; scan: --client-origin)",
+    )
+    .option(
+      '--client-secret-env <VAR>',
+      "the environment variable holding that client's secret (never the secret itself): the client-credentials grant, with --oauth or login only",
+    )
+    .option(
+      '--client-metadata-url <url>',
+      "an https URL where you host idemscan's Client ID Metadata Document, for servers that accept CIMD",
+    )
+    .option(
+      '--oauth-timeout <ms>',
+      'how long a sign-in may take, the person at the browser included',
+      toInt,
+      DEFAULT_OAUTH_TIMEOUT,
+    );
 }
 
 /** scan's `--client-origin`, repeatable: the servers command-line client credentials are for. */
 export const clientOriginOption = (): Option =>
-  repeatable('--client-origin <origin>', 'the origin (https://host[:port]) of the servers --client-id and --client-secret-env are for; no other server gets them', { commas: true });
+  repeatable(
+    '--client-origin <origin>',
+    'the origin (https://host[:port]) of the servers --client-id and --client-secret-env are for; no other server gets them',
+    { commas: true },
+  );
 
 /**
  * The scan's OAuth options from the flags: a usage error for a secret variable that is not set,
  * a secret without --oauth, or a client id for no named server. `named`: the URL the command
  * itself names (`audit URL`, `login URL`), whose origin the client is for.
  */
-export function oauthScanOptions(flags: OAuthFlags, named?: string, print: (line: string) => void = (l) => process.stderr.write(`${l}\n`)): Partial<OAuthScanOptions> {
+export function oauthScanOptions(
+  flags: OAuthFlags,
+  named?: string,
+  print: (line: string) => void = (l) => process.stderr.write(`${l}\n`),
+): Partial<OAuthScanOptions> {
   if (flags.oauth && flags.storedAuthOnly) throw new UsageError('--oauth and --stored-auth-only exclude each other');
   if (flags.clientSecretEnv && !flags.clientId) throw new UsageError('--client-secret-env needs --client-id');
   // The client-credentials grant is a sign-in: it runs only when asked for, never from stored-token CI runs.
-  if (flags.clientSecretEnv && !flags.oauth) throw new UsageError('--client-secret-env needs --oauth (the client-credentials grant is a sign-in, run only when asked for)');
+  if (flags.clientSecretEnv && !flags.oauth)
+    throw new UsageError(
+      '--client-secret-env needs --oauth (the client-credentials grant is a sign-in, run only when asked for)',
+    );
   const clientOrigins = [...(named ? [new URL(named).origin] : []), ...(flags.clientOrigin ?? []).map(originOf)];
   if (flags.clientId && clientOrigins.length === 0) {
-    throw new UsageError('--client-id: name the servers it is for with --client-origin https://host (command-line client credentials go only to servers you name)');
+    throw new UsageError(
+      '--client-id: name the servers it is for with --client-origin https://host (command-line client credentials go only to servers you name)',
+    );
   }
   const cimd = flags.clientMetadataUrl;
-  if (cimd !== undefined && (!URL.canParse(cimd) || new URL(cimd).protocol !== 'https:' || new URL(cimd).pathname === '/')) {
-    throw new UsageError('--client-metadata-url: an https URL with a path (where your client metadata document is served)');
+  if (
+    cimd !== undefined &&
+    (!URL.canParse(cimd) || new URL(cimd).protocol !== 'https:' || new URL(cimd).pathname === '/')
+  ) {
+    throw new UsageError(
+      '--client-metadata-url: an https URL with a path (where your client metadata document is served)',
+    );
   }
   let clientSecret: string | undefined;
   if (flags.clientSecretEnv) {
     clientSecret = process.env[flags.clientSecretEnv];
-    if (!clientSecret) throw new UsageError(`--client-secret-env ${safeText(flags.clientSecretEnv, 100)}: that environment variable is not set`);
+    if (!clientSecret)
+      throw new UsageError(
+        `--client-secret-env ${safeText(flags.clientSecretEnv, 100)}: that environment variable is not set`,
+      );
   }
   return {
     interactive: !!flags.oauth,
@@ -72,7 +113,17 @@ export function oauthScanOptions(flags: OAuthFlags, named?: string, print: (line
 /** `https://host[:port]`: a URL with nothing after the host, so that the user sees what it covers. */
 function originOf(value: string): string {
   const url = URL.canParse(value) ? new URL(value) : undefined;
-  const bare = url && (url.protocol === 'https:' || url.protocol === 'http:') && !url.username && !url.password && url.pathname === '/' && !url.search && !url.hash;
-  if (!bare) throw new UsageError(`--client-origin "${safeText(value, 200)}": an origin, as https://host or https://host:port (no path)`);
+  const bare =
+    url &&
+    (url.protocol === 'https:' || url.protocol === 'http:') &&
+    !url.username &&
+    !url.password &&
+    url.pathname === '/' &&
+    !url.search &&
+    !url.hash;
+  if (!bare)
+    throw new UsageError(
+      `--client-origin "${safeText(value, 200)}": an origin, as https://host or https://host:port (no path)`,
+    );
   return url.origin;
 }

@@ -8,14 +8,26 @@ import { UsageError } from './exit.js';
 
 /** The words of a comma list: trimmed, lowercased, empty ones dropped, duplicates once. */
 export function splitList(value: string): string[] {
-  return [...new Set(value.split(',').map((w) => w.trim().toLowerCase()).filter(Boolean))];
+  return [
+    ...new Set(
+      value
+        .split(',')
+        .map((w) => w.trim().toLowerCase())
+        .filter(Boolean),
+    ),
+  ];
 }
 
 /**
  * `option: unknown "word"` with the nearest known word, if one is near enough to be a typo,
  * then the known words (cut when there are many, as rule ids are).
  */
-export function unknownWord(option: string, word: string, known: readonly string[], what = 'expected one of'): UsageError {
+export function unknownWord(
+  option: string,
+  word: string,
+  known: readonly string[],
+  what = 'expected one of',
+): UsageError {
   const near = suggest(word, known);
   const list = known.length > 12 ? `${known.slice(0, 12).join(', ')}, ...` : known.join(', ');
   return new UsageError(`${option}: unknown "${word}"${near ? `; did you mean "${near}"?` : ''} (${what}: ${list})`);
@@ -46,7 +58,11 @@ export function levenshtein(a: string, b: string): number {
 }
 
 /** A parser for a comma list of `choices` (case-insensitive); `refuse` may explain why a word is not one. */
-export function listParser(option: string, choices: readonly string[], refuse?: (word: string) => string | undefined): (value: string) => string[] {
+export function listParser(
+  option: string,
+  choices: readonly string[],
+  refuse?: (word: string) => string | undefined,
+): (value: string) => string[] {
   return (value) => {
     const words = splitList(value);
     if (words.length === 0) throw new UsageError(`${option}: expected a comma-separated list of ${choices.join(', ')}`);
@@ -88,15 +104,32 @@ export function positiveInt(option: string): (value: string) => number {
  * `commas`: each value may also be a comma list (`--trust a,b`); not for values that hold commas.
  */
 export function repeatable(flags: string, description: string, opts: { commas?: boolean } = {}): Option {
-  return new Option(flags, `${description} (repeatable${opts.commas ? ' or comma-separated' : ''})`)
-    .argParser((value: string, previous: string[] | undefined) => [...(previous ?? []), ...(opts.commas ? value.split(',').map((v) => v.trim()).filter(Boolean) : [value])]);
+  return new Option(flags, `${description} (repeatable${opts.commas ? ' or comma-separated' : ''})`).argParser(
+    (value: string, previous: string[] | undefined) => [
+      ...(previous ?? []),
+      ...(opts.commas
+        ? value
+            .split(',')
+            .map((v) => v.trim())
+            .filter(Boolean)
+        : [value]),
+    ],
+  );
 }
 
 /** A comma-list option with its choices and default in --help, parsed by listParser. */
-export function listOption(flags: string, description: string, choices: readonly string[], defaults: string[] | undefined, refuse?: (word: string) => string | undefined): Option {
+export function listOption(
+  flags: string,
+  description: string,
+  choices: readonly string[],
+  defaults: string[] | undefined,
+  refuse?: (word: string) => string | undefined,
+): Option {
   const option = flags.split(/[ ,]/, 1)[0]!;
   // Not commander's .choices(): it checks the whole value, not each word of the list.
-  const o = new Option(flags, `${description}, comma-separated (choices: ${choices.join(', ')})`).argParser(listParser(option, choices, refuse));
+  const o = new Option(flags, `${description}, comma-separated (choices: ${choices.join(', ')})`).argParser(
+    listParser(option, choices, refuse),
+  );
   return defaults ? o.default(defaults, defaults.join(',')) : o;
 }
 

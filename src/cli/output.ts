@@ -58,7 +58,9 @@ export async function checkOutputDir(option: string, dir: string, files: string[
 /** `--json PATH` (not `-`), checked before scanning: its directory can take a new file, and it is no directory. */
 export async function checkOutputFile(option: string, file: string): Promise<void> {
   const fail = (why: string) => new UsageError(`${option} ${safeText(file, 300)}: ${why}`);
-  const at = await lstat(file).catch((err: NodeJS.ErrnoException) => (err.code === 'ENOENT' ? undefined : Promise.reject(fail(`cannot write (${codeOf(err)})`))));
+  const at = await lstat(file).catch((err: NodeJS.ErrnoException) =>
+    err.code === 'ENOENT' ? undefined : Promise.reject(fail(`cannot write (${codeOf(err)})`)),
+  );
   if (at?.isDirectory()) throw fail('is a directory');
   const dir = path.dirname(path.resolve(file));
   try {
@@ -93,5 +95,6 @@ export function codeOf(err: unknown): string {
 
 /** A folder of rule pages: each rule's page is `<url>/<id>.md`. http(s) only, so no viewer gets a `javascript:` link. */
 export function checkRulesBaseUrl(url: string): void {
-  if (!URL.canParse(url) || !/^https?:$/.test(new URL(url).protocol)) throw new UsageError(`--rules-base-url: "${safeText(url, 200)}" is not an http(s) URL`);
+  if (!URL.canParse(url) || !/^https?:$/.test(new URL(url).protocol))
+    throw new UsageError(`--rules-base-url: "${safeText(url, 200)}" is not an http(s) URL`);
 }

@@ -15,7 +15,11 @@ import { outputWidth } from '../render/width.js';
  * The table or tool view on stdout (stderr when the JSON report goes to stdout). With `-q` only
  * the servers that failed, on stderr: they are errors, the rest is not.
  */
-export async function printResult(report: Report, view: 'table' | 'tools', opts: { quiet?: boolean; jsonToStdout?: boolean; rulesBaseUrl?: string; reportFile?: string }): Promise<void> {
+export async function printResult(
+  report: Report,
+  view: 'table' | 'tools',
+  opts: { quiet?: boolean; jsonToStdout?: boolean; rulesBaseUrl?: string; reportFile?: string },
+): Promise<void> {
   if (opts.quiet) {
     for (const s of report.servers.filter((x) => x.status === 'failed')) {
       process.stderr.write(`idemscan: ${safeText(s.name, 80)} failed: ${failureLines(s).join('; ')}\n`);
@@ -25,7 +29,14 @@ export async function printResult(report: Report, view: 'table' | 'tools', opts:
   const stream = opts.jsonToStdout ? process.stderr : process.stdout;
   const toolsCommand = opts.reportFile === undefined ? undefined : toolsCommandFor(opts.reportFile);
   const dim = stream.isTTY === true && !process.env.NO_COLOR;
-  stream.write((await reporter(view)).render(report, { width: outputWidth(stream), rulesBaseUrl: opts.rulesBaseUrl, toolsCommand, dim }));
+  stream.write(
+    (await reporter(view)).render(report, {
+      width: outputWidth(stream),
+      rulesBaseUrl: opts.rulesBaseUrl,
+      toolsCommand,
+      dim,
+    }),
+  );
   // Under the headline's figures, what a client's user should do about them (model/verdicts.ts).
   const advice = report.summary.serversOk > 0 ? retryAdvice(summaryCounts(report.summary)) : undefined;
   if (advice) stream.write(`${advice}.\n`);
@@ -57,7 +68,8 @@ const SANDBOX_WORDS: Record<string, string> = {
   netns: 'network namespace only (no network but loopback; files and HOME are not protected)',
   none: 'none (they ran with your rights, files and network included; --sandbox contains them)',
   container: 'the container engine (docker or podman: no network, no capabilities, read-only root)',
-  'none-host-proc': "none, not even a /proc of their own (they could see this machine's processes and their environments; --sandbox contains them)",
+  'none-host-proc':
+    "none, not even a /proc of their own (they could see this machine's processes and their environments; --sandbox contains them)",
 };
 
 /**
@@ -67,13 +79,16 @@ const SANDBOX_WORDS: Record<string, string> = {
  */
 export function sandboxLines(report: Report, asRoot: boolean): string[] {
   const counts = new Map<string, number>();
-  for (const s of report.servers) if (s.target.sandbox) counts.set(s.target.sandbox, (counts.get(s.target.sandbox) ?? 0) + 1);
+  for (const s of report.servers)
+    if (s.target.sandbox) counts.set(s.target.sandbox, (counts.get(s.target.sandbox) ?? 0) + 1);
   if (counts.size === 0) return [];
   const servers = (n: number) => `${n} stdio server${n === 1 ? '' : 's'}`;
   const words = (mode: string) => SANDBOX_WORDS[mode] ?? safeText(mode, 40);
   const [only] = counts.size === 1 ? [...counts] : [];
   const lines = [
-    only ? `idemscan: sandbox for ${servers(only[1])}: ${words(only[0])}` : `idemscan: sandbox: ${[...counts].map(([mode, n]) => `${words(mode)} for ${servers(n)}`).join('; ')}`,
+    only
+      ? `idemscan: sandbox for ${servers(only[1])}: ${words(only[0])}`
+      : `idemscan: sandbox: ${[...counts].map(([mode, n]) => `${words(mode)} for ${servers(n)}`).join('; ')}`,
   ];
   if (asRoot) {
     lines.push(
@@ -94,7 +109,10 @@ export function wroteLine(dest: string): string {
  * After the wrote lines, when no HTML was written: how to get the page from the JSON just written
  * (the default scan writes only report.json). Undefined when HTML was written or no JSON file was.
  */
-export function htmlHint(written: readonly { dest: string; id: string }[], command: 'scan' | 'audit' | 'lock' | 'probe'): string | undefined {
+export function htmlHint(
+  written: readonly { dest: string; id: string }[],
+  command: 'scan' | 'audit' | 'lock' | 'probe',
+): string | undefined {
   if (written.some((f) => f.id === 'html')) return undefined;
   const json = written.find((f) => f.id === 'json');
   if (!json) return undefined;

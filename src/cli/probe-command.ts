@@ -23,17 +23,25 @@ type Gate = (typeof GATES)[number];
 function parseGates(list: string | undefined): Set<Gate> {
   if (list === undefined) return new Set();
   const words = splitList(list);
-  for (const w of words) if (!(GATES as readonly string[]).includes(w)) throw new UsageError(`--fail-on: unknown "${safeText(w, 80)}" (probe takes ${GATES.join(', ')})`);
+  for (const w of words)
+    if (!(GATES as readonly string[]).includes(w))
+      throw new UsageError(`--fail-on: unknown "${safeText(w, 80)}" (probe takes ${GATES.join(', ')})`);
   if (words.length === 0) throw new UsageError(`--fail-on: expected a comma-separated list of ${GATES.join(', ')}`);
   return new Set(words as Gate[]);
 }
 
 export async function probeCommand(words: string[], flags: ProbeFlags): Promise<void> {
   // Checked before anything is read or started: without a plan nothing may be called.
-  if (flags.plan === undefined) throw new UsageError('probe calls tools, so it needs --plan PLAN.json naming them (docs/PROBE.md); nothing was called');
+  if (flags.plan === undefined)
+    throw new UsageError(
+      'probe calls tools, so it needs --plan PLAN.json naming them (docs/PROBE.md); nothing was called',
+    );
   const gates = parseGates(flags.failOn);
   const target = auditTarget(words, flags);
-  const [{ readPlan, PlanError, plannedCalls }, { probe }] = await Promise.all([import('../model/probe-plan.js'), import('../probe.js')]);
+  const [{ readPlan, PlanError, plannedCalls }, { probe }] = await Promise.all([
+    import('../model/probe-plan.js'),
+    import('../probe.js'),
+  ]);
   const plan = await readPlan(flags.plan).catch((err: unknown) => {
     throw err instanceof PlanError ? new UsageError(err.message) : err;
   });
@@ -48,7 +56,14 @@ export async function probeCommand(words: string[], flags: ProbeFlags): Promise<
   const interrupt = watchSignals();
   let result;
   try {
-    result = await probe(target, plan, { timeoutMs: flags.timeout, probeTimeoutMs: flags.probeTimeout, sandbox: flags.sandbox, trust: flags.trust, cacheDir: flags.cacheDir, signal: interrupt.signal });
+    result = await probe(target, plan, {
+      timeoutMs: flags.timeout,
+      probeTimeoutMs: flags.probeTimeout,
+      sandbox: flags.sandbox,
+      trust: flags.trust,
+      cacheDir: flags.cacheDir,
+      signal: interrupt.signal,
+    });
   } catch (err) {
     if (err instanceof PlanError) throw new UsageError(err.message);
     throw err;
@@ -57,7 +72,12 @@ export async function probeCommand(words: string[], flags: ProbeFlags): Promise<
   let report = await interrupt.settle(result.report, 1);
   if (flags.name === undefined) report = nameFromServerInfo(report);
   const written = await writeOutputs(report, flags, flags.format, undefined, 'probe');
-  const reportFile = flags.json && flags.json !== '-' ? flags.json : flags.format.includes('json') ? path.join(flags.out, REPORTERS.json!.fileName!) : undefined;
+  const reportFile =
+    flags.json && flags.json !== '-'
+      ? flags.json
+      : flags.format.includes('json')
+        ? path.join(flags.out, REPORTERS.json!.fileName!)
+        : undefined;
   await printResult(report, 'tools', { quiet: flags.quiet, jsonToStdout: flags.json === '-', reportFile });
   if (!flags.quiet) (flags.json === '-' ? process.stderr : process.stdout).write(probeTerminalLines(report).join(''));
   const code = interrupt.interrupted ? EXIT.interrupted : exitCode(report, gates);
@@ -66,7 +86,11 @@ export async function probeCommand(words: string[], flags: ProbeFlags): Promise<
 
 function exitCode(report: Report, gates: Set<Gate>): number {
   if (report.summary.serversOk === 0) return EXIT.allFailed;
-  const matched = report.servers.flatMap((s) => s.tools.filter((t) => t.probe && gates.has(t.probe.outcome as Gate)).map((t) => `${safeText(t.name, 80)} (${t.probe!.outcome})`));
+  const matched = report.servers.flatMap((s) =>
+    s.tools
+      .filter((t) => t.probe && gates.has(t.probe.outcome as Gate))
+      .map((t) => `${safeText(t.name, 80)} (${t.probe!.outcome})`),
+  );
   if (matched.length === 0) return EXIT.ok;
   process.stderr.write(`idemscan: --fail-on matched: ${matched.join(', ')}\n`);
   return EXIT.failOn;

@@ -111,7 +111,11 @@ export class InstallProgress {
     err: Terminal,
   ) {
     // Lines and bar share one screen when both streams are the terminal: the bar is cleared first.
-    this.status = new StatusLine(err, () => `${bar(this.done, this.total)} ${this.done}/${this.total} installed${this.failed ? `, ${this.failed} failed` : ''}`);
+    this.status = new StatusLine(
+      err,
+      () =>
+        `${bar(this.done, this.total)} ${this.done}/${this.total} installed${this.failed ? `, ${this.failed} failed` : ''}`,
+    );
     this.status.start();
     this.status.redraw();
   }
@@ -151,7 +155,11 @@ export class ScanProgress {
     private readonly quiet = false,
     private readonly now: () => number = () => performance.now(),
   ) {
-    this.status = new StatusLine(err, () => (err.isTTY || this.running.size > 0 ? this.statusText() : ''), PLAIN_STATUS_MS);
+    this.status = new StatusLine(
+      err,
+      () => (err.isTTY || this.running.size > 0 ? this.statusText() : ''),
+      PLAIN_STATUS_MS,
+    );
   }
 
   /** For `scan({ onProgress })`. */
@@ -162,7 +170,9 @@ export class ScanProgress {
         return;
       case 'install':
         if (this.quiet) return;
-        this.status.line(`idemscan: installing ${e.packages.length} pinned package${e.packages.length === 1 ? '' : 's'} into ${safeText(e.cacheDir, 300)} (once; \`idemscan install\` does it ahead)`);
+        this.status.line(
+          `idemscan: installing ${e.packages.length} pinned package${e.packages.length === 1 ? '' : 's'} into ${safeText(e.cacheDir, 300)} (once; \`idemscan install\` does it ahead)`,
+        );
         this.install = new InstallProgress(e.packages.length, this.err, this.err);
         return;
       case 'installed':
@@ -184,7 +194,10 @@ export class ScanProgress {
         if (s.status === 'failed') this.failed += 1;
         if (this.quiet) return;
         const took = seconds(s.durationMs || (ran ? this.now() - ran.started : 0));
-        const what = s.status === 'ok' ? `ok ${safeText(s.name, 80)} (${took}, ${s.tools.length} tool${s.tools.length === 1 ? '' : 's'})` : `failed ${safeText(s.name, 80)} (${took}): ${s.failure?.kind ?? 'failed'}`;
+        const what =
+          s.status === 'ok'
+            ? `ok ${safeText(s.name, 80)} (${took}, ${s.tools.length} tool${s.tools.length === 1 ? '' : 's'})`
+            : `failed ${safeText(s.name, 80)} (${took}): ${s.failure?.kind ?? 'failed'}`;
         this.status.line(`[${e.index + 1}/${e.total}] ${what}`);
         return;
       }

@@ -50,7 +50,8 @@ const isObj = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 
 function pinsOf(doc: unknown): Pin[] {
   const pins: Pin[] = [];
   const registryPin = (server: Record<string, unknown>, at: JSONPath) => {
-    if (typeof server.name === 'string' && typeof server.version === 'string') pins.push({ name: server.name, registry: 'mcp-registry', id: server.name, from: server.version, at });
+    if (typeof server.name === 'string' && typeof server.version === 'string')
+      pins.push({ name: server.name, registry: 'mcp-registry', id: server.name, from: server.version, at });
   };
   if (!isObj(doc)) return pins;
   if (typeof doc.name === 'string' && (Array.isArray(doc.packages) || Array.isArray(doc.remotes))) registryPin(doc, []);
@@ -61,7 +62,13 @@ function pinsOf(doc: unknown): Pin[] {
     if (typeof e.npm !== 'string') return;
     const cut = e.npm.lastIndexOf('@');
     if (cut <= 0) return; // unpinned: a scan resolves it anyway
-    pins.push({ name: typeof e.name === 'string' ? e.name : e.npm, registry: 'npm', id: e.npm.slice(0, cut), from: e.npm.slice(cut + 1), at: ['servers', i, 'npm'] });
+    pins.push({
+      name: typeof e.name === 'string' ? e.name : e.npm,
+      registry: 'npm',
+      id: e.npm.slice(0, cut),
+      from: e.npm.slice(cut + 1),
+      at: ['servers', i, 'npm'],
+    });
   });
   return pins;
 }
@@ -79,7 +86,8 @@ export async function refreshCommand(file: string, flags: RefreshFlags): Promise
   const doc = parse(text, errors, { allowTrailingComma: true }) as unknown;
   if (errors.length > 0) throw new UsageError(`${safeText(file, 300)}: not JSON (at offset ${errors[0]!.offset})`);
   const pins = pinsOf(doc);
-  if (pins.length === 0) throw new UsageError(`${safeText(file, 300)}: no pinned npm entries and no MCP Registry entries to refresh`);
+  if (pins.length === 0)
+    throw new UsageError(`${safeText(file, 300)}: no pinned npm entries and no MCP Registry entries to refresh`);
   const cacheDir = flags.cacheDir ?? defaultCacheDir();
 
   // One npm view per package name; the registry asked one server at a time per slot.
@@ -87,12 +95,15 @@ export async function refreshCommand(file: string, flags: RefreshFlags): Promise
   const limit = pLimit(4);
   const latestNpm = (id: string) => {
     if (!npmLatest.has(id)) {
-      npmLatest.set(id, limit(async () => {
-        const meta = await viewPackage(id, cacheDir);
-        if ('error' in meta) return meta;
-        const version = pickVersion(meta, 'latest');
-        return version ? { version } : { error: 'the registry names no latest version' };
-      }));
+      npmLatest.set(
+        id,
+        limit(async () => {
+          const meta = await viewPackage(id, cacheDir);
+          if ('error' in meta) return meta;
+          const version = pickVersion(meta, 'latest');
+          return version ? { version } : { error: 'the registry names no latest version' };
+        }),
+      );
     }
     return npmLatest.get(id)!;
   };
@@ -105,11 +116,17 @@ export async function refreshCommand(file: string, flags: RefreshFlags): Promise
       addPage(state, [got.value], 1);
       const entry = state.kept.get(pin.id);
       if (entry) return { version: entry.server.version, entry };
-      const why = state.skipped[0]?.reason ?? (state.deleted || state.deprecated ? 'deleted or deprecated in the registry' : `the answer is not the latest entry of ${pin.id}`);
+      const why =
+        state.skipped[0]?.reason ??
+        (state.deleted || state.deprecated
+          ? 'deleted or deprecated in the registry'
+          : `the answer is not the latest entry of ${pin.id}`);
       return { error: why };
     });
 
-  const looked = await Promise.all(pins.map(async (pin) => ({ pin, got: pin.registry === 'npm' ? await latestNpm(pin.id) : await latestEntry(pin) })));
+  const looked = await Promise.all(
+    pins.map(async (pin) => ({ pin, got: pin.registry === 'npm' ? await latestNpm(pin.id) : await latestEntry(pin) })),
+  );
   const changes: Change[] = [];
   const unchanged: string[] = [];
   const failed: { name: string; error: string }[] = [];
@@ -132,7 +149,8 @@ export async function refreshCommand(file: string, flags: RefreshFlags): Promise
 
 /** The file's text with one pin moved; everything else (comments, layout) kept. */
 function edit(text: string, pin: Pin, version: string, entry?: PulledEntry): string {
-  const set = (t: string, at: JSONPath, value: unknown) => applyEdits(t, modify(t, at, value, { formattingOptions: { insertSpaces: true, tabSize: 2 } }));
+  const set = (t: string, at: JSONPath, value: unknown) =>
+    applyEdits(t, modify(t, at, value, { formattingOptions: { insertSpaces: true, tabSize: 2 } }));
   if (pin.registry === 'npm') return set(text, pin.at, `${pin.id}@${version}`);
   if (pin.at.length === 0) {
     // One server.json: its own fields stay; what a scan launches follows the latest version.
@@ -143,13 +161,26 @@ function edit(text: string, pin: Pin, version: string, entry?: PulledEntry): str
   return set(set(text, [...pin.at, 'server'], entry?.server), [...pin.at, '_meta'], entry?._meta ?? { [OFFICIAL]: {} });
 }
 
-function print(file: string, flags: RefreshFlags, changes: Change[], unchanged: string[], failed: { name: string; error: string }[]): void {
+function print(
+  file: string,
+  flags: RefreshFlags,
+  changes: Change[],
+  unchanged: string[],
+  failed: { name: string; error: string }[],
+): void {
   if (flags.json) {
-    process.stdout.write(JSON.stringify({ file, written: changes.length > 0 && !flags.dryRun, changes, unchanged, failed }, null, 2) + '\n');
+    process.stdout.write(
+      JSON.stringify({ file, written: changes.length > 0 && !flags.dryRun, changes, unchanged, failed }, null, 2) +
+        '\n',
+    );
     return;
   }
-  for (const c of changes) process.stdout.write(`${safeText(c.name, 120)}: ${safeText(c.from, 60)} -> ${safeText(c.to, 60)}\n`);
-  for (const f of failed) process.stderr.write(`idemscan: ${safeText(f.name, 120)}: not refreshed: ${safeText(f.error, 400)}\n`);
+  for (const c of changes)
+    process.stdout.write(`${safeText(c.name, 120)}: ${safeText(c.from, 60)} -> ${safeText(c.to, 60)}\n`);
+  for (const f of failed)
+    process.stderr.write(`idemscan: ${safeText(f.name, 120)}: not refreshed: ${safeText(f.error, 400)}\n`);
   const verb = flags.dryRun ? 'would re-pin' : changes.length > 0 ? 're-pinned' : 'nothing to re-pin in';
-  process.stderr.write(`idemscan: ${verb} ${changes.length ? `${changes.length} of ${changes.length + unchanged.length + failed.length} entries in ` : ''}${safeText(file, 300)}; ${unchanged.length} already latest, ${failed.length} not refreshed\n`);
+  process.stderr.write(
+    `idemscan: ${verb} ${changes.length ? `${changes.length} of ${changes.length + unchanged.length + failed.length} entries in ` : ''}${safeText(file, 300)}; ${unchanged.length} already latest, ${failed.length} not refreshed\n`,
+  );
 }

@@ -38,16 +38,24 @@ export async function pullCommand(flags: PullFlags): Promise<void> {
   const previous = await previousPull(flags.out, base);
   let since = flags.updatedSince ?? previous?.pulledAt;
   if (flags.updatedSince !== undefined) {
-    if (Number.isNaN(Date.parse(flags.updatedSince))) throw new UsageError(`--updated-since ${safeText(flags.updatedSince, 80)}: not a time (e.g. 2026-11-30T00:00:00Z)`);
+    if (Number.isNaN(Date.parse(flags.updatedSince)))
+      throw new UsageError(
+        `--updated-since ${safeText(flags.updatedSince, 80)}: not a time (e.g. 2026-11-30T00:00:00Z)`,
+      );
     since = new Date(flags.updatedSince).toISOString();
   }
   const pulledAt = new Date().toISOString();
   const state = newPullState(previous?.kept);
   const say = (line: string) => void (flags.quiet || process.stderr.write(`idemscan: ${line}\n`));
-  if (since) say(`registry pull: only what changed since ${since}${previous ? ` (${previous.kept.size} servers in ${safeText(flags.out, 200)})` : ''}`);
+  if (since)
+    say(
+      `registry pull: only what changed since ${since}${previous ? ` (${previous.kept.size} servers in ${safeText(flags.out, 200)})` : ''}`,
+    );
   const t0 = performance.now();
   const { pages, error } = await readPages(base, since, state, (page) =>
-    say(`registry page ${page}: ${state.kept.size} servers kept, ${state.skipped.length} skipped, ${state.deleted + state.deprecated} deleted or deprecated`),
+    say(
+      `registry page ${page}: ${state.kept.size} servers kept, ${state.skipped.length} skipped, ${state.deleted + state.deprecated} deleted or deprecated`,
+    ),
   );
   const seconds = (performance.now() - t0) / 1000;
   for (const s of state.skipped) say(`skipped ${safeText(s.name, 120)}: ${safeText(s.reason, 400)}`);
@@ -56,7 +64,13 @@ export async function pullCommand(flags: PullFlags): Promise<void> {
     baseUrl: base.href,
     // An incomplete pull keeps its older mark, so the next one asks again for what it missed.
     pulledAt: error ? (previous?.pulledAt ?? new Date(0).toISOString()) : pulledAt,
-    counts: { servers: state.kept.size, deleted: state.deleted, deprecated: state.deprecated, older: state.older, skipped: state.skipped.length },
+    counts: {
+      servers: state.kept.size,
+      deleted: state.deleted,
+      deprecated: state.deprecated,
+      older: state.older,
+      skipped: state.skipped.length,
+    },
     ...(error ? { incomplete: error } : {}),
     servers: [...state.kept.values()],
     ...(state.skipped.length ? { skipped: state.skipped } : {}),
@@ -64,9 +78,14 @@ export async function pullCommand(flags: PullFlags): Promise<void> {
   const data = fileText(file);
   await writeOutputFile(flags.out, data);
   // A scan reads target files up to this size: say so now, not when the census job starts.
-  if (Buffer.byteLength(data) > MAX_TARGET_FILE_BYTES) process.stderr.write(`idemscan: warning: ${safeText(flags.out, 200)} is larger than the ${MAX_TARGET_FILE_BYTES / 1024 / 1024} MB scan reads from one file: split it (remotes and packages apart, as docs/examples/registry-census.yml does)\n`);
+  if (Buffer.byteLength(data) > MAX_TARGET_FILE_BYTES)
+    process.stderr.write(
+      `idemscan: warning: ${safeText(flags.out, 200)} is larger than the ${MAX_TARGET_FILE_BYTES / 1024 / 1024} MB scan reads from one file: split it (remotes and packages apart, as docs/examples/registry-census.yml does)\n`,
+    );
   const rate = seconds > 0 ? ` (${(pages / seconds).toFixed(1)} pages/s)` : '';
-  say(`wrote ${safeText(flags.out, 200)}: ${state.kept.size} servers from ${pages} pages in ${seconds.toFixed(1)} s${rate}; ${state.deleted} deleted and ${state.deprecated} deprecated left out, ${state.skipped.length} skipped`);
+  say(
+    `wrote ${safeText(flags.out, 200)}: ${state.kept.size} servers from ${pages} pages in ${seconds.toFixed(1)} s${rate}; ${state.deleted} deleted and ${state.deprecated} deprecated left out, ${state.skipped.length} skipped`,
+  );
   if (error) {
     process.stderr.write(`idemscan: registry pull stopped: ${error}; kept what was read before\n`);
     process.exitCode = EXIT.allFailed;
@@ -95,11 +114,19 @@ async function previousPull(out: string, base: URL) {
   }
   const got = readPullFile(doc);
   if ('error' in got) throw new UsageError(`--out ${safeText(out, 200)}: ${got.error}; give another file`);
-  if (got.baseUrl && got.baseUrl !== base.href) throw new UsageError(`--out ${safeText(out, 200)} was pulled from ${safeText(got.baseUrl, 200)}, not ${safeText(base.href, 200)}: give another file`);
+  if (got.baseUrl && got.baseUrl !== base.href)
+    throw new UsageError(
+      `--out ${safeText(out, 200)} was pulled from ${safeText(got.baseUrl, 200)}, not ${safeText(base.href, 200)}: give another file`,
+    );
   return got;
 }
 
-async function readPages(base: URL, since: string | undefined, state: PullState, onPage: (page: number) => void): Promise<{ pages: number; error?: string }> {
+async function readPages(
+  base: URL,
+  since: string | undefined,
+  state: PullState,
+  onPage: (page: number) => void,
+): Promise<{ pages: number; error?: string }> {
   const cursors = new Set<string>();
   const deadline = AbortSignal.timeout(PULL_DEADLINE_MS);
   let cursor: string | undefined;
@@ -111,17 +138,31 @@ async function readPages(base: URL, since: string | undefined, state: PullState,
     if (cursor !== undefined) url.searchParams.set('cursor', cursor);
     if (since) url.searchParams.set('updated_since', since);
     const got = await getJson(url, { signal: deadline });
-    if (!got.ok) return { pages: page - 1, error: `page ${page}: ${deadline.aborted ? `the pull passed its bound of ${PULL_DEADLINE_MS / 60_000} min` : got.error}` };
+    if (!got.ok)
+      return {
+        pages: page - 1,
+        error: `page ${page}: ${deadline.aborted ? `the pull passed its bound of ${PULL_DEADLINE_MS / 60_000} min` : got.error}`,
+      };
     const doc = got.value;
-    if (!isObj(doc) || !Array.isArray(doc.servers)) return { pages: page - 1, error: `page ${page}: no "servers" list in the answer` };
+    if (!isObj(doc) || !Array.isArray(doc.servers))
+      return { pages: page - 1, error: `page ${page}: no "servers" list in the answer` };
     addPage(state, doc.servers, page);
     onPage(page);
     if (state.kept.size > MAX_SERVERS) return { pages: page, error: `page ${page}: more than ${MAX_SERVERS} servers` };
-    if (state.bytes > MAX_KEPT_BYTES) return { pages: page, error: `page ${page}: the servers kept pass ${MAX_KEPT_BYTES / 1024 / 1024} MiB` };
+    if (state.bytes > MAX_KEPT_BYTES)
+      return { pages: page, error: `page ${page}: the servers kept pass ${MAX_KEPT_BYTES / 1024 / 1024} MiB` };
     const next = isObj(doc.metadata) ? doc.metadata.nextCursor : undefined;
     if (next === undefined || next === null || next === '') return { pages: page };
-    if (typeof next !== 'string' || next.length > 1_000) return { pages: page, error: `page ${page}: metadata.nextCursor is not a cursor (a string up to 1,000 characters)` };
-    if (cursors.has(next)) return { pages: page, error: `page ${page}: cursor ${JSON.stringify(safeText(next, 80))} seen twice (the registry's pages loop)` };
+    if (typeof next !== 'string' || next.length > 1_000)
+      return {
+        pages: page,
+        error: `page ${page}: metadata.nextCursor is not a cursor (a string up to 1,000 characters)`,
+      };
+    if (cursors.has(next))
+      return {
+        pages: page,
+        error: `page ${page}: cursor ${JSON.stringify(safeText(next, 80))} seen twice (the registry's pages loop)`,
+      };
     cursors.add(next);
     cursor = next;
   }

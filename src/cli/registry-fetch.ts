@@ -18,7 +18,8 @@ export function baseUrlOf(given: string | undefined): URL | { error: string } {
   const text = given ?? DEFAULT_REGISTRY;
   if (!URL.canParse(text)) return { error: `--base-url ${safeText(text, 200)}: not a URL` };
   const url = new URL(text);
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') return { error: `--base-url: ${url.protocol} is not http or https` };
+  if (url.protocol !== 'https:' && url.protocol !== 'http:')
+    return { error: `--base-url: ${url.protocol} is not http or https` };
   if (url.search || url.hash) return { error: '--base-url: no query or fragment (the paths are appended to it)' };
   if (url.username || url.password) return { error: '--base-url: no credentials in the URL' };
   return url;
@@ -27,7 +28,10 @@ export function baseUrlOf(given: string | undefined): URL | { error: string } {
 /** `base` + `path` (which starts with /v0.1/), keeping a base's own path prefix. */
 export const apiUrl = (base: URL, path: string): URL => new URL(base.href.replace(/\/$/, '') + path);
 
-export async function getJson(url: URL, opts: { maxBytes?: number; timeoutMs?: number; signal?: AbortSignal } = {}): Promise<Fetched> {
+export async function getJson(
+  url: URL,
+  opts: { maxBytes?: number; timeoutMs?: number; signal?: AbortSignal } = {},
+): Promise<Fetched> {
   const maxBytes = opts.maxBytes ?? MAX_PAGE_BYTES;
   const timeout = AbortSignal.timeout(opts.timeoutMs ?? PAGE_TIMEOUT_MS);
   const signal = opts.signal ? AbortSignal.any([opts.signal, timeout]) : timeout;
@@ -58,7 +62,11 @@ export async function getJson(url: URL, opts: { maxBytes?: number; timeoutMs?: n
     }
   } catch (err) {
     if (opts.signal?.aborted) return { ok: false, error: `${where}: interrupted` };
-    if (timeout.aborted) return { ok: false, error: `${where}: no answer within ${(opts.timeoutMs ?? PAGE_TIMEOUT_MS) / 1000} s` };
-    return { ok: false, error: `${where}: ${safeText((err as { cause?: Error }).cause?.message ?? (err as Error).message, 200)}` };
+    if (timeout.aborted)
+      return { ok: false, error: `${where}: no answer within ${(opts.timeoutMs ?? PAGE_TIMEOUT_MS) / 1000} s` };
+    return {
+      ok: false,
+      error: `${where}: ${safeText((err as { cause?: Error }).cause?.message ?? (err as Error).message, 200)}`,
+    };
   }
 }

@@ -27,8 +27,11 @@ export interface ReportFlags {
 export async function reportCommand(file: string, flags: ReportFlags): Promise<void> {
   const reporters = await Promise.all(flags.format.map((f) => reporter(f)));
   if (flags.rulesBaseUrl !== undefined) checkRulesBaseUrl(flags.rulesBaseUrl);
-  if (flags.compare === 'latest' && flags.index === undefined) throw new UsageError('--compare latest needs --index ROOT (the directory of index.json)');
-  const sarifUris = flags.sarifUri?.length ? (await import('./sarif-uri.js')).parseSarifUris(flags.sarifUri) : undefined;
+  if (flags.compare === 'latest' && flags.index === undefined)
+    throw new UsageError('--compare latest needs --index ROOT (the directory of index.json)');
+  const sarifUris = flags.sarifUri?.length
+    ? (await import('./sarif-uri.js')).parseSarifUris(flags.sarifUri)
+    : undefined;
   const { report: loaded } = await loadReport(file);
   const earlier = flags.compare === 'latest' ? await latestOf(flags.index!, loaded, file) : flags.compare;
   const report = earlier === undefined ? loaded : await withComparison(loaded, earlier, file);
@@ -42,10 +45,20 @@ export async function reportCommand(file: string, flags: ReportFlags): Promise<v
   if (files.length > 0) await checkOutputDir('--out', out, files);
   if (sarifUris) {
     const { sarifUriWarnings } = await import('./sarif-uri.js');
-    for (const w of sarifUriWarnings(sarifUris, report.servers.map((s) => s.name), flags.format)) process.stderr.write(`idemscan: warning: ${w}\n`);
+    for (const w of sarifUriWarnings(
+      sarifUris,
+      report.servers.map((s) => s.name),
+      flags.format,
+    ))
+      process.stderr.write(`idemscan: warning: ${w}\n`);
   }
   for (const r of reporters) {
-    const rendered = r.render(report, { rulesBaseUrl: flags.rulesBaseUrl, sarifUris, width: outputWidth(process.stdout), toolsCommand: toolsCommandFor(file) });
+    const rendered = r.render(report, {
+      rulesBaseUrl: flags.rulesBaseUrl,
+      sarifUris,
+      width: outputWidth(process.stdout),
+      toolsCommand: toolsCommandFor(file),
+    });
     if (!r.fileName) {
       process.stdout.write(rendered);
       continue;

@@ -7,7 +7,17 @@
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { versionedJson, ReportFileError } from '../compare/read.js';
-import { INDEX_FILE, INDEX_PAGE, INDEX_VERSION, isRunDirName, latestBefore, RunIndex, emptyIndex, runEntry, withRun } from '../compare/run-index.js';
+import {
+  INDEX_FILE,
+  INDEX_PAGE,
+  INDEX_VERSION,
+  isRunDirName,
+  latestBefore,
+  RunIndex,
+  emptyIndex,
+  runEntry,
+  withRun,
+} from '../compare/run-index.js';
 import { RUN_FILES } from '../model/formats.js';
 import type { Report } from '../model/schema.js';
 import { describeZodError } from '../model/zod-errors.js';
@@ -31,7 +41,8 @@ export async function readIndex(root: string): Promise<RunIndex> {
   }
   try {
     const parsed = RunIndex.safeParse(versionedJson(text, file, 'run index', 'indexVersion', INDEX_VERSION));
-    if (!parsed.success) throw new UsageError(`${shown(file)}: invalid run index: ${safeText(describeZodError('', parsed.error), 1_000)}`);
+    if (!parsed.success)
+      throw new UsageError(`${shown(file)}: invalid run index: ${safeText(describeZodError('', parsed.error), 1_000)}`);
     return parsed.data;
   } catch (err) {
     if (err instanceof ReportFileError) throw new UsageError(safeText(err.message, 1_000));
@@ -57,10 +68,13 @@ export async function writeIndex(root: string, index: RunIndex, quiet?: boolean)
  * link it by its name. Returns that name.
  */
 export function runDirOf(root: string, out: string | undefined): string {
-  if (out === undefined) throw new UsageError('--index needs --out ROOT/RUN (the run directory this merge writes, under the index root)');
+  if (out === undefined)
+    throw new UsageError('--index needs --out ROOT/RUN (the run directory this merge writes, under the index root)');
   const name = path.basename(path.resolve(out));
   if (path.dirname(path.resolve(out)) !== path.resolve(root) || !isRunDirName(name)) {
-    throw new UsageError(`--out ${shown(out)} is not a run directory right under --index ${shown(root)} (expected ${shown(path.join(root, 'YYYY-MM-DD'))})`);
+    throw new UsageError(
+      `--out ${shown(out)} is not a run directory right under --index ${shown(root)} (expected ${shown(path.join(root, 'YYYY-MM-DD'))})`,
+    );
   }
   return name;
 }

@@ -24,10 +24,12 @@ export function checkRepoPath(value: string, flag = '--sarif-uri'): string {
     if (c === 92) throw fail('use / between directories, not \\');
     if (c === 58) throw fail('a path in the repository, not a URL or a drive (no ":")');
   }
-  if (value.startsWith('/')) throw fail('an absolute path; give it relative to the repository root (the working directory)');
+  if (value.startsWith('/'))
+    throw fail('an absolute path; give it relative to the repository root (the working directory)');
   const segments = value.split('/').filter((s) => s !== '.');
   if (segments.includes('..')) throw fail('".." leaves the repository; give the path from the repository root');
-  if (segments.length === 0 || segments.includes('')) throw fail('not a file path (an empty directory name or a trailing /)');
+  if (segments.length === 0 || segments.includes(''))
+    throw fail('not a file path (an empty directory name or a trailing /)');
   return segments.join('/');
 }
 
@@ -43,12 +45,16 @@ export function parseSarifUris(values: readonly string[]): SarifUris | undefined
   for (const value of values) {
     const eq = value.indexOf('=');
     if (eq < 0) {
-      if (all !== undefined) throw new UsageError(`--sarif-uri ${JSON.stringify(safeText(value, 200))}: a PATH without NAME= is given twice; map each server with NAME=PATH`);
+      if (all !== undefined)
+        throw new UsageError(
+          `--sarif-uri ${JSON.stringify(safeText(value, 200))}: a PATH without NAME= is given twice; map each server with NAME=PATH`,
+        );
       all = checkRepoPath(value);
       continue;
     }
     const name = value.slice(0, eq).trim();
-    if (name === '') throw new UsageError(`--sarif-uri ${JSON.stringify(safeText(value, 200))}: expected NAME=PATH or PATH`);
+    if (name === '')
+      throw new UsageError(`--sarif-uri ${JSON.stringify(safeText(value, 200))}: expected NAME=PATH or PATH`);
     if (byName.has(name)) throw new UsageError(`--sarif-uri: server "${safeText(name, 100)}" is mapped twice`);
     byName.set(name, checkRepoPath(value.slice(eq + 1).trim()));
   }
@@ -59,15 +65,31 @@ export function parseSarifUris(values: readonly string[]): SarifUris | undefined
  * What may be a mistake, for a warning after the scan: no SARIF written, names mapped that no
  * server has, and paths that are not files under the working directory.
  */
-export function sarifUriWarnings(uris: SarifUris, servers: readonly string[], formats: readonly string[], cwd = process.cwd()): string[] {
+export function sarifUriWarnings(
+  uris: SarifUris,
+  servers: readonly string[],
+  formats: readonly string[],
+  cwd = process.cwd(),
+): string[] {
   const names = new Set(servers);
   const out: string[] = [];
   if (!formats.includes('sarif')) out.push('--sarif-uri has no effect without --format sarif');
   for (const name of uris.byName.keys()) {
-    if (!names.has(name)) out.push(`--sarif-uri: no server is named "${safeText(name, 100)}" (servers: ${[...names].slice(0, 10).map((n) => `"${safeText(n, 100)}"`).join(', ') || 'none'})`);
+    if (!names.has(name))
+      out.push(
+        `--sarif-uri: no server is named "${safeText(name, 100)}" (servers: ${
+          [...names]
+            .slice(0, 10)
+            .map((n) => `"${safeText(n, 100)}"`)
+            .join(', ') || 'none'
+        })`,
+      );
   }
   for (const file of new Set([...uris.byName.values(), ...(uris.all === undefined ? [] : [uris.all])])) {
-    if (!existsSync(path.join(cwd, file))) out.push(`--sarif-uri: ${safeText(file, 300)} is not a file under ${safeText(cwd, 300)}; code scanning will show no code for its alerts`);
+    if (!existsSync(path.join(cwd, file)))
+      out.push(
+        `--sarif-uri: ${safeText(file, 300)} is not a file under ${safeText(cwd, 300)}; code scanning will show no code for its alerts`,
+      );
   }
   return out;
 }

@@ -25,9 +25,14 @@ export async function loadReport(file: string): Promise<LoadedReport> {
 /** `--compare latest`: the newest run of the index before this report (never its own run directory). */
 export async function latestOf(root: string, report: Report, file: string): Promise<string | undefined> {
   const { latestReport } = await import('./run-index-files.js');
-  const ownRun = path.resolve(path.dirname(path.dirname(path.resolve(file)))) === path.resolve(root) ? path.basename(path.dirname(path.resolve(file))) : undefined;
+  const ownRun =
+    path.resolve(path.dirname(path.dirname(path.resolve(file)))) === path.resolve(root)
+      ? path.basename(path.dirname(path.resolve(file)))
+      : undefined;
   const found = await latestReport(root, report, ownRun);
-  if (found === undefined) process.stderr.write(`idemscan: warning: --compare latest: ${safeText(root, 300)} has no earlier run; no trend section
+  if (found === undefined)
+    process.stderr
+      .write(`idemscan: warning: --compare latest: ${safeText(root, 300)} has no earlier run; no trend section
 `);
   return found;
 }

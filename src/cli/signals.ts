@@ -38,7 +38,8 @@ export function watchSignals(): Interrupt {
   let hurried = false;
   const onSignal = (signal: NodeJS.Signals) => {
     if (stop.signal.aborted) {
-      if (!hurried) process.stderr.write(`idemscan: ${signal} again: ending the servers now; the report is still written\n`);
+      if (!hurried)
+        process.stderr.write(`idemscan: ${signal} again: ending the servers now; the report is still written\n`);
       hurried = true;
       killAllServers();
       return;
@@ -48,11 +49,13 @@ export function watchSignals(): Interrupt {
     // Whatever happens next (even a signal after the exit code was decided), the exit says so.
     process.exitCode = EXIT.interrupted;
     timers.push(setTimeout(killAllServers, STOP_GRACE_MS).unref());
-    timers.push(setTimeout(() => {
-      process.stderr.write(`idemscan: could not stop within ${WATCHDOG_MS / 1000} s; leaving without a report\n`);
-      killAllServers();
-      process.exit(EXIT.interrupted);
-    }, WATCHDOG_MS).unref());
+    timers.push(
+      setTimeout(() => {
+        process.stderr.write(`idemscan: could not stop within ${WATCHDOG_MS / 1000} s; leaving without a report\n`);
+        killAllServers();
+        process.exit(EXIT.interrupted);
+      }, WATCHDOG_MS).unref(),
+    );
   };
   for (const sig of SIGNALS) process.on(sig, onSignal);
 
@@ -89,7 +92,10 @@ export function unscannedText(unscanned: readonly Unscanned[], targets: number):
   if (unscanned.length === 0) return undefined;
   const named = unscanned
     .slice(0, LISTED)
-    .map((u) => `${safeText(u.name, 80)} (${u.ranMs === undefined ? 'not started' : `stopped after ${(u.ranMs / 1000).toFixed(1)} s`})`);
+    .map(
+      (u) =>
+        `${safeText(u.name, 80)} (${u.ranMs === undefined ? 'not started' : `stopped after ${(u.ranMs / 1000).toFixed(1)} s`})`,
+    );
   const more = unscanned.length > LISTED ? `, and ${unscanned.length - LISTED} more` : '';
   return `not scanned (${unscanned.length} of ${targets}): ${named.join(', ')}${more}`;
 }

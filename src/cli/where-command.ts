@@ -9,7 +9,6 @@ import type { FoundFile } from '../targets/discover/index.js';
 import { discoverHere, PROJECT_FLAG, servers } from './discovered.js';
 import { safeText } from '../render/terminal.js';
 
-
 function fileLine(f: FoundFile): string {
   if (f.error) return `error: ${safeText(f.error, 300)}`;
   const parts = [servers(f.servers)];
@@ -25,7 +24,9 @@ function fileLine(f: FoundFile): string {
 export function registerWhere(program: Command): void {
   program
     .command('where')
-    .description(`list the MCP client configuration files found in HOME and the current folder (what scan --discover reads; project-scope files with ${PROJECT_FLAG})`)
+    .description(
+      `list the MCP client configuration files found in HOME and the current folder (what scan --discover reads; project-scope files with ${PROJECT_FLAG})`,
+    )
     .option('--json', 'print the list as JSON')
     .action(async (flags: { json?: boolean }) => {
       const found = await discoverHere([], true);
@@ -34,10 +35,15 @@ export function registerWhere(program: Command): void {
         return;
       }
       if (found.files.length === 0) {
-        process.stdout.write(`No MCP client configuration found in ${safeText(os.homedir(), 300)} or ${safeText(process.cwd(), 300)}.\n`);
+        process.stdout.write(
+          `No MCP client configuration found in ${safeText(os.homedir(), 300)} or ${safeText(process.cwd(), 300)}.\n`,
+        );
         return;
       }
-      for (const f of found.files) process.stdout.write(`${f.client.padEnd(18)} ${f.scope.padEnd(7)} ${safeText(f.file, 300)}  ${fileLine(f)}\n`);
-      process.stdout.write(`${servers(found.targets.length).replace('server', 'distinct server')} in ${found.files.length} file${found.files.length === 1 ? '' : 's'}\n`);
+      for (const f of found.files)
+        process.stdout.write(`${f.client.padEnd(18)} ${f.scope.padEnd(7)} ${safeText(f.file, 300)}  ${fileLine(f)}\n`);
+      process.stdout.write(
+        `${servers(found.targets.length).replace('server', 'distinct server')} in ${found.files.length} file${found.files.length === 1 ? '' : 's'}\n`,
+      );
     });
 }

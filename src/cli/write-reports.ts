@@ -10,7 +10,11 @@ import { htmlHint, wroteLine } from './print-scan.js';
 
 /** `--out` and `--json` before the scan: a path that cannot be written is a usage error, not a lost scan. */
 export async function checkOutputs(flags: ScanFlags, formats: string[]): Promise<void> {
-  await checkOutputDir('--out', flags.out, formats.map((f) => REPORTERS[f]!.fileName!));
+  await checkOutputDir(
+    '--out',
+    flags.out,
+    formats.map((f) => REPORTERS[f]!.fileName!),
+  );
   if (flags.json && flags.json !== '-') await checkOutputFile('--json', flags.json);
 }
 
@@ -18,8 +22,16 @@ export async function checkOutputs(flags: ScanFlags, formats: string[]): Promise
  * Writes every report file. One that cannot be written after all (its directory changed during the
  * scan) is saved to a fallback file, named on stderr: the scan is never lost. False if any failed.
  */
-export async function writeOutputs(report: Report, flags: ScanFlags, formats: string[], sarifUris: SarifUris | undefined, command: 'scan' | 'audit' | 'lock' | 'probe'): Promise<boolean> {
-  const files = formats.filter((f) => REPORTERS[f]?.fileName).map((id) => ({ dest: path.join(flags.out, REPORTERS[id]!.fileName!), id }));
+export async function writeOutputs(
+  report: Report,
+  flags: ScanFlags,
+  formats: string[],
+  sarifUris: SarifUris | undefined,
+  command: 'scan' | 'audit' | 'lock' | 'probe',
+): Promise<boolean> {
+  const files = formats
+    .filter((f) => REPORTERS[f]?.fileName)
+    .map((id) => ({ dest: path.join(flags.out, REPORTERS[id]!.fileName!), id }));
   if (flags.json && flags.json !== '-') files.push({ dest: flags.json, id: 'json' });
   if (sarifUris) await warnSarifUris(sarifUris, report, formats);
   let ok = true;
@@ -33,7 +45,9 @@ export async function writeOutputs(report: Report, flags: ScanFlags, formats: st
     } catch (err) {
       ok = false;
       const saved = await writeFallback(path.basename(dest), data).catch(() => undefined);
-      process.stderr.write(`idemscan: cannot write ${safeText(dest, 300)} (${codeOf(err)}); ${saved ? `the report is saved in ${saved}` : 'no fallback file could be written either'}\n`);
+      process.stderr.write(
+        `idemscan: cannot write ${safeText(dest, 300)} (${codeOf(err)}); ${saved ? `the report is saved in ${saved}` : 'no fallback file could be written either'}\n`,
+      );
     }
   }
   const hint = htmlHint(written, command);
@@ -45,5 +59,10 @@ export async function writeOutputs(report: Report, flags: ScanFlags, formats: st
 /** A mapped name no server has, or a path that is no file here: most likely a typo, so said on stderr. */
 async function warnSarifUris(uris: SarifUris, report: Report, formats: string[]): Promise<void> {
   const { sarifUriWarnings } = await import('./sarif-uri.js');
-  for (const w of sarifUriWarnings(uris, report.servers.map((s) => s.name), formats)) process.stderr.write(`idemscan: warning: ${w}\n`);
+  for (const w of sarifUriWarnings(
+    uris,
+    report.servers.map((s) => s.name),
+    formats,
+  ))
+    process.stderr.write(`idemscan: warning: ${w}\n`);
 }

@@ -54,7 +54,11 @@ export function descriptionDiff(from: string | undefined, to: string | undefined
   const roomA = Math.max(half, DIFF_LINES - added.length);
   const roomB = Math.max(half, DIFF_LINES - removed.length);
   const where = start > 0 ? [`@@ line ${start + 1}`] : [];
-  return [...where, ...(from === undefined ? ['- (no description)'] : side('-', removed, roomA)), ...(to === undefined ? ['+ (no description)'] : side('+', added, roomB))];
+  return [
+    ...where,
+    ...(from === undefined ? ['- (no description)'] : side('-', removed, roomA)),
+    ...(to === undefined ? ['+ (no description)'] : side('+', added, roomB)),
+  ];
 }
 
 /** Two versions of one line, from a little before their first difference (the cut marked). */

@@ -8,7 +8,14 @@
  * restates its default).
  */
 import { changedFields, descriptionDiff } from './definition.js';
-import { DIFF_VERSION, type Change, type DiffDocument, type DiffSide, type Direction, type KeyRef } from '../model/diff.js';
+import {
+  DIFF_VERSION,
+  type Change,
+  type DiffDocument,
+  type DiffSide,
+  type Direction,
+  type KeyRef,
+} from '../model/diff.js';
 import type { Verdict } from '../model/schema-base.js';
 import type { KeyArgument, Report, ServerReport, ToolReport } from '../model/schema.js';
 import { effectiveHint, HINT_NAMES, HINTS, hintText, verdictRank, type HintName } from '../model/verdicts.js';
@@ -29,8 +36,22 @@ export function diffReports(oldInput: DiffInput | Report, newInput: DiffInput | 
   for (const name of names) {
     const o = before.get(name);
     const n = after.get(name);
-    if (!o) changes.push({ kind: 'server-added', server: name, direction: 'neutral', status: n!.status, tools: n!.tools.length });
-    else if (!n) changes.push({ kind: 'server-removed', server: name, direction: 'neutral', status: o.status, tools: o.tools.length });
+    if (!o)
+      changes.push({
+        kind: 'server-added',
+        server: name,
+        direction: 'neutral',
+        status: n!.status,
+        tools: n!.tools.length,
+      });
+    else if (!n)
+      changes.push({
+        kind: 'server-removed',
+        server: name,
+        direction: 'neutral',
+        status: o.status,
+        tools: o.tools.length,
+      });
     else changes.push(...diffServer(o, n));
   }
 
@@ -53,7 +74,16 @@ export function diffServer(o: ServerReport, n: ServerReport): Change[] {
     const failed = o.status === 'failed' ? o : n;
     const failure = failed.failure ? `${failed.failure.kind}: ${failed.failure.message}` : undefined;
     // A server that stopped answering hides every tool it had: worse. One that came back: better.
-    return [{ kind: 'status-changed', server, direction: n.status === 'failed' ? 'worse' : 'better', from: o.status, to: n.status, failure }];
+    return [
+      {
+        kind: 'status-changed',
+        server,
+        direction: n.status === 'failed' ? 'worse' : 'better',
+        from: o.status,
+        to: n.status,
+        failure,
+      },
+    ];
   }
   if (o.status === 'failed') return []; // nothing to compare: neither scan saw any tool
 
@@ -97,19 +127,38 @@ export interface ToolSubject {
 export function diffTool(subject: ToolSubject, o: ToolReport, n: ToolReport): Change[] {
   const changes: Change[] = [];
   if (o.verdict !== n.verdict) {
-    changes.push({ kind: 'verdict-changed', ...subject, direction: compareVerdicts(o.verdict, n.verdict), from: o.verdict, to: n.verdict });
+    changes.push({
+      kind: 'verdict-changed',
+      ...subject,
+      direction: compareVerdicts(o.verdict, n.verdict),
+      from: o.verdict,
+      to: n.verdict,
+    });
   }
   for (const hint of HINT_NAMES) {
     const from = hintText(o.annotations, hint);
     const to = hintText(n.annotations, hint);
     if (from === to) continue;
-    changes.push({ kind: 'annotation-changed', ...subject, direction: hintDirection(hint, o.annotations, n.annotations), hint, from, to });
+    changes.push({
+      kind: 'annotation-changed',
+      ...subject,
+      direction: hintDirection(hint, o.annotations, n.annotations),
+      hint,
+      from,
+      to,
+    });
   }
   if (o.definitionHash !== undefined && n.definitionHash !== undefined) {
     const fields = changedFields(o, n, true);
     if (fields) {
       const lines = fields.includes('description') ? descriptionDiff(o.description, n.description) : undefined;
-      changes.push({ kind: 'definition-changed', ...subject, direction: 'neutral', fields, ...(lines ? { descriptionDiff: lines } : {}) });
+      changes.push({
+        kind: 'definition-changed',
+        ...subject,
+        direction: 'neutral',
+        fields,
+        ...(lines ? { descriptionDiff: lines } : {}),
+      });
     }
   }
   const keysBefore = byPath(o.keyArguments);
@@ -145,7 +194,11 @@ export function compareVerdicts(from: Verdict, to: Verdict): Direction {
  * destructiveHint false -> true or absent), gaining it is better, anything else is neutral
  * (e.g. destructiveHint true -> absent: the default says the same).
  */
-export function hintDirection(hint: HintName, before: Record<string, unknown> | undefined, after: Record<string, unknown> | undefined): Direction {
+export function hintDirection(
+  hint: HintName,
+  before: Record<string, unknown> | undefined,
+  after: Record<string, unknown> | undefined,
+): Direction {
   const safe = HINTS[hint].safe; // the value that makes a retry safer: moving away from it is worse
   const wasSafe = effectiveHint(hint, before) === safe;
   const isSafe = effectiveHint(hint, after) === safe;
@@ -158,7 +211,12 @@ function keyRef(k: KeyArgument): KeyRef {
 
 function side(input: DiffInput): DiffSide {
   const { report, file } = input;
-  return { ...(file === undefined ? {} : { file }), startedAt: report.startedAt, finishedAt: report.finishedAt, summary: report.summary };
+  return {
+    ...(file === undefined ? {} : { file }),
+    startedAt: report.startedAt,
+    finishedAt: report.finishedAt,
+    summary: report.summary,
+  };
 }
 
 /** Servers by name; first occurrence wins (target loading keeps server names unique). */

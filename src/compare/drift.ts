@@ -21,8 +21,7 @@ export function driftOf(report: Report, lock: LockFile, baseline: string): Drift
     // One shard scans some of the locked servers: the others are not gone.
     else if (!n) {
       if (!report.options.shard) changes.push({ kind: 'server-removed', server: name, tools: o.tools.length });
-    }
-    else changes.push(...serverDrift(o, n));
+    } else changes.push(...serverDrift(o, n));
   }
   return { baseline, lockedAt: lock.lockedAt, drifted: changes.length > 0, changes };
 }
@@ -30,7 +29,15 @@ export function driftOf(report: Report, lock: LockFile, baseline: string): Drift
 function serverDrift(o: LockServer, n: ServerReport): DriftChange[] {
   const server = n.name;
   if (n.status === 'failed') {
-    return o.tools.length === 0 ? [] : [{ kind: 'server-failed', server, ...(n.failure ? { failure: `${n.failure.kind}: ${n.failure.message}` } : {}) }];
+    return o.tools.length === 0
+      ? []
+      : [
+          {
+            kind: 'server-failed',
+            server,
+            ...(n.failure ? { failure: `${n.failure.kind}: ${n.failure.message}` } : {}),
+          },
+        ];
   }
   const before = groupByName(o.tools);
   const after = groupByName(n.tools);
@@ -65,7 +72,8 @@ function toolDrift(subject: Subject, o: LockTool, n: ToolReport): DriftChange[] 
     if (hintDirection(hint, o.hints, n.annotations) !== 'worse') continue;
     changes.push({ kind: 'hint-weakened', ...subject, hint, from: raw(o.hints, hint), to: raw(n.annotations, hint) });
   }
-  if (compareVerdicts(o.verdict, n.verdict) === 'worse') changes.push({ kind: 'verdict-worse', ...subject, from: o.verdict, to: n.verdict });
+  if (compareVerdicts(o.verdict, n.verdict) === 'worse')
+    changes.push({ kind: 'verdict-worse', ...subject, from: o.verdict, to: n.verdict });
   return changes;
 }
 

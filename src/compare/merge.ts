@@ -58,7 +58,8 @@ export function mergeReports(inputs: readonly MergeInput[]): MergeResult {
   const finishedAt = inputs.map((x) => x.report.finishedAt).reduce((a, b) => (time(b) > time(a) ? b : a));
 
   const skipped = new Map<string, NonNullable<Report['skipped']>[number]>();
-  for (const x of inputs) for (const k of x.report.skipped ?? []) skipped.set(JSON.stringify([k.name, k.source, k.reason]), k);
+  for (const x of inputs)
+    for (const k of x.report.skipped ?? []) skipped.set(JSON.stringify([k.name, k.source, k.reason]), k);
 
   const packages = new Set<string>();
   let anyPackages = false;
@@ -82,7 +83,9 @@ export function mergeReports(inputs: readonly MergeInput[]): MergeResult {
     servers,
     ...(skipped.size > 0 ? { skipped: [...skipped.values()] } : {}),
     ...(first.report.manifest || anyPackages
-      ? { manifest: { ...first.report.manifest, ...(anyPackages ? { packages: [...packages].sort(compareText) } : {}) } }
+      ? {
+          manifest: { ...first.report.manifest, ...(anyPackages ? { packages: [...packages].sort(compareText) } : {}) },
+        }
       : {}),
   };
   return { report, warnings: warningsOf(inputs) };
@@ -93,12 +96,18 @@ function warningsOf(inputs: readonly MergeInput[]): string[] {
   const first = inputs[0]!;
   for (const x of inputs.slice(1)) {
     if (x.report.tool.version !== first.report.tool.version) {
-      warnings.push(`${x.file} was written by ${x.report.tool.name} ${x.report.tool.version}, ${first.file} by ${first.report.tool.version}`);
+      warnings.push(
+        `${x.file} was written by ${x.report.tool.name} ${x.report.tool.version}, ${first.file} by ${first.report.tool.version}`,
+      );
     }
     const differing = Object.keys({ ...first.report.options, ...x.report.options }).filter(
-      (k) => k !== 'shard' && k !== 'mergedFrom' && JSON.stringify(first.report.options[k]) !== JSON.stringify(x.report.options[k]),
+      (k) =>
+        k !== 'shard' &&
+        k !== 'mergedFrom' &&
+        JSON.stringify(first.report.options[k]) !== JSON.stringify(x.report.options[k]),
     );
-    if (differing.length > 0) warnings.push(`${x.file} was scanned with different options than ${first.file}: ${differing.join(', ')}`);
+    if (differing.length > 0)
+      warnings.push(`${x.file} was scanned with different options than ${first.file}: ${differing.join(', ')}`);
   }
   const shards = inputs.map((x) => shardOption(x.report.options.shard));
   const counts = new Set(shards.map((s) => s?.count));
@@ -106,9 +115,14 @@ function warningsOf(inputs: readonly MergeInput[]): string[] {
     const count = shards[0]!.count;
     const have = new Set(shards.map((s) => s!.index));
     const missing = Array.from({ length: count }, (_, i) => i + 1).filter((i) => !have.has(i));
-    if (missing.length > 0) warnings.push(`shard${missing.length > 1 ? 's' : ''} ${missing.map((i) => `${i}/${count}`).join(', ')} missing: the merged report is incomplete`);
+    if (missing.length > 0)
+      warnings.push(
+        `shard${missing.length > 1 ? 's' : ''} ${missing.map((i) => `${i}/${count}`).join(', ')} missing: the merged report is incomplete`,
+      );
   } else if (shards.some((s) => s !== undefined) && counts.size > 1) {
-    warnings.push(`the reports come from different shardings (${[...counts].map((c) => (c === undefined ? 'unsharded' : `N=${c}`)).join(', ')})`);
+    warnings.push(
+      `the reports come from different shardings (${[...counts].map((c) => (c === undefined ? 'unsharded' : `N=${c}`)).join(', ')})`,
+    );
   }
   return warnings;
 }

@@ -47,19 +47,28 @@ export async function readText(file: string): Promise<string> {
  * A JSON object whose version field (`schemaVersion` of a report, `lockVersion` of a lock file) is
  * the one this idemscan reads, checked before the schema so the error says what is wrong.
  */
-export function versionedJson(text: string, file: string, kind: string, key: string, expected: string): Record<string, unknown> {
+export function versionedJson(
+  text: string,
+  file: string,
+  kind: string,
+  key: string,
+  expected: string,
+): Record<string, unknown> {
   let doc: unknown;
   try {
     doc = JSON.parse(text);
   } catch (err) {
     throw new ReportFileError(file, `not valid JSON: ${(err as Error).message}`);
   }
-  if (!doc || typeof doc !== 'object' || Array.isArray(doc)) throw new ReportFileError(file, `not an idemscan ${kind} (expected a JSON object)`);
+  if (!doc || typeof doc !== 'object' || Array.isArray(doc))
+    throw new ReportFileError(file, `not an idemscan ${kind} (expected a JSON object)`);
   const version = (doc as Record<string, unknown>)[key];
   if (version !== expected) {
     throw new ReportFileError(
       file,
-      version === undefined ? `not an idemscan ${kind} (no ${key})` : `${key} ${JSON.stringify(version)} is not supported (this idemscan reads "${expected}")`,
+      version === undefined
+        ? `not an idemscan ${kind} (no ${key})`
+        : `${key} ${JSON.stringify(version)} is not supported (this idemscan reads "${expected}")`,
     );
   }
   return doc as Record<string, unknown>;

@@ -86,7 +86,9 @@ export function runEntry(dir: string, report: Report, files: readonly string[]):
       keyed: s.keyed,
       idempotent: s.idempotent,
       unprotected: s.unprotected,
-      ...(s.weighted ? { downloads: s.weighted.downloads, downloadsUnprotected: s.weighted.verdicts.unprotected.downloads } : {}),
+      ...(s.weighted
+        ? { downloads: s.weighted.downloads, downloadsUnprotected: s.weighted.verdicts.unprotected.downloads }
+        : {}),
     },
     skipped: report.skipped?.length ?? 0,
     files: RUN_FILES.filter((f) => files.includes(f)),

@@ -14,7 +14,9 @@ import { ReportFileError } from './read.js';
 export function entryLabel(entries: readonly unknown[], index: number): string {
   const e = entries[index];
   const o = e && typeof e === 'object' ? (e as Record<string, unknown>) : {};
-  const parts = (['rule', 'tool', 'server'] as const).filter((k) => typeof o[k] === 'string').map((k) => `${k} ${String(o[k]).slice(0, 80)}`);
+  const parts = (['rule', 'tool', 'server'] as const)
+    .filter((k) => typeof o[k] === 'string')
+    .map((k) => `${k} ${String(o[k]).slice(0, 80)}`);
   return `suppressions[${index}]${parts.length ? ` (${parts.join(', ')})` : ''}`;
 }
 
@@ -27,15 +29,24 @@ export function parseSuppressions(text: string, file: string): Suppressions {
     throw new ReportFileError(file, `not JSON: ${(err as Error).message}`);
   }
   const wrapped = doc !== null && typeof doc === 'object' && !Array.isArray(doc);
-  const extra = wrapped ? Object.keys(doc as object).filter((k) => k !== 'suppressions' && k !== '$schema' && k !== 'comment') : [];
+  const extra = wrapped
+    ? Object.keys(doc as object).filter((k) => k !== 'suppressions' && k !== '$schema' && k !== 'comment')
+    : [];
   const list = wrapped ? (doc as { suppressions?: unknown }).suppressions : doc;
   if (!Array.isArray(list) || extra.length > 0) {
-    throw new ReportFileError(file, `expected an array of {rule, tool?, server?, reason, expires?}, or {"suppressions": [...]}${extra.length ? ` (unknown field "${extra[0]!.slice(0, 80)}")` : ''}`);
+    throw new ReportFileError(
+      file,
+      `expected an array of {rule, tool?, server?, reason, expires?}, or {"suppressions": [...]}${extra.length ? ` (unknown field "${extra[0]!.slice(0, 80)}")` : ''}`,
+    );
   }
   // Entry by entry: the message names the entry by what it says (rule, tool, server), not by a zod union's paths.
   const entries = list.map((raw, index) => {
     const parsed = SuppressEntry.safeParse(raw);
-    if (!parsed.success) throw new ReportFileError(file, `invalid suppression ${entryLabel(list, index)}: ${describeZodError('', parsed.error)}`);
+    if (!parsed.success)
+      throw new ReportFileError(
+        file,
+        `invalid suppression ${entryLabel(list, index)}: ${describeZodError('', parsed.error)}`,
+      );
     return parsed.data;
   });
   return { file, entries };
@@ -67,7 +78,8 @@ export function applySuppressions(report: Report, suppressions: Suppressions, no
     }
     let used = false;
     for (const s of report.servers) {
-      if (entry.server !== undefined && !same(entry.server, s.name) && !same(entry.server, s.serverInfo?.name)) continue;
+      if (entry.server !== undefined && !same(entry.server, s.name) && !same(entry.server, s.serverInfo?.name))
+        continue;
       const mark = (f: Finding) => {
         if (f.rule !== entry.rule || (entry.tool !== undefined && f.tool !== entry.tool) || f.suppressed) return;
         f.suppressed = { reason: entry.reason, ...(entry.expires ? { expires: entry.expires } : {}), file };
@@ -79,6 +91,11 @@ export function applySuppressions(report: Report, suppressions: Suppressions, no
     }
     if (!used) out.unused.push({ index, entry });
   });
-  report.options.suppress = { file, entries: suppressions.entries.length, applied: out.applied, expired: out.expired.length };
+  report.options.suppress = {
+    file,
+    entries: suppressions.entries.length,
+    applied: out.applied,
+    expired: out.expired.length,
+  };
   return out;
 }

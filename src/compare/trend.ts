@@ -10,7 +10,11 @@ import type { Change } from '../model/diff.js';
 import { diffReports } from './diff.js';
 
 /** `currentFile`, when known, names the new side in the diff (base name only, like the earlier one). */
-export function compareWith(current: Report, earlier: { file: string; report: Report }, currentFile?: string): ComparedWith {
+export function compareWith(
+  current: Report,
+  earlier: { file: string; report: Report },
+  currentFile?: string,
+): ComparedWith {
   const oldNames = new Set(earlier.report.servers.map((s) => s.name));
   const newNames = new Set(current.servers.map((s) => s.name));
   const both = (r: Report): Report => {
@@ -26,7 +30,10 @@ export function compareWith(current: Report, earlier: { file: string; report: Re
     serversInBoth: oldSide.servers.length,
     onlyOld: [...oldNames].filter((n) => !newNames.has(n)).length,
     onlyNew: [...newNames].filter((n) => !oldNames.has(n)).length,
-    diff: diffReports({ report: oldSide, file }, { report: both(current), ...(currentFile === undefined ? {} : { file: path.basename(currentFile) }) }),
+    diff: diffReports(
+      { report: oldSide, file },
+      { report: both(current), ...(currentFile === undefined ? {} : { file: path.basename(currentFile) }) },
+    ),
   };
 }
 
@@ -64,8 +71,16 @@ export function trendHighlights(c: ComparedWith): TrendHighlights {
     entry.changes++;
     if (ch.direction === 'worse') entry.worse++;
     perServer.set(ch.server, entry);
-    if (ch.kind === 'annotation-changed' && (ch.direction === 'worse' || (ch.from !== undefined && ch.to === undefined))) hintsWeakened.push(ch);
-    if ((ch.kind === 'tool-added' && KEYED.has(ch.verdict)) || (ch.kind === 'verdict-changed' && KEYED.has(ch.to) && !KEYED.has(ch.from))) newKeyed.push(ch);
+    if (
+      ch.kind === 'annotation-changed' &&
+      (ch.direction === 'worse' || (ch.from !== undefined && ch.to === undefined))
+    )
+      hintsWeakened.push(ch);
+    if (
+      (ch.kind === 'tool-added' && KEYED.has(ch.verdict)) ||
+      (ch.kind === 'verdict-changed' && KEYED.has(ch.to) && !KEYED.has(ch.from))
+    )
+      newKeyed.push(ch);
   }
   return { changedServers: [...perServer.values()], hintsWeakened, newKeyed };
 }

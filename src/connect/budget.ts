@@ -33,7 +33,11 @@ export class ServerBudget {
   }
 
   finding(where: string): Finding {
-    return finding(RULE.memoryBudget, `this server sent more than idemscan keeps of one server (${mib(this.limit)} MiB, maxServerBytes); ${where}`, { evidence: 'tools/list' });
+    return finding(
+      RULE.memoryBudget,
+      `this server sent more than idemscan keeps of one server (${mib(this.limit)} MiB, maxServerBytes); ${where}`,
+      { evidence: 'tools/list' },
+    );
   }
 }
 
@@ -70,7 +74,10 @@ export const KEPT_TOOL_FIELDS = ['name', 'title', 'description', 'annotations', 
  */
 export function keptSession(session: Session): Session {
   const caps = session.capabilities;
-  const capabilities = caps && sizeEstimate(caps) > 64 * 1024 ? { ...boundedObject(caps, LIMITS.capabilitiesJson), tools: toolsCapability(caps.tools) } : caps;
+  const capabilities =
+    caps && sizeEstimate(caps) > 64 * 1024
+      ? { ...boundedObject(caps, LIMITS.capabilitiesJson), tools: toolsCapability(caps.tools) }
+      : caps;
   const info = session.serverInfo;
   const serverInfo = info && sizeEstimate(info) > 16 * 1024 ? serverInfoOf(info) : info;
   return { ...session, capabilities, serverInfo, notes: session.notes.map((n) => bounded(n, 1_000)) };

@@ -18,7 +18,9 @@ export class EraMemo {
   static load(cacheDir: string): EraMemo {
     try {
       const data = JSON.parse(readFileSync(path.join(cacheDir, FILE), 'utf8')) as Record<string, unknown>;
-      const fresh = Object.entries(data).filter((e): e is [string, number] => typeof e[1] === 'number' && Date.now() - e[1] < TTL_MS);
+      const fresh = Object.entries(data).filter(
+        (e): e is [string, number] => typeof e[1] === 'number' && Date.now() - e[1] < TTL_MS,
+      );
       return new EraMemo(new Map(fresh));
     } catch {
       return new EraMemo(new Map());
@@ -44,7 +46,13 @@ export class EraMemo {
 }
 
 /** "The same server": the exact launch with its environment, or the URL with its headers. */
-export function memoKey(launch: { command?: string; args?: string[]; env?: Record<string, string>; url?: string; headers?: Record<string, string> }): string {
+export function memoKey(launch: {
+  command?: string;
+  args?: string[];
+  env?: Record<string, string>;
+  url?: string;
+  headers?: Record<string, string>;
+}): string {
   const identity = launch.url
     ? [launch.url, launch.headers ?? {}]
     : [launch.command, launch.args ?? [], Object.entries(launch.env ?? {}).sort()];

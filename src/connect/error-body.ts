@@ -38,7 +38,10 @@ export function unquotedBody(contentType: string | null, bytes: number, cut: boo
  * (`Unrecognized key: "db_password"`), and the answer may be an internal service's.
  */
 export function notJsonRpc(contentType: string | null | undefined, bytes: number | undefined): string {
-  return bytes === undefined ? 'not a JSON-RPC message' : `not a JSON-RPC message: ${bytes} bytes of ${typeOf(contentType ?? null)}`;
+  return bytes === undefined
+    ? 'not a JSON-RPC message'
+    : `not a JSON-RPC message: ${bytes} bytes of ${typeOf(contentType ?? null)}`;
 }
 
-const typeOf = (contentType: string | null) => (contentType ? bounded(contentType.split(';', 1)[0]!.trim(), 80) : 'no content type');
+const typeOf = (contentType: string | null) =>
+  contentType ? bounded(contentType.split(';', 1)[0]!.trim(), 80) : 'no content type';

@@ -87,7 +87,10 @@ export class HttpChannel implements Channel {
   private failure(err: unknown): ScanFailure {
     // JSON.parse's SyntaxError and zod's error (its `issues`) quote what the server sent.
     if (err instanceof SyntaxError || Array.isArray((err as { issues?: unknown } | undefined)?.issues)) {
-      return new ScanFailure('protocol', notJsonRpc(this.answer.type, this.answer.type === undefined ? undefined : this.answer.bytes));
+      return new ScanFailure(
+        'protocol',
+        notJsonRpc(this.answer.type, this.answer.type === undefined ? undefined : this.answer.bytes),
+      );
     }
     return excerpt(httpFailure(err, this.host));
   }
@@ -103,10 +106,17 @@ export class HttpChannel implements Channel {
 }
 
 function excerpt(failure: ScanFailure): ScanFailure {
-  return failure.message.length <= EXCERPT_CHARS ? failure : new ScanFailure(failure.kind, bounded(failure.message, EXCERPT_CHARS));
+  return failure.message.length <= EXCERPT_CHARS
+    ? failure
+    : new ScanFailure(failure.kind, bounded(failure.message, EXCERPT_CHARS));
 }
 
-const noReconnect = { maxReconnectionDelay: 1000, initialReconnectionDelay: 1000, reconnectionDelayGrowFactor: 1, maxRetries: 0 };
+const noReconnect = {
+  maxReconnectionDelay: 1000,
+  initialReconnectionDelay: 1000,
+  reconnectionDelayGrowFactor: 1,
+  maxRetries: 0,
+};
 
 /**
  * fetch whose response bodies stop at `limit` bytes: a hostile server cannot exhaust memory. A
@@ -118,7 +128,12 @@ interface OkAnswer {
   bytes: number;
 }
 
-function boundedFetch(limit: number, closed: AbortSignal, answer: OkAnswer, onResponse?: (res: Response) => void): typeof fetch {
+function boundedFetch(
+  limit: number,
+  closed: AbortSignal,
+  answer: OkAnswer,
+  onResponse?: (res: Response) => void,
+): typeof fetch {
   return async (input, init) => {
     const signal = init?.signal ? AbortSignal.any([init.signal, closed]) : closed;
     const dispatcher = proxyDispatcher();
@@ -137,7 +152,11 @@ function boundedFetch(limit: number, closed: AbortSignal, answer: OkAnswer, onRe
         else ctl.enqueue(chunk);
       },
     });
-    return new Response(res.body.pipeThrough(guard), { status: res.status, statusText: res.statusText, headers: res.headers });
+    return new Response(res.body.pipeThrough(guard), {
+      status: res.status,
+      statusText: res.statusText,
+      headers: res.headers,
+    });
   };
 }
 
@@ -156,7 +175,10 @@ async function errorResponse(res: Response, body: ReadableStream<Uint8Array>): P
   }
   if (cut) await body.cancel().catch(() => {});
   const text = Buffer.concat(chunks).toString('utf8');
-  const quoted = !cut && isErrorObject(text) ? text : unquotedBody(res.headers.get('content-type'), cut ? ERROR_BODY_BYTES : seen, cut);
+  const quoted =
+    !cut && isErrorObject(text)
+      ? text
+      : unquotedBody(res.headers.get('content-type'), cut ? ERROR_BODY_BYTES : seen, cut);
   const empty = res.status === 204 || res.status === 304;
   return new Response(empty ? null : quoted, { status: res.status, statusText: res.statusText, headers: res.headers });
 }

@@ -78,7 +78,10 @@ function boundedNotes(notes: string[]): string[] {
 
 /** Versions a server offered, as a note quotes them: a server may offer 200,000, of any type. */
 function offered(versions: unknown[]): string {
-  const shown = versions.slice(0, 10).map((v) => (typeof v === 'string' ? bounded(v, 40) : typeof v)).join(', ');
+  const shown = versions
+    .slice(0, 10)
+    .map((v) => (typeof v === 'string' ? bounded(v, 40) : typeof v))
+    .join(', ');
   return versions.length > 10 ? `${shown} and ${versions.length - 10} more` : shown || 'none';
 }
 
@@ -91,7 +94,9 @@ async function findEra(rpc: RpcClient, opts: NegotiateOptions): Promise<Session>
     return p;
   });
   const probeSilent = () => !answered;
-  const timer = delay(opts.answersEveryRequest ? opts.remainingMs() + 1_000 : Math.min(opts.probeTimeoutMs, opts.remainingMs()));
+  const timer = delay(
+    opts.answersEveryRequest ? opts.remainingMs() + 1_000 : Math.min(opts.probeTimeoutMs, opts.remainingMs()),
+  );
   const early = await Promise.race([probe, timer.promise]);
   timer.cancel();
   if (early) {
@@ -118,7 +123,10 @@ async function findEra(rpc: RpcClient, opts: NegotiateOptions): Promise<Session>
     if (won) return won;
     const result = await init;
     if (!result.ok) throw result.error;
-    return { ...result.value, notes: [`${answer.kind === 'legacy' ? answer.why : silentNote}, after ${Date.now() - sent} ms`] };
+    return {
+      ...result.value,
+      notes: [`${answer.kind === 'legacy' ? answer.why : silentNote}, after ${Date.now() - sent} ms`],
+    };
   }
   // `initialize` answered first. A modern-only server refuses it while its discover is still on
   // the way: wait for the probe. A dual server accepts it: give the probe a moment to say modern.
@@ -140,7 +148,8 @@ async function rememberedLegacy(rpc: RpcClient, opts: NegotiateOptions, why: str
     if (!(err instanceof ScanFailure) || err.kind !== 'protocol') throw err;
     // Upgraded since we remembered it? Ask the modern way before giving up.
     const answer = interpret(await settle(sendDiscover(rpc, opts.remainingMs())), opts.http);
-    if (answer.kind === 'modern') return { ...answer.session, notes: [...notes, 'initialize refused; it answers server/discover now'] };
+    if (answer.kind === 'modern')
+      return { ...answer.session, notes: [...notes, 'initialize refused; it answers server/discover now'] };
     throw err;
   }
 }
@@ -163,9 +172,7 @@ function delay(ms: number): { promise: Promise<undefined>; cancel: () => void } 
   return { promise, cancel: () => clearTimeout(timer) };
 }
 
-type Probe =
-  | { kind: 'modern'; session: Omit<Session, 'notes'> }
-  | { kind: 'legacy'; why: string };
+type Probe = { kind: 'modern'; session: Omit<Session, 'notes'> } | { kind: 'legacy'; why: string };
 
 function sendDiscover(rpc: RpcClient, timeoutMs: number): Promise<RpcOutcome> {
   return rpc.request('server/discover', { _meta: modernMeta(MODERN_VERSIONS[0]!) }, timeoutMs);
@@ -177,15 +184,19 @@ function interpret(settled: Settled<RpcOutcome>, http: boolean): Probe {
     const err = settled.error;
     if (!(err instanceof ScanFailure)) throw err;
     if (err.kind === 'timeout') return { kind: 'legacy', why: 'no answer to server/discover' };
-    if (http && err.kind === 'protocol') return { kind: 'legacy', why: `server/discover refused: ${bounded(err.message, 120)}` };
+    if (http && err.kind === 'protocol')
+      return { kind: 'legacy', why: `server/discover refused: ${bounded(err.message, 120)}` };
     throw err;
   }
   const outcome = settled.value;
   if (outcome.ok) {
     const r = outcome.result;
-    const supported = Array.isArray(r.supportedVersions) ? r.supportedVersions.filter((v) => typeof v === 'string') : [];
+    const supported = Array.isArray(r.supportedVersions)
+      ? r.supportedVersions.filter((v) => typeof v === 'string')
+      : [];
     const version = MODERN_VERSIONS.find((v) => supported.includes(v));
-    if (!version) return { kind: 'legacy', why: `server/discover offered no modern version we speak (${offered(supported)})` };
+    if (!version)
+      return { kind: 'legacy', why: `server/discover offered no modern version we speak (${offered(supported)})` };
     const meta = (r._meta ?? {}) as Record<string, unknown>;
     return {
       kind: 'modern',
@@ -200,13 +211,21 @@ function interpret(settled: Settled<RpcOutcome>, http: boolean): Probe {
   if (outcome.error.code === ProtocolErrorCode.UnsupportedProtocolVersion) {
     const data = asObject(outcome.error.data);
     const supported = Array.isArray(data?.supported) ? data.supported : [];
-    return { kind: 'legacy', why: `server/discover: unsupported version (server supports ${supported.length ? offered(supported) : 'unknown'})` };
+    return {
+      kind: 'legacy',
+      why: `server/discover: unsupported version (server supports ${supported.length ? offered(supported) : 'unknown'})`,
+    };
   }
   return { kind: 'legacy', why: `server/discover answered error ${outcome.error.code}` };
 }
 
 /** `stillWanted`: false once the probe has won, so an abandoned handshake is not completed. */
-async function initialize(rpc: RpcClient, opts: NegotiateOptions, notes: string[], stillWanted = () => true): Promise<Session> {
+async function initialize(
+  rpc: RpcClient,
+  opts: NegotiateOptions,
+  notes: string[],
+  stillWanted = () => true,
+): Promise<Session> {
   const outcome = await rpc.request(
     'initialize',
     { protocolVersion: LATEST_PROTOCOL_VERSION, capabilities: {}, clientInfo: CLIENT_INFO },
@@ -214,7 +233,10 @@ async function initialize(rpc: RpcClient, opts: NegotiateOptions, notes: string[
   );
   const before = notes.length ? ` (before that, ${boundedNotes(notes).join('; ')})` : '';
   if (!outcome.ok) {
-    throw new ScanFailure('protocol', `initialize failed: ${outcome.error.code} ${bounded(outcome.error.message, LIMITS.quotedChars)}${before}`);
+    throw new ScanFailure(
+      'protocol',
+      `initialize failed: ${outcome.error.code} ${bounded(outcome.error.message, LIMITS.quotedChars)}${before}`,
+    );
   }
   const r = outcome.result;
   // A version is a date; anything else (an escape sequence, 100 KB of text) is not kept.

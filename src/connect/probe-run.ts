@@ -16,18 +16,38 @@ const ANSWER_CHARS = 500;
  * Runs the experiments classify/probe-prepare.ts made, in order, each call bounded by `timeoutMs`;
  * always values, never a throw. A connection that ended leaves the later experiments not run.
  */
-export async function runExperiments(open: OpenSession, experiments: readonly ProbeExperiment[], opts: { timeoutMs: number; signal?: AbortSignal }): Promise<RanExperiment[]> {
+export async function runExperiments(
+  open: OpenSession,
+  experiments: readonly ProbeExperiment[],
+  opts: { timeoutMs: number; signal?: AbortSignal },
+): Promise<RanExperiment[]> {
   const out: RanExperiment[] = [];
   let ended: string | undefined;
   for (const e of experiments) {
     const started = performance.now();
     if (ended || opts.signal?.aborted) {
-      out.push({ calls: [], durationMs: 0, notRun: opts.signal?.aborted ? 'interrupted' : `the connection ended during an earlier experiment (${ended})` });
+      out.push({
+        calls: [],
+        durationMs: 0,
+        notRun: opts.signal?.aborted ? 'interrupted' : `the connection ended during an earlier experiment (${ended})`,
+      });
       continue;
     }
     const calls: SentCall[] = [];
-    const send = async (step: string, toolName: string, toolArgs: Record<string, unknown>, keyed: boolean): Promise<SentCall> => {
-      const call = await callTool(open, step, toolName, toolArgs, keyed && e.protocolKey ? e.key : undefined, opts.timeoutMs);
+    const send = async (
+      step: string,
+      toolName: string,
+      toolArgs: Record<string, unknown>,
+      keyed: boolean,
+    ): Promise<SentCall> => {
+      const call = await callTool(
+        open,
+        step,
+        toolName,
+        toolArgs,
+        keyed && e.protocolKey ? e.key : undefined,
+        opts.timeoutMs,
+      );
       calls.push(call);
       if (call.ended) ended = call.ended;
       return call;
@@ -43,7 +63,8 @@ type Send = (step: string, tool: string, args: Record<string, unknown>, keyed: b
 /** The steps in order; the first that does not answer well ends the experiment (judge() says which). */
 async function experiment(e: ProbeExperiment, send: Send): Promise<void> {
   const { name, arguments: args, conflictArguments: conflictArgs } = e;
-  const observe = async (step: string) => (e.observe ? (await send(step, e.observe.tool, e.observe.arguments, false)).status === 'ok' : true);
+  const observe = async (step: string) =>
+    e.observe ? (await send(step, e.observe.tool, e.observe.arguments, false)).status === 'ok' : true;
   if (!(await observe('observe-before'))) return;
   if ((await send('call', name, args, true)).status !== 'ok') return;
   // The answer above is "lost": the client saw nothing, and re-issues the same request.
@@ -54,7 +75,14 @@ async function experiment(e: ProbeExperiment, send: Send): Promise<void> {
 }
 
 /** One `tools/call`, always a value: an answer, an error, or silence. */
-async function callTool(open: OpenSession, step: string, name: string, args: Record<string, unknown>, idempotencyKey: string | undefined, timeoutMs: number): Promise<SentCall> {
+async function callTool(
+  open: OpenSession,
+  step: string,
+  name: string,
+  args: Record<string, unknown>,
+  idempotencyKey: string | undefined,
+  timeoutMs: number,
+): Promise<SentCall> {
   const params: Record<string, unknown> = { name, arguments: args };
   if (idempotencyKey) params.idempotencyKey = idempotencyKey;
   // Modern requests carry the envelope the listing carried (negotiate.ts), no handshake state.
@@ -72,20 +100,46 @@ async function callTool(open: OpenSession, step: string, name: string, args: Rec
     const r = outcome.result;
     const compared = JSON.stringify({ content: r.content, structuredContent: r.structuredContent }) ?? '';
     const answer = bounded(textOf(r.content) ?? compared, ANSWER_CHARS);
-    if (r.isError === true) return { step, tool: name, id, ms: ms(), status: 'tool-error', answer, compared, why: `answered isError: true (${bounded(answer, 200)})` };
+    if (r.isError === true)
+      return {
+        step,
+        tool: name,
+        id,
+        ms: ms(),
+        status: 'tool-error',
+        answer,
+        compared,
+        why: `answered isError: true (${bounded(answer, 200)})`,
+      };
     return { step, tool: name, id, ms: ms(), status: 'ok', answer, compared };
   } catch (err) {
-    const failure = err instanceof ScanFailure ? err : new ScanFailure('protocol', String((err as Error)?.message ?? err));
+    const failure =
+      err instanceof ScanFailure ? err : new ScanFailure('protocol', String((err as Error)?.message ?? err));
     // A timeout leaves the connection usable; an exit or a closed stream ends every later experiment.
     const timedOut = failure.kind === 'timeout';
-    const why = timedOut ? `no answer: ${failure.message} (--timeout)` : `no answer: the connection ended (${failure.message})`;
-    return { step, tool: name, id, ms: ms(), status: 'no-answer', answer: why, why, ...(timedOut ? {} : { ended: failure.message }) };
+    const why = timedOut
+      ? `no answer: ${failure.message} (--timeout)`
+      : `no answer: the connection ended (${failure.message})`;
+    return {
+      step,
+      tool: name,
+      id,
+      ms: ms(),
+      status: 'no-answer',
+      answer: why,
+      why,
+      ...(timedOut ? {} : { ended: failure.message }),
+    };
   }
 }
 
 /** The text parts of a result's content, joined: what a person reads of it. */
 function textOf(content: unknown): string | undefined {
   if (!Array.isArray(content)) return undefined;
-  const texts = content.flatMap((c) => (c && typeof c === 'object' && typeof (c as { text?: unknown }).text === 'string' ? [(c as { text: string }).text] : []));
+  const texts = content.flatMap((c) =>
+    c && typeof c === 'object' && typeof (c as { text?: unknown }).text === 'string'
+      ? [(c as { text: string }).text]
+      : [],
+  );
   return texts.length ? texts.join('\n') : undefined;
 }

@@ -47,17 +47,22 @@ export class RpcClient {
     if (this.closedWith) return Promise.reject(this.closedWith);
     const id = this.nextId++;
     return new Promise<RpcOutcome>((resolve, reject) => {
-      const timer = setTimeout(() => {
-        this.pending.delete(id);
-        reject(new ScanFailure('timeout', `no answer to ${method} within ${timeoutMs} ms`));
-      }, Math.max(1, timeoutMs));
+      const timer = setTimeout(
+        () => {
+          this.pending.delete(id);
+          reject(new ScanFailure('timeout', `no answer to ${method} within ${timeoutMs} ms`));
+        },
+        Math.max(1, timeoutMs),
+      );
       this.pending.set(id, { resolve, reject, timer });
       this.channel.send({ jsonrpc: '2.0', id, method, params }).catch((err: unknown) => {
         const p = this.pending.get(id);
         if (!p) return;
         clearTimeout(p.timer);
         this.pending.delete(id);
-        p.reject(err instanceof ScanFailure ? err : new ScanFailure('protocol', String((err as Error)?.message ?? err)));
+        p.reject(
+          err instanceof ScanFailure ? err : new ScanFailure('protocol', String((err as Error)?.message ?? err)),
+        );
       });
     });
   }
@@ -73,9 +78,10 @@ export class RpcClient {
       // Server-to-client requests (sampling, roots, ping) get a polite refusal so the server
       // does not wait on us; notifications are ignored.
       if ((typeof id === 'number' || typeof id === 'string') && typeof message.method === 'string') {
-        const reply = message.method === 'ping'
-          ? { jsonrpc: '2.0', id: message.id, result: {} }
-          : { jsonrpc: '2.0', id: message.id, error: { code: METHOD_NOT_FOUND, message: 'Method not found' } };
+        const reply =
+          message.method === 'ping'
+            ? { jsonrpc: '2.0', id: message.id, result: {} }
+            : { jsonrpc: '2.0', id: message.id, error: { code: METHOD_NOT_FOUND, message: 'Method not found' } };
         this.channel.send(reply).catch(() => {});
       }
       return;

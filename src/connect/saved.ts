@@ -15,11 +15,27 @@ export async function observeSaved(target: Target, opts: ConnectOptions): Promis
   const started = performance.now();
   const saved = target.saved ?? { tools: [] };
   // No era was negotiated: `static` is what the report's protocol would say, and scan.ts leaves it out.
-  const session: Session = keptSession({ era: 'legacy', version: 'static', capabilities: saved.capabilities, serverInfo: saved.serverInfo, notes: [] });
+  const session: Session = keptSession({
+    era: 'legacy',
+    version: 'static',
+    capabilities: saved.capabilities,
+    serverInfo: saved.serverInfo,
+    notes: [],
+  });
   const budget = new ServerBudget(opts.maxServerBytes);
   budget.charge(sizeEstimate([session.capabilities, session.serverInfo]));
   // One page, and no cursor: a saved nextCursor points into a server that is not here.
   const page = { ok: true as const, result: { tools: saved.tools } };
-  const listing = await listTools({ request: () => Promise.resolve(page) }, session, { maxPages: 1, maxTools: opts.maxTools, remainingMs: () => opts.timeoutMs, budget });
-  return { session, tools: listing.tools, findings: listing.findings, durationMs: Math.round(performance.now() - started) };
+  const listing = await listTools({ request: () => Promise.resolve(page) }, session, {
+    maxPages: 1,
+    maxTools: opts.maxTools,
+    remainingMs: () => opts.timeoutMs,
+    budget,
+  });
+  return {
+    session,
+    tools: listing.tools,
+    findings: listing.findings,
+    durationMs: Math.round(performance.now() - started),
+  };
 }

@@ -60,13 +60,23 @@ export class StdioChannel implements Channel {
 
   /** Started, still running, and not a word on stdout yet: a server still starting up. */
   get starting(): boolean {
-    return !!this.child?.pid && this.child.exitCode === null && this.child.signalCode === null && !this.closing && this.frames === 0 && this.noise.lines === 0;
+    return (
+      !!this.child?.pid &&
+      this.child.exitCode === null &&
+      this.child.signalCode === null &&
+      !this.closing &&
+      this.frames === 0 &&
+      this.noise.lines === 0
+    );
   }
 
   async start(): Promise<void> {
     // spawn reports a missing cwd as ENOENT of the command, which reads as a missing program.
     if (this.opts.cwd !== undefined && !isDirectory(this.opts.cwd)) {
-      throw new ScanFailure('spawn', `cannot start "${this.opts.command}": its cwd "${this.opts.cwd.slice(0, 500)}" does not exist or is not a directory`);
+      throw new ScanFailure(
+        'spawn',
+        `cannot start "${this.opts.command}": its cwd "${this.opts.cwd.slice(0, 500)}" does not exist or is not a directory`,
+      );
     }
     const child = spawn(this.opts.command, this.opts.args, {
       // Minimal environment: the SDK's safe defaults plus what the target declares, nothing else.
@@ -117,7 +127,8 @@ export class StdioChannel implements Channel {
     let start = 0;
     for (let nl = chunk.indexOf(10); nl >= 0; nl = chunk.indexOf(10, start)) {
       this.pending.push(chunk.subarray(start, nl));
-      if (this.pendingNodes + countOpeners(chunk, start, nl) > MAX_FRAME_NODES) return this.tooLarge(`had more than ${MAX_FRAME_NODES} objects and arrays`);
+      if (this.pendingNodes + countOpeners(chunk, start, nl) > MAX_FRAME_NODES)
+        return this.tooLarge(`had more than ${MAX_FRAME_NODES} objects and arrays`);
       const line = Buffer.concat(this.pending).toString('utf8');
       this.pending = [];
       this.pendingBytes = 0;
@@ -130,7 +141,8 @@ export class StdioChannel implements Channel {
       this.pendingBytes += chunk.length - start;
       this.pendingNodes += countOpeners(chunk, start, chunk.length);
       if (this.pendingBytes > this.opts.maxFrameBytes) this.tooLarge(`exceeded ${this.opts.maxFrameBytes} bytes`);
-      else if (this.pendingNodes > MAX_FRAME_NODES) this.tooLarge(`had more than ${MAX_FRAME_NODES} objects and arrays`);
+      else if (this.pendingNodes > MAX_FRAME_NODES)
+        this.tooLarge(`had more than ${MAX_FRAME_NODES} objects and arrays`);
     }
   }
 

@@ -37,7 +37,11 @@ export function boundedDescription(text: string): string {
  * Keeps an object as received unless its JSON is larger than `max`; then only its scalar fields,
  * cut short, with the `keep` fields first so they survive whatever else the server sent.
  */
-export function boundedObject(obj: Record<string, unknown>, max: number, keep: readonly string[] = []): Record<string, unknown> {
+export function boundedObject(
+  obj: Record<string, unknown>,
+  max: number,
+  keep: readonly string[] = [],
+): Record<string, unknown> {
   let size: number;
   try {
     size = JSON.stringify(obj).length;
@@ -56,8 +60,11 @@ export function boundedObject(obj: Record<string, unknown>, max: number, keep: r
 }
 
 /** `serverInfo` as the report promises it: string name and version, bounded. */
-export function serverInfoOf(info: Record<string, unknown> | undefined): { name?: string; version?: string } | undefined {
+export function serverInfoOf(
+  info: Record<string, unknown> | undefined,
+): { name?: string; version?: string } | undefined {
   if (!info) return undefined;
-  const str = (v: unknown) => (typeof v === 'string' ? bounded(v, 200) : v === undefined ? undefined : bounded(JSON.stringify(v) ?? '', 200));
+  const str = (v: unknown) =>
+    typeof v === 'string' ? bounded(v, 200) : v === undefined ? undefined : bounded(JSON.stringify(v) ?? '', 200);
   return { ...boundedObject(info, 2_000), name: str(info.name), version: str(info.version) };
 }

@@ -64,13 +64,18 @@ export const SHORT: ShortLimits = { description: 300, keyArguments: 5, findings:
  * arguments first. Verdict and effective hints are never touched.
  */
 export function shortTool(t: ToolReport, limits: ShortLimits = SHORT): ToolReport {
-  const keys = [...t.keyArguments.filter((k) => k.confidence === 'strong'), ...t.keyArguments.filter((k) => k.confidence !== 'strong')];
+  const keys = [
+    ...t.keyArguments.filter((k) => k.confidence === 'strong'),
+    ...t.keyArguments.filter((k) => k.confidence !== 'strong'),
+  ];
   return {
     ...t,
     title: t.title === undefined ? undefined : bounded(t.title, limits.label),
     description: t.description === undefined ? undefined : bounded(t.description, limits.description),
     annotations: t.annotations && shortAnnotations(t.annotations),
-    keyArguments: keys.slice(0, limits.keyArguments).map((k) => ({ ...k, name: bounded(k.name, limits.label), path: bounded(k.path, 2 * limits.label) })),
+    keyArguments: keys
+      .slice(0, limits.keyArguments)
+      .map((k) => ({ ...k, name: bounded(k.name, limits.label), path: bounded(k.path, 2 * limits.label) })),
     findings: t.findings.slice(0, limits.findings).map((f) => shortFinding(f, limits)),
   };
 }
@@ -78,7 +83,9 @@ export function shortTool(t: ToolReport, limits: ShortLimits = SHORT): ToolRepor
 function shortAnnotations(a: Record<string, unknown>): Record<string, unknown> {
   if (sizeEstimate(a) <= 1_000) return a;
   const out: Record<string, unknown> = { _truncated: true };
-  for (const k of HINT_NAMES) if (Object.hasOwn(a, k)) out[k] = typeof a[k] === 'string' ? bounded(a[k] as string, 40) : typeof a[k] === 'object' ? '[object]' : a[k];
+  for (const k of HINT_NAMES)
+    if (Object.hasOwn(a, k))
+      out[k] = typeof a[k] === 'string' ? bounded(a[k] as string, 40) : typeof a[k] === 'object' ? '[object]' : a[k];
   if (typeof a.title === 'string') out.title = bounded(a.title, 120);
   return out;
 }

@@ -36,14 +36,16 @@ const ENTRIES = {
     severity: 'error',
     scope: 'tool',
     title: 'An annotation hint is not a boolean',
-    summary: 'A behaviour hint is present but not a boolean; strict clients reject the whole tool list, others apply the default.',
+    summary:
+      'A behaviour hint is present but not a boolean; strict clients reject the whole tool list, others apply the default.',
   },
   invalidToolName: {
     id: 'invalid-tool-name',
     severity: 'warning',
     scope: 'tool',
     title: 'A tool name breaks the naming rule (1-128 of A-Za-z0-9_.-)',
-    summary: 'A tool name is empty, too long or holds characters outside A-Za-z0-9_.-; some clients reject or rewrite it.',
+    summary:
+      'A tool name is empty, too long or holds characters outside A-Za-z0-9_.-; some clients reject or rewrite it.',
   },
   missingAnnotations: {
     id: 'missing-annotations',
@@ -85,7 +87,8 @@ const ENTRIES = {
     severity: 'info',
     scope: 'tool',
     title: 'A destructive tool claims idempotency but takes no key',
-    summary: 'idempotentHint is true on a destructive tool with no key: nothing lets a client or server check the claim.',
+    summary:
+      'idempotentHint is true on a destructive tool with no key: nothing lets a client or server check the claim.',
   },
   weakKeyOnly: {
     id: 'weak-key-only',
@@ -99,7 +102,8 @@ const ENTRIES = {
     severity: 'warning',
     scope: 'tool',
     title: 'A generic dispatcher: one verdict cannot describe what it does',
-    summary: 'The tool runs whatever its arguments say (execute_sql, run_command), so its hints hold for some calls only.',
+    summary:
+      'The tool runs whatever its arguments say (execute_sql, run_command), so its hints hold for some calls only.',
   },
   duplicateToolName: {
     id: 'duplicate-tool-name',
@@ -120,7 +124,8 @@ const ENTRIES = {
     severity: 'info',
     scope: 'server',
     title: 'The server advertises tools.idempotency (proposed, not in the spec)',
-    summary: 'The server advertises capabilities.tools.idempotency (SEP-3182): only clients that send idempotencyKey benefit.',
+    summary:
+      'The server advertises capabilities.tools.idempotency (SEP-3182): only clients that send idempotencyKey benefit.',
   },
   malformedToolEntry: {
     id: 'malformed-tool-entry',
@@ -176,14 +181,17 @@ const ENTRIES = {
     severity: 'warning',
     scope: 'connection',
     title: 'Input schemas too large or too deeply referenced to search for keys to the end',
-    summary: 'Some input schemas were too large to search for key arguments to the end; a key past that point is missed.',
+    summary:
+      'Some input schemas were too large to search for key arguments to the end; a key past that point is missed.',
   },
   definitionUnhashable: {
     id: 'definition-unhashable',
     severity: 'warning',
     scope: 'connection',
-    title: 'A tool definition holds what JSON cannot (e.g. a number too large to be finite), so it has no definitionHash',
-    summary: 'A tool definition is not JSON data RFC 8785 can canonicalize, so it has no definitionHash and a lock cannot pin it.',
+    title:
+      'A tool definition holds what JSON cannot (e.g. a number too large to be finite), so it has no definitionHash',
+    summary:
+      'A tool definition is not JSON data RFC 8785 can canonicalize, so it has no definitionHash and a lock cannot pin it.',
   },
   memoryBudget: {
     id: 'memory-budget',
@@ -197,7 +205,9 @@ const ENTRIES = {
 type Entries = typeof ENTRIES;
 export type RuleId = Entries[keyof Entries]['id'];
 /** The ids of one scope: a rule's id says whether it runs per tool or per server (rules/types.ts). */
-export type RuleIdOf<S extends RuleScope> = { [K in keyof Entries]: Entries[K]['scope'] extends S ? Entries[K]['id'] : never }[keyof Entries];
+export type RuleIdOf<S extends RuleScope> = {
+  [K in keyof Entries]: Entries[K]['scope'] extends S ? Entries[K]['id'] : never;
+}[keyof Entries];
 
 /** A catalogue entry; `docs` is its page under docs/rules, without `.md`. */
 export interface RuleEntry extends Entry {
@@ -206,7 +216,9 @@ export interface RuleEntry extends Entry {
 }
 
 /** Ids by name, for code: `finding(RULE.stdoutNoise, ...)`. */
-export const RULE = Object.fromEntries(Object.entries(ENTRIES).map(([k, e]) => [k, e.id])) as { [K in keyof Entries]: Entries[K]['id'] };
+export const RULE = Object.fromEntries(Object.entries(ENTRIES).map(([k, e]) => [k, e.id])) as {
+  [K in keyof Entries]: Entries[K]['id'];
+};
 
 export const CATALOGUE: readonly RuleEntry[] = Object.values(ENTRIES).map((e) => ({ ...e, docs: e.id }));
 

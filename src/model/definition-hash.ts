@@ -11,7 +11,14 @@
 import { createHash, type Hash } from 'node:crypto';
 
 /** The fields hashed, when present; everything else a tool entry carries (`_meta`, `icons`) is not. */
-export const DEFINITION_FIELDS = ['name', 'title', 'description', 'inputSchema', 'outputSchema', 'annotations'] as const;
+export const DEFINITION_FIELDS = [
+  'name',
+  'title',
+  'description',
+  'inputSchema',
+  'outputSchema',
+  'annotations',
+] as const;
 export type DefinitionField = (typeof DEFINITION_FIELDS)[number];
 
 export interface DefinitionHashes {
@@ -144,7 +151,9 @@ function writeCanonical(value: unknown, sink: Pick<Sink, 'write'>, budget: { lef
     } else {
       const obj = item as Record<string, unknown>;
       // Object.keys: own enumerable string keys, "__proto__" included when JSON.parse made one.
-      const keys = Object.keys(obj).filter((k) => obj[k] !== undefined).sort();
+      const keys = Object.keys(obj)
+        .filter((k) => obj[k] !== undefined)
+        .sort();
       open.add(obj);
       sink.write('{');
       stack.push(new Close('}', obj));

@@ -31,7 +31,13 @@ export const Change = z.discriminatedUnion('kind', [
     /** The failure of the side that failed: `kind: message`. */
     failure: z.string().optional(),
   }),
-  z.object({ kind: z.literal('capability-changed'), ...base, capability: z.literal('tools.idempotency'), from: z.boolean(), to: z.boolean() }),
+  z.object({
+    kind: z.literal('capability-changed'),
+    ...base,
+    capability: z.literal('tools.idempotency'),
+    from: z.boolean(),
+    to: z.boolean(),
+  }),
   z.object({ kind: z.literal('tool-added'), ...toolBase, verdict: Verdict }),
   z.object({ kind: z.literal('tool-removed'), ...toolBase, verdict: Verdict }),
   z.object({ kind: z.literal('verdict-changed'), ...toolBase, from: Verdict, to: Verdict }),
@@ -45,7 +51,13 @@ export const Change = z.discriminatedUnion('kind', [
   }),
   z.object({ kind: z.literal('key-argument-added'), ...toolBase, key: KeyRef }),
   z.object({ kind: z.literal('key-argument-removed'), ...toolBase, key: KeyRef }),
-  z.object({ kind: z.literal('key-argument-changed'), ...toolBase, path: z.string(), from: Confidence, to: Confidence }),
+  z.object({
+    kind: z.literal('key-argument-changed'),
+    ...toolBase,
+    path: z.string(),
+    from: Confidence,
+    to: Confidence,
+  }),
   /**
    * definitionHash differs (both reports have one): the fields whose hashes differ, and a short
    * line diff of the description when it changed (compare/definition.ts). Neutral by itself: the

@@ -78,7 +78,10 @@ export function parsePypiSpec(spec: string): PypiSpec | { error: string } {
   const version = spec.slice(at + 2);
   if (!PYPI_NAME.test(name)) return { error: `not a PyPI package name (letters, digits, ".", "_", "-"); ${expected}` };
   if (version.startsWith('=')) return { error: `"===" (arbitrary equality) is not a version; ${expected}` };
-  if (!PEP440.test(version)) return { error: `${version.includes('*') ? 'a wildcard' : 'not an exact PEP 440 version'} (unpinned); ${expected}` };
+  if (!PEP440.test(version))
+    return {
+      error: `${version.includes('*') ? 'a wildcard' : 'not an exact PEP 440 version'} (unpinned); ${expected}`,
+    };
   return { name, version };
 }
 

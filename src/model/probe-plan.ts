@@ -51,6 +51,8 @@ export async function readPlan(file: string): Promise<ProbePlan> {
 /** Every tool the plan lets idemscan call: the planned ones and their observers, each once. */
 export function plannedCalls(plan: ProbePlan): { tools: string[]; observers: string[] } {
   const tools = Object.keys(plan.tools);
-  const observers = [...new Set(Object.values(plan.tools).flatMap((t) => (t.observe ? [t.observe.tool] : [])))].filter((o) => !tools.includes(o));
+  const observers = [...new Set(Object.values(plan.tools).flatMap((t) => (t.observe ? [t.observe.tool] : [])))].filter(
+    (o) => !tools.includes(o),
+  );
   return { tools, observers };
 }

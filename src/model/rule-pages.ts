@@ -22,7 +22,8 @@ export function shippedPage(docs: string): string | undefined {
 
 /** `docs` when it is an https URL a reader may follow. */
 export function httpsDocs(docs: string | undefined): string | undefined {
-  if (docs === undefined || docs.length > MAX_DOCS || !docs.startsWith('https://') || !URL.canParse(docs)) return undefined;
+  if (docs === undefined || docs.length > MAX_DOCS || !docs.startsWith('https://') || !URL.canParse(docs))
+    return undefined;
   return docs;
 }
 
@@ -45,9 +46,13 @@ export function ownPage(rule: DocumentedRule): string | undefined {
 }
 
 /** The catalogue a report's findings come from: the rules, then the rules of the profiles it used. */
-export function reportRules(report: { options: { profiles?: readonly { rules: readonly DocumentedRule[] }[] } }): DocumentedRule[] {
+export function reportRules(report: {
+  options: { profiles?: readonly { rules: readonly DocumentedRule[] }[] };
+}): DocumentedRule[] {
   const seen = new Set<string>(CATALOGUE.map((r) => r.id));
-  const extra = (report.options.profiles ?? []).flatMap((p) => p.rules).filter((r) => !seen.has(r.id) && seen.add(r.id));
+  const extra = (report.options.profiles ?? [])
+    .flatMap((p) => p.rules)
+    .filter((r) => !seen.has(r.id) && seen.add(r.id));
   return [...CATALOGUE, ...extra];
 }
 

@@ -5,7 +5,10 @@
  */
 import { z } from 'zod';
 
-const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'expected a date YYYY-MM-DD').refine((d) => !Number.isNaN(Date.parse(`${d}T00:00:00Z`)), 'not a calendar date');
+const day = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, 'expected a date YYYY-MM-DD')
+  .refine((d) => !Number.isNaN(Date.parse(`${d}T00:00:00Z`)), 'not a calendar date');
 
 export const SuppressEntry = z
   .object({
@@ -15,7 +18,10 @@ export const SuppressEntry = z
     tool: z.string().min(1).optional(),
     /** The server's name as the report shows it, or its serverInfo.name; absent: every server. */
     server: z.string().min(1).optional(),
-    reason: z.string({ error: 'required: why this finding is accepted (shown in SARIF and the reports)' }).trim().min(1, 'required: why this finding is accepted'),
+    reason: z
+      .string({ error: 'required: why this finding is accepted (shown in SARIF and the reports)' })
+      .trim()
+      .min(1, 'required: why this finding is accepted'),
     /** The last day the entry applies (UTC). */
     expires: day.optional(),
   })

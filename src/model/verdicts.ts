@@ -32,7 +32,16 @@ export interface VerdictInfo {
 
 /** Every fact of a verdict, once; the compiler checks that every verdict has every fact. */
 export const VERDICT = {
-  'read-only': { rank: 0, summaryField: 'readOnly', protects: false, label: 'read-only', css: 'ro', mark: '✓', meaning: 'retry freely (readOnlyHint: true)', retrySafe: true },
+  'read-only': {
+    rank: 0,
+    summaryField: 'readOnly',
+    protects: false,
+    label: 'read-only',
+    css: 'ro',
+    mark: '✓',
+    meaning: 'retry freely (readOnlyHint: true)',
+    retrySafe: true,
+  },
   'protocol-keyed': {
     rank: 1,
     summaryField: 'protocolKeyed',
@@ -43,13 +52,42 @@ export const VERDICT = {
     meaning: 'retry with the same idempotencyKey (server advertises tools.idempotency)',
     retrySafe: true,
   },
-  keyed: { rank: 2, summaryField: 'keyed', protects: true, label: 'keyed', css: 'ky', mark: '✓', meaning: 'retry with the same key argument (a strong key-shaped argument)', retrySafe: true },
-  idempotent: { rank: 3, summaryField: 'idempotent', protects: false, label: 'hint only', css: 'id', mark: '≈', meaning: 'retry only if you trust the server (idempotentHint: true alone)', retrySafe: false },
-  unprotected: { rank: 4, summaryField: 'unprotected', protects: false, label: 'unprotected', css: 'un', mark: '✗', meaning: 'a retry may repeat the effect', retrySafe: false },
+  keyed: {
+    rank: 2,
+    summaryField: 'keyed',
+    protects: true,
+    label: 'keyed',
+    css: 'ky',
+    mark: '✓',
+    meaning: 'retry with the same key argument (a strong key-shaped argument)',
+    retrySafe: true,
+  },
+  idempotent: {
+    rank: 3,
+    summaryField: 'idempotent',
+    protects: false,
+    label: 'hint only',
+    css: 'id',
+    mark: '≈',
+    meaning: 'retry only if you trust the server (idempotentHint: true alone)',
+    retrySafe: false,
+  },
+  unprotected: {
+    rank: 4,
+    summaryField: 'unprotected',
+    protects: false,
+    label: 'unprotected',
+    css: 'un',
+    mark: '✗',
+    meaning: 'a retry may repeat the effect',
+    retrySafe: false,
+  },
 } as const satisfies Record<Verdict, Omit<VerdictInfo, 'id'>>;
 
 /** Safest first: the order of the verdict rules (DESIGN.md §3), which is also the order they are shown in. */
-export const VERDICTS: readonly VerdictInfo[] = (Object.keys(VERDICT) as Verdict[]).map((id): VerdictInfo => ({ id, ...VERDICT[id] })).sort((a, b) => a.rank - b.rank);
+export const VERDICTS: readonly VerdictInfo[] = (Object.keys(VERDICT) as Verdict[])
+  .map((id): VerdictInfo => ({ id, ...VERDICT[id] }))
+  .sort((a, b) => a.rank - b.rank);
 
 export const VERDICT_ORDER: readonly Verdict[] = VERDICTS.map((v) => v.id);
 
@@ -149,7 +187,8 @@ export function headlineText(c: VerdictCounts): string {
   const n = total(c);
   if (n === 0) return 'No tools were listed';
   const { writes, safe } = retryFigures(c);
-  if (writes === 0) return `All ${plural(n, 'tool')} ${n === 1 ? 'is' : 'are'} read-only: ${n === 1 ? 'it' : 'every one'} can be retried freely`;
+  if (writes === 0)
+    return `All ${plural(n, 'tool')} ${n === 1 ? 'is' : 'are'} read-only: ${n === 1 ? 'it' : 'every one'} can be retried freely`;
   return `${safe.toLocaleString('en-US')} of ${plural(writes, 'tool')} that ${writes === 1 ? 'is' : 'are'} not read-only can be retried safely (${share(safe, writes)})`;
 }
 

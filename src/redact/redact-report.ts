@@ -21,7 +21,10 @@ export function redactServer(server: ServerReport, redactor: Redactor): ServerRe
     target,
     ...(serverInfo === undefined ? {} : { serverInfo: all(serverInfo) }),
     ...(capabilities === undefined ? {} : { capabilities: all(capabilities) }),
-    tools: tools.map(({ annotations, ...tool }) => ({ ...values(tool), ...(annotations === undefined ? {} : { annotations: all(annotations) }) })),
+    tools: tools.map(({ annotations, ...tool }) => ({
+      ...values(tool),
+      ...(annotations === undefined ? {} : { annotations: all(annotations) }),
+    })),
   };
   return withOwnValues(clean, server);
 }
@@ -31,7 +34,8 @@ export function redactServer(server: ServerReport, redactor: Redactor): ServerRe
  * text, and a secret that reads "read" must not turn a verdict into "[REDACTED]-only".
  */
 function withOwnValues(clean: ServerReport, server: ServerReport): ServerReport {
-  const findings = (out: Finding[], own: Finding[]) => out.map((f, i) => ({ ...f, rule: own[i]!.rule, severity: own[i]!.severity }));
+  const findings = (out: Finding[], own: Finding[]) =>
+    out.map((f, i) => ({ ...f, rule: own[i]!.rule, severity: own[i]!.severity }));
   return {
     ...clean,
     status: server.status,
@@ -45,7 +49,9 @@ function withOwnValues(clean: ServerReport, server: ServerReport): ServerReport 
         effective: own.effective,
         verdict: own.verdict,
         // Hashes of what was received are idemscan's own values: a 4-digit secret must not blank part of one.
-        ...(own.definitionHash === undefined ? {} : { definitionHash: own.definitionHash, fieldHashes: own.fieldHashes }),
+        ...(own.definitionHash === undefined
+          ? {}
+          : { definitionHash: own.definitionHash, fieldHashes: own.fieldHashes }),
         keyArguments: tool.keyArguments.map((k, j) => {
           const { confidence, reason } = own.keyArguments[j]!;
           return { ...k, confidence, ...(reason === undefined ? {} : { reason }) };
@@ -88,7 +94,8 @@ export function redactDeep<T>(value: T, fn: (text: string) => string, keys = tru
     for (const [k, v] of Object.entries(from)) {
       const key = keys ? fn(k) : k;
       // Assigning "__proto__" would set the prototype: define it as the plain field it was.
-      if (key === '__proto__') Object.defineProperty(to, key, { value: copy(v), enumerable: true, writable: true, configurable: true });
+      if (key === '__proto__')
+        Object.defineProperty(to, key, { value: copy(v), enumerable: true, writable: true, configurable: true });
       else (to as Record<string, unknown>)[key] = copy(v);
     }
   }

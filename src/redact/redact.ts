@@ -8,7 +8,6 @@ import { REDACTED } from './token-shapes.js';
 import { SecretText } from './secret-text.js';
 import type { Target } from '../targets/types.js';
 
-
 const SECRET_NAME = /key|token|secret|pass|pwd|auth|credential|bearer|session|cookie|signature|private/i;
 /** A flag whose value is a header (`mcp-remote --header "Authorization: Bearer ..."`, `curl -H`). */
 const HEADER_FLAG = /^(?:--header|-H)$/;
@@ -71,7 +70,10 @@ export function launchSecrets(target: Pick<Target, 'env' | 'headers' | 'secrets'
  * A value given after a flag (`--token x`, `--token=x`) whose name says it is a secret, or a header;
  * or an assignment to a secret name (`-e DB_PASSWORD=x` of docker, `API_KEY=x` after `env`).
  */
-function flagValue(arg: string, prev: string | undefined): { flag: string; value: string; header: boolean; joined: boolean } | undefined {
+function flagValue(
+  arg: string,
+  prev: string | undefined,
+): { flag: string; value: string; header: boolean; joined: boolean } | undefined {
   const secretFlag = (flag: string) => SECRET_NAME.test(flag) || HEADER_FLAG.test(flag);
   // `--no-auth --port 8080`: a flag after a flag is not its value.
   if (prev !== undefined && /^-[\w-]+$/.test(prev) && secretFlag(prev) && !/^--?[A-Z][\w-]*(?:=|$)/i.test(arg)) {
@@ -156,9 +158,18 @@ function urlSecrets(input: string | undefined): string[] {
   const url = new URL(input);
   const basic = basicAuthFromUrl(url);
   // Decoded by URLSearchParams ("+" is a space), and as written.
-  const query = [...url.searchParams.values(), ...url.search.slice(1).split('&').flatMap((p) => (p.includes('=') ? [p.slice(p.indexOf('=') + 1)] : []))];
+  const query = [
+    ...url.searchParams.values(),
+    ...url.search
+      .slice(1)
+      .split('&')
+      .flatMap((p) => (p.includes('=') ? [p.slice(p.indexOf('=') + 1)] : [])),
+  ];
   const path = url.pathname.split('/').filter((part) => looksRandom(safeDecode(part)));
-  const fragment = url.hash.slice(1).split('&').flatMap((p) => (p.includes('=') ? [p.slice(p.indexOf('=') + 1)] : []));
+  const fragment = url.hash
+    .slice(1)
+    .split('&')
+    .flatMap((p) => (p.includes('=') ? [p.slice(p.indexOf('=') + 1)] : []));
   return [url.username, url.password, ...(basic ? [basic, basic.slice(6)] : []), ...query, ...path, ...fragment]
     .filter(Boolean)
     .flatMap((v) => [v, safeDecode(v)]);

@@ -32,11 +32,15 @@ export class SecretText {
   private readonly byPiece = new Map<string, Affixes[]>();
 
   constructor(values: Iterable<string>) {
-    const unique = [...new Set(values)].filter((v) => v.length >= MIN_SECRET && !NOT_SECRET.has(v.toLowerCase())).sort((a, b) => b.length - a.length);
+    const unique = [...new Set(values)]
+      .filter((v) => v.length >= MIN_SECRET && !NOT_SECRET.has(v.toLowerCase()))
+      .sort((a, b) => b.length - a.length);
     this.secrets = unique.map((s) => new Affixes(s));
     for (const secret of this.secrets) {
       const { value } = secret;
-      for (const piece of new Set(Array.from({ length: value.length - MIN_SECRET + 1 }, (_, i) => value.slice(i, i + MIN_SECRET)))) {
+      for (const piece of new Set(
+        Array.from({ length: value.length - MIN_SECRET + 1 }, (_, i) => value.slice(i, i + MIN_SECRET)),
+      )) {
         const list = this.byPiece.get(piece);
         if (list) list.push(secret);
         else this.byPiece.set(piece, [secret]);
@@ -72,11 +76,15 @@ export class SecretText {
       const seg = parts[i]!;
       const mark = i / 2; // the mark after this segment is heads[mark], the one before it heads[mark - 1]
       let end = seg.length;
-      if (mark >= heads.length || heads[mark] === true) end -= Math.max(this.atEnd(seg, mark >= heads.length), mark < heads.length ? tokenAtEnd(seg) : 0);
+      if (mark >= heads.length || heads[mark] === true)
+        end -= Math.max(this.atEnd(seg, mark >= heads.length), mark < heads.length ? tokenAtEnd(seg) : 0);
       const start = mark > 0 && heads[mark - 1] === false ? this.atStart(seg) : 0;
       if (start === 0 && end === seg.length) continue;
       changed = true;
-      parts[i] = start >= end ? REDACTED : `${start > 0 ? REDACTED : ''}${seg.slice(start, end)}${end < seg.length ? REDACTED : ''}`;
+      parts[i] =
+        start >= end
+          ? REDACTED
+          : `${start > 0 ? REDACTED : ''}${seg.slice(start, end)}${end < seg.length ? REDACTED : ''}`;
     }
     return changed ? parts.join('') : text;
   }
@@ -90,7 +98,9 @@ export class SecretText {
   /** Length of the longest prefix of a secret that `seg` ends with (at least MIN_SECRET, or 0). */
   private atEnd(seg: string, distinctiveOnly = false): number {
     if (seg.length < MIN_SECRET) return 0;
-    const candidates = (this.byPiece.get(seg.slice(-MIN_SECRET)) ?? []).filter((s) => !distinctiveOnly || s.distinctive);
+    const candidates = (this.byPiece.get(seg.slice(-MIN_SECRET)) ?? []).filter(
+      (s) => !distinctiveOnly || s.distinctive,
+    );
     const found = candidates.map((s) => s.prefixEnding(seg));
     return Math.max(0, ...found.filter((n) => n >= MIN_SECRET));
   }

@@ -25,7 +25,22 @@ interface Shape {
  * and plain `secret_`): the one list both the whole shape and the start of a cut token are built
  * from. Literal words joined by `|` before a bounded class: linear.
  */
-const UNDERSCORE_PREFIXES = ['ghp', 'gho', 'ghu', 'ghs', 'ghr', 'github_pat', 'glpat', 'xox[abposr]', 'shpat', 'shpss', 'ntn', 'secret', 'lin_api', 'sntrys'];
+const UNDERSCORE_PREFIXES = [
+  'ghp',
+  'gho',
+  'ghu',
+  'ghs',
+  'ghr',
+  'github_pat',
+  'glpat',
+  'xox[abposr]',
+  'shpat',
+  'shpss',
+  'ntn',
+  'secret',
+  'lin_api',
+  'sntrys',
+];
 
 const WORD_DASH = /[\w-]{1,4096}/y;
 const SHAPES: Shape[] = [
@@ -41,7 +56,9 @@ const SHAPES: Shape[] = [
 const SHORTEST = 11;
 
 /** Where a token may start inside a run of token characters (checked beside a cut). */
-const TOKEN_START = new RegExp(`\\b(?:sk[-_]|pk[-_]|rk[-_]|${UNDERSCORE_PREFIXES.map((p) => `${p}_`).join('|')}|xox[abposr]-|AKIA|eyJ)`);
+const TOKEN_START = new RegExp(
+  `\\b(?:sk[-_]|pk[-_]|rk[-_]|${UNDERSCORE_PREFIXES.map((p) => `${p}_`).join('|')}|xox[abposr]-|AKIA|eyJ)`,
+);
 
 export function blankTokens(text: string): string {
   if (text.length < SHORTEST) return text;
@@ -103,5 +120,16 @@ export function tokenAtEnd(text: string): number {
 
 /** `[\w.~+/=-]`, the characters of the tokens above. */
 function isTokenChar(c: number): boolean {
-  return (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95 || c === 46 || c === 126 || c === 43 || c === 47 || c === 61 || c === 45;
+  return (
+    (c >= 48 && c <= 57) ||
+    (c >= 65 && c <= 90) ||
+    (c >= 97 && c <= 122) ||
+    c === 95 ||
+    c === 46 ||
+    c === 126 ||
+    c === 43 ||
+    c === 47 ||
+    c === 61 ||
+    c === 45
+  );
 }

@@ -42,7 +42,9 @@ export function censusBlock(report: Report, links: CensusLinks): string {
   const s = report.summary;
   const date = report.startedAt.slice(0, 10);
   const listed = s.servers + (report.skipped?.length ?? 0);
-  const files = FILE_LABELS.filter(([f]) => links.files.includes(f)).map(([f, label]) => `[${label}](${links.run}/${f})`);
+  const files = FILE_LABELS.filter(([f]) => links.files.includes(f)).map(
+    ([f, label]) => `[${label}](${links.run}/${f})`,
+  );
   const shards = Array.isArray(report.options.mergedFrom) ? report.options.mergedFrom.length : 0;
   const how = [
     report.options.sandbox === true ? 'run under `--sandbox`' : undefined,
@@ -64,10 +66,14 @@ export function censusBlock(report: Report, links: CensusLinks): string {
     '',
     [
       `Of the ${n(s.notReadOnly)} tools that are not read-only, **${n(safe)} (${pct1(safe, s.notReadOnly)}) can be retried safely** by a client${keyedWhere(report)}.`,
-      s.protocolKeyed === 0 ? 'No server advertises `tools.idempotency`.' : `${plural(s.protocolKeyed, 'tool')} are on servers that advertise \`tools.idempotency\`.`,
+      s.protocolKeyed === 0
+        ? 'No server advertises `tools.idempotency`.'
+        : `${plural(s.protocolKeyed, 'tool')} are on servers that advertise \`tools.idempotency\`.`,
       `${n(s.idempotent)} more are safe only if you trust their \`idempotentHint\`; ${n(s.unprotected)} may repeat their effect on a retry.`,
       weighted(report),
-      report.skipped?.length ? `${plural(report.skipped.length, 'list entry', 'list entries')} ${report.skipped.length === 1 ? 'was' : 'were'} not scanned, each with its reason in the report.` : '',
+      report.skipped?.length
+        ? `${plural(report.skipped.length, 'list entry', 'list entries')} ${report.skipped.length === 1 ? 'was' : 'were'} not scanned, each with its reason in the report.`
+        : '',
       trend(report, links),
     ]
       .filter(Boolean)
@@ -80,7 +86,10 @@ export function censusBlock(report: Report, links: CensusLinks): string {
 /** ` (3 tools of creem, 1 of lark)`: where the keyed tools are, by server, most first. */
 function keyedWhere(report: Report): string {
   const by = report.servers
-    .map((srv) => ({ name: srv.name, k: srv.tools.filter((t) => t.verdict === 'keyed' || t.verdict === 'protocol-keyed').length }))
+    .map((srv) => ({
+      name: srv.name,
+      k: srv.tools.filter((t) => t.verdict === 'keyed' || t.verdict === 'protocol-keyed').length,
+    }))
     .filter((x) => x.k > 0)
     .sort((a, b) => b.k - a.k || (a.name < b.name ? -1 : 1));
   if (by.length === 0) return '';
@@ -101,7 +110,9 @@ function trend(report: Report, links: CensusLinks): string {
   const c = report.comparedWith;
   if (!c) return '';
   const h = trendHighlights(c);
-  const other = links.earlier ? `the [${links.earlier.date} run](${links.earlier.run}/)` : `the report of ${mdText(c.startedAt.slice(0, 10), 20)}`;
+  const other = links.earlier
+    ? `the [${links.earlier.date} run](${links.earlier.run}/)`
+    : `the report of ${mdText(c.startedAt.slice(0, 10), 20)}`;
   const what =
     h.changedServers.length === 0
       ? 'show no change'

@@ -37,7 +37,12 @@ export type HintValue = boolean | string | number | null | object;
 export type DatasetColumn = keyof DatasetRow;
 
 /** The hint columns: typed in NDJSON, encoded for CSV by `hintText`. */
-export const HINT_COLUMNS: ReadonlySet<DatasetColumn> = new Set(['read_only_hint', 'destructive_hint', 'idempotent_hint', 'open_world_hint']);
+export const HINT_COLUMNS: ReadonlySet<DatasetColumn> = new Set([
+  'read_only_hint',
+  'destructive_hint',
+  'idempotent_hint',
+  'open_world_hint',
+]);
 
 /** Column order of both files; docs/DATASET.md describes each. */
 export const DATASET_COLUMNS: readonly DatasetColumn[] = [
@@ -68,16 +73,23 @@ const HINT_COLUMN: Record<HintName, 'read_only_hint' | 'destructive_hint' | 'ide
 };
 
 export function datasetRows(report: Report): DatasetRow[] {
-  return report.servers.filter((s) => s.status === 'ok').flatMap((s) => {
-    const server = serverColumns(s);
-    return s.tools.map((t) => toolRow(server, t));
-  });
+  return report.servers
+    .filter((s) => s.status === 'ok')
+    .flatMap((s) => {
+      const server = serverColumns(s);
+      return s.tools.map((t) => toolRow(server, t));
+    });
 }
 
 type ServerColumns = Pick<DatasetRow, 'server' | 'package' | 'version' | 'downloads'>;
 
 function serverColumns(s: ServerReport): ServerColumns {
-  const pinned = s.target.npm !== undefined ? parsePinnedSpec(s.target.npm) : s.target.pypi !== undefined ? parsePypiSpec(s.target.pypi) : undefined;
+  const pinned =
+    s.target.npm !== undefined
+      ? parsePinnedSpec(s.target.npm)
+      : s.target.pypi !== undefined
+        ? parsePypiSpec(s.target.pypi)
+        : undefined;
   const npm = pinned && 'name' in pinned ? pinned : undefined;
   return {
     server: s.name,

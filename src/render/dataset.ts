@@ -32,7 +32,16 @@ export function csvField(value: string | number | boolean | null): string {
 
 export function renderCsv(report: Report): string {
   const lines = [DATASET_COLUMNS.join(',')];
-  for (const row of datasetRows(report)) lines.push(DATASET_COLUMNS.map((c) => csvField(HINT_COLUMNS.has(c) ? hintText(row[c] as DatasetRow['read_only_hint']) : (row[c] as string | number | boolean | null))).join(','));
+  for (const row of datasetRows(report))
+    lines.push(
+      DATASET_COLUMNS.map((c) =>
+        csvField(
+          HINT_COLUMNS.has(c)
+            ? hintText(row[c] as DatasetRow['read_only_hint'])
+            : (row[c] as string | number | boolean | null),
+        ),
+      ).join(','),
+    );
   return lines.join(CRLF) + CRLF;
 }
 
@@ -41,7 +50,9 @@ export function renderCsv(report: Report): string {
  * Hints keep their JSON type: `false` the boolean, `"false"` the string a server sent instead.
  */
 export function renderNdjson(report: Report): string {
-  return datasetRows(report).map((row) => JSON.stringify(Object.fromEntries(DATASET_COLUMNS.map((c) => [c, row[c]]))) + '\n').join('');
+  return datasetRows(report)
+    .map((row) => JSON.stringify(Object.fromEntries(DATASET_COLUMNS.map((c) => [c, row[c]]))) + '\n')
+    .join('');
 }
 
 export const csvReporter: Reporter = { render: renderCsv };

@@ -10,7 +10,6 @@ import type { Change, DiffDocument } from '../model/diff.js';
 import type { DiffFormat } from '../model/formats.js';
 import { plural, VERDICTS, type VerdictField } from '../model/verdicts.js';
 
-
 export function renderDiff(doc: DiffDocument, format: DiffFormat): string {
   if (format === 'json') return JSON.stringify(doc, null, 2) + '\n';
   // Whole outputs, so that no line starts a workflow command (terminal.ts, noCommandLines).
@@ -92,7 +91,8 @@ function renderText(doc: DiffDocument): string {
     }
     const subject = 'tool' in c ? `${toolLabel(c, t)}: ` : '';
     lines.push(`  ${LABEL[c.direction]}  ${subject}${describe(c, t)}`);
-    if (c.kind === 'definition-changed') for (const l of c.descriptionDiff ?? []) lines.push(`            ${t(l, 240)}`);
+    if (c.kind === 'definition-changed')
+      for (const l of c.descriptionDiff ?? []) lines.push(`            ${t(l, 240)}`);
   }
   if (doc.changes.length === 0) lines.push('no changes');
   else lines.push('', `${doc.counts.worse} worse, ${doc.counts.better} better, ${doc.counts.neutral} other changes`);
@@ -127,8 +127,13 @@ function renderMarkdown(doc: DiffDocument): string {
   );
   const icon = { worse: '🔴 worse', better: '🟢 better', neutral: '⚪' } as const;
   for (const c of doc.changes) {
-    const diff = c.kind === 'definition-changed' && c.descriptionDiff ? c.descriptionDiff.map((l) => `<br>${m(l, 240)}`).join('') : '';
-    out.push(`| ${icon[c.direction]} | ${m(c.server, 80)} | ${'tool' in c ? toolLabel(c, m) : ''} | ${describe(c, (s) => m(s))}${diff} |`);
+    const diff =
+      c.kind === 'definition-changed' && c.descriptionDiff
+        ? c.descriptionDiff.map((l) => `<br>${m(l, 240)}`).join('')
+        : '';
+    out.push(
+      `| ${icon[c.direction]} | ${m(c.server, 80)} | ${'tool' in c ? toolLabel(c, m) : ''} | ${describe(c, (s) => m(s))}${diff} |`,
+    );
   }
   return out.join('\n') + '\n';
 }

@@ -11,13 +11,21 @@ export const DRIFT_LINES = 60;
 export function renderDrift(drift: Drift): string {
   const t = (s: string, max = 200) => safeText(s, max);
   if (!drift.drifted) return `idemscan: no drift since ${t(drift.baseline, 300)} (locked ${t(drift.lockedAt, 40)})\n`;
-  const lines = [`idemscan: drift since ${t(drift.baseline, 300)} (locked ${t(drift.lockedAt, 40)}): ${drift.changes.length} change(s)`];
+  const lines = [
+    `idemscan: drift since ${t(drift.baseline, 300)} (locked ${t(drift.lockedAt, 40)}): ${drift.changes.length} change(s)`,
+  ];
   for (const c of drift.changes) {
-    const who = 'tool' in c ? `${t(c.server, 80)}/${t(c.tool, 80)}${c.occurrence === undefined ? '' : ` (#${c.occurrence})`}` : t(c.server, 80);
+    const who =
+      'tool' in c
+        ? `${t(c.server, 80)}/${t(c.tool, 80)}${c.occurrence === undefined ? '' : ` (#${c.occurrence})`}`
+        : t(c.server, 80);
     lines.push(`  ${who}: ${what(c, t)}`);
     if (c.kind === 'definition-changed') for (const l of c.descriptionDiff ?? []) lines.push(`      ${t(l, 240)}`);
   }
-  const shown = lines.length > DRIFT_LINES ? [...lines.slice(0, DRIFT_LINES), `  ... ${lines.length - DRIFT_LINES} more line(s): see report.drift`] : lines;
+  const shown =
+    lines.length > DRIFT_LINES
+      ? [...lines.slice(0, DRIFT_LINES), `  ... ${lines.length - DRIFT_LINES} more line(s): see report.drift`]
+      : lines;
   return shown.join('\n') + '\n';
 }
 

@@ -15,7 +15,6 @@ const row = (cells: (string | number)[]) => `| ${cells.join(' | ')} |`;
 const n = (x: number) => x.toLocaleString('en-US');
 const pct = (part: number, whole: number) => (whole > 0 ? `${Math.round((1000 * part) / whole) / 10}%` : '-');
 
-
 export function weightedMarkdown(report: Report): string[] {
   const s = report.summary;
   const w = s.weighted;
@@ -24,7 +23,7 @@ export function weightedMarkdown(report: Report): string[] {
     '## Weighted by use',
     '',
     `${n(w.servers)} scanned servers have a monthly npm download figure, ${n(w.downloads)} downloads a month together. ` +
-      'A server counts in a verdict\'s row when at least one of its tools has that verdict, so the download shares add up to more than 100%.',
+      "A server counts in a verdict's row when at least one of its tools has that verdict, so the download shares add up to more than 100%.",
     '',
     row(['verdict', 'tools', 'share of tools', 'servers with one', 'their monthly downloads', 'share of downloads']),
     row(['---', '--:', '--:', '--:', '--:', '--:']),
@@ -32,7 +31,9 @@ export function weightedMarkdown(report: Report): string[] {
   for (const { id: v, summaryField: key } of VERDICTS) {
     const x = w.verdicts[v];
     const label = v === 'unprotected' ? '**unprotected** (at least one unprotected tool)' : v;
-    lines.push(row([label, n(s[key]), pct(s[key], s.tools), n(x.servers), n(x.downloads), pct(x.downloads, w.downloads)]));
+    lines.push(
+      row([label, n(s[key]), pct(s[key], s.tools), n(x.servers), n(x.downloads), pct(x.downloads, w.downloads)]),
+    );
   }
   return lines;
 }
@@ -70,7 +71,8 @@ export function trendMarkdown(report: Report): string[] {
       continue;
     }
     lines.push(row(['server', 'tool', 'change']), row(['---', '---', '---']));
-    for (const ch of list.slice(0, MAX_ROWS)) lines.push(row([m(ch.server, 80), 'tool' in ch ? toolLabel(ch, m) : '', describe(ch, (s) => m(s))]));
+    for (const ch of list.slice(0, MAX_ROWS))
+      lines.push(row([m(ch.server, 80), 'tool' in ch ? toolLabel(ch, m) : '', describe(ch, (s) => m(s))]));
     lines.push(...more(list.length));
   }
   // The full diff, as `idemscan diff --format md` prints it, under this section's heading.
@@ -80,5 +82,7 @@ export function trendMarkdown(report: Report): string[] {
 }
 
 function more(count: number): string[] {
-  return count > MAX_ROWS ? ['', `... and ${n(count - MAX_ROWS)} more (the JSON report's comparedWith has them all).`] : [];
+  return count > MAX_ROWS
+    ? ['', `... and ${n(count - MAX_ROWS)} more (the JSON report's comparedWith has them all).`]
+    : [];
 }

@@ -8,7 +8,16 @@ import { RULE } from '../model/catalogue.js';
 import { mdText } from './markdown-text.js';
 import type { Finding, Report, ServerReport } from '../model/schema.js';
 import { trendMarkdown, weightedMarkdown } from './markdown-census.js';
-import { headlineText, isAnnotated, plural, retryAdvice, share, summaryCounts, total, VERDICTS } from '../model/verdicts.js';
+import {
+  headlineText,
+  isAnnotated,
+  plural,
+  retryAdvice,
+  share,
+  summaryCounts,
+  total,
+  VERDICTS,
+} from '../model/verdicts.js';
 import { methodPoints, methodologyUrl } from './method.js';
 import type { RenderOptions, Reporter } from './types.js';
 import { fixAnnotations } from './fix-snippet.js';
@@ -18,7 +27,13 @@ import { serverView } from './view.js';
 const pct = (n: number, of: number) => (of === 0 ? '-' : `${n} (${share(n, of)})`);
 const row = (cells: (string | number)[]) => `| ${cells.join(' | ')} |`;
 
-interface Counts { tools: number; notReadOnly: number; keyed: number; annotated: number; readNamed: number }
+interface Counts {
+  tools: number;
+  notReadOnly: number;
+  keyed: number;
+  annotated: number;
+  readNamed: number;
+}
 
 function counts(s: ServerReport): Counts {
   const t = s.tools;
@@ -28,7 +43,8 @@ function counts(s: ServerReport): Counts {
     keyed: serverView(s).protected,
     annotated: t.filter((x) => isAnnotated(x.annotations)).length,
     // The rule's judgement as the report holds it: a finding per read-named tool that is not read-only.
-    readNamed: new Set(t.filter((x) => x.findings.some((f) => f.rule === RULE.readNameNotReadOnly)).map((x) => x.name)).size,
+    readNamed: new Set(t.filter((x) => x.findings.some((f) => f.rule === RULE.readNameNotReadOnly)).map((x) => x.name))
+      .size,
   };
 }
 
@@ -42,10 +58,30 @@ function summaryTable(report: Report): string[] {
   for (const s of ok) {
     const c = counts(s);
     for (const k of Object.keys(total) as (keyof Counts)[]) total[k] += c[k];
-    lines.push(row([mdText(s.name, 60), mdText(s.serverInfo?.version ?? '-', 30), c.tools, c.notReadOnly, c.keyed, c.annotated, c.readNamed]));
+    lines.push(
+      row([
+        mdText(s.name, 60),
+        mdText(s.serverInfo?.version ?? '-', 30),
+        c.tools,
+        c.notReadOnly,
+        c.keyed,
+        c.annotated,
+        c.readNamed,
+      ]),
+    );
   }
   const t = total;
-  lines.push(row([`**all ${plural(ok.length, 'server')}**`, '', `**${t.tools}**`, pct(t.notReadOnly, t.tools), pct(t.keyed, t.tools), pct(t.annotated, t.tools), pct(t.readNamed, t.tools)]));
+  lines.push(
+    row([
+      `**all ${plural(ok.length, 'server')}**`,
+      '',
+      `**${t.tools}**`,
+      pct(t.notReadOnly, t.tools),
+      pct(t.keyed, t.tools),
+      pct(t.annotated, t.tools),
+      pct(t.readNamed, t.tools),
+    ]),
+  );
   return lines;
 }
 
@@ -71,7 +107,12 @@ function findingsSection(report: Report, base: string | undefined): string[] {
   const by = (sev: string) => all.filter((f) => f.severity === sev && !f.suppressed).length;
   const suppressed = all.filter((f) => f.suppressed).length;
   const quiet = suppressed ? `; ${suppressed} suppressed (reviewed, not counted)` : '';
-  const lines = ['## Findings', '', `${plural(all.length, 'finding')}: ${plural(by('error'), 'error')}, ${plural(by('warning'), 'warning')}, ${by('info')} info${quiet}.`, ''];
+  const lines = [
+    '## Findings',
+    '',
+    `${plural(all.length, 'finding')}: ${plural(by('error'), 'error')}, ${plural(by('warning'), 'warning')}, ${by('info')} info${quiet}.`,
+    '',
+  ];
   lines.push(row(['rule', 'default severity', 'findings', 'what it means']), row(['---', '---', '--:', '---']));
   const catalogue = reportRules(report); // the rules, then those of the profiles the scan used
   const known = new Set(catalogue.map((r) => r.id));
@@ -83,16 +124,39 @@ function findingsSection(report: Report, base: string | undefined): string[] {
     // Our own pages only: a team profile's URL is theirs to show, not ours to put in a link.
     const page = rule && ownPage(rule);
     const url = page ? ruleDocUrl(id, base, page) : undefined;
-    lines.push(row([url ? `[${mdText(id)}](${url})` : mdText(id), rule?.severity ?? hits[0]!.severity, hits.length, rule ? mdText(rule.title) : '']));
+    lines.push(
+      row([
+        url ? `[${mdText(id)}](${url})` : mdText(id),
+        rule?.severity ?? hits[0]!.severity,
+        hits.length,
+        rule ? mdText(rule.title) : '',
+      ]),
+    );
   }
   for (const s of report.servers) {
     const found = findingsOf(s);
     if (found.length === 0) continue;
-    lines.push('', `### ${mdText(s.name, 80)}`, '', row(['severity', 'tool', 'rule', 'evidence', 'message']), row(['---', '---', '---', '---', '---']));
+    lines.push(
+      '',
+      `### ${mdText(s.name, 80)}`,
+      '',
+      row(['severity', 'tool', 'rule', 'evidence', 'message']),
+      row(['---', '---', '---', '---', '---']),
+    );
     for (const f of found) {
       const severity = f.suppressed ? `~~${f.severity}~~ suppressed` : f.severity;
-      const message = f.suppressed ? `${mdText(f.message, 400)} **Suppressed:** ${mdText(f.suppressed.reason, 400)}` : mdText(f.message, 400);
-      lines.push(row([severity, f.tool === undefined ? '(server)' : mdText(f.tool, 80), mdText(f.rule), mdText(f.evidence ?? '', 80), message]));
+      const message = f.suppressed
+        ? `${mdText(f.message, 400)} **Suppressed:** ${mdText(f.suppressed.reason, 400)}`
+        : mdText(f.message, 400);
+      lines.push(
+        row([
+          severity,
+          f.tool === undefined ? '(server)' : mdText(f.tool, 80),
+          mdText(f.rule),
+          mdText(f.evidence ?? '', 80),
+          message,
+        ]),
+      );
     }
     lines.push(...fixesList(found));
   }
@@ -106,7 +170,7 @@ function fixesList(found: Finding[]): string[] {
     return snippet ? [{ f, snippet }] : [];
   });
   if (fixes.length === 0) return [];
-  const out = ['', 'Fixes (add to the tool\'s annotations):', ''];
+  const out = ['', "Fixes (add to the tool's annotations):", ''];
   for (const { f, snippet } of fixes) out.push(`- ${mdText(f.tool!, 80)} (${mdText(f.rule)}): \`${snippet}\``);
   return out;
 }
@@ -165,9 +229,16 @@ export const markdownReporter: Reporter = {
     const failed = report.servers.filter((x) => x.status === 'failed');
     if (failed.length > 0) {
       lines.push('', 'Not scanned:', '');
-      for (const f of failed) lines.push(`- ${mdText(f.name, 60)}: ${f.failure?.kind ?? 'failed'}: ${mdText(f.failure?.message ?? '', 300)}`);
+      for (const f of failed)
+        lines.push(`- ${mdText(f.name, 60)}: ${f.failure?.kind ?? 'failed'}: ${mdText(f.failure?.message ?? '', 300)}`);
     }
-    for (const section of [probeMarkdown(report), skippedSection(report), weightedMarkdown(report), trendMarkdown(report)]) if (section.length > 0) lines.push('', ...section);
+    for (const section of [
+      probeMarkdown(report),
+      skippedSection(report),
+      weightedMarkdown(report),
+      trendMarkdown(report),
+    ])
+      if (section.length > 0) lines.push('', ...section);
     lines.push('', ...findingsSection(report, options?.rulesBaseUrl));
     return lines.join('\n') + '\n';
   },

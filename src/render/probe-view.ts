@@ -19,14 +19,20 @@ export interface ProbeRow {
 
 /** The probed tools first (not-probed ones only count): what the experiment found. */
 export function probeRows(report: Report): ProbeRow[] {
-  return report.servers.flatMap((s) => s.tools.filter((t) => t.probe && t.probe.outcome !== 'not-probed').map((t) => ({ server: s.name, tool: t.name, probe: t.probe! })));
+  return report.servers.flatMap((s) =>
+    s.tools
+      .filter((t) => t.probe && t.probe.outcome !== 'not-probed')
+      .map((t) => ({ server: s.name, tool: t.name, probe: t.probe! })),
+  );
 }
 
 /** `3 retry-safe, 1 repeated-effect, 5 not probed`. */
 export function probeSummaryText(report: Report): string | undefined {
   const s = report.summary.probe;
   if (!s) return undefined;
-  const parts = (Object.keys(PROBE_OUTCOMES) as ProbeOutcome[]).filter((o) => s[PROBE_OUTCOMES[o].field] > 0).map((o) => `${s[PROBE_OUTCOMES[o].field]} ${o}`);
+  const parts = (Object.keys(PROBE_OUTCOMES) as ProbeOutcome[])
+    .filter((o) => s[PROBE_OUTCOMES[o].field] > 0)
+    .map((o) => `${s[PROBE_OUTCOMES[o].field]} ${o}`);
   return parts.join(', ') || 'nothing probed';
 }
 
@@ -40,7 +46,9 @@ export function probeTerminalLines(report: Report): string[] {
     const p = r.probe;
     const key = p.key === null ? 'no key' : `key ${safeText(p.key, 120)}`;
     const conflict = p.conflict ? `; conflict ${p.conflict}` : '';
-    lines.push(`  ${PROBE_OUTCOMES[p.outcome].mark} ${safeText(r.tool, 60)}: ${p.outcome} (${key}${conflict}; ${cost(p)})`);
+    lines.push(
+      `  ${PROBE_OUTCOMES[p.outcome].mark} ${safeText(r.tool, 60)}: ${p.outcome} (${key}${conflict}; ${cost(p)})`,
+    );
     lines.push(`      ${safeText(p.evidence.reason, 300)}`);
   }
   return lines.map((l) => l + '\n');
@@ -58,7 +66,15 @@ export function probeMarkdown(report: Report): string[] {
     row(['tool', 'outcome', 'key', 'conflict', 'requests', 'ms', 'why']),
     row(['---', '---', '---', '---', '--:', '--:', '---']),
     ...rows.map(({ tool, probe: p }) =>
-      row([mdText(tool, 80), `${PROBE_OUTCOMES[p.outcome].mark} ${p.outcome}`, p.key === null ? '-' : mdText(p.key, 120), p.conflict ?? '-', p.evidence.requests, p.evidence.durationMs, mdText(p.evidence.reason, 300)]),
+      row([
+        mdText(tool, 80),
+        `${PROBE_OUTCOMES[p.outcome].mark} ${p.outcome}`,
+        p.key === null ? '-' : mdText(p.key, 120),
+        p.conflict ?? '-',
+        p.evidence.requests,
+        p.evidence.durationMs,
+        mdText(p.evidence.reason, 300),
+      ]),
     ),
   ];
 }
@@ -84,21 +100,45 @@ export function probeSarifRules(report: Report): ReportingDescriptor[] {
 }
 
 /** `locate`: the physical location the SARIF reporter gives every result of this server. */
-export function probeSarifResults(report: Report, locate: (server: string) => NonNullable<Result['locations']>[number]['physicalLocation'], firstIndex: number): Result[] {
+export function probeSarifResults(
+  report: Report,
+  locate: (server: string) => NonNullable<Result['locations']>[number]['physicalLocation'],
+  firstIndex: number,
+): Result[] {
   const ids = Object.keys(SARIF_OUTCOMES) as (keyof typeof SARIF_OUTCOMES)[];
   return probeRows(report).flatMap(({ server, tool, probe: p }) => {
     const at = ids.indexOf(p.outcome as keyof typeof SARIF_OUTCOMES);
     if (at < 0) return [];
     const o = ids[at]!;
     const name = `${server}/${tool}`;
-    return [{
-      ruleId: ruleId(o),
-      ruleIndex: firstIndex + at,
-      level: SARIF_OUTCOMES[o].level,
-      message: { text: `${name}: ${p.outcome}: ${p.evidence.reason}` },
-      locations: [{ physicalLocation: locate(server), logicalLocations: [{ name: tool, fullyQualifiedName: name, kind: 'function' }] }],
-      partialFingerprints: { 'idemscanFinding/v1': createHash('sha256').update(JSON.stringify([server, tool, ruleId(o)])).digest('hex').slice(0, 32) },
-      properties: { server, tool, outcome: p.outcome, key: p.key, ...(p.conflict ? { conflict: p.conflict } : {}), requests: p.evidence.requests, durationMs: p.evidence.durationMs },
-    }];
+    return [
+      {
+        ruleId: ruleId(o),
+        ruleIndex: firstIndex + at,
+        level: SARIF_OUTCOMES[o].level,
+        message: { text: `${name}: ${p.outcome}: ${p.evidence.reason}` },
+        locations: [
+          {
+            physicalLocation: locate(server),
+            logicalLocations: [{ name: tool, fullyQualifiedName: name, kind: 'function' }],
+          },
+        ],
+        partialFingerprints: {
+          'idemscanFinding/v1': createHash('sha256')
+            .update(JSON.stringify([server, tool, ruleId(o)]))
+            .digest('hex')
+            .slice(0, 32),
+        },
+        properties: {
+          server,
+          tool,
+          outcome: p.outcome,
+          key: p.key,
+          ...(p.conflict ? { conflict: p.conflict } : {}),
+          requests: p.evidence.requests,
+          durationMs: p.evidence.durationMs,
+        },
+      },
+    ];
   });
 }

@@ -51,8 +51,14 @@ function rewriteLinks(markdown: string, pageUrl: string | undefined, plain: bool
       continue;
     }
     const text = markdown.slice(open + 1, mid);
-    const absolute = /^https?:/i.test(target) ? target : pageUrl === undefined ? undefined : new URL(target, pageUrl).href;
-    out += markdown.slice(pos, open) + (absolute === undefined ? text : plain ? `${text} (${absolute})` : `[${text}](${absolute})`);
+    const absolute = /^https?:/i.test(target)
+      ? target
+      : pageUrl === undefined
+        ? undefined
+        : new URL(target, pageUrl).href;
+    out +=
+      markdown.slice(pos, open) +
+      (absolute === undefined ? text : plain ? `${text} (${absolute})` : `[${text}](${absolute})`);
     pos = close + 1;
   }
   return out + markdown.slice(pos);
@@ -94,12 +100,15 @@ function descriptor(rule: DocumentedRule, base: string | undefined): ReportingDe
  */
 function artifactOf(server: ServerReport, cwd: string, uris: SarifUris | undefined): Location['physicalLocation'] {
   const mapped = uris?.byName.get(server.name) ?? uris?.all;
-  if (mapped !== undefined) return { artifactLocation: { uri: mapped.split('/').map(encodeURIComponent).join('/'), uriBaseId: '%SRCROOT%' } };
+  if (mapped !== undefined)
+    return { artifactLocation: { uri: mapped.split('/').map(encodeURIComponent).join('/'), uriBaseId: '%SRCROOT%' } };
   const file = server.target.source?.split('#')[0];
   if (file && server.target.source !== 'command line') {
     const relative = path.relative(cwd, path.resolve(cwd, file));
     if (relative && !relative.startsWith('..') && !path.isAbsolute(relative)) {
-      return { artifactLocation: { uri: relative.split(path.sep).map(encodeURIComponent).join('/'), uriBaseId: '%SRCROOT%' } };
+      return {
+        artifactLocation: { uri: relative.split(path.sep).map(encodeURIComponent).join('/'), uriBaseId: '%SRCROOT%' },
+      };
     }
     return { artifactLocation: { uri: pathToFileURL(path.resolve(cwd, file)).href } };
   }
@@ -112,9 +121,17 @@ function artifactOf(server: ServerReport, cwd: string, uris: SarifUris | undefin
   };
 }
 
-function result(server: ServerReport, f: Finding, ruleIndex: Map<string, number>, cwd: string, uris: SarifUris | undefined): Result {
+function result(
+  server: ServerReport,
+  f: Finding,
+  ruleIndex: Map<string, number>,
+  cwd: string,
+  uris: SarifUris | undefined,
+): Result {
   const fullyQualifiedName = f.tool === undefined ? server.name : `${server.name}/${f.tool}`;
-  const fingerprint = createHash('sha256').update(JSON.stringify([server.name, f.tool ?? '', f.rule, f.evidence ?? ''])).digest('hex');
+  const fingerprint = createHash('sha256')
+    .update(JSON.stringify([server.name, f.tool ?? '', f.rule, f.evidence ?? '']))
+    .digest('hex');
   const tool = f.tool === undefined ? undefined : server.tools.find((t) => t.name === f.tool);
   const index = ruleIndex.get(f.rule);
   return {
@@ -122,13 +139,19 @@ function result(server: ServerReport, f: Finding, ruleIndex: Map<string, number>
     ...(index === undefined ? {} : { ruleIndex: index }),
     level: LEVEL[f.severity],
     message: { text: messageText(`${fullyQualifiedName}: ${f.message}`) },
-    locations: [{
-      physicalLocation: artifactOf(server, cwd, uris),
-      logicalLocations: [{ name: f.tool ?? server.name, fullyQualifiedName, kind: f.tool === undefined ? 'module' : 'function' }],
-    }],
+    locations: [
+      {
+        physicalLocation: artifactOf(server, cwd, uris),
+        logicalLocations: [
+          { name: f.tool ?? server.name, fullyQualifiedName, kind: f.tool === undefined ? 'module' : 'function' },
+        ],
+      },
+    ],
     partialFingerprints: { 'idemscanFinding/v1': fingerprint.slice(0, 32) },
     // A reviewed finding (--suppress): still a result, so code scanning shows it dismissed, with the reason.
-    ...(f.suppressed ? { suppressions: [{ kind: 'external' as const, justification: messageText(f.suppressed.reason) }] } : {}),
+    ...(f.suppressed
+      ? { suppressions: [{ kind: 'external' as const, justification: messageText(f.suppressed.reason) }] }
+      : {}),
     properties: {
       server: server.name,
       ...(f.tool === undefined ? {} : { tool: f.tool }),
@@ -144,30 +167,54 @@ export function toSarif(report: Report, cwd = process.cwd(), options: RenderOpti
   const information = ruleDocUrl('README', base);
   const catalogue = reportRules(report); // the rules, then those of the profiles the scan used
   const ruleIndex = new Map(catalogue.map((r, i) => [r.id, i]));
-  const results = report.servers.flatMap((s) => [...s.tools.flatMap((t) => t.findings), ...s.findings].map((f) => result(s, f, ruleIndex, cwd, options.sarifUris)));
+  const results = report.servers.flatMap((s) =>
+    [...s.tools.flatMap((t) => t.findings), ...s.findings].map((f) => result(s, f, ruleIndex, cwd, options.sarifUris)),
+  );
   // `idemscan probe`: its outcomes, after the findings, with rules of their own (probe-view.ts).
   const byName = new Map(report.servers.map((s) => [s.name, s]));
-  results.push(...probeSarifResults(report, (name) => artifactOf(byName.get(name)!, cwd, options.sarifUris), catalogue.length));
+  results.push(
+    ...probeSarifResults(report, (name) => artifactOf(byName.get(name)!, cwd, options.sarifUris), catalogue.length),
+  );
   const failed = report.servers.filter((s) => s.status === 'failed');
   return {
     $schema: 'https://json.schemastore.org/sarif-2.1.0.json',
     version: '2.1.0',
-    runs: [{
-      tool: { driver: { name: TOOL_NAME, version: TOOL_VERSION, ...(information ? { informationUri: information } : {}), rules: [...catalogue.map((r) => descriptor(r, base)), ...probeSarifRules(report)] } },
-      invocations: [{
-        executionSuccessful: report.servers.length === 0 || failed.length < report.servers.length,
-        startTimeUtc: report.startedAt,
-        endTimeUtc: report.finishedAt,
-        // A server that could not be scanned is no finding about it, but a viewer should say so.
-        toolExecutionNotifications: failed.map((s) => ({
-          level: 'error' as const,
-          message: { text: messageText(`${s.name}: not scanned: ${s.failure?.kind ?? 'failed'}: ${s.failure?.message ?? ''}`) },
-          locations: [{ physicalLocation: artifactOf(s, cwd, options.sarifUris), logicalLocations: [{ name: s.name, fullyQualifiedName: s.name, kind: 'module' }] }],
-        })),
-      }],
-      originalUriBaseIds: { '%SRCROOT%': { uri: pathToFileURL(cwd + path.sep).href } },
-      results,
-    }],
+    runs: [
+      {
+        tool: {
+          driver: {
+            name: TOOL_NAME,
+            version: TOOL_VERSION,
+            ...(information ? { informationUri: information } : {}),
+            rules: [...catalogue.map((r) => descriptor(r, base)), ...probeSarifRules(report)],
+          },
+        },
+        invocations: [
+          {
+            executionSuccessful: report.servers.length === 0 || failed.length < report.servers.length,
+            startTimeUtc: report.startedAt,
+            endTimeUtc: report.finishedAt,
+            // A server that could not be scanned is no finding about it, but a viewer should say so.
+            toolExecutionNotifications: failed.map((s) => ({
+              level: 'error' as const,
+              message: {
+                text: messageText(
+                  `${s.name}: not scanned: ${s.failure?.kind ?? 'failed'}: ${s.failure?.message ?? ''}`,
+                ),
+              },
+              locations: [
+                {
+                  physicalLocation: artifactOf(s, cwd, options.sarifUris),
+                  logicalLocations: [{ name: s.name, fullyQualifiedName: s.name, kind: 'module' }],
+                },
+              ],
+            })),
+          },
+        ],
+        originalUriBaseIds: { '%SRCROOT%': { uri: pathToFileURL(cwd + path.sep).href } },
+        results,
+      },
+    ],
   };
 }
 

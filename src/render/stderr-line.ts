@@ -6,7 +6,25 @@
  */
 
 /** Words that mark the line saying what went wrong; case matters (`Error`, not a path's `errors/`). */
-const TELLING = ['Error', 'error:', 'ERROR', 'Cannot ', 'cannot ', 'ENOENT', 'EACCES', 'EADDRINUSE', 'ECONNREFUSED', 'No such file', 'not found', 'fatal', 'Fatal', 'FATAL', 'panic', 'Exception', 'denied'];
+const TELLING = [
+  'Error',
+  'error:',
+  'ERROR',
+  'Cannot ',
+  'cannot ',
+  'ENOENT',
+  'EACCES',
+  'EADDRINUSE',
+  'ECONNREFUSED',
+  'No such file',
+  'not found',
+  'fatal',
+  'Fatal',
+  'FATAL',
+  'panic',
+  'Exception',
+  'denied',
+];
 
 /** The first line of `text` that says what went wrong, else the last line with something on it; '' for none. */
 export function tellingLine(text: string): string {

@@ -24,7 +24,14 @@ export function unprotectedLines(report: Report, width: number, toolsCommand?: s
     .sort((a, b) => b.tools.length - a.tools.length || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   if (worst.length === 0) return [];
   const shown = worst.slice(0, WORST_SERVERS);
-  const lines = [cutEnd(shown.length < worst.length ? `Unprotected tools, the ${shown.length} servers with the most (of ${worst.length}):` : 'Unprotected tools:', width)];
+  const lines = [
+    cutEnd(
+      shown.length < worst.length
+        ? `Unprotected tools, the ${shown.length} servers with the most (of ${worst.length}):`
+        : 'Unprotected tools:',
+      width,
+    ),
+  ];
   for (const s of shown) lines.push(serverLine(cutMiddle(cellText(s.name, 256), NAME_WIDTH), s.tools, width));
   const how = toolsCommand ?? 'idemscan report <report.json> --format tools';
   const say = `Every tool with its verdict and evidence${toolsCommand ? '' : ' (write the report with --format json)'}:`;

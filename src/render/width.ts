@@ -9,9 +9,24 @@ const EMOJI = /^\p{Emoji_Presentation}$/u;
 
 /** East Asian Wide (W) and Fullwidth (F) blocks (EastAsianWidth.txt, the large ranges). */
 const WIDE: readonly [number, number][] = [
-  [0x1100, 0x115f], [0x231a, 0x231b], [0x2329, 0x232a], [0x2e80, 0x303e], [0x3041, 0x33ff], [0x3400, 0x4dbf],
-  [0x4e00, 0x9fff], [0xa000, 0xa4cf], [0xa960, 0xa97f], [0xac00, 0xd7a3], [0xf900, 0xfaff], [0xfe10, 0xfe19],
-  [0xfe30, 0xfe6f], [0xff00, 0xff60], [0xffe0, 0xffe6], [0x16fe0, 0x18aff], [0x1b000, 0x1b2ff], [0x1f200, 0x1f2ff],
+  [0x1100, 0x115f],
+  [0x231a, 0x231b],
+  [0x2329, 0x232a],
+  [0x2e80, 0x303e],
+  [0x3041, 0x33ff],
+  [0x3400, 0x4dbf],
+  [0x4e00, 0x9fff],
+  [0xa000, 0xa4cf],
+  [0xa960, 0xa97f],
+  [0xac00, 0xd7a3],
+  [0xf900, 0xfaff],
+  [0xfe10, 0xfe19],
+  [0xfe30, 0xfe6f],
+  [0xff00, 0xff60],
+  [0xffe0, 0xffe6],
+  [0x16fe0, 0x18aff],
+  [0x1b000, 0x1b2ff],
+  [0x1f200, 0x1f2ff],
   [0x20000, 0x3fffd],
 ];
 
@@ -118,7 +133,10 @@ export function pad(text: string, width: number, right = false): string {
  * How wide the table may be: `COLUMNS` when set (as `ls` and `git` honour it), the terminal's width
  * on a TTY, and no bound for a pipe or file: a log or `grep` wants whole names, not cut ones.
  */
-export function outputWidth(stream: { isTTY?: boolean; columns?: number }, env: NodeJS.ProcessEnv = process.env): number {
+export function outputWidth(
+  stream: { isTTY?: boolean; columns?: number },
+  env: NodeJS.ProcessEnv = process.env,
+): number {
   const fromEnv = Number(env.COLUMNS);
   if (Number.isInteger(fromEnv) && fromEnv > 0) return fromEnv;
   if (stream.isTTY && stream.columns && stream.columns > 0) return stream.columns;

@@ -9,7 +9,15 @@ export const ARTIFACTS = fileURLToPath(new URL('../../test-artifacts/', import.m
 export function launch(): Promise<Browser> {
   return chromium.launch({
     executablePath: CHROMIUM,
-    args: ['--no-sandbox', '--headless', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    args: [
+      '--no-sandbox',
+      '--headless',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+    ],
   });
 }
 
@@ -50,7 +58,9 @@ export async function open(browser: Browser, file: string, options: BrowserConte
     await page.addInitScript(() => {
       const w = window as unknown as { __violations: string[] };
       w.__violations = [];
-      document.addEventListener('securitypolicyviolation', (e) => w.__violations.push(`${e.violatedDirective} ${e.blockedURI}`));
+      document.addEventListener('securitypolicyviolation', (e) =>
+        w.__violations.push(`${e.violatedDirective} ${e.blockedURI}`),
+      );
     });
   }
   await page.goto(url, { waitUntil: 'load' });

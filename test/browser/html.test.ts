@@ -43,7 +43,12 @@ describe('the fixture scan behind the page', () => {
     const xss = report.servers[index(XSS_SERVER)]!;
     expect(xss.status).toBe('ok');
     expect(xss.tools.map((t) => t.name)).toContain('<script>window.__pwned=1</script>');
-    expect(report.servers.filter((s) => s.status === 'failed').map((s) => s.failure?.kind).sort()).toEqual(['exited', 'exited', 'timeout']);
+    expect(
+      report.servers
+        .filter((s) => s.status === 'failed')
+        .map((s) => s.failure?.kind)
+        .sort(),
+    ).toEqual(['exited', 'exited', 'timeout']);
     for (const v of ['read-only', 'protocol-keyed', 'keyed', 'idempotent', 'unprotected']) {
       expect(report.servers.some((s) => s.tools.some((t) => t.verdict === v))).toBe(true);
     }
@@ -59,9 +64,13 @@ describe('safety', () => {
       // Interact with everything that shows or moves untrusted text.
       await page.getByRole('button', { name: 'Collapse all' }).click();
       await page.getByRole('button', { name: 'Expand all' }).click();
-      for (const name of ['Server', 'Tools', 'Failure']) await page.locator('#servers thead').getByRole('button', { name }).click();
+      for (const name of ['Server', 'Tools', 'Failure'])
+        await page.locator('#servers thead').getByRole('button', { name }).click();
       for (const select of await page.locator('select.verdict-filter').all()) {
-        for (const value of await select.locator('option').evaluateAll((os) => os.map((x) => (x as HTMLOptionElement).value))) await select.selectOption(value);
+        for (const value of await select
+          .locator('option')
+          .evaluateAll((os) => os.map((x) => (x as HTMLOptionElement).value)))
+          await select.selectOption(value);
       }
       await page.locator('#server-filter').pressSequentially('<script>');
       await page.mouse.move(300, 300);
@@ -73,14 +82,19 @@ describe('safety', () => {
       // The DOM holds only what the renderer wrote: two scripts (data and code), no element built from a payload.
       const dom = await page.evaluate(() => ({
         scripts: [...document.scripts].map((s) => s.type || 'classic'),
-        injected: document.querySelectorAll('img, iframe, object, embed, svg[onload], b, style:not(head > style)').length,
-        handlers: [...document.querySelectorAll('*')].flatMap((el) => [...el.attributes].map((a) => a.name)).filter((n) => n.startsWith('on') || n === 'style'),
+        injected: document.querySelectorAll('img, iframe, object, embed, svg[onload], b, style:not(head > style)')
+          .length,
+        handlers: [...document.querySelectorAll('*')]
+          .flatMap((el) => [...el.attributes].map((a) => a.name))
+          .filter((n) => n.startsWith('on') || n === 'style'),
         csp: document.querySelector('meta[http-equiv="Content-Security-Policy"]')?.getAttribute('content') ?? '',
       }));
       expect(dom.scripts).toEqual(['application/json', 'classic']);
       expect(dom.injected).toBe(0);
       expect(dom.handlers).toEqual([]);
-      expect(dom.csp).toMatch(/^default-src 'none'; script-src 'sha256-[A-Za-z0-9+/]+=*'; style-src 'sha256-[A-Za-z0-9+/]+=*'; img-src data:/);
+      expect(dom.csp).toMatch(
+        /^default-src 'none'; script-src 'sha256-[A-Za-z0-9+/]+=*'; style-src 'sha256-[A-Za-z0-9+/]+=*'; img-src data:/,
+      );
       expect(dom.csp).not.toContain('unsafe');
     } finally {
       await o.close();
@@ -120,21 +134,33 @@ describe('safety', () => {
         })),
       );
       expect(rows).toEqual(
-        xss.tools.map((t) => ({ name: visible(t.name), description: t.description === undefined ? null : visible(t.description), title: t.title === undefined ? '–' : visible(t.title) })),
+        xss.tools.map((t) => ({
+          name: visible(t.name),
+          description: t.description === undefined ? null : visible(t.description),
+          title: t.title === undefined ? '–' : visible(t.title),
+        })),
       );
       const serverRow = o.page.locator('#servers tbody tr').nth(i);
       expect(await serverRow.locator('th a').textContent()).toBe(XSS_SERVER);
-      expect(await serverRow.locator('th .sub').textContent()).toBe(`${xss.serverInfo?.name} ${xss.serverInfo?.version}`);
+      expect(await serverRow.locator('th .sub').textContent()).toBe(
+        `${xss.serverInfo?.name} ${xss.serverInfo?.version}`,
+      );
       // The payload property name in a key argument's path, and annotation keys and values as received.
       const cells = await o.page.locator(`#t-${i}`).textContent();
       expect(cells).toContain(xss.tools[0]!.keyArguments[0]!.path);
-      expect(cells).toContain('<img src=x onerror="window.__pwned=2;alert(2)">: "</script><script>window.__pwned=3;alert(3)</script><!--"');
+      expect(cells).toContain(
+        '<img src=x onerror="window.__pwned=2;alert(2)">: "</script><script>window.__pwned=3;alert(3)</script><!--"',
+      );
       // stderr of the failed injection server, and the ANSI/CR tool name of huge-description.
       const crash = report.servers[index('xss-crash')]!;
       expect(await o.page.locator('#failures pre.stderr').allTextContents()).toContain(crash.failure!.stderr);
       const huge = report.servers[index('huge-description')]!;
-      expect(await o.page.locator(`#t-${index('huge-description')} .tool-name`).allTextContents()).toEqual(huge.tools.map((t) => visible(t.name)));
-      expect(await o.page.locator(`#t-${index('huge-description')}`).textContent()).toContain('evil\\u001b[31mred\\u000dname');
+      expect(await o.page.locator(`#t-${index('huge-description')} .tool-name`).allTextContents()).toEqual(
+        huge.tools.map((t) => visible(t.name)),
+      );
+      expect(await o.page.locator(`#t-${index('huge-description')}`).textContent()).toContain(
+        'evil\\u001b[31mred\\u000dname',
+      );
       expect(await o.page.title()).not.toContain('<');
     } finally {
       await o.close();
@@ -144,7 +170,10 @@ describe('safety', () => {
   it('carries the report JSON intact: saved from the page it equals the file', async () => {
     const o = await open(browser, htmlFile);
     try {
-      const [download] = await Promise.all([o.page.waitForEvent('download'), o.page.getByRole('button', { name: 'Save the report as JSON' }).click()]);
+      const [download] = await Promise.all([
+        o.page.waitForEvent('download'),
+        o.page.getByRole('button', { name: 'Save the report as JSON' }).click(),
+      ]);
       expect(download.suggestedFilename()).toBe('report.json');
       const saved = JSON.parse(readFileSync(await download.path(), 'utf8'));
       expect(saved).toEqual(JSON.parse(readFileSync(jsonFile, 'utf8')));
@@ -164,16 +193,25 @@ describe('content and interaction', () => {
       const headline = (await page.locator('#headline-h').textContent())!.replace(/\s+/g, ' ');
       expect(headline).toContain(`${s.protocolKeyed + s.keyed} of ${s.notReadOnly} tools that are not read-only`);
       expect(headline).toContain(`across ${s.servers} servers (${s.serversFailed} failed to scan)`);
-      expect(await page.locator('.headline p').textContent()).toContain(`${s.idempotent} more are only hint-idempotent`);
+      expect(await page.locator('.headline p').textContent()).toContain(
+        `${s.idempotent} more are only hint-idempotent`,
+      );
       expect(await page.locator('#servers tbody tr').count()).toBe(report.servers.length);
       expect(await page.locator('#failures li').count()).toBe(s.serversFailed);
-      expect(await page.locator('.per-server svg[role="img"]').count()).toBe(report.servers.filter((x) => x.tools.length > 0).length);
-      expect(await page.locator('.overall svg[role="img"]').getAttribute('aria-label')).toContain(`${s.unprotected} unprotected`);
+      expect(await page.locator('.per-server svg[role="img"]').count()).toBe(
+        report.servers.filter((x) => x.tools.length > 0).length,
+      );
+      expect(await page.locator('.overall svg[role="img"]').getAttribute('aria-label')).toContain(
+        `${s.unprotected} unprotected`,
+      );
       for (const [i, server] of report.servers.entries()) {
-        const verdicts = await page.locator(`#t-${i} tbody tr`).evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-verdict')));
+        const verdicts = await page
+          .locator(`#t-${i} tbody tr`)
+          .evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-verdict')));
         expect(verdicts).toEqual(server.tools.map((t) => t.verdict));
         const row = page.locator('#servers tbody tr').nth(i);
-        if (server.status === 'ok') expect(await row.locator('td').nth(3).textContent()).toBe(String(server.tools.length));
+        if (server.status === 'ok')
+          expect(await row.locator('td').nth(3).textContent()).toBe(String(server.tools.length));
         else expect(await row.locator('td.failure').textContent()).toContain(server.failure!.kind);
       }
     } finally {
@@ -186,7 +224,10 @@ describe('content and interaction', () => {
     try {
       const { page } = o;
       const header = page.locator('#servers thead th').filter({ hasText: 'Unprotected' });
-      const values = () => page.locator('#servers tbody tr td:nth-of-type(8)').evaluateAll((tds) => tds.map((td) => Number(td.getAttribute('data-v'))));
+      const values = () =>
+        page
+          .locator('#servers tbody tr td:nth-of-type(8)')
+          .evaluateAll((tds) => tds.map((td) => Number(td.getAttribute('data-v'))));
       // A number column sorts largest first on the first click.
       await header.getByRole('button').click();
       expect(await header.getAttribute('aria-sort')).toBe('descending');
@@ -196,7 +237,9 @@ describe('content and interaction', () => {
       expect(await header.getAttribute('aria-sort')).toBe('ascending');
       const up = await values();
       expect(up).toEqual([...down].sort((a, b) => a - b));
-      expect(down[0]).toBe(Math.max(...report.servers.map((x) => x.tools.filter((t) => t.verdict === 'unprotected').length)));
+      expect(down[0]).toBe(
+        Math.max(...report.servers.map((x) => x.tools.filter((t) => t.verdict === 'unprotected').length)),
+      );
       // Only one column carries aria-sort; a text column sorts too.
       await page.locator('#servers thead').getByRole('button', { name: 'Status' }).click();
       expect(await page.locator('#servers thead th[aria-sort]').count()).toBe(1);
@@ -205,9 +248,9 @@ describe('content and interaction', () => {
       // Tool tables sort by verdict in precedence order, least safe first on the first click.
       const i = index('payments-modern');
       await page.locator(`#t-${i} thead`).getByRole('button', { name: 'Verdict' }).click();
-      expect((await page.locator(`#t-${i} tbody tr`).first().getAttribute('data-verdict'))).toBe('unprotected');
+      expect(await page.locator(`#t-${i} tbody tr`).first().getAttribute('data-verdict')).toBe('unprotected');
       await page.locator(`#t-${i} thead`).getByRole('button', { name: 'Verdict' }).click();
-      expect((await page.locator(`#t-${i} tbody tr`).first().getAttribute('data-verdict'))).toBe('read-only');
+      expect(await page.locator(`#t-${i} tbody tr`).first().getAttribute('data-verdict')).toBe('read-only');
     } finally {
       await o.close();
     }
@@ -233,7 +276,9 @@ describe('content and interaction', () => {
       const i = index('payments-legacy');
       const tools = report.servers[i]!.tools;
       await page.locator(`#vf-${i}`).selectOption('unprotected');
-      const visibleVerdicts = await page.locator(`#t-${i} tbody tr:not([hidden])`).evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-verdict')));
+      const visibleVerdicts = await page
+        .locator(`#t-${i} tbody tr:not([hidden])`)
+        .evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-verdict')));
       expect(visibleVerdicts).toEqual(tools.filter((t) => t.verdict === 'unprotected').map((t) => t.verdict));
       expect(await page.locator(`#tc-${i}`).textContent()).toBe(`${visibleVerdicts.length} of ${tools.length} tools`);
       await page.locator(`#vf-${i}`).selectOption('');
@@ -265,7 +310,9 @@ describe('content and interaction', () => {
       expect(await page.locator('#servers tbody tr').count()).toBe(report.servers.length);
       expect(await page.locator('table.tools tbody tr').count()).toBe(report.summary.tools);
       expect(await page.locator('#failures pre.stderr').count()).toBeGreaterThan(0);
-      expect(await page.locator('.js-only').evaluateAll((els) => els.every((el) => (el as HTMLElement).hidden))).toBe(true);
+      expect(await page.locator('.js-only').evaluateAll((els) => els.every((el) => (el as HTMLElement).hidden))).toBe(
+        true,
+      );
       expect(await page.locator('table.tools').first().isVisible()).toBe(true);
     } finally {
       await o.close();
@@ -277,7 +324,10 @@ describe('screenshots (test-artifacts/)', () => {
   const shots = [
     { name: 'html-light.png', options: { viewport: { width: 1280, height: 900 }, colorScheme: 'light' as const } },
     { name: 'html-dark.png', options: { viewport: { width: 1280, height: 900 }, colorScheme: 'dark' as const } },
-    { name: 'html-phone.png', options: { viewport: { width: 390, height: 844 }, colorScheme: 'light' as const, isMobile: true, hasTouch: true } },
+    {
+      name: 'html-phone.png',
+      options: { viewport: { width: 390, height: 844 }, colorScheme: 'light' as const, isMobile: true, hasTouch: true },
+    },
   ];
   for (const shot of shots) {
     it(shot.name, async () => {

@@ -27,7 +27,22 @@ it('signs in through the consent page in Chromium during `audit --oauth`', async
   const json = path.join(dir, 'report.json');
   const child = execa(
     process.execPath,
-    [CLI, 'audit', fixture.url, '--oauth', '--oauth-timeout', '150000', '--cache-dir', path.join(dir, 'cache'), '--json', json, '--probe-timeout', '500', '--timeout', '20000'],
+    [
+      CLI,
+      'audit',
+      fixture.url,
+      '--oauth',
+      '--oauth-timeout',
+      '150000',
+      '--cache-dir',
+      path.join(dir, 'cache'),
+      '--json',
+      json,
+      '--probe-timeout',
+      '500',
+      '--timeout',
+      '20000',
+    ],
     { reject: false, timeout: 200_000, env: { IDEMSCAN_NO_BROWSER: '1' } },
   );
   let stderr = '';

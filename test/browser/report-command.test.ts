@@ -15,7 +15,19 @@ function scannedReport(): Record<string, unknown> {
     startedAt: '2026-01-02T03:04:05.000Z',
     finishedAt: '2026-01-02T03:04:06.000Z',
     options: {},
-    summary: { servers: 1, serversOk: 1, serversFailed: 0, tools: 1, readOnly: 0, notReadOnly: 1, annotated: 0, protocolKeyed: 0, keyed: 0, idempotent: 0, unprotected: 1 },
+    summary: {
+      servers: 1,
+      serversOk: 1,
+      serversFailed: 0,
+      tools: 1,
+      readOnly: 0,
+      notReadOnly: 1,
+      annotated: 0,
+      protocolKeyed: 0,
+      keyed: 0,
+      idempotent: 0,
+      unprotected: 1,
+    },
     servers: [
       {
         name: 'one',
@@ -24,7 +36,13 @@ function scannedReport(): Record<string, unknown> {
         idempotencyCapability: false,
         durationMs: 5,
         tools: [
-          { name: 'send', effective: { readOnly: false, destructive: true, idempotent: false, openWorld: true }, verdict: 'unprotected', keyArguments: [], findings: [] },
+          {
+            name: 'send',
+            effective: { readOnly: false, destructive: true, idempotent: false, openWorld: true },
+            verdict: 'unprotected',
+            keyArguments: [],
+            findings: [],
+          },
         ],
         findings: [],
       },
@@ -66,7 +84,10 @@ describe('idemscan report FILE', () => {
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toContain('bad.json');
     expect(r.stderr).toContain('servers[0].tools[0].verdict');
-    expect(existsSync(path.join(dir, 'report.html')) && readFileSync(path.join(dir, 'report.html'), 'utf8').includes('maybe')).toBe(false);
+    expect(
+      existsSync(path.join(dir, 'report.html')) &&
+        readFileSync(path.join(dir, 'report.html'), 'utf8').includes('maybe'),
+    ).toBe(false);
   });
 
   it('exit 2 for a report of another schemaVersion (the loader diff and merge use)', async () => {
@@ -95,9 +116,22 @@ describe('idemscan report FILE', () => {
 
 describe('scan --format html', () => {
   it('writes report.html beside report.json', async () => {
-    const list = write('targets.json', JSON.stringify({ servers: [{ name: 'legacy', command: process.execPath, args: [FIXTURES.legacyStdio] }] }));
+    const list = write(
+      'targets.json',
+      JSON.stringify({ servers: [{ name: 'legacy', command: process.execPath, args: [FIXTURES.legacyStdio] }] }),
+    );
     const out = path.join(dir, 'scan-out');
-    const r = await idemscan(['scan', list, '--out', out, '--format', 'json,html', '--probe-timeout', '500', '--quiet']);
+    const r = await idemscan([
+      'scan',
+      list,
+      '--out',
+      out,
+      '--format',
+      'json,html',
+      '--probe-timeout',
+      '500',
+      '--quiet',
+    ]);
     expect(r.exitCode).toBe(0);
     expect(existsSync(path.join(out, 'report.json'))).toBe(true);
     const html = readFileSync(path.join(out, 'report.html'), 'utf8');

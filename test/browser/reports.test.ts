@@ -44,7 +44,14 @@ function failed(name: string): ServerReport {
 }
 
 function report(servers: ServerReport[], options: Record<string, unknown> = {}): Report {
-  return Report.parse(reportOf(servers, { tool: { name: 'idemscan', version: '0.1.0' }, startedAt: '2026-11-30T10:00:00.000Z', finishedAt: '2026-11-30T10:00:05.000Z', options }));
+  return Report.parse(
+    reportOf(servers, {
+      tool: { name: 'idemscan', version: '0.1.0' },
+      startedAt: '2026-11-30T10:00:00.000Z',
+      finishedAt: '2026-11-30T10:00:05.000Z',
+      options,
+    }),
+  );
 }
 
 let files = 0;
@@ -54,20 +61,28 @@ function page(r: Report, rulesBaseUrl?: string): string {
   return file;
 }
 
-const write = (name: string, extra: Record<string, unknown> = {}) => ({ name, annotations: { readOnlyHint: false, destructiveHint: false }, ...extra });
+const write = (name: string, extra: Record<string, unknown> = {}) => ({
+  name,
+  annotations: { readOnlyHint: false, destructiveHint: false },
+  ...extra,
+});
 const github = server('github', [
   write('create_issue', { title: 'Open an issue', description: 'Opens a new issue in a repository.' }),
   write('add_comment', { inputSchema: { type: 'object', properties: { body: { type: 'string' } } } }),
   { name: 'get_issue', annotations: { readOnlyHint: true } },
 ]);
 const payments = server('payments', [
-  write('charge_card', { description: 'Charges a card; retries are deduplicated.', inputSchema: { type: 'object', properties: { idempotency_key: { type: 'string' } } } }),
+  write('charge_card', {
+    description: 'Charges a card; retries are deduplicated.',
+    inputSchema: { type: 'object', properties: { idempotency_key: { type: 'string' } } },
+  }),
   { name: 'list_charges' }, // no annotations: missing-annotations is not raised for a read name, read-name-not-read-only is
 ]);
 const notes = server('notes', [write('append_note'), write('delete_note')]);
 
 describe('finding servers by their tools', () => {
-  const shown = (p: import('playwright-core').Page) => p.locator('#servers tbody tr:not([hidden]) th a').allTextContents();
+  const shown = (p: import('playwright-core').Page) =>
+    p.locator('#servers tbody tr:not([hidden]) th a').allTextContents();
 
   it('finds a server by a tool name, a title, a description or a key argument name', async () => {
     const o = await open(browser, page(report([github, payments, notes])));
@@ -120,8 +135,11 @@ describe('rule ids', () => {
   const hrefs = (p: import('playwright-core').Page) =>
     p.locator('.findings a.rule').evaluateAll((as) => as.map((a) => [a.textContent, a.getAttribute('href')]));
 
-  it('link to the page\'s own Rules section (never a path of this machine), or under --rules-base-url', async () => {
-    const odd = { ...notes, findings: [{ rule: 'x"><b>not-ours</b>', severity: 'info' as const, message: 'a rule id no catalogue has' }] };
+  it("link to the page's own Rules section (never a path of this machine), or under --rules-base-url", async () => {
+    const odd = {
+      ...notes,
+      findings: [{ rule: 'x"><b>not-ours</b>', severity: 'info' as const, message: 'a rule id no catalogue has' }],
+    };
     for (const base of [undefined, 'https://example.org/idemscan/rules']) {
       const o = await open(browser, page(report([github, payments, odd]), base));
       try {
@@ -135,7 +153,12 @@ describe('rule ids', () => {
         expect(await o.page.content()).not.toContain('file://');
         expect(links.map(([id]) => id)).toContain('read-name-not-read-only');
         // An id the catalogue does not know is shown as text, never made into a link.
-        expect(await o.page.locator('.findings .rule').filter({ hasText: 'not-ours' }).evaluate((el) => el.tagName)).toBe('SPAN');
+        expect(
+          await o.page
+            .locator('.findings .rule')
+            .filter({ hasText: 'not-ours' })
+            .evaluate((el) => el.tagName),
+        ).toBe('SPAN');
         expect(o.requests).toEqual([]);
       } finally {
         await o.close();
@@ -150,7 +173,10 @@ describe('headline and counts', () => {
     try {
       const big = o.page.locator('.headline .big');
       expect(await big.textContent()).toBe('No server scanned');
-      const [color, pk] = await big.evaluate((el) => [getComputedStyle(el).color, getComputedStyle(document.documentElement).getPropertyValue('--pk')]);
+      const [color, pk] = await big.evaluate((el) => [
+        getComputedStyle(el).color,
+        getComputedStyle(document.documentElement).getPropertyValue('--pk'),
+      ]);
       const green = await o.page.evaluate((c) => {
         const probe = document.createElement('span');
         probe.style.color = c;
@@ -201,26 +227,42 @@ describe('headline and counts', () => {
 
 describe('long names', () => {
   it('break at _, - and case changes, never inside a word', async () => {
-    const names = ['create_pull_request_review_comment_reply_with_suggestions', 'getRepositoryContributorStatisticsForLastYear', 'delete-all-workflow-run-artifacts-older-than'];
-    const wide = server('a-server-with-a-long-descriptive-name_for_wrapping', names.map((n) => write(n)));
+    const names = [
+      'create_pull_request_review_comment_reply_with_suggestions',
+      'getRepositoryContributorStatisticsForLastYear',
+      'delete-all-workflow-run-artifacts-older-than',
+    ];
+    const wide = server(
+      'a-server-with-a-long-descriptive-name_for_wrapping',
+      names.map((n) => write(n)),
+    );
     const o = await open(browser, page(report([wide])), { viewport: { width: 420, height: 900 } });
     try {
       const lines = await o.page.locator('code.tool-name').evaluateAll((els) =>
         els.map((el) => {
           const range = document.createRange();
           // Each run of text between two <wbr> is one word: it must sit on one line.
-          const words = [...el.childNodes].filter((n) => n.nodeType === Node.TEXT_NODE).map((n) => {
-            range.selectNodeContents(n);
-            return new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size;
-          });
+          const words = [...el.childNodes]
+            .filter((n) => n.nodeType === Node.TEXT_NODE)
+            .map((n) => {
+              range.selectNodeContents(n);
+              return new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size;
+            });
           range.selectNodeContents(el);
-          return { text: el.textContent, lines: new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size, words };
+          return {
+            text: el.textContent,
+            lines: new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size,
+            words,
+          };
         }),
       );
       expect(lines.map((l) => l.text)).toEqual(names);
       for (const l of lines) {
         expect(l.lines, l.text!).toBeGreaterThan(1); // it did wrap in a narrow window
-        expect(l.words.every((n) => n === 1), `${l.text}: ${l.words.join(',')}`).toBe(true);
+        expect(
+          l.words.every((n) => n === 1),
+          `${l.text}: ${l.words.join(',')}`,
+        ).toBe(true);
       }
     } finally {
       await o.close();

@@ -29,7 +29,13 @@ it('draws the 20 most-downloaded servers, largest first, each bar its verdict mi
   const earlier: Report = { ...report, servers: all.map((s, i) => (i === 1 ? { ...s, tools: s.tools.slice(1) } : s)) };
   const dir = mkdtempSync(path.join(os.tmpdir(), 'idemscan-weighted-'));
   const file = path.join(dir, 'report.html');
-  writeFileSync(file, htmlReporter.render({ ...report, comparedWith: compareWith(report, { file: '/x/2026-11-29.json', report: earlier }) }));
+  writeFileSync(
+    file,
+    htmlReporter.render({
+      ...report,
+      comparedWith: compareWith(report, { file: '/x/2026-11-29.json', report: earlier }),
+    }),
+  );
 
   const browser = await launch();
   try {
@@ -66,7 +72,10 @@ it('draws the 20 most-downloaded servers, largest first, each bar its verdict mi
     expect(o.requests).toEqual([]);
     const box = await section.boundingBox();
     // An artifact for a person to look at, not an assertion: a loaded machine may not take it in time.
-    if (box) await page.screenshot({ path: artifact('weighted.png'), fullPage: true, clip: box, timeout: 60_000 }).catch(() => undefined);
+    if (box)
+      await page
+        .screenshot({ path: artifact('weighted.png'), fullPage: true, clip: box, timeout: 60_000 })
+        .catch(() => undefined);
     await o.close();
   } finally {
     await browser.close();

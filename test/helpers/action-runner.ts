@@ -13,8 +13,21 @@ import os from 'node:os';
 import path from 'node:path';
 import { parse } from 'yaml';
 
-interface Step { id?: string; name?: string; if?: string; uses?: string; run?: string; shell?: string; env?: Record<string, string>; with?: Record<string, string> }
-interface ActionFile { inputs: Record<string, { default?: string }>; outputs: Record<string, { value: string }>; runs: { using: string; steps: Step[] } }
+interface Step {
+  id?: string;
+  name?: string;
+  if?: string;
+  uses?: string;
+  run?: string;
+  shell?: string;
+  env?: Record<string, string>;
+  with?: Record<string, string>;
+}
+interface ActionFile {
+  inputs: Record<string, { default?: string }>;
+  outputs: Record<string, { value: string }>;
+  runs: { using: string; steps: Step[] };
+}
 
 export interface StepRun {
   name: string;
@@ -58,7 +71,10 @@ function parseOutputs(text: string): Record<string, string> {
   return out;
 }
 
-export async function runAction(actionPath: string, opts: { inputs: Record<string, string>; workspace: string; usesOutputs?: Record<string, Record<string, string>> }): Promise<ActionRun> {
+export async function runAction(
+  actionPath: string,
+  opts: { inputs: Record<string, string>; workspace: string; usesOutputs?: Record<string, Record<string, string>> },
+): Promise<ActionRun> {
   const started = performance.now();
   const action = readAction(actionPath);
   const temp = mkdtempSync(path.join(os.tmpdir(), 'idemscan-runner-'));
@@ -128,14 +144,33 @@ export async function runAction(actionPath: string, opts: { inputs: Record<strin
       GITHUB_STEP_SUMMARY: summaryFile,
       RUNNER_TEMP: temp,
     };
-    const r = await execa('bash', ['--noprofile', '--norc', '-eo', 'pipefail', script], { cwd: opts.workspace, env, reject: false, all: true, timeout: 120_000 });
+    const r = await execa('bash', ['--noprofile', '--norc', '-eo', 'pipefail', script], {
+      cwd: opts.workspace,
+      env,
+      reject: false,
+      all: true,
+      timeout: 120_000,
+    });
     log += r.all ?? '';
     if (!log.endsWith('\n')) log += '\n';
     if (step.id) steps[step.id] = { outputs: parseOutputs(readFileSync(outputFile, 'utf8')) };
     const ok = r.exitCode === 0;
     if (!ok) failed = true;
-    runs.push({ name, kind: 'run', outcome: ok ? 'success' : 'failure', exitCode: r.exitCode, ms: performance.now() - t0 });
+    runs.push({
+      name,
+      kind: 'run',
+      outcome: ok ? 'success' : 'failure',
+      exitCode: r.exitCode,
+      ms: performance.now() - t0,
+    });
   }
   const outputs = Object.fromEntries(Object.entries(action.outputs).map(([k, v]) => [k, expand(v.value)]));
-  return { steps: runs, outputs, summary: readFileSync(summaryFile, 'utf8'), log, failed, ms: performance.now() - started };
+  return {
+    steps: runs,
+    outputs,
+    summary: readFileSync(summaryFile, 'utf8'),
+    log,
+    failed,
+    ms: performance.now() - started,
+  };
 }

@@ -30,16 +30,28 @@ export function discoverHome(): DiscoverHome {
     for (const entry of readdirSync(dir, { withFileTypes: true })) {
       const file = path.join(dir, entry.name);
       if (entry.isDirectory()) walk(file);
-      else writeFileSync(file, readFileSync(file, 'utf8').replace(/@@[A-Z]+@@/g, (m) => values[m] ?? m));
+      else
+        writeFileSync(
+          file,
+          readFileSync(file, 'utf8').replace(/@@[A-Z]+@@/g, (m) => values[m] ?? m),
+        );
     }
   };
   walk(root);
-  return { home: path.join(root, 'home'), project: path.join(root, 'project'), cleanup: () => rmSync(root, { recursive: true, force: true }) };
+  return {
+    home: path.join(root, 'home'),
+    project: path.join(root, 'project'),
+    cleanup: () => rmSync(root, { recursive: true, force: true }),
+  };
 }
 
 /** An empty HOME (and project folder): nothing to discover. */
 export function emptyHome(): DiscoverHome {
   const root = mkdtempSync(path.join(os.tmpdir(), 'idemscan-discover-empty-'));
   for (const d of ['home', 'project']) cpSync(os.devNull, path.join(root, d, '.keep'), { force: true });
-  return { home: path.join(root, 'home'), project: path.join(root, 'project'), cleanup: () => rmSync(root, { recursive: true, force: true }) };
+  return {
+    home: path.join(root, 'home'),
+    project: path.join(root, 'project'),
+    cleanup: () => rmSync(root, { recursive: true, force: true }),
+  };
 }

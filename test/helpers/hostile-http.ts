@@ -10,7 +10,10 @@ export interface RunningServer {
 }
 
 export function startHostileHttp(env: Record<string, string>): Promise<RunningServer> {
-  const child = spawn(process.execPath, [FIXTURES.hostileHttp], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [FIXTURES.hostileHttp], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const close = async () => {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
@@ -18,7 +21,10 @@ export function startHostileHttp(env: Record<string, string>): Promise<RunningSe
   };
   return new Promise((resolve, reject) => {
     let out = '';
-    const timer = setTimeout(() => void close().then(() => reject(new Error('hostile-http did not listen within 10 s'))), 10_000);
+    const timer = setTimeout(
+      () => void close().then(() => reject(new Error('hostile-http did not listen within 10 s'))),
+      10_000,
+    );
     child.once('exit', (code) => reject(new Error(`hostile-http exited early (${code})`)));
     child.stdout.setEncoding('utf8');
     child.stdout.on('data', (chunk: string) => {

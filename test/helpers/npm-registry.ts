@@ -39,13 +39,17 @@ export async function startRegistry(packages: FixturePackage[]): Promise<LocalRe
   const url = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
 
   for (const pkg of packages) {
-    const manifest = JSON.parse(readFileSync(path.join(pkg.dir, 'package.json'), 'utf8')) as Record<string, unknown> & { name: string };
+    const manifest = JSON.parse(readFileSync(path.join(pkg.dir, 'package.json'), 'utf8')) as Record<string, unknown> & {
+      name: string;
+    };
     const versions: Record<string, unknown> = {};
     for (const version of pkg.versions) {
       const copy = path.join(work, `${manifest.name.replace('/', '+')}-${version}`);
       cpSync(pkg.dir, copy, { recursive: true });
       writeFileSync(path.join(copy, 'package.json'), JSON.stringify({ ...manifest, version }));
-      const packed = await execa('npm', ['pack', copy, '--pack-destination', work, '--silent'], { env: { npm_config_update_notifier: 'false' } });
+      const packed = await execa('npm', ['pack', copy, '--pack-destination', work, '--silent'], {
+        env: { npm_config_update_notifier: 'false' },
+      });
       const data = readFileSync(path.join(work, packed.stdout.trim().split('\n').pop()!));
       const file = `${manifest.name.replace(/^@[^/]+\//, '')}-${version}.tgz`;
       tarballs.set(`/${manifest.name}/-/${file}`, data);
@@ -59,14 +63,23 @@ export async function startRegistry(packages: FixturePackage[]): Promise<LocalRe
         },
       };
     }
-    docs.set(`/${manifest.name}`, { name: manifest.name, 'dist-tags': { latest: pkg.latest ?? pkg.versions.at(-1) }, versions });
+    docs.set(`/${manifest.name}`, {
+      name: manifest.name,
+      'dist-tags': { latest: pkg.latest ?? pkg.versions.at(-1) },
+      versions,
+    });
   }
 
   const registry: LocalRegistry = {
     url,
     requests: [],
     tarballDelayMs: 0,
-    env: () => ({ npm_config_registry: `${url}/`, npm_config_cache: path.join(work, 'npm-cache'), npm_config_fetch_retries: '0', npm_config_audit: 'false' }),
+    env: () => ({
+      npm_config_registry: `${url}/`,
+      npm_config_cache: path.join(work, 'npm-cache'),
+      npm_config_fetch_retries: '0',
+      npm_config_audit: 'false',
+    }),
     close: () =>
       new Promise((resolve) => {
         server.closeAllConnections();
@@ -80,7 +93,10 @@ export async function startRegistry(packages: FixturePackage[]): Promise<LocalRe
     if (doc) return void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(doc));
     const tarball = tarballs.get(at);
     if (!tarball) return void res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":"not found"}');
-    setTimeout(() => res.writeHead(200, { 'content-type': 'application/octet-stream' }).end(tarball), registry.tarballDelayMs);
+    setTimeout(
+      () => res.writeHead(200, { 'content-type': 'application/octet-stream' }).end(tarball),
+      registry.tarballDelayMs,
+    );
   });
   return registry;
 }

@@ -14,7 +14,10 @@ export interface OAuthFixture {
 }
 
 export function startOAuthFixture(env: Record<string, string> = {}): Promise<OAuthFixture> {
-  const child = spawn(process.execPath, [OAUTH_FIXTURE], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [OAUTH_FIXTURE], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let stderr = '';
   child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr = (stderr + c).slice(-20_000)));
@@ -28,7 +31,10 @@ export function startOAuthFixture(env: Record<string, string> = {}): Promise<OAu
     }
   };
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => void close().then(() => reject(new Error(`oauth fixture did not start: ${stderr}`))), 60_000);
+    const timer = setTimeout(
+      () => void close().then(() => reject(new Error(`oauth fixture did not start: ${stderr}`))),
+      60_000,
+    );
     child.once('exit', (code) => reject(new Error(`oauth fixture exited (${code}): ${stderr}`)));
     child.stdout.setEncoding('utf8').on('data', (c: string) => {
       stdout += c;

@@ -11,10 +11,14 @@ export function spawnLog(): { file: string; text(): string; entries(): { name: s
     text: () => (existsSync(file) ? readFileSync(file, 'utf8') : '(no log)'),
     entries: () =>
       existsSync(file)
-        ? readFileSync(file, 'utf8').trim().split('\n').filter(Boolean).map((line) => {
-            const [name, pid] = line.split(' ');
-            return { name: name!, pid: resolvePid(pid ?? '') };
-          })
+        ? readFileSync(file, 'utf8')
+            .trim()
+            .split('\n')
+            .filter(Boolean)
+            .map((line) => {
+              const [name, pid] = line.split(' ');
+              return { name: name!, pid: resolvePid(pid ?? '') };
+            })
         : [],
   };
 }
@@ -31,7 +35,11 @@ function resolvePid(logged: string): number {
   for (const d of readdirSync('/proc').filter((e) => /^\d+$/.test(e))) {
     try {
       if (readlinkSync(`/proc/${d}/ns/pid`) !== ns) continue;
-      const nspid = /^NSpid:(.*)$/m.exec(readFileSync(`/proc/${d}/status`, 'utf8'))?.[1]?.trim().split(/\s+/).at(-1);
+      const nspid = /^NSpid:(.*)$/m
+        .exec(readFileSync(`/proc/${d}/status`, 'utf8'))?.[1]
+        ?.trim()
+        .split(/\s+/)
+        .at(-1);
       if (nspid === nsPid) return Number(d);
     } catch {
       // gone meanwhile, or not ours to look at

@@ -25,12 +25,24 @@ function wheel(d: Dist): { file: string; data: Buffer } {
   const scripts = d.scripts ?? { [d.name]: 'py_echo_server:main' };
   const files: [string, string][] = [
     ['py_echo_server.py', SERVER],
-    [`${info}/METADATA`, `Metadata-Version: 2.1\nName: ${d.name}\nVersion: ${d.version}\nSummary: idemscan test server\n`],
+    [
+      `${info}/METADATA`,
+      `Metadata-Version: 2.1\nName: ${d.name}\nVersion: ${d.version}\nSummary: idemscan test server\n`,
+    ],
     [`${info}/WHEEL`, 'Wheel-Version: 1.0\nGenerator: idemscan-tests\nRoot-Is-Purelib: true\nTag: py3-none-any\n'],
-    [`${info}/entry_points.txt`, `[console_scripts]\n${Object.entries(scripts).map(([k, v]) => `${k} = ${v}`).join('\n')}\n`],
+    [
+      `${info}/entry_points.txt`,
+      `[console_scripts]\n${Object.entries(scripts)
+        .map(([k, v]) => `${k} = ${v}`)
+        .join('\n')}\n`,
+    ],
   ];
-  const record = [...files.map(([n, t]) => `${n},${recordHash(t)},${Buffer.byteLength(t)}`), `${info}/RECORD,,`].join('\n') + '\n';
-  return { file: `${dist}-${d.version}-py3-none-any.whl`, data: zip([...files, [`${info}/RECORD`, record] as [string, string]].map(([name, data]) => ({ name, data }))) };
+  const record =
+    [...files.map(([n, t]) => `${n},${recordHash(t)},${Buffer.byteLength(t)}`), `${info}/RECORD,,`].join('\n') + '\n';
+  return {
+    file: `${dist}-${d.version}-py3-none-any.whl`,
+    data: zip([...files, [`${info}/RECORD`, record] as [string, string]].map(([name, data]) => ({ name, data }))),
+  };
 }
 
 /** Writes the index under `root` and returns its `file://.../simple` URL. */
@@ -40,14 +52,22 @@ export function pypiIndex(root: string, dists: Dist[]): string {
   mkdirSync(files, { recursive: true });
   const links = new Map<string, string[]>();
   for (const d of dists) {
-    const made = d.sdistOnly ? { file: `${d.name}-${d.version}.tar.gz`, data: Buffer.from('not really a tarball') } : wheel(d);
+    const made = d.sdistOnly
+      ? { file: `${d.name}-${d.version}.tar.gz`, data: Buffer.from('not really a tarball') }
+      : wheel(d);
     writeFileSync(path.join(files, made.file), made.data);
     const norm = d.name.toLowerCase().replace(/[-_.]+/g, '-');
-    links.set(norm, [...(links.get(norm) ?? []), `<a href="../../files/${made.file}#sha256=${sha256(made.data)}">${made.file}</a>`]);
+    links.set(norm, [
+      ...(links.get(norm) ?? []),
+      `<a href="../../files/${made.file}#sha256=${sha256(made.data)}">${made.file}</a>`,
+    ]);
   }
   for (const [name, anchors] of links) {
     mkdirSync(path.join(simple, name), { recursive: true });
-    writeFileSync(path.join(simple, name, 'index.html'), `<!DOCTYPE html>\n<html><body>\n${anchors.join('<br>\n')}\n</body></html>\n`);
+    writeFileSync(
+      path.join(simple, name, 'index.html'),
+      `<!DOCTYPE html>\n<html><body>\n${anchors.join('<br>\n')}\n</body></html>\n`,
+    );
   }
   return `file://${simple}`;
 }

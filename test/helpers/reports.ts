@@ -4,18 +4,34 @@ import type { Report, ServerReport } from '../../src/model/schema.js';
 import { summarize } from '../../src/model/summary.js';
 
 /** A server that answered with `rawTools`; `extra` overrides any field (its `capabilities` are classified too). */
-export function okServer(name: string, rawTools: Record<string, unknown>[], extra: Partial<ServerReport> = {}): ServerReport {
+export function okServer(
+  name: string,
+  rawTools: Record<string, unknown>[],
+  extra: Partial<ServerReport> = {},
+): ServerReport {
   const c = classifyServer({ name, rawTools, capabilities: extra.capabilities });
   return {
-    name, status: 'ok', target: { transport: 'stdio', command: 'node' }, idempotencyCapability: c.idempotencyCapability,
-    durationMs: 1, tools: c.tools, findings: c.findings, ...extra,
+    name,
+    status: 'ok',
+    target: { transport: 'stdio', command: 'node' },
+    idempotencyCapability: c.idempotencyCapability,
+    durationMs: 1,
+    tools: c.tools,
+    findings: c.findings,
+    ...extra,
   };
 }
 
 /** A report of these servers with its summary; `extra` overrides the envelope (tool, times, options). */
 export function reportOf(servers: ServerReport[], extra: Partial<Omit<Report, 'servers' | 'summary'>> = {}): Report {
   return {
-    schemaVersion: '1', tool: { name: 'idemscan', version: '0.0.0' }, startedAt: '2026-01-01T00:00:00.000Z', finishedAt: '2026-01-01T00:00:01.000Z',
-    options: {}, summary: summarize(servers), servers, ...extra,
+    schemaVersion: '1',
+    tool: { name: 'idemscan', version: '0.0.0' },
+    startedAt: '2026-01-01T00:00:00.000Z',
+    finishedAt: '2026-01-01T00:00:01.000Z',
+    options: {},
+    summary: summarize(servers),
+    servers,
+    ...extra,
   };
 }

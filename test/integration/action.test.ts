@@ -36,19 +36,39 @@ describe('action.yml', () => {
     expect(action.runs.using).toBe('composite');
     const text = readFileSync(path.join(ROOT, 'action.yml'), 'utf8');
     const uses = action.runs.steps.filter((s) => s.uses).map((s) => s.uses!);
-    expect(uses.map((u) => u.split('@')[0])).toEqual(['actions/setup-node', 'actions/cache', 'github/codeql-action/upload-sarif']);
+    expect(uses.map((u) => u.split('@')[0])).toEqual([
+      'actions/setup-node',
+      'actions/cache',
+      'github/codeql-action/upload-sarif',
+    ]);
     for (const u of uses) {
       expect(u).toMatch(/@[0-9a-f]{40}$/);
       expect(text).toMatch(new RegExp(`${u.replace(/[/.]/g, '\\$&')} # v\\d+\\.\\d+\\.\\d+\\n`)); // the tag beside the SHA
     }
     for (const s of action.runs.steps.filter((x) => x.run)) expect(s.run, s.name).not.toContain('${{');
-    expect(Object.keys(action.inputs).sort()).toEqual(['args', 'audit', 'baseline', 'category', 'fail-on', 'profile', 'sarif', 'suppress', 'targets', 'tools', 'url']);
+    expect(Object.keys(action.inputs).sort()).toEqual([
+      'args',
+      'audit',
+      'baseline',
+      'category',
+      'fail-on',
+      'profile',
+      'sarif',
+      'suppress',
+      'targets',
+      'tools',
+      'url',
+    ]);
     expect(action.inputs['fail-on']!.default).toBe('error');
     expect(action.inputs.sarif!.default).toBe('true');
   });
 
   it('audits a stdio server: outputs, summary, SARIF uploaded although the gate fails, then the job fails with exit 1', async () => {
-    const r = await run({ audit: `node ${FIXTURES.rules}`, args: '--env SET=findings --probe-timeout 500 --name rules', category: 'mcp-rules' });
+    const r = await run({
+      audit: `node ${FIXTURES.rules}`,
+      args: '--env SET=findings --probe-timeout 500 --name rules',
+      category: 'mcp-rules',
+    });
     expect(step(r, 'Set up Node.js 20').outcome).toBe('skipped'); // Node 20 is here
     expect(step(r, 'Run idemscan').outcome).toBe('success');
     expect(r.outputs['exit-code']).toBe('1');
@@ -72,8 +92,17 @@ describe('action.yml', () => {
     const hostile = {
       serverInfo: { name: '::error file=x::pwned', version: '1\n::add-mask::v' },
       tools: [
-        { name: '::warning::tool', description: 'Reads.\n::error::from description\n  ::set-output name=x::y', inputSchema: { type: 'object' } },
-        { name: 'get_x', description: '%0A::error::encoded', inputSchema: { type: 'object' }, annotations: { readOnlyHint: true } },
+        {
+          name: '::warning::tool',
+          description: 'Reads.\n::error::from description\n  ::set-output name=x::y',
+          inputSchema: { type: 'object' },
+        },
+        {
+          name: 'get_x',
+          description: '%0A::error::encoded',
+          inputSchema: { type: 'object' },
+          annotations: { readOnlyHint: true },
+        },
       ],
     };
     writeFileSync(path.join(workspace, 'hostile.json'), JSON.stringify(hostile));
@@ -86,7 +115,12 @@ describe('action.yml', () => {
   }, 60_000);
 
   it('a clean saved tool list passes: exit 0, the job succeeds; sarif false writes and uploads none', async () => {
-    writeFileSync(path.join(workspace, 'tools.json'), JSON.stringify({ tools: [{ name: 'get_page', inputSchema: { type: 'object' }, annotations: { readOnlyHint: true } }] }));
+    writeFileSync(
+      path.join(workspace, 'tools.json'),
+      JSON.stringify({
+        tools: [{ name: 'get_page', inputSchema: { type: 'object' }, annotations: { readOnlyHint: true } }],
+      }),
+    );
     const r = await run({ tools: 'tools.json', sarif: 'false' });
     expect(r.outputs).toMatchObject({ 'exit-code': '0', 'sarif-file': '' });
     expect(step(r, 'Upload SARIF to code scanning').outcome).toBe('skipped');

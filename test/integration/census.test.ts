@@ -48,9 +48,25 @@ beforeAll(async () => {
   writeFileSync(at('old-targets.json'), JSON.stringify({ servers: OLD }));
   writeFileSync(at('new-targets.json'), JSON.stringify({ servers: NEW }));
   // One after the other: two scans at once on two loaded cores could time a server out.
-  const old = await idemscan(['scan', at('old-targets.json'), '--json', at('2026-11-29.json'), '--out', at('old'), ...flags]);
+  const old = await idemscan([
+    'scan',
+    at('old-targets.json'),
+    '--json',
+    at('2026-11-29.json'),
+    '--out',
+    at('old'),
+    ...flags,
+  ]);
   expect(old.exitCode, old.stderr).toBe(0);
-  const now = await idemscan(['scan', at('new-targets.json'), '--out', at('new'), '--format', 'json,csv,ndjson,md,html', ...flags]);
+  const now = await idemscan([
+    'scan',
+    at('new-targets.json'),
+    '--out',
+    at('new'),
+    '--format',
+    'json,csv,ndjson,md,html',
+    ...flags,
+  ]);
   expect(now.exitCode, now.stderr).toBe(0);
   current = read(at('new', 'report.json'));
 }, 120_000);
@@ -63,7 +79,9 @@ describe('the per-tool dataset', () => {
     for (const r of records) expect(r).toHaveLength(DATASET_COLUMNS.length);
     const col = (name: (typeof DATASET_COLUMNS)[number]) => DATASET_COLUMNS.indexOf(name);
     const servers = new Set(records.slice(1).map((r) => r[col('server')]));
-    expect(servers).toEqual(new Set(current.servers.filter((s) => s.status === 'ok' && s.tools.length > 0).map((s) => s.name)));
+    expect(servers).toEqual(
+      new Set(current.servers.filter((s) => s.status === 'ok' && s.tools.length > 0).map((s) => s.name)),
+    );
     const refund = records.find((r) => r[col('server')] === 'drift' && r[col('tool')] === 'issue_refund')!;
     expect(refund[col('downloads')]).toBe('520000');
     expect(refund[col('verdict')]).toBe('keyed');
@@ -81,7 +99,8 @@ describe('the per-tool dataset', () => {
       expect(Object.keys(row)).toEqual(DATASET_COLUMNS);
       // The CSV shows null as empty, a hint that is not a boolean JSON-encoded (NDJSON keeps it as
       // sent), and guards a formula start with `'`.
-      const text = (c: (typeof DATASET_COLUMNS)[number]) => (HINT_COLUMNS.has(c) ? hintText(row[c] as HintValue) : row[c] === null ? null : String(row[c]));
+      const text = (c: (typeof DATASET_COLUMNS)[number]) =>
+        HINT_COLUMNS.has(c) ? hintText(row[c] as HintValue) : row[c] === null ? null : String(row[c]);
       const asCsv = DATASET_COLUMNS.map((c) => (text(c) ?? '').replace(/^[-=+@\t\r]/, "'$&"));
       expect(asCsv).toEqual(csv[i]);
     });
@@ -95,10 +114,17 @@ describe('the weighted summary', () => {
     expect(w.downloads).toBe(520_000 + 130_000 + 9_000);
     // Recount from the servers: those with at least one unprotected tool.
     const unprotected = current.servers
-      .filter((s) => s.status === 'ok' && s.target.downloads !== undefined && s.tools.some((t) => t.verdict === 'unprotected'))
+      .filter(
+        (s) =>
+          s.status === 'ok' && s.target.downloads !== undefined && s.tools.some((t) => t.verdict === 'unprotected'),
+      )
       .reduce((n, s) => n + s.target.downloads!, 0);
     expect(w.verdicts.unprotected.downloads).toBe(unprotected);
-    expect(w.verdicts['protocol-keyed']).toEqual({ servers: 1, downloads: 9_000, share: Math.round((9_000 / w.downloads) * 10_000) / 10_000 });
+    expect(w.verdicts['protocol-keyed']).toEqual({
+      servers: 1,
+      downloads: 9_000,
+      share: Math.round((9_000 / w.downloads) * 10_000) / 10_000,
+    });
   });
 
   it('Markdown and HTML show it', () => {
@@ -112,7 +138,16 @@ describe('the weighted summary', () => {
 describe('report --compare and merge --compare', () => {
   let compared: Report;
   beforeAll(async () => {
-    const r = await idemscan(['report', at('new', 'report.json'), '--compare', at('2026-11-29.json'), '--format', 'json,md,html', '--out', at('cmp')]);
+    const r = await idemscan([
+      'report',
+      at('new', 'report.json'),
+      '--compare',
+      at('2026-11-29.json'),
+      '--format',
+      'json,md,html',
+      '--out',
+      at('cmp'),
+    ]);
     expect(r.exitCode, r.stderr).toBe(0);
     compared = read(at('cmp', 'report.json'));
   }, 60_000);
@@ -120,14 +155,22 @@ describe('report --compare and merge --compare', () => {
   it('records what it compared with: the base name, the start, the servers in both and only in one', () => {
     const old = read(at('2026-11-29.json'));
     const c = compared.comparedWith!;
-    expect(c).toMatchObject({ file: '2026-11-29.json', startedAt: old.startedAt, serversInBoth: 2, onlyOld: 1, onlyNew: 3 });
+    expect(c).toMatchObject({
+      file: '2026-11-29.json',
+      startedAt: old.startedAt,
+      serversInBoth: 2,
+      onlyOld: 1,
+      onlyNew: 3,
+    });
     expect(new Set(c.diff.changes.map((x) => x.server))).toEqual(new Set(['drift', 'payments']));
     expect(c.diff.old.summary.servers).toBe(2);
     expect(c.diff.new.summary.servers).toBe(2);
   });
 
   it('the diff is the drift between the two scans: the weakened hint, and the keyed tools that came', () => {
-    const kinds = compared.comparedWith!.diff.changes.map((x) => `${x.server} ${'tool' in x ? x.tool : ''} ${x.kind} ${x.direction}`);
+    const kinds = compared.comparedWith!.diff.changes.map(
+      (x) => `${x.server} ${'tool' in x ? x.tool : ''} ${x.kind} ${x.direction}`,
+    );
     expect(kinds).toContain('drift issue_refund annotation-changed worse');
     expect(kinds).toContain('drift archive_invoice tool-added neutral');
     expect(kinds).toContain('payments create_payment tool-added neutral');
@@ -139,15 +182,27 @@ describe('report --compare and merge --compare', () => {
     expect(md).toContain(`## Trend since ${since}\n\nCompared with the report of ${since} (2026-11-29.json) over`);
     const trend = md.slice(md.indexOf('## Trend since'), md.indexOf('## Findings'));
     expect(trend).toContain('over the 2 servers in both reports; 1 only in the earlier one and 3 only in this one');
-    expect(trend).toMatch(/### Hints removed or weakened \(1\)\n\n\| server \| tool \| change \|\n\| --- \| --- \| --- \|\n\| drift \| issue\\_refund \| destructiveHint false -> absent \|/);
+    expect(trend).toMatch(
+      /### Hints removed or weakened \(1\)\n\n\| server \| tool \| change \|\n\| --- \| --- \| --- \|\n\| drift \| issue\\_refund \| destructiveHint false -> absent \|/,
+    );
     expect(trend).toContain('| payments | create\\_payment | tool added (keyed) |');
     const html = readFileSync(at('cmp', 'report.html'), 'utf8');
-    expect(html).toContain(`<h2 id="trend-h">Trend since ${since}</h2><p>Compared with the report of ${since} (<code>2026-11-29.json</code>) over`);
+    expect(html).toContain(
+      `<h2 id="trend-h">Trend since ${since}</h2><p>Compared with the report of ${since} (<code>2026-11-29.json</code>) over`,
+    );
     expect(html).toContain('destructiveHint false → absent');
   });
 
   it('merge --compare stores the same comparison', async () => {
-    const m = await idemscan(['merge', at('new', 'report.json'), '--compare', at('2026-11-29.json'), '--json', at('merged.json'), '-q']);
+    const m = await idemscan([
+      'merge',
+      at('new', 'report.json'),
+      '--compare',
+      at('2026-11-29.json'),
+      '--json',
+      at('merged.json'),
+      '-q',
+    ]);
     expect(m.exitCode, m.stderr).toBe(0);
     const merged = read(at('merged.json'));
     const { diff, ...rest } = merged.comparedWith!;
@@ -158,7 +213,16 @@ describe('report --compare and merge --compare', () => {
   });
 
   it('an unreadable --compare file is a usage error naming it', async () => {
-    const r = await idemscan(['report', at('new', 'report.json'), '--compare', at('missing.json'), '--format', 'md', '--out', at('cmp2')]);
+    const r = await idemscan([
+      'report',
+      at('new', 'report.json'),
+      '--compare',
+      at('missing.json'),
+      '--format',
+      'md',
+      '--out',
+      at('cmp2'),
+    ]);
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toContain('missing.json');
   });

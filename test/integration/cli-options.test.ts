@@ -16,7 +16,12 @@ import { CLI, idemscan } from '../helpers/cli.js';
 const dir = mkdtempSync(path.join(os.tmpdir(), 'idemscan-options-'));
 const fast = ['--probe-timeout', '500', '--timeout', '10000'];
 const list = path.join(dir, 'targets.json');
-writeFileSync(list, JSON.stringify({ servers: [{ name: 'listed', command: process.execPath, args: [FIXTURES.raw], env: { MODE: 'idempotency-cap' } }] }));
+writeFileSync(
+  list,
+  JSON.stringify({
+    servers: [{ name: 'listed', command: process.execPath, args: [FIXTURES.raw], env: { MODE: 'idempotency-cap' } }],
+  }),
+);
 
 function report(stdout: string): Report {
   return Report.parse(JSON.parse(stdout));
@@ -39,7 +44,8 @@ describe('scan: --trust and --profile never take the target file', () => {
     const rep = report(r.stdout);
     expect(rep.servers.map((s) => s.name)).toEqual(['listed']);
     expect(rep.options.trust).toContain('everything');
-    if (args.includes('other') || args.includes('everything,other')) expect(rep.options.trust).toEqual(['everything', 'other']);
+    if (args.includes('other') || args.includes('everything,other'))
+      expect(rep.options.trust).toEqual(['everything', 'other']);
   });
 });
 
@@ -67,7 +73,10 @@ describe('audit: --env, --header and --trust never take the command or the URL',
   const urlOrders = (url: () => string): [string, () => string[]][] => [
     ['--header before the URL', () => ['--header', 'Authorization: Bearer sesame', url()]],
     ['--header after the URL', () => [url(), '--header', 'Authorization: Bearer sesame']],
-    ['--header twice around the URL', () => ['--header', 'Authorization: Bearer sesame', url(), '--header', 'X-Other: 1']],
+    [
+      '--header twice around the URL',
+      () => ['--header', 'Authorization: Bearer sesame', url(), '--header', 'X-Other: 1'],
+    ],
     ['--header then --trust then the URL', () => ['--header', 'Authorization: Bearer sesame', '--trust', 'a', url()]],
     ['URL after --', () => ['--header', 'Authorization: Bearer sesame', '--', url()]],
   ];
@@ -121,9 +130,19 @@ describe('error texts', () => {
         s.close(() => resolve(p));
       });
     });
-    const r = await idemscan(['audit', `http://127.0.0.1:${port}/mcp`, '--json', '-', '-q', '--out', path.join(dir, 'o-refused')]);
+    const r = await idemscan([
+      'audit',
+      `http://127.0.0.1:${port}/mcp`,
+      '--json',
+      '-',
+      '-q',
+      '--out',
+      path.join(dir, 'o-refused'),
+    ]);
     expect(r.exitCode).toBe(3);
-    expect(report(r.stdout).servers[0]!.failure?.message).toBe(`ECONNREFUSED 127.0.0.1:${port}: cannot reach the server (connection refused)`);
+    expect(report(r.stdout).servers[0]!.failure?.message).toBe(
+      `ECONNREFUSED 127.0.0.1:${port}: cannot reach the server (connection refused)`,
+    );
   });
 
   it('an entry with an unknown field names that field first', async () => {
@@ -136,11 +155,15 @@ describe('error texts', () => {
   it.concurrent.each([
     ['a missing file', () => path.join(dir, 'nope.json'), /nope\.json: cannot read: no such file \(ENOENT\)/],
     ['a directory', () => dir, /cannot read: is a directory \(EISDIR\)/],
-    ['JSON missing its }', () => {
-      const f = path.join(dir, 'brace.json');
-      writeFileSync(f, '{ "servers": [] ');
-      return f;
-    }, /brace\.json: not valid JSON at line 1, column \d+: expected `\}`/],
+    [
+      'JSON missing its }',
+      () => {
+        const f = path.join(dir, 'brace.json');
+        writeFileSync(f, '{ "servers": [] ');
+        return f;
+      },
+      /brace\.json: not valid JSON at line 1, column \d+: expected `\}`/,
+    ],
   ])('%s is said in words', async (_, file, message) => {
     const r = await idemscan(['scan', file()]);
     expect(r.exitCode).toBe(2);
@@ -151,11 +174,16 @@ describe('error texts', () => {
     const sub = path.join(dir, 'my targets');
     mkdirSync(sub, { recursive: true });
     const file = path.join(sub, 'pinned.json');
-    writeFileSync(file, JSON.stringify({ servers: [{ name: 'pinned', npm: '@modelcontextprotocol/server-memory@2026.8.31' }] }));
+    writeFileSync(
+      file,
+      JSON.stringify({ servers: [{ name: 'pinned', npm: '@modelcontextprotocol/server-memory@2026.8.31' }] }),
+    );
     const cache = path.join(dir, 'empty-cache');
     const r = await idemscan(['scan', file, '--no-install', '--cache-dir', cache, '--json', '-', '-q']);
     expect(r.exitCode).toBe(3);
-    expect(report(r.stdout).servers[0]!.failure?.message).toContain(`run \`idemscan install '${file}' --cache-dir ${cache}\` first`);
+    expect(report(r.stdout).servers[0]!.failure?.message).toContain(
+      `run \`idemscan install '${file}' --cache-dir ${cache}\` first`,
+    );
   });
 
   it('an internal error exits 2 and says it is one, with the stack', async () => {

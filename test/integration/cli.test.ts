@@ -13,13 +13,21 @@ function list(name: string, servers: unknown[]): string {
   writeFileSync(file, JSON.stringify({ servers }));
   return file;
 }
-const rawEntry = (name: string, mode: string) => ({ name, command: process.execPath, args: [FIXTURES.raw], env: { MODE: mode } });
+const rawEntry = (name: string, mode: string) => ({
+  name,
+  command: process.execPath,
+  args: [FIXTURES.raw],
+  env: { MODE: mode },
+});
 const fast = ['--probe-timeout', '500', '--timeout', '3000'];
 
 describe('exit codes', () => {
   it('0 when the scan ran, with report.json under --out and the table on stdout', async () => {
     const out = path.join(dir, 'out0');
-    const file = list('ok.json', [{ name: 'modern', command: process.execPath, args: [FIXTURES.modernStdio] }, rawEntry('crash', 'crash')]);
+    const file = list('ok.json', [
+      { name: 'modern', command: process.execPath, args: [FIXTURES.modernStdio] },
+      rawEntry('crash', 'crash'),
+    ]);
     const r = await idemscan(['scan', file, '--out', out, ...fast]);
     expect(r.exitCode).toBe(0);
     expect(r.stdout).toMatch(/^total +8 .* 1 failed$/m);
@@ -28,7 +36,13 @@ describe('exit codes', () => {
   });
 
   it('3 when every target failed', async () => {
-    const r = await idemscan(['scan', list('bad.json', [rawEntry('crash', 'crash')]), '--out', path.join(dir, 'o3'), ...fast]);
+    const r = await idemscan([
+      'scan',
+      list('bad.json', [rawEntry('crash', 'crash')]),
+      '--out',
+      path.join(dir, 'o3'),
+      ...fast,
+    ]);
     expect(r.exitCode).toBe(3);
   });
 
@@ -47,7 +61,10 @@ describe('exit codes', () => {
   });
 
   it('a bad entry is reported with file and field, and the rest are scanned', async () => {
-    const file = list('mixed.json', [{ name: 'broken', url: 'nope' }, { name: 'modern', command: process.execPath, args: [FIXTURES.modernStdio] }]);
+    const file = list('mixed.json', [
+      { name: 'broken', url: 'nope' },
+      { name: 'modern', command: process.execPath, args: [FIXTURES.modernStdio] },
+    ]);
     const r = await idemscan(['scan', file, '--json', '-', ...fast]);
     expect(r.exitCode).toBe(0);
     expect(r.stderr).toMatch(/skipped broken .*mixed\.json.*servers\[0\]\.url/);
@@ -68,10 +85,22 @@ describe('audit', () => {
   it('scans one HTTP server given as a URL, with --header', async () => {
     const f = await startHttpFixture({ MODE: 'legacy', BEARER: 'cli-token-1234567' });
     try {
-      const ok = await idemscan(['audit', f.url, '--header', 'Authorization: Bearer cli-token-1234567', '--json', '-', '--out', path.join(dir, 'oh')]);
+      const ok = await idemscan([
+        'audit',
+        f.url,
+        '--header',
+        'Authorization: Bearer cli-token-1234567',
+        '--json',
+        '-',
+        '--out',
+        path.join(dir, 'oh'),
+      ]);
       expect(ok.exitCode, ok.stderr).toBe(0);
       const report = Report.parse(JSON.parse(ok.stdout));
-      expect(report.servers[0]).toMatchObject({ status: 'ok', target: { transport: 'http', headers: ['Authorization'] } });
+      expect(report.servers[0]).toMatchObject({
+        status: 'ok',
+        target: { transport: 'http', headers: ['Authorization'] },
+      });
       expect(ok.stdout + ok.stderr).not.toContain('cli-token-1234567');
       const denied = await idemscan(['audit', f.url, '--out', path.join(dir, 'oh2')]);
       expect(denied.exitCode).toBe(3);
@@ -82,7 +111,16 @@ describe('audit', () => {
   });
 
   it('prints no control character that came from a server', async () => {
-    const r = await idemscan(['audit', '--out', path.join(dir, 'ob'), '--env', 'MODE=huge-description', '--', process.execPath, FIXTURES.raw]);
+    const r = await idemscan([
+      'audit',
+      '--out',
+      path.join(dir, 'ob'),
+      '--env',
+      'MODE=huge-description',
+      '--',
+      process.execPath,
+      FIXTURES.raw,
+    ]);
     expect(r.exitCode).toBe(0);
     // eslint-disable-next-line no-control-regex
     expect(r.stdout).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f]/);

@@ -13,7 +13,10 @@ describe('a command named with "="', () => {
   it('runs in the default mode instead of being read as an assignment by env', () => {
     const command = path.join(dir, 'a=b');
     // A node script: a shell script's own sh would add PWD itself.
-    writeFileSync(command, `#!${process.execPath}\nconsole.log('ran', process.argv.length - 2, process.argv[2]);\nfor (const [k, v] of Object.entries(process.env).sort()) console.log(\`\${k}=\${v}\`);\n`);
+    writeFileSync(
+      command,
+      `#!${process.execPath}\nconsole.log('ran', process.argv.length - 2, process.argv[2]);\nfor (const [k, v] of Object.entries(process.env).sort()) console.log(\`\${k}=\${v}\`);\n`,
+    );
     chmodSync(command, 0o755);
     const launch = contain({ command, args: ['x'] }, { sandbox: false });
     const run = spawnSync(launch.command, launch.args, { env: { KEEP: '1' }, encoding: 'utf8', timeout: 20_000 });

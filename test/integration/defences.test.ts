@@ -13,7 +13,12 @@ import type { Target } from '../../src/targets/types.js';
 import { FIXTURES, startHttpFixture, type HttpFixture } from '../fixtures/index.js';
 
 const hostile = (mode: string, env: Record<string, string> = {}): Target => ({
-  name: mode, source: 'test', transport: 'stdio', command: process.execPath, args: [FIXTURES.hostile], env: { MODE: mode, ...env },
+  name: mode,
+  source: 'test',
+  transport: 'stdio',
+  command: process.execPath,
+  args: [FIXTURES.hostile],
+  env: { MODE: mode, ...env },
 });
 const fast: ScanOptions = { probeTimeoutMs: 300, timeoutMs: 8_000 };
 const one = async (t: Target, opts = fast): Promise<ServerReport> => (await scan([t], opts)).servers[0]!;
@@ -41,7 +46,10 @@ describe('stdio', () => {
   });
 
   it.skipIf(!sandboxPrefix())('a missing command under --sandbox is still a spawn failure', async () => {
-    const s = await one({ name: 'nope', source: 'test', transport: 'stdio', command: '/nonexistent/mcp-server' }, { ...fast, sandbox: true });
+    const s = await one(
+      { name: 'nope', source: 'test', transport: 'stdio', command: '/nonexistent/mcp-server' },
+      { ...fast, sandbox: true },
+    );
     expect(s.failure?.kind).toBe('spawn');
   });
 
@@ -56,7 +64,8 @@ describe('stdio', () => {
   it('redacts a secret the server repeats on stdout, on stderr and in a description', async () => {
     const secret = 'sk-idemscan-test-0123456789';
     const report = await scan([hostile('echo-secret', { API_KEY: secret })], fast);
-    const out = JSON.stringify(report) + (await reporter('md')).render(report) + (await reporter('html')).render(report);
+    const out =
+      JSON.stringify(report) + (await reporter('md')).render(report) + (await reporter('html')).render(report);
     expect(report.servers[0]!.status).toBe('ok');
     expect(out).not.toContain(secret);
     expect(out).toContain('[REDACTED]');
@@ -133,9 +142,21 @@ describe('http', () => {
         const msg = JSON.parse(body) as { id?: number; method: string };
         if (msg.method === 'initialize') {
           initialized = true;
-          send({ jsonrpc: '2.0', id: msg.id, result: { protocolVersion: '2024-11-05', capabilities: { tools: {} }, serverInfo: { name: 'sse-quiet', version: '1' } } });
+          send({
+            jsonrpc: '2.0',
+            id: msg.id,
+            result: {
+              protocolVersion: '2024-11-05',
+              capabilities: { tools: {} },
+              serverInfo: { name: 'sse-quiet', version: '1' },
+            },
+          });
         } else if (initialized && msg.method === 'tools/list') {
-          send({ jsonrpc: '2.0', id: msg.id, result: { tools: [{ name: 'ping', inputSchema: { type: 'object' }, annotations: { readOnlyHint: true } }] } });
+          send({
+            jsonrpc: '2.0',
+            id: msg.id,
+            result: { tools: [{ name: 'ping', inputSchema: { type: 'object' }, annotations: { readOnlyHint: true } }] },
+          });
         }
       });
     });
@@ -147,7 +168,10 @@ describe('http', () => {
 
   it('an SSE server silent before initialize is legacy after the probe timeout, not a timeout', async () => {
     const url = await sseSilentBeforeInit();
-    const s = await one({ name: 'sse-quiet', source: 'test', transport: 'sse', url }, { probeTimeoutMs: 300, timeoutMs: 5_000 });
+    const s = await one(
+      { name: 'sse-quiet', source: 'test', transport: 'sse', url },
+      { probeTimeoutMs: 300, timeoutMs: 5_000 },
+    );
     expect(s.status, JSON.stringify(s.failure)).toBe('ok');
     expect(s.protocol).toMatchObject({ era: 'legacy', version: '2024-11-05' });
     expect(s.tools.map((t) => t.verdict)).toEqual(['read-only']);
@@ -157,7 +181,13 @@ describe('http', () => {
     const f = await startHttpFixture({ MODE: 'sse', BEARER: 'right' });
     servers.push(f);
     const sse = f.url.replace(/\/mcp$/, '/sse');
-    const s = await one({ name: 'sse', source: 'test', transport: 'sse', url: sse, headers: { Authorization: 'Bearer wrong' } });
+    const s = await one({
+      name: 'sse',
+      source: 'test',
+      transport: 'sse',
+      url: sse,
+      headers: { Authorization: 'Bearer wrong' },
+    });
     expect(s.failure?.kind).toBe('auth');
   });
 

@@ -34,11 +34,36 @@ describe('scan --discover', () => {
   afterAll(() => h.cleanup());
 
   it('scans every distinct server the clients list once, says who lists it, and reports the broken files', async () => {
-    const r = await run(['scan', '--discover', '--project-configs', '--json', '-', '--out', path.join(cache, 'out'), '--probe-timeout', '1000', '--timeout', '60000', '-q'], h, cache);
+    const r = await run(
+      [
+        'scan',
+        '--discover',
+        '--project-configs',
+        '--json',
+        '-',
+        '--out',
+        path.join(cache, 'out'),
+        '--probe-timeout',
+        '1000',
+        '--timeout',
+        '60000',
+        '-q',
+      ],
+      h,
+      cache,
+    );
     expect(r.exitCode, r.stderr).toBe(0);
     const report: Report = ReportSchema.parse(JSON.parse(r.stdout));
     const byName = Object.fromEntries(report.servers.map((s) => [s.name, s]));
-    expect(Object.keys(byName).sort()).toEqual(['dual', 'modern', 'payments', 'payments (LM Studio)', 'playwright', 'remote', 'team-dual']);
+    expect(Object.keys(byName).sort()).toEqual([
+      'dual',
+      'modern',
+      'payments',
+      'payments (LM Studio)',
+      'playwright',
+      'remote',
+      'team-dual',
+    ]);
     // The fixture servers really ran; the remote one points at a closed port.
     for (const name of ['dual', 'modern', 'payments', 'payments (LM Studio)', 'playwright', 'team-dual']) {
       expect(byName[name]!.status, `${name}: ${byName[name]!.failure?.message}`).toBe('ok');
@@ -51,12 +76,30 @@ describe('scan --discover', () => {
       { client: 'Claude Desktop', file: path.join(h.home, '.config/Claude/claude_desktop_config.json') },
       { client: 'Claude Code', file: path.join(h.home, '.claude.json') },
       { client: 'Cursor', file: path.join(h.home, '.cursor/mcp.json') },
-      { client: 'Cline', file: path.join(h.home, '.config/Code/User/globalStorage/saoudrizwan.claude-dev/settings/cline_mcp_settings.json') },
+      {
+        client: 'Cline',
+        file: path.join(
+          h.home,
+          '.config/Code/User/globalStorage/saoudrizwan.claude-dev/settings/cline_mcp_settings.json',
+        ),
+      },
       { client: 'Codex', file: path.join(h.home, '.codex/config.toml') },
     ]);
-    expect(byName.dual!.target.listedBy!.map((l) => l.client)).toEqual(['VS Code', 'VS Code Insiders', 'Roo Code', 'Zed', 'Goose']);
+    expect(byName.dual!.target.listedBy!.map((l) => l.client)).toEqual([
+      'VS Code',
+      'VS Code Insiders',
+      'Roo Code',
+      'Zed',
+      'Goose',
+    ]);
     // User files first (every client's), then the project's: .mcp.json and .cursor/mcp.json come last.
-    expect(byName.modern!.target.listedBy!.map((l) => l.client)).toEqual(['Windsurf', 'Continue', 'OpenCode', 'Claude Code', 'Cursor']);
+    expect(byName.modern!.target.listedBy!.map((l) => l.client)).toEqual([
+      'Windsurf',
+      'Continue',
+      'OpenCode',
+      'Claude Code',
+      'Cursor',
+    ]);
     // Header values (tokens) never reach the report, only names.
     expect(byName.remote!.target.headers).toEqual(['Authorization']);
     expect(r.stdout).not.toContain('token-not-real');
@@ -68,32 +111,84 @@ describe('scan --discover', () => {
       '../project/.codex/config.toml': expect.stringMatching(/^not valid TOML/),
       '../project/.continue/mcpServers/broken.yaml': expect.stringMatching(/^not valid YAML/),
     });
-    expect(r.stderr).toContain(`idemscan: skipped Roo Code (${path.join(h.project, '.roo/mcp.json')}): a directory, not a file`);
+    expect(r.stderr).toContain(
+      `idemscan: skipped Roo Code (${path.join(h.project, '.roo/mcp.json')}): a directory, not a file`,
+    );
     expect(r.stderr).toMatch(/skipped Codex \(.*\.codex\/config\.toml\): not valid TOML/);
   });
 
   it('without --project-configs scans the user-scope servers only, and says what it left', async () => {
-    const r = await run(['scan', '--discover', '--json', '-', '--out', path.join(cache, 'out'), '--probe-timeout', '1000', '--timeout', '60000', '-q'], h, cache);
+    const r = await run(
+      [
+        'scan',
+        '--discover',
+        '--json',
+        '-',
+        '--out',
+        path.join(cache, 'out'),
+        '--probe-timeout',
+        '1000',
+        '--timeout',
+        '60000',
+        '-q',
+      ],
+      h,
+      cache,
+    );
     expect(r.exitCode, r.stderr).toBe(0);
     const report: Report = ReportSchema.parse(JSON.parse(r.stdout));
     // team-dual is in Claude Code's projects entry and in user files too (Amazon Q, VS Code's settings): scanned.
-    expect(report.servers.map((s) => s.name).sort()).toEqual(['dual', 'modern', 'payments', 'payments (LM Studio)', 'remote', 'team-dual']);
+    expect(report.servers.map((s) => s.name).sort()).toEqual([
+      'dual',
+      'modern',
+      'payments',
+      'payments (LM Studio)',
+      'remote',
+      'team-dual',
+    ]);
     // playwright is only in the project's .continue/mcpServers/.
-    expect(r.stderr).toMatch(/^idemscan: skipped 1 server of project-scope configs \(.*playwright\.yaml\): scan them with --project-configs$/m);
+    expect(r.stderr).toMatch(
+      /^idemscan: skipped 1 server of project-scope configs \(.*playwright\.yaml\): scan them with --project-configs$/m,
+    );
     // The project files' own errors are not news to a scan that does not read them.
     expect(r.stderr).not.toContain('.roo/mcp.json');
   });
 
-  it('combines with explicit files: a server both list is scanned once, under the file\'s name', async () => {
+  it("combines with explicit files: a server both list is scanned once, under the file's name", async () => {
     const list = path.join(cache, 'mine.json');
-    writeFileSync(list, JSON.stringify({ servers: [{ name: 'my-payments', command: process.execPath, args: [FIXTURES.legacyStdio] }] }));
-    const r = await run(['scan', list, '--discover', '--project-configs', '--json', '-', '--out', path.join(cache, 'out'), '--probe-timeout', '1000', '-q'], h, cache);
+    writeFileSync(
+      list,
+      JSON.stringify({ servers: [{ name: 'my-payments', command: process.execPath, args: [FIXTURES.legacyStdio] }] }),
+    );
+    const r = await run(
+      [
+        'scan',
+        list,
+        '--discover',
+        '--project-configs',
+        '--json',
+        '-',
+        '--out',
+        path.join(cache, 'out'),
+        '--probe-timeout',
+        '1000',
+        '-q',
+      ],
+      h,
+      cache,
+    );
     expect(r.exitCode, r.stderr).toBe(0);
     const report: Report = JSON.parse(r.stdout);
     expect(report.servers.map((s) => s.name)).not.toContain('payments');
     const mine = report.servers.find((s) => s.name === 'my-payments')!;
     expect(mine.target.source).toBe(`${list}#servers[0]`);
-    expect(mine.target.listedBy?.map((l) => l.client)).toEqual(['Claude Desktop', 'Claude Code', 'Cursor', 'Cline', 'Codex']);
+    expect(mine.target.listedBy?.map((l) => l.client)).toEqual([
+      'Claude Desktop',
+      'Claude Code',
+      'Cursor',
+      'Cline',
+      'Codex',
+    ]);
     expect(report.servers).toHaveLength(7);
   });
 
@@ -104,10 +199,16 @@ describe('scan --discover', () => {
     expect(r.stdout).toMatch(/^Roo Code +project +\S+\.roo\/mcp\.json {2}error: a directory, not a file$/m);
     expect(r.stdout).toMatch(/^7 distinct servers in 28 files$/m);
     const json = await run(['where', '--json'], h, cache);
-    const parsed = JSON.parse(json.stdout) as { files: { client: string; file: string; servers: number; error?: string }[]; servers: number };
+    const parsed = JSON.parse(json.stdout) as {
+      files: { client: string; file: string; servers: number; error?: string }[];
+      servers: number;
+    };
     expect(new Set(parsed.files.map((f) => f.client)).size).toBeGreaterThanOrEqual(15);
     expect(parsed.servers).toBe(7);
-    expect(parsed.files.find((f) => f.file === path.join(h.home, '.claude.json'))).toMatchObject({ client: 'Claude Code', servers: 2 });
+    expect(parsed.files.find((f) => f.file === path.join(h.home, '.claude.json'))).toMatchObject({
+      client: 'Claude Code',
+      servers: 2,
+    });
   });
 });
 

@@ -23,7 +23,11 @@ afterAll(() => tags.forEach(killTagged));
 function escaping(mode: string, tag: string, log?: string): Target {
   tags.push(tag);
   return {
-    name: mode, source: 'test', transport: 'stdio', command: process.execPath, args: [FIXTURES.hostileEscape],
+    name: mode,
+    source: 'test',
+    transport: 'stdio',
+    command: process.execPath,
+    args: [FIXTURES.hostileEscape],
     env: { MODE: mode, ESCAPE_TAG: tag, ...(log ? { IDEMSCAN_FIXTURE_LOG: log } : {}) },
   };
 }
@@ -35,42 +39,74 @@ describe.each([
   it.skipIf(sandbox && !sandboxPrefix())('are gone when the scan ends', { timeout: 60_000 }, async () => {
     const tag = randomUUID();
     const log = spawnLog();
-    const report = await scan(MODES.map((m) => escaping(m, `${tag}-${m}`, log.file)), { timeoutMs: 20_000, sandbox });
+    const report = await scan(
+      MODES.map((m) => escaping(m, `${tag}-${m}`, log.file)),
+      { timeoutMs: 20_000, sandbox },
+    );
     for (const s of report.servers) {
       expect(s.status, JSON.stringify(s.failure)).toBe('ok');
       // The fixture answers only once its child runs: each escape really happened.
-      expect(s.tools.map((t) => t.name), log.text()).toEqual([`escaped_${s.name}`]);
-      expect(s.target.sandbox).toBe(sandbox ? sandboxPrefix()![0] === 'bwrap' ? 'bubblewrap' : 'netns' : 'none');
+      expect(
+        s.tools.map((t) => t.name),
+        log.text(),
+      ).toEqual([`escaped_${s.name}`]);
+      expect(s.target.sandbox).toBe(sandbox ? (sandboxPrefix()![0] === 'bwrap' ? 'bubblewrap' : 'netns') : 'none');
     }
     // Without a sandbox the children could also log (pids of their own namespace: not used here).
-    if (!sandbox) expect(log.entries().map((e) => e.name).filter((n) => n.startsWith('escape-')).sort(), log.text()).toEqual(MODES.map((m) => `escape-${m}`).sort());
+    if (!sandbox)
+      expect(
+        log
+          .entries()
+          .map((e) => e.name)
+          .filter((n) => n.startsWith('escape-'))
+          .sort(),
+        log.text(),
+      ).toEqual(MODES.map((m) => `escape-${m}`).sort());
     const left = await waitGone(MODES.flatMap((m) => tagged(`${tag}-${m}`)));
     expect(left, 'processes left after the scan').toEqual([]);
   });
 
-  it.skipIf(sandbox && !sandboxPrefix())('are gone when idemscan itself is killed with SIGKILL', { timeout: 60_000 }, async () => {
-    const tag = randomUUID();
-    const dir = mkdtempSync(path.join(os.tmpdir(), 'idemscan-escape-'));
-    const file = path.join(dir, 'targets.json');
-    // The escaping server, and one that never answers, so that the scan is still running.
-    const log = spawnLog();
-    writeFileSync(file, JSON.stringify({ servers: [
-      { name: 'all', command: process.execPath, args: [FIXTURES.hostileEscape], env: { MODE: 'all', ESCAPE_TAG: tag, IDEMSCAN_FIXTURE_LOG: log.file } },
-      { name: 'hang', command: process.execPath, args: [FIXTURES.raw], env: { MODE: 'hang', ESCAPE_TAG: tag } },
-    ] }));
-    tags.push(tag);
-    const run = execa(process.execPath, [CLI, 'scan', file, '--timeout', '60000', '--out', dir, ...(sandbox ? ['--sandbox'] : [])], { reject: false });
-    // Kill idemscan once the four escaped children run.
-    const children = () => tagged(tag).filter((pid) => cmdline(pid).includes('--child'));
-    const deadline = Date.now() + 30_000;
-    while (children().length < MODES.length && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
-    expect(children(), log.text()).toHaveLength(MODES.length);
-    const running = tagged(tag);
-    run.kill('SIGKILL');
-    await run;
-    expect(await waitGone(running, 10_000), 'processes left after idemscan was killed').toEqual([]);
-    expect(tagged(tag)).toEqual([]);
-  });
+  it.skipIf(sandbox && !sandboxPrefix())(
+    'are gone when idemscan itself is killed with SIGKILL',
+    { timeout: 60_000 },
+    async () => {
+      const tag = randomUUID();
+      const dir = mkdtempSync(path.join(os.tmpdir(), 'idemscan-escape-'));
+      const file = path.join(dir, 'targets.json');
+      // The escaping server, and one that never answers, so that the scan is still running.
+      const log = spawnLog();
+      writeFileSync(
+        file,
+        JSON.stringify({
+          servers: [
+            {
+              name: 'all',
+              command: process.execPath,
+              args: [FIXTURES.hostileEscape],
+              env: { MODE: 'all', ESCAPE_TAG: tag, IDEMSCAN_FIXTURE_LOG: log.file },
+            },
+            { name: 'hang', command: process.execPath, args: [FIXTURES.raw], env: { MODE: 'hang', ESCAPE_TAG: tag } },
+          ],
+        }),
+      );
+      tags.push(tag);
+      const run = execa(
+        process.execPath,
+        [CLI, 'scan', file, '--timeout', '60000', '--out', dir, ...(sandbox ? ['--sandbox'] : [])],
+        { reject: false },
+      );
+      // Kill idemscan once the four escaped children run.
+      const children = () => tagged(tag).filter((pid) => cmdline(pid).includes('--child'));
+      const deadline = Date.now() + 30_000;
+      while (children().length < MODES.length && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+      expect(children(), log.text()).toHaveLength(MODES.length);
+      const running = tagged(tag);
+      run.kill('SIGKILL');
+      await run;
+      expect(await waitGone(running, 10_000), 'processes left after idemscan was killed').toEqual([]);
+      expect(tagged(tag)).toEqual([]);
+    },
+  );
 });
 
 function cmdline(pid: number): string {

@@ -13,18 +13,27 @@ import { sarifValidator } from '../helpers/sarif.js';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'idemscan-fail-on-'));
 const spawnLog = path.join(dir, 'spawns.log');
-const entry = (set: RulesSet, log = spawnLog) => ({ name: set, command: process.execPath, args: [FIXTURES.rules], env: { SET: set, IDEMSCAN_FIXTURE_LOG: log } });
+const entry = (set: RulesSet, log = spawnLog) => ({
+  name: set,
+  command: process.execPath,
+  args: [FIXTURES.rules],
+  env: { SET: set, IDEMSCAN_FIXTURE_LOG: log },
+});
 function list(name: string, servers: unknown[]): string {
   writeFileSync(path.join(dir, name), JSON.stringify({ servers }, null, 2));
   return name; // relative: the CLI runs in `dir`, as a CI job runs in its repository
 }
-const all = list('rules.json', RULES_SETS.map((set) => entry(set)));
+const all = list(
+  'rules.json',
+  RULES_SETS.map((set) => entry(set)),
+);
 const clean = list('clean.json', [entry('clean')]);
 const findings = list('findings.json', [entry('findings')]);
 const server = list('server.json', [entry('server')]);
 const fast = ['--probe-timeout', '500', '--timeout', '10000', '-q'];
 let n = 0;
-const scan = (file: string, ...args: string[]) => idemscan(['scan', file, '--out', `out-${n++}`, ...fast, ...args], { cwd: dir });
+const scan = (file: string, ...args: string[]) =>
+  idemscan(['scan', file, '--out', `out-${n++}`, ...fast, ...args], { cwd: dir });
 
 describe('--fail-on', () => {
   it('0 without --fail-on, whatever was found', async () => {
@@ -70,12 +79,30 @@ describe('--fail-on', () => {
   });
 
   it('3 when every target failed, even if --fail-on would match', async () => {
-    const crash = list('crash.json', [{ name: 'crash', command: process.execPath, args: [FIXTURES.raw], env: { MODE: 'crash' } }]);
+    const crash = list('crash.json', [
+      { name: 'crash', command: process.execPath, args: [FIXTURES.raw], env: { MODE: 'crash' } },
+    ]);
     expect((await scan(crash, '--fail-on', 'info,unprotected')).exitCode).toBe(3);
   });
 
   it('works the same on audit', async () => {
-    const audit = (set: RulesSet) => idemscan(['audit', '--out', `out-${n++}`, ...fast, '--fail-on', 'error', '--env', `SET=${set}`, '--', process.execPath, FIXTURES.rules], { cwd: dir });
+    const audit = (set: RulesSet) =>
+      idemscan(
+        [
+          'audit',
+          '--out',
+          `out-${n++}`,
+          ...fast,
+          '--fail-on',
+          'error',
+          '--env',
+          `SET=${set}`,
+          '--',
+          process.execPath,
+          FIXTURES.rules,
+        ],
+        { cwd: dir },
+      );
     expect((await audit('findings')).exitCode).toBe(1);
     expect((await audit('clean')).exitCode).toBe(0);
   });
@@ -94,7 +121,8 @@ describe('outputs of a scan of the rules fixtures', () => {
     for (const s of report.servers) {
       const expected = RULES_FINDINGS[s.name as RulesSet];
       const got: Record<string, string[]> = {};
-      for (const t of s.tools) if (t.findings.length > 0) got[t.name] = [...(got[t.name] ?? []), ...t.findings.map((f) => f.rule)];
+      for (const t of s.tools)
+        if (t.findings.length > 0) got[t.name] = [...(got[t.name] ?? []), ...t.findings.map((f) => f.rule)];
       if (s.findings.length > 0) got[''] = s.findings.map((f) => f.rule);
       expect(got, s.name).toEqual(expected);
     }
@@ -113,7 +141,10 @@ describe('outputs of a scan of the rules fixtures', () => {
     const validate = sarifValidator();
     const log = JSON.parse(text);
     expect(validate(log), JSON.stringify(validate.errors, null, 2)).toBe(true);
-    expect(log.runs[0].results[0].locations[0].physicalLocation.artifactLocation).toEqual({ uri: 'rules.json', uriBaseId: '%SRCROOT%' });
+    expect(log.runs[0].results[0].locations[0].physicalLocation.artifactLocation).toEqual({
+      uri: 'rules.json',
+      uriBaseId: '%SRCROOT%',
+    });
     const run = log.runs[0];
     run.tool.driver.version = 'VERSION';
     run.invocations[0].startTimeUtc = run.invocations[0].endTimeUtc = '<time>';

@@ -25,14 +25,18 @@ describe('--help agrees with the README', () => {
     expect(r.exitCode).toBe(0);
     const flags = optionsOf(r.stdout);
     if (command !== 'schema' && command !== 'where') expect(flags.length).toBeGreaterThan(0);
-    const missing = flags.filter((f) => !README.includes(`\`${f}`) && !README.includes(` ${f} `) && !README.includes(`${f}\``));
+    const missing = flags.filter(
+      (f) => !README.includes(`\`${f}`) && !README.includes(` ${f} `) && !README.includes(`${f}\``),
+    );
     expect(missing, `${command} --help options the README does not mention`).toEqual([]);
   });
 
   it('choices and defaults are in the help', async () => {
     const help = async (command: string) => (await idemscan([command, '--help'])).stdout.replace(/\s+/g, ' '); // unwrapped
     const scan = await help('scan');
-    expect(scan).toMatch(/--format <list> formats to write under --out, comma-separated \(choices: json, html, md, sarif, manifest, csv, ndjson\) \(default: json\)/);
+    expect(scan).toMatch(
+      /--format <list> formats to write under --out, comma-separated \(choices: json, html, md, sarif, manifest, csv, ndjson\) \(default: json\)/,
+    );
     expect(scan).toMatch(/--timeout <ms> bound on each server, from start to last page \(default: 30000\)/);
     const report = await help('report');
     expect(report).toMatch(/choices: json, html, md, sarif, manifest, csv, ndjson, table, tools\) \(default: html\)/);

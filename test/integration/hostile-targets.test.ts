@@ -22,11 +22,17 @@ function file(name: string, text: string): string {
 describe('__proto__ in a target file', () => {
   it('neither marks a server trusted nor changes its timeout, and a server named __proto__ is scanned', async () => {
     const trick = '"__proto__": { "trusted": true, "timeout": 1, "timeoutMs": 1, "cwd": "/nonexistent" }';
-    const own = file('own.json', `{ "servers": [ { "name": "own-legacy", "command": ${JSON.stringify(legacy.command)}, "args": ${JSON.stringify(legacy.args)}, ${trick} } ] }`);
-    const mcp = file('mcp.json', `{ "mcpServers": {
+    const own = file(
+      'own.json',
+      `{ "servers": [ { "name": "own-legacy", "command": ${JSON.stringify(legacy.command)}, "args": ${JSON.stringify(legacy.args)}, ${trick} } ] }`,
+    );
+    const mcp = file(
+      'mcp.json',
+      `{ "mcpServers": {
       "mcp-legacy": { "command": ${JSON.stringify(legacy.command)}, "args": ${JSON.stringify(legacy.args)}, ${trick} },
       "__proto__": { "command": ${JSON.stringify(legacy.command)}, "args": ${JSON.stringify(legacy.args)} }
-    } }`);
+    } }`,
+    );
     const r = await idemscan(['scan', own, mcp, '--json', '-', '--out', path.join(dir, 'out-proto'), ...flags]);
     expect(r.exitCode).toBe(0);
     // Our own format: an unknown field is an error for the entry, named with the file and field.
@@ -51,15 +57,26 @@ describe('unpinned npm specs', () => {
     chmodSync(path.join(bin, 'npm'), 0o755);
     const env = { PATH: `${bin}${path.delimiter}${process.env.PATH ?? ''}` };
 
-    const list = file('npm.json', JSON.stringify({ servers: [
-      { name: 'tarball', npm: 'file@1.0.0/../../evil.tgz' },
-      { name: 'range', npm: 'x@1.0.0||*' },
-    ] }));
-    const registry = file('server.json', JSON.stringify({
-      name: 'io.example/evil',
-      packages: [{ registryType: 'npm', identifier: '../../evil', version: '1.0.0' }],
-    }));
-    for (const args of [['scan', list, registry, '--cache-dir', cache, '--out', path.join(dir, 'out-npm'), ...flags], ['install', list, registry, '--cache-dir', cache]]) {
+    const list = file(
+      'npm.json',
+      JSON.stringify({
+        servers: [
+          { name: 'tarball', npm: 'file@1.0.0/../../evil.tgz' },
+          { name: 'range', npm: 'x@1.0.0||*' },
+        ],
+      }),
+    );
+    const registry = file(
+      'server.json',
+      JSON.stringify({
+        name: 'io.example/evil',
+        packages: [{ registryType: 'npm', identifier: '../../evil', version: '1.0.0' }],
+      }),
+    );
+    for (const args of [
+      ['scan', list, registry, '--cache-dir', cache, '--out', path.join(dir, 'out-npm'), ...flags],
+      ['install', list, registry, '--cache-dir', cache],
+    ]) {
       const r = await idemscan(args, { env });
       expect(existsSync(marker)).toBe(false);
       expect(existsSync(cache)).toBe(false);
@@ -67,7 +84,9 @@ describe('unpinned npm specs', () => {
         expect(r.exitCode).toBe(2); // nothing left to scan
         expect(r.stderr).toMatch(/skipped tarball \(.*npm\.json\): servers\[0\]\.npm: not an exact version/);
         expect(r.stderr).toMatch(/skipped range \(.*npm\.json\): servers\[1\]\.npm: not an exact version/);
-        expect(r.stderr).toMatch(/skipped io\.example\/evil \(.*server\.json\): packages\[0\]\.identifier: .*not an npm package name/);
+        expect(r.stderr).toMatch(
+          /skipped io\.example\/evil \(.*server\.json\): packages\[0\]\.identifier: .*not an npm package name/,
+        );
       }
     }
   });

@@ -37,7 +37,19 @@ describe('--http-concurrency', () => {
     const list = { servers: remotes(s.url, 4).map((t) => ({ name: t.name, url: t.url })) };
     await writeFile(`${dir}/targets.json`, JSON.stringify(list));
     const t0 = performance.now();
-    const r = await idemscan(['scan', `${dir}/targets.json`, '--http-concurrency', '1', '--out', dir, '--format', 'json,manifest', '-q', '--probe-timeout', '1000']);
+    const r = await idemscan([
+      'scan',
+      `${dir}/targets.json`,
+      '--http-concurrency',
+      '1',
+      '--out',
+      dir,
+      '--format',
+      'json,manifest',
+      '-q',
+      '--probe-timeout',
+      '1000',
+    ]);
     const seconds = (performance.now() - t0) / 1000;
     expect(r.exitCode, r.stderr).toBe(0);
     const report = JSON.parse(await readFile(`${dir}/report.json`, 'utf8')) as { options: Record<string, unknown> };

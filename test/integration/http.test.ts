@@ -16,7 +16,13 @@ async function serve(env: Record<string, string>): Promise<HttpFixture> {
   return f;
 }
 
-const http = (url: string, extra: Partial<Target> = {}): Target => ({ name: 'http', source: 'test', transport: 'http', url, ...extra });
+const http = (url: string, extra: Partial<Target> = {}): Target => ({
+  name: 'http',
+  source: 'test',
+  transport: 'http',
+  url,
+  ...extra,
+});
 const opts = { probeTimeoutMs: 1_000, timeoutMs: 8_000 };
 
 describe('Streamable HTTP', () => {
@@ -47,7 +53,10 @@ describe('HTTP+SSE with bearer auth', () => {
 
   it('a declared sse target goes straight to the SSE transport', async () => {
     const f = await serve({ MODE: 'sse', BEARER: 'tok' });
-    const report = await scan([http(f.url.replace(/\/mcp$/, '/sse'), { transport: 'sse', headers: { Authorization: 'Bearer tok' } })], opts);
+    const report = await scan(
+      [http(f.url.replace(/\/mcp$/, '/sse'), { transport: 'sse', headers: { Authorization: 'Bearer tok' } })],
+      opts,
+    );
     expect(report.servers[0]!.status).toBe('ok');
   });
 

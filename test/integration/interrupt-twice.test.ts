@@ -24,11 +24,20 @@ it(`two SIGINTs 10 ms apart keep the report and the table, ${TRIES} times in ${T
     const file = path.join(dir, 'targets.json');
     // The quick server first, alone: the stubborn one starts when it is done, so its spawn in the
     // log says the quick one is in the report to be written.
-    writeFileSync(file, JSON.stringify({ servers: [
-      { name: 'modern', command: process.execPath, args: [FIXTURES.modernStdio], env },
-      { name: 'stubborn', command: process.execPath, args: [FIXTURES.raw], env: { ...env, MODE: 'hang-stubborn' } },
-    ] }));
-    const child = execa(process.execPath, [CLI, 'scan', file, '--out', out, '--concurrency', '1', '--timeout', '60000'], { reject: false });
+    writeFileSync(
+      file,
+      JSON.stringify({
+        servers: [
+          { name: 'modern', command: process.execPath, args: [FIXTURES.modernStdio], env },
+          { name: 'stubborn', command: process.execPath, args: [FIXTURES.raw], env: { ...env, MODE: 'hang-stubborn' } },
+        ],
+      }),
+    );
+    const child = execa(
+      process.execPath,
+      [CLI, 'scan', file, '--out', out, '--concurrency', '1', '--timeout', '60000'],
+      { reject: false },
+    );
     const deadline = Date.now() + 30_000;
     while (!log.entries().some((e) => e.name === 'raw-hang-stubborn') && Date.now() < deadline) await sleep(20);
     await sleep(100); // its stdin open and the first request sent: the server is being waited for

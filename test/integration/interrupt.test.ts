@@ -15,13 +15,20 @@ it('SIGINT ends the servers, writes the servers already scanned, and exits 130',
   const file = path.join(dir, 'targets.json');
   // Two at a time, the quick servers first: each hanging server starts only when a quick one has
   // finished, so two "raw-hang" spawns in the log are the marker that both quick ones are done.
-  writeFileSync(file, JSON.stringify({ servers: [
-    { name: 'modern', command: process.execPath, args: [FIXTURES.modernStdio], env },
-    { name: 'orphan', command: 'sh', args: [FIXTURES.shOrphan], env },
-    { name: 'hang', command: process.execPath, args: [FIXTURES.raw], env: { ...env, MODE: 'hang' } },
-    { name: 'hang-2', command: process.execPath, args: [FIXTURES.raw], env: { ...env, MODE: 'hang' } },
-  ] }));
-  const child = execa(process.execPath, [CLI, 'scan', file, '--out', dir, '--concurrency', '2', '--timeout', '60000'], { reject: false });
+  writeFileSync(
+    file,
+    JSON.stringify({
+      servers: [
+        { name: 'modern', command: process.execPath, args: [FIXTURES.modernStdio], env },
+        { name: 'orphan', command: 'sh', args: [FIXTURES.shOrphan], env },
+        { name: 'hang', command: process.execPath, args: [FIXTURES.raw], env: { ...env, MODE: 'hang' } },
+        { name: 'hang-2', command: process.execPath, args: [FIXTURES.raw], env: { ...env, MODE: 'hang' } },
+      ],
+    }),
+  );
+  const child = execa(process.execPath, [CLI, 'scan', file, '--out', dir, '--concurrency', '2', '--timeout', '60000'], {
+    reject: false,
+  });
   const hanging = () => log.entries().filter((e) => e.name === 'raw-hang').length;
   const deadline = Date.now() + 30_000;
   while (hanging() < 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));

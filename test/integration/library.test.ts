@@ -15,16 +15,25 @@ const root = fileURLToPath(new URL('../../', import.meta.url));
 const dir = mkdtempSync(path.join(os.tmpdir(), 'idemscan-library-'));
 /** An example, run as a user would with tsx ('idemscan' resolves through tsconfig.json's paths). */
 const example = (name: string, args: string[]) =>
-  execa(process.execPath, ['--import', 'tsx', path.join(root, 'docs/examples/library', name), ...args], { cwd: root, reject: false, timeout: 60_000 });
+  execa(process.execPath, ['--import', 'tsx', path.join(root, 'docs/examples/library', name), ...args], {
+    cwd: root,
+    reject: false,
+    timeout: 60_000,
+  });
 
 describe('the examples of docs/LIBRARY.md', () => {
   it('scan-file.ts: lists the tools not safe to retry, a failed server, a skipped entry', async () => {
     const file = path.join(dir, 'targets.json');
-    writeFileSync(file, JSON.stringify({ servers: [
-      { name: 'payments', command: process.execPath, args: [FIXTURES.legacyStdio] },
-      { name: 'broken', command: process.execPath, args: [FIXTURES.raw], env: { MODE: 'crash' } },
-      { name: 'half' },
-    ] }));
+    writeFileSync(
+      file,
+      JSON.stringify({
+        servers: [
+          { name: 'payments', command: process.execPath, args: [FIXTURES.legacyStdio] },
+          { name: 'broken', command: process.execPath, args: [FIXTURES.raw], env: { MODE: 'crash' } },
+          { name: 'half' },
+        ],
+      }),
+    );
     const r = await example('scan-file.ts', [file]);
     expect(r.exitCode, r.stderr).toBe(0);
     expect(r.stdout.split('\n')).toEqual([
@@ -47,7 +56,10 @@ describe('the examples of docs/LIBRARY.md', () => {
 
   it('render.ts: an HTML page beside the report, and the diff with an earlier one', async () => {
     const file = path.join(dir, 'targets-1.json');
-    writeFileSync(file, JSON.stringify({ servers: [{ name: 'payments', command: process.execPath, args: [FIXTURES.legacyStdio] }] }));
+    writeFileSync(
+      file,
+      JSON.stringify({ servers: [{ name: 'payments', command: process.execPath, args: [FIXTURES.legacyStdio] }] }),
+    );
     const report = await scan((await loadTargetFile(file)).targets, { timeoutMs: 20_000 });
     const [a, b] = [path.join(dir, 'a', 'report.json'), path.join(dir, 'b.json')];
     mkdirSync(path.dirname(a));
@@ -65,9 +77,22 @@ describe('malformed library input is a typed error', () => {
   const cases: [string, unknown, string, ScanInputError['kind']][] = [
     ['no transport', [base], 'targets[0].transport', 'target'],
     ['a url target without url', [{ ...base, command: undefined, transport: 'http' }], 'targets[0].url', 'target'],
-    ['a stdio target with both command and npm', [{ ...base, transport: 'stdio', npm: 'a@1.0.0' }], 'targets[0].command', 'target'],
+    [
+      'a stdio target with both command and npm',
+      [{ ...base, transport: 'stdio', npm: 'a@1.0.0' }],
+      'targets[0].command',
+      'target',
+    ],
     ['args not strings', [{ ...base, transport: 'stdio', args: [1] }], 'targets[0].args', 'target'],
-    ['two targets of one name', [{ ...base, transport: 'stdio' }, { ...base, transport: 'stdio' }], 'targets[1].name', 'target'],
+    [
+      'two targets of one name',
+      [
+        { ...base, transport: 'stdio' },
+        { ...base, transport: 'stdio' },
+      ],
+      'targets[1].name',
+      'target',
+    ],
     ['not an array', { servers: [] }, 'targets', 'targets'],
   ];
   it.each(cases)('%s: a ScanInputError', async (_, targets, where, kind) => {

@@ -17,7 +17,10 @@ import { idemscan } from '../helpers/cli.js';
 const dir = mkdtempSync(path.join(os.tmpdir(), 'idemscan-lock-'));
 const fast = ['--probe-timeout', '500', '--timeout', '15000', '-q'];
 function targets(file: string, env: Record<string, string>): string {
-  writeFileSync(path.join(dir, file), JSON.stringify({ servers: [{ name: 'billing', command: process.execPath, args: [FIXTURES.drift], env }] }));
+  writeFileSync(
+    path.join(dir, file),
+    JSON.stringify({ servers: [{ name: 'billing', command: process.execPath, args: [FIXTURES.drift], env }] }),
+  );
   return file;
 }
 const v1 = targets('v1.json', { VERSION: '1' });
@@ -46,18 +49,50 @@ describe('idemscan lock and --baseline', () => {
   });
 
   it('passes --fail-on drift on the same server, and on the same definitions in another key order', async () => {
-    const same = await run(['scan', v1, '--out', 'out-same', ...fast, '--baseline', 'idemscan.lock.json', '--fail-on', 'drift']);
+    const same = await run([
+      'scan',
+      v1,
+      '--out',
+      'out-same',
+      ...fast,
+      '--baseline',
+      'idemscan.lock.json',
+      '--fail-on',
+      'drift',
+    ]);
     expect(same.exitCode, same.stderr).toBe(0);
-    const reversed = await run(['scan', v1reversed, '--out', 'out-reversed', ...fast, '--baseline', 'idemscan.lock.json', '--fail-on', 'drift']);
+    const reversed = await run([
+      'scan',
+      v1reversed,
+      '--out',
+      'out-reversed',
+      ...fast,
+      '--baseline',
+      'idemscan.lock.json',
+      '--fail-on',
+      'drift',
+    ]);
     expect(reversed.exitCode, reversed.stderr).toBe(0);
     const a = readReport('out-same');
     const b = readReport('out-reversed');
     expect(a.drift).toMatchObject({ drifted: false, changes: [] });
-    expect(b.servers[0]!.tools.map((t) => [t.name, t.definitionHash])).toEqual(a.servers[0]!.tools.map((t) => [t.name, t.definitionHash]));
+    expect(b.servers[0]!.tools.map((t) => [t.name, t.definitionHash])).toEqual(
+      a.servers[0]!.tools.map((t) => [t.name, t.definitionHash]),
+    );
   });
 
   it('fails --fail-on drift on the changed server, naming each change, and puts it in report.drift', async () => {
-    const r = await run(['scan', v2, '--out', 'out-v2', ...fast, '--baseline', 'idemscan.lock.json', '--fail-on', 'drift']);
+    const r = await run([
+      'scan',
+      v2,
+      '--out',
+      'out-v2',
+      ...fast,
+      '--baseline',
+      'idemscan.lock.json',
+      '--fail-on',
+      'drift',
+    ]);
     expect(r.exitCode, r.stderr).toBe(1);
     expect(r.stderr).toContain('billing/archive_invoice: tool added (unprotected)');
     expect(r.stderr).toContain('billing/get_invoice: definition changed: description, inputSchema');

@@ -13,7 +13,12 @@ import { FIXTURES } from '../fixtures/index.js';
 
 const MiB = 1024 * 1024;
 const hostile = (mode: string, env: Record<string, string> = {}): Target => ({
-  name: `memory-${mode}`, source: 'test', transport: 'stdio', command: process.execPath, args: [FIXTURES.hostileMemory], env: { MODE: mode, ...env },
+  name: `memory-${mode}`,
+  source: 'test',
+  transport: 'stdio',
+  command: process.execPath,
+  args: [FIXTURES.hostileMemory],
+  env: { MODE: mode, ...env },
 });
 // Generous: the budget stops these servers after a few pages, the old code read every page.
 const opts: ScanOptions = { probeTimeoutMs: 300, timeoutMs: 50_000 };

@@ -30,8 +30,12 @@ beforeAll(async () => {
     if (req.url === '/cross') return res.writeHead(302, { location: `${bUrl}/final` }).end();
     if (req.url === '/big') return res.end('x'.repeat(300 * 1024));
     if (req.url === '/internal') return res.writeHead(500, { 'content-type': 'text/plain' }).end('db_password=hunter2');
-    if (req.url === '/internal-json') return res.writeHead(500, { 'content-type': 'application/json' }).end('{"db_password":"hunter2"}');
-    if (req.url === '/oauth-error') return res.writeHead(400, { 'content-type': 'application/json' }).end('{"error":"invalid_client","error_description":"unknown client"}');
+    if (req.url === '/internal-json')
+      return res.writeHead(500, { 'content-type': 'application/json' }).end('{"db_password":"hunter2"}');
+    if (req.url === '/oauth-error')
+      return res
+        .writeHead(400, { 'content-type': 'application/json' })
+        .end('{"error":"invalid_client","error_description":"unknown client"}');
     if (req.url === '/text') return res.end('db_password=hunter2');
     res.end('{"ok":true}');
   });
@@ -61,7 +65,9 @@ it('refuses a redirect to another origin, without fetching it', async () => {
 });
 
 it('refuses plain http to a host that is not loopback, before sending anything', async () => {
-  await expect(f('http://metadata.example.test/.well-known/oauth-protected-resource')).rejects.toThrow(/refused http:\/\/metadata\.example\.test/);
+  await expect(f('http://metadata.example.test/.well-known/oauth-protected-resource')).rejects.toThrow(
+    /refused http:\/\/metadata\.example\.test/,
+  );
 });
 
 it('refuses a body past the bound', async () => {
@@ -71,8 +77,20 @@ it('refuses a body past the bound', async () => {
 it('refuses plain http to another loopback origin, in every spelling of 127.0.0.1, before sending anything', async () => {
   hits.length = 0;
   const port = new URL(bUrl).port;
-  for (const host of ['127.0.0.1', '2130706433', '0177.0.0.1', '0x7f.0.0.1', '0x7f000001', '127.1', '[::ffff:127.0.0.1]', '0.0.0.0', 'localhost']) {
-    await expect(f(`http://${host}:${port}/.well-known/oauth-protected-resource`), host).rejects.toThrow(RefusedUrlError);
+  for (const host of [
+    '127.0.0.1',
+    '2130706433',
+    '0177.0.0.1',
+    '0x7f.0.0.1',
+    '0x7f000001',
+    '127.1',
+    '[::ffff:127.0.0.1]',
+    '0.0.0.0',
+    'localhost',
+  ]) {
+    await expect(f(`http://${host}:${port}/.well-known/oauth-protected-resource`), host).rejects.toThrow(
+      RefusedUrlError,
+    );
   }
   expect(hits).toEqual([]);
   // The server's own origin is the same origin however it is spelled.
@@ -81,19 +99,46 @@ it('refuses plain http to another loopback origin, in every spelling of 127.0.0.
 
 it('passes on only what OAuth sends: JSON, and when refused an OAuth error object', async () => {
   for (const p of ['/internal', '/internal-json', '/text']) expect(await (await f(`${aUrl}${p}`)).text(), p).toBe('');
-  expect(await (await f(`${aUrl}/oauth-error`)).json()).toEqual({ error: 'invalid_client', error_description: 'unknown client' });
+  expect(await (await f(`${aUrl}/oauth-error`)).json()).toEqual({
+    error: 'invalid_client',
+    error_description: 'unknown client',
+  });
 });
 
 it('recognises loopback hosts as the WHATWG parser writes them', () => {
-  for (const u of ['http://2130706433/', 'http://0177.0.0.1/', 'http://0x7f.1/', 'http://[::ffff:127.0.0.1]/', 'http://[::1]/', 'http://0.0.0.0/', 'http://[::]/', 'http://LOCALHOST/', 'http://127.255.0.9/']) {
+  for (const u of [
+    'http://2130706433/',
+    'http://0177.0.0.1/',
+    'http://0x7f.1/',
+    'http://[::ffff:127.0.0.1]/',
+    'http://[::1]/',
+    'http://0.0.0.0/',
+    'http://[::]/',
+    'http://LOCALHOST/',
+    'http://127.255.0.9/',
+  ]) {
     expect(isLoopback(new URL(u)), u).toBe(true);
   }
-  for (const u of ['http://10.0.0.1/', 'http://[::ffff:10.0.0.1]/', 'http://localhost.example/', 'http://128.0.0.1/', 'http://[::2]/']) expect(isLoopback(new URL(u)), u).toBe(false);
+  for (const u of [
+    'http://10.0.0.1/',
+    'http://[::ffff:10.0.0.1]/',
+    'http://localhost.example/',
+    'http://128.0.0.1/',
+    'http://[::2]/',
+  ])
+    expect(isLoopback(new URL(u)), u).toBe(false);
 });
 
 it('shows and opens only https (or loopback http) authorization endpoints', () => {
-  for (const u of ['file:///etc/passwd', 'smb://evil.example/share', 'vscode://ext/cmd', 'javascript:alert(1)', 'http://auth.example.test/authorize']) {
+  for (const u of [
+    'file:///etc/passwd',
+    'smb://evil.example/share',
+    'vscode://ext/cmd',
+    'javascript:alert(1)',
+    'http://auth.example.test/authorize',
+  ]) {
     expect(authorizationUrlProblem(new URL(u)), u).toMatch(/^refused an authorization endpoint/);
   }
-  for (const u of ['https://auth.example.test/authorize', 'http://127.0.0.1:9/authorize']) expect(authorizationUrlProblem(new URL(u)), u).toBeUndefined();
+  for (const u of ['https://auth.example.test/authorize', 'http://127.0.0.1:9/authorize'])
+    expect(authorizationUrlProblem(new URL(u)), u).toBeUndefined();
 });

@@ -18,18 +18,53 @@ it('blanks an echoed OAuth access token in JSON, HTML, Markdown, SARIF, stdout a
   const secret = 'EchoMachineSecret4Rt8Yu';
   fixture = await startOAuthFixture({ MODE: 'echo', MACHINE_ID: 'echo-machine', MACHINE_SECRET: secret });
   const list = path.join(dir, 'targets.json');
-  writeFileSync(list, JSON.stringify({ servers: [{ name: 'echo', url: fixture.url }, { name: 'echo-fail', url: fixture.url.replace(/\/mcp$/, '/mcp-fail') }] }));
+  writeFileSync(
+    list,
+    JSON.stringify({
+      servers: [
+        { name: 'echo', url: fixture.url },
+        { name: 'echo-fail', url: fixture.url.replace(/\/mcp$/, '/mcp-fail') },
+      ],
+    }),
+  );
   // The machine client is for the fixture's origin only, and its grant runs with --oauth.
-  const client = ['--oauth', '--client-id', 'echo-machine', '--client-secret-env', 'ECHO_SECRET', '--client-origin', new URL(fixture.url).origin];
+  const client = [
+    '--oauth',
+    '--client-id',
+    'echo-machine',
+    '--client-secret-env',
+    'ECHO_SECRET',
+    '--client-origin',
+    new URL(fixture.url).origin,
+  ];
   const out = path.join(dir, 'out');
   const cache = path.join(dir, 'cache');
-  const res = await idemscan(['scan', list, ...client, '--out', out, '--format', 'json,html,md,sarif', '--cache-dir', cache, '--probe-timeout', '500', '--timeout', '20000'], {
-    env: { ECHO_SECRET: secret },
-  });
+  const res = await idemscan(
+    [
+      'scan',
+      list,
+      ...client,
+      '--out',
+      out,
+      '--format',
+      'json,html,md,sarif',
+      '--cache-dir',
+      cache,
+      '--probe-timeout',
+      '500',
+      '--timeout',
+      '20000',
+    ],
+    {
+      env: { ECHO_SECRET: secret },
+    },
+  );
   expect(res.exitCode, res.stderr).toBe(0);
 
   const oauthDir = path.join(cache, 'oauth');
-  const tokens = readdirSync(oauthDir).map((f) => JSON.parse(readFileSync(path.join(oauthDir, f), 'utf8')).tokens.access_token as string);
+  const tokens = readdirSync(oauthDir).map(
+    (f) => JSON.parse(readFileSync(path.join(oauthDir, f), 'utf8')).tokens.access_token as string,
+  );
   expect(tokens).toHaveLength(2);
 
   const report = JSON.parse(readFileSync(path.join(out, 'report.json'), 'utf8'));
@@ -47,7 +82,10 @@ it('blanks an echoed OAuth access token in JSON, HTML, Markdown, SARIF, stdout a
       expect(text.includes(token), `${name} holds an access token`).toBe(false);
       // Nor a recognisable piece of one (its random part, either half).
       const random = token.slice(3);
-      expect(text.includes(random.slice(0, 16)) || text.includes(random.slice(-16)), `${name} holds part of an access token`).toBe(false);
+      expect(
+        text.includes(random.slice(0, 16)) || text.includes(random.slice(-16)),
+        `${name} holds part of an access token`,
+      ).toBe(false);
     }
     expect(text.includes(secret), `${name} holds the client secret`).toBe(false);
   }

@@ -76,7 +76,10 @@ describe('report files', () => {
     writeFileSync(file, 'x');
     const target = path.join(file, 'report.json'); // a path under a file: ENOTDIR, even for root
     const log = spawnLog('json-bad.log');
-    const r = await idemscan(['scan', list('one-c.json', [modern]), '--json', target, '--out', path.join(dir, 'o-json'), ...fast], { env: log.env });
+    const r = await idemscan(
+      ['scan', list('one-c.json', [modern]), '--json', target, '--out', path.join(dir, 'o-json'), ...fast],
+      { env: log.env },
+    );
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toContain('--json');
     expect(r.stderr).toContain(target);
@@ -107,8 +110,10 @@ describe('terminal', () => {
   });
   afterAll(() => server.close());
 
-  it('a reader that goes away (| head -1) ends the CLI quietly with the scan\'s own exit code', async () => {
-    const child = spawn(process.execPath, [CLI, 'audit', server.url, '--out', path.join(dir, 'o-epipe'), ...fast], { stdio: ['ignore', 'pipe', 'pipe'] });
+  it("a reader that goes away (| head -1) ends the CLI quietly with the scan's own exit code", async () => {
+    const child = spawn(process.execPath, [CLI, 'audit', server.url, '--out', path.join(dir, 'o-epipe'), ...fast], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stderr = '';
     child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
     let seen = '';
@@ -124,7 +129,16 @@ describe('terminal', () => {
 
   it('scanning more than ten servers at once prints no MaxListenersExceededWarning', async () => {
     const servers = Array.from({ length: 12 }, (_, i) => ({ name: `http-${i}`, url: server.url }));
-    const r = await idemscan(['scan', list('twelve.json', servers), '--concurrency', '12', '--out', path.join(dir, 'o-12'), '--quiet', ...fast]);
+    const r = await idemscan([
+      'scan',
+      list('twelve.json', servers),
+      '--concurrency',
+      '12',
+      '--out',
+      path.join(dir, 'o-12'),
+      '--quiet',
+      ...fast,
+    ]);
     expect(r.exitCode).toBe(0);
     expect(r.stderr).not.toContain('MaxListenersExceededWarning');
   });

@@ -17,18 +17,34 @@ const repo = fileURLToPath(new URL('../..', import.meta.url));
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'idemscan-pack-'));
 const copy = path.join(tmp, 'checkout');
 const prefix = path.join(tmp, 'prefix');
-const pkg = JSON.parse(readFileSync(path.join(repo, 'package.json'), 'utf8')) as { version: string; bin: Record<string, string> };
+const pkg = JSON.parse(readFileSync(path.join(repo, 'package.json'), 'utf8')) as {
+  version: string;
+  bin: Record<string, string>;
+};
 let files: string[] = [];
 const bin = path.join(prefix, 'bin', 'idemscan');
 
 beforeAll(async () => {
   mkdirSync(copy);
-  for (const p of ['package.json', 'tsconfig.json', 'tsconfig.build.json', 'src', 'targets', 'profiles', 'docs', 'README.md', 'LICENSE']) {
+  for (const p of [
+    'package.json',
+    'tsconfig.json',
+    'tsconfig.build.json',
+    'src',
+    'targets',
+    'profiles',
+    'docs',
+    'README.md',
+    'LICENSE',
+  ]) {
     cpSync(path.join(repo, p), path.join(copy, p), { recursive: true });
   }
   symlinkSync(realpathSync(path.join(repo, 'node_modules')), path.join(copy, 'node_modules'));
   // `npm pack` runs `prepare` (the build) first; --json lists the files packed.
-  const packed = await execa('npm', ['pack', '--json', '--pack-destination', tmp], { cwd: copy, env: { npm_config_offline: 'true' } });
+  const packed = await execa('npm', ['pack', '--json', '--pack-destination', tmp], {
+    cwd: copy,
+    env: { npm_config_offline: 'true' },
+  });
   const [info] = JSON.parse(packed.stdout) as { filename: string; files: { path: string }[] }[];
   files = info!.files.map((f) => f.path);
   const lib = path.join(prefix, 'lib', 'node_modules', 'idemscan');
@@ -41,7 +57,18 @@ beforeAll(async () => {
 
 describe('the packed package, installed globally', () => {
   it('holds the built CLI, the bundled lists, the docs and the licence, and no sources or tests', () => {
-    expect(files).toEqual(expect.arrayContaining(['dist/cli/main.js', 'dist/index.js', 'dist/index.d.ts', 'targets/reference.json', 'docs/METHODOLOGY.md', 'LICENSE', 'README.md', 'package.json']));
+    expect(files).toEqual(
+      expect.arrayContaining([
+        'dist/cli/main.js',
+        'dist/index.js',
+        'dist/index.d.ts',
+        'targets/reference.json',
+        'docs/METHODOLOGY.md',
+        'LICENSE',
+        'README.md',
+        'package.json',
+      ]),
+    );
     expect(files.filter((f) => f.startsWith('src/') || f.startsWith('test/'))).toEqual([]);
   });
 
@@ -49,7 +76,10 @@ describe('the packed package, installed globally', () => {
     const env = { ...process.env, PATH: `${path.dirname(bin)}:${path.dirname(process.execPath)}` };
     const version = await execa(bin, ['--version'], { env, cwd: tmp });
     expect(version.stdout.trim()).toBe(pkg.version);
-    writeFileSync(path.join(tmp, 'targets.json'), JSON.stringify({ servers: [{ name: 'modern', command: process.execPath, args: [FIXTURES.modernStdio] }] }));
+    writeFileSync(
+      path.join(tmp, 'targets.json'),
+      JSON.stringify({ servers: [{ name: 'modern', command: process.execPath, args: [FIXTURES.modernStdio] }] }),
+    );
     const r = await execa(bin, ['scan', 'targets.json', '--timeout', '15000'], { env, cwd: tmp, reject: false });
     expect(r.exitCode, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/can be retried safely/);

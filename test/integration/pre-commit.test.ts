@@ -36,17 +36,51 @@ async function repoWith(config: unknown, files: Record<string, string> = {}): Pr
 }
 
 const preCommit = (repo: string) =>
-  execa('pre-commit', ['run', '--all-files', '--color', 'never'], { cwd: repo, reject: false, env: { PRE_COMMIT_HOME: home, SET: undefined }, timeout: 600_000 });
+  execa('pre-commit', ['run', '--all-files', '--color', 'never'], {
+    cwd: repo,
+    reject: false,
+    env: { PRE_COMMIT_HOME: home, SET: undefined },
+    timeout: 600_000,
+  });
 
 /** The shipped hook as a local one: the same id, name and options, the built CLI for `idemscan`. */
 const local = (args: string[]) => ({
-  repos: [{ repo: 'local', hooks: [{ ...hook, language: 'system', entry: String(hook!.entry).replace(/^idemscan /, `${process.execPath} ${CLI} `), args }] }],
+  repos: [
+    {
+      repo: 'local',
+      hooks: [
+        {
+          ...hook,
+          language: 'system',
+          entry: String(hook!.entry).replace(/^idemscan /, `${process.execPath} ${CLI} `),
+          args,
+        },
+      ],
+    },
+  ],
 });
-const server = (set: string) => ['--env', `SET=${set}`, '--probe-timeout', '500', '-q', '--out', '.idemscan', '--', process.execPath, FIXTURES.rules];
+const server = (set: string) => [
+  '--env',
+  `SET=${set}`,
+  '--probe-timeout',
+  '500',
+  '-q',
+  '--out',
+  '.idemscan',
+  '--',
+  process.execPath,
+  FIXTURES.rules,
+];
 
 describe.skipIf(!hasPreCommit)('pre-commit hook idemscan-audit', () => {
   it('the manifest: language node, no file names, entry idemscan audit', () => {
-    expect(hook).toMatchObject({ id: 'idemscan-audit', language: 'node', pass_filenames: false, entry: 'idemscan audit', always_run: true });
+    expect(hook).toMatchObject({
+      id: 'idemscan-audit',
+      language: 'node',
+      pass_filenames: false,
+      entry: 'idemscan audit',
+      always_run: true,
+    });
   });
 
   it('fails with exit code 1 and the findings when --fail-on matches', async () => {
@@ -57,9 +91,17 @@ describe.skipIf(!hasPreCommit)('pre-commit hook idemscan-audit', () => {
   });
 
   it('passes on a clean server, and on a committed tool list', async () => {
-    expect((await preCommit(await repoWith(local(['--fail-on', 'error', ...server('clean')])))).stdout).toMatch(/idemscan audit\.+Passed/);
-    const tools = JSON.stringify({ tools: [{ name: 'get_page', inputSchema: { type: 'object' }, annotations: { readOnlyHint: true } }] });
-    const r = await preCommit(await repoWith(local(['--tools', 'tools.json', '--fail-on', 'warning', '-q', '--out', '.idemscan']), { 'tools.json': tools }));
+    expect((await preCommit(await repoWith(local(['--fail-on', 'error', ...server('clean')])))).stdout).toMatch(
+      /idemscan audit\.+Passed/,
+    );
+    const tools = JSON.stringify({
+      tools: [{ name: 'get_page', inputSchema: { type: 'object' }, annotations: { readOnlyHint: true } }],
+    });
+    const r = await preCommit(
+      await repoWith(local(['--tools', 'tools.json', '--fail-on', 'warning', '-q', '--out', '.idemscan']), {
+        'tools.json': tools,
+      }),
+    );
     expect(r.stdout).toMatch(/idemscan audit\.+Passed/);
     expect(r.exitCode).toBe(0);
   });
@@ -71,10 +113,18 @@ describe.skipIf(!hasPreCommit)('pre-commit hook idemscan-audit', () => {
     expect(r.stdout).toContain('--fail-on: unknown "eror"; did you mean "error"?');
   });
 
-  it.runIf(process.env.IDEMSCAN_PRECOMMIT_NODE === '1')('the shipped manifest (language node) from this repository, installed by pre-commit', { timeout: 600_000 }, async () => {
-    const rev = (await execa('git', ['rev-parse', 'HEAD'], { cwd: ROOT })).stdout.trim();
-    const config = { repos: [{ repo: ROOT, rev, hooks: [{ id: 'idemscan-audit', args: ['--fail-on', 'error', ...server('findings')] }] }] };
-    const r = await preCommit(await repoWith(config));
-    expect(r.stdout).toContain('- exit code: 1\n');
-  });
+  it.runIf(process.env.IDEMSCAN_PRECOMMIT_NODE === '1')(
+    'the shipped manifest (language node) from this repository, installed by pre-commit',
+    { timeout: 600_000 },
+    async () => {
+      const rev = (await execa('git', ['rev-parse', 'HEAD'], { cwd: ROOT })).stdout.trim();
+      const config = {
+        repos: [
+          { repo: ROOT, rev, hooks: [{ id: 'idemscan-audit', args: ['--fail-on', 'error', ...server('findings')] }] },
+        ],
+      };
+      const r = await preCommit(await repoWith(config));
+      expect(r.stdout).toContain('- exit code: 1\n');
+    },
+  );
 });

@@ -53,7 +53,12 @@ const PROTOCOL_PLAN = file('protocol.json', {
 let n = 0;
 function files() {
   const id = ++n;
-  return { effects: path.join(dir, `effects-${id}.json`), marker: path.join(dir, `marker-${id}`), calls: path.join(dir, `calls-${id}.log`), json: path.join(dir, `report-${id}.json`) };
+  return {
+    effects: path.join(dir, `effects-${id}.json`),
+    marker: path.join(dir, `marker-${id}`),
+    calls: path.join(dir, `calls-${id}.log`),
+    json: path.join(dir, `report-${id}.json`),
+  };
 }
 const readJson = (p: string) => JSON.parse(readFileSync(p, 'utf8'));
 const calledTools = (p: string) => (existsSync(p) ? readFileSync(p, 'utf8').trim().split('\n') : []);
@@ -77,12 +82,27 @@ async function runProbe(where: Where, plan: string, env: Record<string, string> 
     target = ['--', process.execPath, FIXTURES.probeStdio];
     extra = [...Object.entries(serverEnv).flatMap(([k, v]) => ['--env', `${k}=${v}`]), ...extra];
   }
-  const run = await idemscan(['probe', '--plan', plan, '--json', f.json, '--out', dir, '--format', 'json', '--timeout', '5000', ...extra, ...target]);
+  const run = await idemscan([
+    'probe',
+    '--plan',
+    plan,
+    '--json',
+    f.json,
+    '--out',
+    dir,
+    '--format',
+    'json',
+    '--timeout',
+    '5000',
+    ...extra,
+    ...target,
+  ]);
   const report = existsSync(f.json) ? Report.parse(readJson(f.json)) : undefined;
   return { run, report, f, effects: existsSync(f.effects) ? readJson(f.effects) : undefined };
 }
 
-const outcomes = (report: Report | undefined) => Object.fromEntries((report?.servers[0]?.tools ?? []).map((t) => [t.name, t.probe?.outcome]));
+const outcomes = (report: Report | undefined) =>
+  Object.fromEntries((report?.servers[0]?.tools ?? []).map((t) => [t.name, t.probe?.outcome]));
 
 const WHERE: Where[] = [
   { kind: 'stdio', era: 'legacy' },
@@ -99,16 +119,40 @@ describe.each(WHERE)('probe over $kind, $era era', (where) => {
     expect(outcomes(report)).toMatchObject(ARGUMENT_OUTCOMES);
     expect(effects).toEqual(ARGUMENT_EFFECTS);
     expect(existsSync(f.marker)).toBe(false);
-    const planned = new Set(['create_order', 'create_invoice', 'send_sms', 'set_status', 'fail_payment', 'charge_card', 'get_counts', 'get_status']);
+    const planned = new Set([
+      'create_order',
+      'create_invoice',
+      'send_sms',
+      'set_status',
+      'fail_payment',
+      'charge_card',
+      'get_counts',
+      'get_status',
+    ]);
     expect(calledTools(f.calls).filter((t) => !planned.has(t))).toEqual([]);
     const order = report!.servers[0]!.tools.find((t) => t.name === 'create_order')!.probe!;
     expect(order).toMatchObject({ key: '$.idempotency_key', conflict: 'rejected' });
-    expect(order.evidence.calls.map((c) => c.step)).toEqual(['observe-before', 'call', 'observe-after-call', 'reissue', 'observe-after-reissue', 'conflict']);
+    expect(order.evidence.calls.map((c) => c.step)).toEqual([
+      'observe-before',
+      'call',
+      'observe-after-call',
+      'reissue',
+      'observe-after-reissue',
+      'conflict',
+    ]);
     // The re-issue is a new request: a new JSON-RPC id.
     const [call, reissue] = ['call', 'reissue'].map((s) => order.evidence.calls.find((c) => c.step === s)!.id);
     expect(reissue).not.toBe(call);
-    expect(report!.servers[0]!.tools.find((t) => t.name === 'fail_payment')!.probe!.evidence.reason).toContain('call (fail_payment) answered isError: true');
-    expect(report!.summary.probe).toEqual({ retrySafe: 2, repeatedEffect: 2, inconclusive: 1, failed: 1, notProbed: 6 });
+    expect(report!.servers[0]!.tools.find((t) => t.name === 'fail_payment')!.probe!.evidence.reason).toContain(
+      'call (fail_payment) answered isError: true',
+    );
+    expect(report!.summary.probe).toEqual({
+      retrySafe: 2,
+      repeatedEffect: 2,
+      inconclusive: 1,
+      failed: 1,
+      notProbed: 6,
+    });
     expect(run.stderr).toMatch(/^idemscan probe: will call create_order, .*their effects are real/m);
   });
 
@@ -127,14 +171,25 @@ describe.each(WHERE)('probe over $kind, $era era', (where) => {
 describe('probe: what it refuses, gates and survives', () => {
   it('without --plan: exit 2 and nothing is started, let alone called', async () => {
     const f = files();
-    const run = await idemscan(['probe', '--env', `CALLS_LOG=${f.calls}`, '--env', `EFFECTS_FILE=${f.effects}`, '--', process.execPath, FIXTURES.probeStdio]);
+    const run = await idemscan([
+      'probe',
+      '--env',
+      `CALLS_LOG=${f.calls}`,
+      '--env',
+      `EFFECTS_FILE=${f.effects}`,
+      '--',
+      process.execPath,
+      FIXTURES.probeStdio,
+    ]);
     expect(run.exitCode).toBe(2);
     expect(run.stderr).toContain('needs --plan');
     expect(existsSync(f.effects)).toBe(false); // the server never started
   });
 
   it('a plan naming a tool the server does not list, or a bad field: exit 2, nothing called', async () => {
-    const missing = file('missing.json', { tools: { create_order: { arguments: { item: 'a' }, observe: { tool: 'count_orders' } } } });
+    const missing = file('missing.json', {
+      tools: { create_order: { arguments: { item: 'a' }, observe: { tool: 'count_orders' } } },
+    });
     const { run, f } = await runProbe({ kind: 'stdio', era: 'legacy' }, missing);
     expect(run.exitCode).toBe(2);
     expect(run.stderr).toContain('"count_orders", which the server does not list');
@@ -146,16 +201,33 @@ describe('probe: what it refuses, gates and survives', () => {
   });
 
   it('--fail-on repeated-effect exits 1 naming the tool; an unknown word is a usage error', async () => {
-    const { run } = await runProbe({ kind: 'stdio', era: 'legacy' }, PROTOCOL_PLAN, {}, ['--fail-on', 'repeated-effect']);
+    const { run } = await runProbe({ kind: 'stdio', era: 'legacy' }, PROTOCOL_PLAN, {}, [
+      '--fail-on',
+      'repeated-effect',
+    ]);
     expect(run.exitCode).toBe(1);
     expect(run.stderr).toContain('--fail-on matched: charge_card (repeated-effect), transfer_funds (repeated-effect)');
-    const bad = await idemscan(['probe', '--plan', PROTOCOL_PLAN, '--fail-on', 'unprotected', '--', process.execPath, FIXTURES.probeStdio]);
+    const bad = await idemscan([
+      'probe',
+      '--plan',
+      PROTOCOL_PLAN,
+      '--fail-on',
+      'unprotected',
+      '--',
+      process.execPath,
+      FIXTURES.probeStdio,
+    ]);
     expect(bad.exitCode).toBe(2);
   });
 
   it('a tool that hangs fails alone; a server that dies fails its tool and the rest are not run, the report is still written', async () => {
     const plan = file('hang.json', {
-      tools: { hang_forever: { arguments: {}, ...counts }, create_order: { arguments: { item: 'a' }, ...counts }, exit_now: { arguments: {} }, send_sms: { arguments: { to: 'x', body: 'y' } } },
+      tools: {
+        hang_forever: { arguments: {}, ...counts },
+        create_order: { arguments: { item: 'a' }, ...counts },
+        exit_now: { arguments: {} },
+        send_sms: { arguments: { to: 'x', body: 'y' } },
+      },
     });
     const { run, report } = await runProbe({ kind: 'stdio', era: 'legacy' }, plan, {}, ['--timeout', '1500']);
     expect(run.exitCode, run.stderr).toBe(0);
@@ -180,7 +252,12 @@ describe('probe: what it refuses, gates and survives', () => {
   });
 
   it('runs under --sandbox', async () => {
-    const plan = file('sandbox.json', { tools: { create_order: { arguments: { item: 'a' }, ...counts }, send_sms: { arguments: { to: 'x', body: 'y' }, ...counts } } });
+    const plan = file('sandbox.json', {
+      tools: {
+        create_order: { arguments: { item: 'a' }, ...counts },
+        send_sms: { arguments: { to: 'x', body: 'y' }, ...counts },
+      },
+    });
     const { run, report } = await runProbe({ kind: 'stdio', era: 'modern' }, plan, {}, ['--sandbox']);
     expect(run.exitCode, run.stderr).toBe(0);
     expect(report!.servers[0]!.target.sandbox).toBeDefined();
@@ -191,16 +268,37 @@ describe('probe: what it refuses, gates and survives', () => {
 describe('probe in every output', () => {
   it('the terminal, Markdown, HTML and SARIF show the outcomes', async () => {
     const out = mkdtempSync(path.join(dir, 'out-'));
-    const run = await idemscan(['probe', '--plan', PROTOCOL_PLAN, '--out', out, '--format', 'json,md,html,sarif', '--env', 'PROTOCOL_KEYS=1', '--', process.execPath, FIXTURES.probeStdio]);
+    const run = await idemscan([
+      'probe',
+      '--plan',
+      PROTOCOL_PLAN,
+      '--out',
+      out,
+      '--format',
+      'json,md,html,sarif',
+      '--env',
+      'PROTOCOL_KEYS=1',
+      '--',
+      process.execPath,
+      FIXTURES.probeStdio,
+    ]);
     expect(run.exitCode, run.stderr).toBe(0);
     expect(run.stdout).toContain('Probe: 1 retry-safe, 1 repeated-effect');
-    expect(run.stdout).toMatch(/✓ charge_card: retry-safe \(key params\.idempotencyKey; conflict rejected; 6 requests, \d+ ms\)/);
-    expect(readFileSync(path.join(out, 'report.md'), 'utf8')).toContain('| transfer\\_funds | ✗ repeated-effect | params.idempotencyKey | - | 5 |');
+    expect(run.stdout).toMatch(
+      /✓ charge_card: retry-safe \(key params\.idempotencyKey; conflict rejected; 6 requests, \d+ ms\)/,
+    );
+    expect(readFileSync(path.join(out, 'report.md'), 'utf8')).toContain(
+      '| transfer\\_funds | ✗ repeated-effect | params.idempotencyKey | - | 5 |',
+    );
     expect(readFileSync(path.join(out, 'report.md'), 'utf8')).toContain('for the tools of the probe plan only');
-    expect(readFileSync(path.join(out, 'report.html'), 'utf8')).toContain('<td>transfer_funds</td><td>✗ repeated-effect</td>');
+    expect(readFileSync(path.join(out, 'report.html'), 'utf8')).toContain(
+      '<td>transfer_funds</td><td>✗ repeated-effect</td>',
+    );
     const sarif = readJson(path.join(out, 'report.sarif'));
     const results = sarif.runs[0].results.filter((r: { ruleId: string }) => r.ruleId.startsWith('probe-'));
-    expect(results.map((r: { ruleId: string; properties: { tool: string } }) => [r.ruleId, r.properties.tool])).toEqual([['probe-repeated-effect', 'transfer_funds']]);
+    expect(results.map((r: { ruleId: string; properties: { tool: string } }) => [r.ruleId, r.properties.tool])).toEqual(
+      [['probe-repeated-effect', 'transfer_funds']],
+    );
     expect(sarif.runs[0].tool.driver.rules[results[0].ruleIndex].id).toBe('probe-repeated-effect');
   });
 });
@@ -208,7 +306,17 @@ describe('probe in every output', () => {
 describe('scan and audit never call a tool', () => {
   it('audit of the effects server leaves its calls log absent', async () => {
     const f = files();
-    const run = await idemscan(['audit', '-q', '--env', `CALLS_LOG=${f.calls}`, '--env', `MARKER=${f.marker}`, '--', process.execPath, FIXTURES.probeStdio]);
+    const run = await idemscan([
+      'audit',
+      '-q',
+      '--env',
+      `CALLS_LOG=${f.calls}`,
+      '--env',
+      `MARKER=${f.marker}`,
+      '--',
+      process.execPath,
+      FIXTURES.probeStdio,
+    ]);
     expect(run.exitCode, run.stderr).toBe(0);
     expect(existsSync(f.calls)).toBe(false);
     expect(existsSync(f.marker)).toBe(false);
@@ -217,7 +325,12 @@ describe('scan and audit never call a tool', () => {
   it('scan of the effects server (both eras) leaves its calls log absent', async () => {
     const f = files();
     const targets = file('targets.json', {
-      servers: ['legacy', 'modern'].map((era) => ({ name: `effects-${era}`, command: process.execPath, args: [FIXTURES.probeStdio], env: { ERA: era, CALLS_LOG: f.calls } })),
+      servers: ['legacy', 'modern'].map((era) => ({
+        name: `effects-${era}`,
+        command: process.execPath,
+        args: [FIXTURES.probeStdio],
+        env: { ERA: era, CALLS_LOG: f.calls },
+      })),
     });
     const run = await idemscan(['scan', '-q', '--out', dir, targets]);
     expect(run.exitCode, run.stderr).toBe(0);

@@ -48,16 +48,27 @@ afterAll(async () => {
 });
 
 // undici reads the lower-case names first: they are removed, not emptied.
-const none = { HTTP_PROXY: '', HTTPS_PROXY: '', NO_PROXY: '', http_proxy: undefined, https_proxy: undefined, no_proxy: undefined };
+const none = {
+  HTTP_PROXY: '',
+  HTTPS_PROXY: '',
+  NO_PROXY: '',
+  http_proxy: undefined,
+  https_proxy: undefined,
+  no_proxy: undefined,
+};
 
 it('sends HTTP targets through HTTP_PROXY, and around it for hosts in NO_PROXY', async () => {
-  const through = await idemscan(['audit', target.url, '--probe-timeout', '500', '--timeout', '20000'], { env: { ...none, HTTP_PROXY: proxyUrl } });
+  const through = await idemscan(['audit', target.url, '--probe-timeout', '500', '--timeout', '20000'], {
+    env: { ...none, HTTP_PROXY: proxyUrl },
+  });
   expect(through.exitCode, through.stdout + through.stderr).toBe(0);
   const port = new URL(target.url).port;
   expect(seen.some((s) => s.includes(`127.0.0.1:${port}`))).toBe(true);
 
   const count = seen.length;
-  const around = await idemscan(['audit', target.url, '--probe-timeout', '500', '--timeout', '20000'], { env: { ...none, HTTP_PROXY: proxyUrl, NO_PROXY: '127.0.0.1' } });
+  const around = await idemscan(['audit', target.url, '--probe-timeout', '500', '--timeout', '20000'], {
+    env: { ...none, HTTP_PROXY: proxyUrl, NO_PROXY: '127.0.0.1' },
+  });
   expect(around.exitCode, around.stdout + around.stderr).toBe(0);
   expect(seen.length).toBe(count);
 }, 150_000);

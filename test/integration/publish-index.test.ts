@@ -18,7 +18,10 @@ const write = (file: string, value: unknown) => writeFileSync(file, JSON.stringi
 const read = (file: string) => JSON.parse(readFileSync(file, 'utf8')) as unknown;
 
 const pay = { name: 'pay', inputSchema: { type: 'object', properties: { amount: { type: 'number' } } } };
-const payKeyed = { ...pay, inputSchema: { type: 'object', properties: { amount: { type: 'number' }, idempotency_key: { type: 'string' } } } };
+const payKeyed = {
+  ...pay,
+  inputSchema: { type: 'object', properties: { amount: { type: 'number' }, idempotency_key: { type: 'string' } } },
+};
 const week = (day: string, tools: Record<string, unknown>[]) =>
   reportOf([okServer('payments', tools), okServer('notes', [{ name: 'list', annotations: { readOnlyHint: true } }])], {
     startedAt: `${day}T04:00:00.000Z`,
@@ -31,12 +34,32 @@ describe('merge --index and --compare latest', () => {
   const root = at('eco');
 
   it('builds the index run by run, newest first, and compares each run with the one before', async () => {
-    const first = await idemscan(['merge', at('w1.json'), '--out', path.join(root, '2026-12-07'), '--index', root, '--compare', 'latest']);
+    const first = await idemscan([
+      'merge',
+      at('w1.json'),
+      '--out',
+      path.join(root, '2026-12-07'),
+      '--index',
+      root,
+      '--compare',
+      'latest',
+    ]);
     expect(first.exitCode, first.stderr).toBe(0);
     expect(first.stderr).toContain('has no earlier run; no trend section');
     expect(Report.parse(read(path.join(root, '2026-12-07', 'report.json'))).comparedWith).toBeUndefined();
 
-    const second = await idemscan(['merge', at('w2.json'), '--out', path.join(root, '2026-12-14'), '--index', root, '--compare', 'latest', '--format', 'json,html,md']);
+    const second = await idemscan([
+      'merge',
+      at('w2.json'),
+      '--out',
+      path.join(root, '2026-12-14'),
+      '--index',
+      root,
+      '--compare',
+      'latest',
+      '--format',
+      'json,html,md',
+    ]);
     expect(second.exitCode, second.stderr).toBe(0);
     const index = RunIndex.parse(read(path.join(root, 'index.json')));
     expect(index.runs.map((r) => [r.dir, r.date, r.summary.keyed, r.summary.unprotected])).toEqual([
@@ -53,13 +76,35 @@ describe('merge --index and --compare latest', () => {
     expect(page).not.toMatch(/<script|https?:\/\//);
 
     // The same merge again (a re-run of the job): one entry, still compared with the week before.
-    const again = await idemscan(['merge', at('w2.json'), '--out', path.join(root, '2026-12-14'), '--index', root, '--compare', 'latest']);
+    const again = await idemscan([
+      'merge',
+      at('w2.json'),
+      '--out',
+      path.join(root, '2026-12-14'),
+      '--index',
+      root,
+      '--compare',
+      'latest',
+    ]);
     expect(again.exitCode, again.stderr).toBe(0);
     expect(RunIndex.parse(read(path.join(root, 'index.json'))).runs).toHaveLength(2);
-    expect(Report.parse(read(path.join(root, '2026-12-14', 'report.json'))).comparedWith?.startedAt).toBe('2026-12-07T04:00:00.000Z');
+    expect(Report.parse(read(path.join(root, '2026-12-14', 'report.json'))).comparedWith?.startedAt).toBe(
+      '2026-12-07T04:00:00.000Z',
+    );
 
     // report --compare latest finds the same earlier run.
-    const md = await idemscan(['report', path.join(root, '2026-12-14', 'report.json'), '--index', root, '--compare', 'latest', '--format', 'md', '--out', at('md')]);
+    const md = await idemscan([
+      'report',
+      path.join(root, '2026-12-14', 'report.json'),
+      '--index',
+      root,
+      '--compare',
+      'latest',
+      '--format',
+      'md',
+      '--out',
+      at('md'),
+    ]);
     expect(md.exitCode, md.stderr).toBe(0);
     expect(readFileSync(at('md', 'report.md'), 'utf8')).toContain('## Trend since');
 
@@ -82,7 +127,14 @@ describe('merge --index and --compare latest', () => {
     expect(noIndex.stderr).toContain('--compare latest needs --index ROOT');
     const report = await idemscan(['report', at('w1.json'), '--compare', 'latest', '--format', 'md', '--out', at('y')]);
     expect(report.exitCode).toBe(2);
-    const outside = await idemscan(['merge', at('w1.json'), '--out', at('elsewhere', '2026-12-07'), '--index', at('eco2')]);
+    const outside = await idemscan([
+      'merge',
+      at('w1.json'),
+      '--out',
+      at('elsewhere', '2026-12-07'),
+      '--index',
+      at('eco2'),
+    ]);
     expect(outside.exitCode).toBe(2);
     expect(outside.stderr).toContain('is not a run directory right under --index');
     const noReadme = await idemscan(['index', at('eco'), '--readme', at('w1.json')]);
@@ -94,15 +146,47 @@ describe('merge --index and --compare latest', () => {
     ['a run directory that leaves the index', { dir: '../../etc', files: ['report.json'] }, 'runs[0].dir'],
     ['markup in a name', { dir: '<img src=x onerror=alert(1)>', files: ['report.json'] }, 'runs[0].dir'],
     ['a file that is no report file', { dir: '2026-12-01', files: ['javascript:alert(1)'] }, 'runs[0].files[0]'],
-  ])('a hand-edited index.json with %s is a usage error naming the field, before anything is written', async (_what, bad, field) => {
-    const root = at(`hostile-${field.length}-${bad.dir.length}`);
-    mkdirSync(root, { recursive: true });
-    const entry = { date: '2026-12-01', startedAt: '2026-12-01T00:00:00.000Z', finishedAt: '2026-12-01T00:00:01.000Z', toolVersion: '0.1.0', summary: RunIndex.shape.runs.element.shape.summary.parse({ servers: 0, serversOk: 0, serversFailed: 0, tools: 0, readOnly: 0, notReadOnly: 0, annotated: 0, protocolKeyed: 0, keyed: 0, idempotent: 0, unprotected: 0 }), skipped: 0, ...bad };
-    write(path.join(root, 'index.json'), { indexVersion: '1', runs: [entry] });
-    const r = await idemscan(['merge', at('w1.json'), '--out', path.join(root, '2026-12-07'), '--index', root, '--compare', 'latest']);
-    expect(r.exitCode).toBe(2);
-    expect(r.stderr).toContain(`index.json: invalid run index: ${field}`);
-    expect(existsSync(path.join(root, '2026-12-07', 'report.json'))).toBe(false);
-    expect(existsSync(path.join(root, 'index.html'))).toBe(false);
-  });
+  ])(
+    'a hand-edited index.json with %s is a usage error naming the field, before anything is written',
+    async (_what, bad, field) => {
+      const root = at(`hostile-${field.length}-${bad.dir.length}`);
+      mkdirSync(root, { recursive: true });
+      const entry = {
+        date: '2026-12-01',
+        startedAt: '2026-12-01T00:00:00.000Z',
+        finishedAt: '2026-12-01T00:00:01.000Z',
+        toolVersion: '0.1.0',
+        summary: RunIndex.shape.runs.element.shape.summary.parse({
+          servers: 0,
+          serversOk: 0,
+          serversFailed: 0,
+          tools: 0,
+          readOnly: 0,
+          notReadOnly: 0,
+          annotated: 0,
+          protocolKeyed: 0,
+          keyed: 0,
+          idempotent: 0,
+          unprotected: 0,
+        }),
+        skipped: 0,
+        ...bad,
+      };
+      write(path.join(root, 'index.json'), { indexVersion: '1', runs: [entry] });
+      const r = await idemscan([
+        'merge',
+        at('w1.json'),
+        '--out',
+        path.join(root, '2026-12-07'),
+        '--index',
+        root,
+        '--compare',
+        'latest',
+      ]);
+      expect(r.exitCode).toBe(2);
+      expect(r.stderr).toContain(`index.json: invalid run index: ${field}`);
+      expect(existsSync(path.join(root, '2026-12-07', 'report.json'))).toBe(false);
+      expect(existsSync(path.join(root, 'index.html'))).toBe(false);
+    },
+  );
 });

@@ -24,58 +24,105 @@ const TOKEN = 'pypi-token-5c1e9a7f3b2d';
 beforeAll(() => {
   mkdirSync(path.dirname(secret), { recursive: true });
   writeFileSync(secret, 'PRIVATE KEY');
-  index = pypiIndex(path.join(dir, 'index'), [{ name: 'idem-py-echo', version: '1.0.0' }, { name: 'only-sdist', version: '2.0.0', sdistOnly: true }]);
-  writeFileSync(file, JSON.stringify({ servers: [
-    { name: 'py', pypi: 'idem-py-echo==1.0.0', index, env: { PY_ECHO_TOKEN: TOKEN, PY_ECHO_SECRET_FILE: secret } },
-    { name: 'sdist', pypi: 'only-sdist==2.0.0', index },
-    { name: 'range', pypi: 'idem-py-echo>=1.0' },
-  ] }));
+  index = pypiIndex(path.join(dir, 'index'), [
+    { name: 'idem-py-echo', version: '1.0.0' },
+    { name: 'only-sdist', version: '2.0.0', sdistOnly: true },
+  ]);
+  writeFileSync(
+    file,
+    JSON.stringify({
+      servers: [
+        { name: 'py', pypi: 'idem-py-echo==1.0.0', index, env: { PY_ECHO_TOKEN: TOKEN, PY_ECHO_SECRET_FILE: secret } },
+        { name: 'sdist', pypi: 'only-sdist==2.0.0', index },
+        { name: 'range', pypi: 'idem-py-echo>=1.0' },
+      ],
+    }),
+  );
 });
 
 const env = () => ({ HOME: home });
 
-it('installs a wheel from a file:// index into a venv once, refuses an sdist and a range, and leaves no half entry', { timeout: 180_000 }, async () => {
-  const started = performance.now();
-  const install = await idemscan(['install', file, '--cache-dir', cache], { env: env() });
-  const installMs = Math.round(performance.now() - started);
-  expect(install.stdout).toMatch(/ok {5}pypi:idem-py-echo==1\.0\.0 \(/);
-  expect(install.stdout).toMatch(/FAILED pypi:only-sdist==2\.0\.0/);
-  expect(install.stderr).toMatch(/No matching distribution found for only-sdist==2\.0\.0/);
-  expect(install.stderr).toMatch(/range \(.*\): servers\[2\]\.pypi: ">" is not "==": not pinned; expected "name==1\.2\.3" with one exact version/);
-  expect(install.exitCode).not.toBe(0);
-  expect(readdirSync(path.join(cache, 'pypi'))).toEqual(['idem-py-echo@1.0.0']);
-  const again = await idemscan(['install', file, '--cache-dir', cache], { env: env() });
-  expect(again.stdout).toMatch(/ok {5}pypi:idem-py-echo==1\.0\.0 \(cached\)/);
-  console.log(`pypi install: ${installMs} ms (cold, with the failing sdist beside it)`);
-});
+it(
+  'installs a wheel from a file:// index into a venv once, refuses an sdist and a range, and leaves no half entry',
+  { timeout: 180_000 },
+  async () => {
+    const started = performance.now();
+    const install = await idemscan(['install', file, '--cache-dir', cache], { env: env() });
+    const installMs = Math.round(performance.now() - started);
+    expect(install.stdout).toMatch(/ok {5}pypi:idem-py-echo==1\.0\.0 \(/);
+    expect(install.stdout).toMatch(/FAILED pypi:only-sdist==2\.0\.0/);
+    expect(install.stderr).toMatch(/No matching distribution found for only-sdist==2\.0\.0/);
+    expect(install.stderr).toMatch(
+      /range \(.*\): servers\[2\]\.pypi: ">" is not "==": not pinned; expected "name==1\.2\.3" with one exact version/,
+    );
+    expect(install.exitCode).not.toBe(0);
+    expect(readdirSync(path.join(cache, 'pypi'))).toEqual(['idem-py-echo@1.0.0']);
+    const again = await idemscan(['install', file, '--cache-dir', cache], { env: env() });
+    expect(again.stdout).toMatch(/ok {5}pypi:idem-py-echo==1\.0\.0 \(cached\)/);
+    console.log(`pypi install: ${installMs} ms (cold, with the failing sdist beside it)`);
+  },
+);
 
-it.each([[false], [true]])('scans the console script from the cache (--sandbox: %s), the token passed, the HOME secret hidden only in the sandbox', { timeout: 60_000 }, async (sandboxed) => {
-  if (sandboxed && !sandboxPrefix()) return;
-  const started = performance.now();
-  const scan = await idemscan(['scan', file, '--cache-dir', cache, '--no-install', ...(sandboxed ? ['--sandbox'] : []), '--json', '-', '--out', dir], { env: env() });
-  const ms = Math.round(performance.now() - started);
-  const report = Report.parse(JSON.parse(scan.stdout));
-  const py = report.servers.find((s) => s.name === 'py')!;
-  expect(py.status, JSON.stringify(py.failure)).toBe('ok');
-  expect(py.target).toMatchObject({ pypi: 'idem-py-echo==1.0.0', index, sandbox: sandboxed ? 'bubblewrap' : 'none' });
-  expect(py.target.resolved).toBe(path.join(cache, 'pypi', 'idem-py-echo@1.0.0', 'venv', 'bin', 'idem-py-echo'));
-  const said = py.tools[0]!.description!;
-  expect(said).toMatch(/token-set/);
-  expect(said).toMatch(sandboxed ? /secret-unreadable/ : /secret-readable/);
-  expect(scan.stdout).not.toContain(TOKEN);
-  const sdist = report.servers.find((s) => s.name === 'sdist')!;
-  expect(sdist.failure).toMatchObject({ kind: 'spawn', message: expect.stringMatching(/^pypi:only-sdist==2\.0\.0 is not installed: run `idemscan install/) });
-  expect(report.manifest?.packages).toEqual(['pypi:idem-py-echo==1.0.0', 'pypi:only-sdist==2.0.0']);
-  console.log(`pypi scan (--sandbox: ${sandboxed}): ${ms} ms for the CLI, ${py.durationMs} ms for the server`);
-});
+it.each([[false], [true]])(
+  'scans the console script from the cache (--sandbox: %s), the token passed, the HOME secret hidden only in the sandbox',
+  { timeout: 60_000 },
+  async (sandboxed) => {
+    if (sandboxed && !sandboxPrefix()) return;
+    const started = performance.now();
+    const scan = await idemscan(
+      [
+        'scan',
+        file,
+        '--cache-dir',
+        cache,
+        '--no-install',
+        ...(sandboxed ? ['--sandbox'] : []),
+        '--json',
+        '-',
+        '--out',
+        dir,
+      ],
+      { env: env() },
+    );
+    const ms = Math.round(performance.now() - started);
+    const report = Report.parse(JSON.parse(scan.stdout));
+    const py = report.servers.find((s) => s.name === 'py')!;
+    expect(py.status, JSON.stringify(py.failure)).toBe('ok');
+    expect(py.target).toMatchObject({ pypi: 'idem-py-echo==1.0.0', index, sandbox: sandboxed ? 'bubblewrap' : 'none' });
+    expect(py.target.resolved).toBe(path.join(cache, 'pypi', 'idem-py-echo@1.0.0', 'venv', 'bin', 'idem-py-echo'));
+    const said = py.tools[0]!.description!;
+    expect(said).toMatch(/token-set/);
+    expect(said).toMatch(sandboxed ? /secret-unreadable/ : /secret-readable/);
+    expect(scan.stdout).not.toContain(TOKEN);
+    const sdist = report.servers.find((s) => s.name === 'sdist')!;
+    expect(sdist.failure).toMatchObject({
+      kind: 'spawn',
+      message: expect.stringMatching(/^pypi:only-sdist==2\.0\.0 is not installed: run `idemscan install/),
+    });
+    expect(report.manifest?.packages).toEqual(['pypi:idem-py-echo==1.0.0', 'pypi:only-sdist==2.0.0']);
+    console.log(`pypi scan (--sandbox: ${sandboxed}): ${ms} ms for the CLI, ${py.durationMs} ms for the server`);
+  },
+);
 
-it('runs a pinned uvx entry from the PyPI install instead of downloading at start-up, even under --sandbox', { timeout: 120_000 }, async () => {
-  const config = path.join(dir, 'mcp.json');
-  writeFileSync(config, JSON.stringify({ mcpServers: { py: { command: 'uvx', args: ['--index-url', index, 'idem-py-echo==1.0.0'] } } }));
-  const sandbox = sandboxPrefix() ? ['--sandbox'] : [];
-  const scan = await idemscan(['scan', config, '--cache-dir', cache, ...sandbox, '--json', '-', '--out', dir], { env: env() });
-  const [s] = Report.parse(JSON.parse(scan.stdout)).servers;
-  expect(s!.status, JSON.stringify(s!.failure)).toBe('ok');
-  expect(s!.target).toMatchObject({ pypi: 'idem-py-echo==1.0.0', launcher: { runner: 'uvx', spec: 'idem-py-echo==1.0.0', resolved: false } });
-  expect(existsSync(path.join(cache, 'pypi', 'idem-py-echo@1.0.0', '.idemscan-installed'))).toBe(true);
-});
+it(
+  'runs a pinned uvx entry from the PyPI install instead of downloading at start-up, even under --sandbox',
+  { timeout: 120_000 },
+  async () => {
+    const config = path.join(dir, 'mcp.json');
+    writeFileSync(
+      config,
+      JSON.stringify({ mcpServers: { py: { command: 'uvx', args: ['--index-url', index, 'idem-py-echo==1.0.0'] } } }),
+    );
+    const sandbox = sandboxPrefix() ? ['--sandbox'] : [];
+    const scan = await idemscan(['scan', config, '--cache-dir', cache, ...sandbox, '--json', '-', '--out', dir], {
+      env: env(),
+    });
+    const [s] = Report.parse(JSON.parse(scan.stdout)).servers;
+    expect(s!.status, JSON.stringify(s!.failure)).toBe('ok');
+    expect(s!.target).toMatchObject({
+      pypi: 'idem-py-echo==1.0.0',
+      launcher: { runner: 'uvx', spec: 'idem-py-echo==1.0.0', resolved: false },
+    });
+    expect(existsSync(path.join(cache, 'pypi', 'idem-py-echo@1.0.0', '.idemscan-installed'))).toBe(true);
+  },
+);

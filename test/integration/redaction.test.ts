@@ -45,7 +45,16 @@ function list(name: string, servers: unknown[]): string {
 const stdioEntry = (name: string, extraEnv: Record<string, string> = {}) => ({
   name,
   command: process.execPath,
-  args: [FIXTURES.hostileEcho, `--token=${S.token}`, '--password', S.password, '--api-key', S.apiKey, '--org', '${ORG_ID}'],
+  args: [
+    FIXTURES.hostileEcho,
+    `--token=${S.token}`,
+    '--password',
+    S.password,
+    '--api-key',
+    S.apiKey,
+    '--org',
+    '${ORG_ID}',
+  ],
   env: { TEAM: '${TEAM_NAME}', DB_PASSWORD: S.dbPassword, ...extraEnv },
 });
 
@@ -60,7 +69,8 @@ function leaks(all: Record<string, string>, secrets: string[]): string[] {
   for (const [where, raw] of Object.entries(all)) {
     const text = raw.replace(/\\/g, '');
     for (const s of secrets) {
-      for (const part of [s.slice(0, 8), s.slice(-8)]) if (text.includes(part)) found.push(`${where}: ${part} (of ${s})`);
+      for (const part of [s.slice(0, 8), s.slice(-8)])
+        if (text.includes(part)) found.push(`${where}: ${part} (of ${s})`);
     }
   }
   return found;
@@ -70,7 +80,10 @@ const started: { kill: () => void }[] = [];
 afterAll(() => started.forEach((c) => c.kill()));
 
 function startHttpEcho(extraEnv: Record<string, string> = {}): Promise<string> {
-  const child = spawn(process.execPath, [HTTP_ECHO], { env: { ...process.env, ...extraEnv }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [HTTP_ECHO], {
+    env: { ...process.env, ...extraEnv },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   started.push({ kill: () => child.kill('SIGKILL') });
   return new Promise((resolve, reject) => {
     let stdout = '';
@@ -89,12 +102,16 @@ describe('a server that echoes what it was given', () => {
     const out = path.join(dir, 'stdio');
     const file = list('stdio.json', [stdioEntry('echo-list'), stdioEntry('echo-fail', { MODE: 'fail' })]);
     // The list is ours: it may read these variables (target files read no others).
-    const r = await idemscan(['scan', file, '--allow-env', 'ORG_ID,TEAM_NAME', '--out', out, ...formats, ...fast], { env });
+    const r = await idemscan(['scan', file, '--allow-env', 'ORG_ID,TEAM_NAME', '--out', out, ...formats, ...fast], {
+      env,
+    });
     const report = Report.parse(JSON.parse(readFileSync(path.join(out, 'report.json'), 'utf8')));
     const [listed, failed] = report.servers;
     // It got far enough to echo everywhere: tools listed, stderr quoted, the failure's message too.
     expect(listed!.tools.length).toBeGreaterThanOrEqual(8);
-    expect(listed!.findings.map((f) => f.rule)).toEqual(expect.arrayContaining(['tool-list-incomplete', 'stdout-noise']));
+    expect(listed!.findings.map((f) => f.rule)).toEqual(
+      expect.arrayContaining(['tool-list-incomplete', 'stdout-noise']),
+    );
     expect(listed!.tools.some((t) => t.keyArguments.length > 0)).toBe(true);
     expect(failed!.failure?.message).toMatch(/^initialize failed/);
     expect(failed!.failure?.stderr).toContain('[REDACTED]');
@@ -106,9 +123,12 @@ describe('a server that echoes what it was given', () => {
 
   it('over HTTP: query values, URL credentials and every header value appear nowhere', async () => {
     const url = await startHttpEcho();
-    const echoUrl = url.replace('http://', `http://${S.httpUser}:${S.httpPassword}@`) + `?sig=${S.sig}&access=${S.access}`;
+    const echoUrl =
+      url.replace('http://', `http://${S.httpUser}:${S.httpPassword}@`) + `?sig=${S.sig}&access=${S.access}`;
     const out = path.join(dir, 'http');
-    const file = list('http.json', [{ name: 'echo-http', url: echoUrl, headers: { 'X-Api-Key': S.headerKey, 'X-Org': '${ORG_NAME}' } }]);
+    const file = list('http.json', [
+      { name: 'echo-http', url: echoUrl, headers: { 'X-Api-Key': S.headerKey, 'X-Org': '${ORG_NAME}' } },
+    ]);
     const r = await idemscan(['scan', file, '--allow-env', 'ORG_NAME', '--out', out, ...formats, ...fast], { env });
     const report = Report.parse(JSON.parse(readFileSync(path.join(out, 'report.json'), 'utf8')));
     expect(report.servers[0]!.tools.length).toBeGreaterThanOrEqual(8);
@@ -120,7 +140,16 @@ describe('a server that echoes what it was given', () => {
   it('audit of the same URL with --header prints nothing of them on the terminal either', async () => {
     const url = await startHttpEcho();
     const out = path.join(dir, 'audit');
-    const r = await idemscan(['audit', `${url}?sig=${S.sig}`, '--header', `X-Api-Key: ${S.headerKey}`, '--out', out, ...formats, ...fast]);
+    const r = await idemscan([
+      'audit',
+      `${url}?sig=${S.sig}`,
+      '--header',
+      `X-Api-Key: ${S.headerKey}`,
+      '--out',
+      out,
+      ...formats,
+      ...fast,
+    ]);
     expect(r.stdout).toContain('echo_');
     expect(leaks(outputs(out, r), [S.sig, S.headerKey])).toEqual([]);
   });
@@ -136,11 +165,18 @@ describe('redaction in linear time', () => {
       { name: 'healthy', command: process.execPath, args: [FIXTURES.legacyStdio] },
     ]);
     const t0 = performance.now();
-    const r = await idemscan(['scan', file, '--allow-env', 'ORG_ID,TEAM_NAME', '--out', out, '--format', 'json', ...fast], { env });
+    const r = await idemscan(
+      ['scan', file, '--allow-env', 'ORG_ID,TEAM_NAME', '--out', out, '--format', 'json', ...fast],
+      { env },
+    );
     const wall = performance.now() - t0;
     expect(r.timedOut).toBe(false);
     const report = Report.parse(JSON.parse(readFileSync(path.join(out, 'report.json'), 'utf8')));
-    expect(report.servers.map((s) => [s.name, s.status])).toEqual([['eyj-stdio', 'ok'], ['eyj-http', 'ok'], ['healthy', 'ok']]);
+    expect(report.servers.map((s) => [s.name, s.status])).toEqual([
+      ['eyj-stdio', 'ok'],
+      ['eyj-http', 'ok'],
+      ['healthy', 'ok'],
+    ]);
     // The note quotes the offered version, bounded: the whole 300 KB went through bounding and redaction.
     // (A slow machine answers after the probe timeout: the note then ends with ", after N ms".)
     expect(report.servers[0]!.protocol?.negotiation).toMatch(/… \[299960 more characters\]\)(?:, after \d+ ms)?$/);

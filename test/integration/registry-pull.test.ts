@@ -23,12 +23,25 @@ async function registry(env: Record<string, string>): Promise<FixtureRegistry> {
 }
 const tmp = () => mkdtempSync(path.join(os.tmpdir(), 'idemscan-pull-'));
 const OFFICIAL = 'io.modelcontextprotocol.registry/official';
-const entry = (name: string, version: string | undefined, part: Record<string, unknown>, extra: { status?: string; isLatest?: boolean; updatedAt?: string } = {}) => ({
+const entry = (
+  name: string,
+  version: string | undefined,
+  part: Record<string, unknown>,
+  extra: { status?: string; isLatest?: boolean; updatedAt?: string } = {},
+) => ({
   server: { name, ...(version !== undefined ? { version } : {}), ...part },
-  _meta: { [OFFICIAL]: { status: extra.status ?? 'active', isLatest: extra.isLatest ?? true, updatedAt: extra.updatedAt ?? '2026-11-01T00:00:00Z' } },
+  _meta: {
+    [OFFICIAL]: {
+      status: extra.status ?? 'active',
+      isLatest: extra.isLatest ?? true,
+      updatedAt: extra.updatedAt ?? '2026-11-01T00:00:00Z',
+    },
+  },
 });
 const remote = (url: string, type = 'streamable-http') => ({ remotes: [{ type, url }] });
-const npm = (id: string) => ({ packages: [{ registryType: 'npm', identifier: id, version: '1.0.0', transport: { type: 'stdio' } }] });
+const npm = (id: string) => ({
+  packages: [{ registryType: 'npm', identifier: id, version: '1.0.0', transport: { type: 'stdio' } }],
+});
 
 interface Pulled {
   counts: Record<string, number>;
@@ -57,7 +70,10 @@ describe('registry pull', () => {
     expect(loaded.skipped).toEqual([]);
     expect(loaded.targets).toHaveLength(240);
     expect(loaded.targets.filter((t) => t.transport === 'http')).toHaveLength(81); // 84 remotes, 3 of them deleted or deprecated
-    expect(loaded.targets.find((t) => t.name === 'io.example/server-1')).toMatchObject({ transport: 'stdio', npm: '@fixture/pkg-1@1.0.1' });
+    expect(loaded.targets.find((t) => t.name === 'io.example/server-1')).toMatchObject({
+      transport: 'stdio',
+      npm: '@fixture/pkg-1@1.0.1',
+    });
   });
 
   it.each([
@@ -67,47 +83,71 @@ describe('registry pull', () => {
     ['huge', 2, 'above the page bound'],
     ['redirect', 1, 'HTTP 302 (a redirect: not followed)'],
     ['badcursor', 2, 'metadata.nextCursor is not a cursor'],
-  ])('a hostile page (%s) ends the pull with an error naming the page and keeps the %i pages read', async (mode, pages, words) => {
-    const r = await registry({ SERVERS: '100', PAGE_SIZE: '40', MODE: mode });
-    const out = path.join(tmp(), 'registry.json');
-    const run = await idemscan(['registry', 'pull', '--base-url', r.url, '--out', out, '-q']);
-    expect(run.exitCode).toBe(3);
-    expect(run.stderr).toContain('registry pull stopped: page');
-    expect(run.stderr).toContain(words);
-    const file = read(out);
-    expect(file.incomplete).toContain(words);
-    // 40 entries a page, half of them latest versions; server 7 and 8 of each 50 are left out.
-    expect(file.servers.length).toBeGreaterThanOrEqual(pages * 20 - 2);
-    expect(file.servers.length).toBeLessThanOrEqual(pages * 20);
-    // Nothing went where the redirect pointed: only this registry's pages were asked for.
-    expect(r.hits().every((h) => h.startsWith('/v0.1/servers?'))).toBe(true);
-    // The next pull asks for everything again (an incomplete pull keeps no pulledAt of its own).
-    expect(file.pulledAt).toBe(new Date(0).toISOString());
-  });
+  ])(
+    'a hostile page (%s) ends the pull with an error naming the page and keeps the %i pages read',
+    async (mode, pages, words) => {
+      const r = await registry({ SERVERS: '100', PAGE_SIZE: '40', MODE: mode });
+      const out = path.join(tmp(), 'registry.json');
+      const run = await idemscan(['registry', 'pull', '--base-url', r.url, '--out', out, '-q']);
+      expect(run.exitCode).toBe(3);
+      expect(run.stderr).toContain('registry pull stopped: page');
+      expect(run.stderr).toContain(words);
+      const file = read(out);
+      expect(file.incomplete).toContain(words);
+      // 40 entries a page, half of them latest versions; server 7 and 8 of each 50 are left out.
+      expect(file.servers.length).toBeGreaterThanOrEqual(pages * 20 - 2);
+      expect(file.servers.length).toBeLessThanOrEqual(pages * 20);
+      // Nothing went where the redirect pointed: only this registry's pages were asked for.
+      expect(r.hits().every((h) => h.startsWith('/v0.1/servers?'))).toBe(true);
+      // The next pull asks for everything again (an incomplete pull keeps no pulledAt of its own).
+      expect(file.pulledAt).toBe(new Date(0).toISOString());
+    },
+  );
 
   it('skips bad entries with a reason naming the entry and the field, and keeps the rest', async () => {
     const dir = tmp();
     const doc = path.join(dir, 'entries.json');
-    writeFileSync(doc, JSON.stringify([
-      entry('ok/remote', '1.0.0', remote('https://mcp.example.com/mcp')),
-      entry('bad/templated', '1.0.0', remote('https://{tenant}.example.com/mcp')),
-      entry('bad/websocket', '1.0.0', remote('wss://ws.example.com/mcp', 'websocket')),
-      entry('half/templated', '1.0.0', { remotes: [{ type: 'sse', url: 'https://{region}.example.com/sse' }, { type: 'sse', url: 'https://eu.example.com/sse' }] }),
-      entry('bad/no-version', undefined, npm('@x/no-version')),
-      entry('dup/name', '1.0.0', npm('@x/dup')),
-      entry('dup/name', '2.0.0', npm('@x/dup')),
-      entry('bad/huge', '1.0.0', { ...npm('@x/huge'), description: 'x'.repeat(300_000) }),
-      entry('bad/http-package', '1.0.0', { packages: [{ registryType: 'npm', identifier: '@x/h', version: '1.0.0', transport: { type: 'streamable-http', url: 'http://localhost:{port}/mcp' } }] }),
-      { server: { name: 'bad/no-meta', version: '1.0.0', ...npm('@x/m') } },
-      entry('other/pypi', '1.0.0', { packages: [{ registryType: 'pypi', identifier: 'mcp-thing', version: '1.0.0' }] }),
-    ]));
+    writeFileSync(
+      doc,
+      JSON.stringify([
+        entry('ok/remote', '1.0.0', remote('https://mcp.example.com/mcp')),
+        entry('bad/templated', '1.0.0', remote('https://{tenant}.example.com/mcp')),
+        entry('bad/websocket', '1.0.0', remote('wss://ws.example.com/mcp', 'websocket')),
+        entry('half/templated', '1.0.0', {
+          remotes: [
+            { type: 'sse', url: 'https://{region}.example.com/sse' },
+            { type: 'sse', url: 'https://eu.example.com/sse' },
+          ],
+        }),
+        entry('bad/no-version', undefined, npm('@x/no-version')),
+        entry('dup/name', '1.0.0', npm('@x/dup')),
+        entry('dup/name', '2.0.0', npm('@x/dup')),
+        entry('bad/huge', '1.0.0', { ...npm('@x/huge'), description: 'x'.repeat(300_000) }),
+        entry('bad/http-package', '1.0.0', {
+          packages: [
+            {
+              registryType: 'npm',
+              identifier: '@x/h',
+              version: '1.0.0',
+              transport: { type: 'streamable-http', url: 'http://localhost:{port}/mcp' },
+            },
+          ],
+        }),
+        { server: { name: 'bad/no-meta', version: '1.0.0', ...npm('@x/m') } },
+        entry('other/pypi', '1.0.0', {
+          packages: [{ registryType: 'pypi', identifier: 'mcp-thing', version: '1.0.0' }],
+        }),
+      ]),
+    );
     const r = await registry({ DOC: doc });
     const out = path.join(dir, 'registry.json');
     const run = await idemscan(['registry', 'pull', '--base-url', r.url, '--out', out]);
     expect(run.exitCode, run.stderr).toBe(0);
     const file = read(out);
     expect(file.servers.map((s) => s.server.name)).toEqual(['ok/remote', 'half/templated', 'dup/name', 'other/pypi']);
-    expect(file.servers.find((s) => s.server.name === 'half/templated')!.server.remotes).toEqual([{ type: 'sse', url: 'https://eu.example.com/sse' }]);
+    expect(file.servers.find((s) => s.server.name === 'half/templated')!.server.remotes).toEqual([
+      { type: 'sse', url: 'https://eu.example.com/sse' },
+    ]);
     const reasons = Object.fromEntries((file.skipped ?? []).map((s) => [s.name, s.reason]));
     expect(reasons['bad/templated']).toContain('page 1 servers[1].server.remotes[0].url: templated');
     expect(reasons['bad/websocket']).toContain('servers[2].server.remotes[0].type: "websocket" is not a transport');
@@ -125,39 +165,72 @@ describe('registry pull', () => {
     const dir = tmp();
     const doc = path.join(dir, 'entries.json');
     const early = { updatedAt: '2026-11-01T00:00:00Z' };
-    writeFileSync(doc, JSON.stringify([
-      entry('a/changes', '1.0.0', npm('@x/a'), early),
-      entry('b/deleted', '1.0.0', npm('@x/b'), early),
-      entry('d/same', '1.0.0', npm('@x/d'), early),
-    ]));
+    writeFileSync(
+      doc,
+      JSON.stringify([
+        entry('a/changes', '1.0.0', npm('@x/a'), early),
+        entry('b/deleted', '1.0.0', npm('@x/b'), early),
+        entry('d/same', '1.0.0', npm('@x/d'), early),
+      ]),
+    );
     const r = await registry({ DOC: doc });
     const out = path.join(dir, 'registry.json');
     expect((await idemscan(['registry', 'pull', '--base-url', r.url, '--out', out, '-q'])).exitCode).toBe(0);
     const first = read(out);
     const later = { updatedAt: '2099-01-01T00:00:00Z' };
-    writeFileSync(doc, JSON.stringify([
-      entry('a/changes', '1.0.0', npm('@x/a'), { ...later, isLatest: false }),
-      entry('a/changes', '1.1.0', npm('@x/a'), later),
-      entry('b/deleted', '1.0.0', npm('@x/b'), { ...later, status: 'deleted' }),
-      entry('c/new', '0.1.0', remote('https://c.example.com/mcp'), later),
-      entry('d/same', '1.0.0', npm('@x/d'), early),
-    ]));
+    writeFileSync(
+      doc,
+      JSON.stringify([
+        entry('a/changes', '1.0.0', npm('@x/a'), { ...later, isLatest: false }),
+        entry('a/changes', '1.1.0', npm('@x/a'), later),
+        entry('b/deleted', '1.0.0', npm('@x/b'), { ...later, status: 'deleted' }),
+        entry('c/new', '0.1.0', remote('https://c.example.com/mcp'), later),
+        entry('d/same', '1.0.0', npm('@x/d'), early),
+      ]),
+    );
     const run = await idemscan(['registry', 'pull', '--base-url', r.url, '--out', out]);
     expect(run.exitCode, run.stderr).toBe(0);
     expect(run.stderr).toContain('only what changed since');
     expect(r.hits().at(-1)).toContain(`updated_since=${encodeURIComponent(first.pulledAt)}`);
     const file = read(out);
-    expect(Object.fromEntries(file.servers.map((s) => [s.server.name, s.server.version]))).toEqual({ 'a/changes': '1.1.0', 'd/same': '1.0.0', 'c/new': '0.1.0' });
+    expect(Object.fromEntries(file.servers.map((s) => [s.server.name, s.server.version]))).toEqual({
+      'a/changes': '1.1.0',
+      'd/same': '1.0.0',
+      'c/new': '0.1.0',
+    });
     expect(file.counts.deleted).toBe(1);
   });
 
   it('refuses a bad --updated-since, a base URL that is not http(s), and an --out file of another registry', async () => {
     const dir = tmp();
-    expect((await idemscan(['registry', 'pull', '--base-url', 'http://127.0.0.1:9', '--updated-since', 'yesterday', '--out', `${dir}/x.json`])).stderr).toContain('--updated-since yesterday: not a time');
+    expect(
+      (
+        await idemscan([
+          'registry',
+          'pull',
+          '--base-url',
+          'http://127.0.0.1:9',
+          '--updated-since',
+          'yesterday',
+          '--out',
+          `${dir}/x.json`,
+        ])
+      ).stderr,
+    ).toContain('--updated-since yesterday: not a time');
     const ftp = await idemscan(['registry', 'pull', '--base-url', 'ftp://127.0.0.1/', '--out', `${dir}/x.json`]);
     expect(ftp.exitCode).toBe(2);
-    writeFileSync(`${dir}/other.json`, JSON.stringify({ baseUrl: 'http://127.0.0.1:1/', pulledAt: '2026-11-01T00:00:00Z', servers: [] }));
-    const other = await idemscan(['registry', 'pull', '--base-url', 'http://127.0.0.1:9', '--out', `${dir}/other.json`]);
+    writeFileSync(
+      `${dir}/other.json`,
+      JSON.stringify({ baseUrl: 'http://127.0.0.1:1/', pulledAt: '2026-11-01T00:00:00Z', servers: [] }),
+    );
+    const other = await idemscan([
+      'registry',
+      'pull',
+      '--base-url',
+      'http://127.0.0.1:9',
+      '--out',
+      `${dir}/other.json`,
+    ]);
     expect(other.exitCode).toBe(2);
     expect(other.stderr).toContain('was pulled from http://127.0.0.1:1/');
     // An --out file too large to be a pull is not read whole (a sparse 17 MB file: nothing to update).

@@ -38,7 +38,11 @@ function craftedReport(docs: string) {
   const server = okServer('s', [{ name: 'read_x', inputSchema: { type: 'object' } }], {
     findings: [{ rule: 'evil/read', severity: 'warning', message: 'm' }],
   });
-  return reportOf([server], { options: { profiles: [{ id: 'evil', title: 'Evil', rules: [{ id: 'evil/read', severity: 'warning', title: 'read', docs }] }] } });
+  return reportOf([server], {
+    options: {
+      profiles: [{ id: 'evil', title: 'Evil', rules: [{ id: 'evil/read', severity: 'warning', title: 'read', docs }] }],
+    },
+  });
 }
 
 describe('a crafted saved report', () => {
@@ -46,10 +50,14 @@ describe('a crafted saved report', () => {
     const file = path.join(dir, 'report.json');
     writeFileSync(file, JSON.stringify(craftedReport(docs)));
     const out = path.join(dir, `out-${Math.random().toString(36).slice(2)}`);
-    const r = await idemscan(['report', file, '--format', 'sarif,md,html,tools', '--out', out], { env: { ...process.env, ENV_CANARY } });
+    const r = await idemscan(['report', file, '--format', 'sarif,md,html,tools', '--out', out], {
+      env: { ...process.env, ENV_CANARY },
+    });
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toContain('options.profiles[0].rules[0].docs: expected an https URL or a page idemscan ships');
-    const m = await idemscan(['merge', file, '--out', out, '--format', 'sarif,md'], { env: { ...process.env, ENV_CANARY } });
+    const m = await idemscan(['merge', file, '--out', out, '--format', 'sarif,md'], {
+      env: { ...process.env, ENV_CANARY },
+    });
     expect(m.exitCode).toBe(2);
     expect(m.stderr).toContain('options.profiles[0].rules[0].docs');
     let written = '';
@@ -85,7 +93,18 @@ describe('a crafted saved report', () => {
   it("a builtin profile's page and an https page still load", async () => {
     const file = path.join(dir, 'ok.json');
     const report = craftedReport('https://wiki.example.org/mcp#read');
-    report.options.profiles!.push({ id: 'openai-apps', title: 'OpenAI', rules: [{ id: 'openai-apps/explicit-hints', severity: 'error', title: 't', docs: 'profiles/openai-apps/explicit-hints' }] });
+    report.options.profiles!.push({
+      id: 'openai-apps',
+      title: 'OpenAI',
+      rules: [
+        {
+          id: 'openai-apps/explicit-hints',
+          severity: 'error',
+          title: 't',
+          docs: 'profiles/openai-apps/explicit-hints',
+        },
+      ],
+    });
     report.servers[0]!.findings.push({ rule: 'openai-apps/explicit-hints', severity: 'error', message: 'm' });
     writeFileSync(file, JSON.stringify(report));
     const out = path.join(dir, 'ok-out');
@@ -95,6 +114,8 @@ describe('a crafted saved report', () => {
     const rules = sarif.runs[0].tool.driver.rules as { id: string; helpUri?: string; help: { text: string } }[];
     expect(rules.find((x) => x.id === 'evil/read')!.helpUri).toBe('https://wiki.example.org/mcp#read');
     const shipped = readFileSync(path.join(RULE_PAGES, 'profiles/openai-apps/explicit-hints.md'), 'utf8');
-    expect(rules.find((x) => x.id === 'openai-apps/explicit-hints')!.help.text).toContain(shipped.split('\n')[2]!.replaceAll('**', '').slice(0, 20));
+    expect(rules.find((x) => x.id === 'openai-apps/explicit-hints')!.help.text).toContain(
+      shipped.split('\n')[2]!.replaceAll('**', '').slice(0, 20),
+    );
   });
 });

@@ -24,25 +24,55 @@ function envFor(extra: Record<string, string> = {}) {
   const id = ++n;
   const effects = path.join(dir, `effects-${id}.json`);
   const dropped = path.join(dir, `dropped-${id}.log`);
-  return { env: { EFFECTS_FILE: effects, DROPPED_LOG: dropped, ...extra }, effects: () => JSON.parse(readFileSync(effects, 'utf8')), dropped: () => (existsSync(dropped) ? readFileSync(dropped, 'utf8').trim().split('\n').length : 0) };
+  return {
+    env: { EFFECTS_FILE: effects, DROPPED_LOG: dropped, ...extra },
+    effects: () => JSON.parse(readFileSync(effects, 'utf8')),
+    dropped: () => (existsSync(dropped) ? readFileSync(dropped, 'utf8').trim().split('\n').length : 0),
+  };
 }
 
 async function withDecision(tool: string, args: unknown, extra?: Record<string, string>) {
   const run = envFor(extra);
-  const out = await execa(process.execPath, ['--import', 'tsx', EXAMPLE, tool, JSON.stringify(args), '--', process.execPath, RELAY, process.execPath, FIXTURES.probeStdio], {
-    env: run.env,
-    reject: false,
-    timeout: 30_000,
-  });
+  const out = await execa(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      EXAMPLE,
+      tool,
+      JSON.stringify(args),
+      '--',
+      process.execPath,
+      RELAY,
+      process.execPath,
+      FIXTURES.probeStdio,
+    ],
+    {
+      env: run.env,
+      reject: false,
+      timeout: 30_000,
+    },
+  );
   expect(out.exitCode, out.stderr).toBe(0);
   return { stdout: out.stdout, effects: run.effects(), dropped: run.dropped() };
 }
 
 /** What a client without retryDecision does: time out, re-issue, with a fresh key if the tool takes one. */
-async function naive(tool: string, args: Record<string, unknown>, key: 'argument' | 'params' | 'none', extra?: Record<string, string>) {
+async function naive(
+  tool: string,
+  args: Record<string, unknown>,
+  key: 'argument' | 'params' | 'none',
+  extra?: Record<string, string>,
+) {
   const run = envFor(extra);
   const client = new Client({ name: 'naive', version: '1.0.0' });
-  await client.connect(new StdioClientTransport({ command: process.execPath, args: [RELAY, process.execPath, FIXTURES.probeStdio], env: { ...(process.env as Record<string, string>), ...run.env } }));
+  await client.connect(
+    new StdioClientTransport({
+      command: process.execPath,
+      args: [RELAY, process.execPath, FIXTURES.probeStdio],
+      env: { ...(process.env as Record<string, string>), ...run.env },
+    }),
+  );
   const params = () => ({
     name: tool,
     arguments: key === 'argument' ? { ...args, idempotency_key: randomUUID() } : args,

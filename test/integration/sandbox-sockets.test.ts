@@ -43,24 +43,40 @@ if (p.endsWith('.txt')) { try { console.error('read: ' + require('fs').readFileS
 else { const s = require('net').connect(p); s.on('connect', () => { console.error('connected'); process.exit(0) }); s.on('error', (e) => { console.error('denied: ' + e.code); process.exit(0) }) }`;
 
 describe.skipIf(!hasBwrap)('--sandbox and Unix sockets under /tmp', () => {
-  it('never binds a socket a target names, nor a directory or package that holds one; a clean directory still works', { timeout: 60_000 }, async () => {
-    const target = (name: string, args: string[], cwd?: string): Target => ({ name, source: 'test', transport: 'stdio', command: process.execPath, args: ['-e', CONNECT, '--', ...args], cwd });
-    const sock = path.join(dir, 'agent', 'agent.sock');
-    const report = await scan([
-      target('socket-arg', [sock]),
-      target('dir-arg', [path.join(dir, 'agent'), 'agent.sock']),
-      target('dir-cwd', ['agent.sock'], path.join(dir, 'agent')),
-      target('flag-arg', [`--socket=${sock}`]),
-      target('package-file', [path.join(dir, 'pkg', 'index.js'), '..', 'deep', 'er', 'ipc.sock']),
-      target('clean-dir', [path.join(dir, 'clean'), 'data.txt']),
-    ], { sandbox: true, timeoutMs: 20_000 });
-    const stderr = Object.fromEntries(report.servers.map((s) => [s.name, `${s.failure?.message} ${s.failure?.stderr}`]));
-    expect(report.servers.every((s) => s.target.sandbox === 'bubblewrap')).toBe(true);
-    for (const name of ['socket-arg', 'dir-arg', 'dir-cwd', 'flag-arg', 'package-file']) {
-      expect(stderr[name], name).not.toContain('connected');
-      expect(stderr[name], name).toMatch(/denied: (ENOENT|ECONNREFUSED)/);
-    }
-    expect(connections).toBe(0);
-    expect(stderr['clean-dir']).toContain('read: CLEAN-FILE'); // a directory without sockets is still bound
-  });
+  it(
+    'never binds a socket a target names, nor a directory or package that holds one; a clean directory still works',
+    { timeout: 60_000 },
+    async () => {
+      const target = (name: string, args: string[], cwd?: string): Target => ({
+        name,
+        source: 'test',
+        transport: 'stdio',
+        command: process.execPath,
+        args: ['-e', CONNECT, '--', ...args],
+        cwd,
+      });
+      const sock = path.join(dir, 'agent', 'agent.sock');
+      const report = await scan(
+        [
+          target('socket-arg', [sock]),
+          target('dir-arg', [path.join(dir, 'agent'), 'agent.sock']),
+          target('dir-cwd', ['agent.sock'], path.join(dir, 'agent')),
+          target('flag-arg', [`--socket=${sock}`]),
+          target('package-file', [path.join(dir, 'pkg', 'index.js'), '..', 'deep', 'er', 'ipc.sock']),
+          target('clean-dir', [path.join(dir, 'clean'), 'data.txt']),
+        ],
+        { sandbox: true, timeoutMs: 20_000 },
+      );
+      const stderr = Object.fromEntries(
+        report.servers.map((s) => [s.name, `${s.failure?.message} ${s.failure?.stderr}`]),
+      );
+      expect(report.servers.every((s) => s.target.sandbox === 'bubblewrap')).toBe(true);
+      for (const name of ['socket-arg', 'dir-arg', 'dir-cwd', 'flag-arg', 'package-file']) {
+        expect(stderr[name], name).not.toContain('connected');
+        expect(stderr[name], name).toMatch(/denied: (ENOENT|ECONNREFUSED)/);
+      }
+      expect(connections).toBe(0);
+      expect(stderr['clean-dir']).toContain('read: CLEAN-FILE'); // a directory without sockets is still bound
+    },
+  );
 });

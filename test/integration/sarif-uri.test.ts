@@ -23,12 +23,35 @@ function sarifOf(dir: string): Log {
   expect(validate(log), JSON.stringify(validate.errors, null, 2)).toBe(true);
   return log;
 }
-const uris = (log: Log) => new Set(log.runs[0]!.results!.map((r) => `${r.locations![0]!.physicalLocation!.artifactLocation!.uriBaseId}:${r.locations![0]!.physicalLocation!.artifactLocation!.uri}`));
+const uris = (log: Log) =>
+  new Set(
+    log.runs[0]!.results!.map(
+      (r) =>
+        `${r.locations![0]!.physicalLocation!.artifactLocation!.uriBaseId}:${r.locations![0]!.physicalLocation!.artifactLocation!.uri}`,
+    ),
+  );
 
 describe('--sarif-uri', () => {
   it('a bare PATH: every result of a one-server audit points at that file under %SRCROOT%', async () => {
     const out = path.join(repo, 'out-audit');
-    const r = await idemscan(['audit', '--format', 'json,sarif', '--out', out, '--sarif-uri', './src/my server/index.ts', ...fast, '--env', 'SET=findings', '--', process.execPath, FIXTURES.rules], { cwd: repo });
+    const r = await idemscan(
+      [
+        'audit',
+        '--format',
+        'json,sarif',
+        '--out',
+        out,
+        '--sarif-uri',
+        './src/my server/index.ts',
+        ...fast,
+        '--env',
+        'SET=findings',
+        '--',
+        process.execPath,
+        FIXTURES.rules,
+      ],
+      { cwd: repo },
+    );
     expect(r.exitCode, r.stderr).toBe(0);
     expect(r.stderr).not.toContain('warning');
     const log = sarifOf(out);
@@ -38,10 +61,32 @@ describe('--sarif-uri', () => {
 
   it('NAME=PATH per server in a scan, by the name the table shows; the others keep their target file', async () => {
     const list = path.join(repo, 'targets.json');
-    const server = (name: string) => ({ name, command: process.execPath, args: [FIXTURES.rules], env: { SET: 'findings' } });
+    const server = (name: string) => ({
+      name,
+      command: process.execPath,
+      args: [FIXTURES.rules],
+      env: { SET: 'findings' },
+    });
     writeFileSync(list, JSON.stringify({ servers: [server('alpha'), server('beta'), server('gamma')] }));
     const out = path.join(repo, 'out-scan');
-    const r = await idemscan(['scan', 'targets.json', '--format', 'sarif', '--out', out, '--sarif-uri', 'alpha=src/other.ts', '--sarif-uri', 'beta=src/my server/index.ts', '--sarif-uri', 'nobody=src/other.ts', ...fast], { cwd: repo });
+    const r = await idemscan(
+      [
+        'scan',
+        'targets.json',
+        '--format',
+        'sarif',
+        '--out',
+        out,
+        '--sarif-uri',
+        'alpha=src/other.ts',
+        '--sarif-uri',
+        'beta=src/my server/index.ts',
+        '--sarif-uri',
+        'nobody=src/other.ts',
+        ...fast,
+      ],
+      { cwd: repo },
+    );
     expect(r.exitCode, r.stderr).toBe(0);
     expect(r.stderr).toContain('--sarif-uri: no server is named "nobody"');
     const log = sarifOf(out);
@@ -58,7 +103,19 @@ describe('--sarif-uri', () => {
 
   it('report re-renders a saved report with it, and warns of a path that is no file', async () => {
     const out = path.join(repo, 'out-audit');
-    const r = await idemscan(['report', path.join(out, 'report.json'), '--format', 'sarif', '--out', path.join(repo, 'out-report'), '--sarif-uri', 'src/missing.ts'], { cwd: repo });
+    const r = await idemscan(
+      [
+        'report',
+        path.join(out, 'report.json'),
+        '--format',
+        'sarif',
+        '--out',
+        path.join(repo, 'out-report'),
+        '--sarif-uri',
+        'src/missing.ts',
+      ],
+      { cwd: repo },
+    );
     expect(r.exitCode, r.stderr).toBe(0);
     expect(r.stderr).toContain('src/missing.ts is not a file under');
     expect(uris(sarifOf(path.join(repo, 'out-report')))).toEqual(new Set(['%SRCROOT%:src/missing.ts']));
@@ -76,17 +133,37 @@ describe('--sarif-uri', () => {
     ['=src/x.ts', /expected NAME=PATH or PATH/],
     ['a\u001b[31m.ts', /control character/],
   ])('%j is a usage error before any scan', async (value, message) => {
-    const r = await idemscan(['audit', '--format', 'sarif', '--out', path.join(repo, 'never'), '--sarif-uri', value, '--', process.execPath, FIXTURES.rules], { cwd: repo });
+    const r = await idemscan(
+      [
+        'audit',
+        '--format',
+        'sarif',
+        '--out',
+        path.join(repo, 'never'),
+        '--sarif-uri',
+        value,
+        '--',
+        process.execPath,
+        FIXTURES.rules,
+      ],
+      { cwd: repo },
+    );
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toMatch(message);
     expect(r.stderr).not.toContain('\u001b');
   });
 
   it('a bare PATH given twice, or a name mapped twice, is a usage error', async () => {
-    const twice = await idemscan(['audit', '--sarif-uri', 'a.ts', '--sarif-uri', 'b.ts', '--', process.execPath, FIXTURES.rules], { cwd: repo });
+    const twice = await idemscan(
+      ['audit', '--sarif-uri', 'a.ts', '--sarif-uri', 'b.ts', '--', process.execPath, FIXTURES.rules],
+      { cwd: repo },
+    );
     expect(twice.exitCode).toBe(2);
     expect(twice.stderr).toContain('given twice');
-    const mapped = await idemscan(['audit', '--sarif-uri', 's=a.ts', '--sarif-uri', 's=b.ts', '--', process.execPath, FIXTURES.rules], { cwd: repo });
+    const mapped = await idemscan(
+      ['audit', '--sarif-uri', 's=a.ts', '--sarif-uri', 's=b.ts', '--', process.execPath, FIXTURES.rules],
+      { cwd: repo },
+    );
     expect(mapped.exitCode).toBe(2);
     expect(mapped.stderr).toContain('mapped twice');
   });

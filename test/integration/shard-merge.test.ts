@@ -30,7 +30,10 @@ const servers = [
   raw('crash-after-init', 'crash-after-init'),
 ];
 const targetFile = path.join(dir, 'targets.json');
-writeFileSync(targetFile, JSON.stringify({ servers: [...servers, { name: 'later', command: 'docker', skip: 'needs Docker' }] }));
+writeFileSync(
+  targetFile,
+  JSON.stringify({ servers: [...servers, { name: 'later', command: 'docker', skip: 'needs Docker' }] }),
+);
 const read = (file: string) => Report.parse(JSON.parse(readFileSync(file, 'utf8')));
 const out = (name: string) => path.join(dir, name);
 
@@ -42,7 +45,9 @@ beforeAll(async () => {
   // One after the other: parallel scans on two cores could time a server out in one and not the other.
   const runs = [await idemscan(['scan', targetFile, '--json', out('whole.json'), '--out', out('o-whole'), ...flags])];
   for (const [i, file] of shardFiles.entries()) {
-    runs.push(await idemscan(['scan', targetFile, '--shard', `${i + 1}/3`, '--json', file, '--out', out(`o-${i}`), ...flags]));
+    runs.push(
+      await idemscan(['scan', targetFile, '--shard', `${i + 1}/3`, '--json', file, '--out', out(`o-${i}`), ...flags]),
+    );
   }
   // 3 = every target of that shard failed (possible with the crash fixtures): still a report.
   for (const r of runs) expect([0, 3], r.stderr).toContain(r.exitCode);
@@ -69,7 +74,12 @@ describe('scan --shard and merge', () => {
     expect(whole.summary).toMatchObject({ servers: servers.length, serversFailed: 2 });
     expect(merged.servers.map((s) => s.name)).toEqual([...whole.servers.map((s) => s.name)].sort());
     const shape = (r: Report) =>
-      Object.fromEntries(r.servers.map((s) => [s.name, { status: s.status, tools: s.tools.map((t) => [t.name, t.verdict, t.keyArguments]) }]));
+      Object.fromEntries(
+        r.servers.map((s) => [
+          s.name,
+          { status: s.status, tools: s.tools.map((t) => [t.name, t.verdict, t.keyArguments]) },
+        ]),
+      );
     expect(shape(merged)).toEqual(shape(whole));
   });
 
@@ -78,7 +88,12 @@ describe('scan --shard and merge', () => {
     expect(merged.options.shard).toBeUndefined();
     const shards = shardFiles.map(read);
     expect(merged.startedAt).toBe(shards.map((r) => r.startedAt).sort()[0]);
-    expect(merged.finishedAt).toBe(shards.map((r) => r.finishedAt).sort().at(-1));
+    expect(merged.finishedAt).toBe(
+      shards
+        .map((r) => r.finishedAt)
+        .sort()
+        .at(-1),
+    );
     expect(merged.skipped).toEqual(whole.skipped);
   });
 
@@ -92,7 +107,17 @@ describe('scan --shard and merge', () => {
     const one = path.join(dir, 'one.json');
     writeFileSync(one, JSON.stringify({ servers: [servers[0]] }));
     const empty = [1, 2, 3, 4].find((i) => shardOf('modern', 4) !== i)!;
-    const r = await idemscan(['scan', one, '--shard', `${empty}/4`, '--json', out('empty.json'), '--out', out('o-empty'), ...flags]);
+    const r = await idemscan([
+      'scan',
+      one,
+      '--shard',
+      `${empty}/4`,
+      '--json',
+      out('empty.json'),
+      '--out',
+      out('o-empty'),
+      ...flags,
+    ]);
     expect(r.exitCode, r.stderr).toBe(0);
     expect(read(out('empty.json')).summary.servers).toBe(0);
     for (const bad of ['0/3', '4/3', 'x']) {

@@ -18,23 +18,41 @@ const HOOK = fileURLToPath(new URL('../helpers/log-imports.mjs', import.meta.url
 async function loaded(args: string[]): Promise<string[]> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'idemscan-imports-'));
   const log = path.join(dir, 'imports.log');
-  const r = await execa(process.execPath, ['--import', HOOK, CLI, ...args], { env: { IDEMSCAN_IMPORT_LOG: log }, reject: false, cwd: dir });
+  const r = await execa(process.execPath, ['--import', HOOK, CLI, ...args], {
+    env: { IDEMSCAN_IMPORT_LOG: log },
+    reject: false,
+    cwd: dir,
+  });
   expect(r.exitCode, r.stderr).toBe(0);
   return readFileSync(log, 'utf8').trim().split('\n');
 }
 
-it('audit of a stdio server loads no zod, SDK client, HTML, Markdown or SARIF writer', { timeout: 30_000 }, async () => {
-  const urls = await loaded(['audit', '--out', 'out', '--', process.execPath, FIXTURES.rules]);
-  expect(urls.some((u) => u.includes('/dist/scan.js')), 'the scanner itself').toBe(true);
-  expect(urls.some((u) => u.includes('/dist/render/tools.js')), 'the tool view it prints').toBe(true);
-  const needless = urls.filter((u) => /\/node_modules\/(?:zod|@modelcontextprotocol\/client)\/|\/render\/(?:html\/index|markdown)\.js/.test(u));
-  expect(needless).toEqual([]);
-});
+it(
+  'audit of a stdio server loads no zod, SDK client, HTML, Markdown or SARIF writer',
+  { timeout: 30_000 },
+  async () => {
+    const urls = await loaded(['audit', '--out', 'out', '--', process.execPath, FIXTURES.rules]);
+    expect(
+      urls.some((u) => u.includes('/dist/scan.js')),
+      'the scanner itself',
+    ).toBe(true);
+    expect(
+      urls.some((u) => u.includes('/dist/render/tools.js')),
+      'the tool view it prints',
+    ).toBe(true);
+    const needless = urls.filter((u) =>
+      /\/node_modules\/(?:zod|@modelcontextprotocol\/client)\/|\/render\/(?:html\/index|markdown)\.js/.test(u),
+    );
+    expect(needless).toEqual([]);
+  },
+);
 
 it('--version loads no command module', async () => {
   const urls = await loaded(['--version']);
   // render/terminal.js is the escaper of server text that `where` and `login` print with.
-  expect(urls.filter((u) => /\/dist\/(?:cli\/commands|scan|render\/(?!terminal\.js))/.test(u) || SCANNING.test(u))).toEqual([]);
+  expect(
+    urls.filter((u) => /\/dist\/(?:cli\/commands|scan|render\/(?!terminal\.js))/.test(u) || SCANNING.test(u)),
+  ).toEqual([]);
 });
 
 /** The scanner, the connector, redaction and the target readers (the cache directory's name is a one-line module). */

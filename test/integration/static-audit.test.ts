@@ -21,7 +21,13 @@ const write = (file: string, data: string) => (writeFileSync(path.join(dir, file
 const essence = (s: ServerReport) => ({
   serverInfo: s.serverInfo,
   idempotencyCapability: s.idempotencyCapability,
-  tools: s.tools.map((t) => ({ name: t.name, verdict: t.verdict, definitionHash: t.definitionHash, keys: t.keyArguments, findings: t.findings })),
+  tools: s.tools.map((t) => ({
+    name: t.name,
+    verdict: t.verdict,
+    definitionHash: t.definitionHash,
+    keys: t.keyArguments,
+    findings: t.findings,
+  })),
   findings: s.findings,
 });
 
@@ -31,7 +37,10 @@ describe('static audit of a saved tools/list', () => {
   beforeAll(async () => {
     saved = await savedListOf(FIXTURES.rules, { SET: 'findings' });
     write('tools.json', JSON.stringify(saved, null, 2));
-    const r = await run(['audit', '--probe-timeout', '500', '-q', '--out', 'live', '--', process.execPath, FIXTURES.rules], { SET: 'findings' });
+    const r = await run(
+      ['audit', '--probe-timeout', '500', '-q', '--out', 'live', '--', process.execPath, FIXTURES.rules],
+      { SET: 'findings' },
+    );
     expect(r.exitCode).toBe(0);
     live = readReport('live');
   }, 60_000);
@@ -51,19 +60,39 @@ describe('static audit of a saved tools/list', () => {
   });
 
   it('--fail-on, SARIF (located at the saved file), Markdown and a profile work as for a live audit', async () => {
-    const r = await run(['audit', '--tools', 'tools.json', '--out', 'gate', '--format', 'json,sarif,md', '--fail-on', 'error', '--profile', 'openai-apps', '-q']);
+    const r = await run([
+      'audit',
+      '--tools',
+      'tools.json',
+      '--out',
+      'gate',
+      '--format',
+      'json,sarif,md',
+      '--fail-on',
+      'error',
+      '--profile',
+      'openai-apps',
+      '-q',
+    ]);
     expect(r.exitCode).toBe(1);
     expect(r.stderr).toContain('malformed-hint (1 finding): rules-findings/bad_hint');
     const sarif = JSON.parse(readFileSync(path.join(dir, 'gate', 'report.sarif'), 'utf8'));
-    expect(sarif.runs[0].results[0].locations[0].physicalLocation.artifactLocation).toEqual({ uri: 'tools.json', uriBaseId: '%SRCROOT%' });
-    expect(readReport('gate').servers[0]!.tools.some((t) => t.findings.some((f) => f.rule.startsWith('openai-apps/')))).toBe(true);
+    expect(sarif.runs[0].results[0].locations[0].physicalLocation.artifactLocation).toEqual({
+      uri: 'tools.json',
+      uriBaseId: '%SRCROOT%',
+    });
+    expect(
+      readReport('gate').servers[0]!.tools.some((t) => t.findings.some((f) => f.rule.startsWith('openai-apps/'))),
+    ).toBe(true);
     expect(readFileSync(path.join(dir, 'gate', 'report.md'), 'utf8')).toContain('| bad\\_hint | malformed-hint |');
   });
 
   it('reads a bare array of tools, a JSON-RPC response, and one result per line (each a server) as scan targets', async () => {
     write('bare.json', JSON.stringify(saved.tools));
     write('response.json', JSON.stringify({ jsonrpc: '2.0', id: 2, result: { tools: saved.tools } }));
-    const lines = [saved, { tools: saved.tools.slice(0, 2), serverInfo: { name: 'two', version: '1' } }, { tools: [] }].map((x) => JSON.stringify(x)).join('\n');
+    const lines = [saved, { tools: saved.tools.slice(0, 2), serverInfo: { name: 'two', version: '1' } }, { tools: [] }]
+      .map((x) => JSON.stringify(x))
+      .join('\n');
     write('census.jsonl', lines + '\n');
     const r = await run(['scan', 'bare.json', 'response.json', 'census.jsonl', '--out', 'many', '-q'], { PATH: '' });
     expect(r.exitCode, r.stderr).toBe(0);
@@ -81,13 +110,43 @@ describe('static audit of a saved tools/list', () => {
 
   it('lock and --baseline: a committed tool list gates on drift without a backend', async () => {
     expect((await run(['lock', 'tools.json', '--lock', 'tools.lock.json', '-q', '--out', 'l'])).exitCode).toBe(0);
-    expect((await run(['audit', '--tools', 'tools.json', '--baseline', 'tools.lock.json', '--fail-on', 'drift', '-q', '--out', 'same'])).exitCode).toBe(0);
+    expect(
+      (
+        await run([
+          'audit',
+          '--tools',
+          'tools.json',
+          '--baseline',
+          'tools.lock.json',
+          '--fail-on',
+          'drift',
+          '-q',
+          '--out',
+          'same',
+        ])
+      ).exitCode,
+    ).toBe(0);
     const edited = structuredClone(saved) as { tools: { name?: string; description?: string }[] };
     edited.tools.find((t) => t.name === 'create_widget')!.description = 'Creates a widget, now charged.';
     write('edited.json', JSON.stringify(edited));
-    const r = await run(['audit', '--tools', 'edited.json', '--name', 'rules-findings', '--baseline', 'tools.lock.json', '--fail-on', 'drift', '-q', '--out', 'drift']);
+    const r = await run([
+      'audit',
+      '--tools',
+      'edited.json',
+      '--name',
+      'rules-findings',
+      '--baseline',
+      'tools.lock.json',
+      '--fail-on',
+      'drift',
+      '-q',
+      '--out',
+      'drift',
+    ]);
     expect(r.exitCode).toBe(1);
-    expect(readReport('drift').drift?.changes).toContainEqual(expect.objectContaining({ kind: 'definition-changed', tool: 'create_widget', fields: ['description'] }));
+    expect(readReport('drift').drift?.changes).toContainEqual(
+      expect.objectContaining({ kind: 'definition-changed', tool: 'create_widget', fields: ['description'] }),
+    );
   });
 
   it('usage errors: a file that is no saved result, --tools with a command too', async () => {

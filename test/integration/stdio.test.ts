@@ -8,7 +8,11 @@ import { spawnLog, waitGone } from '../helpers/processes.js';
 
 const log = spawnLog();
 const node = (name: string, file: string, env: Record<string, string> = {}): Target => ({
-  name, source: 'test', transport: 'stdio', command: process.execPath, args: [file],
+  name,
+  source: 'test',
+  transport: 'stdio',
+  command: process.execPath,
+  args: [file],
   env: { IDEMSCAN_FIXTURE_LOG: log.file, ...env },
 });
 const raw = (mode: string) => node(mode, FIXTURES.raw, { MODE: mode });
@@ -28,19 +32,24 @@ describe('both protocol eras', () => {
     ['modern', FIXTURES.modernStdio, 'modern', '2026-07-28'],
     ['legacy', FIXTURES.legacyStdio, 'legacy', '2025-11-25'],
     ['dual', FIXTURES.dualStdio, 'modern', '2026-07-28'],
-  ])('%s server: every verdict and key argument, started once, nothing left running', async (name, file, era, version) => {
-    const before = log.entries().length;
-    const s = await scanOne(node(name, file));
-    expect(s.status).toBe('ok');
-    expect(s.protocol).toMatchObject({ era, version });
-    expect(Object.fromEntries(s.tools.map((t) => [t.name, t.verdict]))).toEqual(PAYMENTS_VERDICTS);
-    for (const t of s.tools) {
-      expect(t.keyArguments.map(({ name, path, confidence }) => ({ name, path, confidence }))).toEqual(PAYMENTS_KEYS[t.name] ?? []);
-    }
-    const spawned = log.entries().slice(before);
-    expect(spawned).toHaveLength(1);
-    expect(await waitGone(spawned.map((e) => e.pid))).toEqual([]);
-  });
+  ])(
+    '%s server: every verdict and key argument, started once, nothing left running',
+    async (name, file, era, version) => {
+      const before = log.entries().length;
+      const s = await scanOne(node(name, file));
+      expect(s.status).toBe('ok');
+      expect(s.protocol).toMatchObject({ era, version });
+      expect(Object.fromEntries(s.tools.map((t) => [t.name, t.verdict]))).toEqual(PAYMENTS_VERDICTS);
+      for (const t of s.tools) {
+        expect(t.keyArguments.map(({ name, path, confidence }) => ({ name, path, confidence }))).toEqual(
+          PAYMENTS_KEYS[t.name] ?? [],
+        );
+      }
+      const spawned = log.entries().slice(before);
+      expect(spawned).toHaveLength(1);
+      expect(await waitGone(spawned.map((e) => e.pid))).toEqual([]);
+    },
+  );
 });
 
 describe('what the SDK would strip or reject', () => {
@@ -48,7 +57,10 @@ describe('what the SDK would strip or reject', () => {
     const s = await scanOne(raw('idempotency-cap'));
     expect(s.idempotencyCapability).toBe(true);
     expect((s.capabilities as { tools: Record<string, unknown> }).tools.idempotency).toEqual({});
-    expect(Object.fromEntries(s.tools.map((t) => [t.name, t.verdict]))).toEqual({ charge_card: 'protocol-keyed', get_charge: 'read-only' });
+    expect(Object.fromEntries(s.tools.map((t) => [t.name, t.verdict]))).toEqual({
+      charge_card: 'protocol-keyed',
+      get_charge: 'read-only',
+    });
     expect(s.tools.some((t) => t.annotations && 'x-retry' in t.annotations)).toBe(true);
   });
 
@@ -123,7 +135,14 @@ describe('awkward servers', () => {
 
   it('a server behind sh -c that outlives its stdin is ended with its whole process group', async () => {
     const before = log.entries().length;
-    const s = await scanOne({ name: 'orphan', source: 'test', transport: 'stdio', command: 'sh', args: [FIXTURES.shOrphan], env: { IDEMSCAN_FIXTURE_LOG: log.file } });
+    const s = await scanOne({
+      name: 'orphan',
+      source: 'test',
+      transport: 'stdio',
+      command: 'sh',
+      args: [FIXTURES.shOrphan],
+      env: { IDEMSCAN_FIXTURE_LOG: log.file },
+    });
     expect(s.status).toBe('ok');
     const spawned = log.entries().slice(before);
     expect(spawned.length).toBeGreaterThanOrEqual(3); // sh, the server, its sleeping child
@@ -150,8 +169,12 @@ describe('failures are values with a kind', () => {
   });
 
   it('a line on stdout that never ends is cut off at the frame bound', async () => {
-    const flood = "const b = 'x'.repeat(1 << 20); const w = () => { while (process.stdout.write(b)); process.stdout.once('drain', w); }; w();";
-    const s = await scanOne({ name: 'flood', source: 'test', transport: 'stdio', command: process.execPath, args: ['-e', flood] }, { ...fast, maxFrameBytes: 4 * 1024 * 1024 });
+    const flood =
+      "const b = 'x'.repeat(1 << 20); const w = () => { while (process.stdout.write(b)); process.stdout.once('drain', w); }; w();";
+    const s = await scanOne(
+      { name: 'flood', source: 'test', transport: 'stdio', command: process.execPath, args: ['-e', flood] },
+      { ...fast, maxFrameBytes: 4 * 1024 * 1024 },
+    );
     expect(s.failure?.kind).toBe('protocol');
     expect(s.failure?.message).toMatch(/exceeded 4194304 bytes/);
   });
@@ -162,9 +185,26 @@ describe('failures are values with a kind', () => {
   });
 
   it('one bad server neither stops nor loses the others', async () => {
-    const report = await scan([raw('hang'), node('modern', FIXTURES.modernStdio), raw('crash'), node('legacy', FIXTURES.legacyStdio)], { ...fast, timeoutMs: 3_000 });
-    expect(report.servers.map((s) => [s.name, s.status])).toEqual([['hang', 'failed'], ['modern', 'ok'], ['crash', 'failed'], ['legacy', 'ok']]);
-    expect(report.summary).toMatchObject({ servers: 4, serversOk: 2, serversFailed: 2, tools: 16, readOnly: 2, keyed: 4, idempotent: 2, unprotected: 8 });
+    const report = await scan(
+      [raw('hang'), node('modern', FIXTURES.modernStdio), raw('crash'), node('legacy', FIXTURES.legacyStdio)],
+      { ...fast, timeoutMs: 3_000 },
+    );
+    expect(report.servers.map((s) => [s.name, s.status])).toEqual([
+      ['hang', 'failed'],
+      ['modern', 'ok'],
+      ['crash', 'failed'],
+      ['legacy', 'ok'],
+    ]);
+    expect(report.summary).toMatchObject({
+      servers: 4,
+      serversOk: 2,
+      serversFailed: 2,
+      tools: 16,
+      readOnly: 2,
+      keyed: 4,
+      idempotent: 2,
+      unprotected: 8,
+    });
   });
 
   it('gives the server only a minimal environment plus what the target declares', async () => {
@@ -175,7 +215,11 @@ describe('failures are values with a kind', () => {
       expect(seen).toContain('DECLARED');
       expect(seen).toContain('PATH');
       expect(seen).not.toContain('IDEMSCAN_TEST_SECRET');
-      expect(seen.every((n) => ['HOME', 'LOGNAME', 'PATH', 'SHELL', 'TERM', 'USER', 'DECLARED', 'MODE', 'IDEMSCAN_FIXTURE_LOG'].includes(n))).toBe(true);
+      expect(
+        seen.every((n) =>
+          ['HOME', 'LOGNAME', 'PATH', 'SHELL', 'TERM', 'USER', 'DECLARED', 'MODE', 'IDEMSCAN_FIXTURE_LOG'].includes(n),
+        ),
+      ).toBe(true);
       expect(s.target.env).toEqual(['IDEMSCAN_FIXTURE_LOG', 'MODE', 'DECLARED']);
     } finally {
       delete process.env.IDEMSCAN_TEST_SECRET;

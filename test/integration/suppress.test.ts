@@ -16,9 +16,16 @@ import { idemscan } from '../helpers/cli.js';
 import { sarifValidator } from '../helpers/sarif.js';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'idemscan-suppress-'));
-const write = (file: string, data: unknown) => (writeFileSync(path.join(dir, file), JSON.stringify(data, null, 2)), file);
+const write = (file: string, data: unknown) => (
+  writeFileSync(path.join(dir, file), JSON.stringify(data, null, 2)),
+  file
+);
 const server = ['--', process.execPath, FIXTURES.rules];
-const audit = (args: string[], cwd = dir) => idemscan(['audit', '--probe-timeout', '500', '--name', 'rules', ...args, ...server], { cwd, env: { SET: 'findings' } });
+const audit = (args: string[], cwd = dir) =>
+  idemscan(['audit', '--probe-timeout', '500', '--name', 'rules', ...args, ...server], {
+    cwd,
+    env: { SET: 'findings' },
+  });
 const readJson = (file: string) => JSON.parse(readFileSync(path.join(dir, file), 'utf8'));
 
 const accepted = {
@@ -32,18 +39,34 @@ const accepted = {
 describe('--suppress', () => {
   it('keeps suppressed findings with their reason, dismisses them in SARIF, and leaves them out of --fail-on', async () => {
     write('accepted.json', accepted);
-    const r = await audit(['--suppress', 'accepted.json', '--fail-on', 'error', '--format', 'json,sarif,md,html', '--out', 'a']);
+    const r = await audit([
+      '--suppress',
+      'accepted.json',
+      '--fail-on',
+      'error',
+      '--format',
+      'json,sarif,md,html',
+      '--out',
+      'a',
+    ]);
     // write-name-read-only (an error) is still counted: its entry expired.
     expect(r.exitCode).toBe(1);
     expect(r.stderr).toContain('--fail-on matched:\n  write-name-read-only (1 finding): rules/delete_record\n');
     const matched = r.stderr.slice(r.stderr.indexOf('--fail-on matched:'));
     expect(matched).not.toContain('malformed-hint');
     expect(matched).not.toContain('duplicate-tool-name');
-    expect(r.stderr).toContain('idemscan: warning: accepted.json: suppressions[2] (rule write-name-read-only) expired on 2020-01-31; it no longer applies (renew or remove it)');
+    expect(r.stderr).toContain(
+      'idemscan: warning: accepted.json: suppressions[2] (rule write-name-read-only) expired on 2020-01-31; it no longer applies (renew or remove it)',
+    );
     const report = Report.parse(readJson('a/report.json'));
     const s = report.servers[0]!;
-    expect(s.tools.find((t) => t.name === 'bad_hint')!.findings[0]!.suppressed).toEqual({ reason: 'old clients send the string; fixed in v3', file: 'accepted.json' });
-    expect(s.findings.find((f) => f.rule === 'duplicate-tool-name')!.suppressed?.reason).toBe('two versions served on purpose until the 2027 migration');
+    expect(s.tools.find((t) => t.name === 'bad_hint')!.findings[0]!.suppressed).toEqual({
+      reason: 'old clients send the string; fixed in v3',
+      file: 'accepted.json',
+    });
+    expect(s.findings.find((f) => f.rule === 'duplicate-tool-name')!.suppressed?.reason).toBe(
+      'two versions served on purpose until the 2027 migration',
+    );
     expect(s.tools.find((t) => t.name === 'delete_record')!.findings[0]!.suppressed).toBeUndefined();
     expect(report.options.suppress).toEqual({ file: 'accepted.json', entries: 3, applied: 2, expired: 1 });
 
@@ -52,7 +75,10 @@ describe('--suppress', () => {
     const results = sarif.runs[0].results as { ruleId: string; suppressions?: unknown[] }[];
     expect(results.filter((x) => x.suppressions).map((x) => [x.ruleId, x.suppressions])).toEqual([
       ['malformed-hint', [{ kind: 'external', justification: 'old clients send the string; fixed in v3' }]],
-      ['duplicate-tool-name', [{ kind: 'external', justification: 'two versions served on purpose until the 2027 migration' }]],
+      [
+        'duplicate-tool-name',
+        [{ kind: 'external', justification: 'two versions served on purpose until the 2027 migration' }],
+      ],
     ]);
     const md = readFileSync(path.join(dir, 'a/report.md'), 'utf8');
     expect(md).toContain('| ~~error~~ suppressed | bad\\_hint | malformed-hint |');
@@ -67,8 +93,10 @@ describe('--suppress', () => {
     expect(plain.exitCode).toBe(0);
     const a = readJson('a/report.sarif').runs[0];
     const b = readJson('b/report.sarif').runs[0];
-    for (const run of [a, b]) expect(run.tool.driver.rules.map((x: { id: string }) => x.id)).toEqual(CATALOGUE.map((x) => x.id));
-    const prints = (run: { results: { partialFingerprints: unknown }[] }) => run.results.map((x) => x.partialFingerprints);
+    for (const run of [a, b])
+      expect(run.tool.driver.rules.map((x: { id: string }) => x.id)).toEqual(CATALOGUE.map((x) => x.id));
+    const prints = (run: { results: { partialFingerprints: unknown }[] }) =>
+      run.results.map((x) => x.partialFingerprints);
     expect(prints(a)).toEqual(prints(b));
   });
 
@@ -84,12 +112,23 @@ describe('--suppress', () => {
   it('reads .idemscan-suppress.json when present; an entry without a reason is a usage error naming it', async () => {
     const repo = path.join(dir, 'repo');
     mkdirSync(repo);
-    writeFileSync(path.join(repo, '.idemscan-suppress.json'), JSON.stringify([{ rule: 'malformed-hint', reason: 'accepted' }]));
+    writeFileSync(
+      path.join(repo, '.idemscan-suppress.json'),
+      JSON.stringify([{ rule: 'malformed-hint', reason: 'accepted' }]),
+    );
     const r = await audit(['--fail-on', 'malformed-hint', '-q', '--out', 'd'], repo);
     expect(r.exitCode).toBe(0);
-    writeFileSync(path.join(repo, '.idemscan-suppress.json'), JSON.stringify([{ rule: 'malformed-hint', reason: 'ok' }, { rule: 'missing-annotations', tool: 'create_widget' }]));
+    writeFileSync(
+      path.join(repo, '.idemscan-suppress.json'),
+      JSON.stringify([
+        { rule: 'malformed-hint', reason: 'ok' },
+        { rule: 'missing-annotations', tool: 'create_widget' },
+      ]),
+    );
     const bad = await audit(['-q', '--out', 'e'], repo);
     expect(bad.exitCode).toBe(2);
-    expect(bad.stderr).toContain('--suppress .idemscan-suppress.json: invalid suppression suppressions[1] (rule missing-annotations, tool create_widget): reason: required');
+    expect(bad.stderr).toContain(
+      '--suppress .idemscan-suppress.json: invalid suppression suppressions[1] (rule missing-annotations, tool create_widget): reason: required',
+    );
   });
 });

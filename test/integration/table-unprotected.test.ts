@@ -8,12 +8,22 @@ import { idemscan } from '../helpers/cli.js';
 
 it('scan prints the unprotected tools under the table and `idemscan report <its report.json> --format tools`', async () => {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'idemscan-unprotected-'));
-  writeFileSync(path.join(dir, 'targets.json'), JSON.stringify({ servers: [{ name: 'widgets', command: process.execPath, args: [FIXTURES.rules], env: { SET: 'findings' } }] }));
-  const r = await idemscan(['scan', 'targets.json', '--out', 'my out', '--probe-timeout', '500'], { cwd: dir, env: { COLUMNS: '100' } });
+  writeFileSync(
+    path.join(dir, 'targets.json'),
+    JSON.stringify({
+      servers: [{ name: 'widgets', command: process.execPath, args: [FIXTURES.rules], env: { SET: 'findings' } }],
+    }),
+  );
+  const r = await idemscan(['scan', 'targets.json', '--out', 'my out', '--probe-timeout', '500'], {
+    cwd: dir,
+    env: { COLUMNS: '100' },
+  });
   expect(r.exitCode, r.stderr).toBe(0);
   const below = r.stdout.slice(r.stdout.indexOf('Unprotected tools:'));
   expect(below).toMatch(/^ {2}widgets \(\d+\): .*create_widget/m);
-  expect(below).toContain("Every tool with its verdict and evidence: idemscan report 'my out/report.json' --format tools");
+  expect(below).toContain(
+    "Every tool with its verdict and evidence: idemscan report 'my out/report.json' --format tools",
+  );
   const tools = await idemscan(['report', path.join(dir, 'my out', 'report.json'), '--format', 'tools'], { cwd: dir });
   expect(tools.exitCode, tools.stderr).toBe(0);
   expect(tools.stdout).toContain('create_widget');

@@ -26,15 +26,22 @@ afterAll(async () => {
 });
 const tmp = () => mkdtempSync(path.join(os.tmpdir(), 'idemscan-refresh-'));
 const entry = (name: string, version: string, extra: { status?: string; isLatest?: boolean } = {}) => ({
-  server: { name, version, remotes: [{ type: 'streamable-http', url: `https://${name.replace('/', '-')}.example.com/mcp/${version}` }] },
+  server: {
+    name,
+    version,
+    remotes: [{ type: 'streamable-http', url: `https://${name.replace('/', '-')}.example.com/mcp/${version}` }],
+  },
   _meta: { [OFFICIAL]: { status: extra.status ?? 'active', isLatest: extra.isLatest ?? true } },
 });
 
 describe('targets refresh', () => {
-  it('re-pins npm entries to the latest version npm view reports, keeping the rest of the file', { timeout: 60_000 }, async () => {
-    const dir = tmp();
-    const file = path.join(dir, 'targets.json');
-    const before = `{
+  it(
+    're-pins npm entries to the latest version npm view reports, keeping the rest of the file',
+    { timeout: 60_000 },
+    async () => {
+      const dir = tmp();
+      const file = path.join(dir, 'targets.json');
+      const before = `{
   // a list by hand
   "servers": [
     {"name":"probe","npm":"idemscan-npx-probe@1.0.0","args":["/tmp"],"comment":"kept as written"},
@@ -43,36 +50,57 @@ describe('targets refresh', () => {
   ]
 }
 `;
-    writeFileSync(file, before);
-    const run = await idemscan(['targets', 'refresh', file, '--cache-dir', path.join(dir, 'cache')], { env: npm.env() });
-    expect(run.exitCode, run.stderr).toBe(0);
-    expect(run.stdout).toBe('probe: 1.0.0 -> 1.1.0');
-    expect(run.stderr).toContain('missing: not refreshed: npm view failed');
-    expect(readFileSync(file, 'utf8')).toBe(before.replace('idemscan-npx-probe@1.0.0', 'idemscan-npx-probe@1.1.0'));
-    expect(npm.requests).toContain('/idemscan-npx-probe');
-  });
+      writeFileSync(file, before);
+      const run = await idemscan(['targets', 'refresh', file, '--cache-dir', path.join(dir, 'cache')], {
+        env: npm.env(),
+      });
+      expect(run.exitCode, run.stderr).toBe(0);
+      expect(run.stdout).toBe('probe: 1.0.0 -> 1.1.0');
+      expect(run.stderr).toContain('missing: not refreshed: npm view failed');
+      expect(readFileSync(file, 'utf8')).toBe(before.replace('idemscan-npx-probe@1.0.0', 'idemscan-npx-probe@1.1.0'));
+      expect(npm.requests).toContain('/idemscan-npx-probe');
+    },
+  );
 
   it('re-pins MCP Registry entries to version latest of --base-url, as JSON; --dry-run writes nothing', async () => {
     const dir = tmp();
     const doc = path.join(dir, 'entries.json');
-    writeFileSync(doc, JSON.stringify([
-      entry('a/moved', '1.0.0', { isLatest: false }),
-      entry('a/moved', '2.0.0'),
-      entry('b/deleted', '1.0.0', { status: 'deleted' }),
-      entry('c/same', '1.0.0'),
-    ]));
+    writeFileSync(
+      doc,
+      JSON.stringify([
+        entry('a/moved', '1.0.0', { isLatest: false }),
+        entry('a/moved', '2.0.0'),
+        entry('b/deleted', '1.0.0', { status: 'deleted' }),
+        entry('c/same', '1.0.0'),
+      ]),
+    );
     const r = await startFixtureRegistry({ DOC: doc });
     started.push(r);
     const file = path.join(dir, 'registry.json');
-    const list = { description: 'pulled', servers: [entry('a/moved', '1.0.0'), entry('b/deleted', '1.0.0'), entry('c/same', '1.0.0'), entry('d/unknown', '1.0.0')] };
+    const list = {
+      description: 'pulled',
+      servers: [
+        entry('a/moved', '1.0.0'),
+        entry('b/deleted', '1.0.0'),
+        entry('c/same', '1.0.0'),
+        entry('d/unknown', '1.0.0'),
+      ],
+    };
     writeFileSync(file, JSON.stringify(list, null, 1));
     const dry = await idemscan(['targets', 'refresh', file, '--base-url', r.url, '--dry-run', '--json']);
-    expect(JSON.parse(dry.stdout)).toMatchObject({ written: false, changes: [{ name: 'a/moved', registry: 'mcp-registry', from: '1.0.0', to: '2.0.0' }] });
+    expect(JSON.parse(dry.stdout)).toMatchObject({
+      written: false,
+      changes: [{ name: 'a/moved', registry: 'mcp-registry', from: '1.0.0', to: '2.0.0' }],
+    });
     expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual(list);
 
     const run = await idemscan(['targets', 'refresh', file, '--base-url', r.url, '--json']);
     expect(run.exitCode, run.stderr).toBe(0);
-    const out = JSON.parse(run.stdout) as { written: boolean; unchanged: string[]; failed: { name: string; error: string }[] };
+    const out = JSON.parse(run.stdout) as {
+      written: boolean;
+      unchanged: string[];
+      failed: { name: string; error: string }[];
+    };
     expect(out.written).toBe(true);
     expect(out.unchanged).toEqual(['c/same']);
     expect(out.failed.map((f) => f.name)).toEqual(['b/deleted', 'd/unknown']);

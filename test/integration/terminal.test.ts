@@ -41,7 +41,9 @@ describe('scan on the terminal', () => {
     expect(lines[at + 1]).toMatch(/^ {4}exited: /);
     expect(lines[at + 2]).toBe('    stderr: fatal: could not open database /nonexistent');
     expect(r.stdout).toMatch(/^total +8 +1 +0 +2 +1 +4 +1 failed$/m);
-    expect(r.stdout).toContain('2 of 7 tools that are not read-only can be retried safely (29%), across 2 servers (1 failed to scan).');
+    expect(r.stdout).toContain(
+      '2 of 7 tools that are not read-only can be retried safely (29%), across 2 servers (1 failed to scan).',
+    );
   });
 
   it('-q prints only errors: nothing for a clean scan, the failure for a failed server', async () => {
@@ -51,15 +53,28 @@ describe('scan on the terminal', () => {
     expect(clean.stderr).toBe('');
     const failed = await run(['scan', list('two-q.json', [modern, crash]), '--out', 'out-q2', '-q', ...fast]);
     expect(failed.stdout).toBe('');
-    expect(failed.stderr).toBe('idemscan: crash failed: exited: the server exited with code 1; stderr: fatal: could not open database /nonexistent');
+    expect(failed.stderr).toBe(
+      'idemscan: crash failed: exited: the server exited with code 1; stderr: fatal: could not open database /nonexistent',
+    );
   });
 
   it('--fail-on names the tools each rule and verdict matched, the first few and a count of the rest', async () => {
-    const r = await run(['scan', list('findings.json', [rules('findings')]), '--out', 'out-f', '-q', '--fail-on', 'weak-key-only,unprotected', ...fast]);
+    const r = await run([
+      'scan',
+      list('findings.json', [rules('findings')]),
+      '--out',
+      'out-f',
+      '-q',
+      '--fail-on',
+      'weak-key-only,unprotected',
+      ...fast,
+    ]);
     expect(r.exitCode).toBe(1);
     expect(r.stderr).toContain('idemscan: --fail-on matched:\n');
     expect(r.stderr).toContain('  weak-key-only (2 findings): findings/submit_order, findings/place_bet\n');
-    expect(r.stderr).toMatch(/^ {2}unprotected \((\d+) tools\): (findings\/[^,\n]+, ){4}findings\/[^,\n]+ and \d+ more$/m);
+    expect(r.stderr).toMatch(
+      /^ {2}unprotected \((\d+) tools\): (findings\/[^,\n]+, ){4}findings\/[^,\n]+ and \d+ more$/m,
+    );
   });
 });
 
@@ -78,7 +93,19 @@ describe('audit on the terminal', () => {
     expect(flat).toMatch(/8 tools: 1 read-only, 2 keyed, 1 idempotent, 4 unprotected; \d+ findings \(/);
     expect(r.stderr).toContain(`idemscan: wrote ${path.join('out-b', 'report.json')}`);
 
-    const named = await run(['audit', '--out', 'out-c', '--name', 'mine', '--rules-base-url', 'https://example.org/rules', ...fast, '--', node, FIXTURES.legacyStdio]);
+    const named = await run([
+      'audit',
+      '--out',
+      'out-c',
+      '--name',
+      'mine',
+      '--rules-base-url',
+      'https://example.org/rules',
+      ...fast,
+      '--',
+      node,
+      FIXTURES.legacyStdio,
+    ]);
     expect(named.stdout).toMatch(/^mine \(legacy-payments /);
     expect(named.stdout).toContain(`https://example.org/rules/${finding.rule}.md`);
   });
@@ -89,14 +116,26 @@ it('Ctrl-C lists the servers that were not scanned', { timeout: 90_000 }, async 
   const env = { IDEMSCAN_FIXTURE_LOG: log.file };
   const hang = (name: string) => ({ name, command: node, args: [FIXTURES.raw], env: { ...env, MODE: 'hang' } });
   // Two at a time, the quick ones first: two "raw-hang" spawns mark that both quick ones are done.
-  const file = list('interrupt.json', [{ ...modern, env }, { name: 'legacy', command: node, args: [FIXTURES.legacyStdio], env }, hang('hang-1'), hang('hang-2'), hang('hang-3')]);
-  const child = execa(node, [CLI, 'scan', file, '--out', 'out-i', '--concurrency', '2', '--timeout', '60000'], { reject: false, cwd: dir });
+  const file = list('interrupt.json', [
+    { ...modern, env },
+    { name: 'legacy', command: node, args: [FIXTURES.legacyStdio], env },
+    hang('hang-1'),
+    hang('hang-2'),
+    hang('hang-3'),
+  ]);
+  const child = execa(node, [CLI, 'scan', file, '--out', 'out-i', '--concurrency', '2', '--timeout', '60000'], {
+    reject: false,
+    cwd: dir,
+  });
   const deadline = Date.now() + 45_000;
-  while (log.entries().filter((e) => e.name === 'raw-hang').length < 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+  while (log.entries().filter((e) => e.name === 'raw-hang').length < 2 && Date.now() < deadline)
+    await new Promise((r) => setTimeout(r, 50));
   child.kill('SIGINT');
   const r = await child;
   expect(r.exitCode).toBe(130);
-  expect(r.stderr).toMatch(/idemscan: not scanned \(3 of 5\): hang-1 \(stopped after \d+\.\d s\), hang-2 \(stopped after \d+\.\d s\), hang-3 \(not started\)\n/);
+  expect(r.stderr).toMatch(
+    /idemscan: not scanned \(3 of 5\): hang-1 \(stopped after \d+\.\d s\), hang-2 \(stopped after \d+\.\d s\), hang-3 \(not started\)\n/,
+  );
   expect(r.stdout).toContain('interrupted: 2 of 5 servers scanned');
 });
 
@@ -109,16 +148,27 @@ const hasScript = (() => {
   }
 })();
 
-it.skipIf(!hasScript)('on a terminal (script(1)): a redrawn status line, and the table fits its 80 columns', { timeout: 60_000 }, async () => {
-  const names = Array.from({ length: 3 }, (_, i) => ({ ...modern, name: `a-server-name-far-too-long-for-a-narrow-terminal-number-${i}` }));
-  const file = path.join(dir, list('tty.json', names));
-  const command = `stty cols 80 rows 40; ${node} ${CLI} scan ${file} --out ${path.join(dir, 'out-t')} --probe-timeout 500 --timeout 10000`;
-  const r = await execa('script', ['-qfec', command, '/dev/null'], { reject: false, cwd: dir, env: { TERM: 'xterm', COLUMNS: '' } });
-  expect(r.exitCode, r.stdout).toBe(0);
-  expect(r.stdout).toContain('\r\x1b[K');
-  expect(r.stdout).toMatch(/scanned; running: a-server-name/);
-  const table = r.stdout.split(/\r?\n/).filter((l) => l.startsWith('a-server-name') || l.startsWith('server '));
-  expect(table.length).toBe(4);
-  for (const line of table) expect(line.length, line).toBeLessThanOrEqual(80);
-  expect(new Set(table).size).toBe(4);
-});
+it.skipIf(!hasScript)(
+  'on a terminal (script(1)): a redrawn status line, and the table fits its 80 columns',
+  { timeout: 60_000 },
+  async () => {
+    const names = Array.from({ length: 3 }, (_, i) => ({
+      ...modern,
+      name: `a-server-name-far-too-long-for-a-narrow-terminal-number-${i}`,
+    }));
+    const file = path.join(dir, list('tty.json', names));
+    const command = `stty cols 80 rows 40; ${node} ${CLI} scan ${file} --out ${path.join(dir, 'out-t')} --probe-timeout 500 --timeout 10000`;
+    const r = await execa('script', ['-qfec', command, '/dev/null'], {
+      reject: false,
+      cwd: dir,
+      env: { TERM: 'xterm', COLUMNS: '' },
+    });
+    expect(r.exitCode, r.stdout).toBe(0);
+    expect(r.stdout).toContain('\r\x1b[K');
+    expect(r.stdout).toMatch(/scanned; running: a-server-name/);
+    const table = r.stdout.split(/\r?\n/).filter((l) => l.startsWith('a-server-name') || l.startsWith('server '));
+    expect(table.length).toBe(4);
+    for (const line of table) expect(line.length, line).toBeLessThanOrEqual(80);
+    expect(new Set(table).size).toBe(4);
+  },
+);

@@ -22,10 +22,16 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 /** Every line that GitHub Actions would run as a command. */
 const commandLines = (text: string) => text.split('\n').filter((l) => /^\s*::/.test(l));
 
-const WORDS = 'a description long enough to be wrapped on a narrow terminal ::warning file=x::wrapped-into-a-command and more words after it';
+const WORDS =
+  'a description long enough to be wrapped on a narrow terminal ::warning file=x::wrapped-into-a-command and more words after it';
 
 function run(args: string[], columns = '60') {
-  return execa(process.execPath, [CLI, ...args], { reject: false, cwd: dir, env: { ...process.env, COLUMNS: columns, CI: 'true' }, timeout: 60_000 });
+  return execa(process.execPath, [CLI, ...args], {
+    reject: false,
+    cwd: dir,
+    env: { ...process.env, COLUMNS: columns, CI: 'true' },
+    timeout: 60_000,
+  });
 }
 
 describe('no output line starts a workflow command', () => {
@@ -35,7 +41,12 @@ describe('no output line starts a workflow command', () => {
     JSON.stringify({
       servers: [
         { name: '::error file=x::pwned', command: process.execPath, args: [FIXTURES.legacyStdio] },
-        { name: '  ::add-mask::secret', command: process.execPath, args: [FIXTURES.hostileEcho, `--x=${WORDS}`, '::notice::arg'], env: { MODE: 'list' } },
+        {
+          name: '  ::add-mask::secret',
+          command: process.execPath,
+          args: [FIXTURES.hostileEcho, `--x=${WORDS}`, '::notice::arg'],
+          env: { MODE: 'list' },
+        },
         { name: '::stop-commands::tok', command: path.join(dir, 'no-such-command') },
         { name: '::group::skipped', command: 'x', skip: '::error::skip reason' },
       ],
@@ -44,14 +55,53 @@ describe('no output line starts a workflow command', () => {
 
   it('scan: table, progress, skip and failure lines, Markdown; then report, and audit', async () => {
     const out = path.join(dir, 'out');
-    const scan = await run(['scan', list, '--format', 'json,md', '--out', out, '--timeout', '20000', '--probe-timeout', '500']);
+    const scan = await run([
+      'scan',
+      list,
+      '--format',
+      'json,md',
+      '--out',
+      out,
+      '--timeout',
+      '20000',
+      '--probe-timeout',
+      '500',
+    ]);
     expect(scan.stdout).toContain('pwned'); // the servers are there, escaped
     const md = readFileSync(path.join(out, 'report.md'), 'utf8');
-    const report = await run(['report', path.join(out, 'report.json'), '--format', 'table,tools,md', '--out', path.join(dir, 'again')]);
+    const report = await run([
+      'report',
+      path.join(out, 'report.json'),
+      '--format',
+      'table,tools,md',
+      '--out',
+      path.join(dir, 'again'),
+    ]);
     const again = readFileSync(path.join(dir, 'again', 'report.md'), 'utf8');
     const quiet = await run(['scan', list, '-q', '--out', out, '--timeout', '20000', '--probe-timeout', '500']);
-    const audit = await run(['audit', '--name', '::error::audit', '--', process.execPath, FIXTURES.hostileEcho, `--x=${WORDS}`, '::debug::arg'], '50');
-    for (const [what, text] of Object.entries({ scanOut: scan.stdout, scanErr: scan.stderr, md, reportOut: report.stdout, again, quietErr: quiet.stderr, auditOut: audit.stdout, auditErr: audit.stderr })) {
+    const audit = await run(
+      [
+        'audit',
+        '--name',
+        '::error::audit',
+        '--',
+        process.execPath,
+        FIXTURES.hostileEcho,
+        `--x=${WORDS}`,
+        '::debug::arg',
+      ],
+      '50',
+    );
+    for (const [what, text] of Object.entries({
+      scanOut: scan.stdout,
+      scanErr: scan.stderr,
+      md,
+      reportOut: report.stdout,
+      again,
+      quietErr: quiet.stderr,
+      auditOut: audit.stdout,
+      auditErr: audit.stderr,
+    })) {
       expect(commandLines(text), what).toEqual([]);
     }
     expect(scan.stdout + scan.stderr).toContain('\\u003a:error file=x::pwned');
@@ -61,7 +111,9 @@ describe('no output line starts a workflow command', () => {
 
 describe('noCommandLines', () => {
   it('escapes the first colon of each line that starts with `::`, after spaces, tabs or a carriage return', () => {
-    expect(noCommandLines('::a\n  ::b\n\t::c\r\n\r::d\nx ::e\n:f')).toBe('\\u003a:a\n  \\u003a:b\n\t\\u003a:c\r\n\r\\u003a:d\nx ::e\n:f');
+    expect(noCommandLines('::a\n  ::b\n\t::c\r\n\r::d\nx ::e\n:f')).toBe(
+      '\\u003a:a\n  \\u003a:b\n\t\\u003a:c\r\n\r\\u003a:d\nx ::e\n:f',
+    );
     expect(noCommandLines('')).toBe('');
   });
 
@@ -85,13 +137,14 @@ describe('a `::` inside a line', () => {
       expect(out, format).toContain('::srv');
       expect(out, format).toContain('::tool');
       // The Markdown shows no descriptions; in the HTML the description's own second line starts with `::`.
-      if (format === 'html') expect([out.includes('does ::this'), out.includes('\n\\u003a:error::that')]).toEqual([true, true]);
+      if (format === 'html')
+        expect([out.includes('does ::this'), out.includes('\n\\u003a:error::that')]).toEqual([true, true]);
       expect(out, format).not.toMatch(/\\u003a:(?:srv|tool)/);
       expect(commandLines(out), format).toEqual([]);
     }
   });
 
-  it('is unchanged on the CLI\'s streams, followed across writes: only what starts a line is escaped', () => {
+  it("is unchanged on the CLI's streams, followed across writes: only what starts a line is escaped", () => {
     const written: string[] = [];
     const stream = { write: (chunk: string) => (written.push(chunk), true) } as unknown as NodeJS.WriteStream;
     guardLineStarts(stream);

@@ -15,22 +15,47 @@ function boundTool(i: number): ToolReport {
     name: `${nasty(250)}${i}`,
     title: nasty(256),
     description: nasty(4_000),
-    annotations: { readOnlyHint: false, ...Object.fromEntries(Array.from({ length: 36 }, (_, j) => [`${nasty(60)}${j}`, nasty(256)])) },
+    annotations: {
+      readOnlyHint: false,
+      ...Object.fromEntries(Array.from({ length: 36 }, (_, j) => [`${nasty(60)}${j}`, nasty(256)])),
+    },
     effective: { readOnly: false, destructive: true, idempotent: false, openWorld: true },
     verdict: 'keyed',
-    keyArguments: Array.from({ length: 50 }, (_, j) => ({ name: nasty(256), path: `$.${nasty(500)}${j}`, confidence: j === 49 ? 'strong' as const : 'weak' as const, reason: 'name' })),
-    findings: Array.from({ length: 5 }, () => ({ rule: 'missing-annotations', severity: 'warning' as const, message: nasty(600), tool: nasty(256), evidence: nasty(200) })),
+    keyArguments: Array.from({ length: 50 }, (_, j) => ({
+      name: nasty(256),
+      path: `$.${nasty(500)}${j}`,
+      confidence: j === 49 ? ('strong' as const) : ('weak' as const),
+      reason: 'name',
+    })),
+    findings: Array.from({ length: 5 }, () => ({
+      rule: 'missing-annotations',
+      severity: 'warning' as const,
+      message: nasty(600),
+      tool: nasty(256),
+      evidence: nasty(200),
+    })),
   };
 }
 
 const server = (name: string, tools: ToolReport[]): ServerReport => ({
-  name, status: 'ok', target: { transport: 'stdio', command: 'node' }, idempotencyCapability: false, durationMs: 1, tools, findings: [],
+  name,
+  status: 'ok',
+  target: { transport: 'stdio', command: 'node' },
+  idempotencyCapability: false,
+  durationMs: 1,
+  tools,
+  findings: [],
 });
 
 function report(servers: ServerReport[]): Report {
   return {
-    schemaVersion: SCHEMA_VERSION, tool: { name: 'idemscan', version: '0' }, startedAt: '2026-01-01T00:00:00Z', finishedAt: '2026-01-01T00:00:01Z',
-    options: {}, summary: summarize(servers), servers,
+    schemaVersion: SCHEMA_VERSION,
+    tool: { name: 'idemscan', version: '0' },
+    startedAt: '2026-01-01T00:00:00Z',
+    finishedAt: '2026-01-01T00:00:01Z',
+    options: {},
+    summary: summarize(servers),
+    servers,
   };
 }
 
@@ -87,7 +112,15 @@ describe('one server within its report budget', () => {
   });
 
   it('leaves an ordinary page as it was', async () => {
-    const plain = { ...boundTool(0), name: 'create_payment', title: 'Pay', description: 'Create a payment.', annotations: { readOnlyHint: false }, keyArguments: [], findings: [] };
+    const plain = {
+      ...boundTool(0),
+      name: 'create_payment',
+      title: 'Pay',
+      description: 'Create a payment.',
+      annotations: { readOnlyHint: false },
+      keyArguments: [],
+      findings: [],
+    };
     const html = (await reporter('html')).render(report([server('plain', [plain])]));
     expect(html).not.toContain('To keep this page small');
     expect(html).not.toContain('htmlShortenedTools');

@@ -36,9 +36,20 @@ it('reads the homes of a passwd file, less / and the system trees, existing dire
     const alice = path.join(dir, 'alice');
     mkdirSync(alice);
     const file = path.join(dir, 'passwd');
-    writeFileSync(file, ['root:x:0:0:root:/root:/bin/bash', 'bin:x:2:2:bin:/bin:/usr/sbin/nologin', 'sys:x:3:3:sys:/dev:/usr/sbin/nologin',
-      'net:x:998:998::/:/usr/sbin/nologin', 'none:x:65534:65534::/nonexistent:/usr/sbin/nologin', 'games:x:5:60::/usr/games:/usr/sbin/nologin',
-      `alice:x:1001:1001::${alice}:/bin/bash`, 'broken line', ''].join('\n'));
+    writeFileSync(
+      file,
+      [
+        'root:x:0:0:root:/root:/bin/bash',
+        'bin:x:2:2:bin:/bin:/usr/sbin/nologin',
+        'sys:x:3:3:sys:/dev:/usr/sbin/nologin',
+        'net:x:998:998::/:/usr/sbin/nologin',
+        'none:x:65534:65534::/nonexistent:/usr/sbin/nologin',
+        'games:x:5:60::/usr/games:/usr/sbin/nologin',
+        `alice:x:1001:1001::${alice}:/bin/bash`,
+        'broken line',
+        '',
+      ].join('\n'),
+    );
     expect(passwdHomes(file)).toEqual(['/root', alice]);
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -54,10 +65,20 @@ it('hides passwd homes and cache dirs, each tmpfs size-bounded, parents before c
     const entry = path.join(cache, 'npm', 'own@1.0.0');
     for (const d of [alice, entry, path.join(cache, 'oauth')]) mkdirSync(d, { recursive: true });
     // As if /dev/shm were hidden, by hiding `dir` as a home: the cwd is then bound back over it.
-    const args = bwrapArgs({ home: '/root', homes: [dir], hide: [cache], readable: [cwd, entry], writable: [], placeholders: [alice], cwd, tmpfsBytes: 1 << 20 });
+    const args = bwrapArgs({
+      home: '/root',
+      homes: [dir],
+      hide: [cache],
+      readable: [cwd, entry],
+      writable: [],
+      placeholders: [alice],
+      cwd,
+      tmpfsBytes: 1 << 20,
+    });
     const tmpfs = args.flatMap((a, i) => (a === '--tmpfs' ? [args[i + 1]] : []));
     expect(tmpfs).toEqual(expect.arrayContaining([dir, cache, '/tmp', '/root']));
-    for (const [i, a] of args.entries()) if (a === '--tmpfs') expect(args.slice(i - 2, i)).toEqual(['--size', String(1 << 20)]);
+    for (const [i, a] of args.entries())
+      if (a === '--tmpfs') expect(args.slice(i - 2, i)).toEqual(['--size', String(1 << 20)]);
     const at = (flag: string, p: string) => args.findIndex((a, i) => a === flag && args[i + 1] === p);
     expect(at('--tmpfs', dir)).toBeLessThan(at('--ro-bind', cwd));
     expect(at('--ro-bind', cwd)).toBeLessThan(at('--tmpfs', cache));

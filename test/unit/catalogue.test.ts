@@ -47,15 +47,26 @@ describe('rule catalogue', () => {
     for (const file of sourceFiles(src)) {
       if (file.pathname.endsWith('/model/catalogue.ts')) continue;
       const text = readFileSync(file, 'utf8');
-      for (const e of CATALOGUE) if (text.includes(`'${e.id}'`)) offenders.push(`${file.pathname.split('/src/')[1]}: '${e.id}'`);
+      for (const e of CATALOGUE)
+        if (text.includes(`'${e.id}'`)) offenders.push(`${file.pathname.split('/src/')[1]}: '${e.id}'`);
       if (/\brule: '/.test(text)) offenders.push(`${file.pathname.split('/src/')[1]}: rule: '...'`);
     }
     expect(offenders).toEqual([]);
   });
 
   it('finding() takes the usual severity from the catalogue, and a per-finding one when given', () => {
-    expect(finding(RULE.stdoutNoise, 'm', { evidence: 'stdout' })).toEqual({ rule: 'stdout-noise', severity: 'warning', message: 'm', evidence: 'stdout' });
-    expect(finding(RULE.readNameNotReadOnly, 'm', { severity: 'info', tool: 't' })).toEqual({ rule: 'read-name-not-read-only', severity: 'info', message: 'm', tool: 't' });
+    expect(finding(RULE.stdoutNoise, 'm', { evidence: 'stdout' })).toEqual({
+      rule: 'stdout-noise',
+      severity: 'warning',
+      message: 'm',
+      evidence: 'stdout',
+    });
+    expect(finding(RULE.readNameNotReadOnly, 'm', { severity: 'info', tool: 't' })).toEqual({
+      rule: 'read-name-not-read-only',
+      severity: 'info',
+      message: 'm',
+      tool: 't',
+    });
     expect(ruleEntry(RULE.duplicateToolName).severity).toBe('error');
   });
 });

@@ -35,7 +35,9 @@ describe('the README census block', () => {
 
 describe('output/ecosystem/index.json', () => {
   it('is the index rebuilt from every run directory, newest first', async () => {
-    const dirs = readdirSync(root, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name);
+    const dirs = readdirSync(root, { withFileTypes: true })
+      .filter((d) => d.isDirectory())
+      .map((d) => d.name);
     const rebuilt = indexOf(dirs.map((d) => runEntry(d, reportOf(d), readdirSync(path.join(root, d)))));
     expect(await readIndex(root)).toEqual(rebuilt);
     expect(rebuilt.runs.map((r) => r.dir)).toEqual(['2026-11-30', '2026-11-29']);

@@ -6,13 +6,17 @@ const key = { type: 'object', properties: { idempotency_key: { type: 'string' } 
 
 describe('verdict precedence', () => {
   it('read-only wins over everything', () => {
-    expect(classifyTool({ name: 'a', annotations: { readOnlyHint: true }, inputSchema: key }, true).verdict).toBe('read-only');
+    expect(classifyTool({ name: 'a', annotations: { readOnlyHint: true }, inputSchema: key }, true).verdict).toBe(
+      'read-only',
+    );
   });
   it('protocol-keyed when the server advertises tools.idempotency', () => {
     expect(classifyTool({ name: 'a', inputSchema: key }, true).verdict).toBe('protocol-keyed');
   });
   it('keyed on a strong key argument, before idempotentHint', () => {
-    expect(classifyTool({ name: 'a', annotations: { idempotentHint: true }, inputSchema: key }, false).verdict).toBe('keyed');
+    expect(classifyTool({ name: 'a', annotations: { idempotentHint: true }, inputSchema: key }, false).verdict).toBe(
+      'keyed',
+    );
   });
   it('idempotent on idempotentHint alone', () => {
     expect(classifyTool({ name: 'a', annotations: { idempotentHint: true } }, false).verdict).toBe('idempotent');
@@ -41,7 +45,26 @@ describe('summary', () => {
         { name: 'u', annotations: { title: 'no hints' } },
       ],
     });
-    const s = summarize([{ name: 's', status: 'ok', target: { transport: 'stdio' }, idempotencyCapability: false, durationMs: 1, tools: c.tools, findings: [] }]);
-    expect(s).toMatchObject({ tools: 4, readOnly: 1, notReadOnly: 3, annotated: 2, keyed: 1, idempotent: 1, unprotected: 1, protocolKeyed: 0 });
+    const s = summarize([
+      {
+        name: 's',
+        status: 'ok',
+        target: { transport: 'stdio' },
+        idempotencyCapability: false,
+        durationMs: 1,
+        tools: c.tools,
+        findings: [],
+      },
+    ]);
+    expect(s).toMatchObject({
+      tools: 4,
+      readOnly: 1,
+      notReadOnly: 3,
+      annotated: 2,
+      keyed: 1,
+      idempotent: 1,
+      unprotected: 1,
+      protocolKeyed: 0,
+    });
   });
 });

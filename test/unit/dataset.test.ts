@@ -13,11 +13,20 @@ import { summarize } from '../../src/model/summary.js';
 import { parseCsv } from '../helpers/csv.js';
 import { okServer, reportOf } from '../helpers/reports.js';
 
-const server = (name: string, rawTools: Record<string, unknown>[], target: Partial<TargetInfo> = {}, extra: Partial<ServerReport> = {}): ServerReport =>
-  okServer(name, rawTools, { target: { transport: 'stdio', command: 'node', ...target }, ...extra });
+const server = (
+  name: string,
+  rawTools: Record<string, unknown>[],
+  target: Partial<TargetInfo> = {},
+  extra: Partial<ServerReport> = {},
+): ServerReport => okServer(name, rawTools, { target: { transport: 'stdio', command: 'node', ...target }, ...extra });
 
 function failed(name: string, downloads: number): ServerReport {
-  return { ...server(name, []), status: 'failed', failure: { kind: 'spawn', message: 'no' }, target: { transport: 'stdio', downloads } };
+  return {
+    ...server(name, []),
+    status: 'failed',
+    failure: { kind: 'spawn', message: 'no' },
+    target: { transport: 'stdio', downloads },
+  };
 }
 
 const report = (servers: ServerReport[]): Report => reportOf(servers);
@@ -27,16 +36,30 @@ const obj = (properties: Record<string, unknown>) => ({ type: 'object', properti
 const hostile = server(
   'evil, "quoted"\r\nserver',
   [
-    { name: '=HYPERLINK("http://x","y")', title: 'a, "b"\nc', annotations: { readOnlyHint: 'true', destructiveHint: false, idempotentHint: { deep: [1] } } },
+    {
+      name: '=HYPERLINK("http://x","y")',
+      title: 'a, "b"\nc',
+      annotations: { readOnlyHint: 'true', destructiveHint: false, idempotentHint: { deep: [1] } },
+    },
     { name: '+1', title: '-2', annotations: { openWorldHint: -1 } },
-    { name: '@sum', title: '\tTab', inputSchema: obj({ idempotency_key: { type: 'string' }, request_id: { type: 'string' } }) },
+    {
+      name: '@sum',
+      title: '\tTab',
+      inputSchema: obj({ idempotency_key: { type: 'string' }, request_id: { type: 'string' } }),
+    },
     { name: 'plain', annotations: { readOnlyHint: true } },
   ],
   { npm: '@scope/pkg@1.2.3', downloads: 1234 },
 );
 
 describe('dataset rows', () => {
-  const rows = datasetRows(report([hostile, failed('down', 9), server('sdk-less', [{ name: 'x' }], {}, { serverInfo: { name: 's', version: '0.9' } })]));
+  const rows = datasetRows(
+    report([
+      hostile,
+      failed('down', 9),
+      server('sdk-less', [{ name: 'x' }], {}, { serverInfo: { name: 's', version: '0.9' } }),
+    ]),
+  );
 
   it('one row per tool of every ok server, with package, version and downloads', () => {
     expect(rows).toHaveLength(5);
@@ -109,12 +132,25 @@ describe('tools.ndjson', () => {
     expect(lines).toHaveLength(r.summary.tools);
     const first = JSON.parse(lines[0]!) as Record<string, unknown>;
     expect(Object.keys(first)).toEqual(DATASET_COLUMNS);
-    expect(first).toMatchObject({ tool: '=HYPERLINK("http://x","y")', downloads: 1234, read_only: false, open_world_hint: null });
+    expect(first).toMatchObject({
+      tool: '=HYPERLINK("http://x","y")',
+      downloads: 1234,
+      read_only: false,
+      open_world_hint: null,
+    });
   });
 
   it('hints as JSON: booleans as booleans, any other value as sent, absent as null', () => {
-    const lines = renderNdjson(report([hostile])).trimEnd().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
-    expect(lines[0]).toMatchObject({ read_only_hint: 'true', destructive_hint: false, idempotent_hint: { deep: [1] }, open_world_hint: null });
+    const lines = renderNdjson(report([hostile]))
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(lines[0]).toMatchObject({
+      read_only_hint: 'true',
+      destructive_hint: false,
+      idempotent_hint: { deep: [1] },
+      open_world_hint: null,
+    });
     expect(lines[1]).toMatchObject({ open_world_hint: -1 });
     expect(lines[3]).toMatchObject({ read_only_hint: true, destructive_hint: null });
     // The string "true" and the boolean true stay apart: a consumer tells them by their JSON type.
@@ -168,7 +204,11 @@ describe('weighted summary', () => {
   });
 
   it('a total of 0 downloads gives shares of 0, not NaN', () => {
-    expect(summarize([server('z', [{ name: 'w' }], { downloads: 0 })]).weighted?.verdicts.unprotected).toEqual({ servers: 1, downloads: 0, share: 0 });
+    expect(summarize([server('z', [{ name: 'w' }], { downloads: 0 })]).weighted?.verdicts.unprotected).toEqual({
+      servers: 1,
+      downloads: 0,
+      share: 0,
+    });
   });
 
   it('merge recounts it to what one report of every server holds', () => {

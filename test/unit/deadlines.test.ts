@@ -25,7 +25,11 @@ const chain = (n: number, last: unknown) => {
   defs[`d${n}`] = last;
   return defs;
 };
-const keyAtEndOf = (hops: number) => ({ type: 'object', properties: { idempotency_key: { $ref: '#/$defs/d0' } }, $defs: chain(hops, { type: 'string' }) });
+const keyAtEndOf = (hops: number) => ({
+  type: 'object',
+  properties: { idempotency_key: { $ref: '#/$defs/d0' } },
+  $defs: chain(hops, { type: 'string' }),
+});
 
 describe('nameWords', () => {
   it('splits like the regex splitter it replaced', () => {
@@ -33,7 +37,9 @@ describe('nameWords', () => {
     const rnd = () => (seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff;
     const chars = [...'aAbBzZ09_- .xXé'];
     for (let n = 0; n < 20_000; n++) {
-      const name = Array.from({ length: Math.floor(rnd() * 12) }, () => chars[Math.floor(rnd() * chars.length)]).join('');
+      const name = Array.from({ length: Math.floor(rnd() * 12) }, () => chars[Math.floor(rnd() * chars.length)]).join(
+        '',
+      );
       expect(nameWords(name), JSON.stringify(name)).toEqual(regexWords(name));
     }
     expect(nameWords('HTTPServerURLForX2Y')).toEqual(['http', 'server', 'url', 'for', 'x2', 'y']);
@@ -57,7 +63,7 @@ describe('schema walk budget', () => {
     expect(server.findings.map((f) => f.rule)).toEqual(['schema-budget']);
   });
 
-  it('shares one budget among a server\'s tools', { timeout: 20_000 }, () => {
+  it("shares one budget among a server's tools", { timeout: 20_000 }, () => {
     const tools = Array.from({ length: 200 }, (_, i) => ({ name: `create_${i}`, inputSchema: keyAtEndOf(1_500) }));
     const server = classifyServer({ name: 's', rawTools: tools });
     const keyed = server.tools.filter((t) => t.verdict === 'keyed').length;
@@ -65,19 +71,33 @@ describe('schema walk budget', () => {
     expect(keyed).toBeGreaterThan(0);
     expect(keyed).toBeLessThan(200);
     expect(keyed).toBeLessThanOrEqual(Math.ceil(SERVER_STEPS / 3_000));
-    expect(server.findings[0]).toMatchObject({ rule: 'schema-budget', message: expect.stringContaining(`${200 - keyed} tool input schemas`) });
+    expect(server.findings[0]).toMatchObject({
+      rule: 'schema-budget',
+      message: expect.stringContaining(`${200 - keyed} tool input schemas`),
+    });
   });
 
   it('re-reads neither a wide map nor a long enum on every visit', { timeout: 20_000 }, () => {
     const defs: Record<string, unknown> = {};
-    for (let i = 0; i < 30; i++) defs[`n${i}`] = { type: 'object', properties: Object.fromEntries(Array.from({ length: 400 }, (_, p) => [`p${p}`, { $ref: `#/$defs/n${i + 1}` }])) };
+    for (let i = 0; i < 30; i++)
+      defs[`n${i}`] = {
+        type: 'object',
+        properties: Object.fromEntries(Array.from({ length: 400 }, (_, p) => [`p${p}`, { $ref: `#/$defs/n${i + 1}` }])),
+      };
     defs.n30 = { enum: Array(100_000).fill(true) };
-    const schema = { type: 'object', properties: { idempotency_key: { type: 'string' }, root: { $ref: '#/$defs/n0' } }, $defs: defs };
+    const schema = {
+      type: 'object',
+      properties: { idempotency_key: { type: 'string' }, root: { $ref: '#/$defs/n0' } },
+      $defs: defs,
+    };
     expect(findKeyArguments(schema).map((k) => k.path)).toEqual(['$.idempotency_key']);
   });
 
   it('ignores a $ref too long to resolve on every hop', () => {
-    const schema = { type: 'object', properties: { a: { $ref: `#/${'x/'.repeat(5_000)}` }, idempotency_key: { type: 'string' } } };
+    const schema = {
+      type: 'object',
+      properties: { a: { $ref: `#/${'x/'.repeat(5_000)}` }, idempotency_key: { type: 'string' } },
+    };
     expect(findKeyArguments(schema).map((k) => k.path)).toEqual(['$.idempotency_key']);
   });
 });

@@ -27,7 +27,9 @@ describe('the worked example of docs/DEFINITION-HASH.md', () => {
 
 describe('canonical JSON (RFC 8785)', () => {
   it('sorts keys at every depth by UTF-16 code units, without whitespace', () => {
-    expect(canonicalJson({ b: 1, a: { d: [3, { z: 1, y: 2 }], c: null } })).toBe('{"a":{"c":null,"d":[3,{"y":2,"z":1}]},"b":1}');
+    expect(canonicalJson({ b: 1, a: { d: [3, { z: 1, y: 2 }], c: null } })).toBe(
+      '{"a":{"c":null,"d":[3,{"y":2,"z":1}]},"b":1}',
+    );
     // U+E000 sorts after U+1F600 in code units (0xD83D < 0xE000), before it in code points.
     expect(canonicalJson({ '\u{1F600}': 1, '\uE000': 2, a: 3 })).toBe('{"a":3,"\u{1F600}":1,"\uE000":2}');
   });
@@ -39,8 +41,12 @@ describe('canonical JSON (RFC 8785)', () => {
   });
 
   it('is the same whatever the key order or whitespace of the JSON received', () => {
-    const a = JSON.parse('{"name":"t","inputSchema":{"type":"object","properties":{"x":{"type":"string"}}},"annotations":{"readOnlyHint":true}}');
-    const b = JSON.parse(' { "annotations" : { "readOnlyHint" : true } , "inputSchema" : { "properties" : { "x" : { "type" : "\\u0073tring" } } , "type" : "object" } , "name" : "t" } ');
+    const a = JSON.parse(
+      '{"name":"t","inputSchema":{"type":"object","properties":{"x":{"type":"string"}}},"annotations":{"readOnlyHint":true}}',
+    );
+    const b = JSON.parse(
+      ' { "annotations" : { "readOnlyHint" : true } , "inputSchema" : { "properties" : { "x" : { "type" : "\\u0073tring" } } , "type" : "object" } , "name" : "t" } ',
+    );
     expect(hashes(a)).toEqual(hashes(b));
     expect(hashes(a).hash).toMatch(/^sha256:[0-9a-f]{64}$/);
   });
@@ -69,14 +75,18 @@ describe('hostile and odd definitions', () => {
   });
 
   it('an unhashable tool has no hash and a definition-unhashable finding', () => {
-    const c = classifyServer({ name: 's', rawTools: [JSON.parse('{"name":"n","inputSchema":{"maximum":1e400}}'), { name: 'ok' }] });
+    const c = classifyServer({
+      name: 's',
+      rawTools: [JSON.parse('{"name":"n","inputSchema":{"maximum":1e400}}'), { name: 'ok' }],
+    });
     expect(c.tools[0]!.definitionHash).toBeUndefined();
     expect(c.tools[0]!.findings.map((f) => f.rule)).toContain('definition-unhashable');
     expect(c.tools[1]!.definitionHash).toMatch(/^sha256:/);
   });
 
   it('hashes a description in full, not as the report cuts it', () => {
-    const long = (end: string) => classifyServer({ name: 's', rawTools: [{ name: 't', description: 'x'.repeat(10_000) + end }] }).tools[0]!;
+    const long = (end: string) =>
+      classifyServer({ name: 's', rawTools: [{ name: 't', description: 'x'.repeat(10_000) + end }] }).tools[0]!;
     expect(long('a').description).toBe(long('b').description);
     expect(long('a').definitionHash).not.toBe(long('b').definitionHash);
   });
@@ -89,7 +99,15 @@ describe('redaction', () => {
     const c = classifyServer({ name: 's', rawTools: [{ name: 'tool', description: 'd' }] });
     const hash = c.tools[0]!.definitionHash!;
     const secret = hash.slice(20, 32); // a secret-named env value that the hex happens to contain
-    const server = { name: 's', status: 'ok' as const, target: { transport: 'stdio' as const }, idempotencyCapability: false, durationMs: 1, tools: c.tools, findings: c.findings };
+    const server = {
+      name: 's',
+      status: 'ok' as const,
+      target: { transport: 'stdio' as const },
+      idempotencyCapability: false,
+      durationMs: 1,
+      tools: c.tools,
+      findings: c.findings,
+    };
     const clean = redactServer(server, new Redactor({ env: { API_TOKEN: secret } }));
     expect(clean.tools[0]!.definitionHash).toBe(hash);
     expect(clean.tools[0]!.fieldHashes).toEqual(c.tools[0]!.fieldHashes);

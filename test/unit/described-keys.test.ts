@@ -2,12 +2,19 @@ import { describe, expect, it } from 'vitest';
 import { findKeyArguments } from '../../src/classify/keys.js';
 import { classifyServer } from '../../src/classify/index.js';
 
-const prop = (name: string, description: string, type: unknown = 'string') => ({ type: 'object', properties: { [name]: { type, description } } });
-const graded = (name: string, description: string, type?: unknown) => findKeyArguments(prop(name, description, type)).map((k) => `${k.confidence}:${k.reason}`);
+const prop = (name: string, description: string, type: unknown = 'string') => ({
+  type: 'object',
+  properties: { [name]: { type, description } },
+});
+const graded = (name: string, description: string, type?: unknown) =>
+  findKeyArguments(prop(name, description, type)).map((k) => `${k.confidence}:${k.reason}`);
 
 describe('a key argument graded from its name and its own description together', () => {
   it.each([
-    ['requestId', 'Idempotency key bound to one Alexandria execution payload. Generated when omitted and returned with the result.'],
+    [
+      'requestId',
+      'Idempotency key bound to one Alexandria execution payload. Generated when omitted and returned with the result.',
+    ],
     ['request_id', 'An optional, client-supplied idempotency key.'],
     ['nonce', 'Unique request id used as the deduplication id'],
     ['operationId', 'Optional: idempotency token for this call'],
@@ -47,7 +54,12 @@ describe('a key argument graded from its name and its own description together',
   it('a boolean named idempotent, or a boolean described as a key, is no key', () => {
     expect(graded('idempotent', 'Idempotency key', 'boolean')).toEqual([]);
     expect(graded('idempotent', 'Whether the call is idempotent', 'boolean')).toEqual([]);
-    expect(findKeyArguments({ type: 'object', properties: { dedupe: { enum: [true, false], description: 'Deduplication key' } } })).toEqual([]);
+    expect(
+      findKeyArguments({
+        type: 'object',
+        properties: { dedupe: { enum: [true, false], description: 'Deduplication key' } },
+      }),
+    ).toEqual([]);
   });
 
   it('reads only the bounded head of a long description, in linear time', () => {
@@ -60,7 +72,11 @@ describe('a key argument graded from its name and its own description together',
   });
 
   it('makes the tool keyed (the verdict follows the grading)', () => {
-    const raw = { name: 'firecrawl_scrape', annotations: { readOnlyHint: false, destructiveHint: false }, inputSchema: prop('requestId', 'Idempotency key bound to one execution payload.') };
+    const raw = {
+      name: 'firecrawl_scrape',
+      annotations: { readOnlyHint: false, destructiveHint: false },
+      inputSchema: prop('requestId', 'Idempotency key bound to one execution payload.'),
+    };
     const [tool] = classifyServer({ name: 'firecrawl', rawTools: [raw] }).tools;
     expect(tool!.verdict).toBe('keyed');
     expect(tool!.findings.map((f) => f.rule)).not.toContain('weak-key-only');

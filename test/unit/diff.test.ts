@@ -34,7 +34,14 @@ function failed(name: string): ServerReport {
 
 function report(servers: ServerReport[], startedAt = '2026-01-01T00:00:00.000Z'): Report {
   const finishedAt = new Date(Date.parse(startedAt) + 60_000).toISOString();
-  return Report.parse(reportOf(servers, { tool: { name: 'idemscan', version: '0.1.0' }, startedAt, finishedAt, options: { concurrency: 4 } }));
+  return Report.parse(
+    reportOf(servers, {
+      tool: { name: 'idemscan', version: '0.1.0' },
+      startedAt,
+      finishedAt,
+      options: { concurrency: 4 },
+    }),
+  );
 }
 
 const payments: RawTool[] = [
@@ -71,7 +78,14 @@ describe('diff', () => {
   it('ok -> failed is a regression, failed -> ok an improvement, and the tools of a failed side are not diffed', () => {
     const worse = diffReports(report([server('pay', payments)]), report([failed('pay')]));
     expect(worse.changes).toEqual([
-      { kind: 'status-changed', server: 'pay', direction: 'worse', from: 'ok', to: 'failed', failure: 'timeout: no answer within 30000 ms' },
+      {
+        kind: 'status-changed',
+        server: 'pay',
+        direction: 'worse',
+        from: 'ok',
+        to: 'failed',
+        failure: 'timeout: no answer within 30000 ms',
+      },
     ]);
     expect(worse.regression).toBe(true);
     const better = diffReports(report([failed('pay')]), report([server('pay', payments)]));
@@ -80,9 +94,16 @@ describe('diff', () => {
   });
 
   it('tools added and removed', () => {
-    const doc = diffReports(report([server('pay', payments)]), report([server('pay', [...payments.slice(1), { name: 'refund' }])]));
-    expect(only(doc.changes, 'tool-removed')).toEqual([{ kind: 'tool-removed', server: 'pay', tool: 'get_balance', direction: 'neutral', verdict: 'read-only' }]);
-    expect(only(doc.changes, 'tool-added')).toEqual([{ kind: 'tool-added', server: 'pay', tool: 'refund', direction: 'neutral', verdict: 'unprotected' }]);
+    const doc = diffReports(
+      report([server('pay', payments)]),
+      report([server('pay', [...payments.slice(1), { name: 'refund' }])]),
+    );
+    expect(only(doc.changes, 'tool-removed')).toEqual([
+      { kind: 'tool-removed', server: 'pay', tool: 'get_balance', direction: 'neutral', verdict: 'read-only' },
+    ]);
+    expect(only(doc.changes, 'tool-added')).toEqual([
+      { kind: 'tool-added', server: 'pay', tool: 'refund', direction: 'neutral', verdict: 'unprotected' },
+    ]);
     expect(doc.regression).toBe(false);
   });
 
@@ -100,9 +121,33 @@ describe('diff', () => {
     ];
     const doc = diffReports(report([server('s', before)]), report([server('s', after)]));
     expect(doc.changes).toEqual([
-      { kind: 'verdict-changed', server: 's', tool: 'foo', occurrence: 2, direction: 'worse', from: 'idempotent', to: 'unprotected' },
-      { kind: 'annotation-changed', server: 's', tool: 'foo', occurrence: 2, direction: 'worse', hint: 'idempotentHint', from: 'true', to: undefined },
-      { kind: 'definition-changed', server: 's', tool: 'foo', occurrence: 2, direction: 'neutral', fields: ['annotations'] },
+      {
+        kind: 'verdict-changed',
+        server: 's',
+        tool: 'foo',
+        occurrence: 2,
+        direction: 'worse',
+        from: 'idempotent',
+        to: 'unprotected',
+      },
+      {
+        kind: 'annotation-changed',
+        server: 's',
+        tool: 'foo',
+        occurrence: 2,
+        direction: 'worse',
+        hint: 'idempotentHint',
+        from: 'true',
+        to: undefined,
+      },
+      {
+        kind: 'definition-changed',
+        server: 's',
+        tool: 'foo',
+        occurrence: 2,
+        direction: 'neutral',
+        fields: ['annotations'],
+      },
       { kind: 'tool-added', server: 's', tool: 'foo', occurrence: 3, direction: 'neutral', verdict: 'read-only' },
     ]);
     expect(() => DiffDocument.parse(doc)).not.toThrow();
@@ -159,7 +204,9 @@ describe('diff', () => {
       { name: 'g', annotations: { readOnlyHint: true } },
     ];
     const doc = diffReports(report([server('s', before)]), report([server('s', after)]));
-    const hints = only(doc.changes, 'annotation-changed').map((c) => c.kind === 'annotation-changed' && [c.tool, c.hint, c.from, c.to, c.direction]);
+    const hints = only(doc.changes, 'annotation-changed').map(
+      (c) => c.kind === 'annotation-changed' && [c.tool, c.hint, c.from, c.to, c.direction],
+    );
     expect(hints).toEqual([
       ['a', 'readOnlyHint', 'true', 'false', 'worse'],
       ['b', 'readOnlyHint', 'true', undefined, 'worse'],
@@ -175,7 +222,10 @@ describe('diff', () => {
   });
 
   it('key arguments gained, lost and weakened, by path', () => {
-    const strongAndWeak = { type: 'object', properties: { idempotency_key: { type: 'string' }, request_id: { type: 'string' } } };
+    const strongAndWeak = {
+      type: 'object',
+      properties: { idempotency_key: { type: 'string' }, request_id: { type: 'string' } },
+    };
     const before = [
       { name: 'pay', inputSchema: KEY },
       { name: 'order', inputSchema: NO_KEY },
@@ -183,15 +233,39 @@ describe('diff', () => {
     ];
     const after = [
       { name: 'pay', inputSchema: NO_KEY },
-      { name: 'order', inputSchema: { type: 'object', properties: { opts: { type: 'object', properties: { clientToken: { type: 'string' } } } } } },
+      {
+        name: 'order',
+        inputSchema: {
+          type: 'object',
+          properties: { opts: { type: 'object', properties: { clientToken: { type: 'string' } } } },
+        },
+      },
       { name: 'ship', inputSchema: { type: 'object', properties: { request_id: { type: 'string' } } } },
     ];
     const doc = diffReports(report([server('s', before)]), report([server('s', after)]));
     const keys = doc.changes.filter((c) => c.kind.startsWith('key-argument'));
     expect(keys).toEqual([
-      { kind: 'key-argument-added', server: 's', tool: 'order', direction: 'better', key: { name: 'clientToken', path: '$.opts.clientToken', confidence: 'strong' } },
-      { kind: 'key-argument-removed', server: 's', tool: 'pay', direction: 'worse', key: { name: 'idempotency_key', path: '$.idempotency_key', confidence: 'strong' } },
-      { kind: 'key-argument-removed', server: 's', tool: 'ship', direction: 'worse', key: { name: 'idempotency_key', path: '$.idempotency_key', confidence: 'strong' } },
+      {
+        kind: 'key-argument-added',
+        server: 's',
+        tool: 'order',
+        direction: 'better',
+        key: { name: 'clientToken', path: '$.opts.clientToken', confidence: 'strong' },
+      },
+      {
+        kind: 'key-argument-removed',
+        server: 's',
+        tool: 'pay',
+        direction: 'worse',
+        key: { name: 'idempotency_key', path: '$.idempotency_key', confidence: 'strong' },
+      },
+      {
+        kind: 'key-argument-removed',
+        server: 's',
+        tool: 'ship',
+        direction: 'worse',
+        key: { name: 'idempotency_key', path: '$.idempotency_key', confidence: 'strong' },
+      },
     ]);
     expect(doc.regression).toBe(true);
   });
@@ -199,15 +273,30 @@ describe('diff', () => {
   it('the idempotency capability gained or lost', () => {
     const tools = [{ name: 'charge' }];
     const lost = diffReports(report([server('s', tools, { idempotency: true })]), report([server('s', tools)]));
-    expect(lost.changes[0]).toEqual({ kind: 'capability-changed', server: 's', direction: 'worse', capability: 'tools.idempotency', from: true, to: false });
-    expect(only(lost.changes, 'verdict-changed')[0]).toMatchObject({ tool: 'charge', from: 'protocol-keyed', to: 'unprotected', direction: 'worse' });
+    expect(lost.changes[0]).toEqual({
+      kind: 'capability-changed',
+      server: 's',
+      direction: 'worse',
+      capability: 'tools.idempotency',
+      from: true,
+      to: false,
+    });
+    expect(only(lost.changes, 'verdict-changed')[0]).toMatchObject({
+      tool: 'charge',
+      from: 'protocol-keyed',
+      to: 'unprotected',
+      direction: 'worse',
+    });
     const gained = diffReports(report([server('s', tools)]), report([server('s', tools, { idempotency: true })]));
     expect(gained.changes.map((c) => c.direction)).toEqual(['better', 'better']);
     expect(gained.regression).toBe(false);
   });
 
   it('only improvements: no regression', () => {
-    const doc = diffReports(report([server('s', [{ name: 'x' }])]), report([server('s', [{ name: 'x', annotations: { readOnlyHint: true } }])]));
+    const doc = diffReports(
+      report([server('s', [{ name: 'x' }])]),
+      report([server('s', [{ name: 'x', annotations: { readOnlyHint: true } }])]),
+    );
     expect(doc.counts.better).toBeGreaterThan(0);
     expect(doc.counts.worse).toBe(0);
     expect(doc.regression).toBe(false);
@@ -266,7 +355,9 @@ describe('reading report files', () => {
   it('names the field of an invalid report', () => {
     const bad = JSON.parse(JSON.stringify(good));
     bad.servers[0].tools[1].verdict = 'maybe';
-    expect(() => parseReport(JSON.stringify(bad), 'new.json')).toThrow(/^new\.json: invalid report: servers\[0\]\.tools\[1\]\.verdict: /);
+    expect(() => parseReport(JSON.stringify(bad), 'new.json')).toThrow(
+      /^new\.json: invalid report: servers\[0\]\.tools\[1\]\.verdict: /,
+    );
   });
 
   it('rejects non-JSON, non-reports and other schema versions', () => {
@@ -274,7 +365,9 @@ describe('reading report files', () => {
     expect(() => parseReport('{', 'a.json')).toThrow(/a\.json: not valid JSON/);
     expect(() => parseReport('[]', 'a.json')).toThrow(/not an idemscan report/);
     expect(() => parseReport(JSON.stringify({ servers: [] }), 'a.json')).toThrow(/no schemaVersion/);
-    expect(() => parseReport(JSON.stringify({ ...good, schemaVersion: '2' }), 'a.json')).toThrow(/schemaVersion "2" is not supported/);
+    expect(() => parseReport(JSON.stringify({ ...good, schemaVersion: '2' }), 'a.json')).toThrow(
+      /schemaVersion "2" is not supported/,
+    );
     expect(parseReport(JSON.stringify(good), 'a.json')).toEqual(good);
   });
 });
@@ -306,8 +399,18 @@ describe('merge', () => {
   });
 
   it('refuses duplicate server names and different schema versions', () => {
-    expect(() => mergeReports([{ file: 'a.json', report: a }, { file: 'a2.json', report: a }])).toThrow(/"zeta" is in both a\.json and a2\.json/);
+    expect(() =>
+      mergeReports([
+        { file: 'a.json', report: a },
+        { file: 'a2.json', report: a },
+      ]),
+    ).toThrow(/"zeta" is in both a\.json and a2\.json/);
     const other = { ...b, schemaVersion: '2' } as unknown as Report;
-    expect(() => mergeReports([{ file: 'a.json', report: a }, { file: 'b.json', report: other }])).toThrow(/schemaVersion/);
+    expect(() =>
+      mergeReports([
+        { file: 'a.json', report: a },
+        { file: 'b.json', report: other },
+      ]),
+    ).toThrow(/schemaVersion/);
   });
 });

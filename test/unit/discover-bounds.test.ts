@@ -46,7 +46,11 @@ describe('bounds on what discovery adds', () => {
     expect(got.targets).toHaveLength(MAX_SERVERS_PER_FILE);
     expect(got.files).toEqual([expect.objectContaining({ file, servers: MAX_SERVERS_PER_FILE, leftOut: 299_000 })]);
     expect(got.skipped).toEqual([
-      { name: 'Cursor', source: file, reason: '299,000 more entries left out: discovery reads at most 1,000 servers per file and 5,000 in all' },
+      {
+        name: 'Cursor',
+        source: file,
+        reason: '299,000 more entries left out: discovery reads at most 1,000 servers per file and 5,000 in all',
+      },
     ]);
     // Before the bound every entry was checked: 13 s and 421 MB for `where` on such a file.
     expect(took).toBeLessThan(10_000);
@@ -75,7 +79,14 @@ describe('bounds on what discovery adds', () => {
     const file = write(path.join(home, '.claude.json'), { mcpServers: servers(10, 'top'), projects });
     const got = await discover({ home, platform: 'linux', env: {}, projectConfigs: true });
     expect(got.targets).toHaveLength(MAX_SERVERS_PER_FILE);
-    expect(got.files).toEqual([expect.objectContaining({ file, servers: MAX_SERVERS_PER_FILE, projectServers: MAX_SERVERS_PER_FILE - 10, leftOut: 3_010 - MAX_SERVERS_PER_FILE })]);
+    expect(got.files).toEqual([
+      expect.objectContaining({
+        file,
+        servers: MAX_SERVERS_PER_FILE,
+        projectServers: MAX_SERVERS_PER_FILE - 10,
+        leftOut: 3_010 - MAX_SERVERS_PER_FILE,
+      }),
+    ]);
   });
 });
 
@@ -87,14 +98,29 @@ describe('project scope', () => {
     expect(got.targets.map((t) => [t.name, t.scope])).toEqual([['mine', 'user']]);
     expect(got.projectTargets.map((t) => [t.name, t.scope])).toEqual([['repo', 'project']]);
     const asked = await discover({ home, project, platform: 'linux', env: {}, projectConfigs: true });
-    expect(asked.targets.map((t) => [t.name, t.scope])).toEqual([['mine', 'user'], ['repo', 'project']]);
+    expect(asked.targets.map((t) => [t.name, t.scope])).toEqual([
+      ['mine', 'user'],
+      ['repo', 'project'],
+    ]);
     expect(asked.projectTargets).toEqual([]);
   });
 
   it('marks project files and projects entries, and expands in them only the allowed variables', async () => {
-    write(path.join(project, '.mcp.json'), { mcpServers: { a: { command: 'x', env: { T: '${TOKEN}' } }, b: { command: 'y', env: { S: '${SECRET}' } } } });
-    write(path.join(home, '.claude.json'), { mcpServers: { mine: { command: 'z', env: { S: '${SECRET}' } } }, projects: { [project]: { mcpServers: { local: { command: 'w', env: { S: '${SECRET}' } } } } } });
-    const got = await discover({ home, project, platform: 'linux', env: { TOKEN: 'allowed-value', SECRET: 'host-secret' }, allowEnv: ['TOKEN'], projectConfigs: true });
+    write(path.join(project, '.mcp.json'), {
+      mcpServers: { a: { command: 'x', env: { T: '${TOKEN}' } }, b: { command: 'y', env: { S: '${SECRET}' } } },
+    });
+    write(path.join(home, '.claude.json'), {
+      mcpServers: { mine: { command: 'z', env: { S: '${SECRET}' } } },
+      projects: { [project]: { mcpServers: { local: { command: 'w', env: { S: '${SECRET}' } } } } },
+    });
+    const got = await discover({
+      home,
+      project,
+      platform: 'linux',
+      env: { TOKEN: 'allowed-value', SECRET: 'host-secret' },
+      allowEnv: ['TOKEN'],
+      projectConfigs: true,
+    });
     const byName = Object.fromEntries(got.targets.map((t) => [t.name, t]));
     // The user's own file expands as Claude Code does.
     expect(byName.mine).toMatchObject({ scope: 'user', env: { S: 'host-secret' } });
@@ -102,7 +128,9 @@ describe('project scope', () => {
     expect(byName.b).toBeUndefined();
     expect(byName.local).toBeUndefined();
     expect(got.skipped.map((s) => s.reason)).toEqual([
-      expect.stringMatching(/^projects\[".*"\]\.mcpServers\.local\.env\.S: \$\{SECRET\} is not expanded: idemscan reads into a project-scope config only .*--allow-env SECRET/),
+      expect.stringMatching(
+        /^projects\[".*"\]\.mcpServers\.local\.env\.S: \$\{SECRET\} is not expanded: idemscan reads into a project-scope config only .*--allow-env SECRET/,
+      ),
       expect.stringMatching(/^mcpServers\.b\.env\.S: \$\{SECRET\} is not expanded/),
     ]);
     expect(JSON.stringify(got.targets.filter((t) => t.scope === 'project'))).not.toContain('host-secret');

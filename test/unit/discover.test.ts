@@ -3,7 +3,14 @@ import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CLIENTS, discover, identity, locations, mergeTargets, type FoundTarget } from '../../src/targets/discover/index.js';
+import {
+  CLIENTS,
+  discover,
+  identity,
+  locations,
+  mergeTargets,
+  type FoundTarget,
+} from '../../src/targets/discover/index.js';
 import { dirsFor } from '../../src/targets/discover/dirs.js';
 import { parseDocument } from '../../src/targets/discover/parse.js';
 import { readDocument } from '../../src/targets/discover/readers.js';
@@ -19,7 +26,10 @@ describe('client table', () => {
     expect(CLIENTS.length).toBeGreaterThanOrEqual(15);
     for (const c of CLIENTS) {
       expect(c.source, c.name).toMatch(/^https:\/\//);
-      expect(c.files.some((f) => f.scope === 'user'), c.name).toBe(true);
+      expect(
+        c.files.some((f) => f.scope === 'user'),
+        c.name,
+      ).toBe(true);
     }
     expect(new Set(CLIENTS.map((c) => c.id)).size).toBe(CLIENTS.length);
   });
@@ -37,22 +47,30 @@ describe('client table', () => {
     const got = where('linux', { XDG_CONFIG_HOME: '/x/cfg' }, '/home/u', '/work/app');
     expect(got).toContain('claude-desktop user /x/cfg/Claude/claude_desktop_config.json');
     expect(got).toContain('vscode user /x/cfg/Code/User/mcp.json');
-    expect(got).toContain('cline user /x/cfg/Code/User/globalStorage/saoudrizwan.claude-dev/settings/cline_mcp_settings.json');
+    expect(got).toContain(
+      'cline user /x/cfg/Code/User/globalStorage/saoudrizwan.claude-dev/settings/cline_mcp_settings.json',
+    );
     expect(got).toContain('zed user /x/cfg/zed/settings.json');
     expect(got).toContain('goose user /x/cfg/goose/config.yaml');
     expect(got).toContain('claude-code user /home/u/.claude.json');
     expect(got).toContain('claude-code project /work/app/.mcp.json');
     expect(got).toContain('codex project /work/app/.codex/config.toml');
     // A relative XDG_CONFIG_HOME is ignored, as the spec says.
-    expect(where('linux', { XDG_CONFIG_HOME: 'rel' }, '/home/u')).toContain('zed user /home/u/.config/zed/settings.json');
+    expect(where('linux', { XDG_CONFIG_HOME: 'rel' }, '/home/u')).toContain(
+      'zed user /home/u/.config/zed/settings.json',
+    );
   });
 
   it('knows the macOS places', () => {
     const got = where('darwin', {}, '/Users/u');
     expect(got).toContain('claude-desktop user /Users/u/Library/Application Support/Claude/claude_desktop_config.json');
     expect(got).toContain('vscode user /Users/u/Library/Application Support/Code/User/mcp.json');
-    expect(got).toContain('vscode-insiders user /Users/u/Library/Application Support/Code - Insiders/User/settings.json');
-    expect(got).toContain('roo-code user /Users/u/Library/Application Support/Code/User/globalStorage/rooveterinaryinc.roo-cline/settings/mcp_settings.json');
+    expect(got).toContain(
+      'vscode-insiders user /Users/u/Library/Application Support/Code - Insiders/User/settings.json',
+    );
+    expect(got).toContain(
+      'roo-code user /Users/u/Library/Application Support/Code/User/globalStorage/rooveterinaryinc.roo-cline/settings/mcp_settings.json',
+    );
     expect(got).toContain('zed user /Users/u/.config/zed/settings.json');
     expect(got).toContain('goose user /Users/u/.config/goose/config.yaml');
     expect(got).toContain('cursor user /Users/u/.cursor/mcp.json');
@@ -65,7 +83,9 @@ describe('client table', () => {
     const got = where('win32', env, 'C:\\Users\\u', 'C:\\src\\app');
     expect(got).toContain('claude-desktop user D:\\Roaming\\Claude\\claude_desktop_config.json');
     expect(got).toContain('vscode user D:\\Roaming\\Code\\User\\mcp.json');
-    expect(got).toContain('cline user D:\\Roaming\\Code\\User\\globalStorage\\saoudrizwan.claude-dev\\settings\\cline_mcp_settings.json');
+    expect(got).toContain(
+      'cline user D:\\Roaming\\Code\\User\\globalStorage\\saoudrizwan.claude-dev\\settings\\cline_mcp_settings.json',
+    );
     expect(got).toContain('zed user D:\\Roaming\\Zed\\settings.json');
     expect(got).toContain('goose user D:\\Roaming\\Block\\goose\\config\\config.yaml');
     expect(got).toContain('codex user E:\\codex\\config.toml');
@@ -74,7 +94,9 @@ describe('client table', () => {
     expect(got).toContain('opencode user C:\\Users\\u\\.config\\opencode\\opencode.json');
     expect(got).toContain('vscode project C:\\src\\app\\.vscode\\mcp.json');
     // Without APPDATA: the default Roaming folder.
-    expect(where('win32', {}, 'C:\\Users\\u')).toContain('claude-desktop user C:\\Users\\u\\AppData\\Roaming\\Claude\\claude_desktop_config.json');
+    expect(where('win32', {}, 'C:\\Users\\u')).toContain(
+      'claude-desktop user C:\\Users\\u\\AppData\\Roaming\\Claude\\claude_desktop_config.json',
+    );
   });
 
   it('lists a path two clients share once (the project folder is HOME)', () => {
@@ -87,7 +109,11 @@ describe('client table', () => {
 function read(reader: ReaderId, text: string, syntax: 'json' | 'toml' | 'yaml' = 'json', env: NodeJS.ProcessEnv = {}) {
   const parsed = parseDocument(text, syntax);
   if ('error' in parsed) throw new Error(parsed.error);
-  return readDocument(reader, parsed.value, { file: '/f', env, projectCtx: { file: '/f', env: {}, untrusted: 'a project-scope config' } });
+  return readDocument(reader, parsed.value, {
+    file: '/f',
+    env,
+    projectCtx: { file: '/f', env: {}, untrusted: 'a project-scope config' },
+  });
 }
 
 describe('readers', () => {
@@ -120,7 +146,12 @@ describe('readers', () => {
       { API_TOKEN: 'tok-123', HOME_TOKEN: 'h' },
     );
     const fs = got.targets.find((t) => t.name === 'fs')!;
-    expect(fs).toMatchObject({ transport: 'stdio', command: 'npx', args: ['-y', 'server-fs', '8080'], source: '/f#mcp_servers.fs' });
+    expect(fs).toMatchObject({
+      transport: 'stdio',
+      command: 'npx',
+      args: ['-y', 'server-fs', '8080'],
+      source: '/f#mcp_servers.fs',
+    });
     expect({ ...fs.env }).toEqual({ DEBUG: 'true', HOME_TOKEN: 'h' });
     const api = got.targets.find((t) => t.name === 'api')!;
     expect(api).toMatchObject({ transport: 'http', url: 'https://api.example.com/mcp' });
@@ -183,7 +214,10 @@ describe('readers', () => {
       'mcpServers[2].uses: a Continue Hub block; its launch is not in this file',
       expect.stringContaining('mcpServers[3]'),
     ]);
-    expect(read('continue', '{"mcpServers": {"a": {"command": "x"}}}').targets[0]).toMatchObject({ name: 'a', command: 'x' });
+    expect(read('continue', '{"mcpServers": {"a": {"command": "x"}}}').targets[0]).toMatchObject({
+      name: 'a',
+      command: 'x',
+    });
   });
 
   it('Goose: stdio and remote extensions; built-in ones are not servers; disabled and incomplete ones skipped', () => {
@@ -214,16 +248,31 @@ describe('readers', () => {
   });
 
   it('OpenCode: V1 entries under mcp, V2 under mcp.servers, command arrays', () => {
-    const v1 = read('opencode', '{"mcp": {"fs": {"type": "local", "command": ["npx", "-y", "fs"], "environment": {"A": "1"}}, "r": {"type": "remote", "url": "https://r.example.com/mcp", "enabled": false}, "e": {"type": "local", "command": [""]}}}');
+    const v1 = read(
+      'opencode',
+      '{"mcp": {"fs": {"type": "local", "command": ["npx", "-y", "fs"], "environment": {"A": "1"}}, "r": {"type": "remote", "url": "https://r.example.com/mcp", "enabled": false}, "e": {"type": "local", "command": [""]}}}',
+    );
     expect(v1.targets.map((t) => [t.name, t.command, t.args])).toEqual([['fs', 'npx', ['-y', 'fs']]]);
-    expect(v1.skipped.map((s) => s.reason)).toEqual(['mcp.r.enabled: the entry is disabled', expect.stringContaining('mcp.e.command')]);
-    const v2 = read('opencode', '{"mcp": {"servers": {"r": {"type": "remote", "url": "https://r.example.com/mcp"}, "d": {"type": "local", "command": ["x"], "disabled": true}}}}');
+    expect(v1.skipped.map((s) => s.reason)).toEqual([
+      'mcp.r.enabled: the entry is disabled',
+      expect.stringContaining('mcp.e.command'),
+    ]);
+    const v2 = read(
+      'opencode',
+      '{"mcp": {"servers": {"r": {"type": "remote", "url": "https://r.example.com/mcp"}, "d": {"type": "local", "command": ["x"], "disabled": true}}}}',
+    );
     expect(v2.targets.map((t) => [t.name, t.transport, t.source])).toEqual([['r', 'http', '/f#mcp.servers.r']]);
     expect(v2.skipped[0]!.reason).toBe('mcp.servers.d.disabled: the entry is disabled');
   });
 
-  it('Claude Code: user servers and every project\'s, the field path naming the project', () => {
-    const got = read('claudeCode', JSON.stringify({ mcpServers: { u: { command: 'a' } }, projects: { '/p/one': { mcpServers: { p: { command: 'b' }, bad: { command: 1 } } }, '/p/two': {} } }));
+  it("Claude Code: user servers and every project's, the field path naming the project", () => {
+    const got = read(
+      'claudeCode',
+      JSON.stringify({
+        mcpServers: { u: { command: 'a' } },
+        projects: { '/p/one': { mcpServers: { p: { command: 'b' }, bad: { command: 1 } } }, '/p/two': {} },
+      }),
+    );
     expect(got.targets.map((t) => [t.name, t.source])).toEqual([
       ['u', '/f#mcpServers.u'],
       ['p', '/f#projects["/p/one"].mcpServers.p'],
@@ -232,10 +281,16 @@ describe('readers', () => {
   });
 
   it('VS Code settings.json: mcp.servers; Gemini: a bare url is SSE, httpUrl Streamable HTTP', () => {
-    const vs = read('vscodeSettings', '{"editor.tabSize": 2, "mcp": {"servers": {"s": {"type": "stdio", "command": "x"}, "b": {"url": "ftp://x"}}}}');
+    const vs = read(
+      'vscodeSettings',
+      '{"editor.tabSize": 2, "mcp": {"servers": {"s": {"type": "stdio", "command": "x"}, "b": {"url": "ftp://x"}}}}',
+    );
     expect(vs.targets.map((t) => t.source)).toEqual(['/f#mcp.servers.s']);
     expect(vs.skipped[0]!.reason).toBe('mcp.servers.b.url: "ftp:" URLs cannot be scanned (http or https only)');
-    const gem = read('gemini', '{"mcpServers": {"old": {"url": "https://a.example.com/sse"}, "new": {"httpUrl": "https://a.example.com/mcp"}}}');
+    const gem = read(
+      'gemini',
+      '{"mcpServers": {"old": {"url": "https://a.example.com/sse"}, "new": {"httpUrl": "https://a.example.com/mcp"}}}',
+    );
     expect(gem.targets.map((t) => [t.name, t.transport])).toEqual([
       ['old', 'sse'],
       ['new', 'http'],
@@ -257,7 +312,10 @@ describe('readers', () => {
       ['goose', 'extensions:\n  __proto__: { type: stdio, cmd: a, envs: { __proto__: v } }', 'yaml'],
     ] as const) {
       const got = read(reader, text, syntax);
-      expect(got.targets.map((t) => t.name), reader).toEqual(['__proto__']);
+      expect(
+        got.targets.map((t) => t.name),
+        reader,
+      ).toEqual(['__proto__']);
       expect(Object.keys(got.targets[0]!.env!), reader).toEqual(['__proto__']);
       expect(({} as Record<string, unknown>).command, reader).toBeUndefined();
     }
@@ -277,19 +335,38 @@ describe('parsing hostile files', () => {
     expect(parseDocument(`a = ${'['.repeat(5_000)}${']'.repeat(5_000)}`, 'toml')).toHaveProperty('error');
     // The yaml parser overflows its stack slowly, or runs out of memory printing the error, on
     // thousands of levels: these are refused before it runs.
-    expect(parseDocument(`${'['.repeat(100_000)}${']'.repeat(100_000)}`, 'yaml')).toEqual({ error: 'nested deeper than 64 levels' });
+    expect(parseDocument(`${'['.repeat(100_000)}${']'.repeat(100_000)}`, 'yaml')).toEqual({
+      error: 'nested deeper than 64 levels',
+    });
     expect(parseDocument('- '.repeat(500_000), 'yaml')).toEqual({ error: 'nested deeper than 64 levels' });
-    expect(parseDocument(Array.from({ length: 1_000 }, (_, i) => `${' '.repeat(i)}a:`).join('\n'), 'yaml')).toEqual({ error: 'indented deeper than 256 columns' });
-    expect(parseDocument(`a: "${'x'.repeat(2 * 1024 * 1024)}"`, 'yaml')).toEqual({ error: 'larger than 1 MB; not read' });
-    expect(parseDocument(`a: ${'['.repeat(100)}1${']'.repeat(100)}`, 'yaml')).toEqual({ error: 'nested deeper than 64 levels' });
+    expect(parseDocument(Array.from({ length: 1_000 }, (_, i) => `${' '.repeat(i)}a:`).join('\n'), 'yaml')).toEqual({
+      error: 'indented deeper than 256 columns',
+    });
+    expect(parseDocument(`a: "${'x'.repeat(2 * 1024 * 1024)}"`, 'yaml')).toEqual({
+      error: 'larger than 1 MB; not read',
+    });
+    expect(parseDocument(`a: ${'['.repeat(100)}1${']'.repeat(100)}`, 'yaml')).toEqual({
+      error: 'nested deeper than 64 levels',
+    });
     const laughs = ['a: &a [x, x, x, x, x, x, x, x, x]'];
-    for (let i = 1; i < 9; i++) laughs.push(`${'abcdefghi'[i]}: &${'abcdefghi'[i]} [${Array(9).fill(`*${'abcdefghi'[i - 1]}`).join(', ')}]`);
+    for (let i = 1; i < 9; i++)
+      laughs.push(
+        `${'abcdefghi'[i]}: &${'abcdefghi'[i]} [${Array(9)
+          .fill(`*${'abcdefghi'[i - 1]}`)
+          .join(', ')}]`,
+      );
     expect(parseDocument(laughs.join('\n'), 'yaml')).toHaveProperty('error');
   });
 
   it('YAML tags and TOML dates become text, not objects', () => {
-    const got = parseDocument('a: !!binary aGVsbG8=\nb: 2026-01-01\nc: !!set {x}', 'yaml') as { value: Record<string, unknown> };
-    expect(Object.values(got.value).every((v) => typeof v === 'string' || (typeof v === 'object' && Object.getPrototypeOf(v) === null))).toBe(true);
+    const got = parseDocument('a: !!binary aGVsbG8=\nb: 2026-01-01\nc: !!set {x}', 'yaml') as {
+      value: Record<string, unknown>;
+    };
+    expect(
+      Object.values(got.value).every(
+        (v) => typeof v === 'string' || (typeof v === 'object' && Object.getPrototypeOf(v) === null),
+      ),
+    ).toBe(true);
     const toml = parseDocument('d = 1979-05-27T07:32:00Z', 'toml') as { value: Record<string, unknown> };
     expect(typeof toml.value.d).toBe('string');
   });
@@ -307,12 +384,35 @@ describe('merging', () => {
   });
 
   it('one server listed by two clients is one target listing both; a header value does not make another server', () => {
-    const got = mergeTargets([], [
-      t('a', {}, 'Cursor'),
-      t('b', {}, 'Claude Desktop'),
-      t('r', { transport: 'http', command: undefined, args: undefined, url: 'https://x', headers: { Authorization: 'one' } }, 'Cursor'),
-      t('r', { transport: 'http', command: undefined, args: undefined, url: 'https://x', headers: { authorization: 'two' } }, 'Zed'),
-    ]);
+    const got = mergeTargets(
+      [],
+      [
+        t('a', {}, 'Cursor'),
+        t('b', {}, 'Claude Desktop'),
+        t(
+          'r',
+          {
+            transport: 'http',
+            command: undefined,
+            args: undefined,
+            url: 'https://x',
+            headers: { Authorization: 'one' },
+          },
+          'Cursor',
+        ),
+        t(
+          'r',
+          {
+            transport: 'http',
+            command: undefined,
+            args: undefined,
+            url: 'https://x',
+            headers: { authorization: 'two' },
+          },
+          'Zed',
+        ),
+      ],
+    );
     expect(got.map((x) => [x.name, x.listedBy?.map((l) => l.client)])).toEqual([
       ['a', ['Cursor', 'Claude Desktop']],
       ['r', ['Cursor', 'Zed']],
@@ -320,17 +420,19 @@ describe('merging', () => {
   });
 
   it('env values, args and cwd tell servers apart; a taken name gets the client in it', () => {
-    const got = mergeTargets([{ name: 'a', source: 'list.json#a', transport: 'stdio', command: 'other' }], [
-      t('a', { env: { K: '1' } }, 'Cursor'),
-      t('a', { env: { K: '2' } }, 'Cursor'),
-      t('a', { cwd: '/w' }, 'Zed'),
-    ]);
+    const got = mergeTargets(
+      [{ name: 'a', source: 'list.json#a', transport: 'stdio', command: 'other' }],
+      [t('a', { env: { K: '1' } }, 'Cursor'), t('a', { env: { K: '2' } }, 'Cursor'), t('a', { cwd: '/w' }, 'Zed')],
+    );
     expect(got.map((x) => x.name)).toEqual(['a', 'a (Cursor)', 'a (Cursor) #2', 'a (Zed)']);
     expect(identity(got[1]!)).not.toBe(identity(got[2]!));
   });
 
-  it('a discovered server an explicit file already lists is scanned once, under the file\'s name', () => {
-    const got = mergeTargets([{ name: 'mine', source: 'list.json#mine', transport: 'stdio', command: 'node', args: ['s.js'] }], [t('theirs', {}, 'Cursor')]);
+  it("a discovered server an explicit file already lists is scanned once, under the file's name", () => {
+    const got = mergeTargets(
+      [{ name: 'mine', source: 'list.json#mine', transport: 'stdio', command: 'node', args: ['s.js'] }],
+      [t('theirs', {}, 'Cursor')],
+    );
     expect(got).toHaveLength(1);
     expect(got[0]).toMatchObject({ name: 'mine', listedBy: [{ client: 'Cursor', file: '/Cursor' }] });
   });
@@ -347,11 +449,27 @@ describe('discover() on a fake HOME', () => {
     const got = await discover({ home: h.home, project: h.project, platform: 'linux', env: {}, projectConfigs: true });
     const clients = new Set(got.files.map((f) => f.client));
     expect(clients.size).toBe(CLIENTS.length); // every client of the table has a file in the tree
-    expect(got.targets.map((t) => t.name).sort()).toEqual(['dual', 'modern', 'payments', 'payments (LM Studio)', 'playwright', 'remote', 'team-dual']);
+    expect(got.targets.map((t) => t.name).sort()).toEqual([
+      'dual',
+      'modern',
+      'payments',
+      'payments (LM Studio)',
+      'playwright',
+      'remote',
+      'team-dual',
+    ]);
     const payments = got.targets.find((t) => t.name === 'payments')!;
-    expect(payments.listedBy.map((l) => l.client)).toEqual(['Claude Desktop', 'Claude Code', 'Cursor', 'Cline', 'Codex']);
+    expect(payments.listedBy.map((l) => l.client)).toEqual([
+      'Claude Desktop',
+      'Claude Code',
+      'Cursor',
+      'Cline',
+      'Codex',
+    ]);
     expect(payments.listedBy[0]!.file).toBe(path.join(h.home, '.config/Claude/claude_desktop_config.json'));
-    const errors = Object.fromEntries(got.files.filter((f) => f.error).map((f) => [path.relative(h.project, f.file), f.error]));
+    const errors = Object.fromEntries(
+      got.files.filter((f) => f.error).map((f) => [path.relative(h.project, f.file), f.error]),
+    );
     expect(errors).toEqual({
       '.roo/mcp.json': 'a directory, not a file',
       '.gemini/settings.json': expect.stringMatching(/^not valid JSON at line/),
@@ -359,12 +477,12 @@ describe('discover() on a fake HOME', () => {
       '.continue/mcpServers/broken.yaml': expect.stringMatching(/^not valid YAML at line/),
     });
     // Each unusable file is also a skip, named by its client.
-    expect(got.skipped.filter((s) => Object.keys(errors).includes(path.relative(h.project, s.source))).map((s) => s.name).sort()).toEqual([
-      'Codex',
-      'Continue',
-      'Gemini CLI',
-      'Roo Code',
-    ]);
+    expect(
+      got.skipped
+        .filter((s) => Object.keys(errors).includes(path.relative(h.project, s.source)))
+        .map((s) => s.name)
+        .sort(),
+    ).toEqual(['Codex', 'Continue', 'Gemini CLI', 'Roo Code']);
   });
 
   it('an unreadable file is reported, not fatal', async () => {
@@ -372,7 +490,13 @@ describe('discover() on a fake HOME', () => {
     const { chmodSync } = await import('node:fs');
     chmodSync(path.join(dir, 'mcp.json'), 0o000);
     try {
-      const got = await discover({ home: h.home, project: h.project, platform: 'linux', env: {}, projectConfigs: true });
+      const got = await discover({
+        home: h.home,
+        project: h.project,
+        platform: 'linux',
+        env: {},
+        projectConfigs: true,
+      });
       const lm = got.files.find((f) => f.client === 'LM Studio')!;
       // root reads anything: then the file is simply read.
       if (process.getuid?.() !== 0) expect(lm.error).toBe('cannot read: permission denied (EACCES)');
@@ -402,7 +526,12 @@ describe('discover() on a fake HOME', () => {
   it('finds nothing in an empty HOME', async () => {
     const e = emptyHome();
     try {
-      expect(await discover({ home: e.home, project: e.project, platform: 'linux', env: {} })).toEqual({ files: [], targets: [], projectTargets: [], skipped: [] });
+      expect(await discover({ home: e.home, project: e.project, platform: 'linux', env: {} })).toEqual({
+        files: [],
+        targets: [],
+        projectTargets: [],
+        skipped: [],
+      });
     } finally {
       e.cleanup();
     }
@@ -416,7 +545,13 @@ describe('discover() on a fake HOME', () => {
       writeFileSync(path.join(dir, 'a.yaml'), 'mcpServers:\n  - name: a\n    command: x\n');
       writeFileSync(path.join(dir, 'b.json'), '{"mcpServers": {"b": {"command": "y"}}}');
       writeFileSync(path.join(dir, 'notes.txt'), 'not a block');
-      const got = await discover({ home: e.home, project: e.project, platform: 'linux', env: {}, projectConfigs: true });
+      const got = await discover({
+        home: e.home,
+        project: e.project,
+        platform: 'linux',
+        env: {},
+        projectConfigs: true,
+      });
       expect(got.targets.map((t) => t.name)).toEqual(['a', 'b']);
     } finally {
       e.cleanup();

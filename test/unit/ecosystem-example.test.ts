@@ -14,7 +14,9 @@ const runs = (job: string) => doc.jobs[job]!.steps.map((s) => s.run ?? '').join(
 describe('docs/examples/ecosystem-scan.yml', () => {
   it('scans every shard of the census list under --sandbox, each with its own npm cache', () => {
     expect(doc.env.TARGETS).toBe('targets/popular-npm.json');
-    expect(doc.jobs.scan!.strategy!.matrix.shard).toEqual(Array.from({ length: Number(doc.env.SHARDS) }, (_, i) => i + 1));
+    expect(doc.jobs.scan!.strategy!.matrix.shard).toEqual(
+      Array.from({ length: Number(doc.env.SHARDS) }, (_, i) => i + 1),
+    );
     const scan = runs('scan');
     expect(scan).toContain('--shard ${{ matrix.shard }}/$SHARDS');
     expect(scan).toContain('--sandbox');

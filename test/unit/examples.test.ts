@@ -27,8 +27,15 @@ describe('targets/examples', () => {
     ]);
     const t = byName(targets);
     expect(t.everything).toMatchObject({ command: 'npx', args: EVERYTHING });
-    expect(t.filesystem).toMatchObject({ command: 'npx', args: ['-y', '@modelcontextprotocol/server-filesystem@2026.8.31', '/tmp'] });
-    expect(t.memory).toMatchObject({ command: 'npx', args: MEMORY, env: { MEMORY_FILE_PATH: '/tmp/idemscan-example-memory.jsonl' } });
+    expect(t.filesystem).toMatchObject({
+      command: 'npx',
+      args: ['-y', '@modelcontextprotocol/server-filesystem@2026.8.31', '/tmp'],
+    });
+    expect(t.memory).toMatchObject({
+      command: 'npx',
+      args: MEMORY,
+      env: { MEMORY_FILE_PATH: '/tmp/idemscan-example-memory.jsonl' },
+    });
     expect(t.everything!.source).toBe(`${file('claude-desktop.json')}#mcpServers.everything`);
   });
 
@@ -46,20 +53,29 @@ describe('targets/examples', () => {
     // ${VAR:-default} with VAR set: the value.
     expect(t.memory!.env).toEqual({ MEMORY_FILE_PATH: '/scratch/idemscan-example-memory.jsonl' });
     // ${VAR:-default} with VAR unset: the default; ${VAR} set: the value.
-    expect(t['local-http']).toMatchObject({ url: 'http://127.0.0.1:3001/mcp', headers: { Authorization: 'Bearer test-token' } });
+    expect(t['local-http']).toMatchObject({
+      url: 'http://127.0.0.1:3001/mcp',
+      headers: { Authorization: 'Bearer test-token' },
+    });
     expect(t['local-http']!.command).toBeUndefined();
-    expect(t['local-sse']).toMatchObject({ url: 'http://127.0.0.1:3001/sse', headers: { 'X-Api-Key': 'idemscan-fake-key' } });
+    expect(t['local-sse']).toMatchObject({
+      url: 'http://127.0.0.1:3001/sse',
+      headers: { 'X-Api-Key': 'idemscan-fake-key' },
+    });
   });
 
   it('claude-code.mcp.json: defaults apply when unset, and an unset ${VAR} without one skips that entry only', async () => {
-    const { targets, skipped } = await loadTargetFile(file('claude-code.mcp.json'), { IDEMSCAN_EXAMPLE_BASE: 'http://127.0.0.1:4999' });
+    const { targets, skipped } = await loadTargetFile(file('claude-code.mcp.json'), {
+      IDEMSCAN_EXAMPLE_BASE: 'http://127.0.0.1:4999',
+    });
     expect(targets.map((t) => t.name)).toEqual(['everything', 'memory', 'local-sse']);
     expect(byName(targets).memory!.env).toEqual({ MEMORY_FILE_PATH: '/tmp/idemscan-example-memory.jsonl' });
     expect(skipped).toEqual([
       {
         name: 'local-http',
         source: file('claude-code.mcp.json'),
-        reason: 'mcpServers.local-http.headers.Authorization: ${IDEMSCAN_EXAMPLE_TOKEN} is not expanded: idemscan reads into a target file only the environment variables --allow-env names (--allow-env IDEMSCAN_EXAMPLE_TOKEN, when you trust it with that value)',
+        reason:
+          'mcpServers.local-http.headers.Authorization: ${IDEMSCAN_EXAMPLE_TOKEN} is not expanded: idemscan reads into a target file only the environment variables --allow-env names (--allow-env IDEMSCAN_EXAMPLE_TOKEN, when you trust it with that value)',
       },
     ]);
   });
@@ -83,10 +99,20 @@ describe('targets/examples', () => {
       ['sequential-thinking', 'stdio'],
     ]);
     const t = byName(targets);
-    expect(t['local-http']).toMatchObject({ url: 'http://127.0.0.1:3003/mcp', headers: { Authorization: 'Bearer idemscan-fake-token' } });
-    expect(t['sequential-thinking']).toMatchObject({ command: 'npx', args: ['-y', '@modelcontextprotocol/server-sequential-thinking@2026.8.31'] });
+    expect(t['local-http']).toMatchObject({
+      url: 'http://127.0.0.1:3003/mcp',
+      headers: { Authorization: 'Bearer idemscan-fake-token' },
+    });
+    expect(t['sequential-thinking']).toMatchObject({
+      command: 'npx',
+      args: ['-y', '@modelcontextprotocol/server-sequential-thinking@2026.8.31'],
+    });
     expect(skipped).toEqual([
-      { name: 'switched-off', source: file('windsurf.json'), reason: 'mcpServers.switched-off.disabled: the entry is disabled' },
+      {
+        name: 'switched-off',
+        source: file('windsurf.json'),
+        reason: 'mcpServers.switched-off.disabled: the entry is disabled',
+      },
     ]);
   });
 
@@ -104,7 +130,9 @@ describe('targets/examples', () => {
     expect(t['local-http']).toMatchObject({ url: 'http://127.0.0.1:3004/mcp' });
     expect(skipped).toHaveLength(1);
     expect(skipped[0]).toMatchObject({ name: 'asks-for-key', source: file('vscode.mcp.json') });
-    expect(skipped[0]!.reason).toMatch(/^servers\.asks-for-key\.headers\.Authorization: \$\{input:api-key\} needs an interactive VS Code input$/);
+    expect(skipped[0]!.reason).toMatch(
+      /^servers\.asks-for-key\.headers\.Authorization: \$\{input:api-key\} needs an interactive VS Code input$/,
+    );
   });
 
   it('registry-server.json: npm package with arguments and fake secrets, a remote, a skipped NuGet package', async () => {
@@ -130,17 +158,27 @@ describe('targets/examples', () => {
     });
     expect(skipped).toHaveLength(1);
     expect(skipped[0]).toMatchObject({ name: `${base}#nuget-1`, source: file('registry-server.json') });
-    expect(skipped[0]!.reason).toMatch(/registry type "nuget" is not launched by idemscan \(npm, pypi, mcpb, oci only\)/);
+    expect(skipped[0]!.reason).toMatch(
+      /registry type "nuget" is not launched by idemscan \(npm, pypi, mcpb, oci only\)/,
+    );
   });
 
   it('every example uses only loopback URLs and pinned reference servers', async () => {
-    for (const name of ['claude-desktop.json', 'claude-code.mcp.json', 'cursor.json', 'windsurf.json', 'vscode.mcp.json', 'registry-server.json']) {
+    for (const name of [
+      'claude-desktop.json',
+      'claude-code.mcp.json',
+      'cursor.json',
+      'windsurf.json',
+      'vscode.mcp.json',
+      'registry-server.json',
+    ]) {
       const { targets } = await loadTargetFile(file(name), env);
       expect(targets.length, name).toBeGreaterThan(0);
       for (const t of targets) {
         if (t.url) expect(new URL(t.url).hostname, `${name} ${t.name}`).toBe('127.0.0.1');
         const pkgs = [t.npm, ...(t.args ?? [])].filter((a): a is string => !!a && a.startsWith('@'));
-        for (const p of pkgs) expect(p, `${name} ${t.name}`).toMatch(/^@modelcontextprotocol\/server-[a-z-]+@\d+\.\d+\.\d+$/);
+        for (const p of pkgs)
+          expect(p, `${name} ${t.name}`).toMatch(/^@modelcontextprotocol\/server-[a-z-]+@\d+\.\d+\.\d+$/);
       }
     }
   });

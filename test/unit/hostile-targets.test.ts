@@ -18,7 +18,9 @@ describe('__proto__ and other prototype names', () => {
       { "name": "evil", "command": "node", "__proto__": { "trusted": true, "timeout": 1, "timeoutMs": 1 } }
     ] }`);
     expect(targets.map((t) => [t.name, t.trusted, t.timeoutMs])).toEqual([['ok', undefined, undefined]]);
-    expect(skipped).toEqual([{ name: 'evil', source: 'hostile.json', reason: 'servers[1]: unknown field "__proto__"' }]);
+    expect(skipped).toEqual([
+      { name: 'evil', source: 'hostile.json', reason: 'servers[1]: unknown field "__proto__"' },
+    ]);
   });
 
   it('a __proto__ field in an mcpServers entry sets nothing (trusted, timeout, cwd, command)', () => {
@@ -32,22 +34,27 @@ describe('__proto__ and other prototype names', () => {
     expect(targets[0]!.timeoutMs).toBeUndefined();
   });
 
-  it.each(['mcpServers', 'servers'])('a %s entry named __proto__, constructor or prototype is a server like any other', (key) => {
-    const { targets, skipped } = load(`{ "${key}": {
+  it.each(['mcpServers', 'servers'])(
+    'a %s entry named __proto__, constructor or prototype is a server like any other',
+    (key) => {
+      const { targets, skipped } = load(`{ "${key}": {
       "__proto__": { "command": "node", "args": ["p.js"] },
       "constructor": { "command": "node", "args": ["c.js"] },
       "prototype": { "command": "node", "args": ["t.js"] }
     } }`);
-    expect(skipped).toEqual([]);
-    expect(targets.map((t) => [t.name, t.args, t.source])).toEqual([
-      ['__proto__', ['p.js'], `hostile.json#${key}.__proto__`],
-      ['constructor', ['c.js'], `hostile.json#${key}.constructor`],
-      ['prototype', ['t.js'], `hostile.json#${key}.prototype`],
-    ]);
-  });
+      expect(skipped).toEqual([]);
+      expect(targets.map((t) => [t.name, t.args, t.source])).toEqual([
+        ['__proto__', ['p.js'], `hostile.json#${key}.__proto__`],
+        ['constructor', ['c.js'], `hostile.json#${key}.constructor`],
+        ['prototype', ['t.js'], `hostile.json#${key}.prototype`],
+      ]);
+    },
+  );
 
   it('a top-level __proto__ is not a format', () => {
-    expect(() => load('{ "__proto__": { "mcpServers": { "a": { "command": "node" } } } }')).toThrow(/hostile\.json: unknown format/);
+    expect(() => load('{ "__proto__": { "mcpServers": { "a": { "command": "node" } } } }')).toThrow(
+      /hostile\.json: unknown format/,
+    );
   });
 
   it('env and header names __proto__ and constructor are kept as names, and reach no prototype', () => {
@@ -55,27 +62,68 @@ describe('__proto__ and other prototype names', () => {
       "s": { "command": "node", "env": { "__proto__": "x", "constructor": "y", "A": "1" } },
       "h": { "url": "https://h.example.test/mcp", "headers": { "__proto__": "v", "X-Key": "k" } }
     } }`);
-    expect(Object.entries(targets[0]!.env!)).toEqual([['__proto__', 'x'], ['constructor', 'y'], ['A', '1']]);
-    expect(Object.entries(targets[1]!.headers!)).toEqual([['__proto__', 'v'], ['X-Key', 'k']]);
+    expect(Object.entries(targets[0]!.env!)).toEqual([
+      ['__proto__', 'x'],
+      ['constructor', 'y'],
+      ['A', '1'],
+    ]);
+    expect(Object.entries(targets[1]!.headers!)).toEqual([
+      ['__proto__', 'v'],
+      ['X-Key', 'k'],
+    ]);
     expect(Object.getPrototypeOf(targets[0]!.env)).not.toHaveProperty('A');
     expect(({} as Record<string, unknown>).A).toBeUndefined();
   });
 
   it('an env map whose __proto__ is an object is an error naming the field', () => {
-    const { targets, skipped } = load('{ "servers": [{ "name": "s", "command": "node", "env": { "__proto__": { "NODE_OPTIONS": "--require /tmp/x.js" } } }] }');
+    const { targets, skipped } = load(
+      '{ "servers": [{ "name": "s", "command": "node", "env": { "__proto__": { "NODE_OPTIONS": "--require /tmp/x.js" } } }] }',
+    );
     expect(targets).toEqual([]);
     expect(skipped[0]!.reason).toMatch(/^servers\[0\]\.env\.__proto__: .*expected string/);
   });
 });
 
 describe('pinned means an npm name and one exact semver version', () => {
-  const npmEntry = (spec: string) => load(JSON.stringify({ servers: [{ name: 'ok', command: 'node' }, { name: 'p', npm: spec }] }));
+  const npmEntry = (spec: string) =>
+    load(
+      JSON.stringify({
+        servers: [
+          { name: 'ok', command: 'node' },
+          { name: 'p', npm: spec },
+        ],
+      }),
+    );
 
   it.each([
-    'x@1.0.0||*', 'x@1.0.0 || 2.0.0', 'file@1.0.0/../../evil.tgz', 'x@1.0.0/../../evil.tgz', '../evil@1.0.0', '@s/../x@1.0.0',
-    'a/b@1.0.0', '-x@1.0.0', '--prefix=/tmp@1.0.0', 'X@1.0.0', '.x@1.0.0', '_x@1.0.0', 'a..b@1.0.0', 'x@v1.0.0', 'x@ 1.0.0',
-    'x@1.0.0 ', 'x@=1.0.0', 'x@latest', 'x@^1.0.0', 'x@01.0.0', 'x@npm:y@1.0.0', 'git+https://h.test/a/b@1.0.0',
-    'https://h.test/x.tgz@1.0.0', 'file:../x@1.0.0', '@1.0.0', 'x@', 'x', `${'a'.repeat(215)}@1.0.0`,
+    'x@1.0.0||*',
+    'x@1.0.0 || 2.0.0',
+    'file@1.0.0/../../evil.tgz',
+    'x@1.0.0/../../evil.tgz',
+    '../evil@1.0.0',
+    '@s/../x@1.0.0',
+    'a/b@1.0.0',
+    '-x@1.0.0',
+    '--prefix=/tmp@1.0.0',
+    'X@1.0.0',
+    '.x@1.0.0',
+    '_x@1.0.0',
+    'a..b@1.0.0',
+    'x@v1.0.0',
+    'x@ 1.0.0',
+    'x@1.0.0 ',
+    'x@=1.0.0',
+    'x@latest',
+    'x@^1.0.0',
+    'x@01.0.0',
+    'x@npm:y@1.0.0',
+    'git+https://h.test/a/b@1.0.0',
+    'https://h.test/x.tgz@1.0.0',
+    'file:../x@1.0.0',
+    '@1.0.0',
+    'x@',
+    'x',
+    `${'a'.repeat(215)}@1.0.0`,
   ])('our own format refuses npm "%s" with the field named, and keeps the rest', (spec) => {
     const { targets, skipped } = npmEntry(spec);
     expect(targets.map((t) => t.name)).toEqual(['ok']);
@@ -84,12 +132,16 @@ describe('pinned means an npm name and one exact semver version', () => {
     expect(skipped[0]!.reason).toMatch(/^servers\[1\]\.npm: .*pinned, exact version/);
   });
 
-  it.each(['x@1.0.0', '@scope/pkg@1.2.3', 'a.b-c_d~e@0.0.1', 'p@1.2.3-beta.1', 'p@2.0.0+build.5', '@modelcontextprotocol/server-everything@2025.9.12'])(
-    'accepts %s',
-    (spec) => {
-      expect(npmEntry(spec).targets[1]?.npm).toBe(spec);
-    },
-  );
+  it.each([
+    'x@1.0.0',
+    '@scope/pkg@1.2.3',
+    'a.b-c_d~e@0.0.1',
+    'p@1.2.3-beta.1',
+    'p@2.0.0+build.5',
+    '@modelcontextprotocol/server-everything@2025.9.12',
+  ])('accepts %s', (spec) => {
+    expect(npmEntry(spec).targets[1]?.npm).toBe(spec);
+  });
 
   it('parsePinnedSpec splits a good spec and says what is wrong with a bad one', () => {
     expect(parsePinnedSpec('@scope/pkg@1.2.3')).toEqual({ name: '@scope/pkg', version: '1.2.3' });
@@ -99,17 +151,31 @@ describe('pinned means an npm name and one exact semver version', () => {
 });
 
 describe('registry server.json', () => {
-  const server = (extra: Record<string, unknown>) => load(JSON.stringify({ name: 'io.example/p', ...extra }), 'server.json');
-  const npmPackage = (extra: Record<string, unknown>) => ({ registryType: 'npm', identifier: '@ex/p', version: '1.2.3', ...extra });
+  const server = (extra: Record<string, unknown>) =>
+    load(JSON.stringify({ name: 'io.example/p', ...extra }), 'server.json');
+  const npmPackage = (extra: Record<string, unknown>) => ({
+    registryType: 'npm',
+    identifier: '@ex/p',
+    version: '1.2.3',
+    ...extra,
+  });
 
-  it.each(['../../evil', '../x', './local', '/abs/path', 'file:../x', 'https://h.test/x.tgz', '@ex/../../x', 'git+ssh://h/x', 'x@1.0.0', 'UPPER'])(
-    'skips the identifier %s: registry identifiers are npm package names',
-    (identifier) => {
-      const { targets, skipped } = server({ packages: [npmPackage({ identifier }), npmPackage({})] });
-      expect(targets.map((t) => t.npm)).toEqual(['@ex/p@1.2.3']);
-      expect(skipped[0]!.reason).toMatch(/^packages\[0\]\.identifier: .*not an npm package name/);
-    },
-  );
+  it.each([
+    '../../evil',
+    '../x',
+    './local',
+    '/abs/path',
+    'file:../x',
+    'https://h.test/x.tgz',
+    '@ex/../../x',
+    'git+ssh://h/x',
+    'x@1.0.0',
+    'UPPER',
+  ])('skips the identifier %s: registry identifiers are npm package names', (identifier) => {
+    const { targets, skipped } = server({ packages: [npmPackage({ identifier }), npmPackage({})] });
+    expect(targets.map((t) => t.npm)).toEqual(['@ex/p@1.2.3']);
+    expect(skipped[0]!.reason).toMatch(/^packages\[0\]\.identifier: .*not an npm package name/);
+  });
 
   it.each(['1.0.0||*', '1.0.0/../../evil.tgz', 'v1.0.0', ' 1.0.0'])('skips the version %j', (version) => {
     const { targets, skipped } = server({ packages: [npmPackage({ version })] });
@@ -118,16 +184,27 @@ describe('registry server.json', () => {
   });
 
   it('skips a package declared on another registry: the same name on npmjs is another package', () => {
-    const { targets, skipped } = server({ packages: [
-      npmPackage({ registryBaseUrl: 'https://npm.pkg.github.com' }),
-      npmPackage({ registryBaseUrl: 'https://registry.npmjs.org/' }),
-    ] });
+    const { targets, skipped } = server({
+      packages: [
+        npmPackage({ registryBaseUrl: 'https://npm.pkg.github.com' }),
+        npmPackage({ registryBaseUrl: 'https://registry.npmjs.org/' }),
+      ],
+    });
     expect(targets).toHaveLength(1);
-    expect(skipped[0]!.reason).toMatch(/^packages\[0\]\.registryBaseUrl: "https:\/\/npm\.pkg\.github\.com" is not https:\/\/registry\.npmjs\.org/);
+    expect(skipped[0]!.reason).toMatch(
+      /^packages\[0\]\.registryBaseUrl: "https:\/\/npm\.pkg\.github\.com" is not https:\/\/registry\.npmjs\.org/,
+    );
   });
 
   it('skips remotes that are not http(s), naming the field, and keeps the rest', () => {
-    const urls = ['file:///etc/passwd', 'javascript:alert(1)', 'data:text/plain,x', 'ftp://h.test/x', 'ws://h.test/mcp', 'https://ok.example.test/mcp'];
+    const urls = [
+      'file:///etc/passwd',
+      'javascript:alert(1)',
+      'data:text/plain,x',
+      'ftp://h.test/x',
+      'ws://h.test/mcp',
+      'https://ok.example.test/mcp',
+    ];
     const { targets, skipped } = server({ remotes: urls.map((url) => ({ type: 'streamable-http', url })) });
     expect(targets.map((t) => t.url)).toEqual(['https://ok.example.test/mcp']);
     expect(skipped.map((s) => s.reason)).toEqual([
@@ -167,12 +244,23 @@ describe('registry server.json', () => {
 
 describe('launch fields', () => {
   it('our own format and mcpServers refuse non-http(s) urls with the field named', () => {
-    const own = load(JSON.stringify({ servers: [{ name: 'f', url: 'file:///etc/passwd' }, { name: 'j', url: 'javascript:alert(1)' }] }));
+    const own = load(
+      JSON.stringify({
+        servers: [
+          { name: 'f', url: 'file:///etc/passwd' },
+          { name: 'j', url: 'javascript:alert(1)' },
+        ],
+      }),
+    );
     expect(own.skipped.map((s) => s.reason)).toEqual([
       'servers[0].url: "file:" URLs cannot be scanned (http or https only)',
       'servers[1].url: "javascript:" URLs cannot be scanned (http or https only)',
     ]);
-    const mcp = load(JSON.stringify({ mcpServers: { d: { url: 'data:,x' }, w: { serverUrl: 'file:///x' }, g: { httpUrl: 'javascript:x' } } }));
+    const mcp = load(
+      JSON.stringify({
+        mcpServers: { d: { url: 'data:,x' }, w: { serverUrl: 'file:///x' }, g: { httpUrl: 'javascript:x' } },
+      }),
+    );
     expect(mcp.skipped.map((s) => s.reason)).toEqual([
       'mcpServers.d.url: "data:" URLs cannot be scanned (http or https only)',
       'mcpServers.w.serverUrl: "file:" URLs cannot be scanned (http or https only)',
@@ -183,26 +271,56 @@ describe('launch fields', () => {
   it.each([
     ['args with a NUL', { command: 'node', args: ['a\0b'] }, /^servers\[1\]\.args\[0\]: contains a NUL character/],
     ['a non-string arg', { command: 'node', args: [{ a: 1 }] }, /^servers\[1\]\.args\[0\]: .*expected string/],
-    ['an env name with =', { command: 'node', env: { 'LD_PRELOAD=/tmp/x.so X': 'y' } }, /^servers\[1\]\.env\.LD_PRELOAD=\/tmp\/x\.so X: .*cannot contain "="/],
+    [
+      'an env name with =',
+      { command: 'node', env: { 'LD_PRELOAD=/tmp/x.so X': 'y' } },
+      /^servers\[1\]\.env\.LD_PRELOAD=\/tmp\/x\.so X: .*cannot contain "="/,
+    ],
     ['an env name with NUL', { command: 'node', env: { 'A\0B': 'y' } }, /^servers\[1\]\.env\.A\0B: .*NUL/],
-    ['an empty env name', { command: 'node', env: { '': 'y' } }, /^servers\[1\]\.env\.: empty environment variable name/],
+    [
+      'an empty env name',
+      { command: 'node', env: { '': 'y' } },
+      /^servers\[1\]\.env\.: empty environment variable name/,
+    ],
     ['an env value with NUL', { command: 'node', env: { A: 'x\0y' } }, /^servers\[1\]\.env\.A: contains a NUL/],
     ['a cwd that is not a string', { command: 'node', cwd: ['/'] }, /^servers\[1\]\.cwd: .*expected string/],
     ['a command with NUL', { command: 'node\0' }, /^servers\[1\]\.command: contains a NUL/],
-    ['a header name that is not a token', { url: 'https://h.example.test', headers: { 'X A': 'v' } }, /^servers\[1\]\.headers\.X A: not a valid HTTP header name/],
-    ['a header value with CRLF', { url: 'https://h.example.test', headers: { A: 'v\r\nX: 1' } }, /^servers\[1\]\.headers\.A: contains a line break/],
+    [
+      'a header name that is not a token',
+      { url: 'https://h.example.test', headers: { 'X A': 'v' } },
+      /^servers\[1\]\.headers\.X A: not a valid HTTP header name/,
+    ],
+    [
+      'a header value with CRLF',
+      { url: 'https://h.example.test', headers: { A: 'v\r\nX: 1' } },
+      /^servers\[1\]\.headers\.A: contains a line break/,
+    ],
     ['a bin that is a path', { npm: 'x@1.0.0', bin: '../../../bin/sh' }, /^servers\[1\]\.bin: a bin name, not a path/],
   ])('our own format refuses %s with the field named and keeps the rest', (_label, fields, reason) => {
-    const { targets, skipped } = load(JSON.stringify({ servers: [{ name: 'ok', command: 'node' }, { name: 'bad', ...fields }] }));
+    const { targets, skipped } = load(
+      JSON.stringify({
+        servers: [
+          { name: 'ok', command: 'node' },
+          { name: 'bad', ...fields },
+        ],
+      }),
+    );
     expect(targets.map((t) => t.name)).toEqual(['ok']);
     expect(skipped).toHaveLength(1);
     expect(skipped[0]!.reason).toMatch(reason);
   });
 
   it('mcpServers refuses an env name with = and an arg with NUL, and keeps the rest', () => {
-    const { targets, skipped } = load(JSON.stringify({ mcpServers: {
-      ok: { command: 'node' }, e: { command: 'node', env: { 'A=B': 'x' } }, a: { command: 'node', args: ['x\0'] }, c: { command: 'node', cwd: 7 },
-    } }));
+    const { targets, skipped } = load(
+      JSON.stringify({
+        mcpServers: {
+          ok: { command: 'node' },
+          e: { command: 'node', env: { 'A=B': 'x' } },
+          a: { command: 'node', args: ['x\0'] },
+          c: { command: 'node', cwd: 7 },
+        },
+      }),
+    );
     expect(targets.map((t) => t.name)).toEqual(['ok']);
     expect(skipped.map((s) => s.reason)).toEqual([
       'mcpServers.e.env.A=B: an environment variable name cannot contain "=" or NUL',
@@ -218,12 +336,17 @@ describe('the file itself', () => {
   it('a file over the size bound is refused with its name, before it is parsed', async () => {
     const file = path.join(dir, 'huge.json');
     writeFileSync(file, `{"mcpServers":{"a":{"command":"node"}}}${' '.repeat(MAX_TARGET_FILE_BYTES)}`);
-    await expect(loadTargetFile(file, env)).rejects.toThrow(new TargetFileError(file, 'larger than 16 MB; not read', 'too-large'));
+    await expect(loadTargetFile(file, env)).rejects.toThrow(
+      new TargetFileError(file, 'larger than 16 MB; not read', 'too-large'),
+    );
   });
 
-  it.runIf(existsSync('/dev/zero'))('an endless file (/dev/zero) is refused, not read until memory runs out', async () => {
-    await expect(loadTargetFile('/dev/zero', env)).rejects.toThrow(/^\/dev\/zero: larger than 16 MB/);
-  });
+  it.runIf(existsSync('/dev/zero'))(
+    'an endless file (/dev/zero) is refused, not read until memory runs out',
+    async () => {
+      await expect(loadTargetFile('/dev/zero', env)).rejects.toThrow(/^\/dev\/zero: larger than 16 MB/);
+    },
+  );
 
   it('a directory is a file error, not a crash', async () => {
     await expect(loadTargetFile(dir, env)).rejects.toThrow(TargetFileError);
@@ -234,12 +357,16 @@ describe('the file itself', () => {
     expect(() => load(deep)).toThrow(new TargetFileError('hostile.json', 'nested deeper than 64 levels', 'syntax'));
   });
 
-  it('a file of 200,000 entries loads (no push(...) of them all at once) and each reason is bounded', { timeout: 60_000 }, () => {
-    const entries = Array.from({ length: 200_000 }, (_, i) => `"s${i}":{"command":"x"}`);
-    expect(load(`{"mcpServers":{${entries.join(',')}}}`).targets).toHaveLength(200_000);
-    const { skipped } = load(`{"servers":[{"name":"a","command":"x","${'K'.repeat(1_000_000)}":1}]}`);
-    expect(skipped[0]!.reason.length).toBeLessThanOrEqual(1_000);
-  });
+  it(
+    'a file of 200,000 entries loads (no push(...) of them all at once) and each reason is bounded',
+    { timeout: 60_000 },
+    () => {
+      const entries = Array.from({ length: 200_000 }, (_, i) => `"s${i}":{"command":"x"}`);
+      expect(load(`{"mcpServers":{${entries.join(',')}}}`).targets).toHaveLength(200_000);
+      const { skipped } = load(`{"servers":[{"name":"a","command":"x","${'K'.repeat(1_000_000)}":1}]}`);
+      expect(skipped[0]!.reason.length).toBeLessThanOrEqual(1_000);
+    },
+  );
 
   it('reads a file that starts with a byte order mark', () => {
     expect(load('\uFEFF{"mcpServers":{"a":{"command":"node"}}}').targets).toHaveLength(1);

@@ -1,22 +1,55 @@
 import { describe, expect, it } from 'vitest';
 import { findKeyArguments, keyConfidence } from '../../src/classify/keys.js';
 
-const obj = (properties: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({ type: 'object', properties, ...extra });
+const obj = (properties: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({
+  type: 'object',
+  properties,
+  ...extra,
+});
 
 describe('keyConfidence', () => {
-  it.each(['idempotency_key', 'idempotencyKey', 'Idempotency-Key', 'IDEMPOTENCY_KEY', 'idempotency-token', 'idempotencyId',
-    'client_token', 'ClientToken', 'clientRequestToken', 'client_request_token', 'dedupe_key', 'deduplication_id',
-    'MessageDeduplicationId', 'x-idempotency-key', 'idempotence_key'])('%s is strong', (name) => {
+  it.each([
+    'idempotency_key',
+    'idempotencyKey',
+    'Idempotency-Key',
+    'IDEMPOTENCY_KEY',
+    'idempotency-token',
+    'idempotencyId',
+    'client_token',
+    'ClientToken',
+    'clientRequestToken',
+    'client_request_token',
+    'dedupe_key',
+    'deduplication_id',
+    'MessageDeduplicationId',
+    'x-idempotency-key',
+    'idempotence_key',
+  ])('%s is strong', (name) => {
     expect(keyConfidence(name)).toBe('strong');
   });
-  it.each(['request_id', 'requestKey', 'operation_id', 'client_reference_id', 'nonce', 'X-Request-Id'])('%s is weak', (name) => {
-    expect(keyConfidence(name)).toBe('weak');
-  });
-  it.each(['api_key', 'key_id', 'apiKey', 'token', 'access_token', 'idempotent', 'id', 'key', 'session_id', 'user_request',
-    'idempotency_key_ttl', 'idempotencyKeyHash', 'idempotency_key_expires_at', 'dedupe_key_prefix', 'client_token_expiry'])(
-    '%s is not a key',
-    (name) => expect(keyConfidence(name)).toBeUndefined(),
+  it.each(['request_id', 'requestKey', 'operation_id', 'client_reference_id', 'nonce', 'X-Request-Id'])(
+    '%s is weak',
+    (name) => {
+      expect(keyConfidence(name)).toBe('weak');
+    },
   );
+  it.each([
+    'api_key',
+    'key_id',
+    'apiKey',
+    'token',
+    'access_token',
+    'idempotent',
+    'id',
+    'key',
+    'session_id',
+    'user_request',
+    'idempotency_key_ttl',
+    'idempotencyKeyHash',
+    'idempotency_key_expires_at',
+    'dedupe_key_prefix',
+    'client_token_expiry',
+  ])('%s is not a key', (name) => expect(keyConfidence(name)).toBeUndefined());
 });
 
 describe('findKeyArguments', () => {
@@ -36,7 +69,9 @@ describe('findKeyArguments', () => {
       },
       { $defs: { Payment: obj({ idempotencyKey: { type: 'string' } }) } },
     );
-    const paths = findKeyArguments(schema).map((k) => `${k.path}:${k.confidence}`).sort();
+    const paths = findKeyArguments(schema)
+      .map((k) => `${k.path}:${k.confidence}`)
+      .sort();
     expect(paths).toEqual([
       '$.items[*]["Idempotency-Key"]:strong',
       '$.options.clientToken:strong',
@@ -46,7 +81,12 @@ describe('findKeyArguments', () => {
   });
 
   it('does not take a boolean named idempotent, an object, or api_key for a key', () => {
-    const schema = obj({ idempotent: { type: 'boolean' }, api_key: { type: 'string' }, idempotency_key: { type: 'boolean' }, key_id: { type: 'string' } });
+    const schema = obj({
+      idempotent: { type: 'boolean' },
+      api_key: { type: 'string' },
+      idempotency_key: { type: 'boolean' },
+      key_id: { type: 'string' },
+    });
     expect(findKeyArguments(schema)).toEqual([]);
   });
 
@@ -66,16 +106,31 @@ describe('findKeyArguments', () => {
   });
 
   it('looks into patternProperties and dependentSchemas', () => {
-    const schema = obj({}, { patternProperties: { '^x': obj({ idempotency_key: { type: 'string' } }) }, dependentSchemas: { a: obj({ client_token: { type: 'string' } }) } });
-    expect(findKeyArguments(schema).map((k) => k.path).sort()).toEqual(['$.*.idempotency_key', '$.client_token']);
+    const schema = obj(
+      {},
+      {
+        patternProperties: { '^x': obj({ idempotency_key: { type: 'string' } }) },
+        dependentSchemas: { a: obj({ client_token: { type: 'string' } }) },
+      },
+    );
+    expect(
+      findKeyArguments(schema)
+        .map((k) => k.path)
+        .sort(),
+    ).toEqual(['$.*.idempotency_key', '$.client_token']);
   });
 
   it('survives a $ref with a stray percent sign', () => {
-    expect(findKeyArguments(obj({ a: { $ref: '#/$defs/100%' }, idempotency_key: { type: 'string' } })).map((k) => k.path)).toEqual(['$.idempotency_key']);
+    expect(
+      findKeyArguments(obj({ a: { $ref: '#/$defs/100%' }, idempotency_key: { type: 'string' } })).map((k) => k.path),
+    ).toEqual(['$.idempotency_key']);
   });
 
   it('reports weak evidence: weak names and descriptions that mention idempotency', () => {
-    const schema = obj({ request_id: { type: 'string' }, token: { type: 'string', description: 'Used to deduplicate retried requests' } });
+    const schema = obj({
+      request_id: { type: 'string' },
+      token: { type: 'string', description: 'Used to deduplicate retried requests' },
+    });
     expect(findKeyArguments(schema).map((k) => [k.path, k.confidence, k.reason])).toEqual([
       ['$.request_id', 'weak', 'name'],
       ['$.token', 'weak', 'description'],
@@ -83,7 +138,10 @@ describe('findKeyArguments', () => {
   });
 
   it('a description that says the argument is not idempotent is no key evidence', () => {
-    const schema = obj({ mode: { type: 'string', description: 'This call is not idempotent.' }, ref: { type: 'string', description: 'Non-idempotent operation id' } });
+    const schema = obj({
+      mode: { type: 'string', description: 'This call is not idempotent.' },
+      ref: { type: 'string', description: 'Non-idempotent operation id' },
+    });
     expect(findKeyArguments(schema)).toEqual([]);
   });
 

@@ -8,12 +8,17 @@ import type { Target } from '../../src/targets/types.js';
 const launch = (line: string) => {
   const [command, ...args] = line.split(' ');
   const got = npmLaunchOf(command!, args);
-  return got && { runner: got.runner, name: got.name, version: got.version, range: got.range, bin: got.bin, args: got.args };
+  return (
+    got && { runner: got.runner, name: got.name, version: got.version, range: got.range, bin: got.bin, args: got.args }
+  );
 };
 
 describe('npx', () => {
   it.each([
-    ['npx -y @modelcontextprotocol/server-filesystem@2026.1.14 /data /tmp', { name: '@modelcontextprotocol/server-filesystem', version: '2026.1.14', args: ['/data', '/tmp'] }],
+    [
+      'npx -y @modelcontextprotocol/server-filesystem@2026.1.14 /data /tmp',
+      { name: '@modelcontextprotocol/server-filesystem', version: '2026.1.14', args: ['/data', '/tmp'] },
+    ],
     ['npx --yes pkg@1.2.3', { name: 'pkg', version: '1.2.3', args: [] }],
     ['npx pkg', { name: 'pkg', range: 'latest', args: [] }],
     ['npx -y pkg@latest --port 3000', { name: 'pkg', range: 'latest', args: ['--port', '3000'] }],
@@ -21,7 +26,10 @@ describe('npx', () => {
     ['npx -y -- pkg@1.0.0 --flag', { name: 'pkg', version: '1.0.0', args: ['--flag'] }],
     ['npx -q --prefer-offline pkg@next', { name: 'pkg', range: 'next', args: [] }],
     ['npx --loglevel error pkg@1.0.0', { name: 'pkg', version: '1.0.0', args: [] }],
-    ['npx -y --package @scope/tools@2.0.0 tools-server a', { name: '@scope/tools', version: '2.0.0', bin: 'tools-server', args: ['a'] }],
+    [
+      'npx -y --package @scope/tools@2.0.0 tools-server a',
+      { name: '@scope/tools', version: '2.0.0', bin: 'tools-server', args: ['a'] },
+    ],
     ['npx -y --package=@scope/tools@2.0.0 tools', { name: '@scope/tools', version: '2.0.0', bin: undefined, args: [] }],
     ['/usr/local/bin/npx -y pkg@1.0.0', { name: 'pkg', version: '1.0.0', args: [] }],
     ['npx.cmd -y pkg@1.0.0', { name: 'pkg', version: '1.0.0', args: [] }],
@@ -54,10 +62,16 @@ describe('the other runners', () => {
     ['npm exec -y pkg@1.0.0 -- --port 1', { runner: 'npm exec', name: 'pkg', version: '1.0.0', args: ['--port', '1'] }],
     ['npm exec -y -- pkg@1.0.0 --port 1', { runner: 'npm exec', name: 'pkg', version: '1.0.0', args: ['--port', '1'] }],
     ['npm x --yes pkg@1.0.0 a b', { runner: 'npm exec', name: 'pkg', version: '1.0.0', args: ['a', 'b'] }],
-    ['npm exec --package=pkg@1.0.0 -- other-bin x', { runner: 'npm exec', name: 'pkg', version: '1.0.0', bin: 'other-bin', args: ['x'] }],
+    [
+      'npm exec --package=pkg@1.0.0 -- other-bin x',
+      { runner: 'npm exec', name: 'pkg', version: '1.0.0', bin: 'other-bin', args: ['x'] },
+    ],
     ['pnpm dlx pkg@1.0.0 --port 1', { runner: 'pnpm dlx', name: 'pkg', version: '1.0.0', args: ['--port', '1'] }],
     ['pnpm --silent dlx pkg', { runner: 'pnpm dlx', name: 'pkg', range: 'latest', args: [] }],
-    ['pnpm dlx --package=@s/p@1.0.0 p-bin', { runner: 'pnpm dlx', name: '@s/p', version: '1.0.0', bin: 'p-bin', args: [] }],
+    [
+      'pnpm dlx --package=@s/p@1.0.0 p-bin',
+      { runner: 'pnpm dlx', name: '@s/p', version: '1.0.0', bin: 'p-bin', args: [] },
+    ],
     ['pnpx pkg@~1.2', { runner: 'pnpm dlx', name: 'pkg', range: '~1.2', args: [] }],
     ['bunx pkg@1.0.0 --stdio', { runner: 'bunx', name: 'pkg', version: '1.0.0', args: ['--stdio'] }],
     ['bun x --silent pkg@1.0.0', { runner: 'bunx', name: 'pkg', version: '1.0.0', args: [] }],
@@ -90,11 +104,15 @@ describe('package specs and versions', () => {
     expect(parseNpmSpec('@a/b')).toEqual({ name: '@a/b', range: 'latest' });
     expect(parseNpmSpec('b@>=1 <2')).toEqual({ name: 'b', range: '>=1 <2' });
     expect(parseNpmSpec('b@v1.0.0')).toEqual({ name: 'b', range: 'v1.0.0' });
-    for (const bad of ['b@../x', 'b@git+ssh://x', '@a', '-b@1.0.0', 'b@1.0.0/../../x', '..@1.0.0']) expect(parseNpmSpec(bad)).toBeUndefined();
+    for (const bad of ['b@../x', 'b@git+ssh://x', '@a', '-b@1.0.0', 'b@1.0.0/../../x', '..@1.0.0'])
+      expect(parseNpmSpec(bad)).toBeUndefined();
   });
 
   it('picks the version npm would: a tag names it; a range takes latest when it fits, else the highest match', () => {
-    const meta = { versions: ['1.0.0', '1.1.0', '1.2.0', '2.0.0-beta.1'], distTags: { latest: '1.1.0', next: '2.0.0-beta.1' } };
+    const meta = {
+      versions: ['1.0.0', '1.1.0', '1.2.0', '2.0.0-beta.1'],
+      distTags: { latest: '1.1.0', next: '2.0.0-beta.1' },
+    };
     expect(pickVersion(meta, 'latest')).toBe('1.1.0');
     expect(pickVersion(meta, 'next')).toBe('2.0.0-beta.1');
     expect(pickVersion(meta, '^1')).toBe('1.1.0');
@@ -105,11 +123,28 @@ describe('package specs and versions', () => {
 });
 
 describe('targets', () => {
-  const t = (command: string, args: string[]): Target => ({ name: 'fs', source: 'c.json#mcpServers.fs', transport: 'stdio', command, args, env: { A: '1' } });
+  const t = (command: string, args: string[]): Target => ({
+    name: 'fs',
+    source: 'c.json#mcpServers.fs',
+    transport: 'stdio',
+    command,
+    args,
+    env: { A: '1' },
+  });
 
   it('become npm-package targets under the name the config gave, with what the config said', () => {
-    const [pinned, unpinned, plain] = npmLaunchTargets([t('npx', ['-y', 'pkg@1.0.0', '/data']), t('npx', ['-y', 'pkg']), t('node', ['s.js'])]);
-    expect(pinned).toMatchObject({ name: 'fs', npm: 'pkg@1.0.0', args: ['/data'], env: { A: '1' }, launcher: { runner: 'npx', spec: 'pkg@1.0.0', resolved: false } });
+    const [pinned, unpinned, plain] = npmLaunchTargets([
+      t('npx', ['-y', 'pkg@1.0.0', '/data']),
+      t('npx', ['-y', 'pkg']),
+      t('node', ['s.js']),
+    ]);
+    expect(pinned).toMatchObject({
+      name: 'fs',
+      npm: 'pkg@1.0.0',
+      args: ['/data'],
+      env: { A: '1' },
+      launcher: { runner: 'npx', spec: 'pkg@1.0.0', resolved: false },
+    });
     expect(pinned!.command).toBeUndefined();
     expect(unpinned).toMatchObject({ npm: 'pkg@latest', launcher: { spec: 'pkg', resolved: true } });
     expect(plain).toEqual(t('node', ['s.js']));
@@ -117,10 +152,17 @@ describe('targets', () => {
 
   it('names the PyPI package of a uvx server', () => {
     expect(pypiLaunchOf('uvx', ['mcp-server-fetch', '--x'])).toEqual({ runner: 'uvx', spec: 'mcp-server-fetch' });
-    expect(pypiLaunchOf('uvx', ['--python', '3.12', '--from', 'git+https://x', 'srv'])).toEqual({ runner: 'uvx', spec: 'git+https://x' });
+    expect(pypiLaunchOf('uvx', ['--python', '3.12', '--from', 'git+https://x', 'srv'])).toEqual({
+      runner: 'uvx',
+      spec: 'git+https://x',
+    });
     expect(pypiLaunchOf('uv', ['tool', 'run', 'mcp-server-git'])).toEqual({ runner: 'uvx', spec: 'mcp-server-git' });
     expect(pypiLaunchOf('uv', ['run', 'server.py'])).toBeUndefined();
-    expect(pypiProblem(t('uvx', ['mcp-server-fetch']))).toMatch(/^uvx mcp-server-fetch is not pinned: idemscan installs exact PyPI versions only \(write "mcp-server-fetch==1\.2\.3"/);
-    expect(pypiProblem(t('uvx', ['--python', '3.12', '--from', 'git+https://x', 'srv']))).toMatch(/^uvx git\+https:\/\/x: idemscan cannot read this uvx command line/);
+    expect(pypiProblem(t('uvx', ['mcp-server-fetch']))).toMatch(
+      /^uvx mcp-server-fetch is not pinned: idemscan installs exact PyPI versions only \(write "mcp-server-fetch==1\.2\.3"/,
+    );
+    expect(pypiProblem(t('uvx', ['--python', '3.12', '--from', 'git+https://x', 'srv']))).toMatch(
+      /^uvx git\+https:\/\/x: idemscan cannot read this uvx command line/,
+    );
   });
 });

@@ -39,7 +39,8 @@ describe('layers', () => {
       if (!allowed) continue;
       for (const d of importsOf(f)) {
         const to = folderOf(d);
-        if (to !== from && !allowed.includes(to)) offenders.push(`${path.relative(SRC, f)} -> ${path.relative(SRC, d)}`);
+        if (to !== from && !allowed.includes(to))
+          offenders.push(`${path.relative(SRC, f)} -> ${path.relative(SRC, d)}`);
       }
     }
     expect(offenders).toEqual([]);
@@ -47,12 +48,20 @@ describe('layers', () => {
 
   it('no command module imports another', () => {
     const command = (f: string) => /\/cli\/[\w-]+-command\.ts$|\/cli\/commands\.ts$/.test(f);
-    const offenders = files.filter(command).flatMap((f) => importsOf(f).filter((d) => command(d) && d !== f).map((d) => `${path.basename(f)} -> ${path.basename(d)}`));
+    const offenders = files.filter(command).flatMap((f) =>
+      importsOf(f)
+        .filter((d) => command(d) && d !== f)
+        .map((d) => `${path.basename(f)} -> ${path.basename(d)}`),
+    );
     expect(offenders).toEqual([]);
   });
 
   it('sees a violation (the check itself works)', () => {
     const fake = path.join(SRC, 'model', 'x.ts');
-    expect(importsOf(fake, "import { a } from '../render/index.js';\nconst b = await import('../connect/observe.js');").map((d) => folderOf(d))).toEqual(['render', 'connect']);
+    expect(
+      importsOf(fake, "import { a } from '../render/index.js';\nconst b = await import('../connect/observe.js');").map(
+        (d) => folderOf(d),
+      ),
+    ).toEqual(['render', 'connect']);
   });
 });

@@ -25,7 +25,11 @@ it('every code block of docs/LIBRARY.md is an example file, verbatim, and every 
     expect(code).toBe(readFileSync(new URL(file, root), 'utf8'));
     return file;
   });
-  expect(shown.sort()).toEqual(readdirSync(new URL(DIR, root)).map((f) => DIR + f).sort());
+  expect(shown.sort()).toEqual(
+    readdirSync(new URL(DIR, root))
+      .map((f) => DIR + f)
+      .sort(),
+  );
 });
 
 it("the examples are type-checked: tsconfig.json includes them and maps 'idemscan' to the source", () => {

@@ -5,15 +5,23 @@ import { toSarif } from '../../src/render/sarif.js';
 import { Report, type ServerReport } from '../../src/model/schema.js';
 import { okServer, reportOf } from '../helpers/reports.js';
 
-const server = (name: string, rawTools: Record<string, unknown>[], capabilities?: Record<string, unknown>): ServerReport =>
-  okServer(name, rawTools, capabilities ? { capabilities } : {});
-const report = (servers: ServerReport[]) => Report.parse(reportOf(servers, { tool: { name: 'idemscan', version: '0.1.0' }, startedAt: 'a', finishedAt: 'b' }));
+const server = (
+  name: string,
+  rawTools: Record<string, unknown>[],
+  capabilities?: Record<string, unknown>,
+): ServerReport => okServer(name, rawTools, capabilities ? { capabilities } : {});
+const report = (servers: ServerReport[]) =>
+  Report.parse(reportOf(servers, { tool: { name: 'idemscan', version: '0.1.0' }, startedAt: 'a', finishedAt: 'b' }));
 
 const write = { readOnlyHint: false, destructiveHint: false };
 const one = report([
   server('shop', [
     { name: 'get_order', annotations: { readOnlyHint: true } },
-    { name: 'create_order', annotations: write, inputSchema: { type: 'object', properties: { idempotency_key: { type: 'string' } } } },
+    {
+      name: 'create_order',
+      annotations: write,
+      inputSchema: { type: 'object', properties: { idempotency_key: { type: 'string' } } },
+    },
     { name: 'update_order', annotations: { ...write, idempotentHint: true } },
     { name: 'list_refunds' }, // read-named, not read-only
   ]),
@@ -47,7 +55,9 @@ describe('Markdown', () => {
   });
 
   it('links rule pages only under --rules-base-url, never to a package page', () => {
-    expect(md.replace('](https://github.com/OWNER/idemscan/blob/main/docs/METHODOLOGY.md)', '')).not.toMatch(/\]\(http/);
+    expect(md.replace('](https://github.com/OWNER/idemscan/blob/main/docs/METHODOLOGY.md)', '')).not.toMatch(
+      /\]\(http/,
+    );
     expect(md).not.toContain('npmjs');
     const linked = markdownReporter.render(one, { rulesBaseUrl: 'https://example.org/rules' });
     expect(linked).toContain('[read-name-not-read-only](https://example.org/rules/read-name-not-read-only.md)');
@@ -62,6 +72,8 @@ describe('SARIF rule help', () => {
     expect(rules.find((r) => r.id === 'missing-annotations')!.help!.text).toContain('What it detects');
     expect(JSON.stringify(plain)).not.toContain('npmjs');
     const linked = toSarif(one, process.cwd(), { rulesBaseUrl: 'https://example.org/rules/' });
-    expect(linked.runs[0]!.tool.driver.rules!.find((r) => r.id === 'stdout-noise')!.helpUri).toBe('https://example.org/rules/stdout-noise.md');
+    expect(linked.runs[0]!.tool.driver.rules!.find((r) => r.id === 'stdout-noise')!.helpUri).toBe(
+      'https://example.org/rules/stdout-noise.md',
+    );
   });
 });

@@ -4,7 +4,15 @@ import { getDefaultEnvironment as sdkDefaultEnvironment } from '@modelcontextpro
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { UsageError } from '../../src/cli/exit.js';
-import { levenshtein, listParser, positiveInt, splitList, suggest, urlScheme, wordParser } from '../../src/cli/options.js';
+import {
+  levenshtein,
+  listParser,
+  positiveInt,
+  splitList,
+  suggest,
+  urlScheme,
+  wordParser,
+} from '../../src/cli/options.js';
 import { FILE_FORMATS, PRINT_FORMATS } from '../../src/model/formats.js';
 import { SdkErrorCode, SdkHttpError } from '@modelcontextprotocol/client';
 import { httpFailure } from '../../src/connect/http-failure.js';
@@ -33,7 +41,9 @@ describe('list parser', () => {
   });
 
   it('names the option and suggests the nearest word', () => {
-    expect(usage(() => formats('json,htm'))).toBe('--format: unknown "htm"; did you mean "html"? (expected one of: json, html, md, sarif, manifest, csv, ndjson)');
+    expect(usage(() => formats('json,htm'))).toBe(
+      '--format: unknown "htm"; did you mean "html"? (expected one of: json, html, md, sarif, manifest, csv, ndjson)',
+    );
     expect(usage(() => formats('xyzzy'))).not.toMatch(/did you mean/);
     expect(usage(() => formats(' , '))).toMatch(/^--format: expected a comma-separated list/);
   });
@@ -59,7 +69,9 @@ describe('numbers', () => {
   it('name their option', () => {
     expect(positiveInt('--timeout')('250')).toBe(250);
     for (const bad of ['abc', '0', '-1', '1.5', '', '2147483648']) {
-      expect(usage(() => positiveInt('--timeout')(bad))).toBe(`--timeout must be a positive integer up to 2147483647, got "${bad}"`);
+      expect(usage(() => positiveInt('--timeout')(bad))).toBe(
+        `--timeout must be a positive integer up to 2147483647, got "${bad}"`,
+      );
     }
   });
 });
@@ -69,14 +81,19 @@ describe('URL-looking words', () => {
     expect(urlScheme('ftp://x')).toBe('ftp');
     expect(urlScheme('HTTPS://x')).toBe('https');
     expect(urlScheme('git+ssh://x')).toBe('git+ssh');
-    for (const word of ['node', './server.js', 'C:\\\\server.exe', '://x', '1a://x', 'a b://x']) expect(urlScheme(word)).toBeUndefined();
+    for (const word of ['node', './server.js', 'C:\\\\server.exe', '://x', '1a://x', 'a b://x'])
+      expect(urlScheme(word)).toBeUndefined();
   });
 });
 
 describe('one source of truth, kept by these checks', () => {
   it('--format words agree with the reporters', () => {
-    const files = Object.entries(REPORTERS).filter(([, r]) => r.fileName).map(([id]) => id);
-    const prints = Object.entries(REPORTERS).filter(([, r]) => !r.fileName).map(([id]) => id);
+    const files = Object.entries(REPORTERS)
+      .filter(([, r]) => r.fileName)
+      .map(([id]) => id);
+    const prints = Object.entries(REPORTERS)
+      .filter(([, r]) => !r.fileName)
+      .map(([id]) => id);
     expect([...FILE_FORMATS].sort()).toEqual(files.sort());
     expect([...PRINT_FORMATS].sort()).toEqual(prints.sort());
   });
@@ -107,21 +124,48 @@ describe('one source of truth, kept by these checks', () => {
 
 describe('error texts', () => {
   it('HTTP: the system error under "fetch failed", with address and port', () => {
-    const refused = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:3000'), { code: 'ECONNREFUSED', address: '127.0.0.1', port: 3000 });
-    expect(httpFailure(new TypeError('fetch failed', { cause: refused })).message).toBe('ECONNREFUSED 127.0.0.1:3000: cannot reach the server (connection refused)');
+    const refused = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:3000'), {
+      code: 'ECONNREFUSED',
+      address: '127.0.0.1',
+      port: 3000,
+    });
+    expect(httpFailure(new TypeError('fetch failed', { cause: refused })).message).toBe(
+      'ECONNREFUSED 127.0.0.1:3000: cannot reach the server (connection refused)',
+    );
     // Both address families tried: an AggregateError holds the system errors.
     const both = Object.assign(new AggregateError([refused], ''), { code: 'ECONNREFUSED' });
-    expect(httpFailure(new TypeError('fetch failed', { cause: both }), 'localhost:3000').message).toBe('ECONNREFUSED localhost:3000: cannot reach the server (connection refused)');
-    const dns = Object.assign(new Error('getaddrinfo ENOTFOUND x.invalid'), { code: 'ENOTFOUND', hostname: 'x.invalid' });
-    expect(httpFailure(new TypeError('fetch failed', { cause: dns })).message).toBe('ENOTFOUND x.invalid: cannot reach the server (no such host)');
-    expect(httpFailure(new TypeError('fetch failed', { cause: new Error('bad port') }), '127.0.0.1:1').message).toBe('cannot reach the server at 127.0.0.1:1: port 1 is blocked by fetch (a "bad port"): use another');
+    expect(httpFailure(new TypeError('fetch failed', { cause: both }), 'localhost:3000').message).toBe(
+      'ECONNREFUSED localhost:3000: cannot reach the server (connection refused)',
+    );
+    const dns = Object.assign(new Error('getaddrinfo ENOTFOUND x.invalid'), {
+      code: 'ENOTFOUND',
+      hostname: 'x.invalid',
+    });
+    expect(httpFailure(new TypeError('fetch failed', { cause: dns })).message).toBe(
+      'ENOTFOUND x.invalid: cannot reach the server (no such host)',
+    );
+    expect(httpFailure(new TypeError('fetch failed', { cause: new Error('bad port') }), '127.0.0.1:1').message).toBe(
+      'cannot reach the server at 127.0.0.1:1: port 1 is blocked by fetch (a "bad port"): use another',
+    );
   });
 
   it("an HTTP status is the SDK's SdkHttpError.status, or the SSE POST's own words, never a server's text", () => {
-    const refused = httpFailure(new SdkHttpError(SdkErrorCode.ClientHttpNotImplemented, 'Error POSTing to endpoint: Not Found', { status: 404 }));
-    expect([refused.kind, refused.status, refused.message]).toEqual(['protocol', 404, 'HTTP 404: Error POSTing to endpoint: Not Found']);
+    const refused = httpFailure(
+      new SdkHttpError(SdkErrorCode.ClientHttpNotImplemented, 'Error POSTing to endpoint: Not Found', { status: 404 }),
+    );
+    expect([refused.kind, refused.status, refused.message]).toEqual([
+      'protocol',
+      404,
+      'HTTP 404: Error POSTing to endpoint: Not Found',
+    ]);
     expect(httpFailure(new Error('Error POSTing to endpoint (HTTP 405): Method Not Allowed')).status).toBe(405);
-    expect(httpFailure(new SdkHttpError(SdkErrorCode.ClientHttpAuthentication, 'Server returned 401 after re-authentication', { status: 401 })).kind).toBe('auth');
+    expect(
+      httpFailure(
+        new SdkHttpError(SdkErrorCode.ClientHttpAuthentication, 'Server returned 401 after re-authentication', {
+          status: 401,
+        }),
+      ).kind,
+    ).toBe('auth');
     // Words that merely mention a status (a server's answer quoted in a TypeError) are not one.
     const quoted = httpFailure(new TypeError('the server said: status 401 (code 404)'));
     expect([quoted.kind, quoted.status]).toEqual(['protocol', undefined]);
@@ -137,7 +181,9 @@ describe('error texts', () => {
     const entry = z.strictObject({ command: z.string() });
     const parsed = entry.safeParse({ comand: 'node' });
     expect(parsed.success).toBe(false);
-    expect(describeZodError('servers[0]', parsed.error!)).toMatch(/^servers\[0\]: unknown field "comand"; servers\[0\]\.command: /);
+    expect(describeZodError('servers[0]', parsed.error!)).toMatch(
+      /^servers\[0\]: unknown field "comand"; servers\[0\]\.command: /,
+    );
   });
 
   it('the missing-package hint is a command a shell reads back', () => {

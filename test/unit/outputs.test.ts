@@ -15,18 +15,35 @@ import { okServer, reportOf } from '../helpers/reports.js';
 /** 17 tools that all read `get_balance` on a screen that shows invisible characters as nothing. */
 const LOOKALIKES = [
   'get_balance',
-  ...['\u200b', '\u200c', '\u200d', '\u200e', '\u200f', '\u202a', '\u202e', '\u2060', '\u2064', '\u2066', '\u2069', '\ufeff', '\u00ad', '\u180e', '\u034f', '\u{e0041}'].map(
-    (c) => `get_${c}balance`,
-  ),
+  ...[
+    '\u200b',
+    '\u200c',
+    '\u200d',
+    '\u200e',
+    '\u200f',
+    '\u202a',
+    '\u202e',
+    '\u2060',
+    '\u2064',
+    '\u2066',
+    '\u2069',
+    '\ufeff',
+    '\u00ad',
+    '\u180e',
+    '\u034f',
+    '\u{e0041}',
+  ].map((c) => `get_${c}balance`),
 ];
-
-
 
 /** What a reader sees: the text with every invisible character removed (as a screen shows it). */
 const seen = (s: string) => s.replace(/[\p{Cf}\p{Default_Ignorable_Code_Point}]/gu, '');
 
 describe('invisible characters', () => {
-  for (const [where, render] of [['terminal', (s: string) => safeText(s, 200)], ['markdown', (s: string) => mdText(s, 200)], ['html', (s: string) => htmlText(s)]] as const) {
+  for (const [where, render] of [
+    ['terminal', (s: string) => safeText(s, 200)],
+    ['markdown', (s: string) => mdText(s, 200)],
+    ['html', (s: string) => htmlText(s)],
+  ] as const) {
     it(`${where}: 17 lookalike names render as 17 different visible texts`, () => {
       const shown = LOOKALIKES.map(render);
       expect(new Set(shown.map(seen)).size).toBe(LOOKALIKES.length);
@@ -109,10 +126,15 @@ describe('a hint too deep for the report', () => {
   it('is reported as malformed, not as missing', () => {
     let deep: unknown = true;
     for (let i = 0; i < 2_000; i++) deep = { a: deep };
-    const [tool] = classifyServer({ name: 's', rawTools: [{ name: 'write_it', annotations: { readOnlyHint: deep } }] }).tools;
+    const [tool] = classifyServer({
+      name: 's',
+      rawTools: [{ name: 'write_it', annotations: { readOnlyHint: deep } }],
+    }).tools;
     const rules = tool!.findings.map((f) => f.rule);
     expect(rules).toContain('malformed-hint');
     expect(rules).not.toContain('missing-annotations');
-    expect(tool!.findings.find((f) => f.rule === 'malformed-hint')!.message).toMatch(/^readOnlyHint is an object, not a boolean/);
+    expect(tool!.findings.find((f) => f.rule === 'malformed-hint')!.message).toMatch(
+      /^readOnlyHint is an object, not a boolean/,
+    );
   });
 });

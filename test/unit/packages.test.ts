@@ -16,9 +16,12 @@ import { entryNameProblem, readZip } from '../../src/targets/zip.js';
 import { zip } from '../helpers/zip-writer.js';
 
 describe('pinned PyPI and OCI specs', () => {
-  it.each(['mcp-server-fetch==2025.4.7', 'a==1.0rc1', 'A.b_c==1!2.0.post1.dev3', 'a==1.0+local.1'])('takes %s', (spec) => {
-    expect(parsePypiSpec(spec)).not.toHaveProperty('error');
-  });
+  it.each(['mcp-server-fetch==2025.4.7', 'a==1.0rc1', 'A.b_c==1!2.0.post1.dev3', 'a==1.0+local.1'])(
+    'takes %s',
+    (spec) => {
+      expect(parsePypiSpec(spec)).not.toHaveProperty('error');
+    },
+  );
   it.each([
     ['a>=1', '">" is not "==": not pinned'],
     ['a', 'no version: not pinned'],
@@ -30,10 +33,18 @@ describe('pinned PyPI and OCI specs', () => {
   ])('refuses %s: %s', (spec, reason) => {
     expect((parsePypiSpec(spec) as { error: string }).error).toContain(reason);
   });
-  it.each(['ghcr.io/o/s:1.2.3', 'o/s:v1', `s@sha256:${'a'.repeat(64)}`, 'localhost:5000/s:1'])('takes the image %s', (ref) => {
-    expect(parseOciRef(ref)).not.toHaveProperty('error');
-  });
-  it.each([['o/s', 'no tag, so "latest"'], ['o/s:latest', '"latest" is not pinned'], ['o/s@sha256:xyz', 'not a sha256 digest'], ['--privileged', 'not an image name']])('refuses the image %s', (ref, reason) => {
+  it.each(['ghcr.io/o/s:1.2.3', 'o/s:v1', `s@sha256:${'a'.repeat(64)}`, 'localhost:5000/s:1'])(
+    'takes the image %s',
+    (ref) => {
+      expect(parseOciRef(ref)).not.toHaveProperty('error');
+    },
+  );
+  it.each([
+    ['o/s', 'no tag, so "latest"'],
+    ['o/s:latest', '"latest" is not pinned'],
+    ['o/s@sha256:xyz', 'not a sha256 digest'],
+    ['--privileged', 'not an image name'],
+  ])('refuses the image %s', (ref, reason) => {
     expect((parseOciRef(ref) as { error: string }).error).toContain(reason);
   });
 });
@@ -43,20 +54,74 @@ describe('command lines', () => {
   it('pip: venv, then isolated pip, wheels only', () => {
     expect(pypiInstallCommands(plan)).toEqual([
       { command: '/py/bin/python3.11', args: ['-m', 'venv', '/c/pypi/p@1/venv'] },
-      { command: '/c/pypi/p@1/venv/bin/python', args: ['-m', 'pip', 'install', '--isolated', '--no-input', '--disable-pip-version-check', '--no-cache-dir', '--quiet', '--index-url', 'file:///idx/simple', '--only-binary', ':all:', 'p==1'] },
+      {
+        command: '/c/pypi/p@1/venv/bin/python',
+        args: [
+          '-m',
+          'pip',
+          'install',
+          '--isolated',
+          '--no-input',
+          '--disable-pip-version-check',
+          '--no-cache-dir',
+          '--quiet',
+          '--index-url',
+          'file:///idx/simple',
+          '--only-binary',
+          ':all:',
+          'p==1',
+        ],
+      },
     ]);
   });
   it('uv: no config, wheels only unless sdists are allowed', () => {
     expect(pypiInstallCommands({ ...plan, uv: '/bin/uv' })).toEqual([
-      { command: '/bin/uv', args: ['venv', '--no-config', '--quiet', '--python', '/py/bin/python3.11', '/c/pypi/p@1/venv'] },
-      { command: '/bin/uv', args: ['pip', 'install', '--no-config', '--quiet', '--python', '/c/pypi/p@1/venv/bin/python', '--index-url', 'file:///idx/simple', '--only-binary', ':all:', 'p==1'] },
+      {
+        command: '/bin/uv',
+        args: ['venv', '--no-config', '--quiet', '--python', '/py/bin/python3.11', '/c/pypi/p@1/venv'],
+      },
+      {
+        command: '/bin/uv',
+        args: [
+          'pip',
+          'install',
+          '--no-config',
+          '--quiet',
+          '--python',
+          '/c/pypi/p@1/venv/bin/python',
+          '--index-url',
+          'file:///idx/simple',
+          '--only-binary',
+          ':all:',
+          'p==1',
+        ],
+      },
     ]);
     expect(pypiInstallCommands({ ...plan, uv: '/bin/uv', allowSdist: true })[1]!.args).not.toContain('--only-binary');
   });
   it('docker run: contained, no pull, env by name only', () => {
     expect(ociRunArgs('ghcr.io/o/s@sha256:abc', ['API_TOKEN'], ['--stdio'])).toEqual([
-      'run', '--rm', '-i', '--init', '--pull', 'never', '--network', 'none', '--security-opt', 'no-new-privileges', '--cap-drop', 'ALL', '--read-only', '--cpus', '1', '--memory', '2g',
-      '-e', 'API_TOKEN', 'ghcr.io/o/s@sha256:abc', '--stdio',
+      'run',
+      '--rm',
+      '-i',
+      '--init',
+      '--pull',
+      'never',
+      '--network',
+      'none',
+      '--security-opt',
+      'no-new-privileges',
+      '--cap-drop',
+      'ALL',
+      '--read-only',
+      '--cpus',
+      '1',
+      '--memory',
+      '2g',
+      '-e',
+      'API_TOKEN',
+      'ghcr.io/o/s@sha256:abc',
+      '--stdio',
     ]);
   });
 });
@@ -72,36 +137,81 @@ describe('uvx', () => {
   ])('reads uvx %j', (args, want) => {
     expect(readUvx('uvx', args)).toMatchObject(want);
   });
-  it.each([[['--python', '3.12', 'pkg==1']], [['pkg[cli]==1']], [['--from', 'git+https://x', 'srv']], [['./local']]])('leaves uvx %j as configured', (args) => {
-    expect(pypiLaunchTargets([t(args)])[0]).toEqual(t(args));
-  });
+  it.each([[['--python', '3.12', 'pkg==1']], [['pkg[cli]==1']], [['--from', 'git+https://x', 'srv']], [['./local']]])(
+    'leaves uvx %j as configured',
+    (args) => {
+      expect(pypiLaunchTargets([t(args)])[0]).toEqual(t(args));
+    },
+  );
   it('makes a pinned one a pypi target, and `uv tool run` too', () => {
-    expect(pypiLaunchTargets([t(['pkg==1.2.3', '--x'])])[0]).toMatchObject({ command: undefined, pypi: 'pkg==1.2.3', bin: 'pkg', args: ['--x'], launcher: { runner: 'uvx', spec: 'pkg==1.2.3', resolved: false } });
-    expect(pypiLaunchTargets([{ ...t(['tool', 'run', 'pkg==2']), command: 'uv' }])[0]).toMatchObject({ pypi: 'pkg==2' });
+    expect(pypiLaunchTargets([t(['pkg==1.2.3', '--x'])])[0]).toMatchObject({
+      command: undefined,
+      pypi: 'pkg==1.2.3',
+      bin: 'pkg',
+      args: ['--x'],
+      launcher: { runner: 'uvx', spec: 'pkg==1.2.3', resolved: false },
+    });
+    expect(pypiLaunchTargets([{ ...t(['tool', 'run', 'pkg==2']), command: 'uv' }])[0]).toMatchObject({
+      pypi: 'pkg==2',
+    });
   });
 });
 
 describe('zip reading', () => {
   const limits = { maxEntries: 10, maxUnpackedBytes: 1000 };
-  it.each(['/etc/passwd', 'a/../../x', '..', 'C:/x', 'a\\..\\x', 'a//b', './a'])('refuses the entry name %j', (name) => {
-    expect(entryNameProblem(name)).toBeDefined();
-  });
+  it.each(['/etc/passwd', 'a/../../x', '..', 'C:/x', 'a\\..\\x', 'a//b', './a'])(
+    'refuses the entry name %j',
+    (name) => {
+      expect(entryNameProblem(name)).toBeDefined();
+    },
+  );
   it('reads an honest zip, and refuses links, lying sizes, too many entries and duplicates', () => {
-    const ok = readZip(zip([{ name: 'd/', data: '', mode: 0o040755 }, { name: 'd/a.txt', data: 'hello', mode: 0o100755 }]), limits);
-    expect(ok.map((e) => [e.name, e.directory, e.executable])).toEqual([['d', true, true], ['d/a.txt', false, true]]);
+    const ok = readZip(
+      zip([
+        { name: 'd/', data: '', mode: 0o040755 },
+        { name: 'd/a.txt', data: 'hello', mode: 0o100755 },
+      ]),
+      limits,
+    );
+    expect(ok.map((e) => [e.name, e.directory, e.executable])).toEqual([
+      ['d', true, true],
+      ['d/a.txt', false, true],
+    ]);
     expect(ok[1]!.data().toString()).toBe('hello');
     expect(() => readZip(zip([{ name: 'l', data: '/etc/passwd', mode: 0o120777 }]), limits)).toThrow(/a symbolic link/);
-    expect(() => readZip(zip([{ name: 'big', data: 'x', declaredSize: 5000 }]), limits)).toThrow(/unpacks to more than 1000 bytes/);
-    expect(() => readZip(zip([{ name: 'small', data: 'xyz', declaredSize: 1 }]), limits)[0]!.data()).toThrow(/3 bytes, not the declared 1/);
-    expect(() => readZip(zip(Array.from({ length: 11 }, (_, i) => ({ name: `f${i}`, data: '' }))), limits)).toThrow(/11 entries, more than the 10 allowed/);
-    expect(() => readZip(zip([{ name: 'a', data: '1' }, { name: 'a', data: '2' }]), limits)).toThrow(/given twice/);
+    expect(() => readZip(zip([{ name: 'big', data: 'x', declaredSize: 5000 }]), limits)).toThrow(
+      /unpacks to more than 1000 bytes/,
+    );
+    expect(() => readZip(zip([{ name: 'small', data: 'xyz', declaredSize: 1 }]), limits)[0]!.data()).toThrow(
+      /3 bytes, not the declared 1/,
+    );
+    expect(() => readZip(zip(Array.from({ length: 11 }, (_, i) => ({ name: `f${i}`, data: '' }))), limits)).toThrow(
+      /11 entries, more than the 10 allowed/,
+    );
+    expect(() =>
+      readZip(
+        zip([
+          { name: 'a', data: '1' },
+          { name: 'a', data: '2' },
+        ]),
+        limits,
+      ),
+    ).toThrow(/given twice/);
     expect(() => readZip(Buffer.from('not a zip at all, really not'), limits)).toThrow(/not a zip file/);
   });
 });
 
 describe('bundle manifests', () => {
   const manifest = (mcp_config: Record<string, unknown>) => {
-    const got = parseManifest(JSON.stringify({ manifest_version: '0.2', name: 'b', version: '1', server: { type: 'binary', mcp_config }, user_config: { key: { type: 'string', sensitive: true } } }));
+    const got = parseManifest(
+      JSON.stringify({
+        manifest_version: '0.2',
+        name: 'b',
+        version: '1',
+        server: { type: 'binary', mcp_config },
+        user_config: { key: { type: 'string', sensitive: true } },
+      }),
+    );
     if ('error' in got) throw new Error(got.error);
     return got.manifest;
   };
@@ -109,15 +219,31 @@ describe('bundle manifests', () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'idemscan-bundle-'));
     mkdirSync(path.join(dir, 'bin'));
     writeFileSync(path.join(dir, 'bin', 'srv'), '', { mode: 0o755 });
-    const l = bundleLaunch(dir, manifest({ command: '${__dirname}/bin/win.exe', args: ['--key', '${user_config.key}'], platform_overrides: { linux: { command: '${__dirname}/bin/srv' } } }));
-    expect(l).toMatchObject({ command: path.join(dir, 'bin', 'srv'), args: ['--key', 'idemscan-fake-key'], fakeEnv: ['user_config.key'], readable: [dir] });
+    const l = bundleLaunch(
+      dir,
+      manifest({
+        command: '${__dirname}/bin/win.exe',
+        args: ['--key', '${user_config.key}'],
+        platform_overrides: { linux: { command: '${__dirname}/bin/srv' } },
+      }),
+    );
+    expect(l).toMatchObject({
+      command: path.join(dir, 'bin', 'srv'),
+      args: ['--key', 'idemscan-fake-key'],
+      fakeEnv: ['user_config.key'],
+      readable: [dir],
+    });
   });
   it('refuses a command outside the bundle, and a manifest without a server', () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'idemscan-bundle-'));
     symlinkSync('/bin/sh', path.join(dir, 'sh'));
     expect(() => bundleLaunch(dir, manifest({ command: '${__dirname}/sh' }))).toThrow(/is outside the bundle/);
-    expect(() => bundleLaunch(dir, manifest({ command: '${__dirname}/../../bin/sh' }))).toThrow(/is outside the bundle/);
-    expect(parseManifest(JSON.stringify({ name: 'b', version: '1' }))).toMatchObject({ error: expect.stringMatching(/^manifest\.json\.server/) });
+    expect(() => bundleLaunch(dir, manifest({ command: '${__dirname}/../../bin/sh' }))).toThrow(
+      /is outside the bundle/,
+    );
+    expect(parseManifest(JSON.stringify({ name: 'b', version: '1' }))).toMatchObject({
+      error: expect.stringMatching(/^manifest\.json\.server/),
+    });
   });
 });
 
@@ -130,22 +256,41 @@ describe('interpreter prefixes', () => {
     mkdirSync(path.join(venv, 'bin'));
     symlinkSync('/usr/bin/python3', path.join(venv, 'bin', 'python'));
     writeFileSync(path.join(venv, 'pyvenv.cfg'), 'home = /root/.ssh\n');
-    expect(venvPrefix(venv)).toMatchObject({ error: expect.stringMatching(/pyvenv\.cfg's home \/root\/\.ssh is not where bin\/python points/) });
+    expect(venvPrefix(venv)).toMatchObject({
+      error: expect.stringMatching(/pyvenv\.cfg's home \/root\/\.ssh is not where bin\/python points/),
+    });
   });
 });
 
 describe('registry packages', () => {
   const env = {};
-  const one = (pkg: Record<string, unknown>) => parseTargets(JSON.stringify({ name: 'io.example/p', packages: [pkg] }), 'server.json', env);
+  const one = (pkg: Record<string, unknown>) =>
+    parseTargets(JSON.stringify({ name: 'io.example/p', packages: [pkg] }), 'server.json', env);
   it('reads pypi with its index, mcpb with its hash, oci with its tag', () => {
-    expect(one({ registryType: 'pypi', identifier: 'p', version: '1.0', registryBaseUrl: 'file:///srv/idx' }).targets[0]).toMatchObject({ pypi: 'p==1.0', index: 'file:///srv/idx/simple' });
-    expect(one({ registryType: 'mcpb', identifier: 'https://x.example/b.mcpb', fileSha256: 'A'.repeat(64) }).targets[0]).toMatchObject({ mcpb: { url: 'https://x.example/b.mcpb', sha256: 'a'.repeat(64) } });
-    expect(one({ registryType: 'oci', registryBaseUrl: 'https://ghcr.io', identifier: 'o/s', version: '1.0.0' }).targets[0]).toMatchObject({ oci: 'ghcr.io/o/s:1.0.0' });
+    expect(
+      one({ registryType: 'pypi', identifier: 'p', version: '1.0', registryBaseUrl: 'file:///srv/idx' }).targets[0],
+    ).toMatchObject({ pypi: 'p==1.0', index: 'file:///srv/idx/simple' });
+    expect(
+      one({ registryType: 'mcpb', identifier: 'https://x.example/b.mcpb', fileSha256: 'A'.repeat(64) }).targets[0],
+    ).toMatchObject({ mcpb: { url: 'https://x.example/b.mcpb', sha256: 'a'.repeat(64) } });
+    expect(
+      one({ registryType: 'oci', registryBaseUrl: 'https://ghcr.io', identifier: 'o/s', version: '1.0.0' }).targets[0],
+    ).toMatchObject({ oci: 'ghcr.io/o/s:1.0.0' });
   });
   it('skips what is not pinned or not checkable, naming the field', () => {
-    expect(one({ registryType: 'mcpb', identifier: 'https://x.example/b.mcpb' }).skipped[0]!.reason).toBe('packages[0].fileSha256: missing: a bundle is downloaded only to be checked against its sha256 before it is unpacked');
-    expect(one({ registryType: 'mcpb', identifier: 'http://x.example/b.mcpb', fileSha256: 'a'.repeat(64) }).skipped[0]!.reason).toMatch(/^packages\[0\]\.identifier: .*http: is not https \(plain http only on loopback\)/);
-    expect(one({ registryType: 'oci', identifier: 'o/s:latest' }).skipped[0]!.reason).toMatch(/^packages\[0\]\.identifier: "o\/s:latest": "latest" is not pinned/);
-    expect(one({ registryType: 'pypi', identifier: 'p', version: '1.0', registryBaseUrl: 'http://idx.example' }).skipped[0]!.reason).toMatch(/registryBaseUrl: .*http: is not https/);
+    expect(one({ registryType: 'mcpb', identifier: 'https://x.example/b.mcpb' }).skipped[0]!.reason).toBe(
+      'packages[0].fileSha256: missing: a bundle is downloaded only to be checked against its sha256 before it is unpacked',
+    );
+    expect(
+      one({ registryType: 'mcpb', identifier: 'http://x.example/b.mcpb', fileSha256: 'a'.repeat(64) }).skipped[0]!
+        .reason,
+    ).toMatch(/^packages\[0\]\.identifier: .*http: is not https \(plain http only on loopback\)/);
+    expect(one({ registryType: 'oci', identifier: 'o/s:latest' }).skipped[0]!.reason).toMatch(
+      /^packages\[0\]\.identifier: "o\/s:latest": "latest" is not pinned/,
+    );
+    expect(
+      one({ registryType: 'pypi', identifier: 'p', version: '1.0', registryBaseUrl: 'http://idx.example' }).skipped[0]!
+        .reason,
+    ).toMatch(/registryBaseUrl: .*http: is not https/);
   });
 });

@@ -12,9 +12,15 @@ import { planSecrets } from '../../src/redact/plan-secrets.js';
 describe('placeKey', () => {
   it('puts the key at nested, bracketed and wildcard paths without changing the input', () => {
     const args = { options: { a: 1 }, items: [{ x: 1 }, { x: 2 }] };
-    expect(placeKey(args, '$.options.clientToken', 'K')).toEqual({ args: { options: { a: 1, clientToken: 'K' }, items: args.items }, placed: true });
+    expect(placeKey(args, '$.options.clientToken', 'K')).toEqual({
+      args: { options: { a: 1, clientToken: 'K' }, items: args.items },
+      placed: true,
+    });
     expect(placeKey({}, '$["odd.name"]', 'K').args).toEqual({ 'odd.name': 'K' });
-    expect(placeKey(args, '$.items[*].key', 'K').args.items).toEqual([{ x: 1, key: 'K' }, { x: 2, key: 'K' }]);
+    expect(placeKey(args, '$.items[*].key', 'K').args.items).toEqual([
+      { x: 1, key: 'K' },
+      { x: 2, key: 'K' },
+    ]);
     expect(placeKey({ items: [] }, '$.items[*].key', 'K').placed).toBe(false);
     expect(args.options).toEqual({ a: 1 });
   });
@@ -29,9 +35,19 @@ describe('placeKey', () => {
   });
 });
 
-const call = (step: string, compared: string, status: SentCall['status'] = 'ok'): SentCall => ({ step, tool: 't', ms: 1, status, compared });
+const call = (step: string, compared: string, status: SentCall['status'] = 'ok'): SentCall => ({
+  step,
+  tool: 't',
+  ms: 1,
+  status,
+  compared,
+});
 const steps = (before: string, afterCall: string, afterReissue: string) => [
-  call('observe-before', before), call('call', 'r1'), call('observe-after-call', afterCall), call('reissue', 'r2'), call('observe-after-reissue', afterReissue),
+  call('observe-before', before),
+  call('call', 'r1'),
+  call('observe-after-call', afterCall),
+  call('reissue', 'r2'),
+  call('observe-after-reissue', afterReissue),
 ];
 
 describe('judge', () => {
@@ -42,7 +58,10 @@ describe('judge', () => {
   });
   it('without an observer it cannot tell; a failed call is failed, and says which', () => {
     expect(judge([call('call', 'a'), call('reissue', 'a')], false).outcome).toBe('inconclusive');
-    const failed = judge([call('observe-before', '0'), { ...call('call', 'x', 'tool-error'), why: 'answered isError: true' }], true);
+    const failed = judge(
+      [call('observe-before', '0'), { ...call('call', 'x', 'tool-error'), why: 'answered isError: true' }],
+      true,
+    );
     expect(failed).toMatchObject({ outcome: 'failed', reason: 'call (t) answered isError: true' });
   });
   it('a conflict call that errors is rejected, one that succeeds accepted', () => {
@@ -65,7 +84,13 @@ describe('the plan', () => {
 
 const tools = {
   read: { name: 'read', inputSchema: { type: 'object' }, annotations: { readOnlyHint: true } },
-  keyed: { name: 'keyed', inputSchema: { type: 'object', properties: { opts: { type: 'object', properties: { clientToken: { type: 'string' } } } } } },
+  keyed: {
+    name: 'keyed',
+    inputSchema: {
+      type: 'object',
+      properties: { opts: { type: 'object', properties: { clientToken: { type: 'string' } } } },
+    },
+  },
   hinted: { name: 'hinted', inputSchema: { type: 'object' }, annotations: { idempotentHint: true } },
   bare: { name: 'bare', inputSchema: { type: 'object' } },
 };
@@ -73,8 +98,15 @@ const tools = {
 describe('retryDecision', () => {
   it('one decision per verdict, from the same classification as the scan', () => {
     expect(retryDecision(tools.read)).toMatchObject({ decision: 'safe', verdict: 'read-only' });
-    expect(retryDecision(tools.keyed)).toMatchObject({ decision: 'with-key', key: { in: 'arguments', path: '$.opts.clientToken', name: 'clientToken' } });
-    expect(retryDecision(tools.bare, { capabilities: { tools: { idempotency: {} } } })).toMatchObject({ decision: 'with-key', verdict: 'protocol-keyed', key: { in: 'params' } });
+    expect(retryDecision(tools.keyed)).toMatchObject({
+      decision: 'with-key',
+      key: { in: 'arguments', path: '$.opts.clientToken', name: 'clientToken' },
+    });
+    expect(retryDecision(tools.bare, { capabilities: { tools: { idempotency: {} } } })).toMatchObject({
+      decision: 'with-key',
+      verdict: 'protocol-keyed',
+      key: { in: 'params' },
+    });
     expect(retryDecision(tools.hinted)).toMatchObject({ decision: 'if-trusted' });
     expect(retryDecision(tools.hinted, { trusted: true })).toMatchObject({ decision: 'safe' });
     expect(retryDecision(tools.bare)).toMatchObject({ decision: 'never', verdict: 'unprotected' });
@@ -91,8 +123,17 @@ describe('retryDecision', () => {
 
   it('withRetryKey puts the key where the decision says, and nowhere for the others', () => {
     const p = { name: 'keyed', arguments: { opts: {} } };
-    expect(withRetryKey(p, retryDecision(tools.keyed), 'K')).toEqual({ name: 'keyed', arguments: { opts: { clientToken: 'K' } } });
-    expect(withRetryKey({ name: 'bare' }, retryDecision(tools.bare, { capabilities: { tools: { idempotency: true } } }), 'K')).toEqual({ name: 'bare', idempotencyKey: 'K' });
+    expect(withRetryKey(p, retryDecision(tools.keyed), 'K')).toEqual({
+      name: 'keyed',
+      arguments: { opts: { clientToken: 'K' } },
+    });
+    expect(
+      withRetryKey(
+        { name: 'bare' },
+        retryDecision(tools.bare, { capabilities: { tools: { idempotency: true } } }),
+        'K',
+      ),
+    ).toEqual({ name: 'bare', idempotencyKey: 'K' });
     expect(withRetryKey({ name: 'bare' }, retryDecision(tools.bare), 'K')).toEqual({ name: 'bare' });
   });
 });

@@ -2,13 +2,23 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { builtinProfiles, evaluateProfile, loadProfiles, Profile, profileJsonSchema, profileUse, ProfileError, reportRules } from '../../src/classify/profiles/index.js';
+import {
+  builtinProfiles,
+  evaluateProfile,
+  loadProfiles,
+  Profile,
+  profileJsonSchema,
+  profileUse,
+  ProfileError,
+  reportRules,
+} from '../../src/classify/profiles/index.js';
 import { CATALOGUE } from '../../src/model/catalogue.js';
 import { parseFailOn } from '../../src/cli/fail-on.js';
 
 const openai = builtinProfiles().get('openai-apps')!;
 const anthropic = builtinProfiles().get('anthropic-directory')!;
-const rules = (p: Profile, raw: Record<string, unknown>) => evaluateProfile(p, { name: 't', ...raw }, 't').map((f) => f.rule);
+const rules = (p: Profile, raw: Record<string, unknown>) =>
+  evaluateProfile(p, { name: 't', ...raw }, 't').map((f) => f.rule);
 const docs = (rel: string) => new URL(`../../docs/rules/profiles/${rel}`, import.meta.url);
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'idemscan-profiles-unit-'));
 const file = (name: string, content: unknown) => {
@@ -21,9 +31,23 @@ const custom = {
   title: 'Acme review',
   source: ['https://wiki.acme.example/mcp'],
   requirements: [
-    { id: 'hints', severity: 'warning', title: 'idempotentHint explicit on writes', appliesTo: 'not-read-only', explicitHints: ['idempotentHint'] },
+    {
+      id: 'hints',
+      severity: 'warning',
+      title: 'idempotentHint explicit on writes',
+      appliesTo: 'not-read-only',
+      explicitHints: ['idempotentHint'],
+    },
     { id: 'title', severity: 'info', title: 'a title anywhere', titleRequired: 'either' },
-    { id: 'closed-deletes', severity: 'error', title: 'no closed-world deletes', forbidden: [{ when: { destructiveHint: true, openWorldHint: false }, message: 'a destructive tool claims a closed world' }], docs: 'https://wiki.acme.example/mcp#deletes' },
+    {
+      id: 'closed-deletes',
+      severity: 'error',
+      title: 'no closed-world deletes',
+      forbidden: [
+        { when: { destructiveHint: true, openWorldHint: false }, message: 'a destructive tool claims a closed world' },
+      ],
+      docs: 'https://wiki.acme.example/mcp#deletes',
+    },
   ],
 };
 
@@ -36,7 +60,10 @@ describe('builtin profiles', () => {
         expect(existsSync(docs(`${p.id}/${r.id}.md`)), `${p.id}/${r.id}`).toBe(true);
         expect(index).toContain(`(${p.id}/${r.id}.md)`);
         const page = readFileSync(docs(`${p.id}/${r.id}.md`), 'utf8');
-        expect(p.source.some((url) => page.includes(url)), `${p.id}/${r.id} cites a source`).toBe(true);
+        expect(
+          p.source.some((url) => page.includes(url)),
+          `${p.id}/${r.id} cites a source`,
+        ).toBe(true);
       }
     }
   });
@@ -53,16 +80,31 @@ describe('builtin profiles', () => {
 
 describe('evaluateProfile', () => {
   it('openai-apps: all three hints as booleans, read-only tools included', () => {
-    expect(rules(openai, { annotations: { readOnlyHint: true, destructiveHint: false, openWorldHint: false } })).toEqual([]);
+    expect(
+      rules(openai, { annotations: { readOnlyHint: true, destructiveHint: false, openWorldHint: false } }),
+    ).toEqual([]);
     expect(rules(openai, { annotations: { readOnlyHint: true } })).toEqual(['openai-apps/explicit-hints']);
     expect(rules(openai, {})).toEqual(['openai-apps/explicit-hints']);
   });
 
   it('reads hints as received: null and strings are not set, and the message says what was there', () => {
-    const [f] = evaluateProfile(openai, { name: 't', annotations: { readOnlyHint: null, destructiveHint: false, openWorldHint: 'false' } }, 't');
-    expect(f).toMatchObject({ rule: 'openai-apps/explicit-hints', severity: 'error', tool: 't', evidence: 'annotations' });
+    const [f] = evaluateProfile(
+      openai,
+      { name: 't', annotations: { readOnlyHint: null, destructiveHint: false, openWorldHint: 'false' } },
+      't',
+    );
+    expect(f).toMatchObject({
+      rule: 'openai-apps/explicit-hints',
+      severity: 'error',
+      tool: 't',
+      evidence: 'annotations',
+    });
     expect(f!.message).toContain('readOnlyHint is null, openWorldHint is "false"');
-    const [one] = evaluateProfile(openai, { name: 't', annotations: { readOnlyHint: true, destructiveHint: false } }, 't');
+    const [one] = evaluateProfile(
+      openai,
+      { name: 't', annotations: { readOnlyHint: true, destructiveHint: false } },
+      't',
+    );
     expect(one).toMatchObject({ evidence: 'annotations.openWorldHint' });
     expect(one!.message).toContain('openWorldHint is missing');
   });
@@ -70,22 +112,42 @@ describe('evaluateProfile', () => {
   it('anthropic-directory: title inside annotations, readOnlyHint everywhere, destructiveHint on writes, names up to 64', () => {
     expect(rules(anthropic, { annotations: { title: 'T', readOnlyHint: true } })).toEqual([]);
     expect(rules(anthropic, { annotations: { title: 'T', readOnlyHint: false, destructiveHint: true } })).toEqual([]);
-    expect(rules(anthropic, { annotations: { title: 'T', readOnlyHint: false } })).toEqual(['anthropic-directory/destructive-hint']);
-    expect(rules(anthropic, { annotations: { title: '  ', destructiveHint: true } })).toEqual(['anthropic-directory/title-required', 'anthropic-directory/read-only-hint']);
+    expect(rules(anthropic, { annotations: { title: 'T', readOnlyHint: false } })).toEqual([
+      'anthropic-directory/destructive-hint',
+    ]);
+    expect(rules(anthropic, { annotations: { title: '  ', destructiveHint: true } })).toEqual([
+      'anthropic-directory/title-required',
+      'anthropic-directory/read-only-hint',
+    ]);
     const [top] = evaluateProfile(anthropic, { name: 't', title: 'T', annotations: { readOnlyHint: true } }, 't');
     expect(top).toMatchObject({ rule: 'anthropic-directory/title-required', evidence: 'annotations.title' });
     expect(top!.message).toContain('the top-level title is there');
     expect(rules(anthropic, { name: 'x'.repeat(64), annotations: { title: 'T', readOnlyHint: true } })).toEqual([]);
-    expect(rules(anthropic, { name: 'x'.repeat(65), annotations: { title: 'T', readOnlyHint: true } })).toEqual(['anthropic-directory/name-length']);
+    expect(rules(anthropic, { name: 'x'.repeat(65), annotations: { title: 'T', readOnlyHint: true } })).toEqual([
+      'anthropic-directory/name-length',
+    ]);
   });
 
   it('custom: appliesTo, titleRequired either, forbidden only on hints given with those values', () => {
     const p = Profile.parse(custom);
-    expect(rules(p, { title: 'T', annotations: { readOnlyHint: true, destructiveHint: true, openWorldHint: false } })).toEqual(['acme/closed-deletes']);
-    expect(rules(p, { annotations: { title: 'T', readOnlyHint: false, destructiveHint: true } })).toEqual(['acme/hints']); // openWorldHint absent: no match
+    expect(
+      rules(p, { title: 'T', annotations: { readOnlyHint: true, destructiveHint: true, openWorldHint: false } }),
+    ).toEqual(['acme/closed-deletes']);
+    expect(rules(p, { annotations: { title: 'T', readOnlyHint: false, destructiveHint: true } })).toEqual([
+      'acme/hints',
+    ]); // openWorldHint absent: no match
     expect(rules(p, { annotations: { readOnlyHint: false, idempotentHint: true } })).toEqual(['acme/title']);
-    const [f] = evaluateProfile(p, { name: 't', title: 'T', annotations: { readOnlyHint: true, destructiveHint: true, openWorldHint: false } }, 't');
-    expect(f).toMatchObject({ severity: 'error', message: expect.stringContaining('a destructive tool claims a closed world: destructiveHint is true and openWorldHint is false') });
+    const [f] = evaluateProfile(
+      p,
+      { name: 't', title: 'T', annotations: { readOnlyHint: true, destructiveHint: true, openWorldHint: false } },
+      't',
+    );
+    expect(f).toMatchObject({
+      severity: 'error',
+      message: expect.stringContaining(
+        'a destructive tool claims a closed world: destructiveHint is true and openWorldHint is false',
+      ),
+    });
   });
 });
 
@@ -112,15 +174,21 @@ describe('loadProfiles', () => {
 
   it('a bad file names the file and the field', async () => {
     const bad = (content: unknown) => loadProfiles([file(`bad-${Math.random()}.json`, content)]);
-    await expect(bad({ ...custom, requirements: [{ ...custom.requirements[0], severity: 'fatal' }] })).rejects.toThrow(/bad-.*\.json: requirements\[0\]\.severity: /);
-    await expect(bad({ ...custom, requirements: [{ id: 'x', severity: 'error', title: 'x' }] })).rejects.toThrow(/requirements\[0\]: a requirement checks something/);
+    await expect(bad({ ...custom, requirements: [{ ...custom.requirements[0], severity: 'fatal' }] })).rejects.toThrow(
+      /bad-.*\.json: requirements\[0\]\.severity: /,
+    );
+    await expect(bad({ ...custom, requirements: [{ id: 'x', severity: 'error', title: 'x' }] })).rejects.toThrow(
+      /requirements\[0\]: a requirement checks something/,
+    );
     await expect(bad({ ...custom, extra: 1 })).rejects.toThrow(/unknown field.*extra/);
     await expect(bad({ ...custom, id: 'Acme!' })).rejects.toThrow(/: id: expected lowercase/);
     await expect(bad({ ...custom, id: 'error' })).rejects.toThrow(/id: "error" is taken/);
     await expect(bad({ ...custom, id: 'openai-apps' })).rejects.toThrow(/a builtin profile/);
     await expect(bad('{ not json')).rejects.toThrow(/not JSON/);
     await expect(loadProfiles(['no-such-profile'])).rejects.toThrow(ProfileError);
-    await expect(loadProfiles([path.join(tmp, 'missing.json')])).rejects.toThrow(/missing\.json: cannot read it: no such file \(ENOENT\)/);
+    await expect(loadProfiles([path.join(tmp, 'missing.json')])).rejects.toThrow(
+      /missing\.json: cannot read it: no such file \(ENOENT\)/,
+    );
   });
 });
 

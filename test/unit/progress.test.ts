@@ -14,7 +14,13 @@ function terminal(isTTY: boolean): Terminal & { text: string } {
 }
 
 const server = (name: string, status: 'ok' | 'failed', durationMs = 1200): ServerReport => ({
-  name, status, target: { transport: 'stdio' }, idempotencyCapability: false, durationMs, tools: [], findings: [],
+  name,
+  status,
+  target: { transport: 'stdio' },
+  idempotencyCapability: false,
+  durationMs,
+  tools: [],
+  findings: [],
   ...(status === 'failed' ? { failure: { kind: 'timeout' as const, message: 'no answer' } } : {}),
 });
 
@@ -89,7 +95,9 @@ describe('scan progress', () => {
     p.onEvent({ type: 'start', target: 'c', index: 2, total: 4 });
     tick(3100);
     const unscanned = p.unscanned(targets);
-    expect(unscannedText(unscanned, 4)).toBe('not scanned (3 of 4): b (stopped after 3.1 s), c (stopped after 3.1 s), d (not started)');
+    expect(unscannedText(unscanned, 4)).toBe(
+      'not scanned (3 of 4): b (stopped after 3.1 s), c (stopped after 3.1 s), d (not started)',
+    );
     expect(unscannedText([], 4)).toBeUndefined();
     const many = Array.from({ length: 14 }, (_, i) => ({ name: `s${i}` }));
     expect(unscannedText(many, 14)).toMatch(/s9 \(not started\), and 4 more$/);

@@ -8,8 +8,12 @@ import { redactDeep, redactServer } from '../../src/redact/redact-report.js';
 describe('redaction', () => {
   it('keeps env and header names, never their values', () => {
     const info = describeTarget({
-      name: 'x', source: 'f', transport: 'http', url: 'https://api.example.test/mcp?token=s3cr3t-value&mode=x',
-      headers: { Authorization: 'Bearer abcdefghijklmnop' }, env: { API_TOKEN: 'zzz-secret-zzz' },
+      name: 'x',
+      source: 'f',
+      transport: 'http',
+      url: 'https://api.example.test/mcp?token=s3cr3t-value&mode=x',
+      headers: { Authorization: 'Bearer abcdefghijklmnop' },
+      env: { API_TOKEN: 'zzz-secret-zzz' },
     });
     const text = JSON.stringify(info);
     expect(info.headers).toEqual(['Authorization']);
@@ -21,8 +25,15 @@ describe('redaction', () => {
 
   it('redacts tokens in args: flag values, known token shapes, URL passwords, declared secrets', () => {
     const r = new Redactor({ env: { DB_PASSWORD: 'hunter2-long' } });
-    const out = r.args(['--api-key', 'abc123', '--token=xyz789', 'ghp_abcdefghijklmnopqrstuvwxyz0123456789',
-      'postgresql://user:pw-secret@db/x', 'plain', 'value-hunter2-long']);
+    const out = r.args([
+      '--api-key',
+      'abc123',
+      '--token=xyz789',
+      'ghp_abcdefghijklmnopqrstuvwxyz0123456789',
+      'postgresql://user:pw-secret@db/x',
+      'plain',
+      'value-hunter2-long',
+    ]);
     expect(out.join(' ')).not.toMatch(/abc123|xyz789|ghp_abc|pw-secret|hunter2-long/);
     expect(out).toContain('plain');
   });
@@ -33,22 +44,41 @@ describe('redaction', () => {
   });
 
   it('redacts a password in a database URL given as an argument', () => {
-    const info = describeTarget({ name: 'pg', source: 'f', transport: 'stdio', command: 'node', args: ['s.js', 'postgresql://app:pa55w0rd-x@db.internal/prod'] });
+    const info = describeTarget({
+      name: 'pg',
+      source: 'f',
+      transport: 'stdio',
+      command: 'node',
+      args: ['s.js', 'postgresql://app:pa55w0rd-x@db.internal/prod'],
+    });
     expect(JSON.stringify(info)).not.toContain('pa55w0rd-x');
   });
 
   it('treats values as secrets by their name or their shape, and leaves ordinary words alone', () => {
     const r = new Redactor({
-      env: { NODE_ENV: 'production', ROOT: '/tmp/x', ACCEPT: 'application/json', MYSQL_USER: 'idemscan', DB_PASS: 'hunter22', OPAQUE: 'zq7Xvalue99abc' },
+      env: {
+        NODE_ENV: 'production',
+        ROOT: '/tmp/x',
+        ACCEPT: 'application/json',
+        MYSQL_USER: 'idemscan',
+        DB_PASS: 'hunter22',
+        OPAQUE: 'zq7Xvalue99abc',
+      },
       headers: { Authorization: 'Bearer abc123def456' },
     });
-    const out = r.text('Deploy to production from /tmp/x as application/json for idemscan with a Bearer token: hunter22 zq7Xvalue99abc abc123def456 fast');
-    expect(out).toBe('Deploy to production from /tmp/x as application/json for idemscan with a Bearer token: [REDACTED] [REDACTED] [REDACTED] fast');
+    const out = r.text(
+      'Deploy to production from /tmp/x as application/json for idemscan with a Bearer token: hunter22 zq7Xvalue99abc abc123def456 fast',
+    );
+    expect(out).toBe(
+      'Deploy to production from /tmp/x as application/json for idemscan with a Bearer token: [REDACTED] [REDACTED] [REDACTED] fast',
+    );
   });
 
   it('redacts the Basic credentials derived from a URL', () => {
     const r = new Redactor({ url: 'https://bob:s3cret-pw@example.test/mcp' });
-    expect(r.text(`got ${Buffer.from('bob:s3cret-pw').toString('base64')} and s3cret-pw`)).toBe('got [REDACTED] and [REDACTED]');
+    expect(r.text(`got ${Buffer.from('bob:s3cret-pw').toString('base64')} and s3cret-pw`)).toBe(
+      'got [REDACTED] and [REDACTED]',
+    );
   });
 });
 
@@ -61,17 +91,39 @@ function leftovers(text: string, secret: string): string[] {
 
 describe('the secret set: every value idemscan put into the launch', () => {
   it('values of secret-named flags, as --flag=value and as two words', () => {
-    const r = new Redactor({ args: ['--token=tokvalue01', '--password', 'pwvalue02', '--api-key', 'keyvalue03', '--port', '8080', '--header', 'X-Org: orgvalue04'] });
+    const r = new Redactor({
+      args: [
+        '--token=tokvalue01',
+        '--password',
+        'pwvalue02',
+        '--api-key',
+        'keyvalue03',
+        '--port',
+        '8080',
+        '--header',
+        'X-Org: orgvalue04',
+      ],
+    });
     const echoed = r.text('argv: tokvalue01 pwvalue02 keyvalue03 orgvalue04 port 8080');
     expect(echoed).toBe('argv: [REDACTED] [REDACTED] [REDACTED] [REDACTED] port 8080');
-    expect(r.args(['--token=tokvalue01', '--password', 'pwvalue02', '--port', '8080'])).toEqual(['--token=[REDACTED]', '--password', '[REDACTED]', '--port', '8080']);
+    expect(r.args(['--token=tokvalue01', '--password', 'pwvalue02', '--port', '8080'])).toEqual([
+      '--token=[REDACTED]',
+      '--password',
+      '[REDACTED]',
+      '--port',
+      '8080',
+    ]);
     // A flag after a secret-named flag is not its value.
     expect(new Redactor({ args: ['--no-auth', '--port', '8080'] }).text('--port 8080')).toBe('--port 8080');
   });
 
   it('every ${VAR} value taken from the environment, secret-shaped or not', () => {
     const env = { ORG: 'northwind', REGION: 'eu-west-3' };
-    const { entry, fromEnv } = expandFields({ args: ['--org', '${ORG}'], env: { R: '${REGION}' }, url: undefined }, { env }, 'servers[0]');
+    const { entry, fromEnv } = expandFields(
+      { args: ['--org', '${ORG}'], env: { R: '${REGION}' }, url: undefined },
+      { env },
+      'servers[0]',
+    );
     expect(entry.args).toEqual(['--org', 'northwind']);
     const r = new Redactor({ ...entry, secrets: fromEnv });
     expect(r.text('org northwind in eu-west-3')).toBe('org [REDACTED] in [REDACTED]');
@@ -79,13 +131,17 @@ describe('the secret set: every value idemscan put into the launch', () => {
 
   it('query values, also when echoed outside the URL, raw and percent-decoded', () => {
     const r = new Redactor({ url: 'https://api.example.test/mcp?sig=sigvalue05&access=readwrite&q=a%2Fb%2Bc1' });
-    expect(r.text('sig sigvalue05 access readwrite path a/b+c1 or a%2Fb%2Bc1')).toBe('sig [REDACTED] access [REDACTED] path [REDACTED] or [REDACTED]');
+    expect(r.text('sig sigvalue05 access readwrite path a/b+c1 or a%2Fb%2Bc1')).toBe(
+      'sig [REDACTED] access [REDACTED] path [REDACTED] or [REDACTED]',
+    );
   });
 
   it('every header value, not only secret-named ones, and the credential after the scheme', () => {
     const r = new Redactor({ headers: { 'X-Org': 'acme-org', Authorization: 'Token tkn-value-06' } });
     expect(r.text('org acme-org with tkn-value-06')).toBe('org [REDACTED] with [REDACTED]');
-    const basic = new Redactor({ headers: { Authorization: `Basic ${Buffer.from('alice11:pw-value-12').toString('base64')}` } });
+    const basic = new Redactor({
+      headers: { Authorization: `Basic ${Buffer.from('alice11:pw-value-12').toString('base64')}` },
+    });
     expect(basic.text('user alice11, password pw-value-12')).toBe('user [REDACTED], password [REDACTED]');
   });
 
@@ -96,8 +152,18 @@ describe('the secret set: every value idemscan put into the launch', () => {
   });
 
   it('assignments to secret names in args (`docker run -e DB_PASSWORD=x`, `env API_KEY=x`)', () => {
-    const target = { args: ['run', '-e', 'DB_PASSWORD=hunter2hunter2', 'env', 'API_KEY=k1', 'MODE=production', 'image'] };
-    expect(new Redactor(target).args(target.args)).toEqual(['run', '-e', 'DB_PASSWORD=[REDACTED]', 'env', 'API_KEY=[REDACTED]', 'MODE=production', 'image']);
+    const target = {
+      args: ['run', '-e', 'DB_PASSWORD=hunter2hunter2', 'env', 'API_KEY=k1', 'MODE=production', 'image'],
+    };
+    expect(new Redactor(target).args(target.args)).toEqual([
+      'run',
+      '-e',
+      'DB_PASSWORD=[REDACTED]',
+      'env',
+      'API_KEY=[REDACTED]',
+      'MODE=production',
+      'image',
+    ]);
     expect(new Redactor(target).text('login as hunter2hunter2')).toBe('login as [REDACTED]');
   });
 
@@ -112,7 +178,9 @@ describe('the secret set: every value idemscan put into the launch', () => {
   it('random-looking URL path segments (a token in the path)', () => {
     const r = new Redactor({ url: 'https://hooks.example.test/mcp/Xy7kQ2pL9wZr4TbN/sse' });
     expect(r.text('at Xy7kQ2pL9wZr4TbN')).toBe('at [REDACTED]');
-    expect(r.url('https://hooks.example.test/mcp/Xy7kQ2pL9wZr4TbN/sse')).toBe('https://hooks.example.test/mcp/[REDACTED]/sse');
+    expect(r.url('https://hooks.example.test/mcp/Xy7kQ2pL9wZr4TbN/sse')).toBe(
+      'https://hooks.example.test/mcp/[REDACTED]/sse',
+    );
   });
 });
 
@@ -120,24 +188,54 @@ describe('the report pass', () => {
   const secret = 'hdrvalue09';
   const r = new Redactor({ headers: { 'X-Api': secret }, url: 'https://u:pw-secret-10@example.test/mcp' });
   const tool = (extra: Partial<ToolReport>): ToolReport => ({
-    name: 't', effective: { readOnly: true, destructive: false, idempotent: false, openWorld: false }, verdict: 'read-only', keyArguments: [], findings: [], ...extra,
+    name: 't',
+    effective: { readOnly: true, destructive: false, idempotent: false, openWorld: false },
+    verdict: 'read-only',
+    keyArguments: [],
+    findings: [],
+    ...extra,
   });
   const server = (tools: ToolReport[], extra: Partial<ServerReport> = {}): ServerReport => ({
-    name: 's', status: 'ok', target: { transport: 'http' }, idempotencyCapability: false, durationMs: 1, tools, findings: [], ...extra,
+    name: 's',
+    status: 'ok',
+    target: { transport: 'http' },
+    idempotencyCapability: false,
+    durationMs: 1,
+    tools,
+    findings: [],
+    ...extra,
   });
 
   it('redacts key argument names and paths (property names are server text)', () => {
-    const out = redactServer(server([tool({
-      verdict: 'keyed',
-      keyArguments: [
-        { name: `${secret}_idempotency_key`, path: `$.${secret}_idempotency_key`, confidence: 'strong', reason: 'name' },
-        { name: 'idempotency_key', path: '$["pw-secret-10"].idempotency_key', confidence: 'strong', reason: 'name' },
-      ],
-    })]), r);
+    const out = redactServer(
+      server([
+        tool({
+          verdict: 'keyed',
+          keyArguments: [
+            {
+              name: `${secret}_idempotency_key`,
+              path: `$.${secret}_idempotency_key`,
+              confidence: 'strong',
+              reason: 'name',
+            },
+            {
+              name: 'idempotency_key',
+              path: '$["pw-secret-10"].idempotency_key',
+              confidence: 'strong',
+              reason: 'name',
+            },
+          ],
+        }),
+      ]),
+      r,
+    );
     const text = JSON.stringify(out);
     expect(text).not.toContain(secret);
     expect(text).not.toContain('pw-secret-10');
-    expect(out.tools[0]!.keyArguments.map((k) => k.path)).toEqual(['$.[REDACTED]_idempotency_key', '$["[REDACTED]"].idempotency_key']);
+    expect(out.tools[0]!.keyArguments.map((k) => k.path)).toEqual([
+      '$.[REDACTED]_idempotency_key',
+      '$["[REDACTED]"].idempotency_key',
+    ]);
   });
 
   it('reaches every level of a 100,000-level nesting without recursion', () => {
@@ -148,16 +246,31 @@ describe('the report pass', () => {
       for (let i = 0; i < 100_000; i++) node = node.a as Record<string, unknown>;
       return node;
     };
-    expect(bottom(out.tools[0]!.annotations!.nested as Record<string, unknown>)).toEqual({ '[REDACTED]': 'value [REDACTED]' });
+    expect(bottom(out.tools[0]!.annotations!.nested as Record<string, unknown>)).toEqual({
+      '[REDACTED]': 'value [REDACTED]',
+    });
     const capabilities = out.capabilities as { x: Record<string, unknown>[][] };
     expect(bottom(capabilities.x[0]![0]!)).toEqual({ '[REDACTED]': 'value [REDACTED]' });
   });
 
-  it('keeps the report\'s own keys and enum values even when a secret reads like one', () => {
+  it("keeps the report's own keys and enum values even when a secret reads like one", () => {
     const plain = new Redactor({ headers: { 'X-Mode': 'read', 'X-Kind': 'name' } });
-    const out = redactServer(server([tool({ name: 'read_name', annotations: { readOnlyHint: true }, findings: [{ rule: 'read-name-not-read-only', severity: 'warning', message: 'read' }] })], {
-      protocol: { era: 'modern', version: '2026-07-28' }, findings: [{ rule: 'stdout-noise', severity: 'info', message: 'name' }],
-    }), plain);
+    const out = redactServer(
+      server(
+        [
+          tool({
+            name: 'read_name',
+            annotations: { readOnlyHint: true },
+            findings: [{ rule: 'read-name-not-read-only', severity: 'warning', message: 'read' }],
+          }),
+        ],
+        {
+          protocol: { era: 'modern', version: '2026-07-28' },
+          findings: [{ rule: 'stdout-noise', severity: 'info', message: 'name' }],
+        },
+      ),
+      plain,
+    );
     const t = out.tools[0]!;
     expect(t.name).toBe('[REDACTED]_[REDACTED]');
     expect(t.verdict).toBe('read-only');
@@ -169,7 +282,9 @@ describe('the report pass', () => {
   });
 
   it('keeps a "__proto__" key a plain key', () => {
-    const out = redactDeep(JSON.parse('{"__proto__": {"polluted": "hdrvalue09"}}') as Record<string, unknown>, (t) => r.text(t));
+    const out = redactDeep(JSON.parse('{"__proto__": {"polluted": "hdrvalue09"}}') as Record<string, unknown>, (t) =>
+      r.text(t),
+    );
     expect(Object.keys(out)).toEqual(['__proto__']);
     expect(JSON.stringify(out)).toBe('{"__proto__":{"polluted":"[REDACTED]"}}');
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
@@ -186,7 +301,9 @@ describe('secrets at a cut', () => {
       const cut = boundedDescription(raw);
       const out = r.text(cut);
       expect(leftovers(out, secret)).toEqual([]);
-      expect(out).toBe(`${'d'.repeat(DESCRIPTION_LIMIT - kept)}[REDACTED]… [${raw.length - DESCRIPTION_LIMIT} more characters]`);
+      expect(out).toBe(
+        `${'d'.repeat(DESCRIPTION_LIMIT - kept)}[REDACTED]… [${raw.length - DESCRIPTION_LIMIT} more characters]`,
+      );
     }
   });
 
@@ -199,11 +316,17 @@ describe('secrets at a cut', () => {
   });
 
   it('blanks the start of a token shape at a cut', () => {
-    for (const token of ['ghp_abcdefghijklmnopqrstuvwxyz0123', 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0In0.sig', 'sk-proj-abcdefghijklmnop']) {
+    for (const token of [
+      'ghp_abcdefghijklmnopqrstuvwxyz0123',
+      'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0In0.sig',
+      'sk-proj-abcdefghijklmnop',
+    ]) {
       const out = new Redactor({}).text(bounded(`see ${token}`, 4 + 6));
       expect(out).toMatch(/^see \[REDACTED\]… \[\d+ more characters\]$/);
     }
-    expect(new Redactor({}).text(bounded('auth: Bearer abcdefghijklmnop', 16))).toBe('auth: Bearer [REDACTED]… [13 more characters]');
+    expect(new Redactor({}).text(bounded('auth: Bearer abcdefghijklmnop', 16))).toBe(
+      'auth: Bearer [REDACTED]… [13 more characters]',
+    );
     // Ordinary words at a cut stay.
     expect(new Redactor({}).text(bounded('the quick brown fox', 9))).toBe('the quick… [10 more characters]');
   });
@@ -226,7 +349,14 @@ describe('linear time on hostile text', () => {
   it('a 300 KB eyJ-eyJ-... string, and other long runs, are redacted at once', () => {
     const r = new Redactor({ headers: { A: 'a'.repeat(40), B: 'eyJ-eyJ-' } });
     const started = performance.now();
-    for (const text of ['eyJ-'.repeat(75_000), 'eyJ.'.repeat(75_000), 'sk-'.repeat(100_000), 'Bearer '.repeat(43_000), 'a'.repeat(300_000), 'aaaa… [1 more characters]'.repeat(12_000)]) {
+    for (const text of [
+      'eyJ-'.repeat(75_000),
+      'eyJ.'.repeat(75_000),
+      'sk-'.repeat(100_000),
+      'Bearer '.repeat(43_000),
+      'a'.repeat(300_000),
+      'aaaa… [1 more characters]'.repeat(12_000),
+    ]) {
       expect(r.text(text).length).toBeGreaterThan(0);
     }
     // Milliseconds in fact; the JWT regex this replaces backtracked for minutes on the first string.
@@ -236,7 +366,12 @@ describe('linear time on hostile text', () => {
   it('a 16 MB token neither overflows the regex backtrack stack nor survives', () => {
     const r = new Redactor({});
     // An unbounded quantifier over a run this long throws "Maximum call stack size exceeded" in V8.
-    for (const [start, body] of [['sk-', 'a'], ['Bearer ', 'b'], ['ghp_', 'c'], ['eyJ', 'd']] as const) {
+    for (const [start, body] of [
+      ['sk-', 'a'],
+      ['Bearer ', 'b'],
+      ['ghp_', 'c'],
+      ['eyJ', 'd'],
+    ] as const) {
       const token = start + body.repeat(16 * 1024 * 1024);
       const out = r.text(`x ${token}.${body.repeat(9)}.${body.repeat(9)} y`);
       expect(out.length).toBeLessThan(100);

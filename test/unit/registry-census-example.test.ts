@@ -8,12 +8,22 @@ const file = new URL('../../docs/examples/registry-census.yml', import.meta.url)
 const text = readFileSync(file, 'utf8');
 const doc = parse(text) as {
   env: Record<string, string | number>;
-  jobs: Record<string, { strategy?: { matrix: { shard: number[] } }; needs?: string | string[]; permissions?: Record<string, string>; steps: { run?: string; uses?: string; with?: Record<string, unknown> }[] }>;
+  jobs: Record<
+    string,
+    {
+      strategy?: { matrix: { shard: number[] } };
+      needs?: string | string[];
+      permissions?: Record<string, string>;
+      steps: { run?: string; uses?: string; with?: Record<string, unknown> }[];
+    }
+  >;
 };
 const runs = (job: string) => doc.jobs[job]!.steps.map((s) => s.run ?? '').join('\n');
 const help = (words: string[]) => {
   // The options the workflow passes exist: declared in main.ts and oauth-flags.ts, the --help text's source.
-  const main = ['main.ts', 'oauth-flags.ts'].map((f) => readFileSync(new URL(`../../src/cli/${f}`, import.meta.url), 'utf8')).join('\n');
+  const main = ['main.ts', 'oauth-flags.ts']
+    .map((f) => readFileSync(new URL(`../../src/cli/${f}`, import.meta.url), 'utf8'))
+    .join('\n');
   return words.filter((w) => !main.includes(`'${w} `) && !main.includes(`'${w}'`) && !main.includes(`, ${w}'`));
 };
 
@@ -38,12 +48,18 @@ describe('docs/examples/registry-census.yml', () => {
   });
 
   it('scans the packages in a matrix of shards under --sandbox, each with its own cache', () => {
-    expect(doc.jobs.packages!.strategy!.matrix.shard).toEqual(Array.from({ length: Number(doc.env.SHARDS) }, (_, i) => i + 1));
+    expect(doc.jobs.packages!.strategy!.matrix.shard).toEqual(
+      Array.from({ length: Number(doc.env.SHARDS) }, (_, i) => i + 1),
+    );
     const scan = runs('packages');
     expect(scan).toContain('scan packages.json --shard ${{ matrix.shard }}/$SHARDS');
     expect(scan).toContain('--sandbox');
     expect(scan).toContain('--cache-dir .idemscan-cache/shard-${{ matrix.shard }}');
-    expect(doc.jobs.packages!.steps.some((s) => s.uses?.startsWith('actions/cache') && s.with!.path === '.idemscan-cache/shard-${{ matrix.shard }}')).toBe(true);
+    expect(
+      doc.jobs.packages!.steps.some(
+        (s) => s.uses?.startsWith('actions/cache') && s.with!.path === '.idemscan-cache/shard-${{ matrix.shard }}',
+      ),
+    ).toBe(true);
   });
 
   it('merges the remotes and every shard into every format with --index and --compare latest, counts needs-auth apart, and publishes', () => {

@@ -30,16 +30,23 @@ describe('method and limits', () => {
 
   it('the HTML has the same section, with the link', () => {
     const html = renderPage(report);
-    const section = html.slice(html.indexOf('<section id="method"'), html.indexOf('</section>', html.indexOf('<section id="method"')));
+    const section = html.slice(
+      html.indexOf('<section id="method"'),
+      html.indexOf('</section>', html.indexOf('<section id="method"')),
+    );
     expect(section).toContain('Method and limits');
     expect(section).toContain('No tool is ever called (<code>tools/call</code> is never sent)');
     expect(section).toContain(`<a href="${URL}" rel="noopener noreferrer">docs/METHODOLOGY.md</a>`);
   });
 
   it('links the methodology beside the rule pages of --rules-base-url when it names a rules directory', () => {
-    expect(methodologyUrl('https://github.com/acme/idemscan/blob/v1/docs/rules/')).toBe('https://github.com/acme/idemscan/blob/v1/docs/METHODOLOGY.md');
+    expect(methodologyUrl('https://github.com/acme/idemscan/blob/v1/docs/rules/')).toBe(
+      'https://github.com/acme/idemscan/blob/v1/docs/METHODOLOGY.md',
+    );
     expect(methodologyUrl('https://example.org/pages')).toBe(URL);
-    expect(markdownReporter.render(report, { rulesBaseUrl: 'https://x.example/docs/rules' })).toContain('(https://x.example/docs/METHODOLOGY.md)');
+    expect(markdownReporter.render(report, { rulesBaseUrl: 'https://x.example/docs/rules' })).toContain(
+      '(https://x.example/docs/METHODOLOGY.md)',
+    );
   });
 });
 
@@ -55,10 +62,13 @@ describe('skipped targets in Markdown', () => {
 
 describe('what to do with unprotected tools', () => {
   it('follows the headline in Markdown and HTML, and is absent when nothing is unprotected', () => {
-    const advice = 'Do not let a client retry the unprotected tool automatically: ask the user first, and prefer keyed tools, sending the same key on a retry.';
+    const advice =
+      'Do not let a client retry the unprotected tool automatically: ask the user first, and prefer keyed tools, sending the same key on a retry.';
     expect(markdownReporter.render(report)).toContain(`\n\n${advice}\n`);
     expect(renderPage(report)).toContain(`<strong class="advice">${advice}</strong>`);
-    expect(retryAdvice(countVerdicts([{ verdict: 'unprotected' }, { verdict: 'unprotected' }]))).toContain('the 2 unprotected tools');
+    expect(retryAdvice(countVerdicts([{ verdict: 'unprotected' }, { verdict: 'unprotected' }]))).toContain(
+      'the 2 unprotected tools',
+    );
     expect(retryAdvice(countVerdicts([{ verdict: 'keyed' }, { verdict: 'read-only' }]))).toBeUndefined();
   });
 });

@@ -7,14 +7,16 @@ import type { ServerReport } from '../../src/model/schema.js';
 import { sarifValidator } from '../helpers/sarif.js';
 import { okServer, reportOf } from '../helpers/reports.js';
 
-
-
-const evil = okServer('evil|<b>srv</b>', [
-  { name: 'a|b', annotations: { readOnlyHint: true } },
-  { name: '<script>alert(1)</script>' },
-  { name: 'get_*x*_[y](z)', annotations: { destructiveHint: false } },
-  { name: 'evil\u001b[31mred\rname\nnext' },
-], { serverInfo: { name: 'x', version: '1.0 | <i>' } });
+const evil = okServer(
+  'evil|<b>srv</b>',
+  [
+    { name: 'a|b', annotations: { readOnlyHint: true } },
+    { name: '<script>alert(1)</script>' },
+    { name: 'get_*x*_[y](z)', annotations: { destructiveHint: false } },
+    { name: 'evil\u001b[31mred\rname\nnext' },
+  ],
+  { serverInfo: { name: 'x', version: '1.0 | <i>' } },
+);
 
 describe('markdown', () => {
   it('escapes table separators, HTML, Markdown emphasis and links, and control characters', () => {
@@ -30,13 +32,20 @@ describe('markdown', () => {
     // eslint-disable-next-line no-control-regex
     expect(md).not.toMatch(/[\u0000-\u0009\u000b-\u001f]/);
     for (const table of md.split('\n\n').filter((b) => b.startsWith('|'))) {
-      const cells = table.split('\n').filter(Boolean).map((line) => line.replace(/\\\|/g, '').split('|').length);
+      const cells = table
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => line.replace(/\\\|/g, '').split('|').length);
       expect(new Set(cells).size, table).toBe(1);
     }
   });
 
   it('summarises per server and overall, and lists failed servers', () => {
-    const failed: ServerReport = { ...okServer('down', []), status: 'failed', failure: { kind: 'timeout', message: 'no answer' } };
+    const failed: ServerReport = {
+      ...okServer('down', []),
+      status: 'failed',
+      failure: { kind: 'timeout', message: 'no answer' },
+    };
     const md = markdownReporter.render(reportOf([evil, failed]));
     expect(md).toContain('| evil\\|&lt;b&gt;srv&lt;/b&gt; | 1.0 \\| &lt;i&gt; | 4 | 3 | 0 | 2 | 1 |');
     expect(md).toContain('**all 1 server**');
@@ -44,9 +53,15 @@ describe('markdown', () => {
     // No dead links: a rule links to its page only when --rules-base-url says where the pages are.
     expect(md).toContain('| read-name-not-read-only |');
     // The one link without it is the methodology page, in the repository package.json names.
-    expect(md.match(/\]\(http[^)]*\)/g)).toEqual(['](https://github.com/OWNER/idemscan/blob/main/docs/METHODOLOGY.md)']);
-    const linked = markdownReporter.render(reportOf([evil]), { rulesBaseUrl: 'https://example.org/idemscan/docs/rules' });
-    expect(linked).toContain('[read-name-not-read-only](https://example.org/idemscan/docs/rules/read-name-not-read-only.md)');
+    expect(md.match(/\]\(http[^)]*\)/g)).toEqual([
+      '](https://github.com/OWNER/idemscan/blob/main/docs/METHODOLOGY.md)',
+    ]);
+    const linked = markdownReporter.render(reportOf([evil]), {
+      rulesBaseUrl: 'https://example.org/idemscan/docs/rules',
+    });
+    expect(linked).toContain(
+      '[read-name-not-read-only](https://example.org/idemscan/docs/rules/read-name-not-read-only.md)',
+    );
   });
 });
 
@@ -54,7 +69,11 @@ describe('sarif', () => {
   const validate = sarifValidator();
 
   it('is valid SARIF 2.1.0, with a rule for every finding and levels mapped', () => {
-    const failed: ServerReport = { ...okServer('down', []), status: 'failed', failure: { kind: 'exited', message: 'exit 1' } };
+    const failed: ServerReport = {
+      ...okServer('down', []),
+      status: 'failed',
+      failure: { kind: 'exited', message: 'exit 1' },
+    };
     const log = JSON.parse(sarifReporter.render(reportOf([evil, failed])));
     expect(validate(log), JSON.stringify(validate.errors, null, 2)).toBe(true);
     const run = log.runs[0];
@@ -63,7 +82,9 @@ describe('sarif', () => {
       expect(ruleIds[r.ruleIndex]).toBe(r.ruleId);
       expect(['error', 'warning', 'note']).toContain(r.level);
     }
-    expect(run.tool.driver.rules.find((r: { id: string }) => r.id === 'uniform-hints').defaultConfiguration.level).toBe('note');
+    expect(run.tool.driver.rules.find((r: { id: string }) => r.id === 'uniform-hints').defaultConfiguration.level).toBe(
+      'note',
+    );
     expect(run.invocations[0].toolExecutionNotifications[0].message.text).toContain('down: not scanned: exited');
   });
 
@@ -84,21 +105,37 @@ describe('sarif', () => {
     expect(validate(JSON.parse(JSON.stringify(based))), JSON.stringify(validate.errors, null, 2)).toBe(true);
     const rule = based.runs[0]!.tool.driver.rules!.find((r) => r.id === 'missing-annotations')!;
     expect(rule.helpUri).toBe('https://example.org/rules/missing-annotations.md');
-    expect(rule.help!.markdown).toContain('[read-name-not-read-only](https://example.org/rules/read-name-not-read-only.md)');
+    expect(rule.help!.markdown).toContain(
+      '[read-name-not-read-only](https://example.org/rules/read-name-not-read-only.md)',
+    );
   });
 
   it('names server and tool as a logical location and always has a physical one', () => {
     const log = toSarif(reportOf([evil]), '/repo');
     const result = log.runs[0]!.results!.find((r) => r.ruleId === 'missing-annotations')!;
-    expect(result.locations![0]!.logicalLocations).toEqual([{ name: '<script>alert(1)</script>', fullyQualifiedName: 'evil|<b>srv</b>/<script>alert(1)</script>', kind: 'function' }]);
-    expect(result.locations![0]!.physicalLocation!.artifactLocation!.uri).toBe('mcp-server/evil%7C%3Cb%3Esrv%3C%2Fb%3E');
+    expect(result.locations![0]!.logicalLocations).toEqual([
+      {
+        name: '<script>alert(1)</script>',
+        fullyQualifiedName: 'evil|<b>srv</b>/<script>alert(1)</script>',
+        kind: 'function',
+      },
+    ]);
+    expect(result.locations![0]!.physicalLocation!.artifactLocation!.uri).toBe(
+      'mcp-server/evil%7C%3Cb%3Esrv%3C%2Fb%3E',
+    );
     expect(result.partialFingerprints!['idemscanFinding/v1']).toMatch(/^[0-9a-f]{32}$/);
   });
 
   it('points at the target file, relative to the working directory when inside it, else the URL', () => {
-    const inRepo = okServer('s', [{ name: 'x' }], { target: { transport: 'stdio', source: 'targets/mine.json#servers[0]' } });
-    const outside = okServer('t', [{ name: 'x' }], { target: { transport: 'stdio', source: '/etc/mcp.json#mcpServers.t' } });
-    const remote = okServer('u', [{ name: 'x' }], { target: { transport: 'http', url: 'https://mcp.example.com/mcp', source: 'command line' } });
+    const inRepo = okServer('s', [{ name: 'x' }], {
+      target: { transport: 'stdio', source: 'targets/mine.json#servers[0]' },
+    });
+    const outside = okServer('t', [{ name: 'x' }], {
+      target: { transport: 'stdio', source: '/etc/mcp.json#mcpServers.t' },
+    });
+    const remote = okServer('u', [{ name: 'x' }], {
+      target: { transport: 'http', url: 'https://mcp.example.com/mcp', source: 'command line' },
+    });
     const log = toSarif(reportOf([inRepo, outside, remote]), '/repo');
     const uris = log.runs[0]!.results!.map((r) => r.locations![0]!.physicalLocation!.artifactLocation);
     expect(uris).toEqual([

@@ -5,7 +5,11 @@ import type { ServerReport } from '../../src/model/schema.js';
 import { okServer, reportOf } from '../helpers/reports.js';
 
 const server = (name: string, sandbox?: string): ServerReport =>
-  okServer(name, [], { target: sandbox ? { transport: 'stdio', command: 'node', sandbox: sandbox as 'none' } : { transport: 'http', url: 'http://127.0.0.1:1/' } });
+  okServer(name, [], {
+    target: sandbox
+      ? { transport: 'stdio', command: 'node', sandbox: sandbox as 'none' }
+      : { transport: 'http', url: 'http://127.0.0.1:1/' },
+  });
 
 describe('sandboxLines', () => {
   it('names the mode and counts the stdio servers', () => {
@@ -18,7 +22,9 @@ describe('sandboxLines', () => {
   });
 
   it('several modes on one line; a mode it does not know by its id', () => {
-    expect(sandboxLines(reportOf([server('a', 'netns'), server('b', 'future-mode')], { options: { sandbox: true } }), false)).toEqual([
+    expect(
+      sandboxLines(reportOf([server('a', 'netns'), server('b', 'future-mode')], { options: { sandbox: true } }), false),
+    ).toEqual([
       'idemscan: sandbox: network namespace only (no network but loopback; files and HOME are not protected) for 1 stdio server; future-mode for 1 stdio server\n',
     ]);
   });

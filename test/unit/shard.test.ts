@@ -38,7 +38,9 @@ describe('shards', () => {
       expect(selectShard(all, { index, count: 5 }).map((t) => t.name)).toEqual(a);
     }
     // Fixed values: the hash must not change between versions, or a CI matrix would reshuffle.
-    expect(['everything', 'filesystem', 'github', 'redis', 'memory', 'slack'].map((n) => shardOf(n, 4))).toEqual([4, 3, 2, 4, 2, 1]);
+    expect(['everything', 'filesystem', 'github', 'redis', 'memory', 'slack'].map((n) => shardOf(n, 4))).toEqual([
+      4, 3, 2, 4, 2, 1,
+    ]);
   });
 
   it('keep their original order within a shard', () => {

@@ -21,7 +21,7 @@ Node.js v20.20.2
 const PYTHON = `Traceback (most recent call last):\r\n  File "/srv/server.py", line 3, in <module>\r\n    import mcp\r\nModuleNotFoundError: No module named 'mcp'\r\n`;
 
 describe('tellingLine', () => {
-  it("Node's missing module: the Error line, not \"Node.js v20.20.2\"", () => {
+  it('Node\'s missing module: the Error line, not "Node.js v20.20.2"', () => {
     expect(tellingLine(NODE_MISSING_MODULE)).toBe("Error: Cannot find module '/srv/notes/dist/index.js'");
   });
   it("Python's traceback, CRLF: the exception line", () => {
@@ -35,7 +35,9 @@ describe('tellingLine', () => {
   it('other markers: ENOENT, error:, fatal', () => {
     expect(tellingLine('a\nspawn ENOENT while starting\nbye')).toBe('spawn ENOENT while starting');
     expect(tellingLine('a\nerror: config missing\nbye')).toBe('error: config missing');
-    expect(tellingLine('fatal: could not open database /nonexistent\n')).toBe('fatal: could not open database /nonexistent');
+    expect(tellingLine('fatal: could not open database /nonexistent\n')).toBe(
+      'fatal: could not open database /nonexistent',
+    );
   });
   it('linear on a hostile tail: a megabyte of one line, and of empty lines', () => {
     const started = performance.now();
@@ -47,6 +49,13 @@ describe('tellingLine', () => {
 });
 
 it('the table shows that line under a failed server', () => {
-  const s = { ...okServer('notes', []), status: 'failed' as const, failure: { kind: 'exited' as const, message: 'the server exited with code 1', stderr: NODE_MISSING_MODULE } };
-  expect(failureLines(s)).toEqual(['exited: the server exited with code 1', "stderr: Error: Cannot find module '/srv/notes/dist/index.js'"]);
+  const s = {
+    ...okServer('notes', []),
+    status: 'failed' as const,
+    failure: { kind: 'exited' as const, message: 'the server exited with code 1', stderr: NODE_MISSING_MODULE },
+  };
+  expect(failureLines(s)).toEqual([
+    'exited: the server exited with code 1',
+    "stderr: Error: Cannot find module '/srv/notes/dist/index.js'",
+  ]);
 });

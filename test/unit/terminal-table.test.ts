@@ -14,12 +14,24 @@ const tools = [
   { name: 'send', annotations: { readOnlyHint: false } },
 ];
 
-const server = (name: string, extra: Partial<ServerReport> = {}, capabilities?: Record<string, unknown>): ServerReport =>
-  okServer(name, tools, { protocol: { era: 'legacy', version: '2025-06-18' }, ...(capabilities ? { capabilities } : {}), ...extra });
+const server = (
+  name: string,
+  extra: Partial<ServerReport> = {},
+  capabilities?: Record<string, unknown>,
+): ServerReport =>
+  okServer(name, tools, {
+    protocol: { era: 'legacy', version: '2025-06-18' },
+    ...(capabilities ? { capabilities } : {}),
+    ...extra,
+  });
 const report = (servers: ServerReport[]) => reportOf(servers);
 
 const failed: ServerReport = {
-  ...server('crashy'), tools: [], findings: [], status: 'failed', protocol: undefined,
+  ...server('crashy'),
+  tools: [],
+  findings: [],
+  status: 'failed',
+  protocol: undefined,
   failure: { kind: 'exited', message: 'the server exited with code 1', stderr: 'starting\nfatal: no database\n\n' },
 };
 
@@ -40,7 +52,11 @@ const HOSTILE = [
   'total',
 ];
 
-const hostile = report([...HOSTILE.map((n) => server(n)), failed, server('keyed-by-protocol', {}, { tools: { idempotency: {} } })]);
+const hostile = report([
+  ...HOSTILE.map((n) => server(n)),
+  failed,
+  server('keyed-by-protocol', {}, { tools: { idempotency: {} } }),
+]);
 
 /** The server rows of a rendered table: the lines between the two rules, without failure details. */
 function serverRows(text: string): string[] {
@@ -59,7 +75,10 @@ describe('summary table', () => {
     const rows = [...serverRows(text), lines.find((l) => l.startsWith('total'))!];
     expect(rows).toHaveLength(3);
     for (const row of rows) {
-      const numbers = row.match(/\b\d+\b/g)!.map(Number).slice(-6);
+      const numbers = row
+        .match(/\b\d+\b/g)!
+        .map(Number)
+        .slice(-6);
       expect(numbers[0], row).toBe(numbers.slice(1).reduce((a, b) => a + b, 0));
     }
     expect(rows[1]).toMatch(/ 4 +1 +3 +0 +0 +0 /); // protocol-keyed: the server advertises tools.idempotency
@@ -68,9 +87,21 @@ describe('summary table', () => {
   it('leads with the headline from report.summary, not from a recount', () => {
     const r = report([server('one')]);
     // A summary that disagrees with the tools (as an edited or merged report might): the table says what the summary says.
-    r.summary = { ...r.summary, notReadOnly: 945, keyed: 4, protocolKeyed: 1, idempotent: 100, unprotected: 840, tools: 1_300, servers: 57, serversFailed: 3 };
+    r.summary = {
+      ...r.summary,
+      notReadOnly: 945,
+      keyed: 4,
+      protocolKeyed: 1,
+      idempotent: 100,
+      unprotected: 840,
+      tools: 1_300,
+      servers: 57,
+      serversFailed: 3,
+    };
     const [first, second] = headlineLines(r);
-    expect(first).toBe('5 of 945 tools that are not read-only can be retried safely (<1%), across 57 servers (3 failed to scan).');
+    expect(first).toBe(
+      '5 of 945 tools that are not read-only can be retried safely (<1%), across 57 servers (3 failed to scan).',
+    );
     expect(second).toContain('1 protocol-keyed and 4 keyed; 100 more are only hint-idempotent');
     expect(headlineLines(report([]))).toEqual(['No tools were listed, across 0 servers.']);
   });
@@ -140,7 +171,9 @@ describe('audit view', () => {
     expect(text).toContain(`docs/rules/${finding.rule}.md`);
     expect(text.replace(/\s+/g, ' ')).toContain(finding.message.replace(/\s+/g, ' ').slice(0, 40));
     expect(text.replace(/\s+/g, ' ')).toContain(serverSummary(r.servers[0]!));
-    expect(serverSummary(r.servers[0]!)).toMatch(/^4 tools: 1 read-only, 1 keyed, 1 idempotent, 1 unprotected; \d+ findings? \(/);
+    expect(serverSummary(r.servers[0]!)).toMatch(
+      /^4 tools: 1 read-only, 1 keyed, 1 idempotent, 1 unprotected; \d+ findings? \(/,
+    );
     for (const line of text.split('\n')) expect(displayWidth(line), line).toBeLessThanOrEqual(80);
     const linked = toolsReporter.render(r, { rulesBaseUrl: 'https://example.org/rules' });
     expect(linked).toContain(`https://example.org/rules/${finding.rule}.md`);

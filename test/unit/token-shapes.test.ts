@@ -6,7 +6,27 @@ import { describe, expect, it } from 'vitest';
 import { blankTokens, tokenAtEnd } from '../../src/redact/token-shapes.js';
 import { REDACTED } from '../../src/redact/token-shapes.js';
 
-const PREFIXES = ['sk-', 'sk_', 'pk-', 'rk_', 'ghp_', 'gho_', 'ghu_', 'ghs_', 'ghr_', 'github_pat_', 'glpat_', 'xoxb-', 'xoxp_', 'shpat_', 'shpss_', 'ntn_', 'secret_', 'lin_api_', 'sntrys_'];
+const PREFIXES = [
+  'sk-',
+  'sk_',
+  'pk-',
+  'rk_',
+  'ghp_',
+  'gho_',
+  'ghu_',
+  'ghs_',
+  'ghr_',
+  'github_pat_',
+  'glpat_',
+  'xoxb-',
+  'xoxp_',
+  'shpat_',
+  'shpss_',
+  'ntn_',
+  'secret_',
+  'lin_api_',
+  'sntrys_',
+];
 
 describe('token shapes', () => {
   it.each(PREFIXES)('%s: a whole token is blanked', (prefix) => {

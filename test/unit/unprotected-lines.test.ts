@@ -4,7 +4,8 @@ import { tableReporter } from '../../src/render/table.js';
 import { displayWidth } from '../../src/render/width.js';
 import { okServer, reportOf } from '../helpers/reports.js';
 
-const writes = (prefix: string, n: number) => Array.from({ length: n }, (_, i) => ({ name: `${prefix}_${i + 1}`, annotations: { readOnlyHint: false } }));
+const writes = (prefix: string, n: number) =>
+  Array.from({ length: n }, (_, i) => ({ name: `${prefix}_${i + 1}`, annotations: { readOnlyHint: false } }));
 const reads = [{ name: 'get', annotations: { readOnlyHint: true } }];
 
 const servers = [
@@ -21,13 +22,23 @@ const below = (text: string) => text.slice(text.indexOf('Unprotected tools'));
 
 describe('the table names the unprotected tools', () => {
   it('lists the 5 servers with the most, worst first, and points to the tools view', () => {
-    const text = below(tableReporter.render(report, { width: 100, toolsCommand: 'idemscan report output/report.json --format tools' }));
+    const text = below(
+      tableReporter.render(report, { width: 100, toolsCommand: 'idemscan report output/report.json --format tools' }),
+    );
     const lines = text.trimEnd().split('\n');
     expect(lines[0]).toBe('Unprotected tools, the 5 servers with the most (of 6):');
-    expect(lines.slice(1, 6).map((l) => l.trim().split(' ')[0])).toEqual(['big', 'mid', 'seven', 'evil\\u001b[2Jname', 'six']);
+    expect(lines.slice(1, 6).map((l) => l.trim().split(' ')[0])).toEqual([
+      'big',
+      'mid',
+      'seven',
+      'evil\\u001b[2Jname',
+      'six',
+    ]);
     expect(lines[1]).toMatch(/^ {2}big \(30\): send_1, send_2, .*, \+\d+ more$/);
     expect(lines[2]).toBe('  mid (4): mid_1, mid_2, mid_3, mid_4');
-    expect(lines[6]).toBe('Every tool with its verdict and evidence: idemscan report output/report.json --format tools');
+    expect(lines[6]).toBe(
+      'Every tool with its verdict and evidence: idemscan report output/report.json --format tools',
+    );
     expect(text).not.toContain('small_1'); // the sixth server is left to the tools view
     for (const l of lines) expect(displayWidth(l)).toBeLessThanOrEqual(100);
   });
@@ -43,13 +54,17 @@ describe('the table names the unprotected tools', () => {
       expect(lines.at(-1)).toBe('  idemscan report <report.json> --format tools');
       for (const l of lines.slice(0, -1)) expect(displayWidth(l), l).toBeLessThanOrEqual(width);
     }
-    expect(below(tableReporter.render(report, { width: 200 }))).toContain('drop\\u001b]8;;http://x\\u0007table, wipe\\u000dall');
+    expect(below(tableReporter.render(report, { width: 200 }))).toContain(
+      'drop\\u001b]8;;http://x\\u0007table, wipe\\u000dall',
+    );
   });
 
   it('on a pipe at most 10 names a server, and a hint when no report file is known', () => {
     const text = below(tableReporter.render(report));
     expect(text).toContain('send_10, +20 more');
-    expect(text).toContain('Every tool with its verdict and evidence (write the report with --format json): idemscan report <report.json> --format tools');
+    expect(text).toContain(
+      'Every tool with its verdict and evidence (write the report with --format json): idemscan report <report.json> --format tools',
+    );
   });
 
   it('says nothing when no tool is unprotected', () => {

@@ -15,14 +15,16 @@ export const contradictoryHints: ToolRule = {
     const hits = [];
     if (a.destructiveHint === true) {
       hits.push({
-        message: 'readOnlyHint is true but destructiveHint is true: a read cannot destroy; clients follow readOnlyHint and retry it freely, so fix whichever is wrong',
+        message:
+          'readOnlyHint is true but destructiveHint is true: a read cannot destroy; clients follow readOnlyHint and retry it freely, so fix whichever is wrong',
         evidence: 'annotations.destructiveHint',
       });
     }
     if (a.idempotentHint === false) {
       hits.push({
         severity: 'info' as const,
-        message: 'readOnlyHint is true but idempotentHint is false: meaningless on a read (clients ignore it), and it reads as "not safe to retry"; drop it or set it to true',
+        message:
+          'readOnlyHint is true but idempotentHint is false: meaningless on a read (clients ignore it), and it reads as "not safe to retry"; drop it or set it to true',
         evidence: 'annotations.idempotentHint',
         fix: { annotations: { idempotentHint: true } },
       });

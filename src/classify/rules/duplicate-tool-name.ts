@@ -12,13 +12,15 @@ export const duplicateToolName: ServerRule = {
       if (seen) seen.push(i);
       else at.set(name, [i]);
     });
-    return [...at.values()].filter((ix) => ix.length > 1).map((ix) => {
-      const verdicts = [...new Set(ix.map((i) => tools[i]!.verdict))];
-      return {
-        tool: tools[ix[0]!]!.name,
-        message: `${ix.length} tools share this name; a client can call only one of them${verdicts.length > 1 ? `, and their verdicts differ (${verdicts.join(', ')})` : ''}; names must be unique within a server`,
-        evidence: ix.map((i) => `tools[${i}]`).join(', '),
-      };
-    });
+    return [...at.values()]
+      .filter((ix) => ix.length > 1)
+      .map((ix) => {
+        const verdicts = [...new Set(ix.map((i) => tools[i]!.verdict))];
+        return {
+          tool: tools[ix[0]!]!.name,
+          message: `${ix.length} tools share this name; a client can call only one of them${verdicts.length > 1 ? `, and their verdicts differ (${verdicts.join(', ')})` : ''}; names must be unique within a server`,
+          evidence: ix.map((i) => `tools[${i}]`).join(', '),
+        };
+      });
   },
 };

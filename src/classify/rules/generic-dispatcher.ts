@@ -5,10 +5,46 @@ import { DISPATCH_VERBS, READ_VERBS, WRITE_VERBS } from './words.js';
 
 /** Objects that say nothing about the effect: `execute_sql`, `call_endpoint`, `use_mcp_tool`. */
 const GENERIC = new Set([
-  'sql', 'query', 'statement', 'command', 'commands', 'cmd', 'shell', 'bash', 'terminal', 'script', 'code',
-  'javascript', 'js', 'python', 'expression', 'request', 'api', 'http', 'rest', 'graphql', 'rpc', 'endpoint',
-  'action', 'operation', 'function', 'method', 'procedure', 'lambda', 'tool', 'mcp', 'raw', 'arbitrary',
-  'custom', 'generic', 'any', 'a', 'an', 'the', 'in', 'remote',
+  'sql',
+  'query',
+  'statement',
+  'command',
+  'commands',
+  'cmd',
+  'shell',
+  'bash',
+  'terminal',
+  'script',
+  'code',
+  'javascript',
+  'js',
+  'python',
+  'expression',
+  'request',
+  'api',
+  'http',
+  'rest',
+  'graphql',
+  'rpc',
+  'endpoint',
+  'action',
+  'operation',
+  'function',
+  'method',
+  'procedure',
+  'lambda',
+  'tool',
+  'mcp',
+  'raw',
+  'arbitrary',
+  'custom',
+  'generic',
+  'any',
+  'a',
+  'an',
+  'the',
+  'in',
+  'remote',
 ]);
 /** Verbs that are a dispatcher on their own: `execute`, `puppeteer_evaluate`. */
 const BARE = new Set(['execute', 'exec', 'run', 'invoke', 'call', 'eval', 'evaluate', 'dispatch']);
@@ -39,9 +75,11 @@ export const genericDispatcher: ToolRule = {
   id: RULE.genericDispatcher,
   check: ({ tool, raw, server }) => {
     if (!isDispatcherName(String(raw.name), server.name)) return [];
-    return [{
-      message: `runs whatever its arguments say, so its hints and its verdict (${tool.verdict}) hold for some calls and not others; split it into tools that each do one thing, or annotate it for the most dangerous call`,
-      evidence: 'name',
-    }];
+    return [
+      {
+        message: `runs whatever its arguments say, so its hints and its verdict (${tool.verdict}) hold for some calls and not others; split it into tools that each do one thing, or annotate it for the most dangerous call`,
+        evidence: 'name',
+      },
+    ];
   },
 };

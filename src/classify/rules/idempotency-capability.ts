@@ -6,9 +6,12 @@ export const idempotencyCapability: ServerRule = {
   id: RULE.idempotencyCapability,
   check: ({ idempotencyCapability }) =>
     idempotencyCapability
-      ? [{
-          message: 'advertises capabilities.tools.idempotency (SEP-3182, a proposal, not part of the spec): its non-read-only tools are protocol-keyed for clients that send params.idempotencyKey; clients that do not get no protection from it',
-          evidence: 'capabilities.tools.idempotency',
-        }]
+      ? [
+          {
+            message:
+              'advertises capabilities.tools.idempotency (SEP-3182, a proposal, not part of the spec): its non-read-only tools are protocol-keyed for clients that send params.idempotencyKey; clients that do not get no protection from it',
+            evidence: 'capabilities.tools.idempotency',
+          },
+        ]
       : [],
 };

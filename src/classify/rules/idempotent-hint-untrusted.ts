@@ -9,9 +9,11 @@ export const idempotentHintUntrusted: ToolRule = {
   id: RULE.idempotentHintUntrusted,
   check: ({ tool, server }) => {
     if (tool.verdict !== 'idempotent' || server.trusted) return [];
-    return [{
-      message: `retry-safe only by idempotentHint, a hint: not retry-safe unless you trust this server (--trust); a key argument or tools.idempotency would make retries safe without trust`,
-      evidence: 'annotations.idempotentHint',
-    }];
+    return [
+      {
+        message: `retry-safe only by idempotentHint, a hint: not retry-safe unless you trust this server (--trust); a key argument or tools.idempotency would make retries safe without trust`,
+        evidence: 'annotations.idempotentHint',
+      },
+    ];
   },
 };

@@ -15,6 +15,11 @@ export const invalidToolName: ToolRule = {
       name.length === 0 ? 'it is empty' : name.length > 128 ? `it is ${name.length} characters long` : '',
       bad.length > 0 ? `it contains ${bad.map((c) => JSON.stringify(c)).join(', ')}` : '',
     ].filter(Boolean);
-    return [{ message: `${why.join(' and ')}; names should be 1-128 characters of A-Za-z0-9_.- (some clients reject or rewrite others)`, evidence: 'name' }];
+    return [
+      {
+        message: `${why.join(' and ')}; names should be 1-128 characters of A-Za-z0-9_.- (some clients reject or rewrite others)`,
+        evidence: 'name',
+      },
+    ];
   },
 };

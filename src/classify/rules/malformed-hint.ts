@@ -9,13 +9,15 @@ export const malformedHint: ToolRule = {
   id: RULE.malformedHint,
   check: ({ raw }) => {
     const received = receivedAnnotations(raw); // as sent, not the report's bounded copy
-    return HINT_NAMES.filter((h) => received && Object.hasOwn(received, h) && typeof received[h] !== 'boolean').map((h) => {
-      const fix = booleanFix(h, received![h]); // "true" as a string: the author meant the boolean
-      return {
-        message: `${h} is ${describeHint(received![h])}, not a boolean; the SDK rejects the whole tool list for it, and the default (${HINTS[h].default}) applies`,
-        evidence: `annotations.${h}`,
-        ...(fix ? { fix } : {}),
-      };
-    });
+    return HINT_NAMES.filter((h) => received && Object.hasOwn(received, h) && typeof received[h] !== 'boolean').map(
+      (h) => {
+        const fix = booleanFix(h, received![h]); // "true" as a string: the author meant the boolean
+        return {
+          message: `${h} is ${describeHint(received![h])}, not a boolean; the SDK rejects the whole tool list for it, and the default (${HINTS[h].default}) applies`,
+          evidence: `annotations.${h}`,
+          ...(fix ? { fix } : {}),
+        };
+      },
+    );
   },
 };

@@ -15,10 +15,12 @@ export const missingAnnotations: ToolRule = {
     const received = receivedAnnotations(raw); // as sent: a hint too deep for the report is still a hint
     if (HINT_NAMES.some((h) => received && Object.hasOwn(received, h))) return [];
     if (isReadNamed(String(raw.name))) return [];
-    return [{
-      message: `no behaviour hints: clients must assume readOnlyHint false, destructiveHint true, idempotentHint false (verdict ${tool.verdict}); say what it does with annotations`,
-      evidence: 'annotations',
-      ...(describesOverwrite(raw.description) ? { fix: overwriteFix() } : {}),
-    }];
+    return [
+      {
+        message: `no behaviour hints: clients must assume readOnlyHint false, destructiveHint true, idempotentHint false (verdict ${tool.verdict}); say what it does with annotations`,
+        evidence: 'annotations',
+        ...(describesOverwrite(raw.description) ? { fix: overwriteFix() } : {}),
+      },
+    ];
   },
 };

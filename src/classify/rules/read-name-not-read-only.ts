@@ -13,12 +13,18 @@ export const readNameNotReadOnly: ToolRule = {
     const name = String(raw.name);
     if (tool.effective.readOnly || !isReadNamed(name)) return [];
     const explicit = tool.annotations?.readOnlyHint === false;
-    const said = explicit ? 'readOnlyHint is false' : tool.annotations ? 'readOnlyHint is not given' : 'it has no annotations at all';
-    return [{
-      severity: explicit ? 'info' : 'warning',
-      message: `named like a read ("${nameVerbs(name)[0]}") but ${said}, so clients must treat it as a write (verdict ${tool.verdict}); if it only reads, set readOnlyHint: true`,
-      evidence: 'annotations.readOnlyHint',
-      fix: readOnlyFix(),
-    }];
+    const said = explicit
+      ? 'readOnlyHint is false'
+      : tool.annotations
+        ? 'readOnlyHint is not given'
+        : 'it has no annotations at all';
+    return [
+      {
+        severity: explicit ? 'info' : 'warning',
+        message: `named like a read ("${nameVerbs(name)[0]}") but ${said}, so clients must treat it as a write (verdict ${tool.verdict}); if it only reads, set readOnlyHint: true`,
+        evidence: 'annotations.readOnlyHint',
+        fix: readOnlyFix(),
+      },
+    ];
   },
 };

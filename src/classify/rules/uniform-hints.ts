@@ -13,12 +13,16 @@ export const uniformHints: ServerRule = {
   check: ({ tools }) => {
     if (tools.length < MIN_TOOLS || tools.every((t) => t.effective.readOnly)) return [];
     const hintsOf = (a: Record<string, unknown> | undefined) =>
-      HINT_NAMES.filter((h) => a && h in a).map((h) => `${h}: ${JSON.stringify(a![h])}`).join(', ');
+      HINT_NAMES.filter((h) => a && h in a)
+        .map((h) => `${h}: ${JSON.stringify(a![h])}`)
+        .join(', ');
     const first = hintsOf(tools[0]!.annotations);
     if (first === '' || tools.some((t) => hintsOf(t.annotations) !== first)) return [];
-    return [{
-      message: `all ${tools.length} tools carry the same hints (${first}): they were probably copied, not decided per tool; check each tool's hints`,
-      evidence: 'annotations',
-    }];
+    return [
+      {
+        message: `all ${tools.length} tools carry the same hints (${first}): they were probably copied, not decided per tool; check each tool's hints`,
+        evidence: 'annotations',
+      },
+    ];
   },
 };

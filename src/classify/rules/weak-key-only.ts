@@ -17,7 +17,11 @@ const NEGATION = /^(?:not|no|never|non|without|cannot)$|n['’]t$/i;
 function saysPositively(clause: string, re: RegExp): boolean {
   const global = new RegExp(re.source, 'gi');
   for (const m of clause.matchAll(global)) {
-    const before = clause.slice(Math.max(0, m.index - 60), m.index).split(/[\s-]+/).filter(Boolean).slice(-4);
+    const before = clause
+      .slice(Math.max(0, m.index - 60), m.index)
+      .split(/[\s-]+/)
+      .filter(Boolean)
+      .slice(-4);
     if (!before.some((w) => NEGATION.test(w))) return true;
   }
   return false;
@@ -31,10 +35,14 @@ function saysPositively(clause: string, re: RegExp): boolean {
  */
 export function describesDeduplication(description: string | undefined, hintSaysIdempotent: boolean): boolean {
   if (!description || !mentionsIdempotency(description)) return false;
-  return head(description, DESCRIPTION_LIMIT).split(/[.;:!?\n]+/).some((clause) =>
-    saysPositively(clause, KEY_OR_DEDUP) ||
-    (DUPLICATES.test(clause) && saysPositively(clause, PREVENTS)) ||
-    (!hintSaysIdempotent && saysPositively(clause, CLAIM)));
+  return head(description, DESCRIPTION_LIMIT)
+    .split(/[.;:!?\n]+/)
+    .some(
+      (clause) =>
+        saysPositively(clause, KEY_OR_DEDUP) ||
+        (DUPLICATES.test(clause) && saysPositively(clause, PREVENTS)) ||
+        (!hintSaysIdempotent && saysPositively(clause, CLAIM)),
+    );
 }
 
 /**
@@ -45,13 +53,21 @@ export const weakKeyOnly: ToolRule = {
   id: RULE.weakKeyOnly,
   check: ({ tool }) => {
     if (tool.verdict !== 'unprotected' && tool.verdict !== 'idempotent') return [];
-    const weak = tool.keyArguments.filter((k) => k.confidence === 'weak').map((k) => k.path).slice(0, 5);
+    const weak = tool.keyArguments
+      .filter((k) => k.confidence === 'weak')
+      .map((k) => k.path)
+      .slice(0, 5);
     const described = describesDeduplication(tool.description, tool.effective.idempotent);
     if (weak.length === 0 && !described) return [];
-    const what = weak.length > 0 ? `argument ${weak.join(', ')} may be a key` : 'the description mentions idempotency or deduplication';
-    return [{
-      message: `${what}, but no argument is a recognisable idempotency key, so clients cannot rely on it; if the server deduplicates on it, name it idempotency_key (or advertise tools.idempotency)`,
-      evidence: weak.length > 0 ? weak.join(', ') : 'description',
-    }];
+    const what =
+      weak.length > 0
+        ? `argument ${weak.join(', ')} may be a key`
+        : 'the description mentions idempotency or deduplication';
+    return [
+      {
+        message: `${what}, but no argument is a recognisable idempotency key, so clients cannot rely on it; if the server deduplicates on it, name it idempotency_key (or advertise tools.idempotency)`,
+        evidence: weak.length > 0 ? weak.join(', ') : 'description',
+      },
+    ];
   },
 };

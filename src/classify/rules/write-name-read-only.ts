@@ -9,11 +9,13 @@ export const writeNameReadOnly: ToolRule = {
   check: ({ tool, raw }) => {
     const verb = writeVerb(String(raw.name));
     if (!tool.effective.readOnly || !verb) return [];
-    return [{
-      message: `named like a write ("${verb}") but readOnlyHint is true, so clients retry it freely; if it changes anything, set readOnlyHint: false and say whether it is idempotent`,
-      evidence: 'annotations.readOnlyHint',
-      // What else to say is known only when the description tells it: an overwrite.
-      fix: describesOverwrite(raw.description) ? overwriteFix() : { annotations: { readOnlyHint: false } },
-    }];
+    return [
+      {
+        message: `named like a write ("${verb}") but readOnlyHint is true, so clients retry it freely; if it changes anything, set readOnlyHint: false and say whether it is idempotent`,
+        evidence: 'annotations.readOnlyHint',
+        // What else to say is known only when the description tells it: an overwrite.
+        fix: describesOverwrite(raw.description) ? overwriteFix() : { annotations: { readOnlyHint: false } },
+      },
+    ];
   },
 };

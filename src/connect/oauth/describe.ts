@@ -22,10 +22,16 @@ export const CHALLENGE_CHARS = 4_096;
 const LIST_ITEMS = 32;
 const ITEM_CHARS = 300;
 
-export async function describeAuth(serverUrl: string, challenge: Challenge, opts: { timeoutMs: number; signal?: AbortSignal }): Promise<AuthInfo> {
+export async function describeAuth(
+  serverUrl: string,
+  challenge: Challenge,
+  opts: { timeoutMs: number; signal?: AbortSignal },
+): Promise<AuthInfo> {
   const problems: string[] = [];
   const header = challenge.wwwAuthenticate;
-  const params = header ? extractWWWAuthenticateParams(new Response(null, { status: 401, headers: { 'www-authenticate': header } })) : {};
+  const params = header
+    ? extractWWWAuthenticateParams(new Response(null, { status: 401, headers: { 'www-authenticate': header } }))
+    : {};
   const info: AuthInfo = {
     required: true,
     status: challenge.status,
@@ -43,13 +49,18 @@ export async function describeAuth(serverUrl: string, challenge: Challenge, opts
     problems.push(pointedProblem);
     return done(info, problems);
   }
-  const resourceMetadata = await discoverOAuthProtectedResourceMetadata(serverUrl, { resourceMetadataUrl: pointed }, fetchFn).catch((err: unknown) => {
+  const resourceMetadata = await discoverOAuthProtectedResourceMetadata(
+    serverUrl,
+    { resourceMetadataUrl: pointed },
+    fetchFn,
+  ).catch((err: unknown) => {
     problems.push(`protected resource metadata: ${message(err)}`);
     return undefined;
   });
   if (resourceMetadata) {
     info.resourceMetadata = bounded((pointed ?? wellKnown(serverUrl)).href, ITEM_CHARS);
-    info.resource = typeof resourceMetadata.resource === 'string' ? bounded(resourceMetadata.resource, ITEM_CHARS) : undefined;
+    info.resource =
+      typeof resourceMetadata.resource === 'string' ? bounded(resourceMetadata.resource, ITEM_CHARS) : undefined;
     info.authorizationServers = list(resourceMetadata.authorization_servers);
   }
   info.scopesSupported = list(resourceMetadata?.scopes_supported) ?? list(params.scope?.split(' ').filter(Boolean));
@@ -69,7 +80,8 @@ export async function describeAuth(serverUrl: string, challenge: Challenge, opts
 }
 
 export function registrationOf(metadata: AuthorizationServerMetadata): AuthInfo['registration'] {
-  if ((metadata as { client_id_metadata_document_supported?: unknown }).client_id_metadata_document_supported === true) return 'cimd';
+  if ((metadata as { client_id_metadata_document_supported?: unknown }).client_id_metadata_document_supported === true)
+    return 'cimd';
   if (typeof metadata.registration_endpoint === 'string') return 'dcr';
   return 'preregistered';
 }

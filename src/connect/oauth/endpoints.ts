@@ -17,7 +17,8 @@ export function discoveryProblem(state: OAuthDiscoveryState, serverOrigin: strin
   const m = state.authorizationServerMetadata as Record<string, unknown> | undefined;
   if (m) {
     checks.push(['authorization_endpoint', m.authorization_endpoint, authorizationUrlProblem]);
-    for (const field of ['token_endpoint', 'registration_endpoint', 'revocation_endpoint']) checks.push([field, m[field], (u) => urlProblem(u, serverOrigin)]);
+    for (const field of ['token_endpoint', 'registration_endpoint', 'revocation_endpoint'])
+      checks.push([field, m[field], (u) => urlProblem(u, serverOrigin)]);
   }
   for (const [field, value, check] of checks) {
     if (value === undefined) continue;

@@ -42,7 +42,11 @@ export function isLoopback(url: URL): boolean {
 /** The four numbers of a dotted IPv4 host as the WHATWG parser serialises it, or undefined. */
 function ipv4(host: string): number[] | undefined {
   const parts = host.split('.');
-  if (parts.length !== 4 || !parts.every((p) => p.length > 0 && p.length <= 3 && [...p].every((c) => c >= '0' && c <= '9'))) return undefined;
+  if (
+    parts.length !== 4 ||
+    !parts.every((p) => p.length > 0 && p.length <= 3 && [...p].every((c) => c >= '0' && c <= '9'))
+  )
+    return undefined;
   return parts.map(Number);
 }
 
@@ -54,13 +58,15 @@ function ipv4(host: string): number[] | undefined {
 export function urlProblem(url: URL, serverOrigin: string): string | undefined {
   if (url.protocol === 'https:') return undefined;
   if (url.protocol === 'http:' && isLoopback(url) && url.origin === serverOrigin) return undefined;
-  if (url.protocol === 'http:' && isLoopback(url)) return `refused ${url.protocol}//${url.host}: plain http only to the MCP server's own origin (${serverOrigin}); OAuth metadata and endpoints elsewhere must be https`;
+  if (url.protocol === 'http:' && isLoopback(url))
+    return `refused ${url.protocol}//${url.host}: plain http only to the MCP server's own origin (${serverOrigin}); OAuth metadata and endpoints elsewhere must be https`;
   return `refused ${url.protocol}//${url.host}: OAuth metadata and endpoints must be https (plain http only to a loopback MCP server's own origin)`;
 }
 
 /** A challenge's `resource_metadata` is fetched only from the server's own origin. */
 export function resourceMetadataProblem(url: URL, serverOrigin: string): string | undefined {
-  if (url.origin !== serverOrigin) return `refused resource_metadata on another origin (${url.protocol}//${url.host}): protected resource metadata is read only from the server's own origin`;
+  if (url.origin !== serverOrigin)
+    return `refused resource_metadata on another origin (${url.protocol}//${url.host}): protected resource metadata is read only from the server's own origin`;
   return urlProblem(url, serverOrigin);
 }
 
@@ -90,7 +96,12 @@ export function guardedFetch(opts: GuardOptions): typeof fetch {
     const origin = url.origin;
     const timeout = AbortSignal.timeout(opts.timeoutMs);
     const signals = [timeout, ...(opts.signal ? [opts.signal] : []), ...(init?.signal ? [init.signal] : [])];
-    const request = { ...init, signal: AbortSignal.any(signals), redirect: 'manual' as const, dispatcher: proxyDispatcher() };
+    const request = {
+      ...init,
+      signal: AbortSignal.any(signals),
+      redirect: 'manual' as const,
+      dispatcher: proxyDispatcher(),
+    };
     for (let hop = 0; ; hop++) {
       const problem = urlProblem(url, opts.serverOrigin);
       if (problem) throw new RefusedUrlError(problem);
@@ -98,7 +109,8 @@ export function guardedFetch(opts: GuardOptions): typeof fetch {
       const location = res.headers.get('location');
       if (res.status >= 300 && res.status < 400 && location) {
         const next = URL.canParse(location, url) ? new URL(location, url) : undefined;
-        if (!next || next.origin !== origin) throw new RefusedUrlError(`refused a redirect from ${origin} to another origin`);
+        if (!next || next.origin !== origin)
+          throw new RefusedUrlError(`refused a redirect from ${origin} to another origin`);
         if (hop >= MAX_REDIRECTS) throw new RefusedUrlError(`more than ${MAX_REDIRECTS} redirects from ${origin}`);
         await res.body?.cancel();
         url = next;

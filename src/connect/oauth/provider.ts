@@ -34,7 +34,9 @@ export interface OAuthClientSettings {
 /** The flow needs a person at a browser, and this run may not start one (a scan without --oauth). */
 export class SignInNeeded extends Error {
   constructor(readonly serverUrl: string) {
-    super(`sign-in required: run \`idemscan login ${serverUrl}\` once where a browser is available; scans then use the stored tokens`);
+    super(
+      `sign-in required: run \`idemscan login ${serverUrl}\` once where a browser is available; scans then use the stored tokens`,
+    );
     this.name = 'SignInNeeded';
   }
 }
@@ -88,7 +90,14 @@ export class IdemscanOAuthProvider implements OAuthClientProvider {
 
   get clientMetadata(): OAuthClientMetadata {
     const scope = this.settings.scopes?.length ? { scope: this.settings.scopes.join(' ') } : {};
-    if (this.credentials) return { client_name: 'idemscan', redirect_uris: [], grant_types: ['client_credentials'], token_endpoint_auth_method: 'client_secret_basic', ...scope };
+    if (this.credentials)
+      return {
+        client_name: 'idemscan',
+        redirect_uris: [],
+        grant_types: ['client_credentials'],
+        token_endpoint_auth_method: 'client_secret_basic',
+        ...scope,
+      };
     return {
       client_name: 'idemscan',
       redirect_uris: [this.redirect],
@@ -108,7 +117,11 @@ export class IdemscanOAuthProvider implements OAuthClientProvider {
     if (this.settings.clientId) {
       // Bound to the first authorization server it was used with, as the SDK's issuer check expects.
       const issuer = this.record.issuer || ctx?.issuer;
-      return { client_id: this.settings.clientId, ...(this.settings.clientSecret ? { client_secret: this.settings.clientSecret } : {}), ...(issuer ? { issuer } : {}) };
+      return {
+        client_id: this.settings.clientId,
+        ...(this.settings.clientSecret ? { client_secret: this.settings.clientSecret } : {}),
+        ...(issuer ? { issuer } : {}),
+      };
     }
     return this.sameIssuer(ctx) ? this.record.client : undefined;
   }
@@ -119,7 +132,8 @@ export class IdemscanOAuthProvider implements OAuthClientProvider {
     if (this.settings.clientId) return;
     this.adopt(ctx);
     this.record.client = info;
-    this.record.registration = this.settings.clientMetadataUrl && info.client_id === this.settings.clientMetadataUrl ? 'cimd' : 'dcr';
+    this.record.registration =
+      this.settings.clientMetadataUrl && info.client_id === this.settings.clientMetadataUrl ? 'cimd' : 'dcr';
     this.persist();
   }
 
@@ -128,7 +142,8 @@ export class IdemscanOAuthProvider implements OAuthClientProvider {
   }
 
   saveTokens(tokens: StoredOAuthTokens, ctx?: OAuthClientInformationContext): void {
-    for (const s of [tokens.access_token, tokens.refresh_token, (tokens as { id_token?: string }).id_token]) if (s) this.secrets.add(s);
+    for (const s of [tokens.access_token, tokens.refresh_token, (tokens as { id_token?: string }).id_token])
+      if (s) this.secrets.add(s);
     this.adopt(ctx);
     this.record.tokens = tokens;
     this.record.savedAt = Date.now();
@@ -193,7 +208,13 @@ export class IdemscanOAuthProvider implements OAuthClientProvider {
   private adopt(ctx?: OAuthClientInformationContext): void {
     if (!ctx || ctx.issuer === this.record.issuer) return;
     // Another authorization server: a fresh record (its own file), nothing carried over.
-    this.record = { version: 1, serverUrl: this.serverUrl, issuer: ctx.issuer, registration: 'unknown', discovery: this.record.discovery };
+    this.record = {
+      version: 1,
+      serverUrl: this.serverUrl,
+      issuer: ctx.issuer,
+      registration: 'unknown',
+      discovery: this.record.discovery,
+    };
   }
 
   private persist(): void {

@@ -78,7 +78,10 @@ export class ServerAuth {
   observe(res: Response): void {
     if ((res.status === 401 || res.status === 403) && !this.challenge) {
       const header = res.headers.get('www-authenticate');
-      this.challenge = { status: res.status, wwwAuthenticate: header === null ? undefined : bounded(header, CHALLENGE_CHARS) };
+      this.challenge = {
+        status: res.status,
+        wwwAuthenticate: header === null ? undefined : bounded(header, CHALLENGE_CHARS),
+      };
     }
   }
 
@@ -91,7 +94,8 @@ export class ServerAuth {
       token: async () => provider.tokens()?.access_token,
       // Requests refused together (a probe and initialize) share one refresh: refresh tokens
       // rotate, and a second refresh with the same one would be refused as reused.
-      onUnauthorized: (ctx) => (this.reauthorizing ??= reauthorize(ctx).finally(() => (this.reauthorizing = undefined))),
+      onUnauthorized: (ctx) =>
+        (this.reauthorizing ??= reauthorize(ctx).finally(() => (this.reauthorizing = undefined))),
     };
   }
 
@@ -105,7 +109,8 @@ export class ServerAuth {
       const resourceMetadataUrl = pointed && !resourceMetadataProblem(pointed, serverOrigin) ? pointed : undefined;
       try {
         const fetchFn = guardedFetch({ serverOrigin, timeoutMs: OAUTH_REQUEST_MS, signal: this.signal });
-        if ((await auth(provider, { serverUrl: this.url, resourceMetadataUrl, scope, fetchFn })) !== 'AUTHORIZED') throw new UnauthorizedError();
+        if ((await auth(provider, { serverUrl: this.url, resourceMetadataUrl, scope, fetchFn })) !== 'AUTHORIZED')
+          throw new UnauthorizedError();
       } catch (err) {
         if (err instanceof SignInNeeded) return this.signInNeeded(provider);
         throw new ScanFailure('auth', `OAuth: ${bounded(String((err as Error)?.message ?? err), LIMITS.errorChars)}`);
@@ -138,7 +143,10 @@ export class ServerAuth {
   /** A refusal from a server idemscan was not asked to sign in to says how to sign in. */
   explain(err: unknown): unknown {
     if (this.provider || !this.challenge || !(err instanceof ScanFailure) || err.kind !== 'auth') return err;
-    return new ScanFailure('auth', `${err.message}; if it uses OAuth, sign in once with \`idemscan login ${canonicalServerUrl(this.url)}\` (or scan with --oauth)`);
+    return new ScanFailure(
+      'auth',
+      `${err.message}; if it uses OAuth, sign in once with \`idemscan login ${canonicalServerUrl(this.url)}\` (or scan with --oauth)`,
+    );
   }
 
   /** Tokens, codes, verifiers and secrets seen for this server: the report blanks them all. */

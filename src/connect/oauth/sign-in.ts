@@ -31,25 +31,34 @@ export class SignInFailed extends Error {
 }
 
 export async function signIn(provider: IdemscanOAuthProvider, opts: SignInOptions): Promise<void> {
-  const fetchFn = guardedFetch({ serverOrigin: new URL(provider.serverUrl).origin, timeoutMs: Math.min(opts.timeoutMs, 30_000), signal: opts.signal });
+  const fetchFn = guardedFetch({
+    serverOrigin: new URL(provider.serverUrl).origin,
+    timeoutMs: Math.min(opts.timeoutMs, 30_000),
+    signal: opts.signal,
+  });
   const base = { serverUrl: provider.serverUrl, fetchFn, scope: opts.scope };
   if (provider.isClientCredentials) {
-    if ((await auth(provider, base)) !== 'AUTHORIZED') throw new SignInFailed('the client-credentials grant did not give a token');
+    if ((await auth(provider, base)) !== 'AUTHORIZED')
+      throw new SignInFailed('the client-credentials grant did not give a token');
     return;
   }
   const loopback = await listen();
   provider.redirect = loopback.redirectUrl;
   provider.onAuthorizationUrl = (url) => {
-    opts.print(`Sign in to ${provider.serverUrl} in a browser:\n  ${url.href}\nWaiting up to ${Math.round(opts.timeoutMs / 1000)} s for the redirect to ${loopback.redirectUrl}`);
+    opts.print(
+      `Sign in to ${provider.serverUrl} in a browser:\n  ${url.href}\nWaiting up to ${Math.round(opts.timeoutMs / 1000)} s for the redirect to ${loopback.redirectUrl}`,
+    );
     if (opts.openBrowser !== false && process.env.IDEMSCAN_NO_BROWSER !== '1') openBrowser(url.href);
   };
   try {
     const first: AuthResult = await auth(provider, base);
     if (first === 'AUTHORIZED') return; // a stored refresh token was enough
     const answer = await loopback.wait(opts.timeoutMs, opts.signal);
-    if (answer.error) throw new SignInFailed(`the authorization server answered ${JSON.stringify(bounded(answer.error, 100))}`);
+    if (answer.error)
+      throw new SignInFailed(`the authorization server answered ${JSON.stringify(bounded(answer.error, 100))}`);
     if (!answer.code) throw new SignInFailed('the redirect carried no authorization code');
-    if (!provider.expectedState || answer.state !== provider.expectedState) throw new SignInFailed('the redirect carried the wrong state; sign-in abandoned');
+    if (!provider.expectedState || answer.state !== provider.expectedState)
+      throw new SignInFailed('the redirect carried the wrong state; sign-in abandoned');
     provider.secrets.add(answer.code);
     const second = await auth(provider, { ...base, authorizationCode: answer.code, iss: answer.iss });
     if (second !== 'AUTHORIZED') throw new SignInFailed('the code exchange did not give a token');
@@ -83,9 +92,16 @@ async function listen(): Promise<Loopback> {
       return;
     }
     const q = url.searchParams;
-    const answer: Answer = { code: q.get('code') ?? undefined, state: q.get('state') ?? undefined, iss: q.get('iss') ?? undefined, error: q.get('error') ?? undefined };
+    const answer: Answer = {
+      code: q.get('code') ?? undefined,
+      state: q.get('state') ?? undefined,
+      iss: q.get('iss') ?? undefined,
+      error: q.get('error') ?? undefined,
+    };
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
-    res.end(`<!doctype html><title>idemscan</title><p>${answer.code ? 'Signed in. You can close this tab and return to idemscan.' : 'Sign-in did not finish; see the terminal.'}</p>`);
+    res.end(
+      `<!doctype html><title>idemscan</title><p>${answer.code ? 'Signed in. You can close this tab and return to idemscan.' : 'Sign-in did not finish; see the terminal.'}</p>`,
+    );
     settle(answer);
   });
   await new Promise<void>((resolve, reject) => {
@@ -97,7 +113,10 @@ async function listen(): Promise<Loopback> {
     redirectUrl: `http://127.0.0.1:${port}/callback`,
     wait: (timeoutMs, signal) =>
       new Promise<Answer>((resolve, reject) => {
-        const timer = setTimeout(() => reject(new SignInFailed(`no sign-in within ${timeoutMs} ms (--oauth-timeout)`)), timeoutMs);
+        const timer = setTimeout(
+          () => reject(new SignInFailed(`no sign-in within ${timeoutMs} ms (--oauth-timeout)`)),
+          timeoutMs,
+        );
         const onAbort = () => reject(new SignInFailed('interrupted'));
         signal?.addEventListener('abort', onAbort, { once: true });
         void answered.then((a) => {

@@ -5,7 +5,11 @@
 import { createHash } from 'node:crypto';
 import { chmodSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import type { OAuthDiscoveryState, StoredOAuthClientInformation, StoredOAuthTokens } from '@modelcontextprotocol/client';
+import type {
+  OAuthDiscoveryState,
+  StoredOAuthClientInformation,
+  StoredOAuthTokens,
+} from '@modelcontextprotocol/client';
 
 export interface TokenRecord {
   /** Format of this file. */
@@ -36,7 +40,9 @@ export function oauthDir(cacheDir: string): string {
 }
 
 export function recordFile(cacheDir: string, issuer: string, serverUrl: string): string {
-  const id = createHash('sha256').update(`${issuer}\n${canonicalServerUrl(serverUrl)}`).digest('hex');
+  const id = createHash('sha256')
+    .update(`${issuer}\n${canonicalServerUrl(serverUrl)}`)
+    .digest('hex');
   return path.join(oauthDir(cacheDir), `${id}.json`);
 }
 
@@ -53,7 +59,8 @@ export function readRecords(cacheDir: string): { file: string; record: TokenReco
     const file = path.join(oauthDir(cacheDir), name);
     try {
       const record = JSON.parse(readFileSync(file, 'utf8')) as TokenRecord;
-      if (record?.version === 1 && typeof record.serverUrl === 'string' && typeof record.issuer === 'string') out.push({ file, record });
+      if (record?.version === 1 && typeof record.serverUrl === 'string' && typeof record.issuer === 'string')
+        out.push({ file, record });
     } catch {
       // unreadable: not ours to guess at
     }
@@ -97,5 +104,7 @@ export function removeRecords(cacheDir: string, serverUrl?: string): string[] {
 export function recordSecrets(record: TokenRecord | undefined): string[] {
   if (!record) return [];
   const t = record.tokens;
-  return [t?.access_token, t?.refresh_token, t?.id_token, record.client?.client_secret].filter((v): v is string => typeof v === 'string' && v.length > 0);
+  return [t?.access_token, t?.refresh_token, t?.id_token, record.client?.client_secret].filter(
+    (v): v is string => typeof v === 'string' && v.length > 0,
+  );
 }

@@ -36,7 +36,10 @@ export function jsonText(value: unknown, max = 120): string {
  * are escaped too, so the text is also a valid JavaScript string literal body.
  */
 export function json(value: unknown): string {
-  return JSON.stringify(value).replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return JSON.stringify(value).replace(
+    /[<>&\u2028\u2029]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
 }
 
 /** A whole number for an attribute or a cell (never NaN or a string from the report). */

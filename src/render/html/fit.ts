@@ -50,7 +50,16 @@ export function pageReport(report: Report): PageReport {
 /** The shortest texts: a finding's tool is the row's, and its evidence is left out. */
 function minimal(t: ToolReport): ToolReport {
   const short = shortTool(t, MINIMAL);
-  return { ...short, name: bounded(t.name, 80), findings: short.findings.map(({ rule, severity, message, suppressed }) => ({ rule, severity, message, ...(suppressed ? { suppressed } : {}) })) };
+  return {
+    ...short,
+    name: bounded(t.name, 80),
+    findings: short.findings.map(({ rule, severity, message, suppressed }) => ({
+      rule,
+      severity,
+      message,
+      ...(suppressed ? { suppressed } : {}),
+    })),
+  };
 }
 
 /** Whether shortening left every text as it was (then the tool is kept as it is). */
@@ -63,6 +72,11 @@ function sameTexts(a: ToolReport, b: ToolReport): boolean {
     a.keyArguments.length === b.keyArguments.length &&
     a.keyArguments.every((k) => b.keyArguments.some((x) => x.path === k.path && x.name === k.name)) &&
     a.findings.length === b.findings.length &&
-    a.findings.every((f, i) => f.message === b.findings[i]!.message && f.tool === b.findings[i]!.tool && f.evidence === b.findings[i]!.evidence)
+    a.findings.every(
+      (f, i) =>
+        f.message === b.findings[i]!.message &&
+        f.tool === b.findings[i]!.tool &&
+        f.evidence === b.findings[i]!.evidence,
+    )
   );
 }

@@ -23,7 +23,9 @@ const pct = (part: number, whole: number) => (whole > 0 ? `${Math.round((1000 * 
 function row(r: RunEntry): string {
   const s = r.summary;
   const link = (file: string) => `<a href="${text(r.dir)}/${text(file)}">${text(file)}</a>`;
-  const main = r.files.includes('report.html') ? `<a href="${text(r.dir)}/report.html">${text(r.dir)}</a>` : text(r.dir);
+  const main = r.files.includes('report.html')
+    ? `<a href="${text(r.dir)}/report.html">${text(r.dir)}</a>`
+    : text(r.dir);
   const cells = [
     `<th scope="row">${main}</th>`,
     `<td>${text(r.date)}</td>`,
@@ -42,10 +44,34 @@ function row(r: RunEntry): string {
 }
 
 export function renderIndexPage(index: RunIndex, title = 'idemscan census runs'): string {
-  const heads = ['run', 'date', 'servers', 'scanned ok', 'skipped', 'tools', 'not read-only', 'keyed', 'hint only', 'unprotected', 'downloads to unprotected', 'files'];
-  const numeric = new Set(['servers', 'scanned ok', 'skipped', 'tools', 'not read-only', 'keyed', 'hint only', 'unprotected', 'downloads to unprotected']);
+  const heads = [
+    'run',
+    'date',
+    'servers',
+    'scanned ok',
+    'skipped',
+    'tools',
+    'not read-only',
+    'keyed',
+    'hint only',
+    'unprotected',
+    'downloads to unprotected',
+    'files',
+  ];
+  const numeric = new Set([
+    'servers',
+    'scanned ok',
+    'skipped',
+    'tools',
+    'not read-only',
+    'keyed',
+    'hint only',
+    'unprotected',
+    'downloads to unprotected',
+  ]);
   const head = heads.map((h) => `<th scope="col"${numeric.has(h) ? ' class="n"' : ''}>${h}</th>`).join('');
-  const body = index.runs.length === 0 ? `<tr><td colspan="${heads.length}">No runs yet.</td></tr>` : index.runs.map(row).join('');
+  const body =
+    index.runs.length === 0 ? `<tr><td colspan="${heads.length}">No runs yet.</td></tr>` : index.runs.map(row).join('');
   return (
     `<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">` +
     `<meta http-equiv="Content-Security-Policy" content="${CSP}">` +

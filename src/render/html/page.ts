@@ -24,7 +24,8 @@ import { weightedSection } from './weighted.js';
 const sha256 = (s: string): string => `'sha256-${createHash('sha256').update(s, 'utf8').digest('base64')}'`;
 
 // Neither may contain its own end tag: checked once, at load.
-if (/<\/script/i.test(CLIENT_SCRIPT) || /<\/style/i.test(STYLES)) throw new Error('html reporter: inline script or style contains its end tag');
+if (/<\/script/i.test(CLIENT_SCRIPT) || /<\/style/i.test(STYLES))
+  throw new Error('html reporter: inline script or style contains its end tag');
 
 /** The policy for a page whose only script and style are CLIENT_SCRIPT and STYLES. */
 export const CONTENT_SECURITY_POLICY = [
@@ -68,7 +69,8 @@ function headlineSection(report: Report): string {
       `<strong>${h.unprotected.toLocaleString('en-US')}</strong> ${h.unprotected === 1 ? 'is' : 'are'} unprotected: a retry may repeat the effect.`;
   }
   const s = report.summary;
-  const stat = (label: string, value: string, small = ''): string => `<div><dt>${label}</dt><dd>${value}${small ? ` <small>${small}</small>` : ''}</dd></div>`;
+  const stat = (label: string, value: string, small = ''): string =>
+    `<div><dt>${label}</dt><dd>${value}${small ? ` <small>${small}</small>` : ''}</dd></div>`;
   const stats = [
     stat('Servers', s.servers.toLocaleString('en-US'), serversNote(report)),
     stat('Tools', s.tools.toLocaleString('en-US')),
@@ -85,13 +87,19 @@ function headlineSection(report: Report): string {
 }
 
 /** Our own sentences with `code` spans: escaped, then every other backtick span made <code>. */
-const withCode = (s: string): string => text(s).split('`').map((part, i) => (i % 2 === 1 ? `<code>${part}</code>` : part)).join('');
+const withCode = (s: string): string =>
+  text(s)
+    .split('`')
+    .map((part, i) => (i % 2 === 1 ? `<code>${part}</code>` : part))
+    .join('');
 
 /** What was read and what the figures cannot say (render/method.ts), linking docs/METHODOLOGY.md. */
 function methodSection(report: Report, rulesBaseUrl: string | undefined): string {
   return (
     `<section id="method" class="card" aria-labelledby="method-h"><h2 id="method-h">Method and limits</h2>` +
-    `<ul>${methodPoints(report).map((p) => `<li>${withCode(p)}</li>`).join('')}</ul>` +
+    `<ul>${methodPoints(report)
+      .map((p) => `<li>${withCode(p)}</li>`)
+      .join('')}</ul>` +
     `<p>How the census is made and what it does not measure: <a href="${text(methodologyUrl(rulesBaseUrl))}" rel="noopener noreferrer">docs/METHODOLOGY.md</a>.</p></section>`
   );
 }
@@ -116,12 +124,14 @@ function header(report: Report, shortened: number): string {
     `targets: ${files.length ? files.map((f) => `<code>${text(f, 200)}</code>`).join(', ') : 'command line'}`,
   ].join(' · ');
   const left = notScanned(report);
-  const interrupted = report.options.interrupted === true
-    ? `<p class="warning" role="note">Interrupted: this report holds only the servers scanned before the stop${left ? `; ${plural(left, 'target')} ${left === 1 ? 'was' : 'were'} not scanned` : ''}.</p>`
-    : '';
-  const short = shortened > 0
-    ? `<p class="warning" role="note">To keep this page small, the texts of ${plural(shortened, 'tool')} (descriptions, hints as received, key arguments, findings) are shortened here and in the JSON this page saves; verdicts and counts are complete. The JSON report (<code>--format json</code>) has them as scanned.</p>`
-    : '';
+  const interrupted =
+    report.options.interrupted === true
+      ? `<p class="warning" role="note">Interrupted: this report holds only the servers scanned before the stop${left ? `; ${plural(left, 'target')} ${left === 1 ? 'was' : 'were'} not scanned` : ''}.</p>`
+      : '';
+  const short =
+    shortened > 0
+      ? `<p class="warning" role="note">To keep this page small, the texts of ${plural(shortened, 'tool')} (descriptions, hints as received, key arguments, findings) are shortened here and in the JSON this page saves; verdicts and counts are complete. The JSON report (<code>--format json</code>) has them as scanned.</p>`
+      : '';
   return (
     `<header class="top"><div class="brand"><h1>Retry safety of MCP tools</h1><span class="tag">idemscan report</span></div>` +
     `<p class="meta">${meta}</p>${interrupted}${short}</header>`
@@ -131,12 +141,18 @@ function header(report: Report, shortened: number): string {
 function footer(report: Report, shortened: number): string {
   const m = report.manifest ?? {};
   const rows: [string, string][] = [
-    ['Report', `schema ${text(report.schemaVersion)}, ${text(when(report.startedAt))} to ${text(when(report.finishedAt))}`],
+    [
+      'Report',
+      `schema ${text(report.schemaVersion)}, ${text(when(report.startedAt))} to ${text(when(report.finishedAt))}`,
+    ],
   ];
   if (typeof m.node === 'string') rows.push(['Node', text(m.node, 40)]);
   if (typeof m.platform === 'string') rows.push(['Platform', text(m.platform, 200)]);
-  if (Array.isArray(m.packages) && m.packages.length) rows.push(['Packages', text(m.packages.map(String).join(', '), 4_000)]);
-  const options = Object.entries(report.options).map(([k, v]) => `${k}=${JSON.stringify(v)}`).join(' ');
+  if (Array.isArray(m.packages) && m.packages.length)
+    rows.push(['Packages', text(m.packages.map(String).join(', '), 4_000)]);
+  const options = Object.entries(report.options)
+    .map(([k, v]) => `${k}=${JSON.stringify(v)}`)
+    .join(' ');
   if (options) rows.push(['Options', text(options, 1_000)]);
   return (
     `<footer><dl>${rows.map(([k, v]) => `<dt>${k}</dt><dd>${v}</dd>`).join('')}</dl>` +

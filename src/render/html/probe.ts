@@ -7,9 +7,10 @@ import { text } from './escape.js';
 export function probeSection(report: Report): string {
   if (!report.summary.probe) return '';
   const rows = probeRows(report)
-    .map(({ tool, probe: p }) =>
-      `<tr><td>${text(tool, 200)}</td><td>${PROBE_OUTCOMES[p.outcome].mark} ${text(p.outcome)}</td><td>${p.key === null ? '-' : `<code>${text(p.key, 200)}</code>`}</td>` +
-      `<td>${text(p.conflict ?? '-')}</td><td class="num">${p.evidence.requests}</td><td class="num">${p.evidence.durationMs}</td><td>${text(p.evidence.reason, 400)}</td></tr>`,
+    .map(
+      ({ tool, probe: p }) =>
+        `<tr><td>${text(tool, 200)}</td><td>${PROBE_OUTCOMES[p.outcome].mark} ${text(p.outcome)}</td><td>${p.key === null ? '-' : `<code>${text(p.key, 200)}</code>`}</td>` +
+        `<td>${text(p.conflict ?? '-')}</td><td class="num">${p.evidence.requests}</td><td class="num">${p.evidence.durationMs}</td><td>${text(p.evidence.reason, 400)}</td></tr>`,
     )
     .join('');
   return (

@@ -11,15 +11,22 @@ export function sortHeader(label: string, kind: 'text' | 'num', title?: string):
 }
 
 const numCell = (n: number | undefined, cls = ''): string =>
-  n === undefined ? `<td class="n muted empty" data-v="-1">–</td>` : `<td class="n${cls && n > 0 ? ` ${cls}` : ''}" data-v="${n}">${n.toLocaleString('en-US')}</td>`;
+  n === undefined
+    ? `<td class="n muted empty" data-v="-1">–</td>`
+    : `<td class="n${cls && n > 0 ? ` ${cls}` : ''}" data-v="${n}">${n.toLocaleString('en-US')}</td>`;
 
 function serverRow(s: ServerReport, i: number): string {
   const ok = s.status === 'ok';
   const { counts: c, protected: protectedN } = serverView(s);
-  const info = s.serverInfo && (s.serverInfo.name || s.serverInfo.version) ? `${s.serverInfo.name ?? ''} ${s.serverInfo.version ?? ''}`.trim() : '';
+  const info =
+    s.serverInfo && (s.serverInfo.name || s.serverInfo.version)
+      ? `${s.serverInfo.name ?? ''} ${s.serverInfo.version ?? ''}`.trim()
+      : '';
   const era = s.protocol ? `<td>${text(s.protocol.era)}</td>` : `<td class="muted empty">–</td>`;
   const negotiation = s.protocol?.negotiation ? ` title="${text(s.protocol.negotiation, 400)}"` : '';
-  const version = s.protocol ? `<td${negotiation}>${text(s.protocol.version, 40)}</td>` : `<td class="muted empty">–</td>`;
+  const version = s.protocol
+    ? `<td${negotiation}>${text(s.protocol.version, 40)}</td>`
+    : `<td class="muted empty">–</td>`;
   const failure = s.failure
     ? `<td class="failure"><span class="kind">${text(s.failure.kind)}</span> ${text(s.failure.message, 240)}</td>`
     : `<td class="muted empty">–</td>`;
@@ -79,7 +86,10 @@ export function failureList(report: Report): string {
 export function skippedList(report: Report): string {
   const skipped = report.skipped ?? [];
   if (skipped.length === 0) return '';
-  const rows = skipped.map((k) => `<tr><th scope="row">${text(k.name, 120)}</th><td>${text(k.source, 200)}</td><td>${text(k.reason, 600)}</td></tr>`);
+  const rows = skipped.map(
+    (k) =>
+      `<tr><th scope="row">${text(k.name, 120)}</th><td>${text(k.source, 200)}</td><td>${text(k.reason, 600)}</td></tr>`,
+  );
   return (
     `<section id="skipped" aria-labelledby="skipped-h"><h2 id="skipped-h">Skipped targets (${skipped.length})</h2>` +
     `<div class="table-wrap"><table class="skipped"><thead><tr><th scope="col">Target</th><th scope="col">Source</th><th scope="col">Reason</th></tr></thead>` +

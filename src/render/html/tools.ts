@@ -27,7 +27,9 @@ function hintsCell(t: ToolReport): string {
 function effectiveCell(t: ToolReport): string {
   const e = t.effective;
   // Destructive and idempotent mean something only when the tool is not read-only.
-  const words = e.readOnly ? ['read-only'] : ['writes', ...(e.destructive ? ['destructive'] : []), ...(e.idempotent ? ['idempotent'] : [])];
+  const words = e.readOnly
+    ? ['read-only']
+    : ['writes', ...(e.destructive ? ['destructive'] : []), ...(e.idempotent ? ['idempotent'] : [])];
   if (e.openWorld) words.push('open world');
   return `<td class="effective">${words.join(', ')}</td>`;
 }
@@ -53,7 +55,8 @@ export function ruleLinks(report: Report, base: string | undefined): RuleLinks {
   const links: RuleLinks = new Map();
   for (const rule of reportRules(report)) {
     const url = base === undefined ? `#rule-${rule.id}` : readerPageUrl(rule, base);
-    if (url !== undefined) links.set(rule.id, `<a class="rule" href="${text(url)}" title="${text(rule.title)}">${text(rule.id)}</a>`);
+    if (url !== undefined)
+      links.set(rule.id, `<a class="rule" href="${text(url)}" title="${text(rule.title)}">${text(rule.id)}</a>`);
   }
   return links;
 }
@@ -61,10 +64,15 @@ export function ruleLinks(report: Report, base: string | undefined): RuleLinks {
 /** What each rule that fired means, for the in-page links (none without a finding). */
 export function rulesSection(report: Report, base: string | undefined): string {
   if (base !== undefined) return '';
-  const fired = new Set(report.servers.flatMap((s) => [...s.findings, ...s.tools.flatMap((t) => t.findings)]).map((f) => f.rule));
+  const fired = new Set(
+    report.servers.flatMap((s) => [...s.findings, ...s.tools.flatMap((t) => t.findings)]).map((f) => f.rule),
+  );
   const rules = reportRules(report).filter((r) => fired.has(r.id));
   if (rules.length === 0) return '';
-  const items = rules.map((r) => `<dt id="rule-${text(r.id)}"><code>${text(r.id)}</code> <span class="sev sev-${r.severity}">${r.severity}</span></dt><dd>${text(r.title)}</dd>`);
+  const items = rules.map(
+    (r) =>
+      `<dt id="rule-${text(r.id)}"><code>${text(r.id)}</code> <span class="sev sev-${r.severity}">${r.severity}</span></dt><dd>${text(r.title)}</dd>`,
+  );
   return `<section id="rules-section" aria-labelledby="rules-h"><h2 id="rules-h">Rules</h2><dl class="rules">${items.join('')}</dl></section>`;
 }
 
@@ -76,12 +84,16 @@ function findingItem(f: Finding, withTool: boolean, links: RuleLinks): string {
   const fix = fixAnnotations(f);
   const fixed = fix ? ` <span class="fix">fix: <code>annotations: ${text(fix, 300)}</code></span>` : '';
   // Reviewed and accepted (--suppress): shown dimmed, with the reason, never hidden.
-  const quiet = f.suppressed ? ` <span class="suppressed-why">suppressed: ${text(f.suppressed.reason, 400)}</span>` : '';
+  const quiet = f.suppressed
+    ? ` <span class="suppressed-why">suppressed: ${text(f.suppressed.reason, 400)}</span>`
+    : '';
   return `<li${f.suppressed ? ' class="suppressed"' : ''}><span class="sev sev-${sev}">${sev}</span> ${tool}${rule} <span class="msg">${text(f.message, 600)}</span>${fixed}${quiet}</li>`;
 }
 
 function findingsCell(t: ToolReport, links: RuleLinks): string {
-  return t.findings.length === 0 ? `<td class="muted empty">–</td>` : `<td><ul class="plain findings">${t.findings.map((f) => findingItem(f, false, links)).join('')}</ul></td>`;
+  return t.findings.length === 0
+    ? `<td class="muted empty">–</td>`
+    : `<td><ul class="plain findings">${t.findings.map((f) => findingItem(f, false, links)).join('')}</ul></td>`;
 }
 
 function toolRow(t: ToolReport, links: RuleLinks): string {
@@ -103,7 +115,9 @@ function toolRow(t: ToolReport, links: RuleLinks): string {
 function toolTable(s: ServerReport, i: number, links: RuleLinks): string {
   if (s.tools.length === 0) return s.status === 'ok' ? `<p class="muted">This server lists no tools.</p>` : '';
   const counts = serverView(s).counts;
-  const options = VERDICTS.filter((v) => counts[v.id] > 0).map((v) => `<option value="${v.id}">${v.id} (${counts[v.id]})</option>`);
+  const options = VERDICTS.filter((v) => counts[v.id] > 0).map(
+    (v) => `<option value="${v.id}">${v.id} (${counts[v.id]})</option>`,
+  );
   const head = [
     sortHeader('Tool', 'text'),
     sortHeader('Title', 'text'),
@@ -126,13 +140,25 @@ function toolTable(s: ServerReport, i: number, links: RuleLinks): string {
 
 function facts(s: ServerReport): string {
   const t = s.target;
-  const pkg = t.npm ? `npm ${t.npm}` : t.pypi ? `pypi ${t.pypi}` : t.mcpb ? `mcpb ${t.mcpb.url}` : t.oci ? `oci ${t.oci}` : undefined;
+  const pkg = t.npm
+    ? `npm ${t.npm}`
+    : t.pypi
+      ? `pypi ${t.pypi}`
+      : t.mcpb
+        ? `mcpb ${t.mcpb.url}`
+        : t.oci
+          ? `oci ${t.oci}`
+          : undefined;
   const launch = pkg ?? (t.url ? t.url : [t.command, ...(t.args ?? [])].filter(Boolean).join(' '));
   const rows: [string, string][] = [['Target', `${text(t.transport)} <code>${text(launch, 400)}</code>`]];
   if (t.env?.length) rows.push(['Env names', text(t.env.join(', '), 400)]);
   if (t.headers?.length) rows.push(['Header names', text(t.headers.join(', '), 400)]);
   if (t.source) rows.push(['Source', text(t.source, 300)]);
-  if (s.protocol) rows.push(['Protocol', `${text(s.protocol.era)} ${text(s.protocol.version, 40)}${s.protocol.negotiation ? ` <span class="muted">(${text(s.protocol.negotiation, 400)})</span>` : ''}`]);
+  if (s.protocol)
+    rows.push([
+      'Protocol',
+      `${text(s.protocol.era)} ${text(s.protocol.version, 40)}${s.protocol.negotiation ? ` <span class="muted">(${text(s.protocol.negotiation, 400)})</span>` : ''}`,
+    ]);
   rows.push(['tools.idempotency', s.idempotencyCapability ? 'advertised' : 'not advertised']);
   if (s.trusted) rows.push(['Trusted', 'yes: its hints are taken at their word']);
   rows.push(['Duration', `${(s.durationMs / 1000).toFixed(1)} s`]);
@@ -140,7 +166,10 @@ function facts(s: ServerReport): string {
 }
 
 function summaryLine(s: ServerReport): string {
-  const info = s.serverInfo && (s.serverInfo.name || s.serverInfo.version) ? `${s.serverInfo.name ?? ''} ${s.serverInfo.version ?? ''}`.trim() : '';
+  const info =
+    s.serverInfo && (s.serverInfo.name || s.serverInfo.version)
+      ? `${s.serverInfo.name ?? ''} ${s.serverInfo.version ?? ''}`.trim()
+      : '';
   const counts = serverView(s).counts;
   const chips =
     s.status === 'failed'
@@ -158,7 +187,9 @@ function serverSection(s: ServerReport, i: number, open: boolean, links: RuleLin
       (s.failure.stderr ? `<p class="muted">stderr tail:</p><pre class="stderr">${text(s.failure.stderr)}</pre>` : '') +
       `</div>`
     : '';
-  const findings = s.findings.length ? `<h4>Server findings</h4><ul class="plain findings">${s.findings.map((f) => findingItem(f, true, links)).join('')}</ul>` : '';
+  const findings = s.findings.length
+    ? `<h4>Server findings</h4><ul class="plain findings">${s.findings.map((f) => findingItem(f, true, links)).join('')}</ul>`
+    : '';
   return (
     `<details class="server${s.status === 'failed' ? ' failed' : ''}" id="s-${i}"${open ? ' open' : ''}>${summaryLine(s)}` +
     `<div class="server-body">${facts(s)}${failure}${findings}${toolTable(s, i, links)}</div></details>`

@@ -40,7 +40,9 @@ function phrase(c: Change): string {
 }
 
 function moreNote(count: number): string {
-  return count > TREND_MAX_ROWS ? `<p class="muted">… and ${plural(count - TREND_MAX_ROWS, 'more row')}: the report's JSON (comparedWith) has them all.</p>` : '';
+  return count > TREND_MAX_ROWS
+    ? `<p class="muted">… and ${plural(count - TREND_MAX_ROWS, 'more row')}: the report's JSON (comparedWith) has them all.</p>`
+    : '';
 }
 
 function block(title: string, count: number, body: string): string {
@@ -51,9 +53,12 @@ export function trendSection(report: Report): string {
   const c = report.comparedWith;
   if (!c) return '';
   const h = trendHighlights(c);
-  const servers = h.changedServers.slice(0, TREND_MAX_ROWS).map(
-    (x) => `<tr><th scope="row">${show(x.server, 120)}</th><td class="n">${x.changes.toLocaleString('en-US')}</td><td class="n${x.worse > 0 ? ' bad' : ''}">${x.worse.toLocaleString('en-US')}</td></tr>`,
-  );
+  const servers = h.changedServers
+    .slice(0, TREND_MAX_ROWS)
+    .map(
+      (x) =>
+        `<tr><th scope="row">${show(x.server, 120)}</th><td class="n">${x.changes.toLocaleString('en-US')}</td><td class="n${x.worse > 0 ? ' bad' : ''}">${x.worse.toLocaleString('en-US')}</td></tr>`,
+    );
   const serverTable =
     `<div class="table-wrap"><table><thead><tr><th scope="col">server</th><th scope="col">changes</th><th scope="col">worse</th></tr></thead>` +
     `<tbody>${servers.join('')}</tbody></table></div>${moreNote(h.changedServers.length)}`;
@@ -66,7 +71,9 @@ export function trendSection(report: Report): string {
     block('Servers whose tools or hints changed', h.changedServers.length, serverTable) +
     block('Hints removed or weakened', h.hintsWeakened.length, changeRows(h.hintsWeakened)) +
     block('New keyed tools', h.newKeyed.length, changeRows(h.newKeyed)) +
-    (d.changes.length > 0 ? `<details class="trend-all"><summary>Every change (${d.changes.length.toLocaleString('en-US')})</summary>${changeRows(d.changes)}</details>` : '') +
+    (d.changes.length > 0
+      ? `<details class="trend-all"><summary>Every change (${d.changes.length.toLocaleString('en-US')})</summary>${changeRows(d.changes)}</details>`
+      : '') +
     `</section>`
   );
 }

@@ -51,7 +51,10 @@ function topChart(report: Report): string {
   const rows = ranked.map(({ s, i }) => {
     const counts = serverView(s).counts;
     const downloads = s.target.downloads!;
-    const label = text(`${s.name}: ${downloads.toLocaleString('en-US')} monthly downloads, ${plural(s.tools.length, 'tool')}: ${countsPhrase(counts)}`, 600);
+    const label = text(
+      `${s.name}: ${downloads.toLocaleString('en-US')} monthly downloads, ${plural(s.tools.length, 'tool')}: ${countsPhrase(counts)}`,
+      600,
+    );
     return (
       `<li><a class="bar-label" href="#s-${i}">${text(s.name, 60)}</a>` +
       `${bar(counts, label, 'bar', 10)}<span class="bar-n" title="${downloads.toLocaleString('en-US')} monthly downloads">${compactCount(downloads)}</span></li>`
