@@ -15,7 +15,7 @@ import type { Report, ServerReport } from './model/schema.js';
 import { SCHEMA_VERSION } from './model/schema-version.js';
 import { checkOptions, checkTargets } from './scan-input.js';
 import { summarize } from './model/summary.js';
-import { defaultCacheDir } from './targets/cache-dir.js';
+import { defaultCacheDir } from './model/cache-dir.js';
 import { type InstallResult } from './targets/npm.js';
 import { installMissing, missingTargets, packageOf, packageProblems } from './targets/packages.js';
 import { npmLaunchTargets, resolveUnpinned, withResolved } from './targets/npm-launch.js';

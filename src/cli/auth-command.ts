@@ -4,7 +4,7 @@
  */
 import type { Command } from 'commander';
 import { safeText } from '../render/terminal.js';
-import { defaultCacheDir } from '../targets/cache-dir.js';
+import { defaultCacheDir } from '../model/cache-dir.js';
 import { EXIT, UsageError } from './exit.js';
 import { oauthOptions, oauthScanOptions, type OAuthFlags } from './oauth-flags.js';
 import { repeatable } from './options.js';

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { defaultCacheDir } from '../targets/cache-dir.js';
+import { defaultCacheDir } from '../model/cache-dir.js';
 import type { InstallResult } from '../targets/npm.js';
 import { ENV_NAME } from '../targets/expand.js';
 import { parseShard, selectShard, type Shard } from '../targets/shard.js';

@@ -10,7 +10,7 @@
  */
 import pLimit from 'p-limit';
 import { applyEdits, modify, parse, type JSONPath, type ParseError } from 'jsonc-parser';
-import { defaultCacheDir } from '../targets/cache-dir.js';
+import { defaultCacheDir } from '../model/cache-dir.js';
 import { readBounded } from '../targets/load.js';
 import { pickVersion, viewPackage } from '../targets/npm-launch.js';
 import { addPage, newPullState, OFFICIAL, type PulledEntry } from '../targets/registry-latest.js';

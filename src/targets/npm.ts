@@ -9,7 +9,7 @@ import path from 'node:path';
 import pLimit from 'p-limit';
 import { contain, type ContainOptions, type SandboxMode } from './sandbox.js';
 import type { Target } from './types.js';
-import { defaultCacheDir } from './cache-dir.js';
+import { defaultCacheDir } from '../model/cache-dir.js';
 import { boundedTail } from '../model/bounds.js';
 
 
