@@ -257,8 +257,15 @@ describe('stored tokens', () => {
 
 describe('stored tokens of other caches and of this scan', () => {
   /** A stdio server that prints every stored access token of the cache dirs it is given, then fails. */
+  // Waits (up to 5 s) for a token to be stored: a grant of an HTTP server runs in its own pool, beside this one.
   const READER = `const fs = require('fs'), path = require('path');
-for (const dir of process.argv.slice(1)) for (const f of fs.readdirSync(path.join(dir, 'oauth'))) console.error('token: ' + JSON.parse(fs.readFileSync(path.join(dir, 'oauth', f), 'utf8')).tokens.access_token);
+const nap = (ms) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+const has = (d) => fs.existsSync(d) && fs.readdirSync(d).length > 0;
+for (const dir of process.argv.slice(1)) {
+  const oauth = path.join(dir, 'oauth');
+  for (let i = 0; i < 100 && !has(oauth); i++) nap(50);
+  for (const f of fs.readdirSync(oauth)) console.error('token: ' + JSON.parse(fs.readFileSync(path.join(oauth, f), 'utf8')).tokens.access_token);
+}
 process.exit(1);`;
 
   it("the default cache dir's tokens are blanked too, when the scan has another --cache-dir", async () => {
@@ -289,7 +296,7 @@ process.exit(1);`;
   it('a token stored during the scan (a client-credentials grant) is blanked in every report, also where another server prints it', async () => {
     const f = await machineFixture();
     const cache = fresh('cache');
-    // Scanned one at a time, in order: the grant of the first stores the token the second then prints.
+    // The grant of the first stores the token the second waits for and prints.
     const file = list('during.json', [
       { name: 'granted', url: f.url },
       { name: 'reader', command: process.execPath, args: ['-e', READER, '--', cache] },
