@@ -11,15 +11,9 @@ import { folderOf, importsOf } from '../../bench/imports.js';
 
 const SRC = fileURLToPath(new URL('../../src/', import.meta.url));
 
-/** What each folder may import besides itself (and node and packages). Everything else is on top. */
-const LAYERS: Record<string, readonly string[]> = {
-  model: [],
-  classify: ['model'],
-  targets: ['model'],
-  redact: ['model', 'targets'],
-  connect: ['model', 'targets', 'redact'],
-  compare: ['model'],
-  render: ['model', 'compare'],
+/** What each folder may import besides itself (and node and packages): the table ESLint enforces too. Everything else is on top. */
+const { LAYERS } = (await import(new URL('../../eslint.config.js', import.meta.url).href)) as {
+  LAYERS: Record<string, readonly string[]>;
 };
 
 const walk = (dir: string): string[] =>
