@@ -14,6 +14,7 @@ import { Command, CommanderError } from 'commander';
 import { DEFAULT_LOCK_FILE, DIFF_FORMATS, FILE_FORMATS, PRINT_FORMATS } from '../model/formats.js';
 import { TOOL_VERSION } from '../model/version.js';
 import type { AuditFlags, ProbeFlags, ScanFlags } from './flags.js';
+import type { ReportFlags } from './report-command.js';
 import { registerAuth } from './auth-command.js';
 import { clientOriginOption, oauthOptions } from './oauth-flags.js';
 import { EXIT, UsageError } from './exit.js';
@@ -286,19 +287,7 @@ program
   .addOption(SARIF_URI())
   .option('--compare <old.json>', COMPARE_LATEST)
   .option('--index <root>', 'the run index that --compare latest reads (ROOT/index.json)')
-  .action(
-    async (
-      file: string,
-      flags: {
-        format: string[];
-        out?: string;
-        rulesBaseUrl?: string;
-        sarifUri?: string[];
-        compare?: string;
-        index?: string;
-      },
-    ) => (await import('./report-command.js')).reportCommand(file, flags),
-  );
+  .action(async (file: string, flags: ReportFlags) => (await import('./report-command.js')).reportCommand(file, flags));
 
 program
   .command('index')
