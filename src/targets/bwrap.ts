@@ -169,7 +169,11 @@ function walk(dir: string): boolean {
     let entries;
     try {
       entries = readdirSync(current, { withFileTypes: true });
-    } catch {
+    } catch (err) {
+      // Gone since its parent was listed (a test's or a build's scratch directory): it holds nothing to
+      // bind. One that cannot be listed cannot be vouched for.
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT' || code === 'ENOTDIR') continue;
       return false;
     }
     seen += entries.length;
