@@ -83,7 +83,9 @@ describe.each([
               name: 'all',
               command: process.execPath,
               args: [FIXTURES.hostileEscape],
-              env: { MODE: 'all', ESCAPE_TAG: tag, IDEMSCAN_FIXTURE_LOG: log.file },
+              // Held open: once it answered, idemscan would close it and its namespace would take the
+              // children with it before this test saw them (a race the 100 ms poll lost under load).
+              env: { MODE: 'all', ESCAPE_TAG: tag, IDEMSCAN_FIXTURE_LOG: log.file, HOLD_LIST: '1' },
             },
             { name: 'hang', command: process.execPath, args: [FIXTURES.raw], env: { MODE: 'hang', ESCAPE_TAG: tag } },
           ],
