@@ -9,7 +9,7 @@ import { mkdtempSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { chromium } from 'playwright-core';
+import { launch } from '../test/browser/browser.js';
 import { htmlReporter } from '../src/render/html/index.js';
 import { Report, type ServerReport, type ToolReport, type Verdict } from '../src/model/schema.js';
 import { summarize } from '../src/model/summary.js';
@@ -169,18 +169,7 @@ console.log(
 );
 console.log(`render: ${ms(renderMs)}; file: ${(size / 1024 / 1024).toFixed(2)} MiB (${size} bytes), ${file}`);
 
-const browser = await chromium.launch({
-  executablePath: '/usr/bin/chromium',
-  args: [
-    '--no-sandbox',
-    '--headless',
-    '--disable-gpu',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--disable-sync',
-    '--no-first-run',
-  ],
-});
+const browser = await launch(); // the tests' own Debian chromium and flags
 const results: Record<string, number[]> = {
   load: [],
   interactive: [],

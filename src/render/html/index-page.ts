@@ -44,6 +44,7 @@ function row(r: RunEntry): string {
 }
 
 export function renderIndexPage(index: RunIndex, title = 'idemscan census runs'): string {
+  // Every column but the run, its date and its files is a figure, right-aligned.
   const heads = [
     'run',
     'date',
@@ -58,17 +59,7 @@ export function renderIndexPage(index: RunIndex, title = 'idemscan census runs')
     'downloads to unprotected',
     'files',
   ];
-  const numeric = new Set([
-    'servers',
-    'scanned ok',
-    'skipped',
-    'tools',
-    'not read-only',
-    'keyed',
-    'hint only',
-    'unprotected',
-    'downloads to unprotected',
-  ]);
+  const numeric = new Set(heads.filter((h) => !['run', 'date', 'files'].includes(h)));
   const head = heads.map((h) => `<th scope="col"${numeric.has(h) ? ' class="n"' : ''}>${h}</th>`).join('');
   const body =
     index.runs.length === 0 ? `<tr><td colspan="${heads.length}">No runs yet.</td></tr>` : index.runs.map(row).join('');
