@@ -13,6 +13,7 @@ export const LAYERS = {
   connect: ['model', 'targets', 'redact'],
   compare: ['model'],
   render: ['model', 'compare'],
+  spool: ['model'],
 };
 // (src/index.ts is left to the test: `../index.js` from a subfolder is that folder's own index.)
 const ABOVE = ['cli', 'scan', 'scan-server', 'scan-options', 'scan-input', 'probe'];

@@ -35,6 +35,11 @@ export interface ScanOptions extends Partial<Omit<ConnectOptions, 'oauth'>> {
   profiles?: LoadedProfile[];
   /** Recorded in report.options when the targets are one shard of a list (`scan --shard I/N`). */
   shard?: Shard;
+  /**
+   * Positions in the target list of servers already in the sink given to `scanInto` (`scan
+   * --resume`): they are neither prepared nor scanned again, and count as scanned.
+   */
+  resumed?: ReadonlySet<number>;
   onProgress?: (event: ProgressEvent) => void;
   /** Stops the scan: running servers are ended, unstarted ones skipped, the report says so. */
   signal?: AbortSignal;

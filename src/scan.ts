@@ -12,6 +12,9 @@ import { DEFAULT_CONNECT_OPTIONS, type ConnectOptions } from './connect/observe.
 import type { OAuthScanOptions } from './connect/oauth/server-auth.js';
 import { bounded } from './model/bounds.js';
 import type { Report, ServerReport } from './model/schema.js';
+import { reportOf, type ReportHead } from './model/report-head.js';
+import { MemorySink, type ServerSink } from './spool/sink.js';
+import { Redactor } from './redact/redact.js';
 import { SCHEMA_VERSION } from './model/schema-version.js';
 import { checkOptions, checkTargets } from './scan-input.js';
 import { summarize } from './model/summary.js';
@@ -33,6 +36,31 @@ export type { ProgressEvent, ScanOptions } from './scan-options.js';
 
 /** The pipeline, in steps: check the input, prepare the targets (resolve, install), scan each, make the report. */
 export async function scan(listed: Target[], options: ScanOptions = {}): Promise<Report> {
+  const sink = new MemorySink();
+  const run = await scanInto(listed, options, sink);
+  const servers = sink.servers().map((s) => (run.later ? redactServer(s, run.later) : s));
+  return reportOf(run.head, summarize(servers), servers);
+}
+
+/** What `scanInto` returns besides the servers it put in the sink. */
+export interface ScanRun {
+  head: ReportHead;
+  /**
+   * Tokens stored while the pool ran (a sign-in, a grant) were not in the set each server was
+   * redacted with as it finished, and a server that ran later may have read them from the store:
+   * the servers are redacted with this too as they are read. Undefined when there are none.
+   */
+  later?: Redactor;
+  /** Every stored secret, for servers of an earlier run read back (`--resume`); undefined when none. */
+  stored?: Redactor;
+}
+
+/**
+ * `scan` with each finished server handed to `sink` as it finishes (the CLI's is a spool file:
+ * memory stays flat in the number of servers); the report's head is returned, and the caller
+ * reads the servers from the sink and sums them up (model/summary.ts).
+ */
+export async function scanInto(listed: Target[], options: ScanOptions, sink: ServerSink): Promise<ScanRun> {
   // Malformed input is the caller's mistake, not a server's failure: a ScanInputError, before any work.
   checkTargets(listed);
   checkOptions(options);
@@ -42,11 +70,19 @@ export async function scan(listed: Target[], options: ScanOptions = {}): Promise
   const concurrency = Math.max(1, options.concurrency ?? DEFAULTS.concurrency);
   const httpConcurrency = Math.max(1, options.httpConcurrency ?? DEFAULTS.httpConcurrency);
   const cacheDir = options.cacheDir ?? defaultCacheDir();
-  const prepared = await prepareTargets(listed, options, cacheDir, concurrency);
+  // Servers a resumed scan already has are not prepared (installed) again; `positions` maps back.
+  const positions = listed.map((_, i) => i).filter((i) => !options.resumed?.has(i));
+  const prepared = await prepareTargets(
+    positions.map((i) => listed[i]!),
+    options,
+    cacheDir,
+    concurrency,
+  );
   const scanStarted = performance.now();
-  const servers = await scanAll(prepared, connect, options, cacheDir, { stdio: concurrency, http: httpConcurrency });
-  const { targets, specs, installs } = prepared;
-  return {
+  const pools = { stdio: concurrency, http: httpConcurrency };
+  const secrets = await scanAll(prepared, positions, sink, connect, options, cacheDir, pools);
+  const { specs, installs } = prepared;
+  const head: ReportHead = {
     schemaVersion: SCHEMA_VERSION,
     tool: { name: TOOL_NAME, version: TOOL_VERSION },
     startedAt: startedAt.toISOString(),
@@ -59,12 +95,10 @@ export async function scan(listed: Target[], options: ScanOptions = {}): Promise
       maxPages: connect.maxPages,
       sandbox: options.sandbox ?? false,
       trust: options.trust ?? [],
-      ...(options.signal?.aborted ? { interrupted: true, scanned: servers.length, targets: targets.length } : {}),
+      ...(options.signal?.aborted ? { interrupted: true, scanned: sink.size, targets: listed.length } : {}),
       ...(options.profiles?.length ? { profiles: await profileUses(options.profiles) } : {}),
       ...(options.shard ? { shard: { index: options.shard.index, count: options.shard.count } } : {}),
     },
-    summary: summarize(servers),
-    servers,
     skipped: options.skipped?.length ? options.skipped : undefined,
     manifest: {
       node: process.version,
@@ -74,6 +108,7 @@ export async function scan(listed: Target[], options: ScanOptions = {}): Promise
       scanMs: Math.round(performance.now() - scanStarted),
     },
   };
+  return { head, ...secrets };
 }
 
 interface Prepared {
@@ -116,14 +151,19 @@ async function prepareTargets(
   return { targets, specs, installErrors, installs };
 }
 
-/** Every target through the pool, `concurrency` at once; each report redacted as it finishes, and again for tokens stored meanwhile. */
+/**
+ * Every target through the pools, each server redacted as it finishes and put in the sink at its
+ * list position; returns the redactors for what was stored meanwhile (ScanRun).
+ */
 async function scanAll(
   prepared: Prepared,
+  positions: readonly number[],
+  sink: ServerSink,
   connect: ConnectOptions,
   options: ScanOptions,
   cacheDir: string,
   pools: { stdio: number; http: number },
-): Promise<ServerReport[]> {
+): Promise<Pick<ScanRun, 'later' | 'stored'>> {
   const { targets, installErrors } = prepared;
   const eraMemo = EraMemo.load(cacheDir);
   const oauth: OAuthScanOptions = { timeoutMs: DEFAULTS.signInTimeoutMs, print: () => {}, ...options.oauth, cacheDir };
@@ -134,50 +174,51 @@ async function scanAll(
   const trust = new NameMatcher(options.trust);
   const one = { ...options, cacheDir, installErrors, shared, trustMatcher: trust };
   let done = 0;
-  const results = await Promise.all(
+  await Promise.all(
     targets.map((target, index) =>
       (target.transport === 'stdio' ? stdioLimit : httpLimit)(async () => {
-        if (options.signal?.aborted) return undefined;
+        if (options.signal?.aborted) return;
         options.onProgress?.({ type: 'start', target: target.name, index, total: targets.length });
         const server = await scanOne(target, { ...connect, eraMemo, signal: options.signal, oauth }, one).catch(
           (err: unknown) => crashed(target, err, shared),
         );
         // A server cut short by Ctrl-C did not fail: it was not scanned. One that finished as the
         // signal came was scanned, and is kept.
-        if (options.signal?.aborted && server.status === 'failed') return undefined;
+        if (options.signal?.aborted && server.status === 'failed') return;
+        sink.add(positions[index]!, server);
         options.onProgress?.({ type: 'done', server, index: done++, total: targets.length, target: index });
-        return server;
       }),
     ),
   );
   eraMemo.save(cacheDir);
-  // Tokens stored while the pool ran (a sign-in, a grant) were not in the set each report was
-  // redacted with as it finished, and a server that ran later may have read them from the store.
   const later = await laterSecrets(cacheDir, shared);
-  const servers = results
-    .filter((s): s is ServerReport => s !== undefined)
-    .map((s) => (later ? redactServer(s, later) : s));
+  // A server of an earlier run (--resume) was redacted with what was stored then: all of it now, and then.
+  const stored = [...new Set([...shared, ...(await scanSecrets(cacheDir, options.oauth))])];
   // A trusted name that found no server is most often a typo; in a shard the rest are elsewhere.
   const untrusted = options.signal?.aborted || options.shard ? [] : trust.unmatched();
   if (untrusted.length > 0)
-    options.onProgress?.({ type: 'warning', message: unmatchedTrust(untrusted, servers, !!options.trustServerInfo) });
-  return servers;
+    options.onProgress?.({ type: 'warning', message: unmatchedTrust(untrusted, sink, !!options.trustServerInfo) });
+  return { later, stored: stored.length > 0 ? new Redactor({ secrets: stored }) : undefined };
 }
 
 export const SDIST_WARNING =
   '--allow-sdist: PyPI packages without a wheel are built from source, which runs their build code (setup.py, build backends) at install time, outside any sandbox, with the network';
 
 /** `trusted name "notse" matches no server scanned (their names: notes, node or legacy-payments)`. */
-function unmatchedTrust(names: string[], servers: ServerReport[], byServerInfo: boolean): string {
+function unmatchedTrust(names: string[], sink: ServerSink, byServerInfo: boolean): string {
   const nameOf = (s: ServerReport) => {
     const own = byServerInfo ? s.serverInfo?.name?.trim() : undefined;
     return own && own !== s.name ? `${s.name} or ${own}` : s.name;
   };
-  const shown = servers.slice(0, 10).map(nameOf);
-  const more = servers.length > shown.length ? `, and ${servers.length - shown.length} more` : '';
+  const shown: string[] = [];
+  for (const s of sink.servers()) {
+    if (shown.length === 10) break;
+    shown.push(nameOf(s));
+  }
+  const more = sink.size > shown.length ? `, and ${sink.size - shown.length} more` : '';
   const quoted = names.map((n) => `"${bounded(n, 100)}"`).join(', ');
   const which = names.length === 1 ? `trusted name ${quoted} matches` : `trusted names ${quoted} match`;
-  return `${which} no server scanned${servers.length ? ` (their names: ${shown.join(', ')}${more})` : ''}`;
+  return `${which} no server scanned${sink.size ? ` (their names: ${shown.join(', ')}${more})` : ''}`;
 }
 
 function definedOnly(options: ScanOptions): Partial<ConnectOptions> {

@@ -6,9 +6,10 @@ import { ENV_NAME } from '../targets/expand.js';
 import { parseShard, selectShard, type Shard } from '../targets/shard.js';
 import type { Target } from '../targets/types.js';
 import { REPORTERS } from '../render/index.js';
-import type { Report } from '../model/schema.js';
+import type { Report, Summary } from '../model/schema.js';
+import { reportOf, streamOf, type ReportStream } from '../model/report-head.js';
 import type { SarifUris } from '../render/types.js';
-import { scan, SDIST_WARNING, type ScanOptions } from '../scan.js';
+import { scan, scanInto, SDIST_WARNING, type ScanOptions } from '../scan.js';
 import { safeText } from '../render/terminal.js';
 import { EXIT, UsageError } from './exit.js';
 import { urlScheme } from './options.js';
@@ -147,7 +148,7 @@ async function run(
   const oauth = oauthScanOptions(flags, extra.named); // and a --client-secret-env variable that is not set
   const progress = new ScanProgress(process.stderr, flags.quiet);
   const interrupt = watchSignals();
-  const scanned = await scan(targets, {
+  const options: ScanOptions = {
     concurrency: flags.concurrency ?? 1,
     httpConcurrency: flags.httpConcurrency ?? 1,
     timeoutMs: flags.timeout,
@@ -165,38 +166,55 @@ async function run(
     shard: extra.shard,
     signal: interrupt.signal,
     onProgress: progress.onEvent,
-  });
+  };
+  // `scan` spools each server to --out as it finishes (flat memory, --resume); audit and lock keep one report.
+  const spooling = view === 'table' && flags.lock === undefined ? await import('./spool-run.js') : undefined;
+  const opened = spooling?.openSpool(flags.out, targets, !!flags.resume, flags.quiet);
+  spooling?.limitHeapGrowth();
+  let stream: ReportStream;
+  if (spooling && opened) {
+    const run = await scanInto(targets, { ...options, resumed: opened.resumed }, opened.spool);
+    stream = spooling.spooledReport(opened, run);
+  } else stream = streamOf(await scan(targets, options));
   progress.stop();
-  let report = await interrupt.settle(scanned, targets.length);
-  if (extra.nameFromServerInfo) report = nameFromServerInfo(report);
-  const unscanned = interrupt.interrupted ? unscannedText(progress.unscanned(targets), targets.length) : undefined;
+  stream = { ...stream, head: await interrupt.settle(stream.head, stream.summary.servers, targets.length) };
+  const remaining = opened ? targets.filter((_, i) => !opened.resumed.has(i)) : targets;
+  const unscanned = interrupt.interrupted ? unscannedText(progress.unscanned(remaining), targets.length) : undefined;
   if (unscanned) process.stderr.write(`idemscan: ${unscanned}\n`);
-  if (baseline) lockFiles!.applyBaseline(report, baseline, flags);
-  if (suppress) await (await import('./suppress-flag.js')).applySuppressFile(report, suppress, flags.quiet);
+  // What reads the whole report at once gets it in memory; the rest reads the servers one at a time.
+  let report: Report | undefined;
+  if (extra.nameFromServerInfo || baseline || suppress || failOn || flags.lock !== undefined) {
+    report = reportOf(stream.head, stream.summary, [...stream.servers()]);
+    if (extra.nameFromServerInfo) report = nameFromServerInfo(report);
+    if (baseline) lockFiles!.applyBaseline(report, baseline, flags);
+    if (suppress) await (await import('./suppress-flag.js')).applySuppressFile(report, suppress, flags.quiet);
+    stream = streamOf(report);
+  }
 
   let written = await writeOutputs(
-    report,
+    stream,
     flags,
     formats,
     sarifUris,
     flags.lock !== undefined ? 'lock' : view === 'tools' ? 'audit' : 'scan',
   );
   if (flags.lock !== undefined && !interrupt.interrupted)
-    written = (await lockFiles!.writeLock(report, flags.lock, flags.quiet)) && written;
+    written = (await lockFiles!.writeLock(report!, flags.lock, flags.quiet)) && written;
   const reportFile =
     flags.json && flags.json !== '-'
       ? flags.json
       : formats.includes('json')
         ? path.join(flags.out, REPORTERS.json!.fileName!)
         : undefined;
-  await printResult(report, view, {
+  await printResult(stream, view, {
     quiet: flags.quiet,
     jsonToStdout: flags.json === '-',
     rulesBaseUrl: flags.rulesBaseUrl,
     reportFile,
   });
-  if (!flags.quiet) process.stderr.write(sandboxLines(report, process.getuid?.() === 0).join(''));
-  const code = interrupt.interrupted ? EXIT.interrupted : await exitCode(report, failOn);
+  if (!flags.quiet) process.stderr.write(sandboxLines(stream, process.getuid?.() === 0).join(''));
+  if (opened) spooling!.closeSpool(opened, written && !interrupt.interrupted);
+  const code = interrupt.interrupted ? EXIT.interrupted : await exitCode(stream.summary, report, failOn);
   process.exitCode = written || code === EXIT.interrupted ? code : EXIT.outputFailed;
 }
 
@@ -206,9 +224,10 @@ async function sarifUrisOrUsage(values: string[] | undefined): Promise<SarifUris
   return (await import('./sarif-uri.js')).parseSarifUris(values);
 }
 
-async function exitCode(report: Report, failOn: FailOn | undefined): Promise<number> {
-  if (report.summary.servers > 0 && report.summary.serversOk === 0) return EXIT.allFailed;
-  if (!failOn) return EXIT.ok;
+/** From the summary; `--fail-on` reads the whole report (run() has it in memory then). */
+async function exitCode(summary: Summary, report: Report | undefined, failOn: FailOn | undefined): Promise<number> {
+  if (summary.servers > 0 && summary.serversOk === 0) return EXIT.allFailed;
+  if (!failOn || !report) return EXIT.ok;
   const { failOnMatches, failOnText } = await import('./fail-on.js');
   const matched = failOnMatches(report, failOn);
   if (matched.length === 0) return EXIT.ok;

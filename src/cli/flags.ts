@@ -32,6 +32,8 @@ export interface ScanFlags extends OAuthFlags {
   allowEnv?: string[];
   /** `--suppress FILE` (default .idemscan-suppress.json when present). */
   suppress?: string;
+  /** `scan --resume`: read back the spool an interrupted scan left under --out, scan only the rest. */
+  resume?: boolean;
 }
 
 export interface AuditFlags extends ScanFlags {

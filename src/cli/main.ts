@@ -140,6 +140,10 @@ withOAuth(program.command('scan'))
     '--project-configs',
     "with --discover, also scan the project-scope configs of this folder (.vscode/, .cursor/, .mcp.json, ...) and Claude Code's projects entries: a cloned repository's servers",
   )
+  .option(
+    '--resume',
+    'read back the servers an interrupted scan kept in <out>/scan.spool.ndjson and scan only the rest',
+  )
   .addOption(ALLOW_ENV)
   .addOption(clientOriginOption())
   .action(async (files: string[], flags: ScanFlags) => (await commands()).scanCommand(files, flags));

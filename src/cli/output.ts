@@ -6,6 +6,7 @@
  * `--out` or `--json` costs a second, not the scan.
  */
 import { randomBytes } from 'node:crypto';
+import { closeSync, openSync, writeSync } from 'node:fs';
 import { lstat, mkdir, mkdtemp, open, rename, stat, unlink } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -15,21 +16,51 @@ import { UsageError } from './exit.js';
 /** Readable by all, as report files always were; the user's umask still applies (022 leaves 0644). */
 const MODE = 0o644;
 
+/** A file's text, or a function that writes it in pieces (a report streamed from the spool). */
+export type Content = string | ((out: (text: string) => void) => void);
+
 /** Writes `data` to `dest` through a temporary file in the same directory and a rename. */
-export async function writeOutputFile(dest: string, data: string): Promise<void> {
+export async function writeOutputFile(dest: string, data: Content): Promise<void> {
   const dir = path.dirname(path.resolve(dest));
   await mkdir(dir, { recursive: true });
   const tmp = path.join(dir, `.${path.basename(dest)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
-  // 'wx' is O_CREAT|O_EXCL: it fails on anything already there, a symlink included.
-  const handle = await open(tmp, 'wx', MODE);
   try {
-    await handle.writeFile(data);
-    await handle.close();
+    if (typeof data === 'string') {
+      // 'wx' is O_CREAT|O_EXCL: it fails on anything already there, a symlink included.
+      const handle = await open(tmp, 'wx', MODE);
+      try {
+        await handle.writeFile(data);
+      } finally {
+        await handle.close();
+      }
+    } else writePieces(tmp, data);
     await rename(tmp, dest);
   } catch (err) {
-    await handle.close().catch(() => {});
     await unlink(tmp).catch(() => {});
     throw err;
+  }
+}
+
+/** Synchronous writes, 1 MiB at a time: the pieces come from a synchronous reporter. */
+function writePieces(file: string, write: (out: (text: string) => void) => void): void {
+  const fd = openSync(file, 'wx', MODE);
+  try {
+    let pending: string[] = [];
+    let size = 0;
+    const flush = () => {
+      const data = Buffer.from(pending.join(''), 'utf8');
+      for (let at = 0; at < data.length;) at += writeSync(fd, data, at);
+      pending = [];
+      size = 0;
+    };
+    write((text) => {
+      pending.push(text);
+      size += text.length;
+      if (size >= 1024 * 1024) flush();
+    });
+    flush();
+  } finally {
+    closeSync(fd);
   }
 }
 
@@ -82,7 +113,7 @@ async function probe(dir: string): Promise<void> {
  * When a report cannot be written where asked (after the scan, so the paths changed meanwhile),
  * it goes to a new private directory under the system's temp directory; returns the file's path.
  */
-export async function writeFallback(fileName: string, data: string): Promise<string> {
+export async function writeFallback(fileName: string, data: Content): Promise<string> {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'idemscan-report-'));
   const file = path.join(dir, fileName);
   await writeOutputFile(file, data);

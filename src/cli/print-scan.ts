@@ -7,6 +7,7 @@ import { bounded } from '../model/bounds.js';
 import { failureLines } from '../render/table.js';
 import { reporter } from '../render/index.js';
 import type { Report } from '../model/schema.js';
+import { reportOf, type ReportStream } from '../model/report-head.js';
 import { safeText } from '../render/terminal.js';
 import { retryAdvice, summaryCounts } from '../model/verdicts.js';
 import { outputWidth } from '../render/width.js';
@@ -16,27 +17,25 @@ import { outputWidth } from '../render/width.js';
  * the servers that failed, on stderr: they are errors, the rest is not.
  */
 export async function printResult(
-  report: Report,
+  report: ReportStream,
   view: 'table' | 'tools',
   opts: { quiet?: boolean; jsonToStdout?: boolean; rulesBaseUrl?: string; reportFile?: string },
 ): Promise<void> {
   if (opts.quiet) {
-    for (const s of report.servers.filter((x) => x.status === 'failed')) {
-      process.stderr.write(`idemscan: ${safeText(s.name, 80)} failed: ${failureLines(s).join('; ')}\n`);
+    for (const s of report.servers()) {
+      if (s.status === 'failed')
+        process.stderr.write(`idemscan: ${safeText(s.name, 80)} failed: ${failureLines(s).join('; ')}\n`);
     }
     return;
   }
   const stream = opts.jsonToStdout ? process.stderr : process.stdout;
   const toolsCommand = opts.reportFile === undefined ? undefined : toolsCommandFor(opts.reportFile);
   const dim = stream.isTTY === true && !process.env.NO_COLOR;
-  stream.write(
-    (await reporter(view)).render(report, {
-      width: outputWidth(stream),
-      rulesBaseUrl: opts.rulesBaseUrl,
-      toolsCommand,
-      dim,
-    }),
-  );
+  const options = { width: outputWidth(stream), rulesBaseUrl: opts.rulesBaseUrl, toolsCommand, dim };
+  const r = await reporter(view);
+  // The table reads the servers one at a time; the tool view (audit: one server) gets them in memory.
+  if (r.write) r.write(report, (t) => stream.write(t), options);
+  else stream.write(r.render(reportOf(report.head, report.summary, [...report.servers()]), options));
   // Under the headline's figures, what a client's user should do about them (model/verdicts.ts).
   const advice = report.summary.serversOk > 0 ? retryAdvice(summaryCounts(report.summary)) : undefined;
   if (advice) stream.write(`${advice}.\n`);
@@ -77,9 +76,9 @@ const SANDBOX_WORDS: Record<string, string> = {
  * servers only): `idemscan: sandbox for 3 stdio servers: bubblewrap (...)`. As root, what that
  * means: without --sandbox the PID namespace is no sandbox; under it, the sandbox is all there is.
  */
-export function sandboxLines(report: Report, asRoot: boolean): string[] {
+export function sandboxLines(report: ReportStream, asRoot: boolean): string[] {
   const counts = new Map<string, number>();
-  for (const s of report.servers)
+  for (const s of report.servers())
     if (s.target.sandbox) counts.set(s.target.sandbox, (counts.get(s.target.sandbox) ?? 0) + 1);
   if (counts.size === 0) return [];
   const servers = (n: number) => `${n} stdio server${n === 1 ? '' : 's'}`;
@@ -92,7 +91,7 @@ export function sandboxLines(report: Report, asRoot: boolean): string[] {
   ];
   if (asRoot) {
     lines.push(
-      report.options.sandbox === true
+      report.head.options.sandbox === true
         ? 'idemscan: running as root: the sandbox is the only protection between the servers and this machine'
         : 'idemscan: running as root without --sandbox: the PID namespace each server runs in is not a sandbox, and the servers could change anything on this machine',
     );

@@ -16,6 +16,7 @@ import { splitList } from './options.js';
 import { nameFromServerInfo, printResult } from './print-scan.js';
 import { watchSignals } from './signals.js';
 import { checkOutputs, writeOutputs } from './write-reports.js';
+import { streamOf } from '../model/report-head.js';
 
 const GATES = ['repeated-effect', 'inconclusive', 'failed'] as const satisfies readonly ProbeOutcome[];
 type Gate = (typeof GATES)[number];
@@ -69,16 +70,16 @@ export async function probeCommand(words: string[], flags: ProbeFlags): Promise<
     throw err;
   }
   for (const w of result.warnings) process.stderr.write(`idemscan: warning: ${w}\n`);
-  let report = await interrupt.settle(result.report, 1);
+  let report = await interrupt.settle(result.report, result.report.servers.length, 1);
   if (flags.name === undefined) report = nameFromServerInfo(report);
-  const written = await writeOutputs(report, flags, flags.format, undefined, 'probe');
+  const written = await writeOutputs(streamOf(report), flags, flags.format, undefined, 'probe');
   const reportFile =
     flags.json && flags.json !== '-'
       ? flags.json
       : flags.format.includes('json')
         ? path.join(flags.out, REPORTERS.json!.fileName!)
         : undefined;
-  await printResult(report, 'tools', { quiet: flags.quiet, jsonToStdout: flags.json === '-', reportFile });
+  await printResult(streamOf(report), 'tools', { quiet: flags.quiet, jsonToStdout: flags.json === '-', reportFile });
   if (!flags.quiet) (flags.json === '-' ? process.stderr : process.stdout).write(probeTerminalLines(report).join(''));
   const code = interrupt.interrupted ? EXIT.interrupted : exitCode(report, gates);
   process.exitCode = written || code === EXIT.interrupted ? code : EXIT.outputFailed;

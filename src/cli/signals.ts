@@ -27,7 +27,7 @@ export interface Interrupt {
   /** Whether a signal came, however late. */
   readonly interrupted: boolean;
   /** Lets a signal that is pending in the event loop be seen, then marks the report if one came. */
-  settle(report: Report, targets: number): Promise<Report>;
+  settle<T extends Pick<Report, 'options'>>(report: T, scanned: number, targets: number): Promise<T>;
   /** Removes the listeners and timers (for library use and tests; the CLI keeps them to the end). */
   dispose(): void;
 }
@@ -64,12 +64,12 @@ export function watchSignals(): Interrupt {
     get interrupted() {
       return stop.signal.aborted;
     },
-    async settle(report, targets) {
+    async settle(report, scanned, targets) {
       // A signal that came while the main thread was busy waits for the event loop's poll phase:
       // the second immediate runs after one (the first may run before it, in this iteration).
       for (let i = 0; i < 2; i++) await new Promise((resolve) => setImmediate(resolve));
       if (!stop.signal.aborted || report.options.interrupted) return report;
-      return { ...report, options: { ...report.options, interrupted: true, scanned: report.servers.length, targets } };
+      return { ...report, options: { ...report.options, interrupted: true, scanned, targets } };
     },
     dispose() {
       for (const sig of SIGNALS) process.removeListener(sig, onSignal);

@@ -2,10 +2,11 @@
 import path from 'node:path';
 import { reporter, REPORTERS } from '../render/index.js';
 import type { Report } from '../model/schema.js';
+import { reportOf, type ReportStream } from '../model/report-head.js';
 import type { SarifUris } from '../render/types.js';
 import { safeText } from '../render/terminal.js';
 import type { ScanFlags } from './flags.js';
-import { checkOutputDir, checkOutputFile, codeOf, writeFallback, writeOutputFile } from './output.js';
+import { checkOutputDir, checkOutputFile, codeOf, writeFallback, writeOutputFile, type Content } from './output.js';
 import { htmlHint, wroteLine } from './print-scan.js';
 
 /** `--out` and `--json` before the scan: a path that cannot be written is a usage error, not a lost scan. */
@@ -21,9 +22,11 @@ export async function checkOutputs(flags: ScanFlags, formats: string[]): Promise
 /**
  * Writes every report file. One that cannot be written after all (its directory changed during the
  * scan) is saved to a fallback file, named on stderr: the scan is never lost. False if any failed.
+ * Streaming reporters (JSON, the dataset) read the servers one at a time; the others get the report
+ * in memory, read from the stream once, when the first of them is written.
  */
 export async function writeOutputs(
-  report: Report,
+  report: ReportStream,
   flags: ScanFlags,
   formats: string[],
   sarifUris: SarifUris | undefined,
@@ -36,8 +39,13 @@ export async function writeOutputs(
   if (sarifUris) await warnSarifUris(sarifUris, report, formats);
   let ok = true;
   const written: typeof files = [];
+  let whole: Report | undefined;
+  const options = { rulesBaseUrl: flags.rulesBaseUrl, sarifUris };
   for (const { dest, id } of files) {
-    const data = (await reporter(id)).render(report, { rulesBaseUrl: flags.rulesBaseUrl, sarifUris });
+    const r = await reporter(id);
+    const data: Content = r.write
+      ? (out) => r.write!(report, out, options)
+      : r.render((whole ??= reportOf(report.head, report.summary, [...report.servers()])), options);
     try {
       await writeOutputFile(dest, data);
       written.push({ dest, id });
@@ -52,17 +60,14 @@ export async function writeOutputs(
   }
   const hint = htmlHint(written, command);
   if (hint && !flags.quiet) process.stderr.write(hint);
-  if (flags.json === '-') process.stdout.write((await reporter('json')).render(report));
+  if (flags.json === '-') (await reporter('json')).write!(report, (t) => process.stdout.write(t));
   return ok;
 }
 
 /** A mapped name no server has, or a path that is no file here: most likely a typo, so said on stderr. */
-async function warnSarifUris(uris: SarifUris, report: Report, formats: string[]): Promise<void> {
+async function warnSarifUris(uris: SarifUris, report: ReportStream, formats: string[]): Promise<void> {
   const { sarifUriWarnings } = await import('./sarif-uri.js');
-  for (const w of sarifUriWarnings(
-    uris,
-    report.servers.map((s) => s.name),
-    formats,
-  ))
-    process.stderr.write(`idemscan: warning: ${w}\n`);
+  const names: string[] = [];
+  for (const s of report.servers()) names.push(s.name);
+  for (const w of sarifUriWarnings(uris, names, formats)) process.stderr.write(`idemscan: warning: ${w}\n`);
 }

@@ -33,3 +33,9 @@ export const DEFAULT_SUPPRESS_FILE = '.idemscan-suppress.json';
 /** What `idemscan diff --format` writes (all to stdout). */
 export const DIFF_FORMATS = ['text', 'md', 'json'] as const;
 export type DiffFormat = (typeof DIFF_FORMATS)[number];
+
+/**
+ * What `scan` writes under `--out` as each server finishes (docs/SCALING.md): removed once the
+ * report files hold every server, kept by an interrupted run for `scan --resume`.
+ */
+export const SPOOL_FILE = 'scan.spool.ndjson';

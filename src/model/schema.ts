@@ -281,6 +281,8 @@ export const ReportOptions = loose({
   interrupted: z.boolean().optional(),
   scanned: z.number().optional(),
   targets: z.number().optional(),
+  /** `scan --resume`: servers read back from the spool of an interrupted run (docs/SCALING.md). */
+  resumed: z.number().int().nonnegative().optional(),
   profiles: z.array(ProfileUse).optional(),
   shard: loose({ index: z.number(), count: z.number() }).optional(),
   /** `merge`: the shard files this report was made of. */

@@ -1,43 +1,84 @@
-import type { ServerReport, Summary, WeightedSummary } from './schema.js';
-import { countVerdicts, isAnnotated, verdictFields, VERDICTS } from './verdicts.js';
+import type { ServerReport, Summary, Verdict, WeightedSummary } from './schema.js';
+import { isAnnotated, total, verdictFields, VERDICTS, zeroCounts } from './verdicts.js';
 
 /**
  * Counts over every tool of every server that was scanned (failed servers add no tools), and,
  * when targets record their monthly downloads, the same weighted by use. The one place both are
  * computed: scan and merge call it, so a merged report counts what one scan would have.
  */
-export function summarize(servers: ServerReport[]): Summary {
-  const tools = servers.flatMap((s) => s.tools);
-  const { readOnly, ...others } = verdictFields(countVerdicts(tools));
-  const weighted = weightedSummary(servers);
-  return {
-    servers: servers.length,
-    serversOk: servers.filter((s) => s.status === 'ok').length,
-    serversFailed: servers.filter((s) => s.status === 'failed').length,
-    tools: tools.length,
-    readOnly,
-    notReadOnly: tools.length - readOnly,
-    annotated: tools.filter((t) => isAnnotated(t.annotations)).length,
-    ...others,
-    ...(weighted ? { weighted } : {}),
-  };
+export function summarize(servers: Iterable<ServerReport>): Summary {
+  const tally = new SummaryTally();
+  for (const s of servers) tally.add(s);
+  return tally.summary();
 }
 
 /**
- * Download-weighted figures over scanned-ok servers with a `downloads` figure, or undefined when
- * there is none (an ordinary scan's summary stays as it was). A failed server's downloads are left
- * out of the total: nothing is known of its tools, and counting it would dilute every share.
+ * The summary folded one server at a time, so a scan that spools its servers to disk (thousands
+ * of remotes) counts them without holding them: the figures are those of `summarize` over all.
  */
-export function weightedSummary(servers: readonly ServerReport[]): WeightedSummary | undefined {
-  const counted = servers.filter((s) => s.status === 'ok' && typeof s.target.downloads === 'number');
-  if (counted.length === 0) return undefined;
-  const total = counted.reduce((n, s) => n + s.target.downloads!, 0);
-  const share = (part: number) => (total > 0 ? Math.round((part / total) * 10_000) / 10_000 : 0);
-  const verdicts = {} as WeightedSummary['verdicts'];
-  for (const { id: v } of VERDICTS) {
-    const having = counted.filter((s) => s.tools.some((t) => t.verdict === v));
-    const downloads = having.reduce((n, s) => n + s.target.downloads!, 0);
-    verdicts[v] = { servers: having.length, downloads, share: share(downloads) };
+export class SummaryTally {
+  private servers = 0;
+  private ok = 0;
+  private failed = 0;
+  private annotated = 0;
+  private readonly verdicts = zeroCounts();
+  /** Over scanned-ok servers with a `downloads` figure (weightedSummary). */
+  private weightedServers = 0;
+  private downloads = 0;
+  private readonly weighted = Object.fromEntries(VERDICTS.map((v) => [v.id, { servers: 0, downloads: 0 }])) as Record<
+    Verdict,
+    { servers: number; downloads: number }
+  >;
+
+  add(s: ServerReport): void {
+    this.servers += 1;
+    if (s.status === 'ok') this.ok += 1;
+    if (s.status === 'failed') this.failed += 1;
+    const seen = new Set<Verdict>();
+    for (const t of s.tools) {
+      if (t.verdict in this.verdicts) this.verdicts[t.verdict] += 1;
+      if (isAnnotated(t.annotations)) this.annotated += 1;
+      seen.add(t.verdict);
+    }
+    // A failed server's downloads are left out of the total: nothing is known of its tools, and
+    // counting it would dilute every share.
+    if (s.status !== 'ok' || typeof s.target.downloads !== 'number') return;
+    this.weightedServers += 1;
+    this.downloads += s.target.downloads;
+    for (const v of seen) {
+      if (!(v in this.weighted)) continue;
+      this.weighted[v].servers += 1;
+      this.weighted[v].downloads += s.target.downloads;
+    }
   }
-  return { servers: counted.length, downloads: total, verdicts };
+
+  summary(): Summary {
+    const { readOnly, ...others } = verdictFields(this.verdicts);
+    const tools = total(this.verdicts);
+    const weighted = this.weightedSummary();
+    return {
+      servers: this.servers,
+      serversOk: this.ok,
+      serversFailed: this.failed,
+      tools,
+      readOnly,
+      notReadOnly: tools - readOnly,
+      annotated: this.annotated,
+      ...others,
+      ...(weighted ? { weighted } : {}),
+    };
+  }
+
+  /** Download-weighted figures, or undefined when no scanned-ok server has a `downloads` figure. */
+  private weightedSummary(): WeightedSummary | undefined {
+    if (this.weightedServers === 0) return undefined;
+    const total = this.downloads;
+    const share = (part: number) => (total > 0 ? Math.round((part / total) * 10_000) / 10_000 : 0);
+    const verdicts = {} as WeightedSummary['verdicts'];
+    for (const { id: v } of VERDICTS) {
+      const { servers, downloads } = this.weighted[v];
+      verdicts[v] = { servers, downloads, share: share(downloads) };
+    }
+    return { servers: this.weightedServers, downloads: total, verdicts };
+  }
 }

@@ -6,7 +6,7 @@
  */
 import { HINT_NAMES, receivedText, type HintName } from '../model/verdicts.js';
 import { parsePinnedSpec, parsePypiSpec } from '../model/package-spec.js';
-import type { Report, ServerReport, ToolReport, Verdict } from '../model/schema.js';
+import type { ServerReport, ToolReport, Verdict } from '../model/schema.js';
 
 export interface DatasetRow {
   server: string;
@@ -72,13 +72,13 @@ const HINT_COLUMN: Record<HintName, 'read_only_hint' | 'destructive_hint' | 'ide
   openWorldHint: 'open_world_hint',
 };
 
-export function datasetRows(report: Report): DatasetRow[] {
-  return report.servers
-    .filter((s) => s.status === 'ok')
-    .flatMap((s) => {
-      const server = serverColumns(s);
-      return s.tools.map((t) => toolRow(server, t));
-    });
+/** The rows of each scanned-ok server, one server at a time (a spooled scan is never all in memory). */
+export function* datasetRows(servers: Iterable<ServerReport>): Generator<DatasetRow> {
+  for (const s of servers) {
+    if (s.status !== 'ok') continue;
+    const server = serverColumns(s);
+    for (const t of s.tools) yield toolRow(server, t);
+  }
 }
 
 type ServerColumns = Pick<DatasetRow, 'server' | 'package' | 'version' | 'downloads'>;

@@ -3,8 +3,7 @@
  * as `tools.csv` and `tools.ndjson`, the same rows in both.
  */
 import { DATASET_COLUMNS, datasetRows, HINT_COLUMNS, hintText, type DatasetRow } from './dataset-rows.js';
-import type { Report } from '../model/schema.js';
-import type { Reporter } from './types.js';
+import { streamingReporter } from './types.js';
 
 /** RFC 4180 line ends: CRLF after every record, the header included. */
 const CRLF = '\r\n';
@@ -30,30 +29,25 @@ export function csvField(value: string | number | boolean | null): string {
   return quote ? `"${s.replaceAll('"', '""')}"` : s;
 }
 
-export function renderCsv(report: Report): string {
-  const lines = [DATASET_COLUMNS.join(',')];
-  for (const row of datasetRows(report))
-    lines.push(
+export const csvReporter = streamingReporter((report, out) => {
+  out(DATASET_COLUMNS.join(',') + CRLF);
+  for (const row of datasetRows(report.servers()))
+    out(
       DATASET_COLUMNS.map((c) =>
         csvField(
           HINT_COLUMNS.has(c)
             ? hintText(row[c] as DatasetRow['read_only_hint'])
             : (row[c] as string | number | boolean | null),
         ),
-      ).join(','),
+      ).join(',') + CRLF,
     );
-  return lines.join(CRLF) + CRLF;
-}
+});
 
 /**
  * One JSON object per line, keys in column order; JSON escapes every line break inside a value.
  * Hints keep their JSON type: `false` the boolean, `"false"` the string a server sent instead.
  */
-export function renderNdjson(report: Report): string {
-  return datasetRows(report)
-    .map((row) => JSON.stringify(Object.fromEntries(DATASET_COLUMNS.map((c) => [c, row[c]]))) + '\n')
-    .join('');
-}
-
-export const csvReporter: Reporter = { render: renderCsv };
-export const ndjsonReporter: Reporter = { render: renderNdjson };
+export const ndjsonReporter = streamingReporter((report, out) => {
+  for (const row of datasetRows(report.servers()))
+    out(JSON.stringify(Object.fromEntries(DATASET_COLUMNS.map((c) => [c, row[c]]))) + '\n');
+});

@@ -1,5 +1,23 @@
-import type { Reporter } from './types.js';
+/**
+ * report.json, `JSON.stringify(report, null, 2)` byte for byte, written a server at a time: the
+ * report's head with an empty `servers`, spliced open where that array is. A string value cannot
+ * hold the marker (JSON escapes its quotes and newlines), so the first match is the array.
+ */
+import { reportOf } from '../model/report-head.js';
+import { streamingReporter } from './types.js';
 
-export const jsonReporter: Reporter = {
-  render: (report) => JSON.stringify(report, null, 2) + '\n',
-};
+const EMPTY_SERVERS = '\n  "servers": []';
+
+export const jsonReporter = streamingReporter((report, out) => {
+  const shell = JSON.stringify(reportOf(report.head, report.summary, []), null, 2);
+  const at = shell.indexOf(EMPTY_SERVERS);
+  out(`${shell.slice(0, at)}\n  "servers": [`);
+  let first = true;
+  for (const server of report.servers()) {
+    // Newlines in JSON text are the indentation's only: strings escape theirs.
+    out(`${first ? '' : ','}\n    ${JSON.stringify(server, null, 2).replaceAll('\n', '\n    ')}`);
+    first = false;
+  }
+  out(first ? ']' : '\n  ]');
+  out(`${shell.slice(at + EMPTY_SERVERS.length)}\n`);
+});

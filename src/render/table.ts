@@ -5,14 +5,14 @@
  * cut in the middle but stay distinct. Counts come from the report (tools' verdicts, the summary),
  * never from classify/.
  */
-import type { Report, ServerReport, Verdict } from '../model/schema.js';
+import type { Report, ServerReport, Summary, Verdict } from '../model/schema.js';
 import { headline, serverView } from './view.js';
 import { headlineText, plural, summaryCounts, VERDICTS } from '../model/verdicts.js';
 import { noCommandLines } from './terminal.js';
 import { cellText, naturalWidths, renderColumns, totalWidth, type Column } from './columns.js';
 import { cutEnd, displayWidth, distinctCuts } from './width.js';
 import { tellingLine } from './stderr-line.js';
-import type { Reporter } from './types.js';
+import { streamingReporter } from './types.js';
 import { unprotectedLines } from './unprotected.js';
 
 /** Headings of the verdict columns, from the longest to the shortest. */
@@ -31,7 +31,8 @@ const MIN_STATUS = 6;
 const MAX_NAME = 60;
 
 interface Row {
-  server?: ServerReport;
+  /** A failed server's reason and its telling stderr line, shown under its row. */
+  failure?: string[];
   name: string;
   protocol: string;
   version: string;
@@ -44,7 +45,7 @@ function serverRow(s: ServerReport): Row {
   const { counts: byVerdict, partial } = serverView(s);
   const counts = VERDICTS.map((v) => byVerdict[v.id]);
   return {
-    server: s,
+    failure: s.status === 'failed' ? failureLines(s) : undefined,
     name: cellText(s.name),
     // The version is what the server answered: escaped like any server text.
     protocol: s.protocol ? `${s.protocol.era} ${cellText(s.protocol.version, 24)}` : '-',
@@ -55,8 +56,7 @@ function serverRow(s: ServerReport): Row {
   };
 }
 
-function totalRow(report: Report): Row {
-  const t = report.summary;
+function totalRow(t: Summary): Row {
   const byVerdict = summaryCounts(t);
   return {
     name: 'total',
@@ -102,9 +102,14 @@ export interface TableText {
   width: number;
 }
 
-/** The table's lines and the width they take, for a terminal `width` columns wide. */
-export function summaryTable(report: Report, width = Infinity): TableText {
-  const rows = [...report.servers.map(serverRow), totalRow(report)];
+/**
+ * The table's lines and the width they take, for a terminal `width` columns wide. The servers are
+ * read once, each to its small row (a spooled scan of thousands is never all in memory).
+ */
+export function summaryTable(servers: Iterable<ServerReport>, summary: Summary, width = Infinity): TableText {
+  const rows: Row[] = [];
+  for (const s of servers) rows.push(serverRow(s));
+  rows.push(totalRow(summary));
   const names = rows.map((r) => r.name);
   const longest = Math.min(Number.isFinite(width) ? MAX_NAME : Infinity, Math.max(6, ...names.map(displayWidth)));
   // The widest layout that shows every name whole, else the widest that leaves names 20 columns;
@@ -133,11 +138,11 @@ export function summaryTable(report: Report, width = Infinity): TableText {
   const tableWidth = totalWidth(widths);
   const detailWidth = Math.min(width, Math.max(tableWidth, 80)) - 4;
   const lines = [head!, rule!];
-  report.servers.forEach((s, i) => {
+  for (let i = 0; i < rows.length - 1; i++) {
     lines.push(body[i]!);
     // A failed server's reason and its last stderr line go right under its row.
-    if (s.status === 'failed') for (const l of failureLines(s)) lines.push(`    ${cutEnd(l, detailWidth)}`);
-  });
+    for (const l of rows[i]!.failure ?? []) lines.push(`    ${cutEnd(l, detailWidth)}`);
+  }
   lines.push(rule!, body[body.length - 1]!);
   return { lines, width: tableWidth };
 }
@@ -154,7 +159,7 @@ export function failureLines(s: ServerReport): string[] {
  * The headline, in the words the HTML and Markdown use (verdicts.ts), with the servers it is
  * across, then the breakdown of the tools that are not read-only.
  */
-export function headlineLines(report: Report): string[] {
+export function headlineLines(report: Pick<Report, 'summary'>): string[] {
   const h = headline(report);
   const across = `across ${plural(h.servers, 'server')}${h.serversFailed ? ` (${h.serversFailed} failed to scan)` : ''}`;
   const first = `${headlineText(summaryCounts(report.summary))}, ${across}.`;
@@ -186,22 +191,21 @@ export function wrap(text: string, width: number): string[] {
   return lines.map((line) => noCommandLines(line));
 }
 
-export const tableReporter: Reporter = {
-  render(report: Report, options = {}) {
-    const width = options.width ?? Infinity;
-    const { lines } = summaryTable(report, width);
-    if (report.skipped?.length) lines.push('');
-    for (const k of report.skipped ?? [])
-      lines.push(cutEnd(`skipped ${cellText(k.name, 80)}: ${cellText(k.reason, 300)}`, width));
-    if (report.options.interrupted) {
-      const o = report.options;
-      lines.push(
-        `interrupted: ${o.scanned ?? report.servers.length} of ${plural(o.targets ?? report.servers.length, 'server')} scanned`,
-      );
-    }
-    lines.push('', ...headlineLines(report).flatMap((l) => wrap(l, Math.max(40, width))));
-    const worst = unprotectedLines(report, width, options.toolsCommand);
-    if (worst.length > 0) lines.push('', ...worst);
-    return lines.join('\n') + '\n';
-  },
-};
+export const tableReporter = streamingReporter((report, out, options = {}) => {
+  const width = options.width ?? Infinity;
+  const { head, summary } = report;
+  const { lines } = summaryTable(report.servers(), summary, width);
+  if (head.skipped?.length) lines.push('');
+  for (const k of head.skipped ?? [])
+    lines.push(cutEnd(`skipped ${cellText(k.name, 80)}: ${cellText(k.reason, 300)}`, width));
+  if (head.options.interrupted) {
+    const o = head.options;
+    lines.push(
+      `interrupted: ${o.scanned ?? summary.servers} of ${plural(o.targets ?? summary.servers, 'server')} scanned`,
+    );
+  }
+  lines.push('', ...headlineLines(report).flatMap((l) => wrap(l, Math.max(40, width))));
+  const worst = unprotectedLines(report.servers(), width, options.toolsCommand);
+  if (worst.length > 0) lines.push('', ...worst);
+  out(lines.join('\n') + '\n');
+});

@@ -1,8 +1,26 @@
+import { streamOf, type ReportStream } from '../model/report-head.js';
 import type { Report } from '../model/schema.js';
 
 /** A way to render a report. Registered by name, with its file, in ./index.ts; `--format` picks them. */
 export interface Reporter {
   render(report: Report, options?: RenderOptions): string;
+  /**
+   * The same text in pieces, the servers read one at a time (a scan of thousands spooled to disk):
+   * reporters that have it are written without the report in memory. `render` is this, joined.
+   */
+  write?(report: ReportStream, out: (text: string) => void, options?: RenderOptions): void;
+}
+
+/** A streaming reporter: `render` is its `write` joined, so the two cannot differ. */
+export function streamingReporter(write: NonNullable<Reporter['write']>): Required<Reporter> {
+  return {
+    write,
+    render(report, options) {
+      const parts: string[] = [];
+      write(streamOf(report), (t) => parts.push(t), options);
+      return parts.join('');
+    },
+  };
 }
 
 export interface RenderOptions {

@@ -3,7 +3,7 @@
  * so the first scan already says which tools a client must not retry blindly. Each line fits the
  * width; names are server text, escaped like every cell.
  */
-import type { Report } from '../model/schema.js';
+import type { ServerReport } from '../model/schema.js';
 import { cellText } from './columns.js';
 import { cutEnd, cutMiddle, displayWidth } from './width.js';
 
@@ -17,17 +17,24 @@ const NAME_WIDTH = 40;
  * The lines, or none when no tool is unprotected. `toolsCommand`: the command that shows every
  * tool (`idemscan report output/report.json --format tools`), when the CLI knows the report file.
  */
-export function unprotectedLines(report: Report, width: number, toolsCommand?: string): string[] {
-  const worst = report.servers
-    .map((s) => ({ name: s.name, tools: s.tools.filter((t) => t.verdict === 'unprotected').map((t) => t.name) }))
-    .filter((s) => s.tools.length > 0)
-    .sort((a, b) => b.tools.length - a.tools.length || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  if (worst.length === 0) return [];
-  const shown = worst.slice(0, WORST_SERVERS);
+export function unprotectedLines(servers: Iterable<ServerReport>, width: number, toolsCommand?: string): string[] {
+  // The worst few kept as the servers go by, and the others only counted: a spooled scan of
+  // thousands is read one server at a time.
+  const shown: Worst[] = [];
+  let having = 0;
+  for (const s of servers) {
+    const tools = s.tools.filter((t) => t.verdict === 'unprotected').map((t) => t.name);
+    if (tools.length === 0) continue;
+    having += 1;
+    shown.push({ name: s.name, tools });
+    shown.sort(worstFirst);
+    if (shown.length > WORST_SERVERS) shown.pop();
+  }
+  if (having === 0) return [];
   const lines = [
     cutEnd(
-      shown.length < worst.length
-        ? `Unprotected tools, the ${shown.length} servers with the most (of ${worst.length}):`
+      shown.length < having
+        ? `Unprotected tools, the ${shown.length} servers with the most (of ${having}):`
         : 'Unprotected tools:',
       width,
     ),
@@ -39,6 +46,16 @@ export function unprotectedLines(report: Report, width: number, toolsCommand?: s
   if (displayWidth(`${say} ${how}`) <= width) lines.push(`${say} ${how}`);
   else lines.push(cutEnd(say, width), `  ${how}`);
   return lines;
+}
+
+interface Worst {
+  name: string;
+  tools: string[];
+}
+
+/** Most unprotected tools first, then by name. */
+function worstFirst(a: Worst, b: Worst): number {
+  return b.tools.length - a.tools.length || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
 }
 
 /** `  name (12): a, b, c, +9 more`, as many names as fit `width`. */

@@ -56,7 +56,7 @@ export interface Headline {
   serversFailed: number;
 }
 
-export function headline(report: Report): Headline {
+export function headline(report: Pick<Report, 'summary'>): Headline {
   const s = report.summary;
   const { writes, safe } = retryFigures(summaryCounts(s));
   return {

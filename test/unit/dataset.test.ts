@@ -6,7 +6,10 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { mergeReports } from '../../src/compare/merge.js';
 import { DATASET_COLUMNS, datasetRows } from '../../src/render/dataset-rows.js';
-import { csvField, renderCsv, renderNdjson } from '../../src/render/dataset.js';
+import { csvField, csvReporter, ndjsonReporter } from '../../src/render/dataset.js';
+
+const renderCsv = (r: Report) => csvReporter.render(r);
+const renderNdjson = (r: Report) => ndjsonReporter.render(r);
 import { markdownReporter } from '../../src/render/markdown.js';
 import { Report as ReportSchema, type Report, type ServerReport, type TargetInfo } from '../../src/model/schema.js';
 import { summarize } from '../../src/model/summary.js';
@@ -53,13 +56,15 @@ const hostile = server(
 );
 
 describe('dataset rows', () => {
-  const rows = datasetRows(
-    report([
-      hostile,
-      failed('down', 9),
-      server('sdk-less', [{ name: 'x' }], {}, { serverInfo: { name: 's', version: '0.9' } }),
-    ]),
-  );
+  const rows = [
+    ...datasetRows(
+      report([
+        hostile,
+        failed('down', 9),
+        server('sdk-less', [{ name: 'x' }], {}, { serverInfo: { name: 's', version: '0.9' } }),
+      ]).servers,
+    ),
+  ];
 
   it('one row per tool of every ok server, with package, version and downloads', () => {
     expect(rows).toHaveLength(5);

@@ -114,7 +114,7 @@ describe('signals', () => {
     const report = { options: { concurrency: 1 }, servers: [{}, {}] } as unknown as Report;
     // Sent now, delivered by the event loop later: as when the thread was busy with a server.
     process.kill(process.pid, 'SIGTERM');
-    const settled = await interrupt.settle(report, 2);
+    const settled = await interrupt.settle(report, 2, 2);
     expect(interrupt.interrupted).toBe(true);
     expect(settled.options).toEqual({ concurrency: 1, interrupted: true, scanned: 2, targets: 2 });
   });
@@ -122,6 +122,6 @@ describe('signals', () => {
   it('leaves a report alone when no signal came', async () => {
     interrupt = watchSignals();
     const report = { options: {}, servers: [] } as unknown as Report;
-    expect(await interrupt.settle(report, 0)).toBe(report);
+    expect(await interrupt.settle(report, 0, 0)).toBe(report);
   });
 });

@@ -127,7 +127,8 @@ describe('summary table', () => {
   });
 
   it("puts a failed server's reason and last stderr line right under its row", () => {
-    const lines = summaryTable(report([server('one'), failed]), 80).lines;
+    const r = report([server('one'), failed]);
+    const lines = summaryTable(r.servers, r.summary, 80).lines;
     const at = lines.findIndex((l) => l.startsWith('crashy'));
     expect(lines[at + 1]).toBe('    exited: the server exited with code 1');
     expect(lines[at + 2]).toBe('    stderr: fatal: no database');

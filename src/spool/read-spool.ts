@@ -1,0 +1,107 @@
+/**
+ * Reads back the spool an interrupted scan left (`scan --resume`). The file sits in an output
+ * folder anyone may have written to, so it is read like a saved report: in chunks, each line
+ * bounded in size, parsed and checked against the schemas; the first bad line is an error naming
+ * the file and line. Only a last line without its newline (the scan was killed while writing it) is
+ * dropped, and said.
+ */
+import { closeSync, openSync, readSync } from 'node:fs';
+import { DEFAULTS } from '../model/limits.js';
+import { SpoolHeader, SpoolLine } from '../model/spool-schema.js';
+import { describeZodError } from '../model/zod-errors.js';
+import { fileErrorWords } from '../model/error-words.js';
+
+/** A spool line, bigger than any server's report may be (its JSON, escaped), is not one idemscan wrote. */
+const MAX_LINE_BYTES = DEFAULTS.maxServerBytes * 2;
+const CHUNK = 1024 * 1024;
+
+export class SpoolFileError extends Error {
+  constructor(
+    readonly file: string,
+    readonly detail: string,
+  ) {
+    super(`${file}: ${detail}`);
+    this.name = 'SpoolFileError';
+  }
+}
+
+export interface SpoolContents {
+  header: SpoolHeader;
+  /** Each server line, checked, with its JSON as read (copied into the new spool as it is). */
+  lines(): Generator<{ line: number; entry: SpoolLine; json: string }>;
+  /** After `lines()` has run: whether a last line was cut short. */
+  readonly truncated: boolean;
+}
+
+/** Opens `file` and checks its header; `lines()` then reads the rest in one pass. */
+export function readSpool(file: string): SpoolContents {
+  const raw = rawLines(file);
+  const first = raw.next();
+  if (first.done) throw new SpoolFileError(file, 'empty: not a spool file');
+  const header = SpoolHeader.safeParse(parseLine(file, 1, first.value.text));
+  if (!header.success)
+    throw new SpoolFileError(file, `line 1: not a spool header: ${describeZodError('', header.error)}`);
+  let truncated = false;
+  return {
+    header: header.data,
+    get truncated() {
+      return truncated;
+    },
+    *lines() {
+      for (const { line, text, complete } of raw) {
+        if (!complete) {
+          truncated = true;
+          return;
+        }
+        const entry = SpoolLine.safeParse(parseLine(file, line, text));
+        if (!entry.success) throw new SpoolFileError(file, `line ${line}: ${describeZodError('', entry.error)}`);
+        yield { line, entry: entry.data, json: text };
+      }
+    },
+  };
+}
+
+function parseLine(file: string, line: number, text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new SpoolFileError(file, `line ${line}: not JSON`);
+  }
+}
+
+/** The file's lines, read 1 MiB at a time; `complete` is false for a last line without its newline. */
+function* rawLines(file: string): Generator<{ line: number; text: string; complete: boolean }> {
+  let fd: number;
+  try {
+    fd = openSync(file, 'r');
+  } catch (err) {
+    throw new SpoolFileError(file, `cannot read: ${fileErrorWords(err)}`);
+  }
+  try {
+    const chunk = Buffer.allocUnsafe(CHUNK);
+    let pending: Buffer[] = [];
+    let pendingBytes = 0;
+    let line = 0;
+    for (let n = readSync(fd, chunk); n > 0; n = readSync(fd, chunk)) {
+      let start = 0;
+      for (let nl = chunk.indexOf(10, start); nl >= 0 && nl < n; nl = chunk.indexOf(10, start)) {
+        pending.push(Buffer.from(chunk.subarray(start, nl)));
+        line += 1;
+        yield { line, text: Buffer.concat(pending).toString('utf8'), complete: true };
+        pending = [];
+        pendingBytes = 0;
+        start = nl + 1;
+      }
+      pendingBytes += n - start;
+      if (pendingBytes > MAX_LINE_BYTES)
+        throw new SpoolFileError(
+          file,
+          `line ${line + 1}: longer than ${MAX_LINE_BYTES} bytes: not a line idemscan wrote`,
+        );
+      pending.push(Buffer.from(chunk.subarray(start, n)));
+    }
+    if (pendingBytes > 0) yield { line: line + 1, text: Buffer.concat(pending).toString('utf8'), complete: false };
+  } finally {
+    closeSync(fd);
+  }
+}
