@@ -30,10 +30,15 @@ export function floorScan({ command, args, env, cwd }: FloorLaunch): Promise<num
       stdio: ['pipe', 'pipe', 'ignore'],
       env: { ...getDefaultEnvironment(), ...env },
       cwd,
+      // A session of its own, as idemscan starts every server: with the kernel's autogroup
+      // scheduling each session gets its own share of the CPU, so on a busy machine servers left
+      // in this process's session would run slower than idemscan's and flatter it.
+      detached: true,
     });
     let buffer = '';
     let tools = -1;
-    const write = (msg: Record<string, unknown>) => child.stdin.write(JSON.stringify({ jsonrpc: '2.0', ...msg }) + '\n');
+    const write = (msg: Record<string, unknown>) =>
+      child.stdin.write(JSON.stringify({ jsonrpc: '2.0', ...msg }) + '\n');
     const listTools = () => write({ id: 2, method: 'tools/list', params: { _meta: META } });
     child.stdin.on('error', () => {});
     child.stdout.setEncoding('utf8');
@@ -61,7 +66,9 @@ export function floorScan({ command, args, env, cwd }: FloorLaunch): Promise<num
       }
     });
     child.once('error', reject);
-    child.once('exit', () => (tools >= 0 ? resolve(tools) : reject(new Error(`${command} exited before listing tools`))));
+    child.once('exit', () =>
+      tools >= 0 ? resolve(tools) : reject(new Error(`${command} exited before listing tools`)),
+    );
     write({ id: 1, method: 'server/discover', params: { _meta: META } });
   });
 }

@@ -89,7 +89,13 @@ if (realCache) {
     const why =
       'error' in prepared
         ? prepared.error
-        : rerunWithoutNetwork(fileURLToPath(import.meta.url), ['--real', cacheDir, '0', String(concurrency), String(rounds)]);
+        : rerunWithoutNetwork(fileURLToPath(import.meta.url), [
+            '--real',
+            cacheDir,
+            '0',
+            String(concurrency),
+            String(rounds),
+          ]);
     if (why) console.log(`real npm servers: not measured: ${why}`);
   }
 }
