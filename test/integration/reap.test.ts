@@ -35,7 +35,9 @@ it('starts the next server while a listed one is still exiting, and returns once
   const scanning = scan([raw('slow', 'slow-exit', log.file), raw('next', 'banner', log.file)], {
     concurrency: 1,
     onProgress: (e) => {
-      if (e.type === 'start' && e.target === 'next') aliveWhenNextStarted = isRunning(slowPid);
+      // Looked up here too: a raw fixture can be listed before the poll below has seen its pid.
+      if (e.type === 'start' && e.target === 'next')
+        aliveWhenNextStarted = isRunning(slowPid || pidOf(log, 'slow-exit'));
     },
   });
   slowPid = await waitPid(log, 'slow-exit');
