@@ -71,7 +71,7 @@ writeFileSync(list, JSON.stringify({ servers: entries }));
 const limit = pLimit(concurrency);
 const floorOnce = async () => {
   const t = performance.now();
-  await Promise.all(entries.map((e) => limit(() => floorScan(e.command, e.args))));
+  await Promise.all(entries.map((e) => limit(() => floorScan(e))));
   return performance.now() - t;
 };
 const cliOnce = () =>

@@ -8,6 +8,7 @@ import os from 'node:os';
 import pLimit from 'p-limit';
 import type { LoadedProfile } from './classify/profiles/index.js';
 import { EraMemo } from './connect/era-memo.js';
+import { PendingCloses } from './connect/closes.js';
 import { DEFAULT_CONNECT_OPTIONS, type ConnectOptions } from './connect/observe.js';
 import type { OAuthScanOptions } from './connect/oauth/server-auth.js';
 import { bounded } from './model/bounds.js';
@@ -174,12 +175,14 @@ async function scanAll(
   const trust = new NameMatcher(options.trust);
   const one = { ...options, cacheDir, installErrors, shared, trustMatcher: trust };
   let done = 0;
+  // Listed servers end in the background, their slots free at once; none outlives the scan.
+  const closes = new PendingCloses();
   await Promise.all(
     targets.map((target, index) =>
       (target.transport === 'stdio' ? stdioLimit : httpLimit)(async () => {
         if (options.signal?.aborted) return;
         options.onProgress?.({ type: 'start', target: target.name, index, total: targets.length });
-        const server = await scanOne(target, { ...connect, eraMemo, signal: options.signal, oauth }, one).catch(
+        const server = await scanOne(target, { ...connect, eraMemo, signal: options.signal, oauth, closes }, one).catch(
           (err: unknown) => crashed(target, err, shared),
         );
         // A server cut short by Ctrl-C did not fail: it was not scanned. One that finished as the
@@ -189,7 +192,7 @@ async function scanAll(
         options.onProgress?.({ type: 'done', server, index: done++, total: targets.length, target: index });
       }),
     ),
-  );
+  ).finally(() => closes.settled());
   eraMemo.save(cacheDir);
   const later = await laterSecrets(cacheDir, shared);
   // A server of an earlier run (--resume) was redacted with what was stored then: all of it now, and then.

@@ -1,6 +1,7 @@
 /**
  * Connect to one target, negotiate, list its tools, and end it: always returns, never throws.
- * Whatever happens, the server's processes are gone when this resolves.
+ * Whatever happens, the server's processes are gone when this resolves, unless `closes` is given:
+ * then a listed stdio server may still be ending, and `closes` holds that close.
  */
 import { DEFAULTS, LIMITS } from '../model/limits.js';
 import { bounded, boundedTail } from '../model/bounds.js';
@@ -11,6 +12,7 @@ import { keptSession, ServerBudget } from './budget.js';
 import type { Channel } from './channel.js';
 import { memoKey, type EraMemo } from './era-memo.js';
 import { ScanFailure } from './failure.js';
+import type { PendingCloses } from './closes.js';
 import { listTools } from './list.js';
 import { negotiate, type Session } from './negotiate.js';
 import { RpcClient } from './rpc.js';
@@ -50,6 +52,11 @@ export interface ConnectOptions {
    * bounds the connection, Ctrl-C still does. It must not throw.
    */
   afterList?: (open: OpenSession) => Promise<void>;
+  /**
+   * Given: a stdio server listed in full is closed in the background, added here, and `observe()`
+   * resolves without waiting for its exit; the caller awaits `closes.settled()` before it is done.
+   */
+  closes?: PendingCloses;
 }
 
 /** A negotiated connection and its listing, as `afterList` gets it. */
@@ -171,6 +178,7 @@ async function attempt(run: Run, channel: Channel, skipProbe?: string): Promise<
   const { opts, obs } = run;
   const rpc = new RpcClient(channel);
   const stop = stopOn(rpc, run);
+  let listed = false;
   try {
     if (opts.signal?.aborted) throw new ScanFailure('interrupted', 'interrupted');
     await Promise.race([channel.start(), stop.stopped]);
@@ -193,6 +201,7 @@ async function attempt(run: Run, channel: Channel, skipProbe?: string): Promise<
       stop.clearDeadline();
       await opts.afterList({ rpc, session, tools: listing.tools });
     }
+    listed = true;
   } catch (err) {
     // Before the close below: whether it was still starting is a question about it alive.
     throw err instanceof ScanFailure && err.kind === 'timeout' && !opts.signal?.aborted
@@ -200,10 +209,21 @@ async function attempt(run: Run, channel: Channel, skipProbe?: string): Promise<
       : err;
   } finally {
     stop.dispose();
-    await channel.close();
     // Settles what is still in flight (a probe nobody waits for) and clears its timer.
-    rpc.fail(new ScanFailure('exited', 'connection closed'));
+    const close = channel.close().then(() => rpc.fail(new ScanFailure('exited', 'connection closed')));
+    if (listed && opts.closes && closesUnread(channel, obs)) opts.closes.add(close);
+    else await close;
   }
+}
+
+/**
+ * Whether nothing the report says is read while, or after, this server stops: then it may end in
+ * the background. Its stdout is no longer read once closing (stdio.ts), and its stderr only for a
+ * failure or a listing cut short (explainStdio), whose last words may come as it stops: those are
+ * closed before `observe()` resolves, as is HTTP (one request, no process to reap).
+ */
+function closesUnread(channel: Channel, obs: Observation): boolean {
+  return channel.kind === 'stdio' && !obs.failure && !obs.findings.some((f) => f.rule === RULE.toolListIncomplete);
 }
 
 /** The deadline and the signal, as one promise that rejects (and fails every pending request). */
