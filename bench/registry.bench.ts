@@ -8,45 +8,16 @@
  *    and once with each tools/list held LATENCY_MS (default 200: a remote across a network).
  *   npm run build && node --import tsx bench/registry.bench.ts [SERVERS=10000] [ENDPOINTS=2000] [LATENCY_MS=200]
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { FIXTURES } from '../test/fixtures/index.js';
+import { listen, timedCli as timed } from './cli-timing.js';
 
 const [serversArg = '10000', endpointsArg = '2000', latencyArg = '200'] = process.argv.slice(2);
-const cli = fileURLToPath(new URL('../dist/cli/main.js', import.meta.url));
 const registryFixture = fileURLToPath(new URL('../test/fixtures/registry-server.mjs', import.meta.url));
 const dir = mkdtempSync(path.join(os.tmpdir(), 'idemscan-registry-bench-'));
-
-function listen(file: string, env: Record<string, string>): Promise<{ url: string; child: ChildProcess }> {
-  const child = spawn(process.execPath, [file], {
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  return new Promise((resolve) => {
-    let out = '';
-    child.stdout!.setEncoding('utf8');
-    child.stdout!.on('data', (chunk: string) => {
-      if (out.includes('\n')) return; // drain the HIT lines
-      out += chunk;
-      const m = /^LISTENING (\S+)$/m.exec(out);
-      if (m?.[1]) resolve({ url: m[1], child });
-    });
-  });
-}
-
-function timed(args: string[]): { seconds: number; rssMiB: number; code: number | null; stderr: string } {
-  const t0 = performance.now();
-  const run = spawnSync('/usr/bin/time', ['-v', process.execPath, cli, ...args], {
-    encoding: 'utf8',
-    maxBuffer: 256 * 1024 * 1024,
-  });
-  const seconds = (performance.now() - t0) / 1000;
-  const rssKb = Number(/Maximum resident set size \(kbytes\): (\d+)/.exec(run.stderr)?.[1] ?? NaN);
-  return { seconds, rssMiB: rssKb / 1024, code: run.status, stderr: run.stderr };
-}
 
 const registry = await listen(registryFixture, { SERVERS: serversArg, PAGE_SIZE: '100' });
 const pullOut = path.join(dir, 'registry.json');

@@ -1,0 +1,39 @@
+/**
+ * Issue 19's curve: servers vs seconds vs peak memory for a scan of N remote endpoints with the
+ * default settings (`scan LIST --out DIR`: --http-concurrency 64, report.json, the table), all N
+ * served on loopback by one fixture process (hostile-http.mjs MODE=tools, /mcp/<i>, 3 tools each).
+ * The goals: 5,000 in <= 45 s and <= 300 MiB peak RSS; 10,000 in <= 90 s and <= 300 MiB.
+ *   npm run build && node --import tsx bench/remotes.bench.ts [COUNTS=1000,2000,5000,10000] [ROUNDS=1]
+ * IDEMSCAN_CLI=/path/to/dist/cli/main.js measures another build.
+ */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { FIXTURES } from '../test/fixtures/index.js';
+import { CLI, listen, timedCli } from './cli-timing.js';
+
+const [countsArg = '1000,2000,5000,10000', roundsArg = '1'] = process.argv.slice(2);
+const dir = mkdtempSync(path.join(os.tmpdir(), 'idemscan-remotes-bench-'));
+const endpoints = await listen(FIXTURES.hostileHttp, { MODE: 'tools', TOOLS: '3' });
+console.log(`CLI: ${CLI}`);
+console.log('servers | seconds | servers/s | peak RSS MiB | report.json MiB | ok');
+try {
+  for (const n of countsArg.split(',').map(Number)) {
+    const list = path.join(dir, `remotes-${n}.json`);
+    const servers = Array.from({ length: n }, (_, i) => ({ name: `remote-${i}`, url: `${endpoints.url}/${i}` }));
+    writeFileSync(list, JSON.stringify({ servers }));
+    for (let round = 0; round < Number(roundsArg); round++) {
+      const out = path.join(dir, `out-${n}-${round}`);
+      const r = timedCli(['scan', list, '--out', out, '--cache-dir', path.join(dir, 'cache')]);
+      const text = readFileSync(path.join(out, 'report.json'), 'utf8');
+      const ok = (JSON.parse(text) as { summary: { serversOk: number } }).summary.serversOk;
+      console.log(
+        `${n} | ${r.seconds.toFixed(1)} | ${(n / r.seconds).toFixed(0)} | ${r.rssMiB.toFixed(0)} | ${(text.length / 1024 / 1024).toFixed(1)} | ${ok} (exit ${r.code})`,
+      );
+      rmSync(out, { recursive: true, force: true });
+    }
+  }
+} finally {
+  endpoints.child.kill();
+  rmSync(dir, { recursive: true, force: true });
+}
