@@ -47,6 +47,13 @@ export function naturalWidths(columns: readonly Column[], rows: readonly string[
 }
 
 /**
+ * Rows cli-table3 lays out at once. Its layout (`fillInTable`) takes time quadratic in the rows: a
+ * table of 10,000 servers took 18 s. Blocks of this many rows, drawn with the same widths and
+ * stacked, are the same lines (no row separators, each line trimmed) in linear time.
+ */
+export const BLOCK_ROWS = 100;
+
+/**
  * The lines of a table, `rule` the line of `-` under the head. The last column's width is cli-table3's
  * own measure unless `cutLast` (its width then is `widths`' last, and longer cells are cut).
  */
@@ -57,10 +64,29 @@ export function renderColumns(
   rule = true,
   cutLast = false,
 ): string[] {
+  if (rows.length <= BLOCK_ROWS) return drawColumns(columns, rows, widths, rule, cutLast);
+  // Every block gets the last column's width over all rows, so each draws it as one table would.
+  const last = widths.length - 1;
+  const fixed = cutLast ? widths : widths.map((w, i) => (i === last ? naturalWidths(columns, rows)[last]! : w));
+  const lines = drawColumns(columns, rows.slice(0, BLOCK_ROWS), fixed, rule, true);
+  for (let at = BLOCK_ROWS; at < rows.length; at += BLOCK_ROWS)
+    lines.push(...drawColumns(undefined, rows.slice(at, at + BLOCK_ROWS), fixed, false, true, columns));
+  return lines;
+}
+
+/** One cli-table3 table; `columns` undefined draws the rows without a head (a later block). */
+export function drawColumns(
+  columns: readonly Column[] | undefined,
+  rows: readonly string[][],
+  widths: readonly number[],
+  rule: boolean,
+  cutLast: boolean,
+  aligned: readonly Column[] = columns ?? [],
+): string[] {
   const table = new Table({
-    head: columns.map((c) => c.head),
+    head: columns ? columns.map((c) => c.head) : [],
     colWidths: widths.map((w, i) => (i === widths.length - 1 && !cutLast ? null : w)),
-    colAligns: columns.map((c) => (c.right ? 'right' : 'left')),
+    colAligns: aligned.map((c) => (c.right ? 'right' : 'left')),
     wordWrap: false,
     truncate: '…',
     chars: rule ? PLAIN : { ...PLAIN, mid: '', 'mid-mid': '' },
