@@ -5,6 +5,7 @@
  * and scans only the targets it does not hold. Not a command module: cli/commands.ts imports it.
  */
 import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import v8 from 'node:v8';
 import path from 'node:path';
 import { SPOOL_FILE } from '../model/formats.js';
@@ -46,7 +47,14 @@ export function openSpool(out: string, targets: readonly Target[], resume: boole
   const keys = targets.map(targetKey);
   const keyOf = (position: number) => keys[position]!;
   const header = { idemscanSpool: 1 as const, schemaVersion: SCHEMA_VERSION, startedAt: new Date().toISOString() };
-  if (!resume) return { spool: FileSpool.create(file, header, keyOf), resumed: new Set(), startedAt: header.startedAt };
+  if (!resume) {
+    // Said even with -q: the servers an interrupted scan kept are about to go.
+    if (existsSync(file))
+      process.stderr.write(
+        `idemscan: warning: replacing ${safeText(file, 300)}, the servers an interrupted scan kept (--resume keeps them)\n`,
+      );
+    return { spool: FileSpool.create(file, header, keyOf), resumed: new Set(), startedAt: header.startedAt };
+  }
 
   let old: ReturnType<typeof readSpool>;
   try {
@@ -74,13 +82,13 @@ export function openSpool(out: string, targets: readonly Target[], resume: boole
   const resumed = new Set<number>();
   let dropped = 0;
   try {
-    for (const { entry, json } of old.lines()) {
+    for (const { entry } of old.lines()) {
       const at = byKey.get(entry.key);
       if (at === undefined || targets[at]!.name !== entry.server.name || resumed.has(at)) {
         dropped += 1;
         continue;
       }
-      next.addLine(at, json);
+      next.addLine(at, JSON.stringify(entry));
       resumed.add(at);
     }
   } catch (err) {

@@ -41,7 +41,7 @@ export class FileSpool implements ServerSink {
     this.addLine(position, JSON.stringify({ key: this.keyOf(position), server }));
   }
 
-  /** A line read back from an earlier spool (`--resume`), already checked, at its new position. */
+  /** A line read back from an earlier spool (`--resume`), checked and written anew, at its new position. */
   addLine(position: number, json: string): void {
     const at = this.end;
     const length = this.append(json);

@@ -27,8 +27,8 @@ export class SpoolFileError extends Error {
 
 export interface SpoolContents {
   header: SpoolHeader;
-  /** Each server line, checked, with its JSON as read (copied into the new spool as it is). */
-  lines(): Generator<{ line: number; entry: SpoolLine; json: string }>;
+  /** Each server line, checked: what the schemas keep of it (unknown fields dropped, as a saved report's are). */
+  lines(): Generator<{ line: number; entry: SpoolLine }>;
   /** After `lines()` has run: whether a last line was cut short. */
   readonly truncated: boolean;
 }
@@ -55,7 +55,7 @@ export function readSpool(file: string): SpoolContents {
         }
         const entry = SpoolLine.safeParse(parseLine(file, line, text));
         if (!entry.success) throw new SpoolFileError(file, `line ${line}: ${describeZodError('', entry.error)}`);
-        yield { line, entry: entry.data, json: text };
+        yield { line, entry: entry.data };
       }
     },
   };

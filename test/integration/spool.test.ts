@@ -88,6 +88,13 @@ describe('the spool', () => {
     expect(existsSync(path.join(out, SPOOL))).toBe(true);
     await waitGone(log.entries().map((e) => e.pid));
 
+    // A field no idemscan writes, added to a's line, is not carried into the report.
+    const lines = readFileSync(path.join(out, SPOOL), 'utf8').split('\n');
+    const at = lines.findIndex((l) => l.includes('"name":"a"'));
+    const line = JSON.parse(lines[at]!);
+    lines[at] = JSON.stringify({ ...line, planted: 1, server: { ...line.server, planted: 'x' } });
+    writeFileSync(path.join(out, SPOOL), lines.join('\n'));
+
     // b's launch recipe changed (a new variable): scanned again; c is no longer hanging.
     const spawnsBefore = log.entries().length;
     const second = list([modern('a', env), modern('b', { ...env, EXTRA: '1' }), modern('c', env)]);
@@ -103,6 +110,7 @@ describe('the spool', () => {
     expect(report.startedAt).toBe(interrupted.startedAt);
     expect(report.summary).toEqual(summarize(report.servers));
     expect(existsSync(path.join(out, SPOOL))).toBe(false);
+    expect(readFileSync(path.join(out, 'report.json'), 'utf8')).not.toContain('planted');
   });
 
   it('--resume without a spool, or with a bad one, is a usage error naming the file and line', async () => {
@@ -180,6 +188,7 @@ describe('the spool', () => {
     symlinkSync(victim, path.join(out, SPOOL));
     const r = await idemscan(['scan', file, '--out', out]);
     expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stderr).toContain(`warning: replacing ${path.join(out, SPOOL)}, the servers an interrupted scan kept`);
     expect(readFileSync(victim, 'utf8')).toBe('untouched');
   });
 });
