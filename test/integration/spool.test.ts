@@ -35,6 +35,24 @@ function setup() {
   return { dir, out: path.join(dir, 'out'), log, env, list };
 }
 
+/** `scan FILE` with a hanging last server, stopped by SIGINT once `servers` lines are in the spool. */
+async function interruptedScan(file: string, out: string, servers: number) {
+  const child = execa(
+    process.execPath,
+    [CLI, 'scan', file, '--out', out, '--concurrency', String(servers + 1), '--timeout', '60000'],
+    { reject: false },
+  );
+  const spooled = () =>
+    existsSync(path.join(out, SPOOL)) ? readFileSync(path.join(out, SPOOL), 'utf8').split('\n').length - 2 : 0;
+  const deadline = Date.now() + 30_000;
+  while (spooled() < servers && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+  expect(spooled()).toBe(servers);
+  child.kill('SIGINT');
+  const stopped = await child;
+  expect(stopped.exitCode).toBe(130);
+  return stopped;
+}
+
 describe('the spool', () => {
   it('a complete scan writes report.json from it, in list order, and removes it', async () => {
     const { out, env, list } = setup();
@@ -66,21 +84,7 @@ describe('the spool', () => {
       modern('b', env),
       { name: 'c', command: process.execPath, args: [FIXTURES.raw], env: { ...env, MODE: 'hang' } },
     ]);
-    const child = execa(
-      process.execPath,
-      [CLI, 'scan', first, '--out', out, '--concurrency', '3', '--timeout', '60000'],
-      {
-        reject: false,
-      },
-    );
-    const spooled = () =>
-      existsSync(path.join(out, SPOOL)) ? readFileSync(path.join(out, SPOOL), 'utf8').split('\n').length - 2 : 0;
-    const deadline = Date.now() + 30_000;
-    while (spooled() < 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
-    expect(spooled()).toBe(2);
-    child.kill('SIGINT');
-    const stopped = await child;
-    expect(stopped.exitCode).toBe(130);
+    const stopped = await interruptedScan(first, out, 2);
     expect(stopped.stderr).toContain(`kept in ${path.join(out, SPOOL)}`);
     const interrupted = readReport(out);
     expect(interrupted.options.interrupted).toBe(true);
@@ -154,19 +158,8 @@ describe('the spool', () => {
       modern('a', env),
       { name: 'b', command: process.execPath, args: [FIXTURES.raw], env: { ...env, MODE: 'hang' } },
     ]);
-    const child = execa(
-      process.execPath,
-      [CLI, 'scan', first, '--out', out, '--concurrency', '2', '--timeout', '60000'],
-      {
-        reject: false,
-      },
-    );
+    await interruptedScan(first, out, 1);
     const spool = path.join(out, SPOOL);
-    const deadline = Date.now() + 30_000;
-    while (!(existsSync(spool) && readFileSync(spool, 'utf8').split('\n').length >= 3) && Date.now() < deadline)
-      await new Promise((r) => setTimeout(r, 50));
-    child.kill('SIGINT');
-    expect((await child).exitCode).toBe(130);
     // As if killed while writing b's line: part of a line, no newline.
     appendFileSync(spool, '{"key":"0123","server":{"name":"b","sta');
     await waitGone(log.entries().map((e) => e.pid));
