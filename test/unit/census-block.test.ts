@@ -62,6 +62,6 @@ describe('output/ecosystem/index.json', () => {
       .map((d) => d.name);
     const rebuilt = indexOf(dirs.map((d) => runEntry(d, reportOf(d), readdirSync(path.join(root, d)))));
     expect(await readIndex(root)).toEqual(rebuilt);
-    expect(rebuilt.runs.map((r) => r.dir)).toEqual(['2026-11-30', '2026-11-29']);
+    expect(rebuilt.runs.map((r) => r.dir)).toEqual(['2026-12-01', '2026-11-30', '2026-11-29']);
   });
 });
