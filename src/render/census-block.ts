@@ -116,7 +116,7 @@ function trend(report: Report, links: CensusLinks): string {
   const what =
     h.changedServers.length === 0
       ? 'show no change'
-      : `include ${plural(h.changedServers.length, 'server')} whose tools or hints changed (${n(h.hintsWeakened.length)} hints removed or weakened, ${n(h.newKeyed.length)} new keyed tools)`;
+      : `include ${plural(h.changedServers.length, 'server')} whose tools or hints changed (${plural(h.hintsWeakened.length, 'hint')} removed or weakened, ${plural(h.newKeyed.length, 'new keyed tool')})`;
   return `The ${plural(c.serversInBoth, 'server')} also in ${other} ${what}.`;
 }
 

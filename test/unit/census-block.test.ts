@@ -10,7 +10,7 @@ import { readmeBlock, replaceBlock } from '../../src/cli/index-command.js';
 import { readIndex } from '../../src/cli/run-index-files.js';
 import { parseReport } from '../../src/compare/read.js';
 import { indexOf, runEntry } from '../../src/compare/run-index.js';
-import { BLOCK_END, BLOCK_START } from '../../src/render/census-block.js';
+import { BLOCK_END, BLOCK_START, censusBlock } from '../../src/render/census-block.js';
 
 const repo = fileURLToPath(new URL('../..', import.meta.url));
 const root = path.join(repo, 'output/ecosystem');
@@ -31,6 +31,28 @@ describe('the README census block', () => {
     expect(replaceBlock(text, `${BLOCK_START}\nnew\n${BLOCK_END}\n`)).toBe(`a\n${BLOCK_START}\nnew\n${BLOCK_END}\nb\n`);
     expect(() => replaceBlock('no markers', 'x')).toThrow(/no <!-- census:start -->/);
   });
+
+  it('counts one changed hint and one new keyed tool in the singular', () => {
+    const report = reportOf('2026-11-30');
+    const tool = { server: 'firecrawl', tool: 'firecrawl_scrape' };
+    const changes = [
+      { kind: 'verdict-changed', ...tool, direction: 'better', from: 'unprotected', to: 'keyed' },
+      { kind: 'annotation-changed', ...tool, direction: 'worse', hint: 'readOnlyHint', from: 'true', to: 'false' },
+    ];
+    const one = {
+      ...report,
+      comparedWith: { ...report.comparedWith!, diff: { ...report.comparedWith!.diff, changes } },
+    };
+    const links = {
+      run: 'output/ecosystem/2026-11-30',
+      files: [],
+      index: 'output/ecosystem',
+      command: 'idemscan index',
+    };
+    expect(censusBlock(one as typeof report, links)).toContain(
+      'include 1 server whose tools or hints changed (1 hint removed or weakened, 1 new keyed tool).',
+    );
+  });
 });
 
 describe('output/ecosystem/index.json', () => {
@@ -40,6 +62,6 @@ describe('output/ecosystem/index.json', () => {
       .map((d) => d.name);
     const rebuilt = indexOf(dirs.map((d) => runEntry(d, reportOf(d), readdirSync(path.join(root, d)))));
     expect(await readIndex(root)).toEqual(rebuilt);
-    expect(rebuilt.runs.map((r) => r.dir)).toEqual(['2026-11-30', '2026-11-29']);
+    expect(rebuilt.runs.map((r) => r.dir)).toEqual(['2026-12-01', '2026-11-30', '2026-11-29']);
   });
 });
