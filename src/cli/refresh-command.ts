@@ -35,6 +35,8 @@ interface Pin {
   from: string;
   /** Where the pin is in the file (jsonc-parser paths). */
   at: JSONPath;
+  /** The entry's `hold`: why the pin stays (reported with the latest version, never moved). */
+  hold?: string;
 }
 
 interface Change {
@@ -42,6 +44,13 @@ interface Change {
   registry: Pin['registry'];
   from: string;
   to: string;
+}
+
+interface Held {
+  name: string;
+  at: string;
+  latest: string;
+  reason: string;
 }
 
 const isObj = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
@@ -68,6 +77,7 @@ function pinsOf(doc: unknown): Pin[] {
       id: e.npm.slice(0, cut),
       from: e.npm.slice(cut + 1),
       at: ['servers', i, 'npm'],
+      hold: typeof e.hold === 'string' ? e.hold : undefined,
     });
   });
   return pins;
@@ -128,6 +138,7 @@ export async function refreshCommand(file: string, flags: RefreshFlags): Promise
     pins.map(async (pin) => ({ pin, got: pin.registry === 'npm' ? await latestNpm(pin.id) : await latestEntry(pin) })),
   );
   const changes: Change[] = [];
+  const held: Held[] = [];
   const unchanged: string[] = [];
   const failed: { name: string; error: string }[] = [];
   for (const { pin, got } of looked) {
@@ -139,11 +150,15 @@ export async function refreshCommand(file: string, flags: RefreshFlags): Promise
       unchanged.push(pin.name);
       continue;
     }
+    if (pin.hold !== undefined) {
+      held.push({ name: pin.name, at: pin.from, latest: got.version, reason: pin.hold });
+      continue;
+    }
     changes.push({ name: pin.name, registry: pin.registry, from: pin.from, to: got.version });
     text = edit(text, pin, got.version, 'entry' in got ? (got.entry as PulledEntry) : undefined);
   }
   if (changes.length > 0 && !flags.dryRun) await writeOutputFile(file, text);
-  print(file, flags, changes, unchanged, failed);
+  print(file, flags, { changes, held, unchanged, failed });
   if (failed.length === pins.length) process.exitCode = EXIT.allFailed;
 }
 
@@ -164,23 +179,25 @@ function edit(text: string, pin: Pin, version: string, entry?: PulledEntry): str
 function print(
   file: string,
   flags: RefreshFlags,
-  changes: Change[],
-  unchanged: string[],
-  failed: { name: string; error: string }[],
+  outcome: { changes: Change[]; held: Held[]; unchanged: string[]; failed: { name: string; error: string }[] },
 ): void {
+  const { changes, held, unchanged, failed } = outcome;
   if (flags.json) {
-    process.stdout.write(
-      JSON.stringify({ file, written: changes.length > 0 && !flags.dryRun, changes, unchanged, failed }, null, 2) +
-        '\n',
-    );
+    const written = changes.length > 0 && !flags.dryRun;
+    process.stdout.write(JSON.stringify({ file, written, changes, held, unchanged, failed }, null, 2) + '\n');
     return;
   }
   for (const c of changes)
     process.stdout.write(`${safeText(c.name, 120)}: ${safeText(c.from, 60)} -> ${safeText(c.to, 60)}\n`);
+  for (const h of held)
+    process.stderr.write(
+      `idemscan: ${safeText(h.name, 120)}: held at ${safeText(h.at, 60)} (latest ${safeText(h.latest, 60)}): ${safeText(h.reason, 400)}\n`,
+    );
   for (const f of failed)
     process.stderr.write(`idemscan: ${safeText(f.name, 120)}: not refreshed: ${safeText(f.error, 400)}\n`);
   const verb = flags.dryRun ? 'would re-pin' : changes.length > 0 ? 're-pinned' : 'nothing to re-pin in';
+  const all = changes.length + held.length + unchanged.length + failed.length;
   process.stderr.write(
-    `idemscan: ${verb} ${changes.length ? `${changes.length} of ${changes.length + unchanged.length + failed.length} entries in ` : ''}${safeText(file, 300)}; ${unchanged.length} already latest, ${failed.length} not refreshed\n`,
+    `idemscan: ${verb} ${changes.length ? `${changes.length} of ${all} entries in ` : ''}${safeText(file, 300)}; ${unchanged.length} already latest, ${held.length} held, ${failed.length} not refreshed\n`,
   );
 }

@@ -128,6 +128,9 @@ export const OwnEntry = z
     trusted: z.unknown().optional(),
     timeout: z.number().int().positive().max(2_147_483_647).optional(),
     skip: z.string().optional(),
+    // Why this pin stays where it is (the latest version does not start here, say): `targets
+    // refresh` reports the latest version and leaves the pin alone. A scan does not read it.
+    hold: z.string().min(1, 'give the reason the pin is held').max(1_000).optional(),
     comment: z.string().optional(),
     downloads: z.number().int().nonnegative().optional(),
     oauth: z

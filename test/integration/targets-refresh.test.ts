@@ -62,6 +62,36 @@ describe('targets refresh', () => {
     },
   );
 
+  it('leaves a held pin where it is, reports the latest version and the reason', { timeout: 60_000 }, async () => {
+    const dir = tmp();
+    const file = path.join(dir, 'targets.json');
+    const before = JSON.stringify({
+      servers: [
+        { name: 'held', npm: 'idemscan-npx-probe@1.0.0', hold: '1.1.0 exits at start on Node 20' },
+        { name: 'moved', npm: 'idemscan-npx-probe@1.0.0' },
+      ],
+    });
+    writeFileSync(file, before);
+    const run = await idemscan(['targets', 'refresh', file, '--cache-dir', path.join(dir, 'cache')], {
+      env: npm.env(),
+    });
+    expect(run.exitCode, run.stderr).toBe(0);
+    expect(run.stdout).toBe('moved: 1.0.0 -> 1.1.0');
+    expect(run.stderr).toContain('held: held at 1.0.0 (latest 1.1.0): 1.1.0 exits at start on Node 20');
+    expect(run.stderr).toContain('0 already latest, 1 held, 0 not refreshed');
+    const after = JSON.parse(readFileSync(file, 'utf8'));
+    expect(after.servers.map((e: { npm: string }) => e.npm)).toEqual([
+      'idemscan-npx-probe@1.0.0',
+      'idemscan-npx-probe@1.1.0',
+    ]);
+    // A scan reads the field (and skips an entry whose hold gives no reason, naming the field).
+    expect((await loadTargetFile(file)).targets.map((t) => t.name)).toEqual(['held', 'moved']);
+    writeFileSync(file, JSON.stringify({ servers: [{ name: 'x', npm: 'idemscan-npx-probe@1.0.0', hold: '' }] }));
+    const bad = await loadTargetFile(file);
+    expect(bad.targets).toEqual([]);
+    expect(bad.skipped[0]!.reason).toMatch(/hold: give the reason the pin is held/);
+  });
+
   it('re-pins MCP Registry entries to version latest of --base-url, as JSON; --dry-run writes nothing', async () => {
     const dir = tmp();
     const doc = path.join(dir, 'entries.json');
