@@ -25,6 +25,9 @@ afterAll(async () => {
   await Promise.all(started.map((r) => r.close()));
 });
 const tmp = () => mkdtempSync(path.join(os.tmpdir(), 'idemscan-refresh-'));
+/** `targets refresh FILE` against the local npm registry, with a cache of its own under `dir`. */
+const refreshNpm = (file: string, dir: string) =>
+  idemscan(['targets', 'refresh', file, '--cache-dir', path.join(dir, 'cache')], { env: npm.env() });
 const entry = (name: string, version: string, extra: { status?: string; isLatest?: boolean } = {}) => ({
   server: {
     name,
@@ -51,9 +54,7 @@ describe('targets refresh', () => {
 }
 `;
       writeFileSync(file, before);
-      const run = await idemscan(['targets', 'refresh', file, '--cache-dir', path.join(dir, 'cache')], {
-        env: npm.env(),
-      });
+      const run = await refreshNpm(file, dir);
       expect(run.exitCode, run.stderr).toBe(0);
       expect(run.stdout).toBe('probe: 1.0.0 -> 1.1.0');
       expect(run.stderr).toContain('missing: not refreshed: npm view failed');
@@ -72,9 +73,7 @@ describe('targets refresh', () => {
       ],
     });
     writeFileSync(file, before);
-    const run = await idemscan(['targets', 'refresh', file, '--cache-dir', path.join(dir, 'cache')], {
-      env: npm.env(),
-    });
+    const run = await refreshNpm(file, dir);
     expect(run.exitCode, run.stderr).toBe(0);
     expect(run.stdout).toBe('moved: 1.0.0 -> 1.1.0');
     expect(run.stderr).toContain('held: held at 1.0.0 (latest 1.1.0): 1.1.0 exits at start on Node 20');
