@@ -81,7 +81,8 @@ export async function scanInto(listed: Target[], options: ScanOptions, sink: Ser
   );
   const scanStarted = performance.now();
   const pools = { stdio: concurrency, http: httpConcurrency };
-  const secrets = await scanAll(prepared, positions, sink, connect, options, cacheDir, pools);
+  const resumedNames = [...(options.resumed ?? [])].map((i) => listed[i]!.name);
+  const secrets = await scanAll(prepared, positions, sink, connect, options, cacheDir, pools, resumedNames);
   const { specs, installs } = prepared;
   const head: ReportHead = {
     schemaVersion: SCHEMA_VERSION,
@@ -164,6 +165,7 @@ async function scanAll(
   options: ScanOptions,
   cacheDir: string,
   pools: { stdio: number; http: number },
+  resumedNames: readonly string[],
 ): Promise<Pick<ScanRun, 'later' | 'stored'>> {
   const { targets, installErrors } = prepared;
   const eraMemo = EraMemo.load(cacheDir);
@@ -173,6 +175,8 @@ async function scanAll(
   const stdioLimit = pLimit(pools.stdio);
   const httpLimit = pLimit(pools.http);
   const trust = new NameMatcher(options.trust);
+  // A trusted name whose server a resumed scan read back did find its server.
+  for (const name of resumedNames) trust.matches({ target: name });
   const one = { ...options, cacheDir, installErrors, shared, trustMatcher: trust };
   let done = 0;
   // Listed servers end in the background, their slots free at once; none outlives the scan.

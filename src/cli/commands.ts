@@ -1,13 +1,14 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defaultCacheDir } from '../model/cache-dir.js';
+import { TOOL_VERSION } from '../model/version.js';
 import type { InstallResult } from '../targets/npm.js';
 import { ENV_NAME } from '../targets/expand.js';
 import { parseShard, selectShard, type Shard } from '../targets/shard.js';
 import type { Target } from '../targets/types.js';
 import { REPORTERS } from '../render/index.js';
 import type { Report, Summary } from '../model/schema.js';
-import { reportOf, streamOf, type ReportStream } from '../model/report-head.js';
+import { streamOf, wholeReport, type ReportStream } from '../model/report-head.js';
 import type { SarifUris } from '../render/types.js';
 import { scan, scanInto, SDIST_WARNING, type ScanOptions } from '../scan.js';
 import { safeText } from '../render/terminal.js';
@@ -169,7 +170,18 @@ async function run(
   };
   // `scan` spools each server to --out as it finishes (flat memory, --resume); audit and lock keep one report.
   const spooling = view === 'table' && flags.lock === undefined ? await import('./spool-run.js') : undefined;
-  const opened = spooling?.openSpool(flags.out, targets, !!flags.resume, flags.quiet);
+  const opened = spooling?.openSpool(flags.out, targets, {
+    resume: !!flags.resume,
+    quiet: flags.quiet,
+    cacheDir: flags.cacheDir ?? defaultCacheDir(),
+    run: {
+      tool: TOOL_VERSION,
+      trust: flags.trust ?? [],
+      sandbox: !!flags.sandbox,
+      maxPages: flags.maxPages,
+      profiles: flags.profile ?? [],
+    },
+  });
   spooling?.limitHeapGrowth();
   let stream: ReportStream;
   if (spooling && opened) {
@@ -184,7 +196,7 @@ async function run(
   // What reads the whole report at once gets it in memory; the rest reads the servers one at a time.
   let report: Report | undefined;
   if (extra.nameFromServerInfo || baseline || suppress || failOn || flags.lock !== undefined) {
-    report = reportOf(stream.head, stream.summary, [...stream.servers()]);
+    report = wholeReport(stream);
     if (extra.nameFromServerInfo) report = nameFromServerInfo(report);
     if (baseline) lockFiles!.applyBaseline(report, baseline, flags);
     if (suppress) await (await import('./suppress-flag.js')).applySuppressFile(report, suppress, flags.quiet);

@@ -7,7 +7,7 @@ import { bounded } from '../model/bounds.js';
 import { failureLines } from '../render/table.js';
 import { reporter } from '../render/index.js';
 import type { Report } from '../model/schema.js';
-import { reportOf, type ReportStream } from '../model/report-head.js';
+import { wholeReport, type ReportStream } from '../model/report-head.js';
 import { safeText } from '../render/terminal.js';
 import { retryAdvice, summaryCounts } from '../model/verdicts.js';
 import { outputWidth } from '../render/width.js';
@@ -35,7 +35,7 @@ export async function printResult(
   const r = await reporter(view);
   // The table reads the servers one at a time; the tool view (audit: one server) gets them in memory.
   if (r.write) r.write(report, (t) => stream.write(t), options);
-  else stream.write(r.render(reportOf(report.head, report.summary, [...report.servers()]), options));
+  else stream.write(r.render(wholeReport(report), options));
   // Under the headline's figures, what a client's user should do about them (model/verdicts.ts).
   const advice = report.summary.serversOk > 0 ? retryAdvice(summaryCounts(report.summary)) : undefined;
   if (advice) stream.write(`${advice}.\n`);

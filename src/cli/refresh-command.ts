@@ -77,7 +77,8 @@ function pinsOf(doc: unknown): Pin[] {
       id: e.npm.slice(0, cut),
       from: e.npm.slice(cut + 1),
       at: ['servers', i, 'npm'],
-      hold: typeof e.hold === 'string' ? e.hold : undefined,
+      // Any hold holds (a scan refuses one that is not a reason; refresh must not move it meanwhile).
+      hold: e.hold === undefined ? undefined : typeof e.hold === 'string' ? e.hold : JSON.stringify(e.hold),
     });
   });
   return pins;

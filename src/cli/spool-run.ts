@@ -4,20 +4,19 @@
  * keeps its memory flat; an interrupted scan leaves the file, and `scan --resume` reads it back
  * and scans only the targets it does not hold. Not a command module: cli/commands.ts imports it.
  */
-import { createHash } from 'node:crypto';
-import { existsSync } from 'node:fs';
+import { lstatSync } from 'node:fs';
 import v8 from 'node:v8';
 import path from 'node:path';
 import { SPOOL_FILE } from '../model/formats.js';
-import { reportOf, type ReportStream } from '../model/report-head.js';
-import type { Report } from '../model/schema.js';
+import type { ReportStream } from '../model/report-head.js';
 import { SCHEMA_VERSION } from '../model/schema-version.js';
 import { summarize } from '../model/summary.js';
-import { describeTarget } from '../redact/redact.js';
 import { redactServer } from '../redact/redact-report.js';
 import type { ScanRun } from '../scan.js';
 import { FileSpool } from '../spool/file-spool.js';
 import { readSpool, SpoolFileError } from '../spool/read-spool.js';
+import { SpoolKey } from '../spool/spool-mac.js';
+import type { SpoolHeader, SpoolRun } from '../model/spool-schema.js';
 import type { Target } from '../targets/types.js';
 import { safeText } from '../render/terminal.js';
 import { UsageError } from './exit.js';
@@ -39,104 +38,125 @@ export interface OpenedSpool {
   resumed: Set<number>;
   /** When the scan started (the interrupted one, with --resume): the report's `startedAt`, as the spool's header says. */
   startedAt: string;
+  /** Why the spool's key could not be kept in the cache, so that --resume cannot read it back. */
+  unkept?: string;
+}
+
+export interface SpoolSettings {
+  resume: boolean;
+  quiet?: boolean;
+  /** Where this machine's spool key is (spool/spool-mac.ts). */
+  cacheDir: string;
+  /** The options a server's report depends on: a resumed scan must have the same. */
+  run: SpoolRun;
 }
 
 /** A new spool under `out`, or with `resume` the one there, keeping the servers of targets still listed and unchanged. */
-export function openSpool(out: string, targets: readonly Target[], resume: boolean, quiet?: boolean): OpenedSpool {
+export function openSpool(out: string, targets: readonly Target[], settings: SpoolSettings): OpenedSpool {
   const file = path.join(out, SPOOL_FILE);
-  const keys = targets.map(targetKey);
+  const key = SpoolKey.of(settings.cacheDir);
+  const keys = targets.map((t) => targetKey(t, key));
   const keyOf = (position: number) => keys[position]!;
-  const header = { idemscanSpool: 1 as const, schemaVersion: SCHEMA_VERSION, startedAt: new Date().toISOString() };
-  if (!resume) {
+  const there = lstatSync(file, { throwIfNoEntry: false });
+  if (there?.isDirectory()) throw new UsageError(`--out ${safeText(out, 300)}: ${SPOOL_FILE} there is a directory`);
+  if (!settings.resume) {
     // Said even with -q: the servers an interrupted scan kept are about to go.
-    if (existsSync(file))
+    if (there?.isFile())
       process.stderr.write(
         `idemscan: warning: replacing ${safeText(file, 300)}, the servers an interrupted scan kept (--resume keeps them)\n`,
       );
-    return { spool: FileSpool.create(file, header, keyOf), resumed: new Set(), startedAt: header.startedAt };
+    const header = { idemscanSpool: 1 as const, schemaVersion: SCHEMA_VERSION, startedAt: new Date().toISOString() };
+    const spool = FileSpool.create(file, { ...header, run: settings.run }, keyOf, key);
+    return { spool, resumed: new Set(), startedAt: header.startedAt, unkept: key.unkept };
   }
 
+  const usage = (err: SpoolFileError) =>
+    new UsageError(
+      `--resume: ${safeText(err.message, 1_000)}${/ENOENT/.test(err.detail) ? ' (a scan interrupted with this --out leaves one)' : ''}`,
+    );
+  if (key.unkept) throw new UsageError(`--resume: no spool key to check the spool with (${safeText(key.unkept, 400)})`);
   let old: ReturnType<typeof readSpool>;
   try {
-    old = readSpool(file);
+    old = readSpool(file, key);
   } catch (err) {
-    if (!(err instanceof SpoolFileError)) throw err;
-    throw new UsageError(
-      `--resume: ${safeText(err.message, 1_000)}${/ENOENT|no such file/i.test(err.detail) ? ' (a scan interrupted with this --out leaves one)' : ''}`,
-    );
+    throw err instanceof SpoolFileError ? usage(err) : err;
   }
-  if (old.header.schemaVersion !== SCHEMA_VERSION)
-    throw new UsageError(
-      `--resume: ${safeText(file, 300)}: written for report schema ${safeText(old.header.schemaVersion, 20)}, this idemscan writes ${SCHEMA_VERSION}: scan without --resume`,
-    );
+  checkHeader(file, old.header, settings.run);
   const byKey = new Map<string, number>();
   keys.forEach((k, i) => {
     if (!byKey.has(k)) byKey.set(k, i);
   });
+  const names = new Set(targets.map((t) => t.name));
   // Built beside the old spool, then renamed over it: an interruption now loses nothing either.
-  const next = FileSpool.create(
-    `${file}.${process.pid}.resume`,
-    { ...old.header, schemaVersion: SCHEMA_VERSION },
-    keyOf,
-  );
+  const next = FileSpool.create(`${file}.${process.pid}.resume`, old.header, keyOf, key);
   const resumed = new Set<number>();
-  let dropped = 0;
+  const unlisted: string[] = [];
+  let changed = 0;
   try {
     for (const { entry } of old.lines()) {
       const at = byKey.get(entry.key);
-      if (at === undefined || targets[at]!.name !== entry.server.name || resumed.has(at)) {
-        dropped += 1;
-        continue;
+      if (!names.has(entry.server.name)) unlisted.push(entry.server.name);
+      else if (at === undefined || targets[at]!.name !== entry.server.name) changed += 1;
+      else if (!resumed.has(at)) {
+        next.addLine(at, JSON.stringify(entry));
+        resumed.add(at);
       }
-      next.addLine(at, JSON.stringify(entry));
-      resumed.add(at);
     }
   } catch (err) {
     next.remove();
-    if (err instanceof SpoolFileError) throw new UsageError(`--resume: ${safeText(err.message, 1_000)}`);
-    throw err;
+    throw err instanceof SpoolFileError ? usage(err) : err;
+  }
+  if (unlisted.length > 0) {
+    // Another list, or another shard: resuming would drop those servers for good.
+    next.remove();
+    const shown = unlisted.slice(0, 5).map((n) => safeText(n, 80));
+    throw new UsageError(
+      `--resume: ${safeText(file, 300)} holds ${unlisted.length} server${unlisted.length === 1 ? '' : 's'} this list does not (${shown.join(', ')}${unlisted.length > 5 ? ', ...' : ''}): resume with the list the scan started with, or scan without --resume`,
+    );
   }
   const spool = next.moveTo(file);
-  if (!quiet || dropped > 0 || old.truncated)
-    process.stderr.write(`idemscan: ${resumeText(file, resumed.size, targets.length, dropped, old.truncated)}\n`);
+  if (!settings.quiet || changed > 0 || old.truncated)
+    process.stderr.write(`idemscan: ${resumeText(file, resumed.size, targets.length, changed, old.truncated)}\n`);
   return { spool, resumed, startedAt: old.header.startedAt };
 }
 
-function resumeText(file: string, kept: number, targets: number, dropped: number, truncated: boolean): string {
+/** The spool's report schema and run options are this scan's, or --resume would mix two kinds of report. */
+function checkHeader(file: string, header: SpoolHeader, run: SpoolRun): void {
+  if (header.schemaVersion !== SCHEMA_VERSION)
+    throw new UsageError(
+      `--resume: ${safeText(file, 300)}: written for report schema ${safeText(header.schemaVersion, 20)}, this idemscan writes ${SCHEMA_VERSION}: scan without --resume`,
+    );
+  const differ = (Object.keys(run) as (keyof SpoolRun)[]).filter(
+    (k) => JSON.stringify(header.run[k]) !== JSON.stringify(run[k]),
+  );
+  if (differ.length === 0) return;
+  const said = differ.map(
+    (k) => `${k} ${safeText(JSON.stringify(header.run[k]), 200)} then, ${safeText(JSON.stringify(run[k]), 200)} now`,
+  );
+  throw new UsageError(
+    `--resume: ${safeText(file, 300)} was scanned with other options (${said.join('; ')}): resume with the same options, or scan without --resume`,
+  );
+}
+
+function resumeText(file: string, kept: number, targets: number, changed: number, truncated: boolean): string {
   const n = (x: number) => x.toLocaleString('en-US');
   const parts = [
     `--resume: ${n(kept)} of ${n(targets)} servers read back from ${safeText(file, 300)}; scanning the other ${n(targets - kept)}`,
   ];
-  if (dropped > 0) parts.push(`${n(dropped)} in the spool are not in this list, or their target changed: left out`);
+  if (changed > 0) parts.push(`${n(changed)} in the spool whose target changed since: scanned again`);
   if (truncated)
     parts.push('its last line was cut short (the scan was killed while writing it): that server is scanned again');
   return parts.join('; ');
 }
 
 /**
- * Which target a spooled server is: its name and redacted launch recipe, hashed. A target whose
- * command, arguments, URL, package or declared variables changed is scanned again; one whose
- * secret values alone changed is not (they are not in the recipe).
+ * Which target a spooled server is: an HMAC of its whole launch recipe under the spool key, values
+ * included (a changed `READ_ONLY=1` is another server), so the key says nothing of a secret in it.
+ * Where the entry came from and its download count are not the recipe.
  */
-export function targetKey(target: Target): string {
-  const t = describeTarget(target);
-  const recipe = [
-    target.name,
-    t.transport,
-    t.command,
-    t.args,
-    t.env,
-    t.url,
-    t.headers,
-    t.npm,
-    t.pypi,
-    t.index,
-    t.mcpb,
-    t.oci,
-    t.launcher,
-    target.cwd,
-  ];
-  return createHash('sha256').update(JSON.stringify(recipe)).digest('hex').slice(0, 32);
+export function targetKey(target: Target, key: SpoolKey): string {
+  const { source: _source, downloads: _downloads, listedBy: _listedBy, ...recipe } = target;
+  return key.mac(JSON.stringify(recipe)).slice(0, 32);
 }
 
 /**
@@ -154,20 +174,20 @@ export function spooledReport(opened: OpenedSpool, run: ScanRun): ReportStream {
   return { head, summary: summarize(servers()), servers };
 }
 
-/** The whole report in memory: for what reads it all at once (--fail-on, --baseline, --suppress, HTML, ...). */
-export function wholeReport(stream: ReportStream): Report {
-  return reportOf(stream.head, stream.summary, [...stream.servers()]);
-}
-
 /**
  * After the reports: a complete run's spool is removed (the reports hold every server); an
  * interrupted one's, or one whose reports could not all be written, is kept, and said.
  */
 export function closeSpool(opened: OpenedSpool, complete: boolean): void {
-  if (complete) return opened.spool.remove();
+  const { spool } = opened;
+  if (spool.failure)
+    process.stderr.write(
+      `idemscan: warning: could not write ${safeText(spool.file, 300)} (${safeText(spool.failure, 100)}): ${spool.inMemory} servers were kept in memory only, and are in the reports${complete ? '' : ' (--resume scans them again)'}\n`,
+    );
+  if (complete) return spool.remove();
   opened.spool.close();
   const n = opened.spool.size;
   process.stderr.write(
-    `idemscan: the ${n.toLocaleString('en-US')} server${n === 1 ? '' : 's'} scanned are kept in ${safeText(opened.spool.file, 300)}: the same scan with --resume scans only the rest\n`,
+    `idemscan: the ${n.toLocaleString('en-US')} server${n === 1 ? '' : 's'} scanned are kept in ${safeText(opened.spool.file, 300)}: ${opened.unkept ? `--resume cannot read them back (no spool key could be kept: ${safeText(opened.unkept, 300)})` : 'the same scan with --resume scans only the rest'}\n`,
   );
 }

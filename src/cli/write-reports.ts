@@ -2,7 +2,7 @@
 import path from 'node:path';
 import { reporter, REPORTERS } from '../render/index.js';
 import type { Report } from '../model/schema.js';
-import { reportOf, type ReportStream } from '../model/report-head.js';
+import { wholeReport, type ReportStream } from '../model/report-head.js';
 import type { SarifUris } from '../render/types.js';
 import { safeText } from '../render/terminal.js';
 import type { ScanFlags } from './flags.js';
@@ -45,7 +45,7 @@ export async function writeOutputs(
     const r = await reporter(id);
     const data: Content = r.write
       ? (out) => r.write!(report, out, options)
-      : r.render((whole ??= reportOf(report.head, report.summary, [...report.servers()])), options);
+      : r.render((whole ??= wholeReport(report)), options);
     try {
       await writeOutputFile(dest, data);
       written.push({ dest, id });

@@ -25,3 +25,8 @@ export function streamOf(report: Report): ReportStream {
   const { summary, servers, ...head } = report;
   return { head, summary, servers: () => servers };
 }
+
+/** The whole report in memory, read from a stream once: for what reads it all at once (HTML, --fail-on, ...). */
+export function wholeReport(stream: ReportStream): Report {
+  return reportOf(stream.head, stream.summary, [...stream.servers()]);
+}

@@ -9,16 +9,30 @@ import { ServerReport } from './schema.js';
 
 export const SPOOL_VERSION = 1;
 
+/**
+ * What decides a listed server's report besides its target: a resumed scan must have been run with
+ * the same. (The timeouts decide only which servers fail: a resumed scan may take more time.)
+ */
+export const SpoolRun = z.object({
+  tool: z.string().max(50),
+  trust: z.array(z.string().max(1_000)).max(1_000),
+  sandbox: z.boolean(),
+  maxPages: z.number(),
+  profiles: z.array(z.string().max(1_000)).max(100),
+});
+export type SpoolRun = z.infer<typeof SpoolRun>;
+
 export const SpoolHeader = z.object({
   idemscanSpool: z.literal(SPOOL_VERSION),
   schemaVersion: z.string().max(20),
   /** When the scan first started: a resumed scan's report keeps it. */
   startedAt: z.iso.datetime(),
+  run: SpoolRun,
 });
 export type SpoolHeader = z.infer<typeof SpoolHeader>;
 
 export const SpoolLine = z.object({
-  /** Which target this server is (a digest of its redacted launch recipe): a changed target is scanned again. */
+  /** Which target this server is (an HMAC of its launch recipe): a changed target is scanned again. */
   key: z.string().max(100),
   server: ServerReport,
 });

@@ -43,7 +43,8 @@ const PLAIN = {
 
 /** Widths each column needs for its head and cells. */
 export function naturalWidths(columns: readonly Column[], rows: readonly string[][]): number[] {
-  return columns.map((c, i) => Math.max(displayWidth(c.head), ...rows.map((r) => displayWidth(r[i] ?? ''))));
+  // A loop, not Math.max(...rows): a spread of 100,000 rows overflows the call stack.
+  return columns.map((c, i) => rows.reduce((w, r) => Math.max(w, displayWidth(r[i] ?? '')), displayWidth(c.head)));
 }
 
 /**

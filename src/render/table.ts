@@ -111,7 +111,10 @@ export function summaryTable(servers: Iterable<ServerReport>, summary: Summary, 
   for (const s of servers) rows.push(serverRow(s));
   rows.push(totalRow(summary));
   const names = rows.map((r) => r.name);
-  const longest = Math.min(Number.isFinite(width) ? MAX_NAME : Infinity, Math.max(6, ...names.map(displayWidth)));
+  const longest = Math.min(
+    Number.isFinite(width) ? MAX_NAME : Infinity,
+    names.reduce((w, n) => Math.max(w, displayWidth(n)), 6),
+  );
   // The widest layout that shows every name whole, else the widest that leaves names 20 columns;
   // the two-letter headings only when nothing else fits.
   const rooms = LAYOUTS.map((l) => {

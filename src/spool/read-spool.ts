@@ -5,11 +5,12 @@
  * the file and line. Only a last line without its newline (the scan was killed while writing it) is
  * dropped, and said.
  */
-import { closeSync, openSync, readSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import { DEFAULTS } from '../model/limits.js';
 import { SpoolHeader, SpoolLine } from '../model/spool-schema.js';
 import { describeZodError } from '../model/zod-errors.js';
 import { fileErrorWords } from '../model/error-words.js';
+import type { SpoolKey } from './spool-mac.js';
 
 /** A spool line, bigger than any server's report may be (its JSON, escaped), is not one idemscan wrote. */
 const MAX_LINE_BYTES = DEFAULTS.maxServerBytes * 2;
@@ -34,11 +35,11 @@ export interface SpoolContents {
 }
 
 /** Opens `file` and checks its header; `lines()` then reads the rest in one pass. */
-export function readSpool(file: string): SpoolContents {
+export function readSpool(file: string, key: SpoolKey): SpoolContents {
   const raw = rawLines(file);
   const first = raw.next();
   if (first.done) throw new SpoolFileError(file, 'empty: not a spool file');
-  const header = SpoolHeader.safeParse(parseLine(file, 1, first.value.text));
+  const header = SpoolHeader.safeParse(signed(file, 1, first.value.text, key));
   if (!header.success)
     throw new SpoolFileError(file, `line 1: not a spool header: ${describeZodError('', header.error)}`);
   let truncated = false;
@@ -53,7 +54,7 @@ export function readSpool(file: string): SpoolContents {
           truncated = true;
           return;
         }
-        const entry = SpoolLine.safeParse(parseLine(file, line, text));
+        const entry = SpoolLine.safeParse(signed(file, line, text, key));
         if (!entry.success) throw new SpoolFileError(file, `line ${line}: ${describeZodError('', entry.error)}`);
         yield { line, entry: entry.data };
       }
@@ -61,21 +62,41 @@ export function readSpool(file: string): SpoolContents {
   };
 }
 
-function parseLine(file: string, line: number, text: string): unknown {
+/** The line's object without its MAC, when this machine's key signed it; else the error naming the line. */
+function signed(file: string, line: number, text: string, key: SpoolKey): unknown {
+  let doc: unknown;
   try {
-    return JSON.parse(text);
+    doc = JSON.parse(text);
   } catch {
     throw new SpoolFileError(file, `line ${line}: not JSON`);
   }
+  let kept: unknown;
+  try {
+    kept = key.verify(doc);
+  } catch {
+    // Nesting too deep to write back (RangeError): not a line idemscan wrote.
+    kept = undefined;
+  }
+  if (kept === undefined)
+    throw new SpoolFileError(
+      file,
+      `line ${line}: not signed by this machine's spool key (another machine or --cache-dir wrote it, or it was edited): scan without --resume`,
+    );
+  return kept;
 }
 
 /** The file's lines, read 1 MiB at a time; `complete` is false for a last line without its newline. */
 function* rawLines(file: string): Generator<{ line: number; text: string; complete: boolean }> {
   let fd: number;
   try {
-    fd = openSync(file, 'r');
+    // Not followed if a symlink, and not waited on if a FIFO: only a regular file is a spool.
+    fd = openSync(file, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
   } catch (err) {
     throw new SpoolFileError(file, `cannot read: ${fileErrorWords(err)}`);
+  }
+  if (!fstatSync(fd).isFile()) {
+    closeSync(fd);
+    throw new SpoolFileError(file, 'not a regular file: not a spool idemscan wrote');
   }
   try {
     const chunk = Buffer.allocUnsafe(CHUNK);

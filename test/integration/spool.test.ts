@@ -3,18 +3,23 @@
  * it finishes, the reports are written from it, an interrupted run keeps it, and `--resume` reads it
  * back (as untrusted input) and scans only the rest. Real stdio fixture servers, the built CLI.
  */
-import { appendFileSync, existsSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { appendFileSync, existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
 import { summarize } from '../../src/model/summary.js';
+import { SpoolKey } from '../../src/spool/spool-mac.js';
 import type { Report } from '../../src/model/schema.js';
 import { FIXTURES } from '../fixtures/index.js';
 import { CLI, idemscan } from '../helpers/cli.js';
 import { spawnLog, waitGone } from '../helpers/processes.js';
 
 const SPOOL = 'scan.spool.ndjson';
+// The spool key lives in the cache: one of this file's own, inherited by every CLI it runs.
+const CACHE = mkdtempSync(path.join(os.tmpdir(), 'idemscan-spool-cache-'));
+process.env.IDEMSCAN_CACHE = CACHE;
 const readReport = (dir: string) => JSON.parse(readFileSync(path.join(dir, 'report.json'), 'utf8')) as Report;
 const modern = (name: string, env: Record<string, string>) => ({
   name,
@@ -81,7 +86,7 @@ describe('the spool', () => {
     const { out, log, env, list } = setup();
     const first = list([
       modern('a', env),
-      modern('b', env),
+      modern('b', { ...env, EXTRA: '1' }),
       { name: 'c', command: process.execPath, args: [FIXTURES.raw], env: { ...env, MODE: 'hang' } },
     ]);
     const stopped = await interruptedScan(first, out, 2);
@@ -92,20 +97,23 @@ describe('the spool', () => {
     expect(existsSync(path.join(out, SPOOL))).toBe(true);
     await waitGone(log.entries().map((e) => e.pid));
 
-    // A field no idemscan writes, added to a's line, is not carried into the report.
-    const lines = readFileSync(path.join(out, SPOOL), 'utf8').split('\n');
-    const at = lines.findIndex((l) => l.includes('"name":"a"'));
-    const line = JSON.parse(lines[at]!);
-    lines[at] = JSON.stringify({ ...line, planted: 1, server: { ...line.server, planted: 'x' } });
-    writeFileSync(path.join(out, SPOOL), lines.join('\n'));
-
-    // b's launch recipe changed (a new variable): scanned again; c is no longer hanging.
+    // b's launch recipe changed (a variable's value): scanned again; c is no longer hanging.
     const spawnsBefore = log.entries().length;
-    const second = list([modern('a', env), modern('b', { ...env, EXTRA: '1' }), modern('c', env)]);
+    const second = list([modern('a', env), modern('b', { ...env, EXTRA: '2' }), modern('c', env)]);
+    const trusting = await idemscan(['scan', second, '--out', out, '--resume', '--trust', 'a']);
+    expect(trusting.exitCode).toBe(2);
+    expect(trusting.stderr).toContain('was scanned with other options (trust [] then, ["a"] now)');
+    const fewer = await idemscan(['scan', list([modern('a', env)]), '--out', out, '--resume']);
+    expect(fewer.exitCode).toBe(2);
+    expect(fewer.stderr).toContain('holds 1 server this list does not (b)');
+    writeFileSync(
+      second,
+      JSON.stringify({ servers: [modern('a', env), modern('b', { ...env, EXTRA: '2' }), modern('c', env)] }),
+    );
     const resumed = await idemscan(['scan', second, '--out', out, '--resume', '--concurrency', '3']);
     expect(resumed.exitCode, resumed.stderr).toBe(0);
     expect(resumed.stderr).toContain('--resume: 1 of 3 servers read back');
-    expect(resumed.stderr).toContain('1 in the spool are not in this list, or their target changed');
+    expect(resumed.stderr).toContain('1 in the spool whose target changed since: scanned again');
     expect(log.entries().length - spawnsBefore).toBe(2);
     const report = readReport(out);
     expect(report.servers.map((s) => s.name)).toEqual(['a', 'b', 'c']);
@@ -114,42 +122,52 @@ describe('the spool', () => {
     expect(report.startedAt).toBe(interrupted.startedAt);
     expect(report.summary).toEqual(summarize(report.servers));
     expect(existsSync(path.join(out, SPOOL))).toBe(false);
-    expect(readFileSync(path.join(out, 'report.json'), 'utf8')).not.toContain('planted');
   });
 
-  it('--resume without a spool, or with a bad one, is a usage error naming the file and line', async () => {
+  it('--resume reads back only lines this machine signed, each checked, and names the file and line', async () => {
     const { out, env, list } = setup();
-    const file = list([modern('a', env)]);
+    const file = list([
+      modern('a', env),
+      { name: 'b', command: process.execPath, args: [FIXTURES.raw], env: { ...env, MODE: 'hang' } },
+    ]);
     const none = await idemscan(['scan', file, '--out', out, '--resume']);
     expect(none.exitCode).toBe(2);
     expect(none.stderr).toContain(`--resume: ${path.join(out, SPOOL)}: cannot read`);
     expect(none.stderr).toContain('a scan interrupted with this --out leaves one');
 
-    // A spool with a good first server, then one whose verdict no idemscan writes.
-    const ok = await idemscan(['scan', file, '--out', out, '--format', 'json']);
-    expect(ok.exitCode, ok.stderr).toBe(0);
-    const server = readReport(out).servers[0]!;
-    const header = {
-      idemscanSpool: 1,
-      schemaVersion: readReport(out).schemaVersion,
-      startedAt: new Date().toISOString(),
+    await interruptedScan(file, out, 1);
+    const spool = path.join(out, SPOOL);
+    const [headerLine, serverLine] = readFileSync(spool, 'utf8').split('\n') as [string, string];
+    const resume = async (text: string) => {
+      writeFileSync(spool, text);
+      return idemscan(['scan', file, '--out', out, '--resume']);
     };
-    const bad = { ...server, tools: server.tools.map((t) => ({ ...t, verdict: 'safe-trust-me' })) };
-    const lines = [header, { key: 'x', server }, { key: 'y', server: bad }].map((l) => JSON.stringify(l));
-    writeFileSync(path.join(out, SPOOL), lines.join('\n') + '\n');
-    const hostile = await idemscan(['scan', file, '--out', out, '--resume']);
-    expect(hostile.exitCode).toBe(2);
-    expect(hostile.stderr).toMatch(/--resume: .*scan\.spool\.ndjson: line 3: server\.tools\[0\]\.verdict: /);
-
-    writeFileSync(path.join(out, SPOOL), JSON.stringify({ ...header, schemaVersion: '99' }) + '\n');
-    const other = await idemscan(['scan', file, '--out', out, '--resume']);
-    expect(other.exitCode).toBe(2);
+    // A genuine line with its verdict made safer, and a spool planted without the key: refused by the MAC.
+    const edited = await resume(
+      `${headerLine}\n${serverLine.replace('"verdict":"unprotected"', '"verdict":"keyed"')}\n`,
+    );
+    expect(edited.exitCode).toBe(2);
+    expect(edited.stderr).toMatch(/--resume: .*scan\.spool\.ndjson: line 2: not signed by this machine's spool key/);
+    const { mac: _m, ...header } = JSON.parse(headerLine);
+    const planted = await resume(JSON.stringify(header) + '\n');
+    expect(planted.stderr).toContain("line 1: not signed by this machine's spool key");
+    // Signed with this machine's key, yet not what idemscan writes: the report's schema still refuses it.
+    const key = SpoolKey.of(CACHE);
+    const { mac: _n, ...line } = JSON.parse(serverLine);
+    const bad = { ...line, server: { ...line.server, tools: [{ ...line.server.tools[0], verdict: 'safe-trust-me' }] } };
+    const invalid = await resume(`${headerLine}\n${key.sign(JSON.stringify(bad))}\n`);
+    expect(invalid.exitCode).toBe(2);
+    expect(invalid.stderr).toMatch(/line 2: server\.tools\[0\]\.verdict: /);
+    const other = await resume(key.sign(JSON.stringify({ ...header, schemaVersion: '99' })) + '\n');
     expect(other.stderr).toContain('written for report schema 99');
-
-    writeFileSync(path.join(out, SPOOL), 'not json\n');
-    const garbage = await idemscan(['scan', file, '--out', out, '--resume']);
-    expect(garbage.exitCode).toBe(2);
+    const garbage = await resume('not json\n');
     expect(garbage.stderr).toContain('line 1: not JSON');
+    // Not a regular file: a FIFO would block the read, a symlink is not followed.
+    rmSync(spool);
+    execFileSync('mkfifo', [spool]);
+    const fifo = await idemscan(['scan', file, '--out', out, '--resume']);
+    expect(fifo.exitCode).toBe(2);
+    expect(fifo.stderr).toContain('not a regular file');
   });
 
   it('a last line cut short is dropped and said; that server is scanned again', async () => {
@@ -181,7 +199,6 @@ describe('the spool', () => {
     symlinkSync(victim, path.join(out, SPOOL));
     const r = await idemscan(['scan', file, '--out', out]);
     expect(r.exitCode, r.stderr).toBe(0);
-    expect(r.stderr).toContain(`warning: replacing ${path.join(out, SPOOL)}, the servers an interrupted scan kept`);
     expect(readFileSync(victim, 'utf8')).toBe('untouched');
   });
 });
