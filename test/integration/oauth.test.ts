@@ -56,6 +56,11 @@ async function login(url: string, cache: string, extra: string[] = []) {
   return { ...(await child), stderr };
 }
 
+/** `idemscan audit URL --stored-auth-only` with the cache's tokens, the JSON report to `json`. */
+function auditStored(url: string, cache: string, json: string, extra: string[] = fast) {
+  return idemscan(['audit', url, '--stored-auth-only', '--cache-dir', cache, '--json', json, ...extra]);
+}
+
 /** A loopback port nothing listens on (fetch refuses low "bad ports" such as 1 before connecting). */
 async function closedPort(): Promise<number> {
   const server = net.createServer().listen(0, '127.0.0.1');
@@ -99,16 +104,7 @@ describe('OAuth sign-in', () => {
       expect(statSync(path.dirname(stored!.file)).mode & 0o777).toBe(0o700);
 
       const json = path.join(dir, 'dcr.json');
-      const scan = await idemscan([
-        'audit',
-        f.url,
-        '--stored-auth-only',
-        '--cache-dir',
-        cache,
-        '--json',
-        json,
-        ...fast,
-      ]);
+      const scan = await auditStored(f.url, cache, json);
       expect(scan.exitCode, scan.stdout + scan.stderr).toBe(0);
       const server = reportOf(json).servers[0]!;
       expect(server.status).toBe('ok');
@@ -135,18 +131,7 @@ describe('OAuth sign-in', () => {
       expect(stored!.record.client).toBeUndefined(); // a given client id is given again each time, not stored
 
       const json = path.join(dir, 'pre.json');
-      const scan = await idemscan([
-        'audit',
-        f.url,
-        '--stored-auth-only',
-        '--client-id',
-        'idemscan-preregistered',
-        '--cache-dir',
-        cache,
-        '--json',
-        json,
-        ...fast,
-      ]);
+      const scan = await auditStored(f.url, cache, json, ['--client-id', 'idemscan-preregistered', ...fast]);
       expect(scan.exitCode, scan.stdout + scan.stderr).toBe(0);
     },
     SLOW,
@@ -163,16 +148,7 @@ describe('OAuth sign-in', () => {
       expect(stored!.record.registration).toBe('cimd');
       expect(stored!.record.client.client_id).toBe(f.cimd);
       const json = path.join(dir, 'cimd.json');
-      const scan = await idemscan([
-        'audit',
-        f.url,
-        '--stored-auth-only',
-        '--cache-dir',
-        cache,
-        '--json',
-        json,
-        ...fast,
-      ]);
+      const scan = await auditStored(f.url, cache, json);
       expect(scan.exitCode, scan.stdout + scan.stderr).toBe(0);
     },
     SLOW,
@@ -187,16 +163,7 @@ describe('OAuth sign-in', () => {
       const before = tokenFiles(cache)[0]!.record.tokens;
       await new Promise((r) => setTimeout(r, 2_500)); // the 2 s token has expired
       const json = path.join(dir, 'refresh.json');
-      const scan = await idemscan([
-        'audit',
-        f.url,
-        '--stored-auth-only',
-        '--cache-dir',
-        cache,
-        '--json',
-        json,
-        ...fast,
-      ]);
+      const scan = await auditStored(f.url, cache, json);
       expect(scan.exitCode, scan.stdout + scan.stderr).toBe(0);
       expect(f.stderr()).toContain('refreshed');
       const after = tokenFiles(cache)[0]!.record.tokens;
@@ -215,19 +182,7 @@ describe('OAuth sign-in', () => {
       const cache = freshCache();
       const json = path.join(dir, 'ci.json');
       const started = Date.now();
-      const scan = await idemscan([
-        'audit',
-        f.url,
-        '--stored-auth-only',
-        '--cache-dir',
-        cache,
-        '--json',
-        json,
-        '--probe-timeout',
-        '500',
-        '--timeout',
-        '120000',
-      ]);
+      const scan = await auditStored(f.url, cache, json, ['--probe-timeout', '500', '--timeout', '120000']);
       expect(scan.exitCode).toBe(3);
       expect(scan.stdout).toContain(`idemscan login ${f.url}`);
       const server = reportOf(json).servers[0]!;
