@@ -30,36 +30,20 @@ const week = (day: string, tools: Record<string, unknown>[]) =>
 write(at('w1.json'), week('2026-12-07', [pay]));
 write(at('w2.json'), week('2026-12-14', [payKeyed]));
 
+/** `merge SHARD --out RUN --index ROOT --compare latest`, then `extra`. */
+const mergeRun = (shard: string, run: string, root: string, extra: string[] = []) =>
+  idemscan(['merge', shard, '--out', run, '--index', root, '--compare', 'latest', ...extra]);
+
 describe('merge --index and --compare latest', () => {
   const root = at('eco');
 
   it('builds the index run by run, newest first, and compares each run with the one before', async () => {
-    const first = await idemscan([
-      'merge',
-      at('w1.json'),
-      '--out',
-      path.join(root, '2026-12-07'),
-      '--index',
-      root,
-      '--compare',
-      'latest',
-    ]);
+    const first = await mergeRun(at('w1.json'), path.join(root, '2026-12-07'), root);
     expect(first.exitCode, first.stderr).toBe(0);
     expect(first.stderr).toContain('has no earlier run; no trend section');
     expect(Report.parse(read(path.join(root, '2026-12-07', 'report.json'))).comparedWith).toBeUndefined();
 
-    const second = await idemscan([
-      'merge',
-      at('w2.json'),
-      '--out',
-      path.join(root, '2026-12-14'),
-      '--index',
-      root,
-      '--compare',
-      'latest',
-      '--format',
-      'json,html,md',
-    ]);
+    const second = await mergeRun(at('w2.json'), path.join(root, '2026-12-14'), root, ['--format', 'json,html,md']);
     expect(second.exitCode, second.stderr).toBe(0);
     const index = RunIndex.parse(read(path.join(root, 'index.json')));
     expect(index.runs.map((r) => [r.dir, r.date, r.summary.keyed, r.summary.unprotected])).toEqual([
@@ -76,16 +60,7 @@ describe('merge --index and --compare latest', () => {
     expect(page).not.toMatch(/<script|https?:\/\//);
 
     // The same merge again (a re-run of the job): one entry, still compared with the week before.
-    const again = await idemscan([
-      'merge',
-      at('w2.json'),
-      '--out',
-      path.join(root, '2026-12-14'),
-      '--index',
-      root,
-      '--compare',
-      'latest',
-    ]);
+    const again = await mergeRun(at('w2.json'), path.join(root, '2026-12-14'), root);
     expect(again.exitCode, again.stderr).toBe(0);
     expect(RunIndex.parse(read(path.join(root, 'index.json'))).runs).toHaveLength(2);
     expect(Report.parse(read(path.join(root, '2026-12-14', 'report.json'))).comparedWith?.startedAt).toBe(
