@@ -14,6 +14,12 @@ import { CLI } from '../helpers/cli.js';
 import { discoverHome, emptyHome, type DiscoverHome } from '../helpers/discover-home.js';
 
 /** The CLI with only HOME and PATH: no XDG_CONFIG_HOME, APPDATA or CODEX_HOME of the machine leaks in. */
+/** `scan --discover ...args` with the JSON report on stdout, quiet, its files under the cache. */
+function discoverScan(args: string[], h: DiscoverHome, cacheDir: string) {
+  const out = ['--json', '-', '--out', path.join(cacheDir, 'out'), '--probe-timeout', '1000', '-q'];
+  return run(['scan', '--discover', ...args, ...out], h, cacheDir);
+}
+
 function run(args: string[], h: DiscoverHome, cacheDir: string) {
   return execa(process.execPath, [CLI, ...args], {
     reject: false,
@@ -34,24 +40,7 @@ describe('scan --discover', () => {
   afterAll(() => h.cleanup());
 
   it('scans every distinct server the clients list once, says who lists it, and reports the broken files', async () => {
-    const r = await run(
-      [
-        'scan',
-        '--discover',
-        '--project-configs',
-        '--json',
-        '-',
-        '--out',
-        path.join(cache, 'out'),
-        '--probe-timeout',
-        '1000',
-        '--timeout',
-        '60000',
-        '-q',
-      ],
-      h,
-      cache,
-    );
+    const r = await discoverScan(['--project-configs', '--timeout', '60000'], h, cache);
     expect(r.exitCode, r.stderr).toBe(0);
     const report: Report = ReportSchema.parse(JSON.parse(r.stdout));
     const byName = Object.fromEntries(report.servers.map((s) => [s.name, s]));
@@ -118,23 +107,7 @@ describe('scan --discover', () => {
   });
 
   it('without --project-configs scans the user-scope servers only, and says what it left', async () => {
-    const r = await run(
-      [
-        'scan',
-        '--discover',
-        '--json',
-        '-',
-        '--out',
-        path.join(cache, 'out'),
-        '--probe-timeout',
-        '1000',
-        '--timeout',
-        '60000',
-        '-q',
-      ],
-      h,
-      cache,
-    );
+    const r = await discoverScan(['--timeout', '60000'], h, cache);
     expect(r.exitCode, r.stderr).toBe(0);
     const report: Report = ReportSchema.parse(JSON.parse(r.stdout));
     // team-dual is in Claude Code's projects entry and in user files too (Amazon Q, VS Code's settings): scanned.
@@ -160,23 +133,7 @@ describe('scan --discover', () => {
       list,
       JSON.stringify({ servers: [{ name: 'my-payments', command: process.execPath, args: [FIXTURES.legacyStdio] }] }),
     );
-    const r = await run(
-      [
-        'scan',
-        list,
-        '--discover',
-        '--project-configs',
-        '--json',
-        '-',
-        '--out',
-        path.join(cache, 'out'),
-        '--probe-timeout',
-        '1000',
-        '-q',
-      ],
-      h,
-      cache,
-    );
+    const r = await discoverScan([list, '--project-configs'], h, cache);
     expect(r.exitCode, r.stderr).toBe(0);
     const report: Report = JSON.parse(r.stdout);
     expect(report.servers.map((s) => s.name)).not.toContain('payments');
