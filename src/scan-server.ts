@@ -51,7 +51,7 @@ async function scanServer(
   let launch: Launch = target;
   let resolved: string | undefined;
   let sandbox: SandboxMode | 'container' | undefined;
-  let packaged: { digest?: string; fakeEnv?: string[] } = {};
+  let packaged: { digest?: string; fakeEnv?: string[]; cleanup?: () => Promise<void> } = {};
   try {
     const pkg = packageOf(target);
     let own = cacheContainment(opts.cacheDir);
@@ -68,12 +68,13 @@ async function scanServer(
         ...target,
         command: ready.command,
         args: ready.args,
-        env: ready.env ? { ...ready.env, ...target.env } : target.env,
+        // A container gets the target's env from its launch (an env file), never the engine's own.
+        env: ready.container ? ready.env : { ...ready.env, ...target.env },
       };
       resolved = [launch.command, ...redact.args(launch.args ?? [])].join(' ');
       own = { ...own, readable: ready.readable };
       container = !!ready.container;
-      packaged = { digest: ready.digest, fakeEnv: ready.fakeEnv };
+      packaged = { digest: ready.digest, fakeEnv: ready.fakeEnv, cleanup: ready.cleanup };
     }
     // Its download would need the network the sandbox takes away: said at once, not after --timeout.
     const pypi = opts.sandbox ? pypiProblem(target) : undefined;
@@ -81,13 +82,14 @@ async function scanServer(
     if (launch.transport === 'stdio' && launch.command) {
       // A container is contained by its engine; bubblewrap would hide the engine's socket.
       const contained = contain(
-        { command: launch.command, args: launch.args ?? [], cwd: launch.cwd },
+        { command: launch.command, args: launch.args ?? [], cwd: launch.cwd, env: launch.env },
         { sandbox: !!opts.sandbox && !container, ...own },
       );
-      launch = { ...launch, command: contained.command, args: contained.args };
+      launch = { ...launch, command: contained.command, args: contained.args, spawnEnv: contained.env };
       sandbox = container ? 'container' : contained.sandbox;
     }
   } catch (err) {
+    await packaged.cleanup?.();
     return {
       ...base,
       status: 'failed',
@@ -101,7 +103,7 @@ async function scanServer(
   const saved = target.transport === 'static';
   const obs = saved
     ? await (await import('./connect/saved.js')).observeSaved(target, connect)
-    : await observe(launch, target.timeoutMs ? { ...connect, timeoutMs: target.timeoutMs } : connect);
+    : await observe(launch, target.timeoutMs ? { ...connect, timeoutMs: target.timeoutMs } : connect).finally(packaged.cleanup);
   const described = describeTarget(target, resolved, redact);
   const fakeEnv = [...(described.fakeEnv ?? []), ...(packaged.fakeEnv ?? [])];
   const target_ = { ...described, sandbox, digest: packaged.digest, fakeEnv: fakeEnv.length ? fakeEnv : undefined };

@@ -7,6 +7,7 @@ import { DEFAULTS, LIMITS } from '../model/limits.js';
 import { bounded, boundedTail } from '../model/bounds.js';
 import type { Finding, Failure } from '../model/schema.js';
 import type { Target } from '../targets/types.js';
+import { serverEnv } from '../targets/server-env.js';
 import { sizeEstimate } from '../model/budget.js';
 import { keptSession, ServerBudget } from './budget.js';
 import type { Channel } from './channel.js';
@@ -90,7 +91,9 @@ export interface Observation {
 }
 
 /** A launch that is ready to run: npm targets already resolved to a command. */
-export type Launch = Target & { command?: string; oauthClient?: TargetOAuth };
+/** A target ready to start: `spawnEnv` is the whole environment of a stdio process (from
+ * `contain()`, whose wrappers carry the server's own `env`); without it, the server's own. */
+export type Launch = Target & { command?: string; oauthClient?: TargetOAuth; spawnEnv?: Record<string, string> };
 
 /**
  * One server, start to end: spawn (or open) -> negotiate -> list, each attempt on a fresh
@@ -135,7 +138,7 @@ async function observeStdio(run: Run): Promise<void> {
     new StdioChannel({
       command: target.command!,
       args: target.args ?? [],
-      env: target.env,
+      env: target.spawnEnv ?? serverEnv(target.env),
       cwd: target.cwd,
       maxFrameBytes: opts.maxFrameBytes,
       stderrTailBytes: opts.stderrTailBytes,

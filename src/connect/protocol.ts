@@ -1,9 +1,10 @@
 /**
- * The SDK's protocol constants and `getDefaultEnvironment()`, copied so that the stdio path never
+ * The SDK's protocol constants, copied so that the stdio path never
  * loads `@modelcontextprotocol/client`: its entry point (HTTP transports, OAuth, zod schemas) costs
  * ~0.3 s of CPU at start-up, and `/stdio` loads the same chunk, for ten lines. The copies are from
  * @modelcontextprotocol/client 2.4.0 (dist/index.mjs and dist/stdio.mjs, src/client/stdio.ts);
- * test/unit/protocol.test.ts fails when an SDK upgrade changes any of them.
+ * test/unit/options.test.ts fails when an SDK upgrade changes any of them. (Its
+ * `getDefaultEnvironment()` is copied with the rest of a server's environment, in targets/server-env.ts.)
  */
 
 export const PROTOCOL_VERSION_META_KEY = 'io.modelcontextprotocol/protocolVersion';
@@ -18,39 +19,3 @@ export const SUPPORTED_PROTOCOL_VERSIONS = ['2025-11-25', '2025-06-18', '2025-03
 export const ProtocolErrorCode = { UnsupportedProtocolVersion: -32022 } as const;
 /** JSON-RPC's method-not-found code (the SDK's METHOD_NOT_FOUND). */
 export const METHOD_NOT_FOUND = -32601;
-
-/** Environment variables a stdio server inherits (the SDK's DEFAULT_INHERITED_ENV_VARS). */
-const INHERITED_ENV_VARS =
-  process.platform === 'win32'
-    ? [
-        'APPDATA',
-        'COMSPEC',
-        'HOMEDRIVE',
-        'HOMEPATH',
-        'LOCALAPPDATA',
-        'PATH',
-        'PATHEXT',
-        'PROCESSOR_ARCHITECTURE',
-        'PROGRAMDATA',
-        'PROGRAMFILES',
-        'PROGRAMFILES(X86)',
-        'PROGRAMW6432',
-        'SYSTEMDRIVE',
-        'SYSTEMROOT',
-        'TEMP',
-        'USERNAME',
-        'USERPROFILE',
-        'WINDIR',
-      ]
-    : ['HOME', 'LOGNAME', 'PATH', 'SHELL', 'TERM', 'USER'];
-
-/** The SDK's getDefaultEnvironment(): those variables, except bash exported functions (`() {...`). */
-export function getDefaultEnvironment(): Record<string, string> {
-  const env: Record<string, string> = {};
-  for (const key of INHERITED_ENV_VARS) {
-    const value = process.env[key];
-    if (value === undefined || value.startsWith('()')) continue;
-    env[key] = value;
-  }
-  return env;
-}

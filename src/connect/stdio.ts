@@ -10,14 +10,14 @@ import { countOpeners, MAX_FRAME_NODES } from './budget.js';
 import type { Channel, ChannelEvents } from './channel.js';
 import { bounded } from '../model/bounds.js';
 import { ScanFailure } from './failure.js';
-import { getDefaultEnvironment } from './protocol.js';
 import { TailBuffer } from './tail.js';
 import { isDirectory } from '../targets/file-kind.js';
 
 export interface StdioOptions {
   command: string;
   args: string[];
-  env?: Record<string, string>;
+  /** The whole environment of the process: nothing else of idemscan's is added. */
+  env: Record<string, string>;
   cwd?: string;
   maxFrameBytes: number;
   stderrTailBytes: number;
@@ -79,8 +79,7 @@ export class StdioChannel implements Channel {
       );
     }
     const child = spawn(this.opts.command, this.opts.args, {
-      // Minimal environment: the SDK's safe defaults plus what the target declares, nothing else.
-      env: { ...getDefaultEnvironment(), ...this.opts.env },
+      env: this.opts.env,
       cwd: this.opts.cwd,
       stdio: ['pipe', 'pipe', 'pipe'],
       detached: true, // its own process group, so the whole tree can be signalled

@@ -4,12 +4,13 @@
  */
 import { z } from 'zod';
 import { describeZodError } from './formats/format.js';
-import { launchText } from './formats/fields.js';
+import { envMap, launchText } from './formats/fields.js';
 
 const Config = z.object({
   command: launchText.min(1),
   args: z.array(launchText).max(1000).optional(),
-  env: z.record(z.string(), launchText).optional(),
+  // The checks of every target's env: a bundle's manifest is as untrusted as a list.
+  env: envMap(launchText).optional(),
 });
 
 const Manifest = z.object({

@@ -170,14 +170,14 @@ async function runScripts(dir: string, cacheDir: string, signal?: AbortSignal): 
   let launch;
   try {
     launch = contain(
-      { command: 'npm', args: ['rebuild', '--ignore-scripts=false', '--no-audit', '--no-fund', '--loglevel=error'], cwd: dir },
+      { command: 'npm', args: ['rebuild', '--ignore-scripts=false', '--no-audit', '--no-fund', '--loglevel=error'], cwd: dir, env: scriptEnv(dir) },
       { sandbox: true, writable: [dir], hidden: cacheContainment(cacheDir).hidden },
     );
   } catch (err) {
     return { error: `install scripts need a sandbox: ${(err as Error).message}` };
   }
   const { execa } = await import('execa');
-  const run = await execa(launch.command, launch.args, { cwd: dir, reject: false, timeout: 10 * 60_000, extendEnv: false, env: scriptEnv(dir), stdin: 'ignore', cancelSignal: signal });
+  const run = await execa(launch.command, launch.args, { cwd: dir, reject: false, timeout: 10 * 60_000, extendEnv: false, env: launch.env, stdin: 'ignore', cancelSignal: signal });
   if (run.exitCode !== 0) return { mode: launch.sandbox, error: `install scripts failed: ${boundedTail(String(run.stderr || run.message), 2000)}` };
   return { mode: launch.sandbox };
 }

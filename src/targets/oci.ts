@@ -3,12 +3,15 @@
  * works here. `install` pulls and records the digest the reference resolved to; a scan runs the
  * image contained by the engine, as Docker's MCP gateway does and more: no network, no
  * capabilities, no new privileges, a read-only root, one CPU, 2 GiB, never a pull at run time.
- * Environment values reach the engine's own environment and the container by name only (`-e NAME`),
- * never on a command line. Where no engine works, each entry fails at once and says so.
+ * The target's variables reach the container through an env file (`--env-file`, 0600 in a private
+ * directory, removed when the server closes), never the engine CLI's own environment (a list's
+ * `DOCKER_HOST` or `LD_PRELOAD` would steer the engine) nor a command line. Where no engine works,
+ * each entry fails at once and says so.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import { installEach, installerEnv } from './install-each.js';
 import type { InstallContext, PackageKind, PackageLaunch } from './package-kind.js';
@@ -24,8 +27,24 @@ type Engine = (typeof ENGINES)[number];
 /** The flags of every run: the container is the server's whole containment. */
 export const RUN_FLAGS = ['--rm', '-i', '--init', '--pull', 'never', '--network', 'none', '--security-opt', 'no-new-privileges', '--cap-drop', 'ALL', '--read-only', '--cpus', '1', '--memory', '2g'];
 
-export function ociRunArgs(image: string, envNames: string[], args: string[]): string[] {
-  return ['run', ...RUN_FLAGS, ...envNames.flatMap((n) => ['-e', n]), image, ...args];
+export function ociRunArgs(image: string, envFile: string | undefined, args: string[]): string[] {
+  return ['run', ...RUN_FLAGS, ...(envFile ? ['--env-file', envFile] : []), image, ...args];
+}
+
+/**
+ * The target's variables as an engine env file (`NAME=value` a line, read as is: no quotes, no
+ * expansion), in a directory of its own that only idemscan's user can enter. A value with a line
+ * break cannot be written there, and is refused.
+ */
+export async function writeEnvFile(env: Record<string, string>): Promise<{ file: string; remove: () => Promise<void> } | undefined> {
+  const entries = Object.entries(env);
+  if (entries.length === 0) return undefined;
+  const broken = entries.find(([, v]) => /[\r\n]/.test(v));
+  if (broken) throw new Error(`env ${broken[0].slice(0, 100)}: a value with a line break cannot be passed to a container`);
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'idemscan-env-'));
+  const file = path.join(dir, 'env');
+  await writeFile(file, entries.map(([k, v]) => `${k}=${v}\n`).join(''), { mode: 0o600, flag: 'wx' });
+  return { file, remove: () => rm(dir, { recursive: true, force: true }) };
 }
 
 export function ociDir(cacheDir: string, ref: string): string {
@@ -91,7 +110,9 @@ async function launch(t: Target, cacheDir: string): Promise<PackageLaunch> {
   // The digest recorded at install, so that a re-tagged image is not what runs.
   const image = digest.includes('@sha256:') ? digest : t.oci!;
   const own = Object.fromEntries(Object.entries(engineEnv()).filter(([k]) => !/^(?:PATH|HOME)$/.test(k)));
-  return { command: found.path, args: ociRunArgs(image, Object.keys(t.env ?? {}), t.args ?? []), env: own, readable: [], digest, container: true };
+  const envFile = await writeEnvFile(t.env ?? {});
+  const args = ociRunArgs(image, envFile?.file, t.args ?? []);
+  return { command: found.path, args, env: own, readable: [], digest, container: true, cleanup: envFile?.remove };
 }
 
 export const ociKind: PackageKind = {

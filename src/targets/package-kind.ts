@@ -11,7 +11,8 @@ export type PackageType = 'npm' | 'pypi' | 'mcpb' | 'oci';
 export interface PackageLaunch {
   command: string;
   args: string[];
-  /** Added to the target's env (a bundle's `mcp_config.env`). */
+  /** Added to the target's env (a bundle's `mcp_config.env`); for a container, the engine's own
+   * environment, to which the target's env is never added. */
   env?: Record<string, string>;
   /** On idemscan's word, bound read-only under --sandbox: the cache entry, an interpreter prefix. */
   readable: string[];
@@ -20,8 +21,10 @@ export interface PackageLaunch {
   /** Names given fake values (`user_config.api_key` of a bundle). */
   fakeEnv?: string[];
   /** Runs in a container (docker, podman), which is its containment: not wrapped in bubblewrap,
-   * which would hide the engine's socket. */
+   * which would hide the engine's socket. The launch passes the target's env to the container itself. */
   container?: boolean;
+  /** Run once the server has closed (a container's env file). */
+  cleanup?: () => Promise<void>;
 }
 
 export interface InstallContext {

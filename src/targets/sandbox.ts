@@ -24,6 +24,7 @@ import path from 'node:path';
 import { bwrapArgs, safeRealpath, SCRATCH_BYTES, within, type BwrapPlan } from './bwrap.js';
 import { isDirectory } from './file-kind.js';
 import { homeDirs } from './homes.js';
+import { carriedAssignments, carrierEnv, getDefaultEnvironment, serverEnv } from './server-env.js';
 
 export type SandboxMode = 'bubblewrap' | 'netns' | 'none' | 'none-host-proc';
 
@@ -31,6 +32,8 @@ export interface Launch {
   command: string;
   args: string[];
   cwd?: string;
+  /** What the target declares: the server sees the defaults plus these (server-env.ts). */
+  env?: Record<string, string>;
 }
 
 export interface ContainOptions {
@@ -46,16 +49,25 @@ export interface ContainOptions {
   writable?: string[];
 }
 
-export interface Contained extends Launch {
+export interface Contained {
+  command: string;
+  args: string[];
+  cwd?: string;
+  /** The whole environment to spawn `command` with: the server's own where nothing wraps it, else
+   * idemscan's minimal one with the server's variables carried to the last exec (server-env.ts). */
+  env: Record<string, string>;
   /** Which sandbox the process runs in; `none` may still have the PID namespace. */
   sandbox: SandboxMode;
 }
 
+/**
+ * The last step inside the containment: `$1` is `env`, run with nothing inherited and exactly the
+ * carried variables, then the server. `env -i` also drops what sh adds (PWD, SHLVL, _).
+ */
+const exportCarried = (count: number) => `e=$1; shift; "$e" -i -- ${carriedAssignments(count)} "$@"`;
 /** Runs the server as a child and exits with its status (SIGTERM reaches the server through its
  * process group). stdin goes through fd 3: a background job of a non-interactive sh would get /dev/null. */
-const INIT = 'exec 3<&0; "$@" <&3 3<&- & exec 3<&-; wait $!';
-/** What sh itself adds to the environment, removed again so the server sees exactly what it was given. */
-const SH_ENV = ['PWD', 'OLDPWD', 'SHLVL', '_'].flatMap((name) => ['-u', name]);
+const init = (count: number) => `exec 3<&0; ${exportCarried(count)} <&3 3<&- & exec 3<&-; wait $!`;
 const LO_UP = 'ip link set lo up 2>/dev/null; ';
 
 interface Abilities {
@@ -153,31 +165,59 @@ export function sandboxPrefix(): string[] | null {
 }
 
 /**
- * The launch wrapped for containment. Throws (a spawn failure for the caller) where the
- * sandbox is asked for but impossible, or where a wrapper would hide that the command is missing.
+ * The launch wrapped for containment, with the environment to spawn it with. Throws (a spawn
+ * failure for the caller) where the sandbox is asked for but impossible, or where a wrapper would
+ * hide that the command is missing.
  */
 export function contain(launch: Launch, opts: ContainOptions): Contained {
   const sandboxed = opts.sandbox ? sandboxMode() : 'none';
   if (opts.sandbox && sandboxed === 'none') throw new Error('--sandbox needs bubblewrap (bwrap) or `unshare -n` (util-linux), and neither works on this machine');
   const flags = sandboxed === 'netns' ? can('net') : can('pid');
   const mode = sandboxed === 'none' && !ownProc(flags) ? 'none-host-proc' : sandboxed;
-  if (mode !== 'bubblewrap' && !flags) return { ...launch, sandbox: mode };
+  const env = serverEnv(launch.env);
+  // Nothing wraps it: the process spawned is the server itself.
+  if (mode !== 'bubblewrap' && !flags) return { command: launch.command, args: launch.args, cwd: launch.cwd, env, sandbox: mode };
   // Inside a wrapper a missing command would look like a server that exited 127.
   const found = findExecutable(launch.command, launch.cwd);
   if (!found) throw new Error(`cannot start "${launch.command}": ENOENT`);
+  const sh = hostProgram('sh');
+  const envProgram = hostProgram('env');
+  if (!sh || !envProgram) throw new Error('containment needs sh and env on PATH');
+  const count = Object.keys(env).length;
+  // env reads a first word with `=` as an assignment (`./a=b` would print the environment and exit
+  // 0), and has no escape for it: such a command is started by a second sh, which adds only PWD.
+  const viaSh = launch.command.includes('=') ? [sh, '-c', 'unset PWD; exec "$0" "$@"'] : [];
+  const server = [envProgram, ...viaSh, launch.command, ...launch.args];
   let argv: string[];
   if (mode === 'bubblewrap') {
-    argv = ['bwrap', ...bwrapArgs(bubblewrapPlan(launch, found, opts)), launch.command, ...launch.args];
+    const plan = bubblewrapPlan(launch, [found, sh, envProgram], opts);
+    argv = [hostProgram('bwrap') ?? 'bwrap', ...bwrapArgs(plan), '--', sh, '-c', exportCarried(count), 'sh', ...server];
   } else {
-    const script = (mode === 'netns' ? LO_UP : '') + INIT;
-    const lifetime = can('pdeathsig') ? ['setpriv', '--pdeathsig', 'KILL', '--'] : [];
-    const env = findExecutable('env');
-    // env reads a first word with `=` as an assignment (`./a=b` would print the environment and exit
-    // 0), and has no escape for it: such a command is started by a second sh, which adds only PWD.
-    const viaSh = launch.command.includes('=') ? ['sh', '-c', 'unset PWD; exec "$0" "$@"'] : [];
-    argv = [...lifetime, 'unshare', ...flags!, '--', 'sh', '-c', script, 'sh', ...(env ? [env, ...SH_ENV, ...viaSh] : []), launch.command, ...launch.args];
+    const script = (mode === 'netns' ? LO_UP : '') + init(count);
+    const setpriv = hostProgram('setpriv');
+    const lifetime = can('pdeathsig') && setpriv ? [setpriv, '--pdeathsig', 'KILL', '--'] : [];
+    argv = [...lifetime, hostProgram('unshare') ?? 'unshare', ...flags!, '--', sh, '-c', script, 'sh', ...server];
   }
-  return { command: argv[0]!, args: argv.slice(1), cwd: launch.cwd, sandbox: mode };
+  // The wrappers run outside the containment: idemscan's own minimal environment, the server's carried.
+  return { command: argv[0]!, args: argv.slice(1), cwd: launch.cwd, env: { ...getDefaultEnvironment(), ...carrierEnv(env) }, sandbox: mode };
+}
+
+/**
+ * A program idemscan runs outside the containment, by absolute path from idemscan's own PATH:
+ * never from a relative PATH entry, which the target's cwd would choose.
+ */
+function hostProgram(name: string): string | undefined {
+  const dirs = (process.env.PATH ?? '').split(path.delimiter).filter((dir) => path.isAbsolute(dir));
+  return dirs.map((dir) => path.join(dir, name)).find(isExecutable);
+}
+
+function isExecutable(file: string): boolean {
+  try {
+    accessSync(file, constants.X_OK);
+    return statSync(file).isFile();
+  } catch {
+    return false;
+  }
 }
 
 /** The absolute path the command resolves to (PATH lookup as spawn does), or undefined. */
@@ -214,7 +254,7 @@ function commandPaths(found: string): string[] {
  * server that checks its argument or cwd still starts. Bound on idemscan's word: the command
  * found on PATH with what it needs, and `opts.readable` (the server's own package entry).
  */
-function bubblewrapPlan(launch: Launch, found: string, opts: ContainOptions): BwrapPlan {
+function bubblewrapPlan(launch: Launch, programs: string[], opts: ContainOptions): BwrapPlan {
   const home = process.env.HOME;
   const cwd = launch.cwd ?? process.cwd();
   const hide = (opts.hidden ?? []).map((d) => path.resolve(d));
@@ -232,7 +272,7 @@ function bubblewrapPlan(launch: Launch, found: string, opts: ContainOptions): Bw
     home,
     homes: homes.filter((h) => h !== '/home' && h !== '/root' && h !== home),
     hide,
-    readable: [...commandPaths(found).filter((p) => !hiddenCache(p)), ...(opts.readable ?? [])],
+    readable: [...new Set(programs.flatMap(commandPaths))].filter((p) => !hiddenCache(p)).concat(opts.readable ?? []),
     named: named.filter((p) => !isGuarded(p)),
     writable: opts.writable ?? [],
     placeholders: named.filter((p) => isGuarded(p) && isDirectory(p)),

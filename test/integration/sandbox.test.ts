@@ -142,7 +142,7 @@ describe('--sandbox', () => {
       // A PATH with the tools of a fresh machine but no bwrap.
       const bin = path.join(dir, 'bin-no-bwrap');
       mkdirSync(bin, { recursive: true });
-      for (const tool of ['sh', 'unshare', 'setpriv', 'ip']) {
+      for (const tool of ['sh', 'env', 'unshare', 'setpriv', 'ip']) {
         const found = findExecutable(tool);
         if (found && !existsSync(path.join(bin, tool))) symlinkSync(found, path.join(bin, tool));
       }

@@ -17,6 +17,7 @@ import { FILE_FORMATS, PRINT_FORMATS } from '../../src/model/formats.js';
 import { SdkErrorCode, SdkHttpError } from '@modelcontextprotocol/client';
 import { httpFailure } from '../../src/connect/http-failure.js';
 import * as ours from '../../src/connect/protocol.js';
+import { getDefaultEnvironment } from '../../src/targets/server-env.js';
 import { fileErrorWords, jsonErrorWords } from '../../src/model/error-words.js';
 import { REPORTERS } from '../../src/render/index.js';
 import { describeZodError } from '../../src/model/zod-errors.js';
@@ -113,9 +114,9 @@ describe('one source of truth, kept by these checks', () => {
     const saved = { ...process.env };
     try {
       Object.assign(process.env, { TERM: 'xterm', SHELL: '() { evil; }', SECRET_TOKEN: 'x' });
-      expect(ours.getDefaultEnvironment()).toEqual(sdkDefaultEnvironment());
-      expect(ours.getDefaultEnvironment()).not.toHaveProperty('SHELL');
-      expect(ours.getDefaultEnvironment()).not.toHaveProperty('SECRET_TOKEN');
+      expect(getDefaultEnvironment()).toEqual(sdkDefaultEnvironment());
+      expect(getDefaultEnvironment()).not.toHaveProperty('SHELL');
+      expect(getDefaultEnvironment()).not.toHaveProperty('SECRET_TOKEN');
     } finally {
       process.env = saved;
     }

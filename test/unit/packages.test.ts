@@ -99,8 +99,8 @@ describe('command lines', () => {
     ]);
     expect(pypiInstallCommands({ ...plan, uv: '/bin/uv', allowSdist: true })[1]!.args).not.toContain('--only-binary');
   });
-  it('docker run: contained, no pull, env by name only', () => {
-    expect(ociRunArgs('ghcr.io/o/s@sha256:abc', ['API_TOKEN'], ['--stdio'])).toEqual([
+  it('docker run: contained, no pull, env from a file only', () => {
+    expect(ociRunArgs('ghcr.io/o/s@sha256:abc', '/tmp/idemscan-env-x/env', ['--stdio'])).toEqual([
       'run',
       '--rm',
       '-i',
@@ -118,8 +118,8 @@ describe('command lines', () => {
       '1',
       '--memory',
       '2g',
-      '-e',
-      'API_TOKEN',
+      '--env-file',
+      '/tmp/idemscan-env-x/env',
       'ghcr.io/o/s@sha256:abc',
       '--stdio',
     ]);
@@ -244,6 +244,19 @@ describe('bundle manifests', () => {
     expect(parseManifest(JSON.stringify({ name: 'b', version: '1' }))).toMatchObject({
       error: expect.stringMatching(/^manifest\.json\.server/),
     });
+  });
+  it('refuses loader variables in mcp_config.env and its overrides, naming the field', () => {
+    const bundle = (mcp_config: Record<string, unknown>) =>
+      parseManifest(JSON.stringify({ name: 'b', version: '1', server: { type: 'binary', mcp_config } }));
+    expect(bundle({ command: 'x', env: { LD_PRELOAD: '${__dirname}/lib/evil.so' } })).toMatchObject({
+      error: expect.stringMatching(
+        /^manifest\.json\.server\.mcp_config\.env\.LD_PRELOAD: LD_PRELOAD steers the dynamic loader/,
+      ),
+    });
+    expect(bundle({ command: 'x', platform_overrides: { linux: { env: { GCONV_PATH: '/x' } } } })).toMatchObject({
+      error: expect.stringMatching(/platform_overrides\.linux\.env\.GCONV_PATH: GCONV_PATH steers/),
+    });
+    expect(bundle({ command: 'x', env: { API_KEY: 'k' } })).not.toHaveProperty('error');
   });
 });
 

@@ -6,17 +6,19 @@
  */
 import { z } from 'zod';
 import { parseOciRef, parsePinnedSpec, parsePypiSpec } from '../../model/package-spec.js';
+import { refusedEnvName } from '../server-env.js';
 
 const noNul = (s: string) => !s.includes('\0');
 
 /** Text that becomes an argument, a command, a path or an env value: the OS cannot take a NUL. */
 export const launchText = z.string().refine(noNul, 'contains a NUL character');
 
-/** The OS splits `NAME=value` at the first `=`: a name with one would set another variable. */
+/** The OS splits `NAME=value` at the first `=`: a name with one would set another variable. Loader
+ * and engine variables are refused outright (targets/server-env.ts). */
 function envNameProblem(name: string): string | undefined {
   if (name === '') return 'empty environment variable name';
   if (name.includes('=') || !noNul(name)) return 'an environment variable name cannot contain "=" or NUL';
-  return undefined;
+  return refusedEnvName(name);
 }
 
 /** An HTTP header name is a token (RFC 9110); anything else makes fetch throw on every request. */
