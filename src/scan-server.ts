@@ -15,7 +15,7 @@ import { packageOf } from './targets/packages.js';
 import { describeTarget, Redactor } from './redact/redact.js';
 import { pypiProblem } from './targets/pypi-launch.js';
 import { redactServer } from './redact/redact-report.js';
-import { NameMatcher } from './targets/server-names.js';
+import { NameMatcher } from './model/server-names.js';
 import { contain, type SandboxMode } from './targets/sandbox.js';
 import type { Target } from './targets/types.js';
 import type { ScanOptions } from './scan-options.js';

@@ -25,7 +25,7 @@ import { installMissing, missingTargets, packageOf, packageProblems } from './ta
 import { npmLaunchTargets, resolveUnpinned, withResolved } from './targets/npm-launch.js';
 import { pypiLaunchTargets } from './targets/pypi-launch.js';
 import { redactServer } from './redact/redact-report.js';
-import { NameMatcher } from './targets/server-names.js';
+import { NameMatcher } from './model/server-names.js';
 import { defaultSupport, sandboxSupport } from './targets/sandbox.js';
 import type { Target } from './targets/types.js';
 import { TOOL_NAME, TOOL_VERSION } from './model/version.js';

@@ -6,6 +6,7 @@
  * date no longer applies, and says so: a suppression is a decision to look again, not forever.
  */
 import type { Finding, Report } from '../model/schema.js';
+import { NameMatcher } from '../model/server-names.js';
 import { SuppressEntry, type Suppressions } from '../model/suppress.js';
 import { describeZodError } from '../model/zod-errors.js';
 import { ReportFileError } from './read.js';
@@ -64,8 +65,6 @@ export interface SuppressOutcome {
   unused: { index: number; entry: SuppressEntry }[];
 }
 
-const same = (a: string, b: string | undefined) => b !== undefined && a.toLowerCase() === b.toLowerCase();
-
 /** Marks the report's matching findings (in place) and tells which entries expired or matched nothing. */
 export function applySuppressions(report: Report, suppressions: Suppressions, now = new Date()): SuppressOutcome {
   const date = today(now);
@@ -77,9 +76,11 @@ export function applySuppressions(report: Report, suppressions: Suppressions, no
       return;
     }
     let used = false;
+    // By the name the report shows (a list's key; serverInfo.name only after audit without --name),
+    // never by serverInfo.name itself: any server of a list can call itself by another's name.
+    const server = entry.server === undefined ? undefined : new NameMatcher([entry.server]);
     for (const s of report.servers) {
-      if (entry.server !== undefined && !same(entry.server, s.name) && !same(entry.server, s.serverInfo?.name))
-        continue;
+      if (server && !server.matches({ target: s.name })) continue;
       const mark = (f: Finding) => {
         if (f.rule !== entry.rule || (entry.tool !== undefined && f.tool !== entry.tool) || f.suppressed) return;
         f.suppressed = { reason: entry.reason, ...(entry.expires ? { expires: entry.expires } : {}), file };

@@ -16,7 +16,10 @@ export const SuppressEntry = z
     rule: z.string().min(1),
     /** The tool's name; absent: every tool's finding of the rule, and the server's own. */
     tool: z.string().min(1).optional(),
-    /** The server's name as the report shows it, or its serverInfo.name; absent: every server. */
+    /**
+     * The server's name as the report shows it (servers[].name: in a scan the list's key, never the
+     * serverInfo.name a server of a list could claim); absent: every server.
+     */
     server: z.string().min(1).optional(),
     reason: z
       .string({ error: 'required: why this finding is accepted (shown in SARIF and the reports)' })

@@ -109,6 +109,56 @@ describe('--suppress', () => {
     expect(piped.stdout).toMatch(/; \d+ findings \([^)]*\), 1 suppressed\n/);
   });
 
+  it("a server of a list that calls itself by another target's name (serverInfo.name) does not take that target's suppressions", async () => {
+    // `evil` answers serverInfo.name "mine": an entry for server "mine" is the list's `mine` only.
+    const rules = (env: Record<string, string>) => ({ command: process.execPath, args: [FIXTURES.rules], env });
+    const list = write('two.json', {
+      servers: [
+        { name: 'mine', ...rules({ SET: 'findings' }) },
+        { name: 'evil', ...rules({ SET: 'findings', SERVER_NAME: 'mine' }) },
+      ],
+    });
+    write('mine.json', [{ rule: 'malformed-hint', server: 'mine', tool: 'bad_hint', reason: 'reviewed for mine' }]);
+    const args = ['scan', list, '--probe-timeout', '500', '--format', 'json,sarif', '--out', 'f'];
+    const r = await idemscan([...args, '--suppress', 'mine.json', '--fail-on', 'malformed-hint'], { cwd: dir });
+    const report = Report.parse(readJson('f/report.json'));
+    const badHint = (name: string) => {
+      const s = report.servers.find((x) => x.name === name)!;
+      return s.tools.find((t) => t.name === 'bad_hint')!.findings.find((f) => f.rule === 'malformed-hint')!;
+    };
+    expect(report.servers.map((s) => [s.name, s.serverInfo?.name])).toEqual([
+      ['mine', 'rules-findings'],
+      ['evil', 'mine'],
+    ]);
+    expect(badHint('mine').suppressed?.reason).toBe('reviewed for mine');
+    expect(badHint('evil').suppressed).toBeUndefined();
+    expect(report.options.suppress).toMatchObject({ applied: 1 });
+    // SARIF dismisses mine's result only; evil's stays open.
+    const results = readJson('f/report.sarif').runs[0].results as {
+      ruleId: string;
+      properties: { server: string };
+      suppressions?: unknown[];
+    }[];
+    const hint = results.filter((x) => x.ruleId === 'malformed-hint');
+    expect(hint.map((x) => [x.properties.server, x.suppressions !== undefined])).toEqual([
+      ['mine', true],
+      ['evil', false],
+    ]);
+    // --fail-on counts evil's finding: exit 1, naming evil only.
+    expect(r.exitCode, r.stderr).toBe(1);
+    expect(r.stderr).toContain('--fail-on matched:\n  malformed-hint (1 finding): evil/bad_hint');
+
+    // audit of that one server without --name shows it as "mine": there the entry is its own.
+    const gate = ['--suppress', 'mine.json', '--fail-on', 'malformed-hint', '--json', '-', '-q'];
+    const one = await idemscan(['audit', '--probe-timeout', '500', '--env', 'SERVER_NAME=mine', ...gate, ...server], {
+      cwd: dir,
+    });
+    expect(one.exitCode, one.stderr).toBe(0);
+    const audited = Report.parse(JSON.parse(one.stdout)).servers[0]!;
+    expect(audited.name).toBe('mine');
+    expect(audited.tools.find((t) => t.name === 'bad_hint')!.findings[0]!.suppressed?.reason).toBe('reviewed for mine');
+  });
+
   it('reads .idemscan-suppress.json when present; an entry without a reason is a usage error naming it', async () => {
     const repo = path.join(dir, 'repo');
     mkdirSync(repo);

@@ -1,11 +1,13 @@
 /**
- * How a name the user gives (`--trust NAME`, the library's `trust`) finds a server. Every place
- * idemscan shows a server (the progress line, audit's header, the table, `servers[].name`, the
- * `--fail-on` message) shows one of its names: the target's name (the list's key, `--name`, or the
- * command's file name) or, after `audit` without `--name`, what the server calls itself
- * (serverInfo.name). Each of them is accepted, compared without surrounding space or case; the
- * server's own name only where it is the one shown (scan() `trustServerInfo`): in a list any
- * server can call itself by a trusted name.
+ * How a name the user writes finds a server: `--trust NAME` (the library's `trust`) and a
+ * suppression's `server` (compare/suppress.ts). In the ground so that both the scan and the
+ * comparisons over saved reports use this one matcher. Every place idemscan shows a server (the
+ * progress line, audit's header, the table, `servers[].name`, the `--fail-on` message) shows one
+ * of its names: the target's name (the list's key, `--name`, or the command's file name) or, after
+ * `audit` without `--name`, what the server calls itself (serverInfo.name). Each of them is
+ * accepted, compared without surrounding space or case; the server's own name only where it is the
+ * one shown (scan() `trustServerInfo`; a suppression matches `servers[].name`, which is it only
+ * then): in a list any server can call itself by another's name.
  */
 
 /** A server's names, as far as they are known: the target's, then the one it gave itself. */
