@@ -65,9 +65,9 @@ export function openSpool(out: string, targets: readonly Target[], settings: Spo
       process.stderr.write(
         `idemscan: warning: replacing ${safeText(file, 300)}, the servers an interrupted scan kept (--resume keeps them)\n`,
       );
-    const header = { idemscanSpool: 1 as const, schemaVersion: SCHEMA_VERSION, startedAt: new Date().toISOString() };
-    const spool = FileSpool.create(file, { ...header, run: settings.run }, keyOf, key);
-    return { spool, resumed: new Set(), startedAt: header.startedAt, unkept: key.unkept };
+    const start = { schemaVersion: SCHEMA_VERSION, startedAt: new Date().toISOString(), run: settings.run };
+    const spool = FileSpool.create(file, start, keyOf, key);
+    return { spool, resumed: new Set(), startedAt: start.startedAt, unkept: key.unkept };
   }
 
   const usage = (err: SpoolFileError) =>
@@ -87,7 +87,8 @@ export function openSpool(out: string, targets: readonly Target[], settings: Spo
     if (!byKey.has(k)) byKey.set(k, i);
   });
   const names = new Set(targets.map((t) => t.name));
-  // Built beside the old spool, then renamed over it: an interruption now loses nothing either.
+  // Built beside the old spool, then renamed over it: an interruption now loses nothing either. It
+  // has an id of its own, so each line read back is signed anew for its place in it.
   const next = FileSpool.create(`${file}.${process.pid}.resume`, old.header, keyOf, key);
   const resumed = new Set<number>();
   const unlisted: string[] = [];

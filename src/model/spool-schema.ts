@@ -1,13 +1,15 @@
 /**
  * The spool file of a scan (`output/scan.spool.ndjson`, docs/SCALING.md): a header line, then one
- * line per finished server, in the order they finished. It is what an interrupted scan leaves and
+ * line per finished server, in the order they finished; each line is its MAC (spool/spool-mac.ts), a
+ * space, then the JSON these schemas check. It is what an interrupted scan leaves and
  * `scan --resume` reads back, so it is untrusted input like a saved report: every line is checked
  * against these schemas, the servers against the report's own.
  */
 import { z } from 'zod';
 import { ServerReport } from './schema.js';
 
-export const SPOOL_VERSION = 1;
+/** 2: each line's MAC before its JSON, bound to the spool's id and the line's number (1: a `mac` field in each line). */
+export const SPOOL_VERSION = 2;
 
 /**
  * What decides a listed server's report besides its target: a resumed scan must have been run with
@@ -24,12 +26,16 @@ export type SpoolRun = z.infer<typeof SpoolRun>;
 
 export const SpoolHeader = z.object({
   idemscanSpool: z.literal(SPOOL_VERSION),
+  /** This spool's random id, which every line's MAC covers (spool/spool-mac.ts): a line of another spool is refused. */
+  spool: z.string().regex(/^[0-9a-f]{32}$/),
   schemaVersion: z.string().max(20),
   /** When the scan first started: a resumed scan's report keeps it. */
   startedAt: z.iso.datetime(),
   run: SpoolRun,
 });
 export type SpoolHeader = z.infer<typeof SpoolHeader>;
+/** What a new spool's header is made from; its version and id are the spool's own. */
+export type SpoolStart = Omit<SpoolHeader, 'idemscanSpool' | 'spool'>;
 
 export const SpoolLine = z.object({
   /** Which target this server is (an HMAC of its launch recipe): a changed target is scanned again. */

@@ -1,20 +1,27 @@
 /**
- * The spool file: NDJSON, a header line then one `{key, server}` line per finished server, appended
- * as each finishes (model/spool-schema.ts). Only the offset of each line is kept in memory (16
- * bytes a server), so reading the servers back in list order is one positioned read each.
+ * The spool file: a header line then one `{key, server}` line per finished server, appended as each
+ * finishes, each line its MAC then its JSON (model/spool-schema.ts). Only the offset of each line's
+ * JSON is kept in memory (16 bytes a server), so reading the servers back in list order is one
+ * positioned read each.
  * Synchronous writes: a line is a few kilobytes, and a server that finished is on disk before the
  * next one is counted, whatever signal comes. A write that fails (ENOSPC, EFBIG, EIO) must not
  * lose the scan: from then on the servers are kept in memory, as before the spool, and `failure`
  * says why (the CLI warns, and keeps the file).
  */
+import { randomBytes } from 'node:crypto';
 import { closeSync, openSync, readSync, renameSync, unlinkSync, writeSync } from 'node:fs';
 import type { ServerReport } from '../model/schema.js';
-import type { SpoolHeader } from '../model/spool-schema.js';
+import { SPOOL_VERSION, type SpoolHeader, type SpoolStart } from '../model/spool-schema.js';
 import type { ServerSink } from './sink.js';
-import type { SpoolKey } from './spool-mac.js';
+import { LINE_MAC_HEX, type SpoolKey } from './spool-mac.js';
+
+/** The bytes before a line's JSON: its MAC and a space. */
+const PREFIX = LINE_MAC_HEX + 1;
 
 export class FileSpool implements ServerSink {
   private end = 0;
+  /** Lines written, the header included: the next one's number is this plus one. */
+  private written = 0;
   private readonly lines = new Map<number, { at: number; length: number }>();
   /** Lines not on disk: every line after a write failed. */
   private readonly held = new Map<number, string>();
@@ -29,31 +36,44 @@ export class FileSpool implements ServerSink {
     private readonly keyOf: (position: number) => string,
     /** Signs each line (spool-mac.ts): `--resume` reads back only what this machine's idemscan wrote. */
     private readonly key: SpoolKey,
+    /** The header's random id, which each line's MAC covers: no line of another spool reads as one of this. */
+    private readonly id: string,
   ) {}
 
   /**
    * A new spool at `file`, replacing one there. Unlinked first and created exclusively ('wx+'), so a
    * symlink planted at the name is replaced, never followed; private (0600), as the report's tmp files.
+   * Each spool gets an id of its own, a resumed one too: lines are never carried over by their MACs.
    */
-  static create(file: string, header: SpoolHeader, keyOf: (position: number) => string, key: SpoolKey): FileSpool {
+  static create(file: string, start: SpoolStart, keyOf: (position: number) => string, key: SpoolKey): FileSpool {
     try {
       unlinkSync(file);
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
     }
-    return FileSpool.onDescriptor(file, openSync(file, 'wx+', 0o600), header, keyOf, key);
+    return FileSpool.onDescriptor(file, openSync(file, 'wx+', 0o600), start, keyOf, key);
   }
 
   /** A spool on an open descriptor (create's, or a test's). */
   static onDescriptor(
     file: string,
     fd: number,
-    header: SpoolHeader,
+    start: SpoolStart,
     keyOf: (position: number) => string,
     key: SpoolKey,
   ): FileSpool {
-    const spool = new FileSpool(file, fd, keyOf, key);
-    spool.tryAppend(key.sign(JSON.stringify(header)));
+    const id = randomBytes(16).toString('hex');
+    // Field by field: nothing else of a resumed spool's header is written into the new one.
+    const header: SpoolHeader = {
+      idemscanSpool: SPOOL_VERSION,
+      spool: id,
+      schemaVersion: start.schemaVersion,
+      startedAt: start.startedAt,
+      run: start.run,
+    };
+    const spool = new FileSpool(file, fd, keyOf, key, id);
+    // The header's MAC is made without the id it holds: read first, it gives the id the rest is checked with.
+    spool.tryAppend(key.signLine('', 1, JSON.stringify(header)));
     return spool;
   }
 
@@ -64,9 +84,9 @@ export class FileSpool implements ServerSink {
   /** A line read back from an earlier spool (`--resume`), checked and written anew, at its new position. */
   addLine(position: number, json: string): void {
     const at = this.end;
-    const length = this.tryAppend(this.key.sign(json));
-    if (length === undefined) this.held.set(position, json);
-    else this.lines.set(position, { at, length });
+    const line = this.key.signLine(this.id, this.written + 1, json);
+    if (this.tryAppend(line)) this.lines.set(position, { at: at + PREFIX, length: line.length - PREFIX - 1 });
+    else this.held.set(position, json);
   }
 
   get size(): number {
@@ -98,8 +118,9 @@ export class FileSpool implements ServerSink {
   /** Moves the spool to `file` (a resumed spool is built beside the old one, then replaces it). */
   moveTo(file: string): FileSpool {
     renameSync(this.file, file);
-    const moved = new FileSpool(file, this.fd, this.keyOf, this.key);
+    const moved = new FileSpool(file, this.fd, this.keyOf, this.key, this.id);
     moved.end = this.end;
+    moved.written = this.written;
     moved.failure = this.failure;
     for (const [p, l] of this.lines) moved.lines.set(p, l);
     for (const [p, l] of this.held) moved.held.set(p, l);
@@ -124,22 +145,22 @@ export class FileSpool implements ServerSink {
   }
 
   /**
-   * Writes a line at the end; the bytes written, without the newline, or undefined once a write has
-   * failed (this one or an earlier one: a line after a gap would be read back as garbage).
+   * Writes a line at the end; false once a write has failed (this one or an earlier one: a line after
+   * a gap would be read back as garbage).
    */
-  private tryAppend(json: string): number | undefined {
-    if (this.failure !== undefined) return undefined;
-    const data = Buffer.from(`${json}\n`, 'utf8');
+  private tryAppend(data: Buffer): boolean {
+    if (this.failure !== undefined) return false;
     try {
       let written = 0;
       while (written < data.length)
         written += writeSync(this.fd, data, written, data.length - written, this.end + written);
     } catch (err) {
       this.failure = (err as NodeJS.ErrnoException).code ?? String(err);
-      return undefined;
+      return false;
     }
     this.end += data.length;
-    return data.length - 1;
+    this.written += 1;
+    return true;
   }
 }
 

@@ -1,13 +1,14 @@
 /**
  * Reads back the spool an interrupted scan left (`scan --resume`). The file sits in an output
  * folder anyone may have written to, so it is read like a saved report: in chunks, each line
- * bounded in size, parsed and checked against the schemas; the first bad line is an error naming
- * the file and line. Only a last line without its newline (the scan was killed while writing it) is
- * dropped, and said.
+ * bounded in size, its MAC checked on the raw bytes (for this spool and this line) before anything
+ * of it is parsed, then parsed and checked against the schemas; the first bad line is an error
+ * naming the file and line. Only a last line without its newline (the scan was killed while writing
+ * it) is dropped, and said.
  */
 import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import { DEFAULTS } from '../model/limits.js';
-import { SpoolHeader, SpoolLine } from '../model/spool-schema.js';
+import { SPOOL_VERSION, SpoolHeader, SpoolLine } from '../model/spool-schema.js';
 import { describeZodError } from '../model/zod-errors.js';
 import { fileErrorWords } from '../model/error-words.js';
 import type { SpoolKey } from './spool-mac.js';
@@ -39,22 +40,26 @@ export function readSpool(file: string, key: SpoolKey): SpoolContents {
   const raw = rawLines(file);
   const first = raw.next();
   if (first.done) throw new SpoolFileError(file, 'empty: not a spool file');
-  const header = SpoolHeader.safeParse(signed(file, 1, first.value.text, key));
-  if (!header.success)
-    throw new SpoolFileError(file, `line 1: not a spool header: ${describeZodError('', header.error)}`);
+  let header: SpoolHeader;
+  try {
+    header = readHeader(file, first.value.bytes, key);
+  } catch (err) {
+    raw.return(undefined); // closes the file
+    throw err;
+  }
   let truncated = false;
   return {
-    header: header.data,
+    header,
     get truncated() {
       return truncated;
     },
     *lines() {
-      for (const { line, text, complete } of raw) {
+      for (const { line, bytes, complete } of raw) {
         if (!complete) {
           truncated = true;
           return;
         }
-        const entry = SpoolLine.safeParse(signed(file, line, text, key));
+        const entry = SpoolLine.safeParse(signed(file, line, bytes, key, header.spool));
         if (!entry.success) throw new SpoolFileError(file, `line ${line}: ${describeZodError('', entry.error)}`);
         yield { line, entry: entry.data };
       }
@@ -62,31 +67,47 @@ export function readSpool(file: string, key: SpoolKey): SpoolContents {
   };
 }
 
-/** The line's object without its MAC, when this machine's key signed it; else the error naming the line. */
-function signed(file: string, line: number, text: string, key: SpoolKey): unknown {
-  let doc: unknown;
+/** Line 1, signed and checked: the header whose id the other lines' MACs cover. */
+function readHeader(file: string, bytes: Buffer, key: SpoolKey): SpoolHeader {
+  // The version before 2 wrote JSON lines each with a `mac` field, valid wherever they were put.
+  if (bytes[0] === 0x7b)
+    throw new SpoolFileError(
+      file,
+      'line 1: a spool of an older idemscan (spool format 1), which this one does not read back: scan again without --resume',
+    );
+  const doc = signed(file, 1, bytes, key, '');
+  const version = (doc as { idemscanSpool?: unknown } | null)?.idemscanSpool;
+  if (version !== SPOOL_VERSION)
+    throw new SpoolFileError(
+      file,
+      `line 1: spool format ${String(version).slice(0, 20)}, this idemscan reads ${SPOOL_VERSION}: scan again without --resume`,
+    );
+  const header = SpoolHeader.safeParse(doc);
+  if (!header.success)
+    throw new SpoolFileError(file, `line 1: not a spool header: ${describeZodError('', header.error)}`);
+  return header.data;
+}
+
+/**
+ * The line's JSON, parsed only once its MAC holds for this spool (`''`: the header) and this line;
+ * else the error naming the line. A planted line costs a read and a hash, never a parse.
+ */
+function signed(file: string, line: number, bytes: Buffer, key: SpoolKey, spool: string): unknown {
+  const payload = key.openLine(spool, line, bytes);
+  if (payload === undefined)
+    throw new SpoolFileError(
+      file,
+      `line ${line}: not signed by this machine's spool key for this line of this spool (another machine or --cache-dir wrote it, it was edited, or it was moved from another spool or line): scan without --resume`,
+    );
   try {
-    doc = JSON.parse(text);
+    return JSON.parse(payload.toString('utf8'));
   } catch {
     throw new SpoolFileError(file, `line ${line}: not JSON`);
   }
-  let kept: unknown;
-  try {
-    kept = key.verify(doc);
-  } catch {
-    // Nesting too deep to write back (RangeError): not a line idemscan wrote.
-    kept = undefined;
-  }
-  if (kept === undefined)
-    throw new SpoolFileError(
-      file,
-      `line ${line}: not signed by this machine's spool key (another machine or --cache-dir wrote it, or it was edited): scan without --resume`,
-    );
-  return kept;
 }
 
-/** The file's lines, read 1 MiB at a time; `complete` is false for a last line without its newline. */
-function* rawLines(file: string): Generator<{ line: number; text: string; complete: boolean }> {
+/** The file's lines as bytes, read 1 MiB at a time; `complete` is false for a last line without its newline. */
+function* rawLines(file: string): Generator<{ line: number; bytes: Buffer; complete: boolean }> {
   let fd: number;
   try {
     // Not followed if a symlink, and not waited on if a FIFO: only a regular file is a spool.
@@ -108,7 +129,7 @@ function* rawLines(file: string): Generator<{ line: number; text: string; comple
       for (let nl = chunk.indexOf(10, start); nl >= 0 && nl < n; nl = chunk.indexOf(10, start)) {
         pending.push(Buffer.from(chunk.subarray(start, nl)));
         line += 1;
-        yield { line, text: Buffer.concat(pending).toString('utf8'), complete: true };
+        yield { line, bytes: Buffer.concat(pending), complete: true };
         pending = [];
         pendingBytes = 0;
         start = nl + 1;
@@ -121,7 +142,7 @@ function* rawLines(file: string): Generator<{ line: number; text: string; comple
         );
       pending.push(Buffer.from(chunk.subarray(start, n)));
     }
-    if (pendingBytes > 0) yield { line: line + 1, text: Buffer.concat(pending).toString('utf8'), complete: false };
+    if (pendingBytes > 0) yield { line: line + 1, bytes: Buffer.concat(pending), complete: false };
   } finally {
     closeSync(fd);
   }

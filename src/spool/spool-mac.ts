@@ -1,8 +1,9 @@
 /**
- * Every line of a spool carries an HMAC-SHA256 under a key of this machine's cache
- * (`<cache>/spool.key`, 32 random bytes, mode 0600), and `--resume` reads back only lines whose MAC
- * holds. The spool sits in an output folder a cloned repository or a colleague may have filled:
- * its shape could be checked, but not whether idemscan scanned what it says, and a planted line
+ * Every line of a spool starts with an HMAC-SHA256 under a key of this machine's cache
+ * (`<cache>/spool.key`, 32 random bytes, mode 0600) that binds it to its spool and its line, and
+ * `--resume` reads back only lines whose MAC holds, checked before anything of the line is parsed.
+ * The spool sits in an output folder a cloned repository or a colleague may have filled: its shape
+ * could be checked, but not whether idemscan scanned what it says, and a planted line
  * could make any server look safe. The same key makes each target's key (its launch recipe,
  * values included) unguessable from the spool, so a secret value hashed into it cannot be tried
  * offline by whoever reads the file.
@@ -13,6 +14,10 @@ import path from 'node:path';
 
 const KEY_FILE = 'spool.key';
 const KEY_BYTES = 32;
+/** A spool line starts with its MAC in this many hex digits, then a space: read without parsing the line. */
+export const LINE_MAC_HEX = 64;
+const SPACE = Buffer.from(' ');
+const NEWLINE = Buffer.from('\n');
 
 export class SpoolKey {
   private constructor(
@@ -66,22 +71,38 @@ export class SpoolKey {
     }
   }
 
+  /** The key's MAC of `text` (a target's key: spool-run.ts). */
   mac(text: string): string {
     return createHmac('sha256', this.key).update(text).digest('hex');
   }
 
-  /** `{...}` with `"mac"` added last, over the JSON without it. */
-  sign(json: string): string {
-    return `${json.slice(0, -1)},"mac":"${this.mac(json)}"}`;
+  /**
+   * Line `line` of the spool `spool` as written: its MAC in hex, a space, the JSON, a newline. The
+   * MAC covers the spool's id (`''` for the header, line 1, which holds the id), the line's number
+   * and the JSON's bytes, so a line is good only where it was written: one moved from another
+   * spool (one scanned with other options, or by another version), to another line, or reordered,
+   * is refused.
+   */
+  signLine(spool: string, line: number, json: string): Buffer {
+    const payload = Buffer.from(json, 'utf8');
+    const mac = Buffer.from(this.lineMac(spool, line, payload).toString('hex'), 'latin1');
+    return Buffer.concat([mac, SPACE, payload, NEWLINE]);
   }
 
-  /** The object without its `mac`, when the MAC is this key's over it; undefined otherwise. */
-  verify(doc: unknown): Record<string, unknown> | undefined {
-    if (!doc || typeof doc !== 'object' || Array.isArray(doc)) return undefined;
-    const { mac, ...rest } = doc as Record<string, unknown>;
-    if (typeof mac !== 'string' || mac.length !== 64) return undefined;
-    const want = Buffer.from(this.mac(JSON.stringify(rest)), 'hex');
-    const got = Buffer.from(mac, 'hex');
-    return got.length === want.length && timingSafeEqual(got, want) ? rest : undefined;
+  /**
+   * The JSON's bytes of a line as read (without its newline) when its MAC is this key's for that
+   * spool and line, else undefined. Only the fixed-width prefix is read before the MAC is checked:
+   * nothing of a planted line is parsed.
+   */
+  openLine(spool: string, line: number, raw: Buffer): Buffer | undefined {
+    if (raw.length <= LINE_MAC_HEX || raw[LINE_MAC_HEX] !== SPACE[0]) return undefined;
+    const payload = raw.subarray(LINE_MAC_HEX + 1);
+    const want = Buffer.from(this.lineMac(spool, line, payload).toString('hex'), 'latin1');
+    return timingSafeEqual(raw.subarray(0, LINE_MAC_HEX), want) ? payload : undefined;
+  }
+
+  /** Its text starts with words a target key's JSON cannot start with: the two MACs never meet. */
+  private lineMac(spool: string, line: number, payload: Buffer): Buffer {
+    return createHmac('sha256', this.key).update(`idemscan spool line\0${spool}\0${line}\0`).update(payload).digest();
   }
 }

@@ -41,10 +41,10 @@ function setup() {
 }
 
 /** `scan FILE` with a hanging last server, stopped by SIGINT once `servers` lines are in the spool. */
-async function interruptedScan(file: string, out: string, servers: number) {
+async function interruptedScan(file: string, out: string, servers: number, flags: string[] = []) {
   const child = execa(
     process.execPath,
-    [CLI, 'scan', file, '--out', out, '--concurrency', String(servers + 1), '--timeout', '60000'],
+    [CLI, 'scan', file, '--out', out, '--concurrency', String(servers + 1), '--timeout', '60000', ...flags],
     { reject: false },
   );
   const spooled = () =>
@@ -148,26 +148,97 @@ describe('the spool', () => {
     );
     expect(edited.exitCode).toBe(2);
     expect(edited.stderr).toMatch(/--resume: .*scan\.spool\.ndjson: line 2: not signed by this machine's spool key/);
-    const { mac: _m, ...header } = JSON.parse(headerLine);
-    const planted = await resume(JSON.stringify(header) + '\n');
+    const header = JSON.parse(headerLine.slice(65));
+    const planted = await resume(`${'0'.repeat(64)} ${JSON.stringify(header)}\n`);
     expect(planted.stderr).toContain("line 1: not signed by this machine's spool key");
     // Signed with this machine's key, yet not what idemscan writes: the report's schema still refuses it.
     const key = SpoolKey.of(CACHE);
-    const { mac: _n, ...line } = JSON.parse(serverLine);
+    const line = JSON.parse(serverLine.slice(65));
     const bad = { ...line, server: { ...line.server, tools: [{ ...line.server.tools[0], verdict: 'safe-trust-me' }] } };
-    const invalid = await resume(`${headerLine}\n${key.sign(JSON.stringify(bad))}\n`);
+    const invalid = await resume(`${headerLine}\n${key.signLine(header.spool, 2, JSON.stringify(bad)).toString()}`);
     expect(invalid.exitCode).toBe(2);
     expect(invalid.stderr).toMatch(/line 2: server\.tools\[0\]\.verdict: /);
-    const other = await resume(key.sign(JSON.stringify({ ...header, schemaVersion: '99' })) + '\n');
+    const other = await resume(key.signLine('', 1, JSON.stringify({ ...header, schemaVersion: '99' })).toString());
     expect(other.stderr).toContain('written for report schema 99');
     const garbage = await resume('not json\n');
-    expect(garbage.stderr).toContain('line 1: not JSON');
+    expect(garbage.stderr).toContain("line 1: not signed by this machine's spool key");
     // Not a regular file: a FIFO would block the read, a symlink is not followed.
     rmSync(spool);
     execFileSync('mkfifo', [spool]);
     const fifo = await idemscan(['scan', file, '--out', out, '--resume']);
     expect(fifo.exitCode).toBe(2);
     expect(fifo.stderr).toContain('not a regular file');
+  });
+
+  it('--resume refuses a line spliced from a spool scanned with --trust, or moved to another line', async () => {
+    const { dir, out, log, env, list } = setup();
+    const hang = { name: 'c', command: process.execPath, args: [FIXTURES.raw], env: { ...env, MODE: 'hang' } };
+    const first = list([modern('a', env), modern('b', env), hang]);
+    const trusting = path.join(dir, 'trusting');
+    await interruptedScan(first, trusting, 2, ['--trust', 'a']);
+    await interruptedScan(first, out, 2);
+    await waitGone(log.entries().map((e) => e.pid));
+    const spool = path.join(out, SPOOL);
+    const [header, ...servers] = readFileSync(spool, 'utf8').split('\n').slice(0, -1);
+    const trusted = readFileSync(path.join(trusting, SPOOL), 'utf8')
+      .split('\n')
+      .filter((l) => l.includes('"trusted":true'));
+    expect(trusted).toHaveLength(1);
+    const second = list([modern('a', env), modern('b', env), modern('c', env)]);
+    const resume = async (lines: string[]) => {
+      writeFileSync(spool, lines.join('\n') + '\n');
+      return idemscan(['scan', second, '--out', out, '--resume']);
+    };
+    // Each signed by this machine's key, but for another spool: a trusted server in a report without --trust.
+    const spliced = await resume([header!, trusted[0]!]);
+    expect(spliced.exitCode, spliced.stderr).toBe(2);
+    expect(spliced.stderr).toContain("line 2: not signed by this machine's spool key");
+    expect(readReport(out).servers.some((s) => s.trusted)).toBe(false);
+    const swapped = await resume([header!, servers[1]!, servers[0]!]);
+    expect(swapped.exitCode, swapped.stderr).toBe(2);
+    expect(swapped.stderr).toContain("line 2: not signed by this machine's spool key");
+    const genuine = await resume([header!, ...servers]);
+    expect(genuine.exitCode, genuine.stderr).toBe(0);
+    expect(genuine.stderr).toContain('--resume: 2 of 3 servers read back');
+  });
+
+  it('--resume refuses a spool of the format before 2 (a `mac` field in each line) and says to scan again', async () => {
+    const { out, env, list } = setup();
+    const hang = { name: 'b', command: process.execPath, args: [FIXTURES.raw], env: { ...env, MODE: 'hang' } };
+    await interruptedScan(list([modern('a', env), hang]), out, 1);
+    const spool = path.join(out, SPOOL);
+    const line = readFileSync(spool, 'utf8').split('\n')[0]!;
+    // That format's header, signed as it signed it: the MAC over the JSON, then added as its last field.
+    const { mac: _m, spool: _s, ...header } = JSON.parse(line.slice(line.indexOf('{')));
+    const v1 = JSON.stringify({ ...header, idemscanSpool: 1 });
+    writeFileSync(spool, `${v1.slice(0, -1)},"mac":"${SpoolKey.of(CACHE).mac(v1)}"}\n`);
+    const r = await idemscan(['scan', list([modern('a', env), modern('b', env)]), '--out', out, '--resume']);
+    expect(r.exitCode, r.stderr).toBe(2);
+    expect(r.stderr).toContain('line 1: a spool of an older idemscan (spool format 1)');
+    expect(r.stderr).toContain('scan again without --resume');
+  });
+
+  it('a planted 60 MiB line is refused by its MAC before it is parsed (in a heap of 128 MiB)', async () => {
+    const { out, env, list } = setup();
+    const hang = { name: 'b', command: process.execPath, args: [FIXTURES.raw], env: { ...env, MODE: 'hang' } };
+    await interruptedScan(list([modern('a', env), hang]), out, 1);
+    const spool = path.join(out, SPOOL);
+    const header = readFileSync(spool, 'utf8').split('\n')[0]!;
+    // 20 million empty objects: gigabytes of heap once parsed.
+    const tools = `[${'{},'.repeat(20 * 1024 * 1024)}{}]`;
+    const json = `{"key":"${'0'.repeat(32)}","server":{"name":"a","status":"ok","tools":${tools}}`;
+    const second = list([modern('a', env), modern('b', env)]);
+    // As an attacker would write it for today's format (a `mac` field) and for this one (a MAC before the JSON).
+    for (const planted of [`${json},"mac":"${'0'.repeat(64)}"}`, `${'0'.repeat(64)} ${json}}`]) {
+      writeFileSync(spool, `${header}\n${planted}\n`);
+      const r = await execa(
+        process.execPath,
+        ['--max-old-space-size=128', CLI, 'scan', second, '--out', out, '--resume'],
+        { reject: false, timeout: 60_000 },
+      );
+      expect(r.exitCode, r.stderr.slice(0, 500)).toBe(2);
+      expect(r.stderr).toContain("line 2: not signed by this machine's spool key");
+    }
   });
 
   it('a last line cut short is dropped and said; that server is scanned again', async () => {

@@ -4,11 +4,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { FileSpool } from '../../src/spool/file-spool.js';
+import { readSpool } from '../../src/spool/read-spool.js';
 import { SpoolKey } from '../../src/spool/spool-mac.js';
 import { okServer } from '../helpers/reports.js';
 
 const run = { tool: '0', trust: [], sandbox: false, maxPages: 1, profiles: [] };
-const header = { idemscanSpool: 1 as const, schemaVersion: '1', startedAt: new Date().toISOString(), run };
+const header = { schemaVersion: '1', startedAt: new Date().toISOString(), run };
 const key = SpoolKey.of(mkdtempSync(path.join(os.tmpdir(), 'idemscan-spool-key-')));
 const keyOf = (p: number) => `key-${p}`;
 
@@ -21,6 +22,29 @@ describe('FileSpool', () => {
     expect(spool.failure).toBeUndefined();
     spool.remove();
     expect(existsSync(file)).toBe(false);
+  });
+
+  it('a spool read back and written anew (--resume) has an id of its own and reads back again', () => {
+    const file = path.join(mkdtempSync(path.join(os.tmpdir(), 'idemscan-spool-')), 'scan.spool.ndjson');
+    const first = FileSpool.create(file, header, keyOf, key);
+    for (const p of [2, 0]) first.add(p, okServer(`s${p}`, []));
+    first.close();
+    const old = readSpool(file, key);
+    const next = FileSpool.create(`${file}.resume`, old.header, keyOf, key);
+    for (const { entry } of old.lines()) next.addLine(Number(entry.key.slice(4)), JSON.stringify(entry));
+    next.add(1, okServer('s1', []));
+    const moved = next.moveTo(file);
+    expect([...moved.servers()].map((s) => s.name)).toEqual(['s0', 's1', 's2']);
+    moved.close();
+    const again = readSpool(file, key);
+    expect(again.header.spool).not.toBe(old.header.spool);
+    expect(again.header.startedAt).toBe(header.startedAt);
+    // In the order they were written, each signed for its line of this spool.
+    expect([...again.lines()].map(({ line, entry }) => [line, entry.server.name])).toEqual([
+      [2, 's2'],
+      [3, 's0'],
+      [4, 's1'],
+    ]);
   });
 
   it.runIf(existsSync('/dev/full'))('a failed write keeps that server and every later one in memory', () => {
