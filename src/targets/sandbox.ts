@@ -61,13 +61,15 @@ export interface Contained {
 }
 
 /**
- * The last step inside the containment: `$1` is `env`, run with nothing inherited and exactly the
+ * The last step inside the containment: `$e` is `env`, run with nothing inherited and exactly the
  * carried variables, then the server. `env -i` also drops what sh adds (PWD, SHLVL, _).
  */
-const exportCarried = (count: number) => `e=$1; shift; "$e" -i -- ${carriedAssignments(count)} "$@"`;
+const carried = (count: number) => `"$e" -i -- ${carriedAssignments(count)} "$@"`;
+/** Inside bubblewrap: sh becomes env, env becomes the server, as if bwrap had started it. */
+const execCarried = (count: number) => `e=$1; shift; exec ${carried(count)}`;
 /** Runs the server as a child and exits with its status (SIGTERM reaches the server through its
  * process group). stdin goes through fd 3: a background job of a non-interactive sh would get /dev/null. */
-const init = (count: number) => `exec 3<&0; ${exportCarried(count)} <&3 3<&- & exec 3<&-; wait $!`;
+const init = (count: number) => `e=$1; shift; exec 3<&0; ${carried(count)} <&3 3<&- & exec 3<&-; wait $!`;
 const LO_UP = 'ip link set lo up 2>/dev/null; ';
 
 interface Abilities {
@@ -191,7 +193,7 @@ export function contain(launch: Launch, opts: ContainOptions): Contained {
   let argv: string[];
   if (mode === 'bubblewrap') {
     const plan = bubblewrapPlan(launch, [found, sh, envProgram], opts);
-    argv = [hostProgram('bwrap') ?? 'bwrap', ...bwrapArgs(plan), '--', sh, '-c', exportCarried(count), 'sh', ...server];
+    argv = [hostProgram('bwrap') ?? 'bwrap', ...bwrapArgs(plan), '--', sh, '-c', execCarried(count), 'sh', ...server];
   } else {
     const script = (mode === 'netns' ? LO_UP : '') + init(count);
     const setpriv = hostProgram('setpriv');
