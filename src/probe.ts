@@ -52,6 +52,9 @@ export async function probe(target: Target, plan: ProbePlan, options: ProbeOptio
     concurrency: 1,
     install: false,
     afterList: async (open) => {
+      // Once per probe: a second connection (should the connector's retry policy ever open one
+      // after a listing) lists again but never repeats the calls.
+      if (run) return;
       try {
         const prepared = prepareProbe(open.tools, open.session.capabilities, plan);
         run = { probes: new Map(), missing: prepared.missing, warnings: prepared.warnings };

@@ -4,7 +4,7 @@
  * `MCP-Protocol-Version` / `Mcp-Method` headers it derives from each modern request's `_meta`.
  */
 import { SSEClientTransport, StreamableHTTPClientTransport, type AuthProvider } from '@modelcontextprotocol/client';
-import type { Channel, ChannelEvents } from './channel.js';
+import type { Channel, ChannelEvents, SendOptions } from './channel.js';
 import { basicAuthFromUrl } from '../redact/redact.js';
 import { bounded } from '../model/bounds.js';
 import { isErrorObject, notJsonRpc, unquotedBody } from './error-body.js';
@@ -42,6 +42,7 @@ export class HttpChannel implements Channel {
   private readonly host: string;
   /** The last ok answer's content type and size, which stand for it when it is no JSON-RPC. */
   private readonly answer: OkAnswer = { bytes: 0 };
+  private readonly sentOnce = new SentOnce();
 
   constructor(opts: HttpOptions) {
     this.kind = opts.kind;
@@ -57,7 +58,7 @@ export class HttpChannel implements Channel {
     }
     const init = {
       requestInit: { headers },
-      fetch: boundedFetch(opts.maxBodyBytes, this.abort.signal, this.answer, opts.onResponse),
+      fetch: boundedFetch(opts.maxBodyBytes, this.abort.signal, this.answer, this.sentOnce, opts.onResponse),
       ...(opts.authProvider ? { authProvider: opts.authProvider } : {}),
     };
     this.transport =
@@ -76,7 +77,9 @@ export class HttpChannel implements Channel {
     }
   }
 
-  async send(message: unknown): Promise<void> {
+  async send(message: unknown, opts?: SendOptions): Promise<void> {
+    // The SDK posts JSON.stringify(message): the same text is what boundedFetch recognises.
+    if (opts?.once) this.sentOnce.hold(JSON.stringify(message));
     try {
       await (this.transport.send as (m: unknown) => Promise<void>)(message);
     } catch (err) {
@@ -119,6 +122,39 @@ const noReconnect = {
 };
 
 /**
+ * The bodies of the requests sent `once` on this connection (SendOptions), and what the one request
+ * of each got. The SDK sends a request again inside its send(): after a 401 it refreshes the token
+ * and posts the same body, after a 403 `insufficient_scope` it steps up and posts it, and it follows
+ * a same-origin 307 or 308 with it. Every copy passes through boundedFetch, which refuses the
+ * second before a byte of it is sent. Held until the connection is gone, so no later path can
+ * repeat one either (a probe sends a few dozen requests at most).
+ */
+class SentOnce {
+  private readonly held = new Map<string, { sent: boolean; status?: number }>();
+
+  hold(body: string): void {
+    if (!this.held.has(body)) this.held.set(body, { sent: false });
+  }
+
+  /** Before a request goes out: a held body's first copy is noted, its second refused. */
+  admit(body: unknown): { status?: number } | undefined {
+    const entry = typeof body === 'string' ? this.held.get(body) : undefined;
+    if (!entry) return undefined;
+    if (entry.sent) {
+      const status = entry.status;
+      const answered = status === undefined ? 'sent before' : `answered HTTP ${status}`;
+      throw new ScanFailure(
+        status === 401 || status === 403 ? 'auth' : 'protocol',
+        `${answered}; not sent again: the server may have carried it out (a probe call goes out once)`,
+        status,
+      );
+    }
+    entry.sent = true;
+    return entry;
+  }
+}
+
+/**
  * fetch whose response bodies stop at `limit` bytes: a hostile server cannot exhaust memory. A
  * refused request's body is only ever quoted: read up to ERROR_BODY_BYTES, and passed on only
  * when it is a JSON-RPC or OAuth error object (error-body.ts).
@@ -132,12 +168,15 @@ function boundedFetch(
   limit: number,
   closed: AbortSignal,
   answer: OkAnswer,
+  sentOnce: SentOnce,
   onResponse?: (res: Response) => void,
 ): typeof fetch {
   return async (input, init) => {
     const signal = init?.signal ? AbortSignal.any([init.signal, closed]) : closed;
     const dispatcher = proxyDispatcher();
+    const once = sentOnce.admit(init?.body);
     const res = await fetch(input, { ...init, signal, ...(dispatcher ? { dispatcher } : {}) } as RequestInit);
+    if (once) once.status = res.status;
     onResponse?.(res);
     if (!res.body) return res;
     if (!res.ok) return errorResponse(res, res.body);

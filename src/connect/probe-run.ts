@@ -9,6 +9,7 @@ import type { ProbeExperiment, RanExperiment, SentCall } from '../model/probe-sc
 import { ScanFailure } from './failure.js';
 import { modernMeta } from './negotiate.js';
 import type { OpenSession } from './observe.js';
+import type { RpcOutcome } from './rpc.js';
 
 const ANSWER_CHARS = 500;
 
@@ -88,50 +89,48 @@ async function callTool(
   // Modern requests carry the envelope the listing carried (negotiate.ts), no handshake state.
   if (open.session.era === 'modern') params._meta = modernMeta(open.session.version);
   const started = performance.now();
-  const ms = () => Math.round(performance.now() - started);
   const id = open.rpc.peekNextId();
+  let answered: Answered;
   try {
-    const outcome = await open.rpc.request('tools/call', params, timeoutMs);
-    if (!outcome.ok) {
-      const type = (outcome.error.data as { type?: unknown } | undefined)?.type;
-      const why = `answered error ${outcome.error.code} ${bounded(outcome.error.message, 200)}${typeof type === 'string' ? ` (${bounded(type, 60)})` : ''}`;
-      return { step, tool: name, id, ms: ms(), status: 'error', answer: why, why };
-    }
-    const r = outcome.result;
-    const compared = JSON.stringify({ content: r.content, structuredContent: r.structuredContent }) ?? '';
-    const answer = bounded(textOf(r.content) ?? compared, ANSWER_CHARS);
-    if (r.isError === true)
-      return {
-        step,
-        tool: name,
-        id,
-        ms: ms(),
-        status: 'tool-error',
-        answer,
-        compared,
-        why: `answered isError: true (${bounded(answer, 200)})`,
-      };
-    return { step, tool: name, id, ms: ms(), status: 'ok', answer, compared };
+    // Once: a server that carried the call out and then refused it (a 401 with an expired token)
+    // must not get it again from the transport's re-send after a refresh.
+    answered = answerOf(await open.rpc.request('tools/call', params, timeoutMs, { once: true }));
   } catch (err) {
-    const failure =
-      err instanceof ScanFailure ? err : new ScanFailure('protocol', String((err as Error)?.message ?? err));
-    // A timeout leaves the connection usable; an exit or a closed stream ends every later experiment.
-    const timedOut = failure.kind === 'timeout';
-    const why = timedOut
-      ? `no answer: ${failure.message} (--timeout)`
-      : `no answer: the connection ended (${failure.message})`;
-    return {
-      step,
-      tool: name,
-      id,
-      ms: ms(),
-      status: 'no-answer',
-      answer: why,
-      why,
-      ...(timedOut ? {} : { ended: failure.message }),
-    };
+    answered = unanswered(err);
   }
+  return { step, tool: name, id, ms: Math.round(performance.now() - started), ...answered };
 }
+
+type Answered = Omit<SentCall, 'step' | 'tool' | 'id' | 'ms'>;
+
+/** A JSON-RPC answer: an error, a result with `isError`, or a result. */
+function answerOf(outcome: RpcOutcome): Answered {
+  if (!outcome.ok) {
+    const type = (outcome.error.data as { type?: unknown } | undefined)?.type;
+    const why = `answered error ${outcome.error.code} ${bounded(outcome.error.message, 200)}${typeof type === 'string' ? ` (${bounded(type, 60)})` : ''}`;
+    return { status: 'error', answer: why, why };
+  }
+  const r = outcome.result;
+  const compared = JSON.stringify({ content: r.content, structuredContent: r.structuredContent }) ?? '';
+  const answer = bounded(textOf(r.content) ?? compared, ANSWER_CHARS);
+  if (r.isError === true)
+    return { status: 'tool-error', answer, compared, why: `answered isError: true (${bounded(answer, 200)})` };
+  return { status: 'ok', answer, compared };
+}
+
+/**
+ * No answer. A timeout, or a refusal (HTTP 401/403: the token was refreshed meanwhile, or a sign-in
+ * is needed), leaves the connection usable; an exit or a closed stream ends every later experiment.
+ */
+function unanswered(err: unknown): Answered {
+  const failure =
+    err instanceof ScanFailure ? err : new ScanFailure('protocol', String((err as Error)?.message ?? err));
+  if (failure.kind === 'timeout') return noAnswer(`no answer: ${failure.message} (--timeout)`);
+  if (failure.kind === 'auth') return noAnswer(`no answer: refused (${failure.message})`);
+  return { ...noAnswer(`no answer: the connection ended (${failure.message})`), ended: failure.message };
+}
+
+const noAnswer = (why: string): Answered => ({ status: 'no-answer', answer: why, why });
 
 /** The text parts of a result's content, joined: what a person reads of it. */
 function textOf(content: unknown): string | undefined {

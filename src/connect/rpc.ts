@@ -4,7 +4,7 @@
  * tools page for one malformed entry, and both would make our numbers wrong.
  */
 import { METHOD_NOT_FOUND } from './protocol.js';
-import type { Channel } from './channel.js';
+import type { Channel, SendOptions } from './channel.js';
 import { ScanFailure } from './failure.js';
 
 export type RpcOutcome =
@@ -43,7 +43,7 @@ export class RpcClient {
   }
 
   /** Rejects with a `timeout` ScanFailure after `timeoutMs`; the caller decides what silence means. */
-  request(method: string, params: Record<string, unknown>, timeoutMs: number): Promise<RpcOutcome> {
+  request(method: string, params: Record<string, unknown>, timeoutMs: number, send?: SendOptions): Promise<RpcOutcome> {
     if (this.closedWith) return Promise.reject(this.closedWith);
     const id = this.nextId++;
     return new Promise<RpcOutcome>((resolve, reject) => {
@@ -55,7 +55,7 @@ export class RpcClient {
         Math.max(1, timeoutMs),
       );
       this.pending.set(id, { resolve, reject, timer });
-      this.channel.send({ jsonrpc: '2.0', id, method, params }).catch((err: unknown) => {
+      this.channel.send({ jsonrpc: '2.0', id, method, params }, send).catch((err: unknown) => {
         const p = this.pending.get(id);
         if (!p) return;
         clearTimeout(p.timer);

@@ -1,6 +1,8 @@
-/** The OAuth fixture (test/fixtures/servers/oauth-servers.mjs) as a process, and a consent "click" over plain HTTP. */
+/** The OAuth fixture (test/fixtures/servers/oauth-servers.mjs) as a process, a consent "click" over plain HTTP, and `login` with it. */
 import { spawn } from 'node:child_process';
+import { execa } from 'execa';
 import { OAUTH_FIXTURE } from '../fixtures/index.js';
+import { CLI } from './cli.js';
 
 export interface OAuthFixture {
   /** The protected MCP server, `http://127.0.0.1:<port>/mcp`. */
@@ -47,13 +49,13 @@ export function startOAuthFixture(env: Record<string, string> = {}): Promise<OAu
   });
 }
 
-/** Waits until `text()` holds the authorization URL idemscan printed, and returns it. */
-export async function authorizationUrl(text: () => string, timeoutMs = 90_000): Promise<string> {
+/** Waits until `text()` holds the authorization URL idemscan printed, and returns it; throws once `ended()`. */
+export async function authorizationUrl(text: () => string, timeoutMs = 90_000, ended = () => false): Promise<string> {
   const until = Date.now() + timeoutMs;
   for (;;) {
     const found = /(http:\/\/127\.0\.0\.1:\d+\/authorize\?\S+)/.exec(text())?.[1];
     if (found) return found;
-    if (Date.now() > until) throw new Error(`no authorization URL printed; output so far:\n${text()}`);
+    if (Date.now() > until || ended()) throw new Error(`no authorization URL printed; output so far:\n${text()}`);
     await new Promise((r) => setTimeout(r, 100));
   }
 }
@@ -75,4 +77,25 @@ export async function consentOverHttp(authorizeUrl: string): Promise<void> {
   if (!location) throw new Error(`consent gave no redirect (${res.status})`);
   const back = await fetch(location);
   if (!back.ok) throw new Error(`loopback listener answered ${back.status}`);
+}
+
+/** `idemscan login URL`, consenting over HTTP as soon as the URL is printed. */
+export async function login(url: string, cache: string, extra: string[] = []) {
+  const child = execa(
+    process.execPath,
+    [CLI, 'login', url, '--cache-dir', cache, '--oauth-timeout', '30000', ...extra],
+    { reject: false, timeout: 150_000 },
+  );
+  let stderr = '';
+  let ended = false;
+  child.stderr!.on('data', (c: Buffer) => (stderr += c.toString()));
+  void child.finally(() => (ended = true));
+  // A login that failed before printing the URL is returned as it ended (its exit code and stderr).
+  const printed = await authorizationUrl(
+    () => stderr,
+    90_000,
+    () => ended,
+  ).catch(() => undefined);
+  if (printed) await consentOverHttp(printed);
+  return { ...(await child), stderr };
 }

@@ -1,7 +1,8 @@
 /**
  * The one fetch every OAuth request goes through: plain http only to the MCP server's own loopback
- * origin (whatever the spelling of another), redirects only within one origin, bounded bodies, and
- * no body the SDK could quote unless it is JSON. Real servers on 127.0.0.1 (two ports are two origins).
+ * origin, or between a loopback MCP server and another loopback origin (whatever its spelling),
+ * redirects only within one origin, bounded bodies, and no body the SDK could quote unless it is
+ * JSON. Real servers on 127.0.0.1 (two ports are two origins).
  */
 import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -74,27 +75,32 @@ it('refuses a body past the bound', async () => {
   await expect(f(`${aUrl}/big`)).rejects.toThrow(/passed 262144 bytes/);
 });
 
-it('refuses plain http to another loopback origin, in every spelling of 127.0.0.1, before sending anything', async () => {
-  hits.length = 0;
+it('fetches another loopback origin over plain http for a loopback MCP server, in every spelling of 127.0.0.1', async () => {
   const port = new URL(bUrl).port;
-  for (const host of [
-    '127.0.0.1',
-    '2130706433',
-    '0177.0.0.1',
-    '0x7f.0.0.1',
-    '0x7f000001',
-    '127.1',
-    '[::ffff:127.0.0.1]',
-    '0.0.0.0',
-    'localhost',
-  ]) {
-    await expect(f(`http://${host}:${port}/.well-known/oauth-protected-resource`), host).rejects.toThrow(
-      RefusedUrlError,
-    );
+  for (const host of ['127.0.0.1', '2130706433', '0177.0.0.1', '0x7f.0.0.1', '0x7f000001', '127.1']) {
+    hits.length = 0;
+    expect(await (await f(`http://${host}:${port}/metadata`)).json(), host).toEqual({ elsewhere: true });
+    expect(hits, host).toEqual(['b /metadata']);
   }
-  expect(hits).toEqual([]);
   // The server's own origin is the same origin however it is spelled.
   expect(await (await f(`http://2130706433:${new URL(aUrl).port}/ok`)).json()).toEqual({ ok: true });
+});
+
+it('refuses plain http to another origin that is not loopback by its spelling, before sending anything', async () => {
+  hits.length = 0;
+  const port = new URL(bUrl).port;
+  for (const host of ['0.0.0.0', '[::]', 'localhost.', '127.0.0.1.example.test', 'localhost.evil', '127.0.0.1.nip.io'])
+    await expect(f(`http://${host}:${port}/metadata`), host).rejects.toThrow(RefusedUrlError);
+  expect(hits).toEqual([]);
+});
+
+it('refuses plain http to a loopback authorization server for an MCP server that is not loopback, before sending anything', async () => {
+  hits.length = 0;
+  const remote = guardedFetch({ serverOrigin: 'https://mcp.example.test', timeoutMs: 10_000 });
+  await expect(remote(`${bUrl}/metadata`)).rejects.toThrow(
+    /refused http:\/\/127\.0\.0\.1:\d+: plain http to another origin only when it and the MCP server \(https:\/\/mcp\.example\.test\) are both loopback/,
+  );
+  expect(hits).toEqual([]);
 });
 
 it('passes on only what OAuth sends: JSON, and when refused an OAuth error object', async () => {

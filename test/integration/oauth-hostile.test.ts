@@ -346,8 +346,11 @@ describe('authorization endpoints', () => {
       { authorization_endpoint: 'vscode://attacker.ext/run?cmd=x' },
       { authorization_endpoint: 'javascript:alert(1)' },
       { authorization_endpoint: 'http://attacker.example.test/authorize' },
-      // The endpoint is fine, the token endpoint is another loopback origin over plain http.
-      { authorization_endpoint: new URL('/authorize', f.issuer).href, token_endpoint: 'http://127.0.0.2:9/token' },
+      // The endpoint is fine, the token endpoint is plain http to a name that only looks loopback.
+      {
+        authorization_endpoint: new URL('/authorize', f.issuer).href,
+        token_endpoint: 'http://127.0.0.1.example.test:9/token',
+      },
     ];
     for (const fields of bad) {
       await set(fields);

@@ -14,7 +14,7 @@ import { execa } from 'execa';
 import { afterAll, describe, expect, it } from 'vitest';
 import { Report } from '../../src/model/schema.js';
 import { CLI, idemscan } from '../helpers/cli.js';
-import { authorizationUrl, consentOverHttp, startOAuthFixture, type OAuthFixture } from '../helpers/oauth.js';
+import { login, startOAuthFixture, type OAuthFixture } from '../helpers/oauth.js';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'idemscan-oauth-'));
 const fixtures: OAuthFixture[] = [];
@@ -41,19 +41,6 @@ function tokenFiles(cache: string): { file: string; record: Stored }[] {
     file: path.join(oauth, name),
     record: JSON.parse(readFileSync(path.join(oauth, name), 'utf8')),
   }));
-}
-
-/** `idemscan login URL`, consenting over HTTP as soon as the URL is printed. */
-async function login(url: string, cache: string, extra: string[] = []) {
-  const child = execa(
-    process.execPath,
-    [CLI, 'login', url, '--cache-dir', cache, '--oauth-timeout', '30000', ...extra],
-    { reject: false, timeout: 150_000 },
-  );
-  let stderr = '';
-  child.stderr!.on('data', (c: Buffer) => (stderr += c.toString()));
-  await consentOverHttp(await authorizationUrl(() => stderr));
-  return { ...(await child), stderr };
 }
 
 /** `idemscan audit URL --stored-auth-only` with the cache's tokens, the JSON report to `json`. */

@@ -1,9 +1,9 @@
 /**
  * The one fetch every OAuth request goes through (discovery, registration, tokens): https, or plain
- * http to a loopback MCP server's own origin; a time bound, a size bound on the body, redirects
- * followed only within one origin, and bodies the SDK may quote in an error cut to what is JSON.
- * A server's metadata is untrusted: it must not send idemscan to another host over plain http, or
- * redirect it somewhere the user never named.
+ * http to a loopback MCP server's own origin or, from a loopback MCP server, to another loopback
+ * origin; a time bound, a size bound on the body, redirects followed only within one origin, and
+ * bodies the SDK may quote in an error cut to what is JSON. A server's metadata is untrusted: it
+ * must not send idemscan to another host over plain http, or redirect it somewhere the user never named.
  */
 import { isErrorObject } from '../error-body.js';
 import { proxyDispatcher } from '../proxy.js';
@@ -22,21 +22,33 @@ export class RefusedUrlError extends Error {
 /**
  * Whether a URL names this machine, read from the WHATWG-parsed host: the parser has already turned
  * `2130706433`, `0177.0.0.1` and `0x7f.1` into `127.0.0.1`, and `[::ffff:127.0.0.1]` into
- * `[::ffff:7f00:1]`. `0.0.0.0` and `[::]` reach this machine too when connected to.
+ * `[::ffff:7f00:1]`. `0.0.0.0`, `[::]` and `localhost.` reach this machine too when connected to.
  */
 export function isLoopback(url: URL): boolean {
   const h = url.hostname;
-  if (h === 'localhost' || h === 'localhost.') return true;
-  const v4 = ipv4(h);
-  if (v4) return v4[0] === 127 || v4.every((n) => n === 0);
-  if (!h.startsWith('[')) return false;
-  const v6 = h.slice(1, -1);
-  if (v6 === '::1' || v6 === '::') return true;
-  // IPv4-mapped (`::ffff:7f00:1` is 127.0.0.1), as the parser writes it: two hex groups.
-  const mapped = v6.startsWith('::ffff:') ? v6.slice(7).split(':') : [];
-  if (mapped.length !== 2) return false;
-  const high = parseInt(mapped[0]!, 16);
-  return high >> 8 === 127 || (high === 0 && parseInt(mapped[1]!, 16) === 0);
+  if (isLoopbackLiteral(url) || h === 'localhost.' || h === '[::]') return true;
+  return ipv4(h)?.every((n) => n === 0) ?? mappedIpv4(h)?.every((n) => n === 0) ?? false;
+}
+
+/**
+ * Whether a URL's host is loopback by its spelling alone: literally `localhost`, or an address in
+ * 127.0.0.0/8 or `::1` (IPv4-mapped 127.0.0.0/8 too). No name is resolved, so a name that merely
+ * looks loopback (`127.0.0.1.example.com`, `localhost.evil`) or that DNS points at 127.0.0.1 is not.
+ */
+export function isLoopbackLiteral(url: URL): boolean {
+  const h = url.hostname;
+  if (h === 'localhost' || h === '[::1]') return true;
+  const v4 = ipv4(h) ?? mappedIpv4(h);
+  return v4 !== undefined && v4[0] === 127;
+}
+
+/** An IPv4-mapped IPv6 host as the parser writes it (`[::ffff:7f00:1]`) as IPv4 numbers, or undefined. */
+function mappedIpv4(host: string): number[] | undefined {
+  if (!host.startsWith('[::ffff:') || !host.endsWith(']')) return undefined;
+  const groups = host.slice(8, -1).split(':');
+  if (groups.length !== 2 || !groups.every((g) => /^[0-9a-f]{1,4}$/.test(g))) return undefined;
+  const [high, low] = groups.map((g) => parseInt(g, 16)) as [number, number];
+  return [high >> 8, high & 255, low >> 8, low & 255];
 }
 
 /** The four numbers of a dotted IPv4 host as the WHATWG parser serialises it, or undefined. */
@@ -51,16 +63,22 @@ function ipv4(host: string): number[] | undefined {
 }
 
 /**
- * Why idemscan will not fetch this URL for OAuth, or undefined: https anywhere, plain http only to
- * the MCP server's own origin, and only on loopback. `serverOrigin` is that origin (WHATWG
- * `URL.origin`, so every spelling of one host compares equal).
+ * Why idemscan will not fetch this URL for OAuth, or undefined: https anywhere; plain http to the
+ * MCP server's own origin when that is loopback, or to another origin when both it and the MCP
+ * server are loopback by their spelling (a local identity provider beside a local MCP server:
+ * nothing leaves the machine). A remote MCP server never sends idemscan to plain http anywhere.
+ * `serverOrigin` is that server's origin (WHATWG `URL.origin`, so every spelling of one host
+ * compares equal).
  */
 export function urlProblem(url: URL, serverOrigin: string): string | undefined {
   if (url.protocol === 'https:') return undefined;
-  if (url.protocol === 'http:' && isLoopback(url) && url.origin === serverOrigin) return undefined;
-  if (url.protocol === 'http:' && isLoopback(url))
-    return `refused ${url.protocol}//${url.host}: plain http only to the MCP server's own origin (${serverOrigin}); OAuth metadata and endpoints elsewhere must be https`;
-  return `refused ${url.protocol}//${url.host}: OAuth metadata and endpoints must be https (plain http only to a loopback MCP server's own origin)`;
+  const where = `${url.protocol}//${url.host}`;
+  if (url.protocol !== 'http:' || !isLoopback(url))
+    return `refused ${where}: OAuth metadata and endpoints must be https (plain http only to loopback hosts, for a loopback MCP server)`;
+  if (url.origin === serverOrigin) return undefined;
+  const server = URL.canParse(serverOrigin) ? new URL(serverOrigin) : undefined;
+  if (server && isLoopbackLiteral(server) && isLoopbackLiteral(url)) return undefined;
+  return `refused ${where}: plain http to another origin only when it and the MCP server (${serverOrigin}) are both loopback (localhost, 127.0.0.0/8, [::1]); OAuth metadata and endpoints elsewhere must be https`;
 }
 
 /** A challenge's `resource_metadata` is fetched only from the server's own origin. */
