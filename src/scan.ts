@@ -149,7 +149,8 @@ async function prepareTargets(
   const ctx = { cacheDir, concurrency, signal: options.signal, onDone, allowSdist: options.allowSdist };
   const installs = install ? await installMissing(targets, ctx, installErrors) : [];
   for (const r of installs) if (!r.ok) installErrors.set(r.spec, r.error ?? 'install failed');
-  for (const r of installs) if (r.note) warn(r.note);
+  // A note may be several lines (a bundle's sources that failed before one verified): a warning each.
+  for (const r of installs) for (const line of r.note?.split('\n') ?? []) warn(line);
   return { targets, specs, installErrors, installs };
 }
 

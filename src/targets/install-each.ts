@@ -1,15 +1,25 @@
 /**
  * The install loop the package types beyond npm share: each distinct package once, in parallel
  * under a limit, bounded by `signal`; an entry a failed or interrupted install left is removed,
- * so that it is never taken for installed.
+ * so that it is never taken for installed. A type keyed by content (a bundle by its sha256) names
+ * where each entry's bytes come from (`source`): the distinct sources of one package are tried in
+ * list order until one installs, so an entry that pins the same hash from a source serving other
+ * bytes neither wins over nor blocks an honest one.
  */
 import pLimit from 'p-limit';
 import type { InstallContext } from './package-kind.js';
 import type { InstallResult } from './npm.js';
 import type { Target } from './types.js';
+import { bounded } from '../model/bounds.js';
+import { LIMITS } from '../model/limits.js';
 
 export interface EachInstaller {
   spec(target: Target): string;
+  /**
+   * Only for types whose install checks the bytes against the spec itself: where this entry's
+   * package is downloaded from. Without it a spec is one package from one place.
+   */
+  source?(target: Target): string;
   installed(target: Target, cacheDir: string): boolean;
   /** Installs one package; resolves with the error, or undefined when it is installed. */
   one(target: Target, ctx: InstallContext): Promise<string | undefined>;
@@ -17,30 +27,76 @@ export interface EachInstaller {
   cleanup(target: Target, cacheDir: string): Promise<void>;
 }
 
+/** Entries grouped by key, in the order each key first appears. */
+function groupBy(targets: Target[], key: (t: Target) => string): Map<string, Target[]> {
+  const groups = new Map<string, Target[]>();
+  for (const t of targets) {
+    const k = key(t);
+    const group = groups.get(k);
+    if (group) group.push(t);
+    else groups.set(k, [t]);
+  }
+  return groups;
+}
+
 export async function installEach(targets: Target[], ctx: InstallContext, kind: EachInstaller): Promise<InstallResult[]> {
   const limit = pLimit(ctx.concurrency);
-  const distinct = new Map(targets.map((t) => [kind.spec(t), t]));
   return Promise.all(
-    [...distinct].map(([spec, target]) =>
-      limit(async (): Promise<InstallResult> => {
-        if (ctx.signal?.aborted) return { spec, ok: false, ms: 0, error: 'interrupted' };
-        if (kind.installed(target, ctx.cacheDir)) return { spec, ok: true, ms: 0 };
-        const started = performance.now();
-        let error: string | undefined;
-        try {
-          error = await kind.one(target, ctx);
-        } catch (err) {
-          error = (err as Error).message;
-        }
-        if (ctx.signal?.aborted) error = 'interrupted';
-        if (error !== undefined) await kind.cleanup(target, ctx.cacheDir);
-        return { spec, ok: error === undefined, ms: Math.round(performance.now() - started), ...(error === undefined ? {} : { error }) };
-      }).then((r) => {
+    [...groupBy(targets, kind.spec)].map(([spec, entries]) =>
+      limit(() => installSpec(spec, entries, ctx, kind)).then((r) => {
         ctx.onDone?.(r);
         return r;
       }),
     ),
   );
+}
+
+/** The entries of one source as a failure names them: by name only (another entry's URL may hold its credentials). */
+function named(entries: Target[]): string {
+  const names = entries.slice(0, 3).map((t) => bounded(t.name, LIMITS.nameChars));
+  return entries.length > 3 ? `${names.join(', ')} and ${entries.length - 3} more` : names.join(', ');
+}
+
+/** Failures said in full, after them only counted, so that a list of hostile entries makes no long message. */
+const SAID_FAILURES = 5;
+
+function failureList(failures: string[]): string[] {
+  const more = failures.length - SAID_FAILURES;
+  return more > 0 ? [...failures.slice(0, SAID_FAILURES), `and ${more} more sources that failed`] : failures;
+}
+
+/** One package: from each distinct source of its entries in turn until one installs. */
+async function installSpec(spec: string, entries: Target[], ctx: InstallContext, kind: EachInstaller): Promise<InstallResult> {
+  const started = performance.now();
+  const ms = () => Math.round(performance.now() - started);
+  const failures: string[] = [];
+  const sources = kind.source ? [...groupBy(entries, kind.source).values()] : [entries];
+  for (const from of sources) {
+    if (ctx.signal?.aborted) return { spec, ok: false, ms: ms(), error: 'interrupted' };
+    // Checked before each source: another process may have installed it meanwhile.
+    if (kind.installed(from[0]!, ctx.cacheDir)) return { spec, ok: true, ms: failures.length ? ms() : 0, ...noted(spec, failures, from) };
+    const error = await attempt(from[0]!, ctx, kind);
+    if (error === undefined) return { spec, ok: true, ms: ms(), ...noted(spec, failures, from) };
+    if (error === 'interrupted') return { spec, ok: false, ms: ms(), error };
+    failures.push(kind.source ? `${named(from)}: ${bounded(error, LIMITS.errorChars)}` : error);
+  }
+  return { spec, ok: false, ms: ms(), error: failureList(failures).join('; ') };
+}
+
+/** The sources that failed before one installed: a line each (a warning each in a scan), beside the package. */
+const noted = (spec: string, failures: string[], from: Target[]) =>
+  failures.length ? { note: failureList(failures).map((f) => `${spec}: ${f}; installed from the source of ${named(from)}`).join('\n') } : {};
+
+async function attempt(target: Target, ctx: InstallContext, kind: EachInstaller): Promise<string | undefined> {
+  let error: string | undefined;
+  try {
+    error = await kind.one(target, ctx);
+  } catch (err) {
+    error = (err as Error).message;
+  }
+  if (ctx.signal?.aborted) error = 'interrupted';
+  if (error !== undefined) await kind.cleanup(target, ctx.cacheDir);
+  return error;
 }
 
 const BASE_ENV = /^(?:PATH|HOME|USER|LOGNAME|SHELL|TMPDIR|TEMP|TMP|LANG|LC_ALL|SSL_CERT_FILE|SSL_CERT_DIR|HTTPS?_PROXY|NO_PROXY)$/i;

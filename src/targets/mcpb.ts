@@ -33,7 +33,7 @@ async function download(url: string, signal: AbortSignal): Promise<Buffer> {
   let at = url;
   for (let hop = 0; ; hop++) {
     const problem = packageUrlProblem(at);
-    if (problem) throw new Error(`${hop ? 'redirected to ' : ''}${at}: ${problem}`);
+    if (problem) throw new Error(hop ? `redirected to ${at}: ${problem}` : problem);
     const res = await fetch(at, { redirect: 'manual', signal });
     if (res.status >= 300 && res.status < 400 && res.headers.get('location')) {
       if (hop >= MAX_REDIRECTS) throw new Error(`more than ${MAX_REDIRECTS} redirects`);
@@ -59,7 +59,8 @@ async function download(url: string, signal: AbortSignal): Promise<Buffer> {
   }
 }
 
-async function installOne(t: Target, ctx: InstallContext): Promise<string | undefined> {
+/** The entry's bundle, downloaded and checked against its sha256, or why not. */
+async function verified(t: Target, ctx: InstallContext): Promise<Buffer | string> {
   const { url, sha256 } = t.mcpb!;
   const signal = AbortSignal.any([AbortSignal.timeout(DOWNLOAD_TIMEOUT_MS), ...(ctx.signal ? [ctx.signal] : [])]);
   let bytes: Buffer;
@@ -67,12 +68,18 @@ async function installOne(t: Target, ctx: InstallContext): Promise<string | unde
     bytes = await download(url, signal);
   } catch (err) {
     if (ctx.signal?.aborted) return 'interrupted';
-    return `${url}: ${(err as Error).name === 'TimeoutError' ? `no download within ${DOWNLOAD_TIMEOUT_MS / 60_000} minutes` : (err as Error).message}`;
+    // No URL in the words: they are shown beside other entries that pin the hash, whose reports do not redact it.
+    return (err as Error).name === 'TimeoutError' ? `no download within ${DOWNLOAD_TIMEOUT_MS / 60_000} minutes` : (err as Error).message;
   }
   // Before anything is unpacked: a bundle whose bytes are not the ones the entry pins is not opened.
   const got = createHash('sha256').update(bytes).digest('hex');
-  if (got !== sha256) return `sha256 mismatch: the entry pins ${sha256}, the download is ${got}; nothing was unpacked`;
-  const final = mcpbDir(ctx.cacheDir, sha256);
+  return got === sha256 ? bytes : `sha256 mismatch: the entry pins ${sha256}, the download is ${got}; nothing was unpacked`;
+}
+
+async function installOne(t: Target, ctx: InstallContext): Promise<string | undefined> {
+  const bytes = await verified(t, ctx);
+  if (typeof bytes === 'string') return bytes;
+  const final = mcpbDir(ctx.cacheDir, t.mcpb!.sha256);
   const tmp = `${final}.tmp-${process.pid}`;
   await rm(tmp, { recursive: true, force: true });
   try {
@@ -95,6 +102,8 @@ async function installOne(t: Target, ctx: InstallContext): Promise<string | unde
     await rename(tmp, final);
   } catch (err) {
     await rm(tmp, { recursive: true, force: true });
+    // Another process renamed the same verified bytes into place first: installed all the same.
+    if (installed(t, ctx.cacheDir)) return undefined;
     if (err instanceof ZipError) return `refused to unpack: ${err.message}`;
     throw err;
   }
@@ -174,6 +183,8 @@ export const mcpbKind: PackageKind = {
   install: (targets, ctx) =>
     installEach(targets, ctx, {
       spec: (t) => `mcpb:sha256:${t.mcpb!.sha256}`,
+      // The bytes are checked against the spec, so every distinct URL of one hash is a source worth trying.
+      source: (t) => t.mcpb!.url,
       installed,
       one: installOne,
       cleanup: async () => {}, // the entry appears by rename only when complete

@@ -85,7 +85,7 @@ export interface InstallResult {
   error?: string;
   /** Where the package's install scripts ran, when its target asked for them. */
   scripts?: SandboxMode;
-  /** One line for the user (scripts ran without bubblewrap). */
+  /** For the user, a line each: install scripts ran without bubblewrap; a bundle source that failed before another verified. */
   note?: string;
 }
 

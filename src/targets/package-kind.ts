@@ -37,7 +37,10 @@ export interface InstallContext {
 }
 
 export interface PackageKind {
-  /** The target's package as the manifest and the install lines name it (`pypi:name==1.2.3`). */
+  /**
+   * The target's package as the manifest and the install lines name it (`pypi:name==1.2.3`): one
+   * install and one cache entry, so it holds what makes the bytes differ (a PyPI index, a bundle's sha256).
+   */
   spec(target: Target): string | undefined;
   /** Why the target's package is not one idemscan installs (a library caller's own targets). */
   problem(target: Target): string | undefined;

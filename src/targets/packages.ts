@@ -54,12 +54,20 @@ export function missingTargets(targets: Target[], cacheDir: string, errors: Read
   });
 }
 
-/** The refusals of each package spec that is not one idemscan installs, before anything runs. */
+/**
+ * The refusals of each package spec that is not one idemscan installs, before anything runs. A
+ * spec is refused when every entry naming it is: entries that pin one bundle's sha256 from
+ * several URLs share it, and one refused URL must not block another entry's good one.
+ */
 export function packageProblems(targets: Target[], errors: Map<string, string>): void {
+  const usable = new Set<string>();
+  const refused = new Map<string, string>();
   for (const t of targets) {
     const p = packageOf(t);
     if (!p || errors.has(p.spec)) continue;
     const problem = p.kind.problem(t);
-    if (problem) errors.set(p.spec, problem);
+    if (!problem) usable.add(p.spec);
+    else if (!refused.has(p.spec)) refused.set(p.spec, problem);
   }
+  for (const [spec, problem] of refused) if (!usable.has(spec)) errors.set(spec, problem);
 }

@@ -5,7 +5,8 @@
  * (pip's isolated mode, `--no-config`); bounded in time; a failed install leaves no entry. The
  * server then runs as the console script the package names, from the venv.
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
 import { rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { installEach, installerEnv } from './install-each.js';
@@ -20,10 +21,35 @@ export const DEFAULT_INDEX = 'https://pypi.org/simple';
 const INSTALL_TIMEOUT_MS = 10 * 60_000;
 /** Written last: an entry without it is a half install. */
 const INSTALLED = '.idemscan-installed';
+const SDISTS_ALLOWED_TEXT = ' (sdists allowed)';
+const SDISTS_ALLOWED = / \(sdists allowed\)$/;
+const withoutSlash = (url: string) => (url.endsWith('/') ? url.slice(0, -1) : url);
 
-export function pypiDir(cacheDir: string, spec: PypiSpec): string {
+/**
+ * What one PyPI install is: the normalized name, the version and the index. Another index is
+ * another package (it serves its own bytes under the name), so it gets its own spec and cache entry
+ * and an entry naming one index never runs, blocks or removes what another index installed. The
+ * index is named by the first 16 hex digits of its URL's sha256: the URL may carry credentials,
+ * and specs are shown beside every entry (the manifest, the install lines).
+ */
+function pypiKey(spec: PypiSpec, index: string | undefined): { spec: string; dir: string } {
+  const name = `${normalizePypiName(spec.name)}==${spec.version}`;
   // Not `==`: `env` (the default mode's wrapper) would read a command path with `=` as an assignment.
-  return path.join(cacheDir, 'pypi', `${normalizePypiName(spec.name)}@${spec.version}`);
+  const dir = `${normalizePypiName(spec.name)}@${spec.version}`;
+  if (index === undefined || withoutSlash(index) === DEFAULT_INDEX) return { spec: `pypi:${name}`, dir };
+  const tag = createHash('sha256').update(index).digest('hex').slice(0, 16);
+  // `@` is in no name or version, so `<name>@<version>@index-<tag>` is no other install's entry.
+  return { spec: `pypi:${name} index:${tag}`, dir: `${dir}@index-${tag}` };
+}
+
+export function pypiDir(cacheDir: string, spec: PypiSpec, index: string | undefined): string {
+  return path.join(cacheDir, 'pypi', pypiKey(spec, index).dir);
+}
+
+/** The spec a target's package is installed and reported under; its own text when it does not parse (refused). */
+function specOf(t: Target): string {
+  const got = parsePypiSpec(t.pypi!);
+  return 'error' in got ? `pypi:${t.pypi}` : pypiKey(got, t.index).spec;
 }
 
 /** Why an index URL is not one pip may read: https, loopback http, or a file:// directory. */
@@ -64,16 +90,29 @@ const parsed = (t: Target): PypiSpec => {
   return got;
 };
 
+/**
+ * Installed, and from the entry's own index, as the marker says: an entry made before the index
+ * was part of the cache entry may hold another index's package under PyPI's name.
+ */
 const installed = (t: Target, cacheDir: string) => {
   const got = parsePypiSpec(t.pypi!);
-  return !('error' in got) && existsSync(path.join(pypiDir(cacheDir, got), INSTALLED));
+  if ('error' in got) return false;
+  let said: string;
+  try {
+    said = readFileSync(path.join(pypiDir(cacheDir, got, t.index), INSTALLED), 'utf8').split('\n')[0]!;
+  } catch {
+    return false;
+  }
+  const from = said.indexOf(' from ');
+  const index = from < 0 ? '' : said.slice(from + 6).replace(SDISTS_ALLOWED, '');
+  return withoutSlash(index) === withoutSlash(t.index ?? DEFAULT_INDEX);
 };
 
 async function installOne(t: Target, ctx: InstallContext): Promise<string | undefined> {
   const python = findPython();
   if ('error' in python) return python.error;
   const spec = parsed(t);
-  const dir = pypiDir(ctx.cacheDir, spec);
+  const dir = pypiDir(ctx.cacheDir, spec, t.index);
   await rm(dir, { recursive: true, force: true });
   const uv = findExecutable('uv');
   const { execa } = await import('execa');
@@ -86,7 +125,7 @@ async function installOne(t: Target, ctx: InstallContext): Promise<string | unde
     if (run.timedOut) return `${path.basename(step.command)} did not finish within ${INSTALL_TIMEOUT_MS / 60_000} minutes`;
     if (run.exitCode !== 0) return `${path.basename(step.command)} ${step.args.slice(0, 2).join(' ')} failed: ${boundedTail(String(run.stderr || run.message), 2000)}`;
   }
-  await writeFile(path.join(dir, INSTALLED), `${plan.spec} from ${plan.index}${plan.allowSdist ? ' (sdists allowed)' : ''}\n`);
+  await writeFile(path.join(dir, INSTALLED), `${plan.spec} from ${plan.index}${plan.allowSdist ? SDISTS_ALLOWED_TEXT : ''}\n`);
   return undefined;
 }
 
@@ -126,7 +165,7 @@ function safeList(dir: string): string[] {
 
 async function launch(t: Target, cacheDir: string): Promise<PackageLaunch> {
   const spec = parsed(t);
-  const dir = pypiDir(cacheDir, spec);
+  const dir = pypiDir(cacheDir, spec, t.index);
   const venv = path.join(dir, 'venv');
   const scripts = consoleScripts(venv, spec.name);
   const chosen = t.bin ?? scripts.find((s) => normalizePypiName(s) === normalizePypiName(spec.name)) ?? (scripts.length === 1 ? scripts[0] : undefined);
@@ -139,7 +178,7 @@ async function launch(t: Target, cacheDir: string): Promise<PackageLaunch> {
 }
 
 export const pypiKind: PackageKind = {
-  spec: (t) => (t.pypi === undefined ? undefined : `pypi:${t.pypi}`),
+  spec: (t) => (t.pypi === undefined ? undefined : specOf(t)),
   problem(t) {
     const got = parsePypiSpec(t.pypi!);
     if ('error' in got) return got.error;
@@ -149,10 +188,10 @@ export const pypiKind: PackageKind = {
   installed,
   install: (targets, ctx) =>
     installEach(targets, ctx, {
-      spec: (t) => `pypi:${t.pypi}`,
+      spec: specOf,
       installed,
       one: installOne,
-      cleanup: (t, cacheDir) => rm(pypiDir(cacheDir, parsed(t)), { recursive: true, force: true }),
+      cleanup: (t, cacheDir) => rm(pypiDir(cacheDir, parsed(t), t.index), { recursive: true, force: true }),
     }),
   launch,
 };

@@ -136,13 +136,17 @@ it(
     const failure = (name: string) => s(name).failure!;
     expect(failure('mismatch')).toMatchObject({
       kind: 'spawn',
-      message: `mcpb:sha256:${OTHER} was not installed: sha256 mismatch: the entry pins ${OTHER}, the download is ${sha256(honest)}; nothing was unpacked`,
+      message: `mcpb:sha256:${OTHER} was not installed: mismatch: sha256 mismatch: the entry pins ${OTHER}, the download is ${sha256(honest)}; nothing was unpacked`,
     });
     expect(failure('slip').message).toBe(
-      `mcpb:sha256:${sha256(slip)} was not installed: refused to unpack: entry "../evil.txt": a ".." segment (it would be written outside the bundle)`,
+      `mcpb:sha256:${sha256(slip)} was not installed: slip: refused to unpack: entry "../evil.txt": a ".." segment (it would be written outside the bundle)`,
     );
-    expect(failure('big').message).toMatch(/the bundle is 209715200 bytes, more than the 134217728 allowed$/);
-    expect(failure('bomb').message).toMatch(/refused to unpack: unpacks to more than 536870912 bytes$/);
+    expect(failure('big').message).toMatch(
+      /was not installed: big: the bundle is 209715200 bytes, more than the 134217728 allowed$/,
+    );
+    expect(failure('bomb').message).toMatch(
+      /was not installed: bomb: refused to unpack: unpacks to more than 536870912 bytes$/,
+    );
     expect(stderr).toMatch(
       /skipped unhashed .*a "mcpb" bundle needs its "sha256" \(it is checked before anything is unpacked\)/,
     );

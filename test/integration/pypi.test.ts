@@ -3,6 +3,7 @@
  * index; pip installs it offline into a venv in the cache; the scan runs its console script, with
  * and without --sandbox (pyenv's interpreter lives under /root: only its prefix is bound back).
  */
+import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -19,6 +20,9 @@ const file = path.join(dir, 'targets.json');
 const home = path.join(dir, 'home');
 const secret = path.join(home, '.ssh', 'id_rsa');
 let index = '';
+/** An index other than PyPI's makes another package: its spec and cache entry carry this tag of its URL. */
+const tag = () => createHash('sha256').update(index).digest('hex').slice(0, 16);
+const entry = () => `idem-py-echo@1.0.0@index-${tag()}`;
 const TOKEN = 'pypi-token-5c1e9a7f3b2d';
 
 beforeAll(() => {
@@ -49,16 +53,16 @@ it(
     const started = performance.now();
     const install = await idemscan(['install', file, '--cache-dir', cache], { env: env() });
     const installMs = Math.round(performance.now() - started);
-    expect(install.stdout).toMatch(/ok {5}pypi:idem-py-echo==1\.0\.0 \(/);
-    expect(install.stdout).toMatch(/FAILED pypi:only-sdist==2\.0\.0/);
+    expect(install.stdout).toContain(`ok     pypi:idem-py-echo==1.0.0 index:${tag()} (`);
+    expect(install.stdout).toContain(`FAILED pypi:only-sdist==2.0.0 index:${tag()}`);
     expect(install.stderr).toMatch(/No matching distribution found for only-sdist==2\.0\.0/);
     expect(install.stderr).toMatch(
       /range \(.*\): servers\[2\]\.pypi: ">" is not "==": not pinned; expected "name==1\.2\.3" with one exact version/,
     );
     expect(install.exitCode).not.toBe(0);
-    expect(readdirSync(path.join(cache, 'pypi'))).toEqual(['idem-py-echo@1.0.0']);
+    expect(readdirSync(path.join(cache, 'pypi'))).toEqual([entry()]);
     const again = await idemscan(['install', file, '--cache-dir', cache], { env: env() });
-    expect(again.stdout).toMatch(/ok {5}pypi:idem-py-echo==1\.0\.0 \(cached\)/);
+    expect(again.stdout).toContain(`ok     pypi:idem-py-echo==1.0.0 index:${tag()} (cached)`);
     console.log(`pypi install: ${installMs} ms (cold, with the failing sdist beside it)`);
   },
 );
@@ -89,7 +93,7 @@ it.each([[false], [true]])(
     const py = report.servers.find((s) => s.name === 'py')!;
     expect(py.status, JSON.stringify(py.failure)).toBe('ok');
     expect(py.target).toMatchObject({ pypi: 'idem-py-echo==1.0.0', index, sandbox: sandboxed ? 'bubblewrap' : 'none' });
-    expect(py.target.resolved).toBe(path.join(cache, 'pypi', 'idem-py-echo@1.0.0', 'venv', 'bin', 'idem-py-echo'));
+    expect(py.target.resolved).toBe(path.join(cache, 'pypi', entry(), 'venv', 'bin', 'idem-py-echo'));
     const said = py.tools[0]!.description!;
     expect(said).toMatch(/token-set/);
     expect(said).toMatch(sandboxed ? /secret-unreadable/ : /secret-readable/);
@@ -97,9 +101,14 @@ it.each([[false], [true]])(
     const sdist = report.servers.find((s) => s.name === 'sdist')!;
     expect(sdist.failure).toMatchObject({
       kind: 'spawn',
-      message: expect.stringMatching(/^pypi:only-sdist==2\.0\.0 is not installed: run `idemscan install/),
+      message: expect.stringMatching(
+        /^pypi:only-sdist==2\.0\.0 index:[0-9a-f]{16} is not installed: run `idemscan install/,
+      ),
     });
-    expect(report.manifest?.packages).toEqual(['pypi:idem-py-echo==1.0.0', 'pypi:only-sdist==2.0.0']);
+    expect(report.manifest?.packages).toEqual([
+      `pypi:idem-py-echo==1.0.0 index:${tag()}`,
+      `pypi:only-sdist==2.0.0 index:${tag()}`,
+    ]);
     console.log(`pypi scan (--sandbox: ${sandboxed}): ${ms} ms for the CLI, ${py.durationMs} ms for the server`);
   },
 );
@@ -123,6 +132,6 @@ it(
       pypi: 'idem-py-echo==1.0.0',
       launcher: { runner: 'uvx', spec: 'idem-py-echo==1.0.0', resolved: false },
     });
-    expect(existsSync(path.join(cache, 'pypi', 'idem-py-echo@1.0.0', '.idemscan-installed'))).toBe(true);
+    expect(existsSync(path.join(cache, 'pypi', entry(), '.idemscan-installed'))).toBe(true);
   },
 );
