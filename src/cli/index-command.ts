@@ -6,10 +6,11 @@
  * - `merge ... --out ROOT/RUN --index ROOT` adds or replaces its run's entry (updateIndex).
  * - `--compare latest --index ROOT` (merge, report) compares with the newest earlier run.
  * A bad index.json is a usage error naming the file and the field: it is read as untrusted input.
+ * A run whose report.json is bad is skipped with a warning naming the file; the others are indexed.
  */
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
-import { readText } from '../compare/read.js';
+import { readReportFile, readText, ReportFileError } from '../compare/read.js';
 import { indexOf, isRunDirName, RunIndex, runEntry, type RunEntry } from '../compare/run-index.js';
 import { BLOCK_END, BLOCK_START, censusBlock } from '../render/census-block.js';
 import type { Report } from '../model/schema.js';
@@ -17,13 +18,16 @@ import { safeText } from '../render/terminal.js';
 import { UsageError } from './exit.js';
 import { codeOf, writeOutputFile } from './output.js';
 import { wroteLine } from './print-scan.js';
-import { loadReport } from './saved-report.js';
 import { filesIn, writeIndex } from './run-index-files.js';
 
 const shown = (p: string) => safeText(p, 300);
 
-/** Every run directory under ROOT with a report.json, read and validated. */
-async function scanRuns(root: string): Promise<{ entry: RunEntry; report: Report }[]> {
+/**
+ * Every run directory under ROOT with a report.json, read and validated. A run whose report cannot
+ * be read, is no valid report or cannot be indexed is skipped, naming its file: one bad run in a
+ * repository of published runs costs its own entry only.
+ */
+async function scanRuns(root: string): Promise<{ runs: { entry: RunEntry; report: Report }[]; skipped: number }> {
   let names: string[];
   try {
     names = (await readdir(root, { withFileTypes: true }))
@@ -33,13 +37,34 @@ async function scanRuns(root: string): Promise<{ entry: RunEntry; report: Report
     throw new UsageError(`${shown(root)}: cannot read the directory (${codeOf(err)})`);
   }
   const runs = [];
+  let skipped = 0;
   for (const name of names.sort()) {
     const files = await filesIn(path.join(root, name));
     if (!files.includes('report.json')) continue;
-    const { report } = await loadReport(path.join(root, name, 'report.json'));
-    runs.push({ entry: runEntry(name, report, files), report });
+    const file = path.join(root, name, 'report.json');
+    const run = await indexedRun(name, file, files);
+    if ('error' in run) {
+      skipped++;
+      process.stderr.write(`idemscan: warning: skipped ${shown(file)}: ${safeText(run.error, 1_000)}\n`);
+    } else runs.push(run);
   }
-  return runs;
+  return { runs, skipped };
+}
+
+async function indexedRun(
+  name: string,
+  file: string,
+  files: string[],
+): Promise<{ entry: RunEntry; report: Report } | { error: string }> {
+  let report: Report;
+  try {
+    report = (await readReportFile(file)).report;
+  } catch (err) {
+    if (err instanceof ReportFileError) return { error: err.detail };
+    throw err;
+  }
+  const made = runEntry(name, report, files);
+  return 'error' in made ? { error: `cannot be indexed: ${made.error}` } : { entry: made.entry, report };
 }
 
 export interface IndexFlags {
@@ -48,7 +73,7 @@ export interface IndexFlags {
 }
 
 export async function indexCommand(root: string, flags: IndexFlags): Promise<void> {
-  const runs = await scanRuns(root);
+  const { runs, skipped } = await scanRuns(root);
   const index = indexOf(runs.map((r) => r.entry));
   await writeIndex(root, index, flags.quiet);
   if (flags.readme !== undefined) {
@@ -59,7 +84,9 @@ export async function indexCommand(root: string, flags: IndexFlags): Promise<voi
     await writeReadmeBlock(flags.readme, readmeBlock(root, flags.readme, index, newest, report), flags.quiet);
   }
   if (!flags.quiet)
-    process.stderr.write(`idemscan: indexed ${runs.length} run${runs.length === 1 ? '' : 's'} in ${shown(root)}\n`);
+    process.stderr.write(
+      `idemscan: indexed ${runs.length} run${runs.length === 1 ? '' : 's'} in ${shown(root)}${skipped ? `; ${skipped} skipped` : ''}\n`,
+    );
 }
 
 const posix = (p: string) => p.split(path.sep).join('/');

@@ -59,7 +59,9 @@ export async function mergeCommand(files: string[], flags: MergeFlags): Promise<
   }
   const { warnings } = merged;
   const earlier =
-    flags.compare === 'latest' ? await indexing!.latestReport(flags.index!, merged.report, run) : flags.compare;
+    flags.compare === 'latest'
+      ? await indexing!.latestReport(flags.index!, merged.report, run, (w) => warnings.push(w))
+      : flags.compare;
   if (flags.compare === 'latest' && earlier === undefined)
     warnings.push(`--compare latest: ${safeText(flags.index!, 300)} has no earlier run; no trend section`);
   const report = earlier === undefined ? merged.report : await withComparison(merged.report, earlier);

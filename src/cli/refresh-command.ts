@@ -9,8 +9,9 @@
  * stdout, or as JSON with --json.
  */
 import pLimit from 'p-limit';
-import { applyEdits, modify, parse, type JSONPath, type ParseError } from 'jsonc-parser';
+import { applyEdits, modify, type JSONPath } from 'jsonc-parser';
 import { defaultCacheDir } from '../model/cache-dir.js';
+import { parseJsonc } from '../targets/jsonc.js';
 import { readBounded } from '../targets/load.js';
 import { pickVersion, viewPackage } from '../targets/npm-launch.js';
 import { addPage, newPullState, OFFICIAL, type PulledEntry } from '../targets/registry-latest.js';
@@ -93,10 +94,10 @@ export async function refreshCommand(file: string, flags: RefreshFlags): Promise
   } catch (err) {
     throw new UsageError((err as TargetFileError).message);
   }
-  const errors: ParseError[] = [];
-  const doc = parse(text, errors, { allowTrailingComma: true }) as unknown;
-  if (errors.length > 0) throw new UsageError(`${safeText(file, 300)}: not JSON (at offset ${errors[0]!.offset})`);
-  const pins = pinsOf(doc);
+  // The reader of every target file (bounded in depth): jsonc-parser's own parse recurses.
+  const parsed = parseJsonc(text);
+  if ('error' in parsed) throw new UsageError(`${safeText(file, 300)}: ${parsed.error}`);
+  const pins = pinsOf(parsed.value);
   if (pins.length === 0)
     throw new UsageError(`${safeText(file, 300)}: no pinned npm entries and no MCP Registry entries to refresh`);
   const cacheDir = flags.cacheDir ?? defaultCacheDir();

@@ -8,6 +8,7 @@
  * Bounded: pages, kept servers, each page's bytes and time, and the whole pull's time.
  */
 import { stat } from 'node:fs/promises';
+import { MAX_JSON_DEPTH, parseJson } from '../model/bounded-input.js';
 import { MAX_TARGET_FILE_BYTES, readBounded } from '../targets/load.js';
 import { addPage, newPullState, readPullFile, type PullFile, type PullState } from '../targets/registry-latest.js';
 import { safeText } from '../render/terminal.js';
@@ -106,13 +107,13 @@ async function previousPull(out: string, base: URL) {
   const text = await readBounded(out).catch((err: Error) => {
     throw new UsageError(`--out: ${err.message}`);
   });
-  let doc: unknown;
-  try {
-    doc = JSON.parse(text);
-  } catch {
-    throw new UsageError(`--out ${safeText(out, 200)}: exists and is not JSON; give another file`);
-  }
-  const got = readPullFile(doc);
+  // A pull file is a target file scan reads: nested as deep as one may be.
+  const parsed = parseJson(text, { maxBytes: MAX_TARGET_FILE_BYTES, maxDepth: MAX_JSON_DEPTH });
+  if ('error' in parsed)
+    throw new UsageError(
+      `--out ${safeText(out, 200)}: ${parsed.why === 'syntax' ? 'exists and is not JSON' : parsed.error}; give another file`,
+    );
+  const got = readPullFile(parsed.value);
   if ('error' in got) throw new UsageError(`--out ${safeText(out, 200)}: ${got.error}; give another file`);
   if (got.baseUrl && got.baseUrl !== base.href)
     throw new UsageError(

@@ -2,8 +2,10 @@
  * JSON from an MCP Registry (`registry pull`, `targets refresh`), bounded: one request at a time,
  * each under a time bound and a size bound read as it arrives, no redirect followed (the fetch goes
  * only where --base-url says), a non-2xx answer or a body that is not JSON an error naming the URL.
+ * Each entry's depth is bounded where it is read (registry-latest.ts).
  * Failures are values: the caller keeps what it read before.
  */
+import { parseJson } from '../model/bounded-input.js';
 import { safeText } from '../render/terminal.js';
 
 export const DEFAULT_REGISTRY = 'https://registry.modelcontextprotocol.io';
@@ -55,11 +57,11 @@ export async function getJson(
       if (total > maxBytes) return { ok: false, error: `${where}: more than ${maxBytes} bytes, above the page bound` };
       chunks.push(chunk as Uint8Array);
     }
-    try {
-      return { ok: true, value: JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown };
-    } catch {
-      return { ok: false, error: `${where}: the answer is not JSON` };
-    }
+    // Bounded in bytes only: the depth that matters is each entry's, measured by addPage
+    // (registry-latest.ts), so that one entry nested too deep is that entry's skip, not the page's.
+    const parsed = parseJson(Buffer.concat(chunks).toString('utf8'), { maxBytes, maxDepth: Infinity });
+    if ('error' in parsed) return { ok: false, error: `${where}: the answer is not JSON` };
+    return { ok: true, value: parsed.value };
   } catch (err) {
     if (opts.signal?.aborted) return { ok: false, error: `${where}: interrupted` };
     if (timeout.aborted)

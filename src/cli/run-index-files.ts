@@ -4,20 +4,21 @@
  * command module: the commands that need it import it. A bad index.json is a usage error naming
  * the file and the field: it is read as untrusted input.
  */
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
 import path from 'node:path';
-import { versionedJson, ReportFileError } from '../compare/read.js';
+import { readReportFile, ReportFileError, SAVED_BOUNDS, versionedJson, type LoadedReport } from '../compare/read.js';
 import {
   INDEX_FILE,
   INDEX_PAGE,
   INDEX_VERSION,
   isRunDirName,
-  latestBefore,
   RunIndex,
   emptyIndex,
   runEntry,
+  runsBefore,
   withRun,
 } from '../compare/run-index.js';
+import { readBoundedText } from '../model/bounded-input.js';
 import { RUN_FILES } from '../model/formats.js';
 import type { Report } from '../model/schema.js';
 import { describeZodError } from '../model/zod-errors.js';
@@ -32,15 +33,13 @@ const shown = (p: string) => safeText(p, 300);
 /** ROOT/index.json, validated; none yet is an empty index. */
 export async function readIndex(root: string): Promise<RunIndex> {
   const file = path.join(root, INDEX_FILE);
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return emptyIndex();
-    throw new UsageError(`${shown(file)}: cannot read (${codeOf(err)})`);
+  const read = await readBoundedText(file, SAVED_BOUNDS.maxBytes);
+  if ('error' in read) {
+    if (read.code === 'ENOENT') return emptyIndex();
+    throw new UsageError(`${shown(file)}: ${read.error}`);
   }
   try {
-    const parsed = RunIndex.safeParse(versionedJson(text, file, 'run index', 'indexVersion', INDEX_VERSION));
+    const parsed = RunIndex.safeParse(versionedJson(read.text, file, 'run index', 'indexVersion', INDEX_VERSION));
     if (!parsed.success)
       throw new UsageError(`${shown(file)}: invalid run index: ${safeText(describeZodError('', parsed.error), 1_000)}`);
     return parsed.data;
@@ -88,14 +87,31 @@ export async function filesIn(dir: string): Promise<string[]> {
 /** After merge wrote ROOT/RUN: its entry added to (or replaced in) the index, both files rewritten. */
 export async function updateIndex(root: string, run: string, report: Report, quiet?: boolean): Promise<void> {
   const index = await readIndex(root);
-  await writeIndex(root, withRun(index, runEntry(run, report, await filesIn(path.join(root, run)))), quiet);
+  const made = runEntry(run, report, await filesIn(path.join(root, run)));
+  if ('error' in made)
+    throw new UsageError(`--index: the merged report cannot be indexed: ${safeText(made.error, 1_000)}`);
+  await writeIndex(root, withRun(index, made.entry), quiet);
 }
 
 /**
- * `--compare latest`: the report.json of the newest run in the index that started before this
- * report, other than this run's own directory; undefined when there is none (the first run).
+ * `--compare latest`: the report of the newest run in the index that started before this report,
+ * other than this run's own directory; undefined when there is none (the first run). A run whose
+ * report.json cannot be read or is no valid report is skipped, naming the file, for the one before it.
  */
-export async function latestReport(root: string, report: Report, ownRun?: string): Promise<string | undefined> {
-  const entry = latestBefore(await readIndex(root), report.startedAt, ownRun);
-  return entry && path.join(root, entry.dir, 'report.json');
+export async function latestReport(
+  root: string,
+  report: Report,
+  ownRun: string | undefined,
+  warn: (line: string) => void,
+): Promise<LoadedReport | undefined> {
+  for (const entry of runsBefore(await readIndex(root), report.startedAt, ownRun)) {
+    const file = path.join(root, entry.dir, 'report.json');
+    try {
+      return await readReportFile(file);
+    } catch (err) {
+      if (!(err instanceof ReportFileError)) throw err;
+      warn(`--compare latest: skipped ${shown(file)}: ${safeText(err.detail, 1_000)}`);
+    }
+  }
+  return undefined;
 }

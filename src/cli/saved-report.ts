@@ -23,21 +23,24 @@ export async function loadReport(file: string): Promise<LoadedReport> {
 }
 
 /** `--compare latest`: the newest run of the index before this report (never its own run directory). */
-export async function latestOf(root: string, report: Report, file: string): Promise<string | undefined> {
+export async function latestOf(root: string, report: Report, file: string): Promise<LoadedReport | undefined> {
   const { latestReport } = await import('./run-index-files.js');
   const ownRun =
     path.resolve(path.dirname(path.dirname(path.resolve(file)))) === path.resolve(root)
       ? path.basename(path.dirname(path.resolve(file)))
       : undefined;
-  const found = await latestReport(root, report, ownRun);
-  if (found === undefined)
-    process.stderr
-      .write(`idemscan: warning: --compare latest: ${safeText(root, 300)} has no earlier run; no trend section
-`);
+  const warn = (line: string) => void process.stderr.write(`idemscan: warning: ${line}\n`);
+  const found = await latestReport(root, report, ownRun, warn);
+  if (found === undefined) warn(`--compare latest: ${safeText(root, 300)} has no earlier run; no trend section`);
   return found;
 }
 
-/** The report with `comparedWith` set from the earlier report in `file` (report and merge --compare). */
-export async function withComparison(report: Report, file: string, reportFile?: string): Promise<Report> {
-  return { ...report, comparedWith: compareWith(report, await loadReport(file), reportFile) };
+/** The report with `comparedWith` set from the earlier report, a file or one read already (report and merge --compare). */
+export async function withComparison(
+  report: Report,
+  earlier: string | LoadedReport,
+  reportFile?: string,
+): Promise<Report> {
+  const old = typeof earlier === 'string' ? await loadReport(earlier) : earlier;
+  return { ...report, comparedWith: compareWith(report, old, reportFile) };
 }

@@ -2,10 +2,9 @@
  * Reads a report file written by `scan`, `audit` or `merge`: its schemaVersion, then the zod
  * `Report` schema. The one loader of `report`, `diff` and `merge`.
  */
-import { readFile } from 'node:fs/promises';
+import { MAX_JSON_DEPTH, parseJson, readBoundedText } from '../model/bounded-input.js';
 import { Report, SCHEMA_VERSION } from '../model/schema.js';
 import { describeZodError } from '../model/zod-errors.js';
-import { fileErrorWords } from '../model/error-words.js';
 
 /** A report file that cannot be used: unreadable, not JSON, or not a valid report. Names file and field. */
 export class ReportFileError extends Error {
@@ -17,6 +16,13 @@ export class ReportFileError extends Error {
     this.name = 'ReportFileError';
   }
 }
+
+/**
+ * A saved report, lock file or run index is read whole: at most 256 MB (a census of thousands of
+ * servers is tens of MB) and nested at most 16 levels of report around the server values it keeps,
+ * which arrive cut at MAX_JSON_DEPTH (model/bounds.ts boundedObject).
+ */
+export const SAVED_BOUNDS = { maxBytes: 256 * 1024 * 1024, maxDepth: MAX_JSON_DEPTH + 16 };
 
 export interface LoadedReport {
   file: string;
@@ -34,13 +40,11 @@ export function parseReport(text: string, file: string): Report {
   return parsed.data;
 }
 
-/** A file's text; one that cannot be read is a ReportFileError naming it. */
+/** A file's text, up to SAVED_BOUNDS.maxBytes; one that cannot be read is a ReportFileError naming it. */
 export async function readText(file: string): Promise<string> {
-  try {
-    return await readFile(file, 'utf8');
-  } catch (err) {
-    throw new ReportFileError(file, `cannot read: ${fileErrorWords(err)}`);
-  }
+  const got = await readBoundedText(file, SAVED_BOUNDS.maxBytes);
+  if ('error' in got) throw new ReportFileError(file, got.error);
+  return got.text;
 }
 
 /**
@@ -54,12 +58,10 @@ export function versionedJson(
   key: string,
   expected: string,
 ): Record<string, unknown> {
-  let doc: unknown;
-  try {
-    doc = JSON.parse(text);
-  } catch (err) {
-    throw new ReportFileError(file, `not valid JSON: ${(err as Error).message}`);
-  }
+  const parsed = parseJson(text, SAVED_BOUNDS);
+  if ('error' in parsed)
+    throw new ReportFileError(file, parsed.why === 'syntax' ? `not valid JSON: ${parsed.error}` : parsed.error);
+  const doc = parsed.value;
   if (!doc || typeof doc !== 'object' || Array.isArray(doc))
     throw new ReportFileError(file, `not an idemscan ${kind} (expected a JSON object)`);
   const version = (doc as Record<string, unknown>)[key];

@@ -9,6 +9,7 @@
 import { z } from 'zod';
 import { RUN_FILES } from '../model/formats.js';
 import type { Report } from '../model/schema.js';
+import { describeZodError } from '../model/zod-errors.js';
 import { compareText } from './diff.js';
 
 export const INDEX_VERSION = '1';
@@ -47,8 +48,9 @@ export const RunEntry = z.object({
   dir: z.string().refine(isRunDirName, 'one path segment of letters, digits, _ . -'),
   /** The day the run started (UTC, YYYY-MM-DD). */
   date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/),
-  startedAt: z.string().max(40),
-  finishedAt: z.string().max(40),
+  /** As the report has them (ISO 8601, UTC): the index is ordered by startedAt. */
+  startedAt: z.iso.datetime().max(40),
+  finishedAt: z.iso.datetime().max(40),
   toolVersion: z.string().max(100),
   summary: RunSummary,
   /** Target entries that were not scanned, each with a reason in the report. */
@@ -65,8 +67,15 @@ export type RunIndex = z.infer<typeof RunIndex>;
 
 export const emptyIndex = (): RunIndex => ({ indexVersion: INDEX_VERSION, runs: [] });
 
-/** The entry of one run: its report's summary and the report files present in its directory. */
-export function runEntry(dir: string, report: Report, files: readonly string[]): RunEntry {
+/**
+ * The entry of one run: its report's summary and the report files present in its directory; or
+ * why the report cannot have one (a field the index bounds, such as a tool version of 200 characters).
+ */
+export function runEntry(
+  dir: string,
+  report: Report,
+  files: readonly string[],
+): { entry: RunEntry } | { error: string } {
   const s = report.summary;
   const entry: RunEntry = {
     dir,
@@ -93,7 +102,8 @@ export function runEntry(dir: string, report: Report, files: readonly string[]):
     skipped: report.skipped?.length ?? 0,
     files: RUN_FILES.filter((f) => files.includes(f)),
   };
-  return RunEntry.parse(entry);
+  const checked = RunEntry.safeParse(entry);
+  return checked.success ? { entry: checked.data } : { error: describeZodError('', checked.error) };
 }
 
 /** Newest first: by start time (an unreadable one last), then by directory name, both descending. */
@@ -120,10 +130,13 @@ export function indexOf(entries: readonly RunEntry[]): RunIndex {
 }
 
 /**
- * `--compare latest`: the newest run that started before `startedAt`, other than the run
- * directory `dir` itself (a merge repeated into the same directory never compares with itself).
+ * `--compare latest`: the runs that started before `startedAt`, newest first (a hand-edited index
+ * may be in any order), other than the run directory `dir` itself (a merge repeated into the same
+ * directory never compares with itself). The caller takes the first whose report can be read.
  */
-export function latestBefore(index: RunIndex, startedAt: string, dir?: string): RunEntry | undefined {
+export function runsBefore(index: RunIndex, startedAt: string, dir?: string): RunEntry[] {
   const t = Date.parse(startedAt);
-  return index.runs.find((r) => r.dir !== dir && r.files.includes('report.json') && Date.parse(r.startedAt) < t);
+  return index.runs
+    .filter((r) => r.dir !== dir && r.files.includes('report.json') && Date.parse(r.startedAt) < t)
+    .sort(newestFirst);
 }

@@ -9,7 +9,8 @@ import type { Finding, Report } from '../model/schema.js';
 import { NameMatcher } from '../model/server-names.js';
 import { SuppressEntry, type Suppressions } from '../model/suppress.js';
 import { describeZodError } from '../model/zod-errors.js';
-import { ReportFileError } from './read.js';
+import { MAX_JSON_DEPTH, parseJson } from '../model/bounded-input.js';
+import { ReportFileError, SAVED_BOUNDS } from './read.js';
 
 /** `suppressions[2] (rule missing-annotations, tool get_page)`: an entry as its author finds it. */
 export function entryLabel(entries: readonly unknown[], index: number): string {
@@ -23,12 +24,11 @@ export function entryLabel(entries: readonly unknown[], index: number): string {
 
 /** Parses a suppression file; a bad one is a ReportFileError whose message names the entry and field. */
 export function parseSuppressions(text: string, file: string): Suppressions {
-  let doc: unknown;
-  try {
-    doc = JSON.parse(text);
-  } catch (err) {
-    throw new ReportFileError(file, `not JSON: ${(err as Error).message}`);
-  }
+  // Written by hand and small: nested as deep as any file idemscan reads.
+  const parsed = parseJson(text, { maxBytes: SAVED_BOUNDS.maxBytes, maxDepth: MAX_JSON_DEPTH });
+  if ('error' in parsed)
+    throw new ReportFileError(file, parsed.why === 'syntax' ? `not JSON: ${parsed.error}` : parsed.error);
+  const doc = parsed.value;
   const wrapped = doc !== null && typeof doc === 'object' && !Array.isArray(doc);
   const extra = wrapped
     ? Object.keys(doc as object).filter((k) => k !== 'suppressions' && k !== '$schema' && k !== 'comment')

@@ -8,16 +8,20 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { parseJson } from '../model/bounded-input.js';
 
 const FILE = 'eras.json';
 const TTL_MS = 7 * 24 * 3600 * 1000;
+/** One hash and time per server: a flat object, a few MB for a census. */
+const MEMO_BOUNDS = { maxBytes: 16 * 1024 * 1024, maxDepth: 1 };
 
 export class EraMemo {
   private constructor(private readonly entries: Map<string, number>) {}
 
   static load(cacheDir: string): EraMemo {
     try {
-      const data = JSON.parse(readFileSync(path.join(cacheDir, FILE), 'utf8')) as Record<string, unknown>;
+      const parsed = parseJson(readFileSync(path.join(cacheDir, FILE), 'utf8'), MEMO_BOUNDS);
+      const data = ('value' in parsed ? parsed.value : {}) as Record<string, unknown>;
       const fresh = Object.entries(data).filter(
         (e): e is [string, number] => typeof e[1] === 'number' && Date.now() - e[1] < TTL_MS,
       );

@@ -4,16 +4,18 @@
  * (`db_password=...`): only the two error shapes an MCP or OAuth server answers with are quoted,
  * every other body is replaced by its size and content type before the SDK can put it in an error.
  */
+import { MAX_JSON_DEPTH, parseJson } from '../model/bounded-input.js';
 import { bounded } from '../model/bounds.js';
+
+/** Above what either caller reads of a body (an error page, an OAuth answer): they bound it first. */
+const MAX_ERROR_OBJECT_BYTES = 1024 * 1024;
 
 /** A JSON-RPC error response (`{"jsonrpc":"2.0","error":{"code":-32600,"message":"..."}}`) or an OAuth error (`{"error":"invalid_token"}`). */
 export function isErrorObject(text: string): boolean {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    return false;
-  }
+  // Error objects are flat; one nested deeper than any file idemscan reads is not quoted.
+  const got = parseJson(text, { maxBytes: MAX_ERROR_OBJECT_BYTES, maxDepth: MAX_JSON_DEPTH });
+  if (!('value' in got)) return false;
+  const parsed = got.value;
   if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) return false;
   const error = (parsed as { error?: unknown }).error;
   if (typeof error === 'string') return isOAuthError(parsed as Record<string, unknown>);

@@ -1,3 +1,4 @@
+import { jsonExtent, MAX_JSON_DEPTH } from './bounded-input.js';
 import { cutHead, cutTail } from './cut.js';
 
 /**
@@ -42,13 +43,10 @@ export function boundedObject(
   max: number,
   keep: readonly string[] = [],
 ): Record<string, unknown> {
-  let size: number;
-  try {
-    size = JSON.stringify(obj).length;
-  } catch {
-    size = Infinity;
-  }
-  if (size <= max) return obj;
+  // Deeper than MAX_JSON_DEPTH counts as too large: the report is read back under that bound
+  // (compare/read.ts), and the measure itself never recurses.
+  const extent = jsonExtent(obj, { maxDepth: MAX_JSON_DEPTH, maxLength: max });
+  if ('length' in extent && extent.length <= max) return obj;
   const out: Record<string, unknown> = { _truncated: true };
   const keys = [...keep.filter((k) => Object.hasOwn(obj, k)), ...Object.keys(obj).filter((k) => !keep.includes(k))];
   for (const k of keys.slice(0, 32 + keep.length)) {
@@ -65,6 +63,11 @@ export function serverInfoOf(
 ): { name?: string; version?: string } | undefined {
   if (!info) return undefined;
   const str = (v: unknown) =>
-    typeof v === 'string' ? bounded(v, 200) : v === undefined ? undefined : bounded(JSON.stringify(v) ?? '', 200);
+    typeof v === 'string' ? bounded(v, 200) : v === undefined ? undefined : bounded(shallowJson(v), 200);
   return { ...boundedObject(info, 2_000), name: str(info.name), version: str(info.version) };
+}
+
+/** A value's JSON, or a word for one nested too deep to write (JSON.stringify would overflow the stack). */
+function shallowJson(v: unknown): string {
+  return 'tooDeep' in jsonExtent(v, { maxDepth: MAX_JSON_DEPTH }) ? '(nested too deep)' : (JSON.stringify(v) ?? '');
 }

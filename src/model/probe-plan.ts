@@ -2,8 +2,8 @@
  * The plan of `idemscan probe` (docs/PROBE.md): which tools it may call, with what, and which
  * read-only tool shows their effect. Nothing outside it is ever called.
  */
-import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
+import { MAX_JSON_DEPTH, parseJson, readBoundedText } from './bounded-input.js';
 import { describeZodError } from './zod-errors.js';
 
 const Args = z.record(z.string(), z.unknown());
@@ -32,20 +32,19 @@ export function parsePlan(data: unknown, source = 'plan'): ProbePlan {
   return parsed.data;
 }
 
+/** A plan names a few tools and their arguments: far below this. */
+const MAX_PLAN_BYTES = 4 * 1024 * 1024;
+
 export async function readPlan(file: string): Promise<ProbePlan> {
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (err) {
-    throw new PlanError(`--plan ${file}: cannot read it (${(err as NodeJS.ErrnoException).code ?? 'error'})`);
-  }
-  let data: unknown;
-  try {
-    data = JSON.parse(text);
-  } catch (err) {
-    throw new PlanError(`--plan ${file}: not JSON (${(err as Error).message})`);
-  }
-  return parsePlan(data, file);
+  const read = await readBoundedText(file, MAX_PLAN_BYTES);
+  if ('error' in read)
+    throw new PlanError(
+      `--plan ${file}: ${read.kind === 'unreadable' ? `cannot read it (${read.code ?? 'error'})` : read.error}`,
+    );
+  const parsed = parseJson(read.text, { maxBytes: MAX_PLAN_BYTES, maxDepth: MAX_JSON_DEPTH });
+  if ('error' in parsed)
+    throw new PlanError(`--plan ${file}: ${parsed.why === 'syntax' ? `not JSON (${parsed.error})` : parsed.error}`);
+  return parsePlan(parsed.value, file);
 }
 
 /** Every tool the plan lets idemscan call: the planned ones and their observers, each once. */

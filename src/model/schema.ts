@@ -304,8 +304,9 @@ export const Manifest = loose({
 export const Report = z.object({
   schemaVersion: z.literal(SCHEMA_VERSION),
   tool: z.object({ name: z.string(), version: z.string() }),
-  startedAt: z.string(),
-  finishedAt: z.string(),
+  /** ISO 8601 in UTC, as `Date.toISOString()` writes it: run indexes and trends order runs by them. */
+  startedAt: z.iso.datetime(),
+  finishedAt: z.iso.datetime(),
   options: ReportOptions,
   summary: Summary,
   servers: z.array(ServerReport),

@@ -1,9 +1,10 @@
 /** JSON with comments, read into null-prototype objects, bounded in depth: every target file and client config. */
 import { printParseErrorCode, visit } from 'jsonc-parser';
+import { MAX_JSON_DEPTH } from '../model/bounded-input.js';
 import { jsonErrorWords } from '../model/error-words.js';
 
 /** Real files nest a handful of levels; the bound keeps a `[[[[...` file from overflowing the stack. */
-export const MAX_TARGET_FILE_DEPTH = 64;
+export const MAX_TARGET_FILE_DEPTH = MAX_JSON_DEPTH;
 
 class JsonStop {
   constructor(readonly message: string) {}

@@ -1,7 +1,6 @@
 /** Reads target files of any supported format into validated targets. */
-import { open } from 'node:fs/promises';
 import path from 'node:path';
-import { fileErrorWords } from '../model/error-words.js';
+import { readBoundedText } from '../model/bounded-input.js';
 import { parseJsonc } from './jsonc.js';
 import type { TargetFormat } from './formats/format.js';
 import { mcpServersFormat, vscodeFormat } from './formats/mcp-servers.js';
@@ -30,26 +29,9 @@ export async function loadTargetFile(file: string, env: NodeJS.ProcessEnv = {}):
 
 /** Reads at most MAX_TARGET_FILE_BYTES: the path may name /dev/zero, a pipe or a huge file. */
 export async function readBounded(file: string): Promise<string> {
-  const chunks: Buffer[] = [];
-  let total = 0;
-  try {
-    const handle = await open(file, 'r');
-    try {
-      for (;;) {
-        const { buffer, bytesRead } = await handle.read(Buffer.allocUnsafe(1024 * 1024), 0, 1024 * 1024, null);
-        if (bytesRead === 0) break;
-        total += bytesRead;
-        if (total > MAX_TARGET_FILE_BYTES) throw new TargetFileError(file, TOO_LARGE, 'too-large');
-        chunks.push(buffer.subarray(0, bytesRead));
-      }
-    } finally {
-      await handle.close();
-    }
-  } catch (err) {
-    if (err instanceof TargetFileError) throw err;
-    throw new TargetFileError(file, `cannot read: ${fileErrorWords(err)}`, 'unreadable');
-  }
-  return Buffer.concat(chunks).toString('utf8');
+  const got = await readBoundedText(file, MAX_TARGET_FILE_BYTES);
+  if ('error' in got) throw new TargetFileError(file, got.error, got.kind);
+  return got.text;
 }
 
 export function parseTargets(text: string, file: string, env: NodeJS.ProcessEnv = {}): LoadedTargets {

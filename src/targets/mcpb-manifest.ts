@@ -3,6 +3,7 @@
  * bundle is installed or started: a scan of other servers loads no zod.
  */
 import { z } from 'zod';
+import { MAX_JSON_DEPTH, parseJson } from '../model/bounded-input.js';
 import { describeZodError } from './formats/format.js';
 import { envMap, launchText } from './formats/fields.js';
 
@@ -38,13 +39,12 @@ const Manifest = z.object({
 
 export type McpbManifest = z.infer<typeof Manifest>;
 
+/** A manifest is a few KB: its tools, prompts and user settings. */
+const MAX_MANIFEST_BYTES = 4 * 1024 * 1024;
+
 export function parseManifest(text: string): { manifest: McpbManifest } | { error: string } {
-  let doc: unknown;
-  try {
-    doc = JSON.parse(text);
-  } catch {
-    return { error: 'manifest.json is not JSON' };
-  }
-  const parsed = Manifest.safeParse(doc);
+  const doc = parseJson(text, { maxBytes: MAX_MANIFEST_BYTES, maxDepth: MAX_JSON_DEPTH });
+  if ('error' in doc) return { error: doc.why === 'syntax' ? 'manifest.json is not JSON' : `manifest.json: ${doc.error}` };
+  const parsed = Manifest.safeParse(doc.value);
   return parsed.success ? { manifest: parsed.data } : { error: describeZodError('manifest.json', parsed.error) };
 }

@@ -16,9 +16,12 @@ import { isInstalled, npmEnv, ownNpmProject } from './npm.js';
 import { exactVersionProblem } from '../model/package-spec.js';
 import type { Target } from './types.js';
 import { boundedTail } from '../model/bounds.js';
+import { MAX_JSON_DEPTH, parseJson } from '../model/bounded-input.js';
 
 /** `npm view` asks the registry for one document: far below this unless the registry is stuck. */
 const RESOLVE_TIMEOUT_MS = 60_000;
+/** `npm view NAME versions dist-tags`: a version list, about 100 KB for the packages with the most. */
+const MAX_VIEW_BYTES = 16 * 1024 * 1024;
 
 /** Targets whose command is an npm runner, as npm-package targets; the others as they are. */
 export function npmLaunchTargets(targets: Target[]): Target[] {
@@ -135,8 +138,11 @@ export async function viewPackage(name: string, cacheDir: string, signal?: Abort
   if (run.isCanceled) return { error: 'interrupted' };
   if (run.timedOut) return { error: `the npm registry did not answer within ${RESOLVE_TIMEOUT_MS / 1000} s` };
   if (run.exitCode !== 0) return { error: `npm view failed: ${boundedTail(String(run.stderr || run.message), 500)}` };
+  // What npm prints is the registry's: bounded like any answer from the network.
+  const parsed = parseJson(String(run.stdout), { maxBytes: MAX_VIEW_BYTES, maxDepth: MAX_JSON_DEPTH });
+  if (!('value' in parsed)) return { error: `npm view printed no JSON${parsed.why === 'syntax' ? '' : ` (${parsed.error})`}` };
   try {
-    const doc = JSON.parse(String(run.stdout)) as { versions?: unknown; 'dist-tags'?: unknown };
+    const doc = parsed.value as { versions?: unknown; 'dist-tags'?: unknown };
     const versions = Array.isArray(doc.versions) ? doc.versions.filter((v): v is string => typeof v === 'string') : typeof doc.versions === 'string' ? [doc.versions] : [];
     const tags = doc['dist-tags'] && typeof doc['dist-tags'] === 'object' ? (doc['dist-tags'] as Record<string, unknown>) : {};
     const distTags = Object.fromEntries(Object.entries(tags).filter((e): e is [string, string] => typeof e[1] === 'string'));

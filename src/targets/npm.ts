@@ -11,6 +11,7 @@ import { contain, type ContainOptions, type SandboxMode } from './sandbox.js';
 import type { Target } from './types.js';
 import { defaultCacheDir } from '../model/cache-dir.js';
 import { boundedTail } from '../model/bounds.js';
+import { MAX_JSON_DEPTH, parseJson } from '../model/bounded-input.js';
 
 
 /**
@@ -206,11 +207,17 @@ function scriptEnv(dir: string): Record<string, string> {
   };
 }
 
+/** A package.json is a few KB; its `exports` maps nest a handful of levels. */
+const PACKAGE_JSON_BOUNDS = { maxBytes: 16 * 1024 * 1024, maxDepth: MAX_JSON_DEPTH };
+
 /** The command that starts an installed package's bin with the current Node. */
 export async function resolveNpmLaunch(target: Target, cacheDir: string): Promise<{ command: string; args: string[] }> {
   const spec = target.npm!;
   const pkgJsonPath = installedPackageJson(cacheDir, spec);
-  const pkg = JSON.parse(await readFile(pkgJsonPath, 'utf8')) as { name: string; bin?: string | Record<string, string> };
+  // The package's own file, as its registry sent it: bounded like any file idemscan reads.
+  const parsed = parseJson(await readFile(pkgJsonPath, 'utf8'), PACKAGE_JSON_BOUNDS);
+  if ('error' in parsed) throw new Error(`${spec}: its package.json: ${parsed.error}`);
+  const pkg = parsed.value as { name: string; bin?: string | Record<string, string> };
   const bins = typeof pkg.bin === 'string' ? { [unscoped(pkg.name)]: pkg.bin } : (pkg.bin ?? {});
   const names = Object.keys(bins);
   const chosen = target.bin ?? (names.includes(unscoped(pkg.name)) ? unscoped(pkg.name) : names[0]);

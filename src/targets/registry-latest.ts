@@ -4,10 +4,11 @@
  * The registry's own `_meta["io.modelcontextprotocol.registry/official"]` says which version is
  * latest (`isLatest`) and whether it is `active`, `deprecated` or `deleted`; the last two are left
  * out and counted. An entry idemscan could not scan (a templated remote URL, a transport it does
- * not speak, no version, a name seen twice, an absurd size) is skipped with a reason that names the
- * entry and the field, so nothing is lost silently. What is kept is what the registry target
- * format (formats/registry.ts) reads: a list response of trimmed entries.
+ * not speak, no version, a name seen twice, an absurd size or depth) is skipped with a reason that
+ * names the entry and the field, so nothing is lost silently. What is kept is what the registry
+ * target format (formats/registry.ts) reads: a list response of trimmed entries.
  */
+import { jsonExtent, MAX_JSON_DEPTH } from '../model/bounded-input.js';
 
 export const OFFICIAL = 'io.modelcontextprotocol.registry/official';
 
@@ -41,6 +42,11 @@ export const newPullState = (kept = new Map<string, PulledEntry>()): PullState =
 
 /** Far above any real server.json (a few KB); below what would let one entry crowd out the rest. */
 export const MAX_ENTRY_BYTES = 256 * 1024;
+/**
+ * A kept entry sits two levels down in the file `registry pull` writes (`{servers: [entry]}`),
+ * which scan reads as a target file: nested at most MAX_JSON_DEPTH levels in all.
+ */
+export const MAX_ENTRY_DEPTH = MAX_JSON_DEPTH - 2;
 const MAX_NAME = 200;
 const MAX_VERSION = 128;
 const MAX_PARTS = 32;
@@ -62,8 +68,10 @@ function addEntry(state: PullState, raw: unknown, at: string): void {
   const server = raw.server;
   const name = typeof server.name === 'string' ? server.name : undefined;
   if (!name || name.length > MAX_NAME) return skip(at, `.server.name: ${name ? `longer than ${MAX_NAME} characters` : 'missing'}`);
-  const size = JSON.stringify(raw).length;
-  if (size > MAX_ENTRY_BYTES) return skip(name, `: ${size} bytes, above the bound of ${MAX_ENTRY_BYTES}`);
+  // Measured without recursion: JSON.stringify of a 200,000-deep entry overflows the stack.
+  const extent = jsonExtent(raw, { maxDepth: MAX_ENTRY_DEPTH });
+  if ('tooDeep' in extent) return skip(name, `: nested deeper than ${MAX_ENTRY_DEPTH} levels`);
+  if (extent.length > MAX_ENTRY_BYTES) return skip(name, `: ${extent.length} bytes, above the bound of ${MAX_ENTRY_BYTES}`);
   const meta = isObj(raw._meta) && isObj(raw._meta[OFFICIAL]) ? raw._meta[OFFICIAL] : undefined;
   if (!meta) return skip(name, `._meta["${OFFICIAL}"]: missing (which version is latest is unknown)`);
   const status = typeof meta.status === 'string' ? meta.status : 'active';

@@ -29,6 +29,7 @@ const week = (day: string, tools: Record<string, unknown>[]) =>
   });
 write(at('w1.json'), week('2026-12-07', [pay]));
 write(at('w2.json'), week('2026-12-14', [payKeyed]));
+write(at('w3.json'), week('2026-12-21', [payKeyed]));
 
 /** `merge SHARD --out RUN --index ROOT --compare latest`, then `extra`. */
 const mergeRun = (shard: string, run: string, root: string, extra: string[] = []) =>
@@ -121,6 +122,11 @@ describe('merge --index and --compare latest', () => {
     ['a run directory that leaves the index', { dir: '../../etc', files: ['report.json'] }, 'runs[0].dir'],
     ['markup in a name', { dir: '<img src=x onerror=alert(1)>', files: ['report.json'] }, 'runs[0].dir'],
     ['a file that is no report file', { dir: '2026-12-01', files: ['javascript:alert(1)'] }, 'runs[0].files[0]'],
+    [
+      'a startedAt that is no date',
+      { dir: '2026-12-01', files: ['report.json'], startedAt: 'not a date' },
+      'runs[0].startedAt',
+    ],
   ])(
     'a hand-edited index.json with %s is a usage error naming the field, before anything is written',
     async (_what, bad, field) => {
@@ -164,4 +170,52 @@ describe('merge --index and --compare latest', () => {
       expect(existsSync(path.join(root, 'index.html'))).toBe(false);
     },
   );
+
+  it('a run whose report.json has a startedAt that is no date is skipped, naming the file; the good run is used', async () => {
+    const root = at('malformed');
+    const bad = path.join(root, '2026-12-14', 'report.json');
+    mkdirSync(path.join(root, '2026-12-07'), { recursive: true });
+    mkdirSync(path.dirname(bad), { recursive: true });
+    write(path.join(root, '2026-12-07', 'report.json'), week('2026-12-07', [pay]));
+    write(bad, { ...week('2026-12-14', [payKeyed]), startedAt: 'not a date' });
+
+    // index: was a zod error (exit 2, nothing written).
+    const indexed = await idemscan(['index', root]);
+    expect(indexed.exitCode, indexed.stderr).toBe(0);
+    expect(indexed.stderr).toContain(`warning: skipped ${bad}: invalid report: startedAt: Invalid ISO datetime`);
+    const index = RunIndex.parse(read(path.join(root, 'index.json')));
+    expect(index.runs.map((r) => r.dir)).toEqual(['2026-12-07']);
+    expect(existsSync(path.join(root, 'index.html'))).toBe(true);
+
+    // An index that lists the bad run as the newest (written before, or by hand): --compare latest
+    // skips it, naming the file, and compares with the run before it.
+    const listed = { ...index.runs[0]!, dir: '2026-12-14', date: '2026-12-14', startedAt: '2026-12-14T04:00:00.000Z' };
+    write(path.join(root, 'index.json'), { indexVersion: '1', runs: [listed, ...index.runs] });
+    const merged = await mergeRun(at('w3.json'), path.join(root, '2026-12-21'), root);
+    expect(merged.exitCode, merged.stderr).toBe(0);
+    expect(merged.stderr).toContain(`--compare latest: skipped ${bad}: invalid report: startedAt`);
+    const report = Report.parse(read(path.join(root, '2026-12-21', 'report.json')));
+    expect(report.comparedWith?.startedAt).toBe('2026-12-07T04:00:00.000Z');
+    expect(RunIndex.parse(read(path.join(root, 'index.json'))).runs.map((r) => r.dir)).toEqual([
+      '2026-12-21',
+      '2026-12-14',
+      '2026-12-07',
+    ]);
+
+    const md = await idemscan([
+      'report',
+      path.join(root, '2026-12-21', 'report.json'),
+      '--index',
+      root,
+      '--compare',
+      'latest',
+      '--format',
+      'md',
+      '--out',
+      at('md-malformed'),
+    ]);
+    expect(md.exitCode, md.stderr).toBe(0);
+    expect(md.stderr).toContain(`--compare latest: skipped ${bad}: invalid report: startedAt`);
+    expect(readFileSync(at('md-malformed', 'report.md'), 'utf8')).toContain('## Trend since');
+  });
 });

@@ -2,7 +2,8 @@
  * `idemscan registry pull` against a fixture MCP Registry on 127.0.0.1 (test/fixtures/registry-server.mjs):
  * paging with URL-encoded cursors, the latest active version of each server, hostile pages (a cursor
  * loop, HTML, a 500, a 9 MB page, a redirect) that end the pull naming the page and keep what was
- * read, bad entries skipped with the entry and field, an incremental update, and the file scan reads.
+ * read, bad entries skipped with the entry and field (one nested 200,000 deep among them), an
+ * incremental update, and the file scan reads.
  */
 import { mkdtempSync, readFileSync, truncateSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -159,6 +160,49 @@ describe('registry pull', () => {
     expect(reasons['bad/no-meta']).toContain(`servers[9]._meta["${OFFICIAL}"]: missing`);
     for (const name of Object.keys(reasons)) expect(run.stderr).toContain(`skipped ${name}:`);
     expect(file.counts.skipped).toBe(file.skipped!.length);
+  });
+
+  it('skips an entry nested too deep with its reason, and keeps the others on its page and after', async () => {
+    const dir = tmp();
+    const doc = path.join(dir, 'entries.json');
+    // Entries as JSON text (the fixture sends them as they are): 200,000 levels is 400 KB, under
+    // every size bound, and too deep for JSON.stringify. An entry of 62 levels (MAX_ENTRY_DEPTH)
+    // is kept and makes a file of 64, as deep as a target file may be; one of 63 is a skip.
+    const nested = (name: string, depth: number) =>
+      JSON.stringify(entry(name, '1.0.0', npm('@x/deep'))).replace(
+        '"server":{',
+        `"server":{"nested":${'['.repeat(depth)}${']'.repeat(depth)},`,
+      );
+    const withTransport = (name: string, depth: number) =>
+      JSON.stringify(entry(name, '1.0.0', npm(`@x/${name.split('/')[1]}`))).replace(
+        '"transport":{',
+        `"transport":{"nested":${'['.repeat(depth)}${']'.repeat(depth)},`,
+      );
+    writeFileSync(
+      doc,
+      JSON.stringify([
+        entry('ok/first', '1.0.0', npm('@x/first')),
+        nested('deep/nested', 200_000),
+        withTransport('edge/at-bound', 57),
+        withTransport('edge/past-bound', 58),
+        entry('ok/last', '1.0.0', remote('https://last.example.com/mcp')),
+      ]),
+    );
+    const r = await registry({ DOC: doc, PAGE_SIZE: '2' });
+    const out = path.join(dir, 'registry.json');
+    const run = await idemscan(['registry', 'pull', '--base-url', r.url, '--out', out]);
+    expect(run.exitCode, run.stderr).toBe(0);
+    expect(run.stderr).not.toContain('RangeError');
+    const file = read(out);
+    expect(file.servers.map((s) => s.server.name)).toEqual(['ok/first', 'edge/at-bound', 'ok/last']);
+    expect(file.skipped).toEqual([
+      { name: 'deep/nested', reason: 'page 1 servers[1]: nested deeper than 62 levels' },
+      { name: 'edge/past-bound', reason: 'page 2 servers[1]: nested deeper than 62 levels' },
+    ]);
+    expect(run.stderr).toContain('skipped deep/nested: page 1 servers[1]: nested deeper than 62 levels');
+    const loaded = await loadTargetFile(out);
+    expect(loaded.skipped).toEqual([]);
+    expect(loaded.targets.map((t) => t.name)).toContain('edge/at-bound');
   });
 
   it('updates an existing --out file with what changed since its pulledAt', async () => {

@@ -140,4 +140,36 @@ describe('targets refresh', () => {
     expect(loaded.targets.find((t) => t.name === 'a/moved#remote')?.url).toBe('https://a-moved.example.com/mcp/2.0.0');
     expect(loaded.targets).toHaveLength(4);
   });
+
+  it('a latest version nested too deep is that pin not refreshed, with its reason; the others move', async () => {
+    const dir = tmp();
+    const doc = path.join(dir, 'entries.json');
+    // As JSON text, sent as it is: 200,000 levels (400 KB) is under every size bound.
+    const deep = JSON.stringify(entry('b/deep', '2.0.0')).replace(
+      '"server":{',
+      `"server":{"nested":${'['.repeat(200_000)}${']'.repeat(200_000)},`,
+    );
+    writeFileSync(doc, JSON.stringify([entry('a/moved', '2.0.0'), deep]));
+    const r = await startFixtureRegistry({ DOC: doc });
+    started.push(r);
+    const file = path.join(dir, 'registry.json');
+    writeFileSync(file, JSON.stringify({ servers: [entry('a/moved', '1.0.0'), entry('b/deep', '1.0.0')] }, null, 1));
+    const run = await idemscan(['targets', 'refresh', file, '--base-url', r.url, '--json']);
+    expect(run.exitCode, run.stderr).toBe(0);
+    expect(JSON.parse(run.stdout)).toMatchObject({
+      written: true,
+      changes: [{ name: 'a/moved', from: '1.0.0', to: '2.0.0' }],
+      failed: [{ name: 'b/deep', error: 'page 1 servers[0]: nested deeper than 62 levels' }],
+    });
+    const kept = JSON.parse(readFileSync(file, 'utf8')) as { servers: { server: { version: string } }[] };
+    expect(kept.servers.map((e) => e.server.version)).toEqual(['2.0.0', '1.0.0']);
+  });
+
+  it('a target file nested too deep is a usage error naming it, not a stack overflow', async () => {
+    const file = path.join(tmp(), 'deep.json');
+    writeFileSync(file, `{"servers":${'['.repeat(200_000)}${']'.repeat(200_000)}}`);
+    const run = await idemscan(['targets', 'refresh', file, '--base-url', 'http://127.0.0.1:9']);
+    expect(run.exitCode, run.stderr).toBe(2);
+    expect(run.stderr).toContain(`${file}: nested deeper than 64 levels`);
+  });
 });

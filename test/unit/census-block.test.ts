@@ -60,7 +60,13 @@ describe('output/ecosystem/index.json', () => {
     const dirs = readdirSync(root, { withFileTypes: true })
       .filter((d) => d.isDirectory())
       .map((d) => d.name);
-    const rebuilt = indexOf(dirs.map((d) => runEntry(d, reportOf(d), readdirSync(path.join(root, d)))));
+    const rebuilt = indexOf(
+      dirs.map((d) => {
+        const made = runEntry(d, reportOf(d), readdirSync(path.join(root, d)));
+        if ('error' in made) throw new Error(`${d}: ${made.error}`);
+        return made.entry;
+      }),
+    );
     expect(await readIndex(root)).toEqual(rebuilt);
     expect(rebuilt.runs.map((r) => r.dir)).toEqual(['2026-12-01', '2026-11-30', '2026-11-29']);
   });

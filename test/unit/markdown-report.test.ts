@@ -11,7 +11,13 @@ const server = (
   capabilities?: Record<string, unknown>,
 ): ServerReport => okServer(name, rawTools, capabilities ? { capabilities } : {});
 const report = (servers: ServerReport[]) =>
-  Report.parse(reportOf(servers, { tool: { name: 'idemscan', version: '0.1.0' }, startedAt: 'a', finishedAt: 'b' }));
+  Report.parse(
+    reportOf(servers, {
+      tool: { name: 'idemscan', version: '0.1.0' },
+      startedAt: '2026-01-01T00:00:00.000Z',
+      finishedAt: '2026-01-01T00:00:01.000Z',
+    }),
+  );
 
 const write = { readOnlyHint: false, destructiveHint: false };
 const one = report([

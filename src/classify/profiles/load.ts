@@ -9,6 +9,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { Severity, Verdict } from '../../model/schema.js';
 import { describeZodError } from '../../model/zod-errors.js';
 import { fileErrorWords } from '../../model/error-words.js';
+import { MAX_JSON_DEPTH, parseJson } from '../../model/bounded-input.js';
 import { CATALOGUE } from '../../model/catalogue.js';
 import { Profile } from './schema.js';
 
@@ -71,13 +72,9 @@ async function loadFile(file: string): Promise<LoadedProfile> {
     if (err instanceof ProfileError) throw err;
     throw new ProfileError(`--profile ${file}: cannot read it: ${fileErrorWords(err)}`);
   }
-  let json: unknown;
-  try {
-    json = JSON.parse(bytes.toString('utf8'));
-  } catch (err) {
-    throw new ProfileError(`--profile ${file}: not JSON (${(err as Error).message})`);
-  }
-  const parsed = Profile.safeParse(json);
+  const json = parseJson(bytes.toString('utf8'), { maxBytes: MAX_FILE_BYTES, maxDepth: MAX_JSON_DEPTH });
+  if ('error' in json) throw new ProfileError(`--profile ${file}: ${json.why === 'syntax' ? `not JSON (${json.error})` : json.error}`);
+  const parsed = Profile.safeParse(json.value);
   if (!parsed.success) throw new ProfileError(`--profile ${file}: ${describeZodError('', parsed.error)}`);
   const id = parsed.data.id;
   if (RESERVED_IDS.has(id) || builtinProfiles().has(id)) {

@@ -5,6 +5,7 @@
  * bodies the SDK may quote in an error cut to what is JSON. A server's metadata is untrusted: it
  * must not send idemscan to another host over plain http, or redirect it somewhere the user never named.
  */
+import { MAX_JSON_DEPTH, parseJson } from '../../model/bounded-input.js';
 import { isErrorObject } from '../error-body.js';
 import { proxyDispatcher } from '../proxy.js';
 
@@ -155,16 +156,14 @@ async function boundedBody(res: Response, maxBytes: number): Promise<Response> {
   const text = Buffer.concat(chunks);
   // The SDK quotes a body it cannot parse ("Raw body: ...", JSON.parse's own excerpt): an answer
   // that is not what OAuth sends (JSON; an error object when refused) reaches it empty.
-  const body = res.status === 204 || res.status === 304 ? null : oauthShaped(res, text.toString('utf8')) ? text : '';
+  const body =
+    res.status === 204 || res.status === 304 ? null : oauthShaped(res, text.toString('utf8'), maxBytes) ? text : '';
   return new Response(body, { status: res.status, statusText: res.statusText, headers: res.headers });
 }
 
-function oauthShaped(res: Response, text: string): boolean {
+/** An answer nested deeper than MAX_JSON_DEPTH is no OAuth answer: the SDK gets it empty. */
+function oauthShaped(res: Response, text: string, maxBytes: number): boolean {
   if (!res.ok) return isErrorObject(text);
-  try {
-    const parsed: unknown = JSON.parse(text);
-    return typeof parsed === 'object' && parsed !== null;
-  } catch {
-    return false;
-  }
+  const parsed = parseJson(text, { maxBytes, maxDepth: MAX_JSON_DEPTH });
+  return 'value' in parsed && typeof parsed.value === 'object' && parsed.value !== null;
 }

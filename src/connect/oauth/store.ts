@@ -5,6 +5,7 @@
 import { createHash } from 'node:crypto';
 import { chmodSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { MAX_JSON_DEPTH, parseJson } from '../../model/bounded-input.js';
 import type {
   OAuthDiscoveryState,
   StoredOAuthClientInformation,
@@ -46,6 +47,9 @@ export function recordFile(cacheDir: string, issuer: string, serverUrl: string):
   return path.join(oauthDir(cacheDir), `${id}.json`);
 }
 
+/** A record holds a few tokens and the servers' metadata: far below this. */
+const MAX_RECORD_BYTES = 1024 * 1024;
+
 /** Every readable record; a damaged file is skipped (and left for `logout` to remove). */
 export function readRecords(cacheDir: string): { file: string; record: TokenRecord }[] {
   let names: string[];
@@ -58,7 +62,8 @@ export function readRecords(cacheDir: string): { file: string; record: TokenReco
   for (const name of names.filter((n) => n.endsWith('.json'))) {
     const file = path.join(oauthDir(cacheDir), name);
     try {
-      const record = JSON.parse(readFileSync(file, 'utf8')) as TokenRecord;
+      const parsed = parseJson(readFileSync(file, 'utf8'), { maxBytes: MAX_RECORD_BYTES, maxDepth: MAX_JSON_DEPTH });
+      const record = ('value' in parsed ? parsed.value : undefined) as TokenRecord | undefined;
       if (record?.version === 1 && typeof record.serverUrl === 'string' && typeof record.issuer === 'string')
         out.push({ file, record });
     } catch {

@@ -1,0 +1,142 @@
+/**
+ * The one reader of JSON that others wrote: files (reports, locks, plans, profiles, suppressions,
+ * the run index, caches) and network answers (the MCP Registry, OAuth, error bodies). Each is
+ * bounded in size and in depth before anything walks it: V8's JSON.parse is iterative, but
+ * JSON.stringify, zod and most walks recurse, so a 400 KB `[[[[...` overflows the stack far from
+ * where it came in. Every check here is one linear pass with no recursion on the input.
+ * Target files and client configs (JSON with comments) go through targets/jsonc.ts, bounded alike.
+ */
+import { open } from 'node:fs/promises';
+import { fileErrorWords } from './error-words.js';
+
+/**
+ * Objects and arrays nested in one file or value (the outermost counts 1): real files nest a
+ * handful of levels, and every recursive walk of idemscan and of node is safe far below this.
+ */
+export const MAX_JSON_DEPTH = 64;
+
+export interface JsonBounds {
+  /** UTF-8 bytes of the text. */
+  maxBytes: number;
+  /** Objects and arrays nested, the outermost counting 1 (`[]` is 1 deep, `1` is 0). */
+  maxDepth: number;
+}
+
+export type JsonResult = { value: unknown } | { error: string; why: 'size' | 'depth' | 'syntax' };
+
+const sizeWords = (bytes: number) =>
+  bytes < 1024 * 1024 ? `${bytes} bytes` : `${Math.round((bytes / 1024 / 1024) * 10) / 10} MB`;
+
+/** `text` parsed, or why not: larger than the bound, nested deeper, or not JSON (the parser's words). */
+export function parseJson(text: string, bounds: JsonBounds): JsonResult {
+  const bytes = Buffer.byteLength(text);
+  if (bytes > bounds.maxBytes) return { error: `${bytes} bytes, above the bound of ${bounds.maxBytes}`, why: 'size' };
+  const at = tooDeepAt(text, bounds.maxDepth);
+  if (at >= 0) return { error: `nested deeper than ${bounds.maxDepth} levels (${position(text, at)})`, why: 'depth' };
+  try {
+    return { value: JSON.parse(text) as unknown };
+  } catch (err) {
+    return { error: (err as Error).message, why: 'syntax' };
+  }
+}
+
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const OPEN_BRACKET = 0x5b;
+const OPEN_BRACE = 0x7b;
+const CLOSE_BRACKET = 0x5d;
+const CLOSE_BRACE = 0x7d;
+
+/** The offset of the first `[` or `{` nested deeper than `max` outside strings, or -1. */
+function tooDeepAt(text: string, max: number): number {
+  if (max === Infinity) return -1;
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === BACKSLASH) i++;
+      else if (c === QUOTE) inString = false;
+    } else if (c === QUOTE) inString = true;
+    else if (c === OPEN_BRACKET || c === OPEN_BRACE) {
+      if (++depth > max) return i;
+    } else if (c === CLOSE_BRACKET || c === CLOSE_BRACE) depth--;
+  }
+  return -1;
+}
+
+function position(text: string, offset: number): string {
+  let line = 1;
+  let start = 0;
+  for (let nl = text.indexOf('\n'); nl >= 0 && nl < offset; nl = text.indexOf('\n', nl + 1)) {
+    line++;
+    start = nl + 1;
+  }
+  return `line ${line}, column ${offset - start + 1}`;
+}
+
+export type JsonExtent = { length: number } | { tooDeep: true };
+
+/**
+ * The length of a value's JSON (what JSON.stringify writes, for values parsed from JSON) unless it
+ * nests deeper than `maxDepth`; one walk with its own stack. It stops once `length` passes
+ * `maxLength` (then `length` is only a lower bound), so a huge or cyclic value costs no more.
+ */
+export function jsonExtent(value: unknown, bounds: { maxDepth: number; maxLength?: number }): JsonExtent {
+  const maxLength = bounds.maxLength ?? Infinity;
+  let length = 0;
+  const stack: [unknown, number][] = [[value, 0]];
+  while (stack.length > 0 && length <= maxLength) {
+    const [v, depth] = stack.pop()!;
+    if (v === null || typeof v !== 'object') {
+      length += scalarLength(v);
+      continue;
+    }
+    if (depth + 1 > bounds.maxDepth) return { tooDeep: true };
+    if (Array.isArray(v)) {
+      length += 2 + Math.max(0, v.length - 1); // brackets and commas
+      for (const item of v as unknown[]) stack.push([item, depth + 1]);
+      continue;
+    }
+    // Members JSON leaves out (undefined, functions) are left out here too.
+    const members = Object.entries(v).filter(
+      ([, x]) => x !== undefined && typeof x !== 'function' && typeof x !== 'symbol',
+    );
+    length += 2 + Math.max(0, members.length - 1);
+    for (const [k, x] of members) {
+      length += JSON.stringify(k).length + 1; // "key":
+      stack.push([x, depth + 1]);
+    }
+  }
+  return { length };
+}
+
+/** A scalar's JSON; undefined, a function or a symbol in an array is written `null`. */
+const scalarLength = (v: unknown): number => (JSON.stringify(v) as string | undefined)?.length ?? 4;
+
+/** A file's text, or why not; `code` is the system's (ENOENT) when it could not be read. */
+export type ReadResult = { text: string } | { error: string; kind: 'too-large' | 'unreadable'; code?: string };
+
+/** A file's text, read a MiB at a time and never more than `maxBytes`: the path may name /dev/zero or a huge file. */
+export async function readBoundedText(file: string, maxBytes: number): Promise<ReadResult> {
+  const chunks: Buffer[] = [];
+  let total = 0;
+  try {
+    const handle = await open(file, 'r');
+    try {
+      for (;;) {
+        const { buffer, bytesRead } = await handle.read(Buffer.allocUnsafe(1024 * 1024), 0, 1024 * 1024, null);
+        if (bytesRead === 0) break;
+        total += bytesRead;
+        if (total > maxBytes) return { error: `larger than ${sizeWords(maxBytes)}; not read`, kind: 'too-large' };
+        chunks.push(buffer.subarray(0, bytesRead));
+      }
+    } finally {
+      await handle.close();
+    }
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    return { error: `cannot read: ${fileErrorWords(err)}`, kind: 'unreadable', ...(code ? { code } : {}) };
+  }
+  return { text: Buffer.concat(chunks).toString('utf8') };
+}
