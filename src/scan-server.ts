@@ -103,7 +103,9 @@ async function scanServer(
   const saved = target.transport === 'static';
   const obs = saved
     ? await (await import('./connect/saved.js')).observeSaved(target, connect)
-    : await observe(launch, target.timeoutMs ? { ...connect, timeoutMs: target.timeoutMs } : connect).finally(packaged.cleanup);
+    : await observe(launch, target.timeoutMs ? { ...connect, timeoutMs: target.timeoutMs } : connect).finally(
+        packaged.cleanup,
+      );
   const described = describeTarget(target, resolved, redact);
   const fakeEnv = [...(described.fakeEnv ?? []), ...(packaged.fakeEnv ?? [])];
   const target_ = { ...described, sandbox, digest: packaged.digest, fakeEnv: fakeEnv.length ? fakeEnv : undefined };

@@ -2,7 +2,7 @@
  * Reads a report file written by `scan`, `audit` or `merge`: its schemaVersion, then the zod
  * `Report` schema. The one loader of `report`, `diff` and `merge`.
  */
-import { MAX_JSON_DEPTH, parseJson, readBoundedText } from '../model/bounded-input.js';
+import { parseJson, readBoundedText, REPORT_DEPTH } from '../model/bounded-input.js';
 import { Report, SCHEMA_VERSION } from '../model/schema.js';
 import { describeZodError } from '../model/zod-errors.js';
 
@@ -19,10 +19,9 @@ export class ReportFileError extends Error {
 
 /**
  * A saved report, lock file or run index is read whole: at most 256 MB (a census of thousands of
- * servers is tens of MB) and nested at most 16 levels of report around the server values it keeps,
- * which arrive cut at MAX_JSON_DEPTH (model/bounds.ts boundedObject).
+ * servers is tens of MB), nested at most REPORT_DEPTH.
  */
-export const SAVED_BOUNDS = { maxBytes: 256 * 1024 * 1024, maxDepth: MAX_JSON_DEPTH + 16 };
+export const SAVED_BOUNDS = { maxBytes: 256 * 1024 * 1024, maxDepth: REPORT_DEPTH };
 
 export interface LoadedReport {
   file: string;

@@ -6,6 +6,7 @@
  * where it came in. Every check here is one linear pass with no recursion on the input.
  * Target files and client configs (JSON with comments) go through targets/jsonc.ts, bounded alike.
  */
+import { constants } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { fileErrorWords } from './error-words.js';
 
@@ -14,6 +15,10 @@ import { fileErrorWords } from './error-words.js';
  * handful of levels, and every recursive walk of idemscan and of node is safe far below this.
  */
 export const MAX_JSON_DEPTH = 64;
+
+/** What a report idemscan writes nests: at most 16 levels of report around the server values it
+ * keeps, which arrive cut at MAX_JSON_DEPTH (model/bounds.ts boundedObject). */
+export const REPORT_DEPTH = MAX_JSON_DEPTH + 16;
 
 export interface JsonBounds {
   /** UTF-8 bytes of the text. */
@@ -115,15 +120,27 @@ export function jsonExtent(value: unknown, bounds: { maxDepth: number; maxLength
 const scalarLength = (v: unknown): number => (JSON.stringify(v) as string | undefined)?.length ?? 4;
 
 /** A file's text, or why not; `code` is the system's (ENOENT) when it could not be read. */
-export type ReadResult = { text: string } | { error: string; kind: 'too-large' | 'unreadable'; code?: string };
+export type ReadResult =
+  { text: string } | { error: string; kind: 'too-large' | 'unreadable' | 'not-a-file'; code?: string };
 
-/** A file's text, read a MiB at a time and never more than `maxBytes`: the path may name /dev/zero or a huge file. */
+/**
+ * A regular file's text, read a MiB at a time and never more than `maxBytes`: the path may name a
+ * huge file. Anything else is refused before a byte is read: a FIFO or a terminal (a cloned
+ * repository's `.cursor/mcp.json` can be either, or a link to one) would wait forever, a device
+ * such as /dev/zero never ends. Opened non-blocking, so that opening a FIFO does not wait either.
+ */
 export async function readBoundedText(file: string, maxBytes: number): Promise<ReadResult> {
   const chunks: Buffer[] = [];
   let total = 0;
   try {
-    const handle = await open(file, 'r');
+    const handle = await open(file, constants.O_RDONLY | constants.O_NONBLOCK);
     try {
+      const stat = await handle.stat();
+      if (!stat.isFile())
+        return {
+          error: `not a regular file (${stat.isDirectory() ? 'a directory' : 'a FIFO, socket or device'}); not read`,
+          kind: 'not-a-file',
+        };
       for (;;) {
         const { buffer, bytesRead } = await handle.read(Buffer.allocUnsafe(1024 * 1024), 0, 1024 * 1024, null);
         if (bytesRead === 0) break;

@@ -7,6 +7,7 @@
  * it) is dropped, and said.
  */
 import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
+import { parseJson, REPORT_DEPTH } from '../model/bounded-input.js';
 import { DEFAULTS } from '../model/limits.js';
 import { SPOOL_VERSION, SpoolHeader, SpoolLine } from '../model/spool-schema.js';
 import { describeZodError } from '../model/zod-errors.js';
@@ -99,11 +100,10 @@ function signed(file: string, line: number, bytes: Buffer, key: SpoolKey, spool:
       file,
       `line ${line}: not signed by this machine's spool key for this line of this spool (another machine or --cache-dir wrote it, it was edited, or it was moved from another spool or line): scan without --resume`,
     );
-  try {
-    return JSON.parse(payload.toString('utf8'));
-  } catch {
-    throw new SpoolFileError(file, `line ${line}: not JSON`);
-  }
+  const parsed = parseJson(payload.toString('utf8'), { maxBytes: MAX_LINE_BYTES, maxDepth: REPORT_DEPTH });
+  if ('error' in parsed)
+    throw new SpoolFileError(file, `line ${line}: not JSON idemscan wrote: ${parsed.error.slice(0, 200)}`);
+  return parsed.value;
 }
 
 /** The file's lines as bytes, read 1 MiB at a time; `complete` is false for a last line without its newline. */

@@ -27,7 +27,7 @@ export async function loadTargetFile(file: string, env: NodeJS.ProcessEnv = {}):
   return saved ? { targets: saved, skipped: [] } : parseTargets(text, file, env);
 }
 
-/** Reads at most MAX_TARGET_FILE_BYTES: the path may name /dev/zero, a pipe or a huge file. */
+/** Reads a regular file of at most MAX_TARGET_FILE_BYTES: the path may name /dev/zero, a FIFO or a huge file. */
 export async function readBounded(file: string): Promise<string> {
   const got = await readBoundedText(file, MAX_TARGET_FILE_BYTES);
   if ('error' in got) throw new TargetFileError(file, got.error, got.kind);

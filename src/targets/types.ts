@@ -88,7 +88,7 @@ export interface LoadedTargets {
 }
 
 /** Why a whole target file could not be used: `unreadable` (path, permissions), `too-large`, `syntax` (not JSON/JSONC), `format` (an unknown shape). */
-export type TargetFileErrorKind = 'unreadable' | 'too-large' | 'syntax' | 'format';
+export type TargetFileErrorKind = 'unreadable' | 'not-a-file' | 'too-large' | 'syntax' | 'format';
 
 /** A whole target file could not be used: wrong path, not JSON, unknown shape. Single bad entries are `skipped` instead. */
 export class TargetFileError extends Error {

@@ -1,4 +1,5 @@
 /** Hostile target files through the built CLI: nothing in them can grant trust, change a timeout or install a path. */
+import { execFileSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -89,5 +90,24 @@ describe('unpinned npm specs', () => {
         );
       }
     }
+  });
+});
+
+describe('a FIFO where a file is expected', () => {
+  it('is refused at once, naming the file: a target list, a saved report, a published run', async () => {
+    const fifo = path.join(dir, 'planted-fifo.json');
+    execFileSync('mkfifo', [fifo]);
+    // Nothing ever writes to it: a reader that opened it blocking would wait until the CLI's timeout.
+    const scan = await idemscan(['scan', fifo, '--out', path.join(dir, 'out-fifo'), '-q']);
+    expect(scan.exitCode).toBe(2);
+    expect(scan.stderr).toMatch(/planted-fifo\.json: not a regular file \(a FIFO, socket or device\)/);
+    const report = await idemscan(['report', fifo, '--format', 'md']);
+    expect(report.exitCode).toBe(2);
+    expect(report.stderr).toMatch(/planted-fifo\.json.*not a regular file/);
+    const runs = path.join(dir, 'runs-fifo');
+    mkdirSync(path.join(runs, '2026-01-01'), { recursive: true });
+    execFileSync('mkfifo', [path.join(runs, '2026-01-01', 'report.json')]);
+    const index = await idemscan(['index', runs]);
+    expect(index.stderr).toMatch(/skipped .*2026-01-01.report\.json.*not a regular file/);
   });
 });
