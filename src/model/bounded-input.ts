@@ -136,11 +136,11 @@ export async function readBoundedText(file: string, maxBytes: number): Promise<R
     const handle = await open(file, constants.O_RDONLY | constants.O_NONBLOCK);
     try {
       const stat = await handle.stat();
+      // A directory is said as reading it would have said it (EISDIR).
+      if (stat.isDirectory())
+        return { error: `cannot read: ${fileErrorWords({ code: 'EISDIR' })}`, kind: 'unreadable', code: 'EISDIR' };
       if (!stat.isFile())
-        return {
-          error: `not a regular file (${stat.isDirectory() ? 'a directory' : 'a FIFO, socket or device'}); not read`,
-          kind: 'not-a-file',
-        };
+        return { error: 'not a regular file (a FIFO, socket or device); not read', kind: 'not-a-file' };
       for (;;) {
         const { buffer, bytesRead } = await handle.read(Buffer.allocUnsafe(1024 * 1024), 0, 1024 * 1024, null);
         if (bytesRead === 0) break;
