@@ -1,5 +1,7 @@
 /** The library: `scan()` returns a report and never prints. */
 export { scan, type ScanOptions, type ProgressEvent } from './scan.js';
+/** Bad input of any kind (the classes below extend it): `file`, `field`, `detail`. */
+export { InputError, type InputPlace } from './model/input-error.js';
 export { ScanInputError, type ScanInputErrorKind } from './scan-input.js';
 export { loadTargetFile, loadTargetFiles, parseTargets } from './targets/load.js';
 export type { Target, SkippedTarget, LoadedTargets, TargetFileErrorKind } from './targets/types.js';

@@ -4,21 +4,22 @@
  * `transport` used to reach the connector as an HTTP target with no URL ("Invalid URL"). Plain
  * checks, no zod: `audit` of one server loads none of the schemas.
  */
+import { InputError } from './model/input-error.js';
 import type { Target } from './targets/types.js';
 import { httpUrlProblem } from './targets/url.js';
 
 /** `targets`: not an array; `target`: one entry is malformed; `option`: a ScanOptions field is. */
 export type ScanInputErrorKind = 'targets' | 'target' | 'option';
 
-/** Thrown (the promise rejects) by `scan()` for malformed input; per-server failures stay in the report. */
-export class ScanInputError extends Error {
+/** Thrown (the promise rejects) by `scan()` for malformed input; per-server failures stay in the report. An InputError, whose `field` is `path`. */
+export class ScanInputError extends InputError {
   constructor(
     readonly kind: ScanInputErrorKind,
     /** Where: `targets[2].transport`, `options.timeoutMs`. */
     readonly path: string,
-    readonly detail: string,
+    detail: string,
   ) {
-    super(`${path}: ${detail}`);
+    super(detail, { field: path });
     this.name = 'ScanInputError';
   }
 }

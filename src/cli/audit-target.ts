@@ -1,24 +1,24 @@
 /** The one server of `audit` and `probe`: a command after `--`, or an http(s) URL, with its flags. */
 import path from 'node:path';
+import { InputError } from '../model/input-error.js';
 import type { Target } from '../targets/types.js';
-import { safeText } from '../render/terminal.js';
-import { UsageError } from './exit.js';
+import { msg, show } from '../render/message.js';
 import type { AuditFlags } from './flags.js';
 import { urlScheme } from './options.js';
 
 export function auditTarget(words: string[], flags: AuditFlags): Target {
   const [first, ...rest] = words;
-  if (!first) throw new UsageError('audit needs a command (after --), a URL, or --tools FILE');
+  if (!first) throw new InputError('audit needs a command (after --), a URL, or --tools FILE');
   const scheme = urlScheme(first);
   if (scheme !== undefined && scheme !== 'http' && scheme !== 'https') {
     // Not a command to spawn: a URL idemscan cannot connect to (ftp://, file://, ws://).
-    throw new UsageError(
-      `"${safeText(first, 200)}": not an http(s) URL (${scheme}:); audit takes an http(s) URL, or a command after --`,
+    throw new InputError(
+      msg`"${show.url(first)}": not an http(s) URL (${show.name(scheme)}:); audit takes an http(s) URL, or a command after --`,
     );
   }
   if (scheme !== undefined) {
-    if (!URL.canParse(first)) throw new UsageError(`"${safeText(first, 200)}" is not a URL`);
-    if (rest.length > 0) throw new UsageError('a URL target takes no further arguments');
+    if (!URL.canParse(first)) throw new InputError(msg`"${show.url(first)}" is not a URL`);
+    if (rest.length > 0) throw new InputError('a URL target takes no further arguments');
     return {
       name: flags.name ?? new URL(first).host,
       source: 'command line',
@@ -41,7 +41,7 @@ function pairs(items: string[], sep: string, flag: string): Record<string, strin
   return Object.fromEntries(
     items.map((item) => {
       const at = item.indexOf(sep);
-      if (at <= 0) throw new UsageError(`${flag} "${item}": expected NAME${sep}value`);
+      if (at <= 0) throw new InputError(msg`${flag} "${show.name(item)}": expected NAME${sep}value`);
       return [item.slice(0, at).trim(), item.slice(at + 1).trim()];
     }),
   );

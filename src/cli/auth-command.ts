@@ -3,9 +3,11 @@
  * `audit` are cli/oauth-flags.ts). The OAuth modules load only when a command needs them.
  */
 import type { Command } from 'commander';
-import { safeText } from '../render/terminal.js';
 import { defaultCacheDir } from '../model/cache-dir.js';
-import { EXIT, UsageError } from './exit.js';
+import { InputError } from '../model/input-error.js';
+import { msg, show } from '../render/message.js';
+import { EXIT } from './exit.js';
+import { tell } from './say.js';
 import { oauthOptions, oauthScanOptions, type OAuthFlags } from './oauth-flags.js';
 import { repeatable } from './options.js';
 
@@ -19,7 +21,7 @@ export function registerAuth(program: Command, toInt: (v: string) => number): vo
     .option('--cache-dir <dir>', 'where tokens are stored (with the npm cache)')
     .action(async (url: string, flags: OAuthFlags & { scope?: string[] }) => {
       if (!/^https?:\/\//i.test(url) || !URL.canParse(url))
-        throw new UsageError(`"${safeText(url, 300)}" is not an http(s) URL`);
+        throw new InputError(msg`"${show.url(url)}" is not an http(s) URL`);
       const options = oauthScanOptions({ ...flags, oauth: true }, url);
       const cacheDir = flags.cacheDir ?? defaultCacheDir();
       const { IdemscanOAuthProvider } = await import('../connect/oauth/provider.js');
@@ -45,15 +47,14 @@ export function registerAuth(program: Command, toInt: (v: string) => number): vo
         const message = new Redactor({ secrets: [...provider.secrets] }).text(
           failure.kind === 'unreachable' ? failure.message : String((err as Error)?.message ?? err),
         );
-        process.stderr.write(`idemscan: login failed: ${safeText(message, 1_000)}\n`);
+        tell(msg`login failed: ${show.message(message)}`);
         process.exitCode = EXIT.allFailed;
         return;
       }
       const record = findRecord(cacheDir, url);
       const file = record ? recordFile(cacheDir, record.issuer, record.serverUrl) : undefined;
-      process.stdout.write(
-        `Signed in to ${safeText(url, 300)}${file ? `; tokens stored in ${safeText(file, 300)}` : ''}\n`,
-      );
+      const stored = file ? msg`; tokens stored in ${show.path(file)}` : msg``;
+      process.stdout.write(msg`Signed in to ${show.url(url)}${stored}\n`.text);
     });
 
   program
@@ -62,11 +63,10 @@ export function registerAuth(program: Command, toInt: (v: string) => number): vo
     .argument('[url]', 'the MCP server URL (default: every server)')
     .option('--cache-dir <dir>', 'where tokens are stored')
     .action(async (url: string | undefined, flags: { cacheDir?: string }) => {
-      if (url !== undefined && !URL.canParse(url)) throw new UsageError(`"${safeText(url, 300)}" is not a URL`);
+      if (url !== undefined && !URL.canParse(url)) throw new InputError(msg`"${show.url(url)}" is not a URL`);
       const { removeRecords } = await import('../connect/oauth/store.js');
       const gone = removeRecords(flags.cacheDir ?? defaultCacheDir(), url);
-      process.stdout.write(
-        `${gone.length === 0 ? 'No stored tokens' : `Removed ${gone.length} token file(s)`}${url ? ` for ${safeText(url, 300)}` : ''}\n`,
-      );
+      const what = gone.length === 0 ? 'No stored tokens' : `Removed ${gone.length} token file(s)`;
+      process.stdout.write(msg`${what}${url ? msg` for ${show.url(url)}` : ''}\n`.text);
     });
 }

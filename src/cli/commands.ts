@@ -4,15 +4,16 @@ import { defaultCacheDir } from '../model/cache-dir.js';
 import { TOOL_VERSION } from '../model/version.js';
 import type { InstallResult } from '../targets/npm.js';
 import { ENV_NAME } from '../targets/expand.js';
-import { parseShard, selectShard, type Shard } from '../targets/shard.js';
-import type { Target } from '../targets/types.js';
+import { parseShard, selectShard } from '../targets/shard.js';
+import type { SkippedTarget, Target } from '../targets/types.js';
 import { REPORTERS } from '../render/index.js';
 import type { Report, Summary } from '../model/schema.js';
 import { streamOf, wholeReport, type ReportStream } from '../model/report-head.js';
-import type { SarifUris } from '../render/types.js';
 import { scan, scanInto, SDIST_WARNING, type ScanOptions } from '../scan.js';
-import { safeText } from '../render/terminal.js';
-import { EXIT, UsageError } from './exit.js';
+import { InputError } from '../model/input-error.js';
+import { msg, show } from '../render/message.js';
+import { EXIT } from './exit.js';
+import { lines, note, tell, warn } from './say.js';
 import { urlScheme } from './options.js';
 import type { FailOn } from './fail-on.js';
 import { addDiscovered } from './discovered.js';
@@ -37,27 +38,17 @@ export async function scanCommand(
   const list = files.length > 0 || flags.discover ? files : [DEFAULT_TARGETS];
   const url = files.find((f) => urlScheme(f) !== undefined);
   if (url !== undefined)
-    throw new UsageError(
-      `"${safeText(url, 200)}" is a URL; scan reads target files (for one server: idemscan audit URL)`,
+    throw new InputError(
+      msg`"${show.url(url)}" is a URL; scan reads target files (for one server: idemscan audit URL)`,
     );
-  let shard: Shard | undefined;
-  try {
-    shard = flags.shard === undefined ? undefined : parseShard(flags.shard);
-  } catch (err) {
-    throw new UsageError(`--shard: ${(err as Error).message}`);
-  }
+  const shard = flags.shard === undefined ? undefined : parseShard(flags.shard);
   if (flags.projectConfigs && !flags.discover)
-    throw new UsageError('--project-configs chooses what --discover scans: give --discover too');
+    throw new InputError('--project-configs chooses what --discover scans: give --discover too');
   const prepared = await prepare(flags);
   const allowEnv = checkAllowEnv(flags.allowEnv);
-  let loaded = await loadOrUsage(list, allowEnv);
-  if (flags.discover)
-    loaded = await addDiscovered(loaded, { quiet: flags.quiet, projectConfigs: flags.projectConfigs, allowEnv });
-  // A source may be a file name from a cloned repository (.continue/mcpServers/*.yaml): escaped too.
-  for (const s of loaded.skipped)
-    process.stderr.write(
-      `idemscan: skipped ${safeText(s.name, 80)} (${safeText(s.source, 300)}): ${safeText(s.reason, 400)}\n`,
-    );
+  let loaded = await loadTargets(list, allowEnv);
+  if (flags.discover) loaded = await addDiscovered(loaded, { projectConfigs: flags.projectConfigs, allowEnv });
+  tellSkipped(loaded.skipped);
   // A shard may be empty (more shards than servers): that is an empty report, not an error.
   await run(prepared, shard ? selectShard(loaded.targets, shard) : loaded.targets, flags, 'table', loaded.skipped, {
     shard,
@@ -67,36 +58,32 @@ export async function scanCommand(
 /** `--allow-env` names, each a variable name (a typo would silently allow nothing). */
 function checkAllowEnv(names: string[] = []): string[] {
   for (const n of names)
-    if (!ENV_NAME.test(n)) throw new UsageError(`--allow-env "${safeText(n, 80)}": not an environment variable name`);
+    if (!ENV_NAME.test(n)) throw new InputError(msg`--allow-env "${show.name(n)}": not an environment variable name`);
   return names;
 }
 
 /**
- * A target file that cannot be read is a usage error (exit 2), named in the message. Its `${VAR}`
- * read only the `--allow-env` variables: a list from a registry, a pull request or a colleague
- * does not choose which of this machine's secrets go into a command line, a header or a URL.
+ * The targets of the files (a file that cannot be read is a TargetFileError naming it: exit 2).
+ * Their `${VAR}` read only the `--allow-env` variables: a list from a registry, a pull request or
+ * a colleague does not choose which of this machine's secrets go into a command line, a header or a URL.
  */
-async function loadOrUsage(files: string[], allowEnv: string[]) {
-  const [{ loadTargetFiles }, { TargetFileError }, { allowedEnv }] = await Promise.all([
+async function loadTargets(files: string[], allowEnv: string[]) {
+  const [{ loadTargetFiles }, { allowedEnv }] = await Promise.all([
     import('../targets/load.js'),
-    import('../targets/types.js'),
     import('../targets/expand.js'),
   ]);
-  try {
-    return await loadTargetFiles(files, allowedEnv(process.env, allowEnv));
-  } catch (err) {
-    if (err instanceof TargetFileError) throw new UsageError(err.message);
-    throw err;
-  }
+  return loadTargetFiles(files, allowedEnv(process.env, allowEnv));
+}
+
+/** Entries that cannot be scanned, even with -q; a source may be a file name from a cloned repository. */
+function tellSkipped(skipped: readonly SkippedTarget[]): void {
+  for (const s of skipped) tell(msg`skipped ${show.name(s.name)} (${show.path(s.source)}): ${show.reason(s.reason)}`);
 }
 
 /** `--profile`: none loads nothing (profiles are zod-validated files). */
-async function loadProfilesOrUsage(names: string[]) {
+async function profilesOf(names: string[]) {
   if (names.length === 0) return [];
-  const { loadProfiles, ProfileError } = await import('../classify/profiles/index.js');
-  return loadProfiles(names).catch((err: unknown) => {
-    throw err instanceof ProfileError ? new UsageError(err.message) : err;
-  });
+  return (await import('../classify/profiles/index.js')).loadProfiles(names);
 }
 
 export async function auditCommand(words: string[], flags: AuditFlags): Promise<void> {
@@ -116,7 +103,7 @@ export async function auditCommand(words: string[], flags: AuditFlags): Promise<
  * mistyped --fail-on word must not first read the bundled list and print its skipped entries.
  */
 async function prepare(flags: ScanFlags) {
-  const profiles = await loadProfilesOrUsage(flags.profile ?? []); // bad profile files are usage errors before the scan
+  const profiles = await profilesOf(flags.profile ?? []); // bad profile files are input errors before the scan
   const failOn =
     flags.failOn === undefined
       ? undefined
@@ -124,8 +111,10 @@ async function prepare(flags: ScanFlags) {
           flags.failOn,
           profiles.map((p) => p.profile),
         ); // and unknown --fail-on words
-  const sarifUris = await sarifUrisOrUsage(flags.sarifUri); // and --sarif-uri paths outside the repository
-  const suppress = await (await import('./suppress-flag.js')).loadSuppressOrUsage(flags.suppress); // and suppression entries without a reason
+  const sarifUris = flags.sarifUri?.length // and --sarif-uri paths outside the repository
+    ? (await import('./sarif-uri.js')).parseSarifUris(flags.sarifUri)
+    : undefined;
+  const suppress = await (await import('./suppress-flag.js')).loadSuppress(flags.suppress); // and suppression entries without a reason
   return { profiles, failOn, sarifUris, suppress };
 }
 
@@ -137,17 +126,17 @@ async function run(
   skipped: ScanOptions['skipped'],
   extra: Pick<ScanOptions, 'shard'> & { nameFromServerInfo?: boolean; named?: string } = {},
 ): Promise<void> {
-  if (targets.length === 0 && !extra.shard) throw new UsageError('no targets to scan');
+  if (targets.length === 0 && !extra.shard) throw new InputError('no targets to scan');
   const formats = flags.format;
   const { profiles, failOn, sarifUris, suppress } = prepared;
-  await checkOutputs(flags, formats); // output paths that cannot be written are usage errors before the scan
+  await checkOutputs(flags, formats); // output paths that cannot be written are input errors before the scan
   const lockFiles =
     flags.baseline !== undefined || flags.lock !== undefined || flags.rulesBaseUrl !== undefined || failOn?.drift
       ? await import('./baseline.js')
       : undefined;
   const baseline = await lockFiles?.prepareBaseline(flags, failOn); // and lock files that cannot be read or written
   const oauth = oauthScanOptions(flags, extra.named); // and a --client-secret-env variable that is not set
-  const progress = new ScanProgress(process.stderr, flags.quiet);
+  const progress = new ScanProgress(process.stderr, flags.quiet); // progress lines have their own writer
   const interrupt = watchSignals();
   const options: ScanOptions = {
     concurrency: flags.concurrency ?? 1,
@@ -172,7 +161,6 @@ async function run(
   const spooling = view === 'table' && flags.lock === undefined ? await import('./spool-run.js') : undefined;
   const opened = spooling?.openSpool(flags.out, targets, {
     resume: !!flags.resume,
-    quiet: flags.quiet,
     cacheDir: flags.cacheDir ?? defaultCacheDir(),
     run: {
       tool: TOOL_VERSION,
@@ -192,14 +180,14 @@ async function run(
   stream = { ...stream, head: await interrupt.settle(stream.head, stream.summary.servers, targets.length) };
   const remaining = opened ? targets.filter((_, i) => !opened.resumed.has(i)) : targets;
   const unscanned = interrupt.interrupted ? unscannedText(progress.unscanned(remaining), targets.length) : undefined;
-  if (unscanned) process.stderr.write(`idemscan: ${unscanned}\n`);
+  if (unscanned) tell(unscanned);
   // What reads the whole report at once gets it in memory; the rest reads the servers one at a time.
   let report: Report | undefined;
   if (extra.nameFromServerInfo || baseline || suppress || failOn || flags.lock !== undefined) {
     report = wholeReport(stream);
     if (extra.nameFromServerInfo) report = nameFromServerInfo(report);
     if (baseline) lockFiles!.applyBaseline(report, baseline, flags);
-    if (suppress) await (await import('./suppress-flag.js')).applySuppressFile(report, suppress, flags.quiet);
+    if (suppress) await (await import('./suppress-flag.js')).applySuppressFile(report, suppress);
     stream = streamOf(report);
   }
 
@@ -211,7 +199,7 @@ async function run(
     flags.lock !== undefined ? 'lock' : view === 'tools' ? 'audit' : 'scan',
   );
   if (flags.lock !== undefined && !interrupt.interrupted)
-    written = (await lockFiles!.writeLock(report!, flags.lock, flags.quiet)) && written;
+    written = (await lockFiles!.writeLock(report!, flags.lock)) && written;
   const reportFile =
     flags.json && flags.json !== '-'
       ? flags.json
@@ -224,16 +212,10 @@ async function run(
     rulesBaseUrl: flags.rulesBaseUrl,
     reportFile,
   });
-  if (!flags.quiet) process.stderr.write(sandboxLines(stream, process.getuid?.() === 0).join(''));
+  for (const line of sandboxLines(stream, process.getuid?.() === 0)) note(line);
   if (opened) spooling!.closeSpool(opened, written && !interrupt.interrupted);
   const code = interrupt.interrupted ? EXIT.interrupted : await exitCode(stream.summary, report, failOn);
   process.exitCode = written || code === EXIT.interrupted ? code : EXIT.outputFailed;
-}
-
-/** `--sarif-uri`: none loads nothing; a path outside the repository is a usage error. */
-async function sarifUrisOrUsage(values: string[] | undefined): Promise<SarifUris | undefined> {
-  if (!values?.length) return undefined;
-  return (await import('./sarif-uri.js')).parseSarifUris(values);
 }
 
 /** From the summary; `--fail-on` reads the whole report (run() has it in memory then). */
@@ -243,7 +225,7 @@ async function exitCode(summary: Summary, report: Report | undefined, failOn: Fa
   const { failOnMatches, failOnText } = await import('./fail-on.js');
   const matched = failOnMatches(report, failOn);
   if (matched.length === 0) return EXIT.ok;
-  process.stderr.write(failOnText(matched));
+  lines(failOnText(matched), true);
   return EXIT.failOn;
 }
 
@@ -251,9 +233,8 @@ export async function installCommand(
   files: string[],
   flags: { concurrency: number; cacheDir?: string; allowEnv?: string[]; allowSdist?: boolean },
 ): Promise<void> {
-  const loaded = await loadOrUsage(files, checkAllowEnv(flags.allowEnv));
-  for (const s of loaded.skipped)
-    process.stderr.write(`idemscan: skipped ${safeText(s.name, 80)} (${s.source}): ${safeText(s.reason, 400)}\n`);
+  const loaded = await loadTargets(files, checkAllowEnv(flags.allowEnv));
+  tellSkipped(loaded.skipped);
   // `npx -y pkg` and `uvx pkg==1.2.3` entries too, each unpinned npm one at the version a scan would resolve now.
   const { npmLaunchTargets, resolveUnpinned, withResolved } = await import('../targets/npm-launch.js');
   const { pypiLaunchTargets } = await import('../targets/pypi-launch.js');
@@ -264,9 +245,8 @@ export async function installCommand(
   const targets = withResolved(launched, resolution);
   const errors = new Map(resolution.errors);
   packageProblems(targets, errors);
-  for (const [spec, error] of errors)
-    process.stderr.write(`idemscan: ${safeText(spec, 300)}: ${safeText(error, 600)}\n`);
-  if (flags.allowSdist && targets.some((t) => t.pypi)) process.stderr.write(`idemscan: warning: ${SDIST_WARNING}\n`);
+  for (const [spec, error] of errors) tell(msg`${show.path(spec)}: ${show.message(error)}`);
+  if (flags.allowSdist && targets.some((t) => t.pypi)) warn(msg`${SDIST_WARNING}`);
   const specs = new Set(targets.map((t) => packageOf(t)?.spec).filter((s) => s !== undefined && !errors.has(s)));
   // Each package as it finishes on stdout; on a terminal a bar with counts on stderr.
   const progress = new InstallProgress(specs.size, process.stdout, process.stderr);

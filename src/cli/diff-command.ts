@@ -7,9 +7,11 @@
 import { diffReports } from '../compare/diff.js';
 import { diffJsonSchema } from '../model/diff.js';
 import { DIFF_FORMATS, type DiffFormat } from '../model/formats.js';
+import { readReportFile } from '../compare/read.js';
+import { InputError } from '../model/input-error.js';
 import { renderDiff } from '../render/diff.js';
-import { EXIT, UsageError } from './exit.js';
-import { loadReport } from './saved-report.js';
+import { msg, show } from '../render/message.js';
+import { EXIT } from './exit.js';
 
 const FAIL_ON = ['regression'] as const;
 
@@ -25,19 +27,19 @@ export async function diffCommand(
   flags: DiffFlags,
 ): Promise<void> {
   if (flags.schema) {
-    if (oldFile !== undefined) throw new UsageError('--schema takes no report files');
+    if (oldFile !== undefined) throw new InputError('--schema takes no report files');
     process.stdout.write(JSON.stringify(diffJsonSchema(), null, 2) + '\n');
     process.exitCode = EXIT.ok;
     return;
   }
-  if (oldFile === undefined || newFile === undefined) throw new UsageError('diff needs two reports: OLD.json NEW.json');
+  if (oldFile === undefined || newFile === undefined) throw new InputError('diff needs two reports: OLD.json NEW.json');
   const format = flags.format as DiffFormat;
   if (!DIFF_FORMATS.includes(format))
-    throw new UsageError(`unknown --format "${flags.format}" (known: ${DIFF_FORMATS.join(', ')})`);
+    throw new InputError(msg`unknown --format "${show.name(flags.format)}" (known: ${DIFF_FORMATS.join(', ')})`);
   if (flags.failOn !== undefined && !(FAIL_ON as readonly string[]).includes(flags.failOn)) {
-    throw new UsageError(`unknown --fail-on "${flags.failOn}" (known: ${FAIL_ON.join(', ')})`);
+    throw new InputError(msg`unknown --fail-on "${show.name(flags.failOn)}" (known: ${FAIL_ON.join(', ')})`);
   }
-  const [a, b] = [await loadReport(oldFile), await loadReport(newFile)];
+  const [a, b] = [await readReportFile(oldFile), await readReportFile(newFile)];
   const doc = diffReports(a, b);
   process.stdout.write(renderDiff(doc, format));
   process.exitCode = flags.failOn === 'regression' && doc.regression ? EXIT.failOn : EXIT.ok;

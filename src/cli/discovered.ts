@@ -2,8 +2,9 @@
 import os from 'node:os';
 import type { Discovery } from '../targets/discover/index.js';
 import type { LoadedTargets } from '../targets/types.js';
-import { safeText } from '../render/terminal.js';
+import { joinShown, msg, show } from '../render/message.js';
 import { plural } from '../model/verdicts.js';
+import { note, tell } from './say.js';
 
 export const PROJECT_FLAG = '--project-configs';
 
@@ -16,7 +17,6 @@ export async function discoverHere(allowEnv: readonly string[] = [], projectConf
 export const servers = (n: number) => plural(n, 'server');
 
 export interface DiscoverFlags {
-  quiet?: boolean;
   /** `--project-configs`: scan the project-scoped servers too. */
   projectConfigs?: boolean;
   allowEnv?: readonly string[];
@@ -32,23 +32,16 @@ export async function addDiscovered(loaded: LoadedTargets, flags: DiscoverFlags 
   const found = await discoverHere(flags.allowEnv, flags.projectConfigs);
   const project = found.projectTargets;
   const targets = found.targets;
-  if (found.files.length === 0)
-    process.stderr.write('idemscan: --discover found no MCP client configuration (see `idemscan where`)\n');
-  else if (!flags.quiet)
-    process.stderr.write(
-      `idemscan: --discover found ${targets.length} server(s) in ${found.files.length} client file(s)\n`,
-    );
+  if (found.files.length === 0) tell(msg`--discover found no MCP client configuration (see \`idemscan where\`)`);
+  else note(msg`--discover found ${targets.length} server(s) in ${found.files.length} client file(s)`);
   if (!flags.projectConfigs && project.length > 0) {
     // Even with -q: the scan is less than the clients configure here, and this says why.
     const files = [...new Set(project.flatMap((t) => t.listedBy.map((l) => l.file)))];
-    const shown =
-      files
-        .slice(0, 3)
-        .map((f) => safeText(f, 200))
-        .join(', ') + (files.length > 3 ? `, ${files.length - 3} more` : '');
-    process.stderr.write(
-      `idemscan: skipped ${servers(project.length)} of project-scope configs (${shown}): scan them with ${PROJECT_FLAG}\n`,
-    );
+    const shown = msg`${joinShown(
+      files.slice(0, 3).map((f) => msg`${show.path(f)}`),
+      ', ',
+    )}${files.length > 3 ? `, ${files.length - 3} more` : ''}`;
+    tell(msg`skipped ${servers(project.length)} of project-scope configs (${shown}): scan them with ${PROJECT_FLAG}`);
   }
   // A project file's own problems are news only to one who scans it.
   const projectFiles = new Set(found.files.filter((f) => f.scope === 'project').map((f) => f.file));

@@ -1,4 +1,8 @@
-/** Documented exit codes (README, "Exit codes"). */
+/**
+ * Documented exit codes (README, "Exit codes"). Bad input of any kind (a flag, a target file, a
+ * saved report, a plan, a target a command built) is an `InputError` (model/input-error.ts), thrown
+ * where it is found and mapped to `usage` once, in main.ts.
+ */
 export const EXIT = {
   ok: 0,
   failOn: 1,
@@ -9,6 +13,3 @@ export const EXIT = {
   /** Stopped by a signal (SIGINT, SIGTERM): 128 + 2, as a shell reports Ctrl-C; the report of what was done is written. */
   interrupted: 130,
 } as const;
-
-/** Bad flags or target files: exit 2 with the message, nothing scanned. */
-export class UsageError extends Error {}

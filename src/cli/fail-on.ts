@@ -8,8 +8,9 @@ import { BUILTIN_IDS, ruleId } from '../classify/profiles/index.js';
 import type { Profile } from '../classify/profiles/schema.js';
 import { CATALOGUE } from '../model/catalogue.js';
 import { Severity, Verdict, type Report } from '../model/schema.js';
-import { safeText } from '../render/terminal.js';
-import { UsageError } from './exit.js';
+import { InputError } from '../model/input-error.js';
+import type { Shown } from '../model/shown.js';
+import { joinShown, msg, show } from '../render/message.js';
 import { splitList, suggest } from './options.js';
 
 export interface FailOn {
@@ -30,7 +31,7 @@ export function parseFailOn(list: string | undefined, profiles: Profile[] = []):
   if (list === undefined) return undefined;
   const words = splitList(list); // case-insensitive: rule ids, verdicts and severities are lowercase
   if (words.length === 0)
-    throw new UsageError('--fail-on: expected a comma-separated list of severities, rule ids or verdicts');
+    throw new InputError('--fail-on: expected a comma-separated list of severities, rule ids or verdicts');
   const out: FailOn = { rules: new Set(), verdicts: new Set(), profiles: new Set() };
   const ruleIds = new Set([
     ...CATALOGUE.map((r) => r.id),
@@ -40,9 +41,9 @@ export function parseFailOn(list: string | undefined, profiles: Profile[] = []):
   for (const word of words) {
     if (word === 'profile' || profileIds.has(word) || (BUILTIN_IDS as readonly string[]).includes(word)) {
       if (word === 'profile' && profiles.length === 0)
-        throw new UsageError('--fail-on profile: no --profile was given');
+        throw new InputError('--fail-on profile: no --profile was given');
       if (word !== 'profile' && !profileIds.has(word))
-        throw new UsageError(`--fail-on ${word}: add --profile ${word}, or its findings are never looked for`);
+        throw new InputError(`--fail-on ${word}: add --profile ${word}, or its findings are never looked for`);
       for (const id of word === 'profile' ? profileIds : [word]) out.profiles.add(id);
       continue;
     }
@@ -63,10 +64,9 @@ export function parseFailOn(list: string | undefined, profiles: Profile[] = []):
         ...profileIds,
         ...ruleIds,
       ]);
-      throw new UsageError(
-        `--fail-on: unknown "${safeText(word, 80)}"${near ? `; did you mean "${near}"?` : ''} (expected a severity (${Severity.options.join(', ')}), a verdict (${Verdict.options.join(', ')}), ` +
-          'drift (with --baseline), a rule id (see docs/rules/README.md), profile, or the id of a --profile)',
-      );
+      const hint = near ? msg`; did you mean "${show.name(near)}"?` : msg``;
+      const expected = `a severity (${Severity.options.join(', ')}), a verdict (${Verdict.options.join(', ')}), drift (with --baseline), a rule id (see docs/rules/README.md), profile, or the id of a --profile`;
+      throw new InputError(msg`--fail-on: unknown "${show.name(word)}"${hint} (expected ${expected})`);
     }
   }
   return out;
@@ -76,12 +76,12 @@ export function parseFailOn(list: string | undefined, profiles: Profile[] = []):
 export const LISTED = 5;
 
 /** `a/x, a/y, b/z and 4 more`. */
-function listed(names: readonly string[]): string {
-  const shown = names
-    .slice(0, LISTED)
-    .map((n) => safeText(n, 80))
-    .join(', ');
-  return names.length > LISTED ? `${shown} and ${names.length - LISTED} more` : shown;
+function listed(names: readonly string[]): Shown {
+  const shown = joinShown(
+    names.slice(0, LISTED).map((n) => msg`${show.name(n)}`),
+    ', ',
+  );
+  return names.length > LISTED ? msg`${shown} and ${names.length - LISTED} more` : shown;
 }
 
 const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`;
@@ -90,7 +90,7 @@ const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`;
  * What matched, one line per rule, verdict or drift, each naming the tools it matched
  * (`server/tool`; the server alone for a server-level finding); empty when nothing did.
  */
-export function failOnMatches(report: Report, failOn: FailOn): string[] {
+export function failOnMatches(report: Report, failOn: FailOn): Shown[] {
   const byRule = new Map<string, string[]>();
   for (const s of report.servers) {
     for (const f of [...s.tools.flatMap((t) => t.findings), ...s.findings]) {
@@ -105,22 +105,23 @@ export function failOnMatches(report: Report, failOn: FailOn): string[] {
     }
   }
   const lines = [...byRule].map(
-    ([rule, where]) => `${safeText(rule, 120)} (${plural(where.length, 'finding')}): ${listed(where)}`,
+    ([rule, where]) => msg`${show.name(rule)} (${plural(where.length, 'finding')}): ${listed(where)}`,
   );
   for (const v of failOn.verdicts) {
     const tools = report.servers.flatMap((s) =>
       s.tools.filter((t) => t.verdict === v).map((t) => `${s.name}/${t.name}`),
     );
-    if (tools.length > 0) lines.push(`${v} (${plural(tools.length, 'tool')}): ${listed(tools)}`);
+    if (tools.length > 0) lines.push(msg`${v} (${plural(tools.length, 'tool')}): ${listed(tools)}`);
   }
   if (failOn.drift && report.drift?.drifted)
-    lines.push(
-      `drift (${plural(report.drift.changes.length, 'change')} since ${safeText(report.drift.baseline, 200)})`,
-    );
+    lines.push(msg`drift (${plural(report.drift.changes.length, 'change')} since ${show.path(report.drift.baseline)})`);
   return lines;
 }
 
-/** The message on stderr for an exit 1. */
-export function failOnText(lines: readonly string[]): string {
-  return `idemscan: --fail-on matched:\n${lines.map((l) => `  ${l}\n`).join('')}`;
+/** The message on stderr for an exit 1: a line, then one indented line for each match. */
+export function failOnText(lines: readonly Shown[]): Shown {
+  return msg`idemscan: --fail-on matched:\n${joinShown(
+    lines.map((l) => msg`  ${l}\n`),
+    '',
+  )}`;
 }

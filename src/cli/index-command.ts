@@ -13,14 +13,13 @@ import path from 'node:path';
 import { readReportFile, readText, ReportFileError } from '../compare/read.js';
 import { indexOf, isRunDirName, RunIndex, runEntry, type RunEntry } from '../compare/run-index.js';
 import { BLOCK_END, BLOCK_START, censusBlock } from '../render/census-block.js';
+import { InputError } from '../model/input-error.js';
 import type { Report } from '../model/schema.js';
-import { safeText } from '../render/terminal.js';
-import { UsageError } from './exit.js';
+import { msg, show } from '../render/message.js';
 import { codeOf, writeOutputFile } from './output.js';
 import { wroteLine } from './print-scan.js';
 import { filesIn, writeIndex } from './run-index-files.js';
-
-const shown = (p: string) => safeText(p, 300);
+import { note, warn } from './say.js';
 
 /**
  * Every run directory under ROOT with a report.json, read and validated. A run whose report cannot
@@ -34,7 +33,7 @@ async function scanRuns(root: string): Promise<{ runs: { entry: RunEntry; report
       .filter((d) => d.isDirectory() && isRunDirName(d.name))
       .map((d) => d.name);
   } catch (err) {
-    throw new UsageError(`${shown(root)}: cannot read the directory (${codeOf(err)})`);
+    throw new InputError(`cannot read the directory (${codeOf(err)})`, { file: root });
   }
   const runs = [];
   let skipped = 0;
@@ -45,7 +44,7 @@ async function scanRuns(root: string): Promise<{ runs: { entry: RunEntry; report
     const run = await indexedRun(name, file, files);
     if ('error' in run) {
       skipped++;
-      process.stderr.write(`idemscan: warning: skipped ${shown(file)}: ${safeText(run.error, 1_000)}\n`);
+      warn(msg`skipped ${show.path(file)}: ${run.error}`);
     } else runs.push(run);
   }
   return { runs, skipped };
@@ -75,18 +74,17 @@ export interface IndexFlags {
 export async function indexCommand(root: string, flags: IndexFlags): Promise<void> {
   const { runs, skipped } = await scanRuns(root);
   const index = indexOf(runs.map((r) => r.entry));
-  await writeIndex(root, index, flags.quiet);
+  await writeIndex(root, index);
   if (flags.readme !== undefined) {
     const newest = index.runs[0];
     if (!newest)
-      throw new UsageError(`${shown(root)} holds no run directory with a report.json: no census block to write`);
+      throw new InputError(msg`${show.path(root)} holds no run directory with a report.json: no census block to write`);
     const report = runs.find((r) => r.entry.dir === newest.dir)!.report;
-    await writeReadmeBlock(flags.readme, readmeBlock(root, flags.readme, index, newest, report), flags.quiet);
+    await writeReadmeBlock(flags.readme, readmeBlock(root, flags.readme, index, newest, report));
   }
-  if (!flags.quiet)
-    process.stderr.write(
-      `idemscan: indexed ${runs.length} run${runs.length === 1 ? '' : 's'} in ${shown(root)}${skipped ? `; ${skipped} skipped` : ''}\n`,
-    );
+  note(
+    msg`indexed ${runs.length} run${runs.length === 1 ? '' : 's'} in ${show.path(root)}${skipped ? `; ${skipped} skipped` : ''}`,
+  );
 }
 
 const posix = (p: string) => p.split(path.sep).join('/');
@@ -110,20 +108,15 @@ export function replaceBlock(text: string, block: string, file = 'README'): stri
   const start = text.indexOf(BLOCK_START);
   const end = text.indexOf(BLOCK_END, start);
   if (start < 0 || end < 0)
-    throw new UsageError(`${shown(file)} has no ${BLOCK_START} ... ${BLOCK_END} block to write the census into`);
+    throw new InputError(`has no ${BLOCK_START} ... ${BLOCK_END} block to write the census into`, { file });
   const after = end + BLOCK_END.length + (text[end + BLOCK_END.length] === '\n' ? 1 : 0);
   return text.slice(0, start) + block + text.slice(after);
 }
 
-async function writeReadmeBlock(readme: string, block: string, quiet?: boolean): Promise<void> {
-  let text: string;
-  try {
-    text = await readText(readme);
-  } catch (err) {
-    throw new UsageError(safeText((err as Error).message, 400));
-  }
+async function writeReadmeBlock(readme: string, block: string): Promise<void> {
+  const text = await readText(readme);
   await writeOutputFile(readme, replaceBlock(text, block, readme)).catch((err: unknown) => {
-    throw new UsageError(`cannot write ${shown(readme)} (${codeOf(err)})`);
+    throw new InputError(msg`cannot write ${show.path(readme)} (${codeOf(err)})`);
   });
-  if (!quiet) process.stderr.write(wroteLine(readme));
+  note(wroteLine(readme));
 }

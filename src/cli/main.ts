@@ -1,11 +1,12 @@
 #!/usr/bin/env node
 /**
  * The command line: parses flags, calls the library, renders, sets the exit code.
- * Exit codes: 0 scanned, 1 --fail-on matched, 2 usage or target-file error (or an internal error,
+ * Exit codes: 0 scanned, 1 --fail-on matched, 2 bad input, a flag or a file (or an internal error,
  * which says so), 3 every target failed, 4 a report file could not be written after the scan
  * (saved to a fallback file, named on stderr), 130 interrupted (cli/exit.ts is the table).
  *
- * Start-up: this file loads only commander and the option parsers. Each command's module (and the
+ * Start-up: this file loads only commander, the option parsers and the message template and
+ * writer they report through (render/message.ts, cli/say.ts). Each command's module (and the
  * scanner, reporters, zod schemas and SDK behind it) is imported when that command runs, so
  * `--version` and `--help` cost about what `node -e 0` does (bench/startup.bench.ts).
  */
@@ -17,7 +18,10 @@ import type { AuditFlags, ProbeFlags, ScanFlags } from './flags.js';
 import type { ReportFlags } from './report-command.js';
 import { registerAuth } from './auth-command.js';
 import { clientOriginOption, oauthOptions } from './oauth-flags.js';
-import { EXIT, UsageError } from './exit.js';
+import { EXIT } from './exit.js';
+import { InputError } from '../model/input-error.js';
+import { inputErrorText } from '../render/message.js';
+import { bug, setQuiet, tell } from './say.js';
 import { intOption, listOption, positiveInt, repeatable, wordParser } from './options.js';
 import { registerWhere } from './where-command.js';
 import { guardLineStarts } from './line-starts.js';
@@ -347,19 +351,20 @@ program
 registerWhere(program);
 registerAuth(program, positiveInt('--oauth-timeout'));
 for (const cmd of program.commands) cmd.showHelpAfterError(`see: idemscan ${cmd.name()} --help`);
+// The one place -q is read for idemscan's own stderr lines (cli/say.ts): the command's own flag.
+program.hook('preAction', (_program, command) => setQuiet(command.opts().quiet));
 
+// Bad input of any kind, wherever it was found, is exit 2 with its message; anything else is a bug.
 try {
   await program.parseAsync(process.argv);
 } catch (err) {
   if (err instanceof CommanderError) {
     process.exitCode = err.exitCode === 0 ? EXIT.ok : EXIT.usage;
-  } else if (err instanceof UsageError) {
-    process.stderr.write(`idemscan: ${err.message}\n`);
+  } else if (err instanceof InputError) {
+    tell(inputErrorText(err));
     process.exitCode = EXIT.usage;
   } else {
-    // A bug, not a bad flag: say so, with the stack to report it by.
-    const stack = err instanceof Error ? (err.stack ?? err.message) : String(err);
-    process.stderr.write(`idemscan: internal error (a bug in idemscan; please report it with this text):\n${stack}\n`);
+    bug(err);
     process.exitCode = EXIT.usage;
   }
 }

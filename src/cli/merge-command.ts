@@ -6,13 +6,16 @@
  * that must not be merged (different schema versions, a server in two reports).
  */
 import path from 'node:path';
-import { MergeError, mergeReports } from '../compare/merge.js';
+import { mergeReports } from '../compare/merge.js';
+import { readReportFile } from '../compare/read.js';
+import { InputError } from '../model/input-error.js';
 import { reporter, REPORTERS } from '../render/index.js';
-import { safeText } from '../render/terminal.js';
-import { EXIT, UsageError } from './exit.js';
+import { msg, show } from '../render/message.js';
+import { EXIT } from './exit.js';
 import { checkOutputDir, checkOutputFile, codeOf, writeOutputFile } from './output.js';
-import { loadReport, withComparison } from './saved-report.js';
+import { withComparison } from './saved-report.js';
 import { plural } from '../model/verdicts.js';
+import { note, warn } from './say.js';
 
 interface MergeFlags {
   json?: string;
@@ -25,10 +28,10 @@ interface MergeFlags {
   index?: string;
 }
 
-/** Merging is quick to repeat: a file that cannot be written after all is a usage error naming it. */
+/** Merging is quick to repeat: a file that cannot be written after all is an input error naming it. */
 async function write(file: string, data: string): Promise<void> {
   await writeOutputFile(file, data).catch((err: unknown) => {
-    throw new UsageError(`cannot write ${safeText(file, 300)} (${codeOf(err)})`);
+    throw new InputError(msg`cannot write ${show.path(file)} (${codeOf(err)})`);
   });
 }
 
@@ -47,25 +50,19 @@ export async function mergeCommand(files: string[], flags: MergeFlags): Promise<
   const run = indexing ? indexing.runDirOf(flags.index!, flags.out) : undefined;
   if (indexing) await indexing.readIndex(flags.index!);
   if (flags.compare === 'latest' && !indexing)
-    throw new UsageError('--compare latest needs --index ROOT (the directory of index.json)');
+    throw new InputError('--compare latest needs --index ROOT (the directory of index.json)');
   const inputs = [];
-  for (const file of files) inputs.push(await loadReport(file));
-  let merged;
-  try {
-    merged = mergeReports(inputs);
-  } catch (err) {
-    if (err instanceof MergeError) throw new UsageError(safeText(err.message, 1000));
-    throw err;
-  }
-  const { warnings } = merged;
+  for (const file of files) inputs.push(await readReportFile(file));
+  const merged = mergeReports(inputs);
+  const warnings = merged.warnings.map((w) => msg`${w}`);
   const earlier =
     flags.compare === 'latest'
       ? await indexing!.latestReport(flags.index!, merged.report, run, (w) => warnings.push(w))
       : flags.compare;
   if (flags.compare === 'latest' && earlier === undefined)
-    warnings.push(`--compare latest: ${safeText(flags.index!, 300)} has no earlier run; no trend section`);
+    warnings.push(msg`--compare latest: ${show.path(flags.index!)} has no earlier run; no trend section`);
   const report = earlier === undefined ? merged.report : await withComparison(merged.report, earlier);
-  for (const w of warnings) process.stderr.write(`idemscan: warning: ${safeText(w, 1000)}\n`);
+  for (const w of warnings) warn(w);
 
   const json = (await reporter('json')).render(report);
   if (flags.out !== undefined) {
@@ -76,12 +73,10 @@ export async function mergeCommand(files: string[], flags: MergeFlags): Promise<
   }
   if (jsonPath === '-') process.stdout.write(json);
   else if (jsonPath !== undefined) await write(jsonPath, json);
-  if (indexing) await indexing.updateIndex(flags.index!, run!, report, flags.quiet);
-  if (!flags.quiet) {
-    const s = report.summary;
-    process.stderr.write(
-      `idemscan: merged ${plural(files.length, 'report')}: ${plural(s.servers, 'server')} (${s.serversOk} ok, ${s.serversFailed} failed), ${plural(s.tools, 'tool')}\n`,
-    );
-  }
+  if (indexing) await indexing.updateIndex(flags.index!, run!, report);
+  const s = report.summary;
+  note(
+    msg`merged ${plural(files.length, 'report')}: ${plural(s.servers, 'server')} (${s.serversOk} ok, ${s.serversFailed} failed), ${plural(s.tools, 'tool')}`,
+  );
   process.exitCode = EXIT.ok;
 }

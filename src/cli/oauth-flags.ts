@@ -1,9 +1,10 @@
 /** The OAuth flags of the commands that scan (docs/OAUTH.md), and what they make of them. Not a command module. */
 import type { Command, Option } from 'commander';
 import type { OAuthScanOptions } from '../connect/oauth/server-auth.js';
-import { safeText } from '../render/terminal.js';
-import { UsageError } from './exit.js';
+import { InputError } from '../model/input-error.js';
+import { msg, show } from '../render/message.js';
 import { repeatable } from './options.js';
+import { block } from './say.js';
 
 export interface OAuthFlags {
   oauth?: boolean;
@@ -66,18 +67,18 @@ export const clientOriginOption = (): Option =>
 export function oauthScanOptions(
   flags: OAuthFlags,
   named?: string,
-  print: (line: string) => void = (l) => process.stderr.write(`${l}\n`),
+  print: (text: string) => void = block,
 ): Partial<OAuthScanOptions> {
-  if (flags.oauth && flags.storedAuthOnly) throw new UsageError('--oauth and --stored-auth-only exclude each other');
-  if (flags.clientSecretEnv && !flags.clientId) throw new UsageError('--client-secret-env needs --client-id');
+  if (flags.oauth && flags.storedAuthOnly) throw new InputError('--oauth and --stored-auth-only exclude each other');
+  if (flags.clientSecretEnv && !flags.clientId) throw new InputError('--client-secret-env needs --client-id');
   // The client-credentials grant is a sign-in: it runs only when asked for, never from stored-token CI runs.
   if (flags.clientSecretEnv && !flags.oauth)
-    throw new UsageError(
+    throw new InputError(
       '--client-secret-env needs --oauth (the client-credentials grant is a sign-in, run only when asked for)',
     );
   const clientOrigins = [...(named ? [new URL(named).origin] : []), ...(flags.clientOrigin ?? []).map(originOf)];
   if (flags.clientId && clientOrigins.length === 0) {
-    throw new UsageError(
+    throw new InputError(
       '--client-id: name the servers it is for with --client-origin https://host (command-line client credentials go only to servers you name)',
     );
   }
@@ -86,7 +87,7 @@ export function oauthScanOptions(
     cimd !== undefined &&
     (!URL.canParse(cimd) || new URL(cimd).protocol !== 'https:' || new URL(cimd).pathname === '/')
   ) {
-    throw new UsageError(
+    throw new InputError(
       '--client-metadata-url: an https URL with a path (where your client metadata document is served)',
     );
   }
@@ -94,8 +95,8 @@ export function oauthScanOptions(
   if (flags.clientSecretEnv) {
     clientSecret = process.env[flags.clientSecretEnv];
     if (!clientSecret)
-      throw new UsageError(
-        `--client-secret-env ${safeText(flags.clientSecretEnv, 100)}: that environment variable is not set`,
+      throw new InputError(
+        msg`--client-secret-env ${show.name(flags.clientSecretEnv)}: that environment variable is not set`,
       );
   }
   return {
@@ -122,8 +123,8 @@ function originOf(value: string): string {
     !url.search &&
     !url.hash;
   if (!bare)
-    throw new UsageError(
-      `--client-origin "${safeText(value, 200)}": an origin, as https://host or https://host:port (no path)`,
+    throw new InputError(
+      msg`--client-origin "${show.url(value)}": an origin, as https://host or https://host:port (no path)`,
     );
   return url.origin;
 }

@@ -1,10 +1,11 @@
 /**
  * The option parsers every command shares, light enough to load before a command is chosen (no
  * reporters, no zod): comma lists of known words, whole numbers, repeatable single values. Each
- * throws a UsageError naming its option, so a bad flag is exit 2 before any work.
+ * throws an InputError naming its option, so a bad flag is exit 2 before any work.
  */
 import { Option } from 'commander';
-import { UsageError } from './exit.js';
+import { InputError } from '../model/input-error.js';
+import { msg, show } from '../render/message.js';
 
 /** The words of a comma list: trimmed, lowercased, empty ones dropped, duplicates once. */
 export function splitList(value: string): string[] {
@@ -27,10 +28,11 @@ export function unknownWord(
   word: string,
   known: readonly string[],
   what = 'expected one of',
-): UsageError {
+): InputError {
   const near = suggest(word, known);
   const list = known.length > 12 ? `${known.slice(0, 12).join(', ')}, ...` : known.join(', ');
-  return new UsageError(`${option}: unknown "${word}"${near ? `; did you mean "${near}"?` : ''} (${what}: ${list})`);
+  const hint = near ? msg`; did you mean "${near}"?` : msg``;
+  return new InputError(msg`${option}: unknown "${show.name(word)}"${hint} (${what}: ${list})`);
 }
 
 /** The known word nearest to `word` by edit distance, when near enough to be a typo (`tabel`, `htm`). */
@@ -65,10 +67,10 @@ export function listParser(
 ): (value: string) => string[] {
   return (value) => {
     const words = splitList(value);
-    if (words.length === 0) throw new UsageError(`${option}: expected a comma-separated list of ${choices.join(', ')}`);
+    if (words.length === 0) throw new InputError(`${option}: expected a comma-separated list of ${choices.join(', ')}`);
     for (const w of words) {
       const why = refuse?.(w);
-      if (why) throw new UsageError(`${option} ${w}: ${why}`);
+      if (why) throw new InputError(msg`${option} ${show.name(w)}: ${why}`);
       if (!choices.includes(w)) throw unknownWord(option, w, choices);
     }
     return words;
@@ -92,7 +94,7 @@ export function positiveInt(option: string): (value: string) => number {
   return (value) => {
     const n = Number(value);
     if (value.trim() === '' || !Number.isInteger(n) || n <= 0 || n > MAX_INT) {
-      throw new UsageError(`${option} must be a positive integer up to ${MAX_INT}, got "${value}"`);
+      throw new InputError(msg`${option} must be a positive integer up to ${MAX_INT}, got "${show.name(value)}"`);
     }
     return n;
   };

@@ -10,8 +10,8 @@ import { closeSync, openSync, writeSync } from 'node:fs';
 import { lstat, mkdir, mkdtemp, open, rename, stat, unlink } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { safeText } from '../render/terminal.js';
-import { UsageError } from './exit.js';
+import { InputError } from '../model/input-error.js';
+import { msg, show } from '../render/message.js';
 
 /** Readable by all, as report files always were; the user's umask still applies (022 leaves 0644). */
 const MODE = 0o644;
@@ -69,7 +69,7 @@ function writePieces(file: string, write: (out: (text: string) => void) => void)
  * in. `files` are the names that will be written there: none may be a directory.
  */
 export async function checkOutputDir(option: string, dir: string, files: string[] = []): Promise<void> {
-  const fail = (why: string) => new UsageError(`${option} ${safeText(dir, 300)}: ${why}`);
+  const fail = (why: string) => new InputError(why, { field: option, file: dir });
   const existing = await stat(dir).catch(() => undefined);
   if (existing && !existing.isDirectory()) throw fail('is not a directory');
   try {
@@ -88,7 +88,7 @@ export async function checkOutputDir(option: string, dir: string, files: string[
 
 /** `--json PATH` (not `-`), checked before scanning: its directory can take a new file, and it is no directory. */
 export async function checkOutputFile(option: string, file: string): Promise<void> {
-  const fail = (why: string) => new UsageError(`${option} ${safeText(file, 300)}: ${why}`);
+  const fail = (why: string) => new InputError(why, { field: option, file });
   const at = await lstat(file).catch((err: NodeJS.ErrnoException) =>
     err.code === 'ENOENT' ? undefined : Promise.reject(fail(`cannot write (${codeOf(err)})`)),
   );
@@ -127,5 +127,5 @@ export function codeOf(err: unknown): string {
 /** A folder of rule pages: each rule's page is `<url>/<id>.md`. http(s) only, so no viewer gets a `javascript:` link. */
 export function checkRulesBaseUrl(url: string): void {
   if (!URL.canParse(url) || !/^https?:$/.test(new URL(url).protocol))
-    throw new UsageError(`--rules-base-url: "${safeText(url, 200)}" is not an http(s) URL`);
+    throw new InputError(msg`--rules-base-url: "${show.url(url)}" is not an http(s) URL`);
 }

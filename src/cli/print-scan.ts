@@ -8,9 +8,11 @@ import { failureLines } from '../render/table.js';
 import { reporter } from '../render/index.js';
 import type { Report } from '../model/schema.js';
 import { wholeReport, type ReportStream } from '../model/report-head.js';
-import { safeText } from '../render/terminal.js';
+import type { Shown } from '../model/shown.js';
+import { joinShown, msg, rendered, show } from '../render/message.js';
 import { retryAdvice, summaryCounts } from '../model/verdicts.js';
 import { outputWidth } from '../render/width.js';
+import { tell } from './say.js';
 
 /**
  * The table or tool view on stdout (stderr when the JSON report goes to stdout). With `-q` only
@@ -22,10 +24,9 @@ export async function printResult(
   opts: { quiet?: boolean; jsonToStdout?: boolean; rulesBaseUrl?: string; reportFile?: string },
 ): Promise<void> {
   if (opts.quiet) {
-    for (const s of report.servers()) {
-      if (s.status === 'failed')
-        process.stderr.write(`idemscan: ${safeText(s.name, 80)} failed: ${failureLines(s).join('; ')}\n`);
-    }
+    // failureLines escape what they quote (render/table.ts).
+    for (const s of report.servers())
+      if (s.status === 'failed') tell(msg`${show.name(s.name)} failed: ${rendered(failureLines(s).join('; '))}`);
     return;
   }
   const stream = opts.jsonToStdout ? process.stderr : process.stdout;
@@ -43,7 +44,7 @@ export async function printResult(
 
 /** `idemscan report output/report.json --format tools`, the path as wroteLine shows it, quoted for a shell. */
 export function toolsCommandFor(reportFile: string): string {
-  return `idemscan report ${shellWord(safeText(shownPath(reportFile), 300))} --format tools`;
+  return `idemscan report ${shellWord(shownFile(reportFile).text)} --format tools`;
 }
 
 /**
@@ -56,9 +57,10 @@ function shellWord(word: string): string {
   return plain ? word : `'${word.replaceAll("'", "'\\''")}'`;
 }
 
-function shownPath(dest: string): string {
+/** A file written, relative to the working directory when under it, escaped and cut. */
+function shownFile(dest: string): Shown {
   const rel = path.relative(process.cwd(), path.resolve(dest));
-  return rel && !rel.startsWith('..') && !path.isAbsolute(rel) ? rel : path.resolve(dest);
+  return msg`${show.path(rel && !rel.startsWith('..') && !path.isAbsolute(rel) ? rel : path.resolve(dest))}`;
 }
 
 /** What each containment of `target.sandbox` means, in words (docs/SANDBOX.md); a mode not listed is shown by its id. */
@@ -73,35 +75,34 @@ const SANDBOX_WORDS: Record<string, string> = {
 
 /**
  * After a scan, the sandbox that ran, read from the report (`servers[].target.sandbox`, stdio
- * servers only): `idemscan: sandbox for 3 stdio servers: bubblewrap (...)`. As root, what that
- * means: without --sandbox the PID namespace is no sandbox; under it, the sandbox is all there is.
+ * servers only): `sandbox for 3 stdio servers: bubblewrap (...)`. As root, what that means:
+ * without --sandbox the PID namespace is no sandbox; under it, the sandbox is all there is.
  */
-export function sandboxLines(report: ReportStream, asRoot: boolean): string[] {
+export function sandboxLines(report: ReportStream, asRoot: boolean): Shown[] {
   const counts = new Map<string, number>();
   for (const s of report.servers())
     if (s.target.sandbox) counts.set(s.target.sandbox, (counts.get(s.target.sandbox) ?? 0) + 1);
   if (counts.size === 0) return [];
   const servers = (n: number) => `${n} stdio server${n === 1 ? '' : 's'}`;
-  const words = (mode: string) => SANDBOX_WORDS[mode] ?? safeText(mode, 40);
+  const words = (mode: string) => msg`${SANDBOX_WORDS[mode] ?? show.name(mode)}`;
   const [only] = counts.size === 1 ? [...counts] : [];
+  const each = [...counts].map(([mode, n]) => msg`${words(mode)} for ${servers(n)}`);
   const lines = [
-    only
-      ? `idemscan: sandbox for ${servers(only[1])}: ${words(only[0])}`
-      : `idemscan: sandbox: ${[...counts].map(([mode, n]) => `${words(mode)} for ${servers(n)}`).join('; ')}`,
+    only ? msg`sandbox for ${servers(only[1])}: ${words(only[0])}` : msg`sandbox: ${joinShown(each, '; ')}`,
   ];
   if (asRoot) {
     lines.push(
       report.head.options.sandbox === true
-        ? 'idemscan: running as root: the sandbox is the only protection between the servers and this machine'
-        : 'idemscan: running as root without --sandbox: the PID namespace each server runs in is not a sandbox, and the servers could change anything on this machine',
+        ? msg`running as root: the sandbox is the only protection between the servers and this machine`
+        : msg`running as root without --sandbox: the PID namespace each server runs in is not a sandbox, and the servers could change anything on this machine`,
     );
   }
-  return lines.map((l) => `${l}\n`);
+  return lines;
 }
 
-/** `idemscan: wrote output/report.json` (relative to the working directory when under it). */
-export function wroteLine(dest: string): string {
-  return `idemscan: wrote ${safeText(shownPath(dest), 300)}\n`;
+/** `wrote output/report.json` (relative to the working directory when under it), for `note`. */
+export function wroteLine(dest: string): Shown {
+  return msg`wrote ${shownFile(dest)}`;
 }
 
 /**
@@ -111,12 +112,11 @@ export function wroteLine(dest: string): string {
 export function htmlHint(
   written: readonly { dest: string; id: string }[],
   command: 'scan' | 'audit' | 'lock' | 'probe',
-): string | undefined {
+): Shown | undefined {
   if (written.some((f) => f.id === 'html')) return undefined;
   const json = written.find((f) => f.id === 'json');
   if (!json) return undefined;
-  const shown = wroteLine(json.dest).slice('idemscan: wrote '.length, -1);
-  return `idemscan: for the HTML report to open in a browser: idemscan report ${shown} --format html (or ${command} with --format json,html)\n`;
+  return msg`for the HTML report to open in a browser: idemscan report ${shownFile(json.dest)} --format html (or ${command} with --format json,html)`;
 }
 
 /**

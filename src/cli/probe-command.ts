@@ -8,9 +8,11 @@ import { REPORTERS } from '../render/index.js';
 import { probeTerminalLines } from '../render/probe-view.js';
 import type { ProbeOutcome } from '../model/probe-schema.js';
 import type { Report } from '../model/schema.js';
-import { safeText } from '../render/terminal.js';
+import { InputError } from '../model/input-error.js';
+import { joinShown, msg, show } from '../render/message.js';
 import { auditTarget } from './audit-target.js';
-import { EXIT, UsageError } from './exit.js';
+import { EXIT } from './exit.js';
+import { lines, tell, warn } from './say.js';
 import type { ProbeFlags } from './flags.js';
 import { splitList } from './options.js';
 import { nameFromServerInfo, printResult } from './print-scan.js';
@@ -26,50 +28,49 @@ function parseGates(list: string | undefined): Set<Gate> {
   const words = splitList(list);
   for (const w of words)
     if (!(GATES as readonly string[]).includes(w))
-      throw new UsageError(`--fail-on: unknown "${safeText(w, 80)}" (probe takes ${GATES.join(', ')})`);
-  if (words.length === 0) throw new UsageError(`--fail-on: expected a comma-separated list of ${GATES.join(', ')}`);
+      throw new InputError(msg`--fail-on: unknown "${show.name(w)}" (probe takes ${GATES.join(', ')})`);
+  if (words.length === 0) throw new InputError(`--fail-on: expected a comma-separated list of ${GATES.join(', ')}`);
   return new Set(words as Gate[]);
 }
 
 export async function probeCommand(words: string[], flags: ProbeFlags): Promise<void> {
   // Checked before anything is read or started: without a plan nothing may be called.
   if (flags.plan === undefined)
-    throw new UsageError(
+    throw new InputError(
       'probe calls tools, so it needs --plan PLAN.json naming them (docs/PROBE.md); nothing was called',
     );
   const gates = parseGates(flags.failOn);
   const target = auditTarget(words, flags);
-  const [{ readPlan, PlanError, plannedCalls }, { probe }] = await Promise.all([
+  const [{ readPlan, plannedCalls }, { probe }] = await Promise.all([
     import('../model/probe-plan.js'),
     import('../probe.js'),
   ]);
-  const plan = await readPlan(flags.plan).catch((err: unknown) => {
-    throw err instanceof PlanError ? new UsageError(err.message) : err;
-  });
+  const plan = await readPlan(flags.plan);
   await checkOutputs(flags, flags.format);
   const { tools, observers } = plannedCalls(plan);
-  const list = (names: string[]) => names.map((n) => safeText(n, 80)).join(', ');
+  const list = (names: string[]) =>
+    joinShown(
+      names.map((n) => msg`${show.name(n)}`),
+      ', ',
+    );
+  const watched = observers.length
+    ? msg`, and the observer${observers.length === 1 ? '' : 's'} ${list(observers)}`
+    : msg``;
   // Loud, whatever -q says: these calls change the server's state.
-  process.stderr.write(
-    `idemscan probe: will call ${list(tools)} on ${safeText(target.name, 80)}, each up to twice (and once more with conflictArguments)` +
-      `${observers.length ? `, and the observer${observers.length === 1 ? '' : 's'} ${list(observers)}` : ''}; their effects are real: use a test backend\n`,
+  lines(
+    msg`idemscan probe: will call ${list(tools)} on ${show.name(target.name)}, each up to twice (and once more with conflictArguments)${watched}; their effects are real: use a test backend\n`,
+    true,
   );
   const interrupt = watchSignals();
-  let result;
-  try {
-    result = await probe(target, plan, {
-      timeoutMs: flags.timeout,
-      probeTimeoutMs: flags.probeTimeout,
-      sandbox: flags.sandbox,
-      trust: flags.trust,
-      cacheDir: flags.cacheDir,
-      signal: interrupt.signal,
-    });
-  } catch (err) {
-    if (err instanceof PlanError) throw new UsageError(err.message);
-    throw err;
-  }
-  for (const w of result.warnings) process.stderr.write(`idemscan: warning: ${w}\n`);
+  const result = await probe(target, plan, {
+    timeoutMs: flags.timeout,
+    probeTimeoutMs: flags.probeTimeout,
+    sandbox: flags.sandbox,
+    trust: flags.trust,
+    cacheDir: flags.cacheDir,
+    signal: interrupt.signal,
+  });
+  for (const w of result.warnings) warn(msg`${w}`);
   let report = await interrupt.settle(result.report, result.report.servers.length, 1);
   if (flags.name === undefined) report = nameFromServerInfo(report);
   const written = await writeOutputs(streamOf(report), flags, flags.format, undefined, 'probe');
@@ -80,6 +81,7 @@ export async function probeCommand(words: string[], flags: ProbeFlags): Promise<
         ? path.join(flags.out, REPORTERS.json!.fileName!)
         : undefined;
   await printResult(streamOf(report), 'tools', { quiet: flags.quiet, jsonToStdout: flags.json === '-', reportFile });
+  // The outcomes are output (stdout; stderr when the JSON report goes to stdout); probe-view escapes what it quotes.
   if (!flags.quiet) (flags.json === '-' ? process.stderr : process.stdout).write(probeTerminalLines(report).join(''));
   const code = interrupt.interrupted ? EXIT.interrupted : exitCode(report, gates);
   process.exitCode = written || code === EXIT.interrupted ? code : EXIT.outputFailed;
@@ -90,9 +92,9 @@ function exitCode(report: Report, gates: Set<Gate>): number {
   const matched = report.servers.flatMap((s) =>
     s.tools
       .filter((t) => t.probe && gates.has(t.probe.outcome as Gate))
-      .map((t) => `${safeText(t.name, 80)} (${t.probe!.outcome})`),
+      .map((t) => msg`${show.name(t.name)} (${t.probe!.outcome})`),
   );
   if (matched.length === 0) return EXIT.ok;
-  process.stderr.write(`idemscan: --fail-on matched: ${matched.join(', ')}\n`);
+  tell(msg`--fail-on matched: ${joinShown(matched, ', ')}`);
   return EXIT.failOn;
 }

@@ -3,12 +3,14 @@
  * it finishes; on a terminal also one status line at the bottom, redrawn in place (the servers
  * running and for how long, or a bar with counts for installs). When stderr is not a terminal
  * (CI logs, tests) there are only the plain lines. `scan()` stays silent: it emits events, and
- * this renders them. Server text goes through safeText.
+ * this renders them, the one writer of them (cli/say.ts has idemscan's other stderr lines). Each
+ * line is made by render/message.ts, so server text in it is escaped and cut.
  */
 import type { InstallResult } from '../targets/npm.js';
 import type { ProgressEvent } from '../scan.js';
 import { boundedTail } from '../model/bounds.js';
-import { safeText, visibleEscaper } from '../render/terminal.js';
+import { msg, show } from '../render/message.js';
+import { visibleEscaper } from '../render/terminal.js';
 import { cutEnd } from '../render/width.js';
 import { type Unscanned } from './signals.js';
 
@@ -95,8 +97,9 @@ export function bar(done: number, total: number, width = 20): string {
 
 /** One line per package, as `install` has always printed them. */
 export function installLine(r: InstallResult): string {
-  const scripts = r.scripts ? `, install scripts in ${r.scripts}` : '';
-  return `${r.ok ? 'ok    ' : 'FAILED'} ${r.spec}${r.ms ? ` (${seconds(r.ms)}${scripts})` : ' (cached)'}`;
+  const scripts = r.scripts ? msg`, install scripts in ${show.path(r.scripts)}` : msg``;
+  const took = r.ms ? msg` (${seconds(r.ms)}${scripts})` : msg` (cached)`;
+  return msg`${r.ok ? 'ok    ' : 'FAILED'} ${show.path(r.spec)}${took}`.text;
 }
 
 /** Installs: a line per package as it finishes (to `lines`), and a bar with counts on a terminal. */
@@ -166,15 +169,16 @@ export class ScanProgress {
   readonly onEvent = (e: ProgressEvent): void => {
     switch (e.type) {
       case 'warning':
-        this.status.line(`idemscan: ${safeText(e.message, 500)}`); // even with -q: each says the scan is less than asked
+        this.status.line(msg`idemscan: ${show.message(e.message)}`.text); // even with -q: each says the scan is less than asked
         return;
-      case 'install':
+      case 'install': {
         if (this.quiet) return;
-        this.status.line(
-          `idemscan: installing ${e.packages.length} pinned package${e.packages.length === 1 ? '' : 's'} into ${safeText(e.cacheDir, 300)} (once; \`idemscan install\` does it ahead)`,
-        );
+        const packages = `${e.packages.length} pinned package${e.packages.length === 1 ? '' : 's'}`;
+        const into = msg`idemscan: installing ${packages} into ${show.path(e.cacheDir)} (once; \`idemscan install\` does it ahead)`;
+        this.status.line(into.text);
         this.install = new InstallProgress(e.packages.length, this.err, this.err);
         return;
+      }
       case 'installed':
         this.install?.onInstalled(e.result);
         return;
@@ -196,9 +200,9 @@ export class ScanProgress {
         const took = seconds(s.durationMs || (ran ? this.now() - ran.started : 0));
         const what =
           s.status === 'ok'
-            ? `ok ${safeText(s.name, 80)} (${took}, ${s.tools.length} tool${s.tools.length === 1 ? '' : 's'})`
-            : `failed ${safeText(s.name, 80)} (${took}): ${s.failure?.kind ?? 'failed'}`;
-        this.status.line(`[${e.index + 1}/${e.total}] ${what}`);
+            ? msg`ok ${show.name(s.name)} (${took}, ${s.tools.length} tool${s.tools.length === 1 ? '' : 's'})`
+            : msg`failed ${show.name(s.name)} (${took}): ${s.failure?.kind ?? 'failed'}`;
+        this.status.line(msg`[${e.index + 1}/${e.total}] ${what}`.text);
         return;
       }
     }
@@ -207,7 +211,9 @@ export class ScanProgress {
   private statusText(): string {
     const now = this.now();
     const running = [...this.running.values()].sort((a, b) => a.started - b.started);
-    const names = running.slice(0, SHOWN_RUNNING).map((r) => `${safeText(r.name, 40)} ${seconds(now - r.started)}`);
+    const names = running
+      .slice(0, SHOWN_RUNNING)
+      .map((r) => msg`${show.name(r.name)} ${seconds(now - r.started)}`.text);
     const more = running.length > SHOWN_RUNNING ? `, +${running.length - SHOWN_RUNNING} more` : '';
     const counts = `${this.finished.size}/${this.total} scanned${this.failed ? `, ${this.failed} failed` : ''}`;
     return `${counts}${running.length ? `; running: ${names.join(', ')}${more}` : ''}`;

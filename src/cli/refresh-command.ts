@@ -15,9 +15,10 @@ import { parseJsonc } from '../targets/jsonc.js';
 import { readBounded } from '../targets/load.js';
 import { pickVersion, viewPackage } from '../targets/npm-launch.js';
 import { addPage, newPullState, OFFICIAL, type PulledEntry } from '../targets/registry-latest.js';
-import { TargetFileError } from '../targets/types.js';
-import { safeText } from '../render/terminal.js';
-import { EXIT, UsageError } from './exit.js';
+import { InputError } from '../model/input-error.js';
+import { msg, show } from '../render/message.js';
+import { EXIT } from './exit.js';
+import { note, tell } from './say.js';
 import { writeOutputFile } from './output.js';
 import { apiUrl, baseUrlOf, getJson } from './registry-fetch.js';
 
@@ -87,19 +88,12 @@ function pinsOf(doc: unknown): Pin[] {
 
 export async function refreshCommand(file: string, flags: RefreshFlags): Promise<void> {
   const base = baseUrlOf(flags.baseUrl);
-  if ('error' in base) throw new UsageError(base.error);
-  let text: string;
-  try {
-    text = await readBounded(file);
-  } catch (err) {
-    throw new UsageError((err as TargetFileError).message);
-  }
+  let text = await readBounded(file);
   // The reader of every target file (bounded in depth): jsonc-parser's own parse recurses.
   const parsed = parseJsonc(text);
-  if ('error' in parsed) throw new UsageError(`${safeText(file, 300)}: ${parsed.error}`);
+  if ('error' in parsed) throw new InputError(parsed.error, { file });
   const pins = pinsOf(parsed.value);
-  if (pins.length === 0)
-    throw new UsageError(`${safeText(file, 300)}: no pinned npm entries and no MCP Registry entries to refresh`);
+  if (pins.length === 0) throw new InputError('no pinned npm entries and no MCP Registry entries to refresh', { file });
   const cacheDir = flags.cacheDir ?? defaultCacheDir();
 
   // One npm view per package name; the registry asked one server at a time per slot.
@@ -190,16 +184,15 @@ function print(
     return;
   }
   for (const c of changes)
-    process.stdout.write(`${safeText(c.name, 120)}: ${safeText(c.from, 60)} -> ${safeText(c.to, 60)}\n`);
+    process.stdout.write(msg`${show.name(c.name)}: ${show.name(c.from)} -> ${show.name(c.to)}\n`.text);
   for (const h of held)
-    process.stderr.write(
-      `idemscan: ${safeText(h.name, 120)}: held at ${safeText(h.at, 60)} (latest ${safeText(h.latest, 60)}): ${safeText(h.reason, 400)}\n`,
+    note(
+      msg`${show.name(h.name)}: held at ${show.name(h.at)} (latest ${show.name(h.latest)}): ${show.reason(h.reason)}`,
     );
-  for (const f of failed)
-    process.stderr.write(`idemscan: ${safeText(f.name, 120)}: not refreshed: ${safeText(f.error, 400)}\n`);
+  for (const f of failed) tell(msg`${show.name(f.name)}: not refreshed: ${show.reason(f.error)}`);
   const verb = flags.dryRun ? 'would re-pin' : changes.length > 0 ? 're-pinned' : 'nothing to re-pin in';
   const all = changes.length + held.length + unchanged.length + failed.length;
-  process.stderr.write(
-    `idemscan: ${verb} ${changes.length ? `${changes.length} of ${all} entries in ` : ''}${safeText(file, 300)}; ${unchanged.length} already latest, ${held.length} held, ${failed.length} not refreshed\n`,
+  note(
+    msg`${verb} ${changes.length ? `${changes.length} of ${all} entries in ` : ''}${show.path(file)}; ${unchanged.length} already latest, ${held.length} held, ${failed.length} not refreshed`,
   );
 }

@@ -9,10 +9,14 @@
  */
 import { stat } from 'node:fs/promises';
 import { MAX_JSON_DEPTH, parseJson } from '../model/bounded-input.js';
+import { clip } from '../model/cut.js';
+import { LIMITS } from '../model/limits.js';
 import { MAX_TARGET_FILE_BYTES, readBounded } from '../targets/load.js';
 import { addPage, newPullState, readPullFile, type PullFile, type PullState } from '../targets/registry-latest.js';
-import { safeText } from '../render/terminal.js';
-import { EXIT, UsageError } from './exit.js';
+import { InputError } from '../model/input-error.js';
+import { msg, show } from '../render/message.js';
+import { EXIT } from './exit.js';
+import { note, tell, warn } from './say.js';
 import { writeOutputFile } from './output.js';
 import { apiUrl, baseUrlOf, getJson } from './registry-fetch.js';
 
@@ -35,31 +39,29 @@ const isObj = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 
 
 export async function pullCommand(flags: PullFlags): Promise<void> {
   const base = baseUrlOf(flags.baseUrl);
-  if ('error' in base) throw new UsageError(base.error);
   const previous = await previousPull(flags.out, base);
   let since = flags.updatedSince ?? previous?.pulledAt;
   if (flags.updatedSince !== undefined) {
     if (Number.isNaN(Date.parse(flags.updatedSince)))
-      throw new UsageError(
-        `--updated-since ${safeText(flags.updatedSince, 80)}: not a time (e.g. 2026-11-30T00:00:00Z)`,
+      throw new InputError(
+        msg`--updated-since ${show.name(flags.updatedSince)}: not a time (e.g. 2026-11-30T00:00:00Z)`,
       );
     since = new Date(flags.updatedSince).toISOString();
   }
   const pulledAt = new Date().toISOString();
   const state = newPullState(previous?.kept);
-  const say = (line: string) => void (flags.quiet || process.stderr.write(`idemscan: ${line}\n`));
-  if (since)
-    say(
-      `registry pull: only what changed since ${since}${previous ? ` (${previous.kept.size} servers in ${safeText(flags.out, 200)})` : ''}`,
-    );
+  if (since) {
+    const from = previous ? msg` (${previous.kept.size} servers in ${show.path(flags.out)})` : msg``;
+    note(msg`registry pull: only what changed since ${since}${from}`);
+  }
   const t0 = performance.now();
   const { pages, error } = await readPages(base, since, state, (page) =>
-    say(
-      `registry page ${page}: ${state.kept.size} servers kept, ${state.skipped.length} skipped, ${state.deleted + state.deprecated} deleted or deprecated`,
+    note(
+      msg`registry page ${page}: ${state.kept.size} servers kept, ${state.skipped.length} skipped, ${state.deleted + state.deprecated} deleted or deprecated`,
     ),
   );
   const seconds = (performance.now() - t0) / 1000;
-  for (const s of state.skipped) say(`skipped ${safeText(s.name, 120)}: ${safeText(s.reason, 400)}`);
+  for (const s of state.skipped) note(msg`skipped ${show.name(s.name)}: ${show.reason(s.reason)}`);
   const file: PullFile & { incomplete?: string } = {
     description: `The latest active version of each server of the MCP Registry at ${base.href}, as idemscan registry pull read it.`,
     baseUrl: base.href,
@@ -80,15 +82,15 @@ export async function pullCommand(flags: PullFlags): Promise<void> {
   await writeOutputFile(flags.out, data);
   // A scan reads target files up to this size: say so now, not when the census job starts.
   if (Buffer.byteLength(data) > MAX_TARGET_FILE_BYTES)
-    process.stderr.write(
-      `idemscan: warning: ${safeText(flags.out, 200)} is larger than the ${MAX_TARGET_FILE_BYTES / 1024 / 1024} MB scan reads from one file: split it (remotes and packages apart, as docs/examples/registry-census.yml does)\n`,
+    warn(
+      msg`${show.path(flags.out)} is larger than the ${MAX_TARGET_FILE_BYTES / 1024 / 1024} MB scan reads from one file: split it (remotes and packages apart, as docs/examples/registry-census.yml does)`,
     );
   const rate = seconds > 0 ? ` (${(pages / seconds).toFixed(1)} pages/s)` : '';
-  say(
-    `wrote ${safeText(flags.out, 200)}: ${state.kept.size} servers from ${pages} pages in ${seconds.toFixed(1)} s${rate}; ${state.deleted} deleted and ${state.deprecated} deprecated left out, ${state.skipped.length} skipped`,
+  note(
+    msg`wrote ${show.path(flags.out)}: ${state.kept.size} servers from ${pages} pages in ${seconds.toFixed(1)} s${rate}; ${state.deleted} deleted and ${state.deprecated} deprecated left out, ${state.skipped.length} skipped`,
   );
   if (error) {
-    process.stderr.write(`idemscan: registry pull stopped: ${error}; kept what was read before\n`);
+    tell(msg`registry pull stopped: ${show.message(error)}; kept what was read before`);
     process.exitCode = EXIT.allFailed;
   }
 }
@@ -103,21 +105,17 @@ function fileText(file: PullFile & { incomplete?: string }): string {
 /** The earlier pull in `--out`, when there is one: the list to update. */
 async function previousPull(out: string, base: URL) {
   if (!(await stat(out).catch(() => undefined))) return undefined;
+  const fail = (why: string) => new InputError(`${why}; give another file`, { field: '--out', file: out });
   // Bounded like any target file: --out may name a device or a huge file.
-  const text = await readBounded(out).catch((err: Error) => {
-    throw new UsageError(`--out: ${err.message}`);
-  });
+  const text = await readBounded(out, '--out');
   // A pull file is a target file scan reads: nested as deep as one may be.
   const parsed = parseJson(text, { maxBytes: MAX_TARGET_FILE_BYTES, maxDepth: MAX_JSON_DEPTH });
-  if ('error' in parsed)
-    throw new UsageError(
-      `--out ${safeText(out, 200)}: ${parsed.why === 'syntax' ? 'exists and is not JSON' : parsed.error}; give another file`,
-    );
+  if ('error' in parsed) throw fail(parsed.why === 'syntax' ? 'exists and is not JSON' : parsed.error);
   const got = readPullFile(parsed.value);
-  if ('error' in got) throw new UsageError(`--out ${safeText(out, 200)}: ${got.error}; give another file`);
+  if ('error' in got) throw fail(got.error);
   if (got.baseUrl && got.baseUrl !== base.href)
-    throw new UsageError(
-      `--out ${safeText(out, 200)} was pulled from ${safeText(got.baseUrl, 200)}, not ${safeText(base.href, 200)}: give another file`,
+    throw new InputError(
+      msg`--out ${show.path(out)} was pulled from ${show.url(got.baseUrl)}, not ${show.url(base.href)}: give another file`,
     );
   return got;
 }
@@ -162,7 +160,7 @@ async function readPages(
     if (cursors.has(next))
       return {
         pages: page,
-        error: `page ${page}: cursor ${JSON.stringify(safeText(next, 80))} seen twice (the registry's pages loop)`,
+        error: `page ${page}: cursor ${JSON.stringify(clip(next, LIMITS.shown.name))} seen twice (the registry's pages loop)`,
       };
     cursors.add(next);
     cursor = next;

@@ -6,24 +6,25 @@
  * Failures are values: the caller keeps what it read before.
  */
 import { parseJson } from '../model/bounded-input.js';
-import { safeText } from '../render/terminal.js';
+import { InputError } from '../model/input-error.js';
 
 export const DEFAULT_REGISTRY = 'https://registry.modelcontextprotocol.io';
 /** A page of 100 full server.json entries is well under 1 MiB. */
 export const MAX_PAGE_BYTES = 8 * 1024 * 1024;
 export const PAGE_TIMEOUT_MS = 30_000;
 
+/** A failure is raw text (it quotes the URL and what the network said): escaped where it is printed. */
 export type Fetched = { ok: true; value: unknown } | { ok: false; error: string };
 
-/** The base URL, checked: http(s), no query or fragment (paths are appended to it). */
-export function baseUrlOf(given: string | undefined): URL | { error: string } {
+/** The base URL, checked: http(s), no query or fragment (paths are appended to it); else an InputError. */
+export function baseUrlOf(given: string | undefined): URL {
   const text = given ?? DEFAULT_REGISTRY;
-  if (!URL.canParse(text)) return { error: `--base-url ${safeText(text, 200)}: not a URL` };
+  const fail = (why: string) => new InputError(why, { field: '--base-url' });
+  if (!URL.canParse(text)) throw new InputError(`--base-url ${text}: not a URL`);
   const url = new URL(text);
-  if (url.protocol !== 'https:' && url.protocol !== 'http:')
-    return { error: `--base-url: ${url.protocol} is not http or https` };
-  if (url.search || url.hash) return { error: '--base-url: no query or fragment (the paths are appended to it)' };
-  if (url.username || url.password) return { error: '--base-url: no credentials in the URL' };
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw fail(`${url.protocol} is not http or https`);
+  if (url.search || url.hash) throw fail('no query or fragment (the paths are appended to it)');
+  if (url.username || url.password) throw fail('no credentials in the URL');
   return url;
 }
 
@@ -37,7 +38,7 @@ export async function getJson(
   const maxBytes = opts.maxBytes ?? MAX_PAGE_BYTES;
   const timeout = AbortSignal.timeout(opts.timeoutMs ?? PAGE_TIMEOUT_MS);
   const signal = opts.signal ? AbortSignal.any([opts.signal, timeout]) : timeout;
-  const where = safeText(url.href, 300);
+  const where = url.href;
   try {
     const res = await fetch(url, { redirect: 'manual', signal, headers: { accept: 'application/json' } });
     if (res.status < 200 || res.status > 299) {
@@ -68,7 +69,7 @@ export async function getJson(
       return { ok: false, error: `${where}: no answer within ${(opts.timeoutMs ?? PAGE_TIMEOUT_MS) / 1000} s` };
     return {
       ok: false,
-      error: `${where}: ${safeText((err as { cause?: Error }).cause?.message ?? (err as Error).message, 200)}`,
+      error: `${where}: ${(err as { cause?: Error }).cause?.message ?? (err as Error).message}`,
     };
   }
 }

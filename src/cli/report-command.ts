@@ -4,13 +4,15 @@
  * error (exit 2) naming the file and the first fields that are wrong.
  */
 import path from 'node:path';
+import { readReportFile } from '../compare/read.js';
+import { InputError } from '../model/input-error.js';
 import { reporter } from '../render/index.js';
-import { safeText } from '../render/terminal.js';
+import { msg, show } from '../render/message.js';
 import { outputWidth } from '../render/width.js';
-import { UsageError } from './exit.js';
 import { checkOutputDir, checkRulesBaseUrl, codeOf, writeOutputFile } from './output.js';
 import { toolsCommandFor } from './print-scan.js';
-import { latestOf, loadReport, withComparison } from './saved-report.js';
+import { latestOf, withComparison } from './saved-report.js';
+import { note, warn } from './say.js';
 
 export interface ReportFlags {
   /** Parsed and checked by main.ts (listOption). */
@@ -28,17 +30,17 @@ export async function reportCommand(file: string, flags: ReportFlags): Promise<v
   const reporters = await Promise.all(flags.format.map((f) => reporter(f)));
   if (flags.rulesBaseUrl !== undefined) checkRulesBaseUrl(flags.rulesBaseUrl);
   if (flags.compare === 'latest' && flags.index === undefined)
-    throw new UsageError('--compare latest needs --index ROOT (the directory of index.json)');
+    throw new InputError('--compare latest needs --index ROOT (the directory of index.json)');
   const sarifUris = flags.sarifUri?.length
     ? (await import('./sarif-uri.js')).parseSarifUris(flags.sarifUri)
     : undefined;
-  const { report: loaded } = await loadReport(file);
+  const { report: loaded } = await readReportFile(file);
   const earlier = flags.compare === 'latest' ? await latestOf(flags.index!, loaded, file) : flags.compare;
   const report = earlier === undefined ? loaded : await withComparison(loaded, earlier, file);
   const out = flags.out ?? path.dirname(file);
   for (const r of reporters) {
     if (r.fileName && path.resolve(out, r.fileName) === path.resolve(file)) {
-      throw new UsageError(`${file}: --format ${r.id} would overwrite the input; choose another --out`);
+      throw new InputError(`--format ${r.id} would overwrite the input; choose another --out`, { file });
     }
   }
   const files = reporters.flatMap((r) => (r.fileName ? [r.fileName] : []));
@@ -50,7 +52,7 @@ export async function reportCommand(file: string, flags: ReportFlags): Promise<v
       report.servers.map((s) => s.name),
       flags.format,
     ))
-      process.stderr.write(`idemscan: warning: ${w}\n`);
+      warn(w);
   }
   for (const r of reporters) {
     const rendered = r.render(report, {
@@ -65,8 +67,8 @@ export async function reportCommand(file: string, flags: ReportFlags): Promise<v
     }
     const target = path.join(out, r.fileName);
     await writeOutputFile(target, rendered).catch((err: unknown) => {
-      throw new UsageError(`cannot write ${safeText(target, 300)} (${codeOf(err)})`);
+      throw new InputError(msg`cannot write ${show.path(target)} (${codeOf(err)})`);
     });
-    process.stderr.write(`idemscan: wrote ${target}\n`);
+    note(msg`wrote ${show.path(target)}`);
   }
 }

@@ -7,6 +7,8 @@
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { readReportFile, ReportFileError, SAVED_BOUNDS, versionedJson, type LoadedReport } from '../compare/read.js';
+import { InputError } from '../model/input-error.js';
+import type { Shown } from '../model/shown.js';
 import {
   INDEX_FILE,
   INDEX_PAGE,
@@ -23,12 +25,10 @@ import { RUN_FILES } from '../model/formats.js';
 import type { Report } from '../model/schema.js';
 import { describeZodError } from '../model/zod-errors.js';
 import { renderIndexPage } from '../render/html/index-page.js';
-import { safeText } from '../render/terminal.js';
-import { UsageError } from './exit.js';
+import { msg, show } from '../render/message.js';
 import { codeOf, writeOutputFile } from './output.js';
 import { wroteLine } from './print-scan.js';
-
-const shown = (p: string) => safeText(p, 300);
+import { note } from './say.js';
 
 /** ROOT/index.json, validated; none yet is an empty index. */
 export async function readIndex(root: string): Promise<RunIndex> {
@@ -36,29 +36,23 @@ export async function readIndex(root: string): Promise<RunIndex> {
   const read = await readBoundedText(file, SAVED_BOUNDS.maxBytes);
   if ('error' in read) {
     if (read.code === 'ENOENT') return emptyIndex();
-    throw new UsageError(`${shown(file)}: ${read.error}`);
+    throw new ReportFileError(file, read.error);
   }
-  try {
-    const parsed = RunIndex.safeParse(versionedJson(read.text, file, 'run index', 'indexVersion', INDEX_VERSION));
-    if (!parsed.success)
-      throw new UsageError(`${shown(file)}: invalid run index: ${safeText(describeZodError('', parsed.error), 1_000)}`);
-    return parsed.data;
-  } catch (err) {
-    if (err instanceof ReportFileError) throw new UsageError(safeText(err.message, 1_000));
-    throw err;
-  }
+  const parsed = RunIndex.safeParse(versionedJson(read.text, file, 'run index', 'indexVersion', INDEX_VERSION));
+  if (!parsed.success) throw new ReportFileError(file, `invalid run index: ${describeZodError('', parsed.error)}`);
+  return parsed.data;
 }
 
-export async function writeIndex(root: string, index: RunIndex, quiet?: boolean): Promise<void> {
+export async function writeIndex(root: string, index: RunIndex): Promise<void> {
   for (const [name, data] of [
     [INDEX_FILE, JSON.stringify(index, null, 2) + '\n'],
     [INDEX_PAGE, renderIndexPage(index)],
   ] as const) {
     const dest = path.join(root, name);
     await writeOutputFile(dest, data).catch((err: unknown) => {
-      throw new UsageError(`cannot write ${shown(dest)} (${codeOf(err)})`);
+      throw new InputError(msg`cannot write ${show.path(dest)} (${codeOf(err)})`);
     });
-    if (!quiet) process.stderr.write(wroteLine(dest));
+    note(wroteLine(dest));
   }
 }
 
@@ -68,11 +62,11 @@ export async function writeIndex(root: string, index: RunIndex, quiet?: boolean)
  */
 export function runDirOf(root: string, out: string | undefined): string {
   if (out === undefined)
-    throw new UsageError('--index needs --out ROOT/RUN (the run directory this merge writes, under the index root)');
+    throw new InputError('--index needs --out ROOT/RUN (the run directory this merge writes, under the index root)');
   const name = path.basename(path.resolve(out));
   if (path.dirname(path.resolve(out)) !== path.resolve(root) || !isRunDirName(name)) {
-    throw new UsageError(
-      `--out ${shown(out)} is not a run directory right under --index ${shown(root)} (expected ${shown(path.join(root, 'YYYY-MM-DD'))})`,
+    throw new InputError(
+      msg`--out ${show.path(out)} is not a run directory right under --index ${show.path(root)} (expected ${show.path(path.join(root, 'YYYY-MM-DD'))})`,
     );
   }
   return name;
@@ -85,12 +79,11 @@ export async function filesIn(dir: string): Promise<string[]> {
 }
 
 /** After merge wrote ROOT/RUN: its entry added to (or replaced in) the index, both files rewritten. */
-export async function updateIndex(root: string, run: string, report: Report, quiet?: boolean): Promise<void> {
+export async function updateIndex(root: string, run: string, report: Report): Promise<void> {
   const index = await readIndex(root);
   const made = runEntry(run, report, await filesIn(path.join(root, run)));
-  if ('error' in made)
-    throw new UsageError(`--index: the merged report cannot be indexed: ${safeText(made.error, 1_000)}`);
-  await writeIndex(root, withRun(index, made.entry), quiet);
+  if ('error' in made) throw new InputError(`the merged report cannot be indexed: ${made.error}`, { field: '--index' });
+  await writeIndex(root, withRun(index, made.entry));
 }
 
 /**
@@ -102,7 +95,7 @@ export async function latestReport(
   root: string,
   report: Report,
   ownRun: string | undefined,
-  warn: (line: string) => void,
+  warn: (line: Shown) => void,
 ): Promise<LoadedReport | undefined> {
   for (const entry of runsBefore(await readIndex(root), report.startedAt, ownRun)) {
     const file = path.join(root, entry.dir, 'report.json');
@@ -110,7 +103,7 @@ export async function latestReport(
       return await readReportFile(file);
     } catch (err) {
       if (!(err instanceof ReportFileError)) throw err;
-      warn(`--compare latest: skipped ${shown(file)}: ${safeText(err.detail, 1_000)}`);
+      warn(msg`--compare latest: skipped ${show.path(file)}: ${err.detail}`);
     }
   }
   return undefined;

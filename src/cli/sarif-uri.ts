@@ -5,9 +5,10 @@
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
+import { InputError } from '../model/input-error.js';
+import type { Shown } from '../model/shown.js';
 import type { SarifUris } from '../render/types.js';
-import { safeText } from '../render/terminal.js';
-import { UsageError } from './exit.js';
+import { joinShown, msg, show } from '../render/message.js';
 
 /**
  * A path relative to the repository root (the working directory, `%SRCROOT%`): `/` between
@@ -15,8 +16,7 @@ import { UsageError } from './exit.js';
  * Returned with its `./` segments dropped.
  */
 export function checkRepoPath(value: string, flag = '--sarif-uri'): string {
-  const shown = JSON.stringify(safeText(value, 200));
-  const fail = (why: string) => new UsageError(`${flag} ${shown}: ${why}`);
+  const fail = (why: string) => new InputError(msg`${flag} ${show.quoted(value, 'path')}: ${why}`);
   if (value === '') throw fail('expected a path relative to the repository root, e.g. src/server.ts');
   for (let i = 0; i < value.length; i++) {
     const c = value.charCodeAt(i);
@@ -46,16 +46,15 @@ export function parseSarifUris(values: readonly string[]): SarifUris | undefined
     const eq = value.indexOf('=');
     if (eq < 0) {
       if (all !== undefined)
-        throw new UsageError(
-          `--sarif-uri ${JSON.stringify(safeText(value, 200))}: a PATH without NAME= is given twice; map each server with NAME=PATH`,
+        throw new InputError(
+          msg`--sarif-uri ${show.quoted(value, 'path')}: a PATH without NAME= is given twice; map each server with NAME=PATH`,
         );
       all = checkRepoPath(value);
       continue;
     }
     const name = value.slice(0, eq).trim();
-    if (name === '')
-      throw new UsageError(`--sarif-uri ${JSON.stringify(safeText(value, 200))}: expected NAME=PATH or PATH`);
-    if (byName.has(name)) throw new UsageError(`--sarif-uri: server "${safeText(name, 100)}" is mapped twice`);
+    if (name === '') throw new InputError(msg`--sarif-uri ${show.quoted(value, 'path')}: expected NAME=PATH or PATH`);
+    if (byName.has(name)) throw new InputError(msg`--sarif-uri: server "${show.name(name)}" is mapped twice`);
     byName.set(name, checkRepoPath(value.slice(eq + 1).trim()));
   }
   return { byName, all };
@@ -70,25 +69,21 @@ export function sarifUriWarnings(
   servers: readonly string[],
   formats: readonly string[],
   cwd = process.cwd(),
-): string[] {
+): Shown[] {
   const names = new Set(servers);
-  const out: string[] = [];
-  if (!formats.includes('sarif')) out.push('--sarif-uri has no effect without --format sarif');
+  const out: Shown[] = [];
+  if (!formats.includes('sarif')) out.push(msg`--sarif-uri has no effect without --format sarif`);
+  const known = [...names].slice(0, 10).map((n) => msg`"${show.name(n)}"`);
   for (const name of uris.byName.keys()) {
     if (!names.has(name))
       out.push(
-        `--sarif-uri: no server is named "${safeText(name, 100)}" (servers: ${
-          [...names]
-            .slice(0, 10)
-            .map((n) => `"${safeText(n, 100)}"`)
-            .join(', ') || 'none'
-        })`,
+        msg`--sarif-uri: no server is named "${show.name(name)}" (servers: ${known.length ? joinShown(known, ', ') : 'none'})`,
       );
   }
   for (const file of new Set([...uris.byName.values(), ...(uris.all === undefined ? [] : [uris.all])])) {
     if (!existsSync(path.join(cwd, file)))
       out.push(
-        `--sarif-uri: ${safeText(file, 300)} is not a file under ${safeText(cwd, 300)}; code scanning will show no code for its alerts`,
+        msg`--sarif-uri: ${show.path(file)} is not a file under ${show.path(cwd)}; code scanning will show no code for its alerts`,
       );
   }
   return out;

@@ -1,26 +1,14 @@
 /**
- * Saved reports as `report`, `diff` and `merge` read them: loaded and validated, with the trend
- * section of `--compare`. Not a command module; it loads no scanning code.
+ * The trend section of `--compare` on saved reports (`report`, `merge`), each read and validated
+ * by compare/read.ts (a bad one is a ReportFileError naming the file and the field: exit 2). Not a
+ * command module; it loads no scanning code.
  */
 import path from 'node:path';
-import { readReportFile, ReportFileError, type LoadedReport } from '../compare/read.js';
+import { readReportFile, type LoadedReport } from '../compare/read.js';
 import { compareWith } from '../compare/trend.js';
 import type { Report } from '../model/schema.js';
-import { safeText } from '../render/terminal.js';
-import { UsageError } from './exit.js';
-
-/**
- * A saved report for `report`, `diff` and `merge` (compare/read.ts: schemaVersion, then the zod
- * schema); a file that cannot be used is a usage error naming the file and the field.
- */
-export async function loadReport(file: string): Promise<LoadedReport> {
-  try {
-    return await readReportFile(file);
-  } catch (err) {
-    if (err instanceof ReportFileError) throw new UsageError(safeText(err.message, 1_000));
-    throw err;
-  }
-}
+import { msg, show } from '../render/message.js';
+import { warn } from './say.js';
 
 /** `--compare latest`: the newest run of the index before this report (never its own run directory). */
 export async function latestOf(root: string, report: Report, file: string): Promise<LoadedReport | undefined> {
@@ -29,9 +17,8 @@ export async function latestOf(root: string, report: Report, file: string): Prom
     path.resolve(path.dirname(path.dirname(path.resolve(file)))) === path.resolve(root)
       ? path.basename(path.dirname(path.resolve(file)))
       : undefined;
-  const warn = (line: string) => void process.stderr.write(`idemscan: warning: ${line}\n`);
   const found = await latestReport(root, report, ownRun, warn);
-  if (found === undefined) warn(`--compare latest: ${safeText(root, 300)} has no earlier run; no trend section`);
+  if (found === undefined) warn(msg`--compare latest: ${show.path(root)} has no earlier run; no trend section`);
   return found;
 }
 
@@ -41,6 +28,6 @@ export async function withComparison(
   earlier: string | LoadedReport,
   reportFile?: string,
 ): Promise<Report> {
-  const old = typeof earlier === 'string' ? await loadReport(earlier) : earlier;
+  const old = typeof earlier === 'string' ? await readReportFile(earlier) : earlier;
   return { ...report, comparedWith: compareWith(report, old, reportFile) };
 }

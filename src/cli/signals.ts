@@ -11,8 +11,10 @@
  */
 import { killAllServers } from '../connect/stdio.js';
 import type { Report } from '../model/schema.js';
-import { safeText } from '../render/terminal.js';
+import type { Shown } from '../model/shown.js';
+import { joinShown, msg, show } from '../render/message.js';
 import { EXIT } from './exit.js';
+import { lines, tell } from './say.js';
 
 // SIGHUP too: servers run in their own process groups, so a closed terminal does not reach them.
 const SIGNALS: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
@@ -38,20 +40,20 @@ export function watchSignals(): Interrupt {
   let hurried = false;
   const onSignal = (signal: NodeJS.Signals) => {
     if (stop.signal.aborted) {
-      if (!hurried)
-        process.stderr.write(`idemscan: ${signal} again: ending the servers now; the report is still written\n`);
+      if (!hurried) tell(msg`${signal} again: ending the servers now; the report is still written`);
       hurried = true;
       killAllServers();
       return;
     }
-    process.stderr.write(`\nidemscan: ${signal}: stopping; the servers scanned so far are kept\n`);
+    // On a line of its own: the terminal echoed ^C where the cursor was.
+    lines(msg`\nidemscan: ${signal}: stopping; the servers scanned so far are kept\n`, true);
     stop.abort();
     // Whatever happens next (even a signal after the exit code was decided), the exit says so.
     process.exitCode = EXIT.interrupted;
     timers.push(setTimeout(killAllServers, STOP_GRACE_MS).unref());
     timers.push(
       setTimeout(() => {
-        process.stderr.write(`idemscan: could not stop within ${WATCHDOG_MS / 1000} s; leaving without a report\n`);
+        tell(msg`could not stop within ${WATCHDOG_MS / 1000} s; leaving without a report`);
         killAllServers();
         process.exit(EXIT.interrupted);
       }, WATCHDOG_MS).unref(),
@@ -88,14 +90,14 @@ export interface Unscanned {
 const LISTED = 10;
 
 /** `not scanned (2 of 4): hang (stopped after 3.1 s), hang-2 (not started)`; undefined when every target was scanned. */
-export function unscannedText(unscanned: readonly Unscanned[], targets: number): string | undefined {
+export function unscannedText(unscanned: readonly Unscanned[], targets: number): Shown | undefined {
   if (unscanned.length === 0) return undefined;
   const named = unscanned
     .slice(0, LISTED)
     .map(
       (u) =>
-        `${safeText(u.name, 80)} (${u.ranMs === undefined ? 'not started' : `stopped after ${(u.ranMs / 1000).toFixed(1)} s`})`,
+        msg`${show.name(u.name)} (${u.ranMs === undefined ? 'not started' : `stopped after ${(u.ranMs / 1000).toFixed(1)} s`})`,
     );
   const more = unscanned.length > LISTED ? `, and ${unscanned.length - LISTED} more` : '';
-  return `not scanned (${unscanned.length} of ${targets}): ${named.join(', ')}${more}`;
+  return msg`not scanned (${unscanned.length} of ${targets}): ${joinShown(named, ', ')}${more}`;
 }

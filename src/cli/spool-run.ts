@@ -14,12 +14,14 @@ import { summarize } from '../model/summary.js';
 import { redactServer } from '../redact/redact-report.js';
 import type { ScanRun } from '../scan.js';
 import { FileSpool } from '../spool/file-spool.js';
-import { readSpool, SpoolFileError } from '../spool/read-spool.js';
+import { readSpool } from '../spool/read-spool.js';
 import { SpoolKey } from '../spool/spool-mac.js';
 import type { SpoolHeader, SpoolRun } from '../model/spool-schema.js';
 import type { Target } from '../targets/types.js';
-import { safeText } from '../render/terminal.js';
-import { UsageError } from './exit.js';
+import { InputError } from '../model/input-error.js';
+import type { Shown } from '../model/shown.js';
+import { joinShown, msg, show } from '../render/message.js';
+import { note, tell, warn } from './say.js';
 
 /**
  * With the servers on disk, what is left in memory is small (about 30 MB live at 10,000 remotes),
@@ -44,7 +46,6 @@ export interface OpenedSpool {
 
 export interface SpoolSettings {
   resume: boolean;
-  quiet?: boolean;
   /** Where this machine's spool key is (spool/spool-mac.ts). */
   cacheDir: string;
   /** The options a server's report depends on: a resumed scan must have the same. */
@@ -58,29 +59,19 @@ export function openSpool(out: string, targets: readonly Target[], settings: Spo
   const keys = targets.map((t) => targetKey(t, key));
   const keyOf = (position: number) => keys[position]!;
   const there = lstatSync(file, { throwIfNoEntry: false });
-  if (there?.isDirectory()) throw new UsageError(`--out ${safeText(out, 300)}: ${SPOOL_FILE} there is a directory`);
+  if (there?.isDirectory()) throw new InputError(`${SPOOL_FILE} there is a directory`, { field: '--out', file: out });
   if (!settings.resume) {
     // Said even with -q: the servers an interrupted scan kept are about to go.
     if (there?.isFile())
-      process.stderr.write(
-        `idemscan: warning: replacing ${safeText(file, 300)}, the servers an interrupted scan kept (--resume keeps them)\n`,
-      );
+      warn(msg`replacing ${show.path(file)}, the servers an interrupted scan kept (--resume keeps them)`);
     const start = { schemaVersion: SCHEMA_VERSION, startedAt: new Date().toISOString(), run: settings.run };
     const spool = FileSpool.create(file, start, keyOf, key);
     return { spool, resumed: new Set(), startedAt: start.startedAt, unkept: key.unkept };
   }
 
-  const usage = (err: SpoolFileError) =>
-    new UsageError(
-      `--resume: ${safeText(err.message, 1_000)}${/ENOENT/.test(err.detail) ? ' (a scan interrupted with this --out leaves one)' : ''}`,
-    );
-  if (key.unkept) throw new UsageError(`--resume: no spool key to check the spool with (${safeText(key.unkept, 400)})`);
-  let old: ReturnType<typeof readSpool>;
-  try {
-    old = readSpool(file, key);
-  } catch (err) {
-    throw err instanceof SpoolFileError ? usage(err) : err;
-  }
+  if (key.unkept)
+    throw new InputError(msg`--resume: no spool key to check the spool with (${show.reason(key.unkept)})`);
+  const old = readSpool(file, key);
   checkHeader(file, old.header, settings.run);
   const byKey = new Map<string, number>();
   keys.forEach((k, i) => {
@@ -105,49 +96,51 @@ export function openSpool(out: string, targets: readonly Target[], settings: Spo
     }
   } catch (err) {
     next.remove();
-    throw err instanceof SpoolFileError ? usage(err) : err;
+    throw err;
   }
   if (unlisted.length > 0) {
     // Another list, or another shard: resuming would drop those servers for good.
     next.remove();
-    const shown = unlisted.slice(0, 5).map((n) => safeText(n, 80));
-    throw new UsageError(
-      `--resume: ${safeText(file, 300)} holds ${unlisted.length} server${unlisted.length === 1 ? '' : 's'} this list does not (${shown.join(', ')}${unlisted.length > 5 ? ', ...' : ''}): resume with the list the scan started with, or scan without --resume`,
+    const shown = unlisted.slice(0, 5).map((n) => msg`${show.name(n)}`);
+    const names = msg`${joinShown(shown, ', ')}${unlisted.length > 5 ? ', ...' : ''}`;
+    throw new InputError(
+      msg`--resume: ${show.path(file)} holds ${unlisted.length} server${unlisted.length === 1 ? '' : 's'} this list does not (${names}): resume with the list the scan started with, or scan without --resume`,
     );
   }
   const spool = next.moveTo(file);
-  if (!settings.quiet || changed > 0 || old.truncated)
-    process.stderr.write(`idemscan: ${resumeText(file, resumed.size, targets.length, changed, old.truncated)}\n`);
+  const said = resumeText(file, resumed.size, targets.length, changed, old.truncated);
+  if (changed > 0 || old.truncated) tell(said);
+  else note(said);
   return { spool, resumed, startedAt: old.header.startedAt };
 }
 
 /** The spool's report schema and run options are this scan's, or --resume would mix two kinds of report. */
 function checkHeader(file: string, header: SpoolHeader, run: SpoolRun): void {
   if (header.schemaVersion !== SCHEMA_VERSION)
-    throw new UsageError(
-      `--resume: ${safeText(file, 300)}: written for report schema ${safeText(header.schemaVersion, 20)}, this idemscan writes ${SCHEMA_VERSION}: scan without --resume`,
+    throw new InputError(
+      msg`--resume: ${show.path(file)}: written for report schema ${show.name(header.schemaVersion)}, this idemscan writes ${SCHEMA_VERSION}: scan without --resume`,
     );
   const differ = (Object.keys(run) as (keyof SpoolRun)[]).filter(
     (k) => JSON.stringify(header.run[k]) !== JSON.stringify(run[k]),
   );
   if (differ.length === 0) return;
   const said = differ.map(
-    (k) => `${k} ${safeText(JSON.stringify(header.run[k]), 200)} then, ${safeText(JSON.stringify(run[k]), 200)} now`,
+    (k) => msg`${k} ${show.reason(JSON.stringify(header.run[k]))} then, ${show.reason(JSON.stringify(run[k]))} now`,
   );
-  throw new UsageError(
-    `--resume: ${safeText(file, 300)} was scanned with other options (${said.join('; ')}): resume with the same options, or scan without --resume`,
+  throw new InputError(
+    msg`--resume: ${show.path(file)} was scanned with other options (${joinShown(said, '; ')}): resume with the same options, or scan without --resume`,
   );
 }
 
-function resumeText(file: string, kept: number, targets: number, changed: number, truncated: boolean): string {
+function resumeText(file: string, kept: number, targets: number, changed: number, truncated: boolean): Shown {
   const n = (x: number) => x.toLocaleString('en-US');
   const parts = [
-    `--resume: ${n(kept)} of ${n(targets)} servers read back from ${safeText(file, 300)}; scanning the other ${n(targets - kept)}`,
+    msg`--resume: ${n(kept)} of ${n(targets)} servers read back from ${show.path(file)}; scanning the other ${n(targets - kept)}`,
   ];
-  if (changed > 0) parts.push(`${n(changed)} in the spool whose target changed since: scanned again`);
+  if (changed > 0) parts.push(msg`${n(changed)} in the spool whose target changed since: scanned again`);
   if (truncated)
-    parts.push('its last line was cut short (the scan was killed while writing it): that server is scanned again');
-  return parts.join('; ');
+    parts.push(msg`its last line was cut short (the scan was killed while writing it): that server is scanned again`);
+  return joinShown(parts, '; ');
 }
 
 /**
@@ -182,13 +175,16 @@ export function spooledReport(opened: OpenedSpool, run: ScanRun): ReportStream {
 export function closeSpool(opened: OpenedSpool, complete: boolean): void {
   const { spool } = opened;
   if (spool.failure)
-    process.stderr.write(
-      `idemscan: warning: could not write ${safeText(spool.file, 300)} (${safeText(spool.failure, 100)}): ${spool.inMemory} servers were kept in memory only, and are in the reports${complete ? '' : ' (--resume scans them again)'}\n`,
+    warn(
+      msg`could not write ${show.path(spool.file)} (${show.reason(spool.failure)}): ${spool.inMemory} servers were kept in memory only, and are in the reports${complete ? '' : ' (--resume scans them again)'}`,
     );
   if (complete) return spool.remove();
   opened.spool.close();
   const n = opened.spool.size;
-  process.stderr.write(
-    `idemscan: the ${n.toLocaleString('en-US')} server${n === 1 ? '' : 's'} scanned are kept in ${safeText(opened.spool.file, 300)}: ${opened.unkept ? `--resume cannot read them back (no spool key could be kept: ${safeText(opened.unkept, 300)})` : 'the same scan with --resume scans only the rest'}\n`,
+  const back = opened.unkept
+    ? msg`--resume cannot read them back (no spool key could be kept: ${show.reason(opened.unkept)})`
+    : msg`the same scan with --resume scans only the rest`;
+  tell(
+    msg`the ${n.toLocaleString('en-US')} server${n === 1 ? '' : 's'} scanned are kept in ${show.path(opened.spool.file)}: ${back}`,
   );
 }

@@ -1,28 +1,22 @@
-/** `audit --tools FILE`: the saved tools/list results of FILE as static targets, or a usage error saying what the file should hold. */
-import { safeText } from '../render/terminal.js';
+/** `audit --tools FILE`: the saved tools/list results of FILE as static targets, or an input error saying what the file should hold. */
+import { InputError } from '../model/input-error.js';
+import { msg, show } from '../render/message.js';
 import type { Target } from '../targets/types.js';
-import { UsageError } from './exit.js';
 
 export async function staticTargets(file: string, words: string[], name: string | undefined): Promise<Target[]> {
   if (words.length > 0)
-    throw new UsageError(
-      `--tools reads a saved tools/list result: give no command or URL as well (got "${safeText(words[0]!, 200)}")`,
+    throw new InputError(
+      msg`--tools reads a saved tools/list result: give no command or URL as well (got "${show.url(words[0]!)}")`,
     );
-  const [{ readBounded }, { savedTargets }, { TargetFileError }] = await Promise.all([
+  const [{ readBounded }, { savedTargets }] = await Promise.all([
     import('../targets/load.js'),
     import('../targets/saved-tools.js'),
-    import('../targets/types.js'),
   ]);
-  let targets: Target[] | undefined;
-  try {
-    targets = savedTargets(await readBounded(file), file);
-  } catch (err) {
-    if (err instanceof TargetFileError) throw new UsageError(`--tools ${err.message}`);
-    throw err;
-  }
+  const targets = savedTargets(await readBounded(file, '--tools'), file);
   if (!targets) {
-    throw new UsageError(
-      `--tools ${safeText(file, 300)}: not a saved tools/list result (expected {"tools": [...]} with optional "capabilities" and "serverInfo", a bare array of tools, or one such result per line)`,
+    throw new InputError(
+      'not a saved tools/list result (expected {"tools": [...]} with optional "capabilities" and "serverInfo", a bare array of tools, or one such result per line)',
+      { field: '--tools', file },
     );
   }
   // --name names the server of a one-result file, as it does a command's.

@@ -6,11 +6,12 @@
 import os from 'node:os';
 import type { Command } from 'commander';
 import type { FoundFile } from '../targets/discover/index.js';
+import type { Shown } from '../model/shown.js';
 import { discoverHere, PROJECT_FLAG, servers } from './discovered.js';
-import { safeText } from '../render/terminal.js';
+import { msg, show } from '../render/message.js';
 
-function fileLine(f: FoundFile): string {
-  if (f.error) return `error: ${safeText(f.error, 300)}`;
+function fileLine(f: FoundFile): Shown {
+  if (f.error) return msg`error: ${show.reason(f.error)}`;
   const parts = [servers(f.servers)];
   if (f.skipped) parts.push(`${f.skipped} skipped`);
   if (f.leftOut) parts.push(`${f.leftOut} left out (bounded)`);
@@ -18,7 +19,7 @@ function fileLine(f: FoundFile): string {
     const some = f.projectServers === f.servers ? '' : `${f.projectServers} of them `;
     parts.push(`${some}project-scoped: scanned only with ${PROJECT_FLAG}`);
   }
-  return parts.join(', ');
+  return msg`${parts.join(', ')}`;
 }
 
 export function registerWhere(program: Command): void {
@@ -36,12 +37,14 @@ export function registerWhere(program: Command): void {
       }
       if (found.files.length === 0) {
         process.stdout.write(
-          `No MCP client configuration found in ${safeText(os.homedir(), 300)} or ${safeText(process.cwd(), 300)}.\n`,
+          msg`No MCP client configuration found in ${show.path(os.homedir())} or ${show.path(process.cwd())}.\n`.text,
         );
         return;
       }
       for (const f of found.files)
-        process.stdout.write(`${f.client.padEnd(18)} ${f.scope.padEnd(7)} ${safeText(f.file, 300)}  ${fileLine(f)}\n`);
+        process.stdout.write(
+          msg`${f.client.padEnd(18)} ${f.scope.padEnd(7)} ${show.path(f.file)}  ${fileLine(f)}\n`.text,
+        );
       process.stdout.write(
         `${servers(found.targets.length).replace('server', 'distinct server')} in ${found.files.length} file${found.files.length === 1 ? '' : 's'}\n`,
       );

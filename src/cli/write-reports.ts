@@ -4,10 +4,11 @@ import { reporter, REPORTERS } from '../render/index.js';
 import type { Report } from '../model/schema.js';
 import { wholeReport, type ReportStream } from '../model/report-head.js';
 import type { SarifUris } from '../render/types.js';
-import { safeText } from '../render/terminal.js';
+import { msg, show } from '../render/message.js';
 import type { ScanFlags } from './flags.js';
 import { checkOutputDir, checkOutputFile, codeOf, writeFallback, writeOutputFile, type Content } from './output.js';
 import { htmlHint, wroteLine } from './print-scan.js';
+import { note, tell, warn } from './say.js';
 
 /** `--out` and `--json` before the scan: a path that cannot be written is a usage error, not a lost scan. */
 export async function checkOutputs(flags: ScanFlags, formats: string[]): Promise<void> {
@@ -49,17 +50,18 @@ export async function writeOutputs(
     try {
       await writeOutputFile(dest, data);
       written.push({ dest, id });
-      if (!flags.quiet) process.stderr.write(wroteLine(dest));
+      note(wroteLine(dest));
     } catch (err) {
       ok = false;
       const saved = await writeFallback(path.basename(dest), data).catch(() => undefined);
-      process.stderr.write(
-        `idemscan: cannot write ${safeText(dest, 300)} (${codeOf(err)}); ${saved ? `the report is saved in ${saved}` : 'no fallback file could be written either'}\n`,
-      );
+      const where = saved
+        ? msg`the report is saved in ${show.path(saved)}`
+        : msg`no fallback file could be written either`;
+      tell(msg`cannot write ${show.path(dest)} (${codeOf(err)}); ${where}`);
     }
   }
   const hint = htmlHint(written, command);
-  if (hint && !flags.quiet) process.stderr.write(hint);
+  if (hint) note(hint);
   if (flags.json === '-') (await reporter('json')).write!(report, (t) => process.stdout.write(t));
   return ok;
 }
@@ -69,5 +71,5 @@ async function warnSarifUris(uris: SarifUris, report: ReportStream, formats: str
   const { sarifUriWarnings } = await import('./sarif-uri.js');
   const names: string[] = [];
   for (const s of report.servers()) names.push(s.name);
-  for (const w of sarifUriWarnings(uris, names, formats)) process.stderr.write(`idemscan: warning: ${w}\n`);
+  for (const w of sarifUriWarnings(uris, names, formats)) warn(w);
 }

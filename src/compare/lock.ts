@@ -33,10 +33,11 @@ function receivedHints(annotations: Record<string, unknown> | undefined): Record
   return out;
 }
 
-/** Reads and validates a lock file; a file that cannot be used throws ReportFileError naming it. */
-export async function readLockFile(file: string): Promise<LockFile> {
-  const doc = versionedJson(await readText(file), file, 'lock file', 'lockVersion', LOCK_VERSION);
+/** Reads and validates a lock file; a file that cannot be used throws ReportFileError naming it (and `field`, the flag). */
+export async function readLockFile(file: string, field?: string): Promise<LockFile> {
+  const doc = versionedJson(await readText(file, field), file, 'lock file', 'lockVersion', LOCK_VERSION, field);
   const parsed = LockFile.safeParse(doc);
-  if (!parsed.success) throw new ReportFileError(file, `invalid lock file: ${describeZodError('', parsed.error)}`);
+  if (!parsed.success)
+    throw new ReportFileError(file, `invalid lock file: ${describeZodError('', parsed.error)}`, field);
   return parsed.data;
 }

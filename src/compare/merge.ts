@@ -2,12 +2,13 @@
  * `idemscan merge`: shard reports (`scan --shard I/N`) back into one report whose summary is what
  * one unsharded scan of the same list would have counted. Pure: reports in, a report out.
  */
+import { InputError } from '../model/input-error.js';
 import type { Report } from '../model/schema.js';
 import { summarize } from '../model/summary.js';
 import { compareText } from './diff.js';
 
-/** Reports that must not be merged: different schema versions, or a server in two of them. */
-export class MergeError extends Error {
+/** Reports that must not be merged: different schema versions, or a server in two of them. An InputError. */
+export class MergeError extends InputError {
   constructor(message: string) {
     super(message);
     this.name = 'MergeError';

@@ -4,15 +4,18 @@
  */
 import { parseJson, readBoundedText, REPORT_DEPTH } from '../model/bounded-input.js';
 import { Report, SCHEMA_VERSION } from '../model/schema.js';
+import { InputError } from '../model/input-error.js';
 import { describeZodError } from '../model/zod-errors.js';
 
-/** A report file that cannot be used: unreadable, not JSON, or not a valid report. Names file and field. */
-export class ReportFileError extends Error {
-  constructor(
-    readonly file: string,
-    readonly detail: string,
-  ) {
-    super(`${file}: ${detail}`);
+/**
+ * A saved file that cannot be used (a report, a lock file, a run index, suppressions): unreadable,
+ * not JSON, or not valid. Names the file and the field; `field` also the flag that named the file.
+ */
+export class ReportFileError extends InputError {
+  declare readonly file: string;
+
+  constructor(file: string, detail: string, field?: string) {
+    super(detail, { file, field });
     this.name = 'ReportFileError';
   }
 }
@@ -39,16 +42,17 @@ export function parseReport(text: string, file: string): Report {
   return parsed.data;
 }
 
-/** A file's text, up to SAVED_BOUNDS.maxBytes; one that cannot be read is a ReportFileError naming it. */
-export async function readText(file: string): Promise<string> {
+/** A file's text, up to SAVED_BOUNDS.maxBytes; one that cannot be read is a ReportFileError naming it (and `field`, the flag). */
+export async function readText(file: string, field?: string): Promise<string> {
   const got = await readBoundedText(file, SAVED_BOUNDS.maxBytes);
-  if ('error' in got) throw new ReportFileError(file, got.error);
+  if ('error' in got) throw new ReportFileError(file, got.error, field);
   return got.text;
 }
 
 /**
  * A JSON object whose version field (`schemaVersion` of a report, `lockVersion` of a lock file) is
- * the one this idemscan reads, checked before the schema so the error says what is wrong.
+ * the one this idemscan reads, checked before the schema so the error says what is wrong. `field`:
+ * the flag that named the file, for the error.
  */
 export function versionedJson(
   text: string,
@@ -56,17 +60,17 @@ export function versionedJson(
   kind: string,
   key: string,
   expected: string,
+  field?: string,
 ): Record<string, unknown> {
+  const fail = (detail: string) => new ReportFileError(file, detail, field);
   const parsed = parseJson(text, SAVED_BOUNDS);
-  if ('error' in parsed)
-    throw new ReportFileError(file, parsed.why === 'syntax' ? `not valid JSON: ${parsed.error}` : parsed.error);
+  if ('error' in parsed) throw fail(parsed.why === 'syntax' ? `not valid JSON: ${parsed.error}` : parsed.error);
   const doc = parsed.value;
   if (!doc || typeof doc !== 'object' || Array.isArray(doc))
-    throw new ReportFileError(file, `not an idemscan ${kind} (expected a JSON object)`);
+    throw fail(`not an idemscan ${kind} (expected a JSON object)`);
   const version = (doc as Record<string, unknown>)[key];
   if (version !== expected) {
-    throw new ReportFileError(
-      file,
+    throw fail(
       version === undefined
         ? `not an idemscan ${kind} (no ${key})`
         : `${key} ${JSON.stringify(version)} is not supported (this idemscan reads "${expected}")`,

@@ -22,12 +22,15 @@ export function entryLabel(entries: readonly unknown[], index: number): string {
   return `suppressions[${index}]${parts.length ? ` (${parts.join(', ')})` : ''}`;
 }
 
-/** Parses a suppression file; a bad one is a ReportFileError whose message names the entry and field. */
-export function parseSuppressions(text: string, file: string): Suppressions {
+/**
+ * Parses a suppression file; a bad one is a ReportFileError whose message names the entry and field
+ * (`flag`: the flag that named the file, `--suppress`).
+ */
+export function parseSuppressions(text: string, file: string, flag?: string): Suppressions {
+  const fail = (detail: string) => new ReportFileError(file, detail, flag);
   // Written by hand and small: nested as deep as any file idemscan reads.
   const parsed = parseJson(text, { maxBytes: SAVED_BOUNDS.maxBytes, maxDepth: MAX_JSON_DEPTH });
-  if ('error' in parsed)
-    throw new ReportFileError(file, parsed.why === 'syntax' ? `not JSON: ${parsed.error}` : parsed.error);
+  if ('error' in parsed) throw fail(parsed.why === 'syntax' ? `not JSON: ${parsed.error}` : parsed.error);
   const doc = parsed.value;
   const wrapped = doc !== null && typeof doc === 'object' && !Array.isArray(doc);
   const extra = wrapped
@@ -35,8 +38,7 @@ export function parseSuppressions(text: string, file: string): Suppressions {
     : [];
   const list = wrapped ? (doc as { suppressions?: unknown }).suppressions : doc;
   if (!Array.isArray(list) || extra.length > 0) {
-    throw new ReportFileError(
-      file,
+    throw fail(
       `expected an array of {rule, tool?, server?, reason, expires?}, or {"suppressions": [...]}${extra.length ? ` (unknown field "${extra[0]!.slice(0, 80)}")` : ''}`,
     );
   }
@@ -44,10 +46,7 @@ export function parseSuppressions(text: string, file: string): Suppressions {
   const entries = list.map((raw, index) => {
     const parsed = SuppressEntry.safeParse(raw);
     if (!parsed.success)
-      throw new ReportFileError(
-        file,
-        `invalid suppression ${entryLabel(list, index)}: ${describeZodError('', parsed.error)}`,
-      );
+      throw fail(`invalid suppression ${entryLabel(list, index)}: ${describeZodError('', parsed.error)}`);
     return parsed.data;
   });
   return { file, entries };

@@ -1,8 +1,9 @@
 /**
  * The defaults and size bounds written once: the library's `scan()` options, the CLI's flags and
  * the connector all read DEFAULTS; LIMITS are the sizes a report keeps of what a server sent (cut
- * with `bounded()`, model/bounds.ts, on arrival). Display widths of the reporters are presentation
- * and stay in render/.
+ * with `bounded()`, model/bounds.ts, on arrival), and `LIMITS.shown` what a message on the terminal
+ * quotes of each value (render/message.ts). Display widths of the reporters are presentation and
+ * stay in render/.
  */
 
 const MiB = 1024 * 1024;
@@ -44,4 +45,20 @@ export const LIMITS = {
   errorChars: 500,
   /** A JSON-RPC error's message, or a server's stderr tail, quoted in a failure or finding. */
   quotedChars: 300,
+  /**
+   * Characters a message on the terminal (an error, a warning, a progress line) shows of each value
+   * it quotes, by what the value is: escaped first, then cut (render/message.ts `msg`).
+   */
+  shown: {
+    /** A name: a server's, a tool's, a rule's, an entry's, a variable's; a version; a word given on the command line. */
+    name: 80,
+    /** A file or directory path. */
+    path: 300,
+    /** A URL, or a command-line word that may be one. */
+    url: 200,
+    /** One cause: why an entry was skipped, what an error said. */
+    reason: 400,
+    /** A whole message from elsewhere: a library error's detail, a warning, words not ours. */
+    message: 1_000,
+  },
 } as const;

@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { MAX_JSON_DEPTH, parseJson, readBoundedText } from './bounded-input.js';
+import { InputError, type InputPlace } from './input-error.js';
 import { describeZodError } from './zod-errors.js';
 
 const Args = z.record(z.string(), z.unknown());
@@ -24,27 +25,38 @@ export const ProbePlan = z.strictObject({
 export type ProbePlan = z.infer<typeof ProbePlan>;
 export type PlannedTool = z.infer<typeof PlannedTool>;
 
-export class PlanError extends Error {}
+/** A plan that cannot be used: unreadable, not JSON, not a plan, or naming a tool the server does not list. An InputError. */
+export class PlanError extends InputError {
+  constructor(detail: string, place: InputPlace = {}) {
+    super(detail, place);
+    this.name = 'PlanError';
+  }
+}
 
+/** `source`: what the plan is called in the error (its file, say). */
 export function parsePlan(data: unknown, source = 'plan'): ProbePlan {
+  return checkPlan(data, { file: source });
+}
+
+function checkPlan(data: unknown, place: InputPlace): ProbePlan {
   const parsed = ProbePlan.safeParse(data);
-  if (!parsed.success) throw new PlanError(`${source}: ${describeZodError('', parsed.error)}`);
+  if (!parsed.success) throw new PlanError(describeZodError('', parsed.error), place);
   return parsed.data;
 }
 
 /** A plan names a few tools and their arguments: far below this. */
 const MAX_PLAN_BYTES = 4 * 1024 * 1024;
 
+/** `--plan FILE`: read to a bound, parsed to a depth, then checked; each error names the file. */
 export async function readPlan(file: string): Promise<ProbePlan> {
+  const place = { field: '--plan', file };
   const read = await readBoundedText(file, MAX_PLAN_BYTES);
   if ('error' in read)
-    throw new PlanError(
-      `--plan ${file}: ${read.kind === 'unreadable' ? `cannot read it (${read.code ?? 'error'})` : read.error}`,
-    );
+    throw new PlanError(read.kind === 'unreadable' ? `cannot read it (${read.code ?? 'error'})` : read.error, place);
   const parsed = parseJson(read.text, { maxBytes: MAX_PLAN_BYTES, maxDepth: MAX_JSON_DEPTH });
   if ('error' in parsed)
-    throw new PlanError(`--plan ${file}: ${parsed.why === 'syntax' ? `not JSON (${parsed.error})` : parsed.error}`);
-  return parsePlan(parsed.value, file);
+    throw new PlanError(parsed.why === 'syntax' ? `not JSON (${parsed.error})` : parsed.error, place);
+  return checkPlan(parsed.value, place);
 }
 
 /** Every tool the plan lets idemscan call: the planned ones and their observers, each once. */

@@ -8,7 +8,7 @@ import { mdText } from './markdown-text.js';
 import { PROBE_OUTCOMES } from '../model/probe-outcomes.js';
 import type { ProbeOutcome, ToolProbe } from '../model/probe-schema.js';
 import type { Report } from '../model/schema.js';
-import { safeText } from './terminal.js';
+import { msg, show } from './message.js';
 import { plural } from '../model/verdicts.js';
 
 export interface ProbeRow {
@@ -44,12 +44,12 @@ export function probeTerminalLines(report: Report): string[] {
   const lines = ['', `Probe: ${probeSummaryText(report)}`];
   for (const r of rows) {
     const p = r.probe;
-    const key = p.key === null ? 'no key' : `key ${safeText(p.key, 120)}`;
+    const key = p.key === null ? 'no key' : msg`key ${show.name(p.key)}`;
     const conflict = p.conflict ? `; conflict ${p.conflict}` : '';
     lines.push(
-      `  ${PROBE_OUTCOMES[p.outcome].mark} ${safeText(r.tool, 60)}: ${p.outcome} (${key}${conflict}; ${cost(p)})`,
+      msg`  ${PROBE_OUTCOMES[p.outcome].mark} ${show.name(r.tool)}: ${p.outcome} (${key}${conflict}; ${cost(p)})`.text,
     );
-    lines.push(`      ${safeText(p.evidence.reason, 300)}`);
+    lines.push(msg`      ${show.reason(p.evidence.reason)}`.text);
   }
   return lines.map((l) => l + '\n');
 }

@@ -8,6 +8,7 @@
  */
 import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import { parseJson, REPORT_DEPTH } from '../model/bounded-input.js';
+import { InputError } from '../model/input-error.js';
 import { DEFAULTS } from '../model/limits.js';
 import { SPOOL_VERSION, SpoolHeader, SpoolLine } from '../model/spool-schema.js';
 import { describeZodError } from '../model/zod-errors.js';
@@ -18,15 +19,11 @@ import type { SpoolKey } from './spool-mac.js';
 const MAX_LINE_BYTES = DEFAULTS.maxServerBytes * 2;
 const CHUNK = 1024 * 1024;
 
-export class SpoolFileError extends Error {
-  constructor(
-    readonly file: string,
-    readonly detail: string,
-  ) {
-    super(`${file}: ${detail}`);
-    this.name = 'SpoolFileError';
-  }
-}
+/**
+ * A spool that cannot be read back: an InputError of `--resume` (exit 2 in the CLI), `--resume:
+ * FILE: what`, as its other complaints read (the file is no value of the flag).
+ */
+const spoolError = (file: string, detail: string) => new InputError(`${file}: ${detail}`, { field: '--resume' });
 
 export interface SpoolContents {
   header: SpoolHeader;
@@ -40,7 +37,7 @@ export interface SpoolContents {
 export function readSpool(file: string, key: SpoolKey): SpoolContents {
   const raw = rawLines(file);
   const first = raw.next();
-  if (first.done) throw new SpoolFileError(file, 'empty: not a spool file');
+  if (first.done) throw spoolError(file, 'empty: not a spool file');
   let header: SpoolHeader;
   try {
     header = readHeader(file, first.value.bytes, key);
@@ -61,7 +58,7 @@ export function readSpool(file: string, key: SpoolKey): SpoolContents {
           return;
         }
         const entry = SpoolLine.safeParse(signed(file, line, bytes, key, header.spool));
-        if (!entry.success) throw new SpoolFileError(file, `line ${line}: ${describeZodError('', entry.error)}`);
+        if (!entry.success) throw spoolError(file, `line ${line}: ${describeZodError('', entry.error)}`);
         yield { line, entry: entry.data };
       }
     },
@@ -72,20 +69,19 @@ export function readSpool(file: string, key: SpoolKey): SpoolContents {
 function readHeader(file: string, bytes: Buffer, key: SpoolKey): SpoolHeader {
   // The version before 2 wrote JSON lines each with a `mac` field, valid wherever they were put.
   if (bytes[0] === 0x7b)
-    throw new SpoolFileError(
+    throw spoolError(
       file,
       'line 1: a spool of an older idemscan (spool format 1), which this one does not read back: scan again without --resume',
     );
   const doc = signed(file, 1, bytes, key, '');
   const version = (doc as { idemscanSpool?: unknown } | null)?.idemscanSpool;
   if (version !== SPOOL_VERSION)
-    throw new SpoolFileError(
+    throw spoolError(
       file,
       `line 1: spool format ${String(version).slice(0, 20)}, this idemscan reads ${SPOOL_VERSION}: scan again without --resume`,
     );
   const header = SpoolHeader.safeParse(doc);
-  if (!header.success)
-    throw new SpoolFileError(file, `line 1: not a spool header: ${describeZodError('', header.error)}`);
+  if (!header.success) throw spoolError(file, `line 1: not a spool header: ${describeZodError('', header.error)}`);
   return header.data;
 }
 
@@ -96,13 +92,12 @@ function readHeader(file: string, bytes: Buffer, key: SpoolKey): SpoolHeader {
 function signed(file: string, line: number, bytes: Buffer, key: SpoolKey, spool: string): unknown {
   const payload = key.openLine(spool, line, bytes);
   if (payload === undefined)
-    throw new SpoolFileError(
+    throw spoolError(
       file,
       `line ${line}: not signed by this machine's spool key for this line of this spool (another machine or --cache-dir wrote it, it was edited, or it was moved from another spool or line): scan without --resume`,
     );
   const parsed = parseJson(payload.toString('utf8'), { maxBytes: MAX_LINE_BYTES, maxDepth: REPORT_DEPTH });
-  if ('error' in parsed)
-    throw new SpoolFileError(file, `line ${line}: not JSON idemscan wrote: ${parsed.error.slice(0, 200)}`);
+  if ('error' in parsed) throw spoolError(file, `line ${line}: not JSON idemscan wrote: ${parsed.error.slice(0, 200)}`);
   return parsed.value;
 }
 
@@ -113,11 +108,13 @@ function* rawLines(file: string): Generator<{ line: number; bytes: Buffer; compl
     // Not followed if a symlink, and not waited on if a FIFO: only a regular file is a spool.
     fd = openSync(file, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
   } catch (err) {
-    throw new SpoolFileError(file, `cannot read: ${fileErrorWords(err)}`);
+    const missing =
+      (err as NodeJS.ErrnoException).code === 'ENOENT' ? ' (a scan interrupted with this --out leaves one)' : '';
+    throw spoolError(file, `cannot read: ${fileErrorWords(err)}${missing}`);
   }
   if (!fstatSync(fd).isFile()) {
     closeSync(fd);
-    throw new SpoolFileError(file, 'not a regular file: not a spool idemscan wrote');
+    throw spoolError(file, 'not a regular file: not a spool idemscan wrote');
   }
   try {
     const chunk = Buffer.allocUnsafe(CHUNK);
@@ -136,10 +133,7 @@ function* rawLines(file: string): Generator<{ line: number; bytes: Buffer; compl
       }
       pendingBytes += n - start;
       if (pendingBytes > MAX_LINE_BYTES)
-        throw new SpoolFileError(
-          file,
-          `line ${line + 1}: longer than ${MAX_LINE_BYTES} bytes: not a line idemscan wrote`,
-        );
+        throw spoolError(file, `line ${line + 1}: longer than ${MAX_LINE_BYTES} bytes: not a line idemscan wrote`);
       pending.push(Buffer.from(chunk.subarray(start, n)));
     }
     if (pendingBytes > 0) yield { line: line + 1, bytes: Buffer.concat(pending), complete: false };

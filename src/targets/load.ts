@@ -27,10 +27,13 @@ export async function loadTargetFile(file: string, env: NodeJS.ProcessEnv = {}):
   return saved ? { targets: saved, skipped: [] } : parseTargets(text, file, env);
 }
 
-/** Reads a regular file of at most MAX_TARGET_FILE_BYTES: the path may name /dev/zero, a FIFO or a huge file. */
-export async function readBounded(file: string): Promise<string> {
+/**
+ * Reads a regular file of at most MAX_TARGET_FILE_BYTES: the path may name /dev/zero, a FIFO or a
+ * huge file. `field`: the flag that named it (`--tools`), for the error.
+ */
+export async function readBounded(file: string, field?: string): Promise<string> {
   const got = await readBoundedText(file, MAX_TARGET_FILE_BYTES);
-  if ('error' in got) throw new TargetFileError(file, got.error, got.kind);
+  if ('error' in got) throw new TargetFileError(file, got.error, got.kind, field);
   return got.text;
 }
 

@@ -5,6 +5,7 @@
  * The price: shards are balanced statistically, not exactly (see docs/SCALING.md).
  */
 import { createHash } from 'node:crypto';
+import { InputError } from '../model/input-error.js';
 
 /** Shard `index` of `count`, 1-based as in `--shard 1/3` ... `--shard 3/3`. */
 export interface Shard {
@@ -12,13 +13,13 @@ export interface Shard {
   count: number;
 }
 
-/** Parses `I/N` (1 <= I <= N); throws an Error whose message explains what is expected. */
+/** Parses `I/N` (1 <= I <= N); throws an InputError (of `--shard`) whose message explains what is expected. */
 export function parseShard(text: string): Shard {
   const m = /^\s*(\d+)\s*\/\s*(\d+)\s*$/.exec(text);
   const index = Number(m?.[1]);
   const count = Number(m?.[2]);
   if (!m || !Number.isSafeInteger(index) || !Number.isSafeInteger(count) || count < 1 || index < 1 || index > count) {
-    throw new Error(`expected I/N with 1 <= I <= N (e.g. 1/4), got "${text}"`);
+    throw new InputError(`expected I/N with 1 <= I <= N (e.g. 1/4), got "${text}"`, { field: '--shard' });
   }
   return { index, count };
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { binName, envMap, headerMap, launchText, npmSpec, ociRef, pypiSpec } from './formats/fields.js';
+import { InputError } from '../model/input-error.js';
 import { SHA256 } from '../model/package-spec.js';
 
 /** A server to scan, after its file was read and validated. Secrets live here, never in a report. */
@@ -90,14 +91,18 @@ export interface LoadedTargets {
 /** Why a whole target file could not be used: `unreadable` (path, permissions), `too-large`, `syntax` (not JSON/JSONC), `format` (an unknown shape). */
 export type TargetFileErrorKind = 'unreadable' | 'not-a-file' | 'too-large' | 'syntax' | 'format';
 
-/** A whole target file could not be used: wrong path, not JSON, unknown shape. Single bad entries are `skipped` instead. */
-export class TargetFileError extends Error {
+/** A whole target file could not be used: wrong path, not JSON, unknown shape. Single bad entries are `skipped` instead. An InputError (exit 2 in the CLI). */
+export class TargetFileError extends InputError {
+  declare readonly file: string;
+
   constructor(
-    readonly file: string,
-    readonly detail: string,
+    file: string,
+    detail: string,
     readonly kind: TargetFileErrorKind = 'format',
+    /** The flag that named the file (`--tools`), when the caller says. */
+    field?: string,
   ) {
-    super(`${file}: ${detail}`);
+    super(detail, { file, field });
     this.name = 'TargetFileError';
   }
 }

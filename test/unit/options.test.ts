@@ -3,7 +3,7 @@ import * as sdk from '@modelcontextprotocol/client';
 import { getDefaultEnvironment as sdkDefaultEnvironment } from '@modelcontextprotocol/client/stdio';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { UsageError } from '../../src/cli/exit.js';
+import { InputError } from '../../src/model/input-error.js';
 import {
   levenshtein,
   listParser,
@@ -27,7 +27,7 @@ const usage = (f: () => unknown) => {
   try {
     f();
   } catch (err) {
-    expect(err).toBeInstanceOf(UsageError);
+    expect(err).toBeInstanceOf(InputError);
     return (err as Error).message;
   }
   throw new Error('no error');

@@ -9,10 +9,10 @@ import {
   Profile,
   profileJsonSchema,
   profileUse,
-  ProfileError,
   reportRules,
 } from '../../src/classify/profiles/index.js';
 import { CATALOGUE } from '../../src/model/catalogue.js';
+import { InputError } from '../../src/model/input-error.js';
 import { parseFailOn } from '../../src/cli/fail-on.js';
 
 const openai = builtinProfiles().get('openai-apps')!;
@@ -185,7 +185,7 @@ describe('loadProfiles', () => {
     await expect(bad({ ...custom, id: 'error' })).rejects.toThrow(/id: "error" is taken/);
     await expect(bad({ ...custom, id: 'openai-apps' })).rejects.toThrow(/a builtin profile/);
     await expect(bad('{ not json')).rejects.toThrow(/not JSON/);
-    await expect(loadProfiles(['no-such-profile'])).rejects.toThrow(ProfileError);
+    await expect(loadProfiles(['no-such-profile'])).rejects.toThrow(InputError);
     await expect(loadProfiles([path.join(tmp, 'missing.json')])).rejects.toThrow(
       /missing\.json: cannot read it: no such file \(ENOENT\)/,
     );

@@ -95,12 +95,12 @@ describe('scan progress', () => {
     p.onEvent({ type: 'start', target: 'c', index: 2, total: 4 });
     tick(3100);
     const unscanned = p.unscanned(targets);
-    expect(unscannedText(unscanned, 4)).toBe(
+    expect(unscannedText(unscanned, 4)?.text).toBe(
       'not scanned (3 of 4): b (stopped after 3.1 s), c (stopped after 3.1 s), d (not started)',
     );
     expect(unscannedText([], 4)).toBeUndefined();
     const many = Array.from({ length: 14 }, (_, i) => ({ name: `s${i}` }));
-    expect(unscannedText(many, 14)).toMatch(/s9 \(not started\), and 4 more$/);
+    expect(unscannedText(many, 14)?.text).toMatch(/s9 \(not started\), and 4 more$/);
   });
 });
 

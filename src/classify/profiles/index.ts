@@ -8,7 +8,7 @@ import { ruleId } from './evaluate.js';
 import { builtinProfiles, type LoadedProfile } from './load.js';
 
 export { evaluateProfile, ruleId } from './evaluate.js';
-export { BUILTIN_IDS, builtinProfiles, loadProfiles, ProfileError, type LoadedProfile } from './load.js';
+export { BUILTIN_IDS, builtinProfiles, loadProfiles, type LoadedProfile } from './load.js';
 export { Profile, profileJsonSchema } from './schema.js';
 
 export { reportRules } from '../../model/rule-pages.js';

@@ -1,7 +1,7 @@
 /**
  * `--profile NAME|FILE`: the builtin profiles (profiles/*.json in the package) and a team's own
- * files. A file that cannot be read or does not fit the schema is a ProfileError naming the file
- * and the field; the CLI turns it into a usage error (exit 2) before anything is scanned.
+ * files. A file that cannot be read or does not fit the schema is an InputError naming the file
+ * and the field (exit 2 in the CLI), before anything is scanned.
  */
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -11,6 +11,7 @@ import { describeZodError } from '../../model/zod-errors.js';
 import { fileErrorWords } from '../../model/error-words.js';
 import { MAX_JSON_DEPTH, parseJson } from '../../model/bounded-input.js';
 import { CATALOGUE } from '../../model/catalogue.js';
+import { InputError } from '../../model/input-error.js';
 import { Profile } from './schema.js';
 
 export const BUILTIN_IDS = ['openai-apps', 'anthropic-directory'] as const;
@@ -20,7 +21,6 @@ export const RESERVED_IDS = new Set<string>(['profile', 'drift', ...Severity.opt
 
 const MAX_FILE_BYTES = 256 * 1024;
 
-export class ProfileError extends Error {}
 
 /** A profile as used by one scan: recorded in `report.options.profiles`. */
 export interface LoadedProfile {
@@ -43,6 +43,9 @@ export function builtinProfiles(): Map<string, Profile> {
   return builtins;
 }
 
+/** A `--profile` value that cannot be used. */
+const fail = (value: string, detail: string) => new InputError(detail, { field: '--profile', file: value });
+
 /** `--profile` values, each a builtin id, a path, or a comma-separated list of them. Duplicates count once. */
 export async function loadProfiles(values: string[]): Promise<LoadedProfile[]> {
   const out = new Map<string, LoadedProfile>();
@@ -51,7 +54,7 @@ export async function loadProfiles(values: string[]): Promise<LoadedProfile[]> {
     const loaded = builtin ? { profile: builtin } : await loadFile(value);
     const seen = out.get(loaded.profile.id);
     if (seen && (seen.path !== loaded.path || seen.sha256 !== loaded.sha256)) {
-      throw new ProfileError(`--profile ${value}: another profile given has the id "${loaded.profile.id}"`);
+      throw fail(value, `another profile given has the id "${loaded.profile.id}"`);
     }
     out.set(loaded.profile.id, loaded);
   }
@@ -60,25 +63,25 @@ export async function loadProfiles(values: string[]): Promise<LoadedProfile[]> {
 
 async function loadFile(file: string): Promise<LoadedProfile> {
   if (!looksLikePath(file)) {
-    throw new ProfileError(`--profile ${file}: not a builtin profile (${BUILTIN_IDS.join(', ')}) nor a path to a JSON file (say ./${file}.json)`);
+    throw fail(file, `not a builtin profile (${BUILTIN_IDS.join(', ')}) nor a path to a JSON file (say ./${file}.json)`);
   }
   let bytes: Buffer;
   try {
     const info = await stat(file);
-    if (!info.isFile()) throw new ProfileError(`--profile ${file}: not a file`);
-    if (info.size > MAX_FILE_BYTES) throw new ProfileError(`--profile ${file}: ${info.size} bytes; a profile has at most ${MAX_FILE_BYTES}`);
+    if (!info.isFile()) throw fail(file, 'not a file');
+    if (info.size > MAX_FILE_BYTES) throw fail(file, `${info.size} bytes; a profile has at most ${MAX_FILE_BYTES}`);
     bytes = await readFile(file);
   } catch (err) {
-    if (err instanceof ProfileError) throw err;
-    throw new ProfileError(`--profile ${file}: cannot read it: ${fileErrorWords(err)}`);
+    if (err instanceof InputError) throw err;
+    throw fail(file, `cannot read it: ${fileErrorWords(err)}`);
   }
   const json = parseJson(bytes.toString('utf8'), { maxBytes: MAX_FILE_BYTES, maxDepth: MAX_JSON_DEPTH });
-  if ('error' in json) throw new ProfileError(`--profile ${file}: ${json.why === 'syntax' ? `not JSON (${json.error})` : json.error}`);
+  if ('error' in json) throw fail(file, json.why === 'syntax' ? `not JSON (${json.error})` : json.error);
   const parsed = Profile.safeParse(json.value);
-  if (!parsed.success) throw new ProfileError(`--profile ${file}: ${describeZodError('', parsed.error)}`);
+  if (!parsed.success) throw fail(file, describeZodError('', parsed.error));
   const id = parsed.data.id;
   if (RESERVED_IDS.has(id) || builtinProfiles().has(id)) {
-    throw new ProfileError(`--profile ${file}: id: "${id}" is taken (${builtinProfiles().has(id) ? 'a builtin profile' : 'a word --fail-on already knows'}); choose another`);
+    throw fail(file, `id: "${id}" is taken (${builtinProfiles().has(id) ? 'a builtin profile' : 'a word --fail-on already knows'}); choose another`);
   }
   return { profile: parsed.data, path: file, sha256: createHash('sha256').update(bytes).digest('hex') };
 }
