@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { contain } from '../../src/targets/sandbox.js';
+import { serverEnv } from '../../src/targets/server-env.js';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'idemscan-eq-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -18,10 +19,15 @@ describe('a command named with "="', () => {
       `#!${process.execPath}\nconsole.log('ran', process.argv.length - 2, process.argv[2]);\nfor (const [k, v] of Object.entries(process.env).sort()) console.log(\`\${k}=\${v}\`);\n`,
     );
     chmodSync(command, 0o755);
-    const launch = contain({ command, args: ['x'] }, { sandbox: false });
-    const run = spawnSync(launch.command, launch.args, { env: { KEEP: '1' }, encoding: 'utf8', timeout: 20_000 });
+    // The target's variables reach the server carried past the wrappers (server-env.ts), not
+    // through the wrappers' own environment.
+    const launch = contain({ command, args: ['x'], env: { KEEP: '1' } }, { sandbox: false });
+    const run = spawnSync(launch.command, launch.args, { env: launch.env, encoding: 'utf8', timeout: 20_000 });
     expect(run.stdout.split('\n')[0], run.stderr).toBe('ran 1 x');
-    // What the server was given and nothing the wrappers add (sh's PWD, SHLVL, _).
-    expect(run.stdout.split('\n').slice(1).filter(Boolean)).toEqual(['KEEP=1']);
+    // What the server was given (the defaults and its own) and nothing the wrappers add (sh's PWD, SHLVL, _).
+    const given = Object.entries(serverEnv({ KEEP: '1' }))
+      .sort()
+      .map(([k, v]) => `${k}=${v}`);
+    expect(run.stdout.split('\n').slice(1).filter(Boolean)).toEqual(given);
   });
 });
