@@ -39,8 +39,9 @@ const NOT_PROBED: ToolProbe = {
 };
 
 /**
- * `timeoutMs` bounds the connection up to the listing and then each call of the experiment. A
- * plan naming a tool the server does not list is a PlanError, and then nothing was called.
+ * `timeoutMs` bounds the connection up to the listing and then each call of the experiment (but
+ * the calls of a planned tool with its own `timeoutMs`). A plan naming a tool the server does not
+ * list is a PlanError, and then nothing was called.
  */
 export async function probe(target: Target, plan: ProbePlan, options: ProbeOptions = {}): Promise<ProbeResult> {
   const timeoutMs = options.timeoutMs ?? 30_000;

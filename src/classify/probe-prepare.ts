@@ -58,6 +58,7 @@ export function prepareProbe(
       arguments: args,
       ...(conflictArgs ? { conflictArguments: conflictArgs } : {}),
       ...(planned.observe ? { observe: planned.observe } : {}),
+      ...(planned.timeoutMs ? { timeoutMs: planned.timeoutMs } : {}),
       key,
       protocolKey: serverKeyed,
       keyLocations,

@@ -14,8 +14,9 @@ import type { RpcOutcome } from './rpc.js';
 const ANSWER_CHARS = 500;
 
 /**
- * Runs the experiments classify/probe-prepare.ts made, in order, each call bounded by `timeoutMs`;
- * always values, never a throw. A connection that ended leaves the later experiments not run.
+ * Runs the experiments classify/probe-prepare.ts made, in order, each call bounded by `timeoutMs`
+ * (a planned tool's own calls by its plan's `timeoutMs` when it has one); always values, never a
+ * throw. A connection that ended leaves the later experiments not run.
  */
 export async function runExperiments(
   open: OpenSession,
@@ -41,14 +42,8 @@ export async function runExperiments(
       toolArgs: Record<string, unknown>,
       keyed: boolean,
     ): Promise<SentCall> => {
-      const call = await callTool(
-        open,
-        step,
-        toolName,
-        toolArgs,
-        keyed && e.protocolKey ? e.key : undefined,
-        opts.timeoutMs,
-      );
+      const bound = boundOf(e, toolName, opts.timeoutMs);
+      const call = await callTool(open, step, toolName, toolArgs, keyed && e.protocolKey ? e.key : undefined, bound);
       calls.push(call);
       if (call.ended) ended = call.ended;
       return call;
@@ -60,6 +55,18 @@ export async function runExperiments(
 }
 
 type Send = (step: string, tool: string, args: Record<string, unknown>, keyed: boolean) => Promise<SentCall>;
+
+/** How long one call may go unanswered, and what set it (named in a `no answer` reason). */
+interface Bound {
+  ms: number;
+  from: string;
+}
+
+/** The plan's bound is the tool's own: its observer is another tool and keeps --timeout. */
+function boundOf(e: ProbeExperiment, toolName: string, timeoutMs: number): Bound {
+  if (toolName === e.name && e.timeoutMs) return { ms: e.timeoutMs, from: "the plan's timeoutMs" };
+  return { ms: timeoutMs, from: '--timeout' };
+}
 
 /** The steps in order; the first that does not answer well ends the experiment (judge() says which). */
 async function experiment(e: ProbeExperiment, send: Send): Promise<void> {
@@ -82,7 +89,7 @@ async function callTool(
   name: string,
   args: Record<string, unknown>,
   idempotencyKey: string | undefined,
-  timeoutMs: number,
+  bound: Bound,
 ): Promise<SentCall> {
   const params: Record<string, unknown> = { name, arguments: args };
   if (idempotencyKey) params.idempotencyKey = idempotencyKey;
@@ -94,9 +101,9 @@ async function callTool(
   try {
     // Once: a server that carried the call out and then refused it (a 401 with an expired token)
     // must not get it again from the transport's re-send after a refresh.
-    answered = answerOf(await open.rpc.request('tools/call', params, timeoutMs, { once: true }));
+    answered = answerOf(await open.rpc.request('tools/call', params, bound.ms, { once: true }));
   } catch (err) {
-    answered = unanswered(err);
+    answered = unanswered(err, bound.from);
   }
   return { step, tool: name, id, ms: Math.round(performance.now() - started), ...answered };
 }
@@ -122,10 +129,10 @@ function answerOf(outcome: RpcOutcome): Answered {
  * No answer. A timeout, or a refusal (HTTP 401/403: the token was refreshed meanwhile, or a sign-in
  * is needed), leaves the connection usable; an exit or a closed stream ends every later experiment.
  */
-function unanswered(err: unknown): Answered {
+function unanswered(err: unknown, boundFrom: string): Answered {
   const failure =
     err instanceof ScanFailure ? err : new ScanFailure('protocol', String((err as Error)?.message ?? err));
-  if (failure.kind === 'timeout') return noAnswer(`no answer: ${failure.message} (--timeout)`);
+  if (failure.kind === 'timeout') return noAnswer(`no answer: ${failure.message} (${boundFrom})`);
   if (failure.kind === 'auth') return noAnswer(`no answer: refused (${failure.message})`);
   return { ...noAnswer(`no answer: the connection ended (${failure.message})`), ended: failure.message };
 }

@@ -16,6 +16,8 @@ const PlannedTool = z.strictObject({
   observe: z.strictObject({ tool: z.string().min(1), arguments: Args.default({}) }).optional(),
   /** Sent once more with the same key: a server should refuse them (`idempotency_key_conflict`). */
   conflictArguments: Args.optional(),
+  /** How long each call of this tool may go unanswered, in ms, instead of --timeout (which still bounds connecting and the observer). */
+  timeoutMs: z.number().int().min(1).max(86_400_000).optional(),
 });
 
 export const ProbePlan = z.strictObject({

@@ -60,6 +60,8 @@ export interface ProbeExperiment {
   arguments: Record<string, unknown>;
   conflictArguments?: Record<string, unknown>;
   observe?: { tool: string; arguments: Record<string, unknown> };
+  /** The plan's bound on each call of this tool; absent: --timeout. */
+  timeoutMs?: number;
   key: string;
   /** The key also goes in `params.idempotencyKey` (the server advertises `tools.idempotency`). */
   protocolKey: boolean;

@@ -264,7 +264,10 @@ describe('interpreter prefixes', () => {
   it('binds a Python installation, never a home or a prefix a rewritten pyvenv.cfg names', () => {
     expect(prefixProblem('/root')).toMatch(/a home directory/);
     expect(prefixProblem('/')).toBeDefined();
-    expect(prefixProblem(os.tmpdir())).toMatch(/not a Python installation/);
+    // A directory just made: not a home nor above one, wherever HOME is (a fresh clone's CI may put it under the temp directory).
+    expect(prefixProblem(mkdtempSync(path.join(os.tmpdir(), 'idemscan-not-python-')))).toMatch(
+      /not a Python installation/,
+    );
     const venv = mkdtempSync(path.join(os.tmpdir(), 'idemscan-venv-'));
     mkdirSync(path.join(venv, 'bin'));
     symlinkSync('/usr/bin/python3', path.join(venv, 'bin', 'python'));

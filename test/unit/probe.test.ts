@@ -76,6 +76,11 @@ describe('the plan', () => {
     expect(() => parsePlan({ tools: {} })).toThrow('the plan names no tool');
     expect(() => parsePlan({ tool: {} })).toThrow('unknown field "tool"');
   });
+  it("takes a tool's own bound on each of its calls, a whole number of ms", () => {
+    expect(parsePlan({ tools: { a: { timeoutMs: 1_000 } } }).tools.a!.timeoutMs).toBe(1_000);
+    for (const timeoutMs of [0, 1.5, '1000'])
+      expect(() => parsePlan({ tools: { a: { timeoutMs } } })).toThrow('tools.a.timeoutMs');
+  });
   it('takes secret-named argument values for redaction', () => {
     const plan = parsePlan({ tools: { a: { arguments: { api_key: 'sk-12345678', amount: 'ten' } } } });
     expect(planSecrets(plan)).toEqual(['sk-12345678']);

@@ -238,21 +238,6 @@ describe('the report pass', () => {
     ]);
   });
 
-  it('reaches every level of a 100,000-level nesting without recursion', () => {
-    let deep: Record<string, unknown> = { [secret]: `value ${secret}` };
-    for (let i = 0; i < 100_000; i++) deep = { a: deep };
-    const out = redactServer(server([tool({ annotations: { nested: deep } })], { capabilities: { x: [[deep]] } }), r);
-    const bottom = (node: Record<string, unknown>) => {
-      for (let i = 0; i < 100_000; i++) node = node.a as Record<string, unknown>;
-      return node;
-    };
-    expect(bottom(out.tools[0]!.annotations!.nested as Record<string, unknown>)).toEqual({
-      '[REDACTED]': 'value [REDACTED]',
-    });
-    const capabilities = out.capabilities as { x: Record<string, unknown>[][] };
-    expect(bottom(capabilities.x[0]![0]!)).toEqual({ '[REDACTED]': 'value [REDACTED]' });
-  });
-
   it("keeps the report's own keys and enum values even when a secret reads like one", () => {
     const plain = new Redactor({ headers: { 'X-Mode': 'read', 'X-Kind': 'name' } });
     const out = redactServer(
@@ -342,40 +327,5 @@ describe('ordinary values stay readable', () => {
     expect(r.text('deploy_to_prod')).toBe('deploy_to_prod');
     expect(r.text('deploys to production')).toBe('deploys to [REDACTED]');
     expect(r.text('Returns true if the user exists')).toBe('Returns true if the user exists');
-  });
-});
-
-describe('linear time on hostile text', () => {
-  it('a 300 KB eyJ-eyJ-... string, and other long runs, are redacted at once', () => {
-    const r = new Redactor({ headers: { A: 'a'.repeat(40), B: 'eyJ-eyJ-' } });
-    const started = performance.now();
-    for (const text of [
-      'eyJ-'.repeat(75_000),
-      'eyJ.'.repeat(75_000),
-      'sk-'.repeat(100_000),
-      'Bearer '.repeat(43_000),
-      'a'.repeat(300_000),
-      'aaaa… [1 more characters]'.repeat(12_000),
-    ]) {
-      expect(r.text(text).length).toBeGreaterThan(0);
-    }
-    // Milliseconds in fact; the JWT regex this replaces backtracked for minutes on the first string.
-    expect(performance.now() - started).toBeLessThan(10_000);
-  });
-
-  it('a 16 MB token neither overflows the regex backtrack stack nor survives', () => {
-    const r = new Redactor({});
-    // An unbounded quantifier over a run this long throws "Maximum call stack size exceeded" in V8.
-    for (const [start, body] of [
-      ['sk-', 'a'],
-      ['Bearer ', 'b'],
-      ['ghp_', 'c'],
-      ['eyJ', 'd'],
-    ] as const) {
-      const token = start + body.repeat(16 * 1024 * 1024);
-      const out = r.text(`x ${token}.${body.repeat(9)}.${body.repeat(9)} y`);
-      expect(out.length).toBeLessThan(100);
-      expect(out).toMatch(/^x \[REDACTED\]/);
-    }
   });
 });

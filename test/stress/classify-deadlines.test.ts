@@ -1,13 +1,11 @@
 /**
  * Classification of hostile input stays linear and bounded (issue 8, item 1). These inputs took
- * minutes before; the assertions are on outcomes (same words, the budget reported), the vitest
- * timeout is only what makes the old code fail.
+ * minutes before; the assertions are on outcomes (same words, the budget reported), the project's
+ * 60 s timeout is only what makes the old code fail: seconds under load pass.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { classifyServer } from '../../src/classify/index.js';
 import { findKeyArguments, nameWords, newStepBudget, SERVER_STEPS } from '../../src/classify/keys.js';
-import { watchSignals, type Interrupt } from '../../src/cli/signals.js';
-import type { Report } from '../../src/model/schema.js';
 
 /** The regex splitter nameWords replaced (quadratic on long capital runs): the oracle on short names. */
 const regexWords = (name: string) =>
@@ -45,7 +43,7 @@ describe('nameWords', () => {
     expect(nameWords('HTTPServerURLForX2Y')).toEqual(['http', 'server', 'url', 'for', 'x2', 'y']);
   });
 
-  it('reads only the head of a 100,000-capital name', { timeout: 20_000 }, () => {
+  it('reads only the head of a 100,000-capital name', () => {
     expect(nameWords(`get_${'A'.repeat(100_000)}b`)).toEqual(['get', 'a'.repeat(1_020)]);
   });
 });
@@ -55,7 +53,7 @@ describe('schema walk budget', () => {
     expect(findKeyArguments(keyAtEndOf(300)).map((k) => k.path)).toEqual(['$.idempotency_key']);
   });
 
-  it('stops a 20,000-hop chain at the step budget and says so', { timeout: 20_000 }, () => {
+  it('stops a 20,000-hop chain at the step budget and says so', () => {
     const budget = newStepBudget();
     expect(findKeyArguments(keyAtEndOf(20_000), budget, 'create_thing')).toEqual([]);
     expect(budget.cut).toEqual(['create_thing']);
@@ -63,7 +61,7 @@ describe('schema walk budget', () => {
     expect(server.findings.map((f) => f.rule)).toEqual(['schema-budget']);
   });
 
-  it("shares one budget among a server's tools", { timeout: 20_000 }, () => {
+  it("shares one budget among a server's tools", () => {
     const tools = Array.from({ length: 200 }, (_, i) => ({ name: `create_${i}`, inputSchema: keyAtEndOf(1_500) }));
     const server = classifyServer({ name: 's', rawTools: tools });
     const keyed = server.tools.filter((t) => t.verdict === 'keyed').length;
@@ -77,7 +75,7 @@ describe('schema walk budget', () => {
     });
   });
 
-  it('re-reads neither a wide map nor a long enum on every visit', { timeout: 20_000 }, () => {
+  it('re-reads neither a wide map nor a long enum on every visit', () => {
     const defs: Record<string, unknown> = {};
     for (let i = 0; i < 30; i++)
       defs[`n${i}`] = {
@@ -99,29 +97,5 @@ describe('schema walk budget', () => {
       properties: { a: { $ref: `#/${'x/'.repeat(5_000)}` }, idempotency_key: { type: 'string' } },
     };
     expect(findKeyArguments(schema).map((k) => k.path)).toEqual(['$.idempotency_key']);
-  });
-});
-
-describe('signals', () => {
-  let interrupt: Interrupt | undefined;
-  afterEach(() => {
-    interrupt?.dispose();
-    process.exitCode = undefined;
-  });
-
-  it('a signal that arrives as the scan finishes still marks the report', async () => {
-    interrupt = watchSignals();
-    const report = { options: { concurrency: 1 }, servers: [{}, {}] } as unknown as Report;
-    // Sent now, delivered by the event loop later: as when the thread was busy with a server.
-    process.kill(process.pid, 'SIGTERM');
-    const settled = await interrupt.settle(report, 2, 2);
-    expect(interrupt.interrupted).toBe(true);
-    expect(settled.options).toEqual({ concurrency: 1, interrupted: true, scanned: 2, targets: 2 });
-  });
-
-  it('leaves a report alone when no signal came', async () => {
-    interrupt = watchSignals();
-    const report = { options: {}, servers: [] } as unknown as Report;
-    expect(await interrupt.settle(report, 0, 0)).toBe(report);
   });
 });
