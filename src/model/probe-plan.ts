@@ -3,7 +3,7 @@
  * read-only tool shows their effect. Nothing outside it is ever called.
  */
 import { z } from 'zod';
-import { MAX_JSON_DEPTH, parseJson, readBoundedText } from './bounded-input.js';
+import { MAX_JSON_DEPTH, parseJson } from './bounded-input.js';
 import { describeZodError } from './zod-errors.js';
 
 const Args = z.record(z.string(), z.unknown());
@@ -33,15 +33,11 @@ export function parsePlan(data: unknown, source = 'plan'): ProbePlan {
 }
 
 /** A plan names a few tools and their arguments: far below this. */
-const MAX_PLAN_BYTES = 4 * 1024 * 1024;
+export const MAX_PLAN_BYTES = 4 * 1024 * 1024;
 
-export async function readPlan(file: string): Promise<ProbePlan> {
-  const read = await readBoundedText(file, MAX_PLAN_BYTES);
-  if ('error' in read)
-    throw new PlanError(
-      `--plan ${file}: ${read.kind === 'unreadable' ? `cannot read it (${read.code ?? 'error'})` : read.error}`,
-    );
-  const parsed = parseJson(read.text, { maxBytes: MAX_PLAN_BYTES, maxDepth: MAX_JSON_DEPTH });
+/** The plan file's text (read by `readPlan`, src/probe.ts, through io/read.ts), parsed and checked. */
+export function planOfText(text: string, file: string): ProbePlan {
+  const parsed = parseJson(text, { maxBytes: MAX_PLAN_BYTES, maxDepth: MAX_JSON_DEPTH });
   if ('error' in parsed)
     throw new PlanError(`--plan ${file}: ${parsed.why === 'syntax' ? `not JSON (${parsed.error})` : parsed.error}`);
   return parsePlan(parsed.value, file);

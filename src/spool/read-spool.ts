@@ -6,12 +6,12 @@
  * naming the file and line. Only a last line without its newline (the scan was killed while writing
  * it) is dropped, and said.
  */
-import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, readSync } from 'node:fs';
+import { openRegularSync } from '../io/read.js';
 import { parseJson, REPORT_DEPTH } from '../model/bounded-input.js';
 import { DEFAULTS } from '../model/limits.js';
 import { SPOOL_VERSION, SpoolHeader, SpoolLine } from '../model/spool-schema.js';
 import { describeZodError } from '../model/zod-errors.js';
-import { fileErrorWords } from '../model/error-words.js';
 import type { SpoolKey } from './spool-mac.js';
 
 /** A spool line, bigger than any server's report may be (its JSON, escaped), is not one idemscan wrote. */
@@ -108,17 +108,15 @@ function signed(file: string, line: number, bytes: Buffer, key: SpoolKey, spool:
 
 /** The file's lines as bytes, read 1 MiB at a time; `complete` is false for a last line without its newline. */
 function* rawLines(file: string): Generator<{ line: number; bytes: Buffer; complete: boolean }> {
-  let fd: number;
-  try {
-    // Not followed if a symlink, and not waited on if a FIFO: only a regular file is a spool.
-    fd = openSync(file, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
-  } catch (err) {
-    throw new SpoolFileError(file, `cannot read: ${fileErrorWords(err)}`);
-  }
-  if (!fstatSync(fd).isFile()) {
-    closeSync(fd);
-    throw new SpoolFileError(file, 'not a regular file: not a spool idemscan wrote');
-  }
+  // Not followed if a symlink, and not waited on if a FIFO: only a regular file is a spool. Its
+  // lines are read here, each to its own bound, rather than the whole file to one.
+  const opened = openRegularSync(file, { noFollow: true });
+  if ('error' in opened)
+    throw new SpoolFileError(
+      file,
+      opened.kind === 'not-a-file' ? 'not a regular file: not a spool idemscan wrote' : opened.error,
+    );
+  const fd = opened.fd;
   try {
     const chunk = Buffer.allocUnsafe(CHUNK);
     let pending: Buffer[] = [];

@@ -1,6 +1,6 @@
 /** Reads target files of any supported format into validated targets. */
 import path from 'node:path';
-import { readBoundedText } from '../model/bounded-input.js';
+import { readBoundedText } from '../io/read.js';
 import { parseJsonc } from './jsonc.js';
 import type { TargetFormat } from './formats/format.js';
 import { mcpServersFormat, vscodeFormat } from './formats/mcp-servers.js';
@@ -29,7 +29,7 @@ export async function loadTargetFile(file: string, env: NodeJS.ProcessEnv = {}):
 
 /** Reads a regular file of at most MAX_TARGET_FILE_BYTES: the path may name /dev/zero, a FIFO or a huge file. */
 export async function readBounded(file: string): Promise<string> {
-  const got = await readBoundedText(file, MAX_TARGET_FILE_BYTES);
+  const got = await readBoundedText(file, { maxBytes: MAX_TARGET_FILE_BYTES });
   if ('error' in got) throw new TargetFileError(file, got.error, got.kind);
   return got.text;
 }
