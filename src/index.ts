@@ -19,8 +19,8 @@ export {
 } from './classify/retry.js';
 export { placeKey } from './classify/key-place.js';
 /** `idemscan probe` as a library call (docs/PROBE.md): it calls tools, with real effects. */
-export { probe, type ProbeOptions, type ProbeResult } from './probe.js';
-export { parsePlan, readPlan, PlanError, type ProbePlan } from './model/probe-plan.js';
+export { probe, readPlan, type ProbeOptions, type ProbeResult } from './probe.js';
+export { parsePlan, PlanError, type ProbePlan } from './model/probe-plan.js';
 export { ProbeOutcome, ProbeCall, ToolProbe, ProbeSummary } from './model/probe-schema.js';
 export { PROBE_OUTCOMES, countProbes } from './model/probe-outcomes.js';
 export { REPORTERS, reporter } from './render/index.js';

@@ -7,7 +7,8 @@ import { prepareProbe } from './classify/probe-prepare.js';
 import { toolProbe } from './classify/probe-outcome.js';
 import { runExperiments } from './connect/probe-run.js';
 import { countProbes } from './model/probe-outcomes.js';
-import { PlanError, type ProbePlan } from './model/probe-plan.js';
+import { readBoundedText } from './io/read.js';
+import { MAX_PLAN_BYTES, planOfText, PlanError, type ProbePlan } from './model/probe-plan.js';
 import type { ToolProbe } from './model/probe-schema.js';
 import type { Report } from './model/schema.js';
 import { planSecrets } from './redact/plan-secrets.js';
@@ -30,6 +31,17 @@ export interface ProbeResult {
   report: Report;
   /** Worth a line on stderr: an observer not declared read-only. */
   warnings: string[];
+}
+
+/** A plan file, read to MAX_PLAN_BYTES and checked; a PlanError naming the file when it is no plan. */
+export async function readPlan(file: string): Promise<ProbePlan> {
+  const read = await readBoundedText(file, { maxBytes: MAX_PLAN_BYTES });
+  if ('error' in read)
+    throw new PlanError(read.kind === 'unreadable' ? `cannot read it (${read.code ?? 'error'})` : read.error, {
+      field: '--plan',
+      file,
+    });
+  return planOfText(read.text, file);
 }
 
 const NOT_PROBED: ToolProbe = {

@@ -41,7 +41,7 @@ export async function probeCommand(words: string[], flags: ProbeFlags): Promise<
     );
   const gates = parseGates(flags.failOn);
   const target = auditTarget(words, flags);
-  const [{ readPlan, plannedCalls }, { probe }] = await Promise.all([
+  const [{ plannedCalls }, { probe, readPlan }] = await Promise.all([
     import('../model/probe-plan.js'),
     import('../probe.js'),
   ]);

@@ -5,6 +5,7 @@
  * Each entry's depth is bounded where it is read (registry-latest.ts).
  * Failures are values: the caller keeps what it read before.
  */
+import { fetchBody, type Fetched as FetchedBody } from '../io/fetch.js';
 import { parseJson } from '../model/bounded-input.js';
 import { InputError } from '../model/input-error.js';
 
@@ -36,40 +37,37 @@ export async function getJson(
   opts: { maxBytes?: number; timeoutMs?: number; signal?: AbortSignal } = {},
 ): Promise<Fetched> {
   const maxBytes = opts.maxBytes ?? MAX_PAGE_BYTES;
-  const timeout = AbortSignal.timeout(opts.timeoutMs ?? PAGE_TIMEOUT_MS);
-  const signal = opts.signal ? AbortSignal.any([opts.signal, timeout]) : timeout;
+  const timeoutMs = opts.timeoutMs ?? PAGE_TIMEOUT_MS;
   const where = url.href;
-  try {
-    const res = await fetch(url, { redirect: 'manual', signal, headers: { accept: 'application/json' } });
-    if (res.status < 200 || res.status > 299) {
-      await res.body?.cancel().catch(() => {});
-      const moved = res.status >= 300 && res.status < 400 ? ' (a redirect: not followed)' : '';
-      return { ok: false, error: `${where}: HTTP ${res.status}${moved}` };
+  const got = await fetchBody(url, {
+    maxBytes,
+    timeoutMs,
+    ...(opts.signal ? { signal: opts.signal } : {}),
+    init: { redirect: 'manual', headers: { accept: 'application/json' } },
+  });
+  if (!got.ok) return { ok: false, error: `${where}: ${failureWords(got, maxBytes, timeoutMs)}` };
+  // Bounded in bytes only: the depth that matters is each entry's, measured by addPage
+  // (registry-latest.ts), so that one entry nested too deep is that entry's skip, not the page's.
+  const parsed = parseJson(got.bytes.toString('utf8'), { maxBytes, maxDepth: Infinity });
+  if ('error' in parsed) return { ok: false, error: `${where}: the answer is not JSON` };
+  return { ok: true, value: parsed.value };
+}
+
+function failureWords(got: Exclude<FetchedBody, { ok: true }>, maxBytes: number, timeoutMs: number): string {
+  switch (got.why) {
+    case 'status': {
+      const moved = got.status >= 300 && got.status < 400 ? ' (a redirect: not followed)' : '';
+      return `HTTP ${got.status}${moved}`;
     }
-    const declared = Number(res.headers.get('content-length') ?? NaN);
-    if (declared > maxBytes) {
-      await res.body?.cancel().catch(() => {});
-      return { ok: false, error: `${where}: ${declared} bytes, above the page bound of ${maxBytes}` };
-    }
-    const chunks: Uint8Array[] = [];
-    let total = 0;
-    for await (const chunk of res.body ?? []) {
-      total += (chunk as Uint8Array).byteLength;
-      if (total > maxBytes) return { ok: false, error: `${where}: more than ${maxBytes} bytes, above the page bound` };
-      chunks.push(chunk as Uint8Array);
-    }
-    // Bounded in bytes only: the depth that matters is each entry's, measured by addPage
-    // (registry-latest.ts), so that one entry nested too deep is that entry's skip, not the page's.
-    const parsed = parseJson(Buffer.concat(chunks).toString('utf8'), { maxBytes, maxDepth: Infinity });
-    if ('error' in parsed) return { ok: false, error: `${where}: the answer is not JSON` };
-    return { ok: true, value: parsed.value };
-  } catch (err) {
-    if (opts.signal?.aborted) return { ok: false, error: `${where}: interrupted` };
-    if (timeout.aborted)
-      return { ok: false, error: `${where}: no answer within ${(opts.timeoutMs ?? PAGE_TIMEOUT_MS) / 1000} s` };
-    return {
-      ok: false,
-      error: `${where}: ${(err as { cause?: Error }).cause?.message ?? (err as Error).message}`,
-    };
+    case 'too-large':
+      return got.declared === undefined
+        ? `more than ${maxBytes} bytes, above the page bound`
+        : `${got.declared} bytes, above the page bound of ${maxBytes}`;
+    case 'interrupted':
+      return 'interrupted';
+    case 'timeout':
+      return `no answer within ${timeoutMs / 1000} s`;
+    case 'failed':
+      return (got.error as { cause?: Error }).cause?.message ?? got.error.message;
   }
 }

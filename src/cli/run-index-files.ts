@@ -20,7 +20,7 @@ import {
   runsBefore,
   withRun,
 } from '../compare/run-index.js';
-import { readBoundedText } from '../model/bounded-input.js';
+import { readBoundedText } from '../io/read.js';
 import { RUN_FILES } from '../model/formats.js';
 import type { Report } from '../model/schema.js';
 import { describeZodError } from '../model/zod-errors.js';
@@ -33,7 +33,7 @@ import { note } from './say.js';
 /** ROOT/index.json, validated; none yet is an empty index. */
 export async function readIndex(root: string): Promise<RunIndex> {
   const file = path.join(root, INDEX_FILE);
-  const read = await readBoundedText(file, SAVED_BOUNDS.maxBytes);
+  const read = await readBoundedText(file, { maxBytes: SAVED_BOUNDS.maxBytes });
   if ('error' in read) {
     if (read.code === 'ENOENT') return emptyIndex();
     throw new ReportFileError(file, read.error);

@@ -2,7 +2,8 @@
  * Reads a report file written by `scan`, `audit` or `merge`: its schemaVersion, then the zod
  * `Report` schema. The one loader of `report`, `diff` and `merge`.
  */
-import { parseJson, readBoundedText, REPORT_DEPTH } from '../model/bounded-input.js';
+import { readBoundedText } from '../io/read.js';
+import { parseJson, REPORT_DEPTH } from '../model/bounded-input.js';
 import { Report, SCHEMA_VERSION } from '../model/schema.js';
 import { InputError } from '../model/input-error.js';
 import { describeZodError } from '../model/zod-errors.js';
@@ -44,7 +45,7 @@ export function parseReport(text: string, file: string): Report {
 
 /** A file's text, up to SAVED_BOUNDS.maxBytes; one that cannot be read is a ReportFileError naming it (and `field`, the flag). */
 export async function readText(file: string, field?: string): Promise<string> {
-  const got = await readBoundedText(file, SAVED_BOUNDS.maxBytes);
+  const got = await readBoundedText(file, { maxBytes: SAVED_BOUNDS.maxBytes });
   if ('error' in got) throw new ReportFileError(file, got.error, field);
   return got.text;
 }

@@ -6,8 +6,9 @@
  * Keys are hashes: the launch (with its env) may hold secrets, and the cache is a plain file.
  */
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { readBoundedTextSync } from '../io/read.js';
 import { parseJson } from '../model/bounded-input.js';
 
 const FILE = 'eras.json';
@@ -18,25 +19,31 @@ const MEMO_BOUNDS = { maxBytes: 16 * 1024 * 1024, maxDepth: 1 };
 export class EraMemo {
   private constructor(private readonly entries: Map<string, number>) {}
 
+  /** Only idemscan writes the file, but a server run without --sandbox could plant a FIFO or a link there. */
   static load(cacheDir: string): EraMemo {
-    try {
-      const parsed = parseJson(readFileSync(path.join(cacheDir, FILE), 'utf8'), MEMO_BOUNDS);
-      const data = ('value' in parsed ? parsed.value : {}) as Record<string, unknown>;
-      const fresh = Object.entries(data).filter(
-        (e): e is [string, number] => typeof e[1] === 'number' && Date.now() - e[1] < TTL_MS,
-      );
-      return new EraMemo(new Map(fresh));
-    } catch {
-      return new EraMemo(new Map());
-    }
+    const read = readBoundedTextSync(path.join(cacheDir, FILE), { maxBytes: MEMO_BOUNDS.maxBytes, noFollow: true });
+    const parsed = 'text' in read ? parseJson(read.text, MEMO_BOUNDS) : read;
+    const data = 'value' in parsed && parsed.value !== null && typeof parsed.value === 'object' ? parsed.value : {};
+    const fresh = Object.entries(data).filter(
+      (e): e is [string, number] => typeof e[1] === 'number' && Date.now() - e[1] < TTL_MS,
+    );
+    return new EraMemo(new Map(fresh));
   }
 
+  /** Written beside and renamed over: whatever was planted at the name (a FIFO, a link) is replaced, never opened. */
   save(cacheDir: string): void {
+    const tmp = path.join(cacheDir, `${FILE}.${process.pid}.tmp`);
     try {
       mkdirSync(cacheDir, { recursive: true });
-      writeFileSync(path.join(cacheDir, FILE), JSON.stringify(Object.fromEntries(this.entries), null, 1));
+      writeFileSync(tmp, JSON.stringify(Object.fromEntries(this.entries), null, 1), { flag: 'wx' });
+      renameSync(tmp, path.join(cacheDir, FILE));
     } catch {
       // A read-only cache only costs the probe timeout next time.
+      try {
+        rmSync(tmp, { force: true });
+      } catch {
+        // nothing was written
+      }
     }
   }
 

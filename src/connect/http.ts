@@ -5,6 +5,7 @@
  */
 import { SSEClientTransport, StreamableHTTPClientTransport, type AuthProvider } from '@modelcontextprotocol/client';
 import type { Channel, ChannelEvents, SendOptions } from './channel.js';
+import { guardBody, readHead, request } from '../io/fetch.js';
 import { basicAuthFromUrl } from '../redact/redact.js';
 import { bounded } from '../model/bounds.js';
 import { isErrorObject, notJsonRpc, unquotedBody } from './error-body.js';
@@ -172,52 +173,37 @@ function boundedFetch(
   onResponse?: (res: Response) => void,
 ): typeof fetch {
   return async (input, init) => {
-    const signal = init?.signal ? AbortSignal.any([init.signal, closed]) : closed;
     const dispatcher = proxyDispatcher();
     const once = sentOnce.admit(init?.body);
-    const res = await fetch(input, { ...init, signal, ...(dispatcher ? { dispatcher } : {}) } as RequestInit);
+    const res = await request(input, {
+      ...(init ? { init } : {}),
+      signal: closed,
+      ...(dispatcher ? { dispatcher } : {}),
+    });
     if (once) once.status = res.status;
     onResponse?.(res);
     if (!res.body) return res;
-    if (!res.ok) return errorResponse(res, res.body);
-    let seen = 0;
+    if (!res.ok) return errorResponse(res);
     answer.type = res.headers.get('content-type');
     answer.bytes = 0;
-    const guard = new TransformStream<Uint8Array, Uint8Array>({
-      transform(chunk, ctl) {
-        seen += chunk.byteLength;
-        answer.bytes = seen;
-        if (seen > limit) ctl.error(new ScanFailure('protocol', `response body exceeded ${limit} bytes`));
-        else ctl.enqueue(chunk);
-      },
-    });
-    return new Response(res.body.pipeThrough(guard), {
-      status: res.status,
-      statusText: res.statusText,
-      headers: res.headers,
-    });
+    return guardBody(
+      res,
+      limit,
+      () => new ScanFailure('protocol', `response body exceeded ${limit} bytes`),
+      (seen) => (answer.bytes = seen),
+    );
   };
 }
 
 /** The error body as the SDK will quote it: the error object, or only its size and content type. */
-async function errorResponse(res: Response, body: ReadableStream<Uint8Array>): Promise<Response> {
-  const chunks: Uint8Array[] = [];
-  let seen = 0;
-  let cut = false;
-  for await (const chunk of body as unknown as AsyncIterable<Uint8Array>) {
-    seen += chunk.byteLength;
-    if (seen > ERROR_BODY_BYTES) {
-      cut = true; // and the rest is never downloaded
-      break;
-    }
-    chunks.push(chunk);
-  }
-  if (cut) await body.cancel().catch(() => {});
-  const text = Buffer.concat(chunks).toString('utf8');
+async function errorResponse(res: Response): Promise<Response> {
+  // Past ERROR_BODY_BYTES the rest is never downloaded.
+  const { bytes, cut } = await readHead(res, ERROR_BODY_BYTES);
+  const text = bytes.toString('utf8');
   const quoted =
     !cut && isErrorObject(text)
       ? text
-      : unquotedBody(res.headers.get('content-type'), cut ? ERROR_BODY_BYTES : seen, cut);
+      : unquotedBody(res.headers.get('content-type'), cut ? ERROR_BODY_BYTES : bytes.length, cut);
   const empty = res.status === 204 || res.status === 304;
   return new Response(empty ? null : quoted, { status: res.status, statusText: res.statusText, headers: res.headers });
 }

@@ -225,6 +225,7 @@ function hasLiveMember(pgid: number): boolean {
   }
   return pids.some((pid) => {
     try {
+      // The kernel's own line, not a file anyone wrote: read as it is, not through io/read.ts.
       const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
       const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
       return Number(fields[2]) === pgid && fields[0] !== 'Z';

@@ -1,15 +1,13 @@
 /**
- * The one reader of JSON that others wrote: files (reports, locks, plans, profiles, suppressions,
- * the run index, caches) and network answers (the MCP Registry, OAuth, error bodies). Each is
- * bounded in size and in depth before anything walks it: V8's JSON.parse is iterative, but
- * JSON.stringify, zod and most walks recurse, so a 400 KB `[[[[...` overflows the stack far from
- * where it came in. Every check here is one linear pass with no recursion on the input.
+ * The one parser of JSON that others wrote: files (reports, locks, plans, profiles, suppressions,
+ * the run index, caches; read by io/read.ts) and network answers (the MCP Registry, OAuth, error
+ * bodies; fetched by io/fetch.ts). Each is bounded in size and in depth before anything walks it:
+ * V8's JSON.parse is iterative, but JSON.stringify, zod and most walks recurse, so a 400 KB
+ * `[[[[...` overflows the stack far from where it came in. Every check here is one linear pass with
+ * no recursion on the input. Pure functions of text, so they stay in model/, which uses them itself
+ * (bounds.ts cuts kept server values with jsonExtent); io/ does the reading.
  * Target files and client configs (JSON with comments) go through targets/jsonc.ts, bounded alike.
  */
-import { constants } from 'node:fs';
-import { open } from 'node:fs/promises';
-import { fileErrorWords } from './error-words.js';
-
 /**
  * Objects and arrays nested in one file or value (the outermost counts 1): real files nest a
  * handful of levels, and every recursive walk of idemscan and of node is safe far below this.
@@ -28,9 +26,6 @@ export interface JsonBounds {
 }
 
 export type JsonResult = { value: unknown } | { error: string; why: 'size' | 'depth' | 'syntax' };
-
-const sizeWords = (bytes: number) =>
-  bytes < 1024 * 1024 ? `${bytes} bytes` : `${Math.round((bytes / 1024 / 1024) * 10) / 10} MB`;
 
 /** `text` parsed, or why not: larger than the bound, nested deeper, or not JSON (the parser's words). */
 export function parseJson(text: string, bounds: JsonBounds): JsonResult {
@@ -118,42 +113,3 @@ export function jsonExtent(value: unknown, bounds: { maxDepth: number; maxLength
 
 /** A scalar's JSON; undefined, a function or a symbol in an array is written `null`. */
 const scalarLength = (v: unknown): number => (JSON.stringify(v) as string | undefined)?.length ?? 4;
-
-/** A file's text, or why not; `code` is the system's (ENOENT) when it could not be read. */
-export type ReadResult =
-  { text: string } | { error: string; kind: 'too-large' | 'unreadable' | 'not-a-file'; code?: string };
-
-/**
- * A regular file's text, read a MiB at a time and never more than `maxBytes`: the path may name a
- * huge file. Anything else is refused before a byte is read: a FIFO or a terminal (a cloned
- * repository's `.cursor/mcp.json` can be either, or a link to one) would wait forever, a device
- * such as /dev/zero never ends. Opened non-blocking, so that opening a FIFO does not wait either.
- */
-export async function readBoundedText(file: string, maxBytes: number): Promise<ReadResult> {
-  const chunks: Buffer[] = [];
-  let total = 0;
-  try {
-    const handle = await open(file, constants.O_RDONLY | constants.O_NONBLOCK);
-    try {
-      const stat = await handle.stat();
-      // A directory is said as reading it would have said it (EISDIR).
-      if (stat.isDirectory())
-        return { error: `cannot read: ${fileErrorWords({ code: 'EISDIR' })}`, kind: 'unreadable', code: 'EISDIR' };
-      if (!stat.isFile())
-        return { error: 'not a regular file (a FIFO, socket or device); not read', kind: 'not-a-file' };
-      for (;;) {
-        const { buffer, bytesRead } = await handle.read(Buffer.allocUnsafe(1024 * 1024), 0, 1024 * 1024, null);
-        if (bytesRead === 0) break;
-        total += bytesRead;
-        if (total > maxBytes) return { error: `larger than ${sizeWords(maxBytes)}; not read`, kind: 'too-large' };
-        chunks.push(buffer.subarray(0, bytesRead));
-      }
-    } finally {
-      await handle.close();
-    }
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    return { error: `cannot read: ${fileErrorWords(err)}`, kind: 'unreadable', ...(code ? { code } : {}) };
-  }
-  return { text: Buffer.concat(chunks).toString('utf8') };
-}

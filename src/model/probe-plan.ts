@@ -3,7 +3,7 @@
  * read-only tool shows their effect. Nothing outside it is ever called.
  */
 import { z } from 'zod';
-import { MAX_JSON_DEPTH, parseJson, readBoundedText } from './bounded-input.js';
+import { MAX_JSON_DEPTH, parseJson } from './bounded-input.js';
 import { InputError, type InputPlace } from './input-error.js';
 import { describeZodError } from './zod-errors.js';
 
@@ -47,15 +47,12 @@ function checkPlan(data: unknown, place: InputPlace): ProbePlan {
 }
 
 /** A plan names a few tools and their arguments: far below this. */
-const MAX_PLAN_BYTES = 4 * 1024 * 1024;
+export const MAX_PLAN_BYTES = 4 * 1024 * 1024;
 
-/** `--plan FILE`: read to a bound, parsed to a depth, then checked; each error names the file. */
-export async function readPlan(file: string): Promise<ProbePlan> {
+/** The plan file's text (read by `readPlan`, src/probe.ts, through io/read.ts), parsed and checked; each error names the file. */
+export function planOfText(text: string, file: string): ProbePlan {
   const place = { field: '--plan', file };
-  const read = await readBoundedText(file, MAX_PLAN_BYTES);
-  if ('error' in read)
-    throw new PlanError(read.kind === 'unreadable' ? `cannot read it (${read.code ?? 'error'})` : read.error, place);
-  const parsed = parseJson(read.text, { maxBytes: MAX_PLAN_BYTES, maxDepth: MAX_JSON_DEPTH });
+  const parsed = parseJson(text, { maxBytes: MAX_PLAN_BYTES, maxDepth: MAX_JSON_DEPTH });
   if ('error' in parsed)
     throw new PlanError(parsed.why === 'syntax' ? `not JSON (${parsed.error})` : parsed.error, place);
   return checkPlan(parsed.value, place);

@@ -86,6 +86,7 @@ export function rulePage(page: string): string | undefined {
   if (!pages.has(page)) {
     let text: string | undefined;
     try {
+      // A file of the installed package (the URL is only ever one of its pages), not of the user.
       text = readFileSync(url, 'utf8');
     } catch {
       text = undefined;

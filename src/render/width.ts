@@ -1,53 +1,25 @@
 /**
- * Columns on a terminal. Text here has been through `safeText` first (no controls, joiners or
- * variation selectors left), so each code point is one glyph: zero columns for a combining mark,
- * two for East Asian wide and fullwidth characters and emoji, one for everything else.
+ * Columns on a terminal, as string-width measures them: the measure cli-table3 pads and truncates
+ * every cell by (columns.ts), so a width chosen here (a layout, a middle cut) is the width it draws.
+ * Text here has been through `safeText` first (no controls, joiners or variation selectors left).
+ * What stays ours: the cuts (at the end, in the middle, each distinct) and the padding.
  */
+import stringWidth from 'string-width';
 
-const COMBINING = /^[\p{Mn}\p{Me}]$/u;
-const EMOJI = /^\p{Emoji_Presentation}$/u;
-
-/** East Asian Wide (W) and Fullwidth (F) blocks (EastAsianWidth.txt, the large ranges). */
-const WIDE: readonly [number, number][] = [
-  [0x1100, 0x115f],
-  [0x231a, 0x231b],
-  [0x2329, 0x232a],
-  [0x2e80, 0x303e],
-  [0x3041, 0x33ff],
-  [0x3400, 0x4dbf],
-  [0x4e00, 0x9fff],
-  [0xa000, 0xa4cf],
-  [0xa960, 0xa97f],
-  [0xac00, 0xd7a3],
-  [0xf900, 0xfaff],
-  [0xfe10, 0xfe19],
-  [0xfe30, 0xfe6f],
-  [0xff00, 0xff60],
-  [0xffe0, 0xffe6],
-  [0x16fe0, 0x18aff],
-  [0x1b000, 0x1b2ff],
-  [0x1f200, 0x1f2ff],
-  [0x20000, 0x3fffd],
-];
-
-function isWide(cp: number): boolean {
-  if (cp < 0x1100) return false;
-  for (const [lo, hi] of WIDE) if (cp >= lo && cp <= hi) return true;
-  return false;
-}
-
-/** Columns one code point takes. */
-export function charWidth(ch: string): number {
-  const cp = ch.codePointAt(0)!;
-  if (cp < 0x300) return 1; // ASCII and Latin: the common case, no regex
-  if (COMBINING.test(ch)) return 0;
-  return isWide(cp) || EMOJI.test(ch) ? 2 : 1;
-}
+/** Printable ASCII, one column a character: the common case, without string-width's emoji pass. */
+const ASCII = /^[\x20-\x7e]*$/;
 
 export function displayWidth(text: string): number {
-  let w = 0;
-  for (const ch of text) w += charWidth(ch);
-  return w;
+  return ASCII.test(text) ? text.length : stringWidth(text);
+}
+
+/**
+ * Columns one code point takes. A run of them may take fewer than their sum (string-width counts
+ * an emoji sequence, such as a flag, as 2), so a cut summed from these never measures wider.
+ */
+function charWidth(ch: string): number {
+  const cp = ch.codePointAt(0)!;
+  return cp >= 0x20 && cp < 0x7f ? 1 : stringWidth(ch);
 }
 
 /** The longest head of `text` that fits `width` columns (whole code points). */

@@ -6,13 +6,13 @@
  * naming the file and line. Only a last line without its newline (the scan was killed while writing
  * it) is dropped, and said.
  */
-import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, readSync } from 'node:fs';
+import { openRegularSync } from '../io/read.js';
 import { parseJson, REPORT_DEPTH } from '../model/bounded-input.js';
 import { InputError } from '../model/input-error.js';
 import { DEFAULTS } from '../model/limits.js';
 import { SPOOL_VERSION, SpoolHeader, SpoolLine } from '../model/spool-schema.js';
 import { describeZodError } from '../model/zod-errors.js';
-import { fileErrorWords } from '../model/error-words.js';
 import type { SpoolKey } from './spool-mac.js';
 
 /** A spool line, bigger than any server's report may be (its JSON, escaped), is not one idemscan wrote. */
@@ -103,19 +103,15 @@ function signed(file: string, line: number, bytes: Buffer, key: SpoolKey, spool:
 
 /** The file's lines as bytes, read 1 MiB at a time; `complete` is false for a last line without its newline. */
 function* rawLines(file: string): Generator<{ line: number; bytes: Buffer; complete: boolean }> {
-  let fd: number;
-  try {
-    // Not followed if a symlink, and not waited on if a FIFO: only a regular file is a spool.
-    fd = openSync(file, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
-  } catch (err) {
-    const missing =
-      (err as NodeJS.ErrnoException).code === 'ENOENT' ? ' (a scan interrupted with this --out leaves one)' : '';
-    throw spoolError(file, `cannot read: ${fileErrorWords(err)}${missing}`);
+  // Not followed if a symlink, and not waited on if a FIFO: only a regular file is a spool. Its
+  // lines are read here, each to its own bound, rather than the whole file to one.
+  const opened = openRegularSync(file, { noFollow: true });
+  if ('error' in opened) {
+    if (opened.kind === 'not-a-file') throw spoolError(file, 'not a regular file: not a spool idemscan wrote');
+    const missing = opened.code === 'ENOENT' ? ' (a scan interrupted with this --out leaves one)' : '';
+    throw spoolError(file, `${opened.error}${missing}`);
   }
-  if (!fstatSync(fd).isFile()) {
-    closeSync(fd);
-    throw spoolError(file, 'not a regular file: not a spool idemscan wrote');
-  }
+  const fd = opened.fd;
   try {
     const chunk = Buffer.allocUnsafe(CHUNK);
     let pending: Buffer[] = [];

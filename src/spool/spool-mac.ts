@@ -9,8 +9,9 @@
  * offline by whoever reads the file.
  */
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { closeSync, constants, fstatSync, mkdirSync, openSync, readSync, writeSync } from 'node:fs';
+import { closeSync, constants, mkdirSync, openSync, writeSync } from 'node:fs';
 import path from 'node:path';
+import { readBoundedSync } from '../io/read.js';
 
 const KEY_FILE = 'spool.key';
 const KEY_BYTES = 32;
@@ -58,17 +59,15 @@ export class SpoolKey {
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
     }
-    const fd = openSync(file, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
-    try {
-      if (!fstatSync(fd).isFile()) throw new Error(`${file}: not a regular file`);
-      const text = Buffer.alloc(KEY_BYTES * 2);
-      const n = readSync(fd, text);
-      const key = Buffer.from(text.subarray(0, n).toString('latin1'), 'hex');
-      if (key.length !== KEY_BYTES) throw new Error(`${file}: not a spool key (${KEY_BYTES * 2} hex digits)`);
-      return new SpoolKey(key);
-    } finally {
-      closeSync(fd);
-    }
+    // Its first KEY_BYTES * 2 bytes: the hex digits idemscan wrote.
+    const read = readBoundedSync(file, { maxBytes: KEY_BYTES * 2, cut: true, noFollow: true });
+    if ('error' in read)
+      throw Object.assign(new Error(read.kind === 'not-a-file' ? `${file}: not a regular file` : read.error), {
+        code: read.code,
+      });
+    const key = Buffer.from(read.bytes.toString('latin1'), 'hex');
+    if (key.length !== KEY_BYTES) throw new Error(`${file}: not a spool key (${KEY_BYTES * 2} hex digits)`);
+    return new SpoolKey(key);
   }
 
   /** The key's MAC of `text` (a target's key: spool-run.ts). */

@@ -15,6 +15,7 @@ const SYSTEM = ['/bin', '/sbin', '/usr', '/lib', '/lib32', '/lib64', '/libx32', 
 export function passwdHomes(file = '/etc/passwd'): string[] {
   let text: string;
   try {
+    // The system's own file, which only root writes: read as it is, not through io/read.ts.
     text = readFileSync(file, 'utf8');
   } catch {
     return [];

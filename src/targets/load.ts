@@ -1,6 +1,6 @@
 /** Reads target files of any supported format into validated targets. */
 import path from 'node:path';
-import { readBoundedText } from '../model/bounded-input.js';
+import { readBoundedText } from '../io/read.js';
 import { parseJsonc } from './jsonc.js';
 import type { TargetFormat } from './formats/format.js';
 import { mcpServersFormat, vscodeFormat } from './formats/mcp-servers.js';
@@ -32,7 +32,7 @@ export async function loadTargetFile(file: string, env: NodeJS.ProcessEnv = {}):
  * huge file. `field`: the flag that named it (`--tools`), for the error.
  */
 export async function readBounded(file: string, field?: string): Promise<string> {
-  const got = await readBoundedText(file, MAX_TARGET_FILE_BYTES);
+  const got = await readBoundedText(file, { maxBytes: MAX_TARGET_FILE_BYTES });
   if ('error' in got) throw new TargetFileError(file, got.error, got.kind, field);
   return got.text;
 }

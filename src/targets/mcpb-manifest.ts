@@ -3,6 +3,8 @@
  * bundle is installed or started: a scan of other servers loads no zod.
  */
 import { z } from 'zod';
+import path from 'node:path';
+import { readBoundedText } from '../io/read.js';
 import { MAX_JSON_DEPTH, parseJson } from '../model/bounded-input.js';
 import { describeZodError } from './formats/format.js';
 import { envMap, launchText } from './formats/fields.js';
@@ -41,6 +43,15 @@ export type McpbManifest = z.infer<typeof Manifest>;
 
 /** A manifest is a few KB: its tools, prompts and user settings. */
 const MAX_MANIFEST_BYTES = 4 * 1024 * 1024;
+
+/**
+ * The manifest of a bundle unpacked in the cache: idemscan wrote it from verified bytes, but a
+ * server run without --sandbox may have replaced it (with a FIFO, a link, a huge file).
+ */
+export async function readManifest(dir: string): Promise<{ manifest: McpbManifest } | { error: string }> {
+  const read = await readBoundedText(path.join(dir, 'manifest.json'), { maxBytes: MAX_MANIFEST_BYTES, noFollow: true });
+  return 'text' in read ? parseManifest(read.text) : { error: `manifest.json: ${read.error}` };
+}
 
 export function parseManifest(text: string): { manifest: McpbManifest } | { error: string } {
   const doc = parseJson(text, { maxBytes: MAX_MANIFEST_BYTES, maxDepth: MAX_JSON_DEPTH });

@@ -7,8 +7,9 @@
  */
 import { createHash } from 'node:crypto';
 import { existsSync, realpathSync } from 'node:fs';
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { fetchBody, type RedirectPolicy } from '../io/fetch.js';
 import { within } from './bwrap.js';
 import { installEach } from './install-each.js';
 import type { McpbManifest } from './mcpb-manifest.js';
@@ -28,52 +29,45 @@ export function mcpbDir(cacheDir: string, sha256: string): string {
 
 const installed = (t: Target, cacheDir: string) => SHA256.test(t.mcpb!.sha256) && existsSync(path.join(mcpbDir(cacheDir, t.mcpb!.sha256), 'manifest.json'));
 
-/** The bundle's bytes, refused past the size bound (announced or streamed) or on a redirect to plain http. */
-async function download(url: string, signal: AbortSignal): Promise<Buffer> {
-  let at = url;
-  for (let hop = 0; ; hop++) {
-    const problem = packageUrlProblem(at);
-    if (problem) throw new Error(hop ? `redirected to ${at}: ${problem}` : problem);
-    const res = await fetch(at, { redirect: 'manual', signal });
-    if (res.status >= 300 && res.status < 400 && res.headers.get('location')) {
-      if (hop >= MAX_REDIRECTS) throw new Error(`more than ${MAX_REDIRECTS} redirects`);
-      at = new URL(res.headers.get('location')!, at).href;
-      await res.body?.cancel();
-      continue;
-    }
-    if (!res.ok || !res.body) throw new Error(`download failed: HTTP ${res.status}`);
-    const max = MCPB_LIMITS.maxDownloadBytes;
-    const announced = Number(res.headers.get('content-length') ?? '0');
-    if (announced > max) {
-      await res.body.cancel();
-      throw new Error(`the bundle is ${announced} bytes, more than the ${max} allowed`);
-    }
-    const chunks: Buffer[] = [];
-    let size = 0;
-    for await (const chunk of res.body) {
-      size += (chunk as Uint8Array).length;
-      if (size > max) throw new Error(`the bundle is more than the ${max} bytes allowed`);
-      chunks.push(Buffer.from(chunk as Uint8Array));
-    }
-    return Buffer.concat(chunks);
-  }
-}
+/** A redirect is followed only to a URL a bundle may be downloaded from, at most MAX_REDIRECTS times. */
+const BUNDLE_REDIRECTS: RedirectPolicy = {
+  follow(location, from, hop) {
+    if (hop > MAX_REDIRECTS) throw new Error(`more than ${MAX_REDIRECTS} redirects`);
+    const next = new URL(location, from);
+    const problem = packageUrlProblem(next.href);
+    if (problem) throw new Error(`redirected to ${next.href}: ${problem}`);
+    return next;
+  },
+};
 
-/** The entry's bundle, downloaded and checked against its sha256, or why not. */
+/** The entry's bundle, downloaded (refused past the size bound, announced or streamed) and checked against its sha256, or why not. */
 async function verified(t: Target, ctx: InstallContext): Promise<Buffer | string> {
   const { url, sha256 } = t.mcpb!;
-  const signal = AbortSignal.any([AbortSignal.timeout(DOWNLOAD_TIMEOUT_MS), ...(ctx.signal ? [ctx.signal] : [])]);
-  let bytes: Buffer;
-  try {
-    bytes = await download(url, signal);
-  } catch (err) {
-    if (ctx.signal?.aborted) return 'interrupted';
-    // No URL in the words: they are shown beside other entries that pin the hash, whose reports do not redact it.
-    return (err as Error).name === 'TimeoutError' ? `no download within ${DOWNLOAD_TIMEOUT_MS / 60_000} minutes` : (err as Error).message;
+  const problem = packageUrlProblem(url);
+  if (problem) return problem;
+  const max = MCPB_LIMITS.maxDownloadBytes;
+  const got = await fetchBody(url, {
+    maxBytes: max,
+    timeoutMs: DOWNLOAD_TIMEOUT_MS,
+    redirects: BUNDLE_REDIRECTS,
+    ...(ctx.signal ? { signal: ctx.signal } : {}),
+  });
+  // No URL in the words: they are shown beside other entries that pin the hash, whose reports do not redact it.
+  if (!got.ok) {
+    if (got.why === 'interrupted') return 'interrupted';
+    if (got.why === 'timeout') return `no download within ${DOWNLOAD_TIMEOUT_MS / 60_000} minutes`;
+    if (got.why === 'status') return `download failed: HTTP ${got.status}`;
+    if (got.why === 'too-large')
+      return got.declared === undefined
+        ? `the bundle is more than the ${max} bytes allowed`
+        : `the bundle is ${got.declared} bytes, more than the ${max} allowed`;
+    return got.error.message;
   }
   // Before anything is unpacked: a bundle whose bytes are not the ones the entry pins is not opened.
-  const got = createHash('sha256').update(bytes).digest('hex');
-  return got === sha256 ? bytes : `sha256 mismatch: the entry pins ${sha256}, the download is ${got}; nothing was unpacked`;
+  const digest = createHash('sha256').update(got.bytes).digest('hex');
+  return digest === sha256
+    ? got.bytes
+    : `sha256 mismatch: the entry pins ${sha256}, the download is ${digest}; nothing was unpacked`;
 }
 
 async function installOne(t: Target, ctx: InstallContext): Promise<string | undefined> {
@@ -137,8 +131,8 @@ export function bundleLaunch(dir: string, manifest: McpbManifest, env: Record<st
 
 async function launch(t: Target, cacheDir: string): Promise<PackageLaunch> {
   const dir = mcpbDir(cacheDir, t.mcpb!.sha256);
-  const { parseManifest } = await import('./mcpb-manifest.js');
-  const checked = parseManifest(await readFile(path.join(dir, 'manifest.json'), 'utf8'));
+  const { readManifest } = await import('./mcpb-manifest.js');
+  const checked = await readManifest(dir);
   if ('error' in checked) throw new Error(checked.error);
   const l = bundleLaunch(dir, checked.manifest, t.env);
   return { ...l, args: [...l.args, ...(t.args ?? [])] };

@@ -4,13 +4,14 @@
  * wrapper process between us and the server.
  */
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import pLimit from 'p-limit';
 import { contain, type ContainOptions, type SandboxMode } from './sandbox.js';
 import type { Target } from './types.js';
 import { defaultCacheDir } from '../model/cache-dir.js';
 import { boundedTail } from '../model/bounds.js';
+import { readBoundedText } from '../io/read.js';
 import { MAX_JSON_DEPTH, parseJson } from '../model/bounded-input.js';
 
 
@@ -214,8 +215,10 @@ const PACKAGE_JSON_BOUNDS = { maxBytes: 16 * 1024 * 1024, maxDepth: MAX_JSON_DEP
 export async function resolveNpmLaunch(target: Target, cacheDir: string): Promise<{ command: string; args: string[] }> {
   const spec = target.npm!;
   const pkgJsonPath = installedPackageJson(cacheDir, spec);
-  // The package's own file, as its registry sent it: bounded like any file idemscan reads.
-  const parsed = parseJson(await readFile(pkgJsonPath, 'utf8'), PACKAGE_JSON_BOUNDS);
+  // The package's own file, as its registry sent it (or as a server run without --sandbox left it):
+  // bounded like any file idemscan reads.
+  const read = await readBoundedText(pkgJsonPath, { maxBytes: PACKAGE_JSON_BOUNDS.maxBytes });
+  const parsed = 'text' in read ? parseJson(read.text, PACKAGE_JSON_BOUNDS) : read;
   if ('error' in parsed) throw new Error(`${spec}: its package.json: ${parsed.error}`);
   const pkg = parsed.value as { name: string; bin?: string | Record<string, string> };
   const bins = typeof pkg.bin === 'string' ? { [unscoped(pkg.name)]: pkg.bin } : (pkg.bin ?? {});
@@ -227,7 +230,9 @@ export async function resolveNpmLaunch(target: Target, cacheDir: string): Promis
     throw new Error(`${spec} has no bin${target.bin ? ` named "${target.bin}"` : ''} (has: ${names.join(', ') || 'none'})`);
   }
   const binPath = path.resolve(path.dirname(pkgJsonPath), file);
-  const head = await readFile(binPath, 'utf8').then((t) => t.slice(0, 200), () => '');
+  // Its first line is all that tells a node script: a bin that is huge, a FIFO or missing has none.
+  const bin = await readBoundedText(binPath, { maxBytes: 200, cut: true });
+  const head = 'text' in bin ? bin.text : '';
   const isNode = /\.[cm]?js$/.test(binPath) || /^#!.*\bnode\b/.test(head);
   return isNode
     ? { command: process.execPath, args: [binPath, ...(target.args ?? [])] }

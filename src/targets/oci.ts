@@ -9,10 +9,11 @@
  * each entry fails at once and says so.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { readBoundedText } from '../io/read.js';
 import { installEach, installerEnv } from './install-each.js';
 import type { InstallContext, PackageKind, PackageLaunch } from './package-kind.js';
 import { parseOciRef } from '../model/package-spec.js';
@@ -106,7 +107,10 @@ async function installOne(t: Target, ctx: InstallContext): Promise<string | unde
 async function launch(t: Target, cacheDir: string): Promise<PackageLaunch> {
   const found = findEngine();
   if ('error' in found) throw new Error(found.error);
-  const digest = readFileSync(digestFile(cacheDir, t), 'utf8').trim();
+  // Written at install; a server run without --sandbox may have put a FIFO or a huge file there.
+  const read = await readBoundedText(digestFile(cacheDir, t), { maxBytes: 4096, noFollow: true });
+  if ('error' in read) throw new Error(`${digestFile(cacheDir, t)}: ${read.error}`);
+  const digest = read.text.trim();
   // The digest recorded at install, so that a re-tagged image is not what runs.
   const image = digest.includes('@sha256:') ? digest : t.oci!;
   const own = Object.fromEntries(Object.entries(engineEnv()).filter(([k]) => !/^(?:PATH|HOME)$/.test(k)));

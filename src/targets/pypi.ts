@@ -6,9 +6,10 @@
  * server then runs as the console script the package names, from the venv.
  */
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { readBoundedTextSync } from '../io/read.js';
 import { installEach, installerEnv } from './install-each.js';
 import type { InstallContext, PackageKind, PackageLaunch } from './package-kind.js';
 import { normalizePypiName, packageUrlProblem, parsePypiSpec, type PypiSpec } from '../model/package-spec.js';
@@ -24,6 +25,11 @@ const INSTALLED = '.idemscan-installed';
 const SDISTS_ALLOWED_TEXT = ' (sdists allowed)';
 const SDISTS_ALLOWED = / \(sdists allowed\)$/;
 const withoutSlash = (url: string) => (url.endsWith('/') ? url.slice(0, -1) : url);
+/**
+ * The marker, a dist-info's entry points: small files of the venv, which the package's own files
+ * and a server run without --sandbox can rewrite (a FIFO would block these synchronous reads).
+ */
+const VENV_FILE = { maxBytes: 1024 * 1024, noFollow: true };
 
 /**
  * What one PyPI install is: the normalized name, the version and the index. Another index is
@@ -97,12 +103,9 @@ const parsed = (t: Target): PypiSpec => {
 const installed = (t: Target, cacheDir: string) => {
   const got = parsePypiSpec(t.pypi!);
   if ('error' in got) return false;
-  let said: string;
-  try {
-    said = readFileSync(path.join(pypiDir(cacheDir, got, t.index), INSTALLED), 'utf8').split('\n')[0]!;
-  } catch {
-    return false;
-  }
+  const read = readBoundedTextSync(path.join(pypiDir(cacheDir, got, t.index), INSTALLED), VENV_FILE);
+  if ('error' in read) return false;
+  const said = read.text.split('\n')[0]!;
   const from = said.indexOf(' from ');
   const index = from < 0 ? '' : said.slice(from + 6).replace(SDISTS_ALLOWED, '');
   return withoutSlash(index) === withoutSlash(t.index ?? DEFAULT_INDEX);
@@ -138,14 +141,10 @@ export function consoleScripts(venv: string, name: string): string[] {
     const site = path.join(lib, py, 'site-packages');
     for (const info of safeList(site)) {
       if (!info.endsWith('.dist-info') || normalizePypiName(info.slice(0, info.indexOf('-') < 0 ? undefined : info.indexOf('-'))) !== want) continue;
-      let text = '';
-      try {
-        text = readFileSync(path.join(site, info, 'entry_points.txt'), 'utf8');
-      } catch {
-        continue;
-      }
+      const read = readBoundedTextSync(path.join(site, info, 'entry_points.txt'), VENV_FILE);
+      if ('error' in read) continue;
       let section = '';
-      for (const raw of text.split('\n')) {
+      for (const raw of read.text.split('\n')) {
         const line = raw.trim();
         if (line.startsWith('[')) section = line;
         else if (section === '[console_scripts]' && line.includes('=')) out.push(line.slice(0, line.indexOf('=')).trim());

@@ -5,8 +5,9 @@
  * the prefix only, checked to be a Python installation, never the home around it.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, realpathSync } from 'node:fs';
+import { existsSync, readdirSync, realpathSync } from 'node:fs';
 import path from 'node:path';
+import { readBoundedTextSync } from '../io/read.js';
 import { within } from './bwrap.js';
 import { homeDirs } from './homes.js';
 import { boundedTail } from '../model/bounds.js';
@@ -45,13 +46,12 @@ export function findPython(): Interpreter | { error: string } {
  */
 export function venvPrefix(venv: string): string | { error: string } {
   let home: string | undefined;
-  try {
-    for (const line of readFileSync(path.join(venv, 'pyvenv.cfg'), 'utf8').split('\n')) {
-      const eq = line.indexOf('=');
-      if (eq > 0 && line.slice(0, eq).trim() === 'home') home = line.slice(eq + 1).trim();
-    }
-  } catch {
-    return { error: `${venv} has no pyvenv.cfg` };
+  // A FIFO would block this synchronous read; a few lines of settings are far below the bound.
+  const cfg = readBoundedTextSync(path.join(venv, 'pyvenv.cfg'), { maxBytes: 64 * 1024, noFollow: true });
+  if ('error' in cfg) return { error: `${venv} has no pyvenv.cfg` };
+  for (const line of cfg.text.split('\n')) {
+    const eq = line.indexOf('=');
+    if (eq > 0 && line.slice(0, eq).trim() === 'home') home = line.slice(eq + 1).trim();
   }
   if (!home || !path.isAbsolute(home)) return { error: `${venv}/pyvenv.cfg names no interpreter home` };
   let python: string;

@@ -1,9 +1,6 @@
-/** The one bounded reader of JSON from files and the network (model/bounded-input.ts) and the cut of kept server values (model/bounds.ts). */
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
+/** The one bounded parser of JSON from files and the network (model/bounded-input.ts) and the cut of kept server values (model/bounds.ts); the reads are test/unit/io-read.test.ts. */
 import { describe, expect, it } from 'vitest';
-import { jsonExtent, MAX_JSON_DEPTH, parseJson, readBoundedText } from '../../src/model/bounded-input.js';
+import { jsonExtent, MAX_JSON_DEPTH, parseJson } from '../../src/model/bounded-input.js';
 import { boundedObject, serverInfoOf } from '../../src/model/bounds.js';
 
 const arrays = (depth: number) => '['.repeat(depth) + ']'.repeat(depth);
@@ -76,29 +73,6 @@ describe('jsonExtent', () => {
     cyclic.push(cyclic, 'x'.repeat(100));
     const got = jsonExtent(cyclic, { maxDepth: Infinity, maxLength: 1_000 });
     expect('length' in got && got.length > 1_000).toBe(true);
-  });
-});
-
-describe('readBoundedText', () => {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'idemscan-bounded-'));
-
-  it('reads a file up to the bound, and refuses one byte more without reading on', async () => {
-    const file = path.join(dir, 'f.json');
-    writeFileSync(file, 'x'.repeat(1024));
-    expect(await readBoundedText(file, 1024)).toEqual({ text: 'x'.repeat(1024) });
-    expect(await readBoundedText(file, 1023)).toEqual({ error: 'larger than 1023 bytes; not read', kind: 'too-large' });
-  });
-
-  it('names why a file cannot be read, with its code', async () => {
-    expect(await readBoundedText(path.join(dir, 'missing'), 10)).toEqual({
-      error: 'cannot read: no such file (ENOENT)',
-      kind: 'unreadable',
-      code: 'ENOENT',
-    });
-  });
-
-  it.runIf(existsSync('/dev/zero'))('an endless device is refused before a byte is read', async () => {
-    expect(await readBoundedText('/dev/zero', 2 * 1024 * 1024)).toMatchObject({ kind: 'not-a-file' });
   });
 });
 

@@ -147,6 +147,22 @@ describe('widths', () => {
     expect(cutMiddle('😀😀😀😀😀😀', 5)).not.toMatch(/[\ud800-\udfff](?![\udc00-\udfff])/u);
   });
 
+  it('measures as cli-table3 draws: names with combining marks past U+036F are shown whole, each its own', () => {
+    // Hebrew points and a Devanagari sign: cli-table3 (string-width) counts each as a column.
+    const names = [
+      '\u05e9\u05c1\u05b8\u05dc\u05d5\u05b9\u05dd-staging',
+      '\u05e9\u05c1\u05b8\u05dc\u05d5\u05b9\u05dd-prod',
+      'ki\u0901-db',
+    ];
+    const r = report(names.map((n) => server(n)));
+    const lines = summaryTable(r.servers, r.summary, Infinity).lines;
+    for (const n of names)
+      expect(
+        lines.some((l) => l.startsWith(`${n} `)),
+        lines.join('\n'),
+      ).toBe(true);
+  });
+
   it('keeps shortened texts distinct, even against a text that looks like a cut', () => {
     const texts = ['abcdefghij-1-klmnop', 'abcdefghij-2-klmnop', 'abcdefghij-1-klmnop', 'abc…mnop', 'abc…mnop~1'];
     for (const w of [3, 5, 8, 10, 40]) {

@@ -5,10 +5,9 @@
  */
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { readFile, stat } from 'node:fs/promises';
 import { Severity, Verdict } from '../../model/schema.js';
 import { describeZodError } from '../../model/zod-errors.js';
-import { fileErrorWords } from '../../model/error-words.js';
+import { readBounded, type ReadFailure } from '../../io/read.js';
 import { MAX_JSON_DEPTH, parseJson } from '../../model/bounded-input.js';
 import { CATALOGUE } from '../../model/catalogue.js';
 import { InputError } from '../../model/input-error.js';
@@ -36,6 +35,7 @@ let builtins: Map<string, Profile> | undefined;
 export function builtinProfiles(): Map<string, Profile> {
   builtins ??= new Map(
     BUILTIN_IDS.map((id) => {
+      // Files of the installed package, not of the user: read as they are.
       const text = readFileSync(new URL(`../../../profiles/${id}.json`, import.meta.url), 'utf8');
       return [id, Profile.parse(JSON.parse(text))];
     }),
@@ -65,16 +65,9 @@ async function loadFile(file: string): Promise<LoadedProfile> {
   if (!looksLikePath(file)) {
     throw fail(file, `not a builtin profile (${BUILTIN_IDS.join(', ')}) nor a path to a JSON file (say ./${file}.json)`);
   }
-  let bytes: Buffer;
-  try {
-    const info = await stat(file);
-    if (!info.isFile()) throw fail(file, 'not a file');
-    if (info.size > MAX_FILE_BYTES) throw fail(file, `${info.size} bytes; a profile has at most ${MAX_FILE_BYTES}`);
-    bytes = await readFile(file);
-  } catch (err) {
-    if (err instanceof InputError) throw err;
-    throw fail(file, `cannot read it: ${fileErrorWords(err)}`);
-  }
+  const read = await readBounded(file, { maxBytes: MAX_FILE_BYTES });
+  if ('error' in read) throw fail(file, readWords(read));
+  const bytes = read.bytes;
   const json = parseJson(bytes.toString('utf8'), { maxBytes: MAX_FILE_BYTES, maxDepth: MAX_JSON_DEPTH });
   if ('error' in json) throw fail(file, json.why === 'syntax' ? `not JSON (${json.error})` : json.error);
   const parsed = Profile.safeParse(json.value);
@@ -84,6 +77,12 @@ async function loadFile(file: string): Promise<LoadedProfile> {
     throw fail(file, `id: "${id}" is taken (${builtinProfiles().has(id) ? 'a builtin profile' : 'a word --fail-on already knows'}); choose another`);
   }
   return { profile: parsed.data, path: file, sha256: createHash('sha256').update(bytes).digest('hex') };
+}
+
+function readWords(read: ReadFailure): string {
+  if (read.kind === 'too-large') return `more than ${MAX_FILE_BYTES} bytes; a profile has at most ${MAX_FILE_BYTES}`;
+  if (read.kind === 'not-a-file') return 'not a file';
+  return `cannot read it: ${read.error.replace(/^cannot read: /, '')}`;
 }
 
 function looksLikePath(value: string): boolean {

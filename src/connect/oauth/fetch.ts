@@ -5,6 +5,7 @@
  * bodies the SDK may quote in an error cut to what is JSON. A server's metadata is untrusted: it
  * must not send idemscan to another host over plain http, or redirect it somewhere the user never named.
  */
+import { readBody, request, type RedirectPolicy } from '../../io/fetch.js';
 import { MAX_JSON_DEPTH, parseJson } from '../../model/bounded-input.js';
 import { isErrorObject } from '../error-body.js';
 import { proxyDispatcher } from '../proxy.js';
@@ -111,53 +112,49 @@ export interface GuardOptions {
 export function guardedFetch(opts: GuardOptions): typeof fetch {
   const maxBytes = opts.maxBytes ?? METADATA_BYTES;
   return async (input, init) => {
-    let url = new URL(input instanceof Request ? input.url : String(input));
-    const origin = url.origin;
-    const timeout = AbortSignal.timeout(opts.timeoutMs);
-    const signals = [timeout, ...(opts.signal ? [opts.signal] : []), ...(init?.signal ? [init.signal] : [])];
-    const request = {
-      ...init,
-      signal: AbortSignal.any(signals),
-      redirect: 'manual' as const,
+    const url = new URL(input instanceof Request ? input.url : String(input));
+    const problem = urlProblem(url, opts.serverOrigin);
+    if (problem) throw new RefusedUrlError(problem);
+    const res = await request(url, {
+      ...(init ? { init } : {}),
+      timeoutMs: opts.timeoutMs,
+      ...(opts.signal ? { signal: opts.signal } : {}),
+      redirects: sameOrigin(url.origin, opts.serverOrigin),
       dispatcher: proxyDispatcher(),
-    };
-    for (let hop = 0; ; hop++) {
-      const problem = urlProblem(url, opts.serverOrigin);
+    });
+    return boundedBody(res, maxBytes);
+  };
+}
+
+/** Redirects within the first URL's origin only, at most MAX_REDIRECTS, each URL checked again. */
+function sameOrigin(origin: string, serverOrigin: string): RedirectPolicy {
+  return {
+    follow(location, from, hop) {
+      const next = URL.canParse(location, from) ? new URL(location, from) : undefined;
+      if (!next || next.origin !== origin)
+        throw new RefusedUrlError(`refused a redirect from ${origin} to another origin`);
+      if (hop > MAX_REDIRECTS) throw new RefusedUrlError(`more than ${MAX_REDIRECTS} redirects from ${origin}`);
+      const problem = urlProblem(next, serverOrigin);
       if (problem) throw new RefusedUrlError(problem);
-      const res = await fetch(url, request as RequestInit);
-      const location = res.headers.get('location');
-      if (res.status >= 300 && res.status < 400 && location) {
-        const next = URL.canParse(location, url) ? new URL(location, url) : undefined;
-        if (!next || next.origin !== origin)
-          throw new RefusedUrlError(`refused a redirect from ${origin} to another origin`);
-        if (hop >= MAX_REDIRECTS) throw new RefusedUrlError(`more than ${MAX_REDIRECTS} redirects from ${origin}`);
-        await res.body?.cancel();
-        url = next;
-        continue;
-      }
-      return boundedBody(res, maxBytes);
-    }
+      return next;
+    },
   };
 }
 
 /** The body, read whole up to `maxBytes` (metadata and token answers are small). */
 async function boundedBody(res: Response, maxBytes: number): Promise<Response> {
   if (!res.body) return res;
-  const chunks: Uint8Array[] = [];
-  let seen = 0;
-  for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
-    seen += chunk.byteLength;
-    if (seen > maxBytes) {
-      await res.body.cancel().catch(() => {});
-      throw new RefusedUrlError(`an OAuth answer from ${new URL(res.url || 'http://x').host} passed ${maxBytes} bytes`);
-    }
-    chunks.push(chunk);
-  }
-  const text = Buffer.concat(chunks);
+  const read = await readBody(res, maxBytes);
+  if ('tooLarge' in read)
+    throw new RefusedUrlError(`an OAuth answer from ${new URL(res.url || 'http://x').host} passed ${maxBytes} bytes`);
   // The SDK quotes a body it cannot parse ("Raw body: ...", JSON.parse's own excerpt): an answer
   // that is not what OAuth sends (JSON; an error object when refused) reaches it empty.
   const body =
-    res.status === 204 || res.status === 304 ? null : oauthShaped(res, text.toString('utf8'), maxBytes) ? text : '';
+    res.status === 204 || res.status === 304
+      ? null
+      : oauthShaped(res, read.bytes.toString('utf8'), maxBytes)
+        ? read.bytes
+        : '';
   return new Response(body, { status: res.status, statusText: res.statusText, headers: res.headers });
 }
 

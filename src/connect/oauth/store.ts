@@ -3,8 +3,9 @@
  * `<cache>/oauth/`, mode 0600 in a 0700 directory. docs/OAUTH.md documents every field.
  */
 import { createHash } from 'node:crypto';
-import { chmodSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { readBoundedTextSync } from '../../io/read.js';
 import { MAX_JSON_DEPTH, parseJson } from '../../model/bounded-input.js';
 import type {
   OAuthDiscoveryState,
@@ -50,7 +51,11 @@ export function recordFile(cacheDir: string, issuer: string, serverUrl: string):
 /** A record holds a few tokens and the servers' metadata: far below this. */
 const MAX_RECORD_BYTES = 1024 * 1024;
 
-/** Every readable record; a damaged file is skipped (and left for `logout` to remove). */
+/**
+ * Every readable record; a damaged file is skipped (and left for `logout` to remove). Only idemscan
+ * writes here, but a server run without --sandbox can plant anything: a FIFO would block this
+ * synchronous read for ever, a link point elsewhere.
+ */
 export function readRecords(cacheDir: string): { file: string; record: TokenRecord }[] {
   let names: string[];
   try {
@@ -61,14 +66,13 @@ export function readRecords(cacheDir: string): { file: string; record: TokenReco
   const out: { file: string; record: TokenRecord }[] = [];
   for (const name of names.filter((n) => n.endsWith('.json'))) {
     const file = path.join(oauthDir(cacheDir), name);
-    try {
-      const parsed = parseJson(readFileSync(file, 'utf8'), { maxBytes: MAX_RECORD_BYTES, maxDepth: MAX_JSON_DEPTH });
-      const record = ('value' in parsed ? parsed.value : undefined) as TokenRecord | undefined;
-      if (record?.version === 1 && typeof record.serverUrl === 'string' && typeof record.issuer === 'string')
-        out.push({ file, record });
-    } catch {
-      // unreadable: not ours to guess at
-    }
+    const read = readBoundedTextSync(file, { maxBytes: MAX_RECORD_BYTES, noFollow: true });
+    // unreadable: not ours to guess at
+    const parsed =
+      'text' in read ? parseJson(read.text, { maxBytes: MAX_RECORD_BYTES, maxDepth: MAX_JSON_DEPTH }) : read;
+    const record = ('value' in parsed ? parsed.value : undefined) as TokenRecord | undefined;
+    if (record?.version === 1 && typeof record.serverUrl === 'string' && typeof record.issuer === 'string')
+      out.push({ file, record });
   }
   return out;
 }
