@@ -1,6 +1,6 @@
 /** Reports built in memory for reporter and compare tests: servers classified from raw tools as a scan would. */
 import { classifyServer } from '../../src/classify/index.js';
-import type { Report, ServerReport } from '../../src/model/schema.js';
+import type { Report, ServerReport, ToolReport } from '../../src/model/schema.js';
 import { summarize } from '../../src/model/summary.js';
 
 /** A server that answered with `rawTools`; `extra` overrides any field (its `capabilities` are classified too). */
@@ -35,3 +35,25 @@ export function reportOf(servers: ServerReport[], extra: Partial<Omit<Report, 's
     ...extra,
   };
 }
+
+/** A read-only tool report as classification leaves it, for passes over reports (redaction). */
+export const toolReport = (extra: Partial<ToolReport>): ToolReport => ({
+  name: 't',
+  effective: { readOnly: true, destructive: false, idempotent: false, openWorld: false },
+  verdict: 'read-only',
+  keyArguments: [],
+  findings: [],
+  ...extra,
+});
+
+/** An ok HTTP server report holding `tools` as they are (nothing classified). */
+export const serverReport = (tools: ToolReport[], extra: Partial<ServerReport> = {}): ServerReport => ({
+  name: 's',
+  status: 'ok',
+  target: { transport: 'http' },
+  idempotencyCapability: false,
+  durationMs: 1,
+  tools,
+  findings: [],
+  ...extra,
+});

@@ -1,30 +1,14 @@
 /** Redaction on hostile sizes: linear on long runs, no regex stack overflow, no recursion on deep nesting. */
 import { describe, expect, it } from 'vitest';
-import type { ServerReport, ToolReport } from '../../src/model/schema.js';
 import { Redactor } from '../../src/redact/redact.js';
 import { redactServer } from '../../src/redact/redact-report.js';
+import { serverReport, toolReport } from '../helpers/reports.js';
 
 describe('the report pass', () => {
   const secret = 'hdrvalue09';
   const r = new Redactor({ headers: { 'X-Api': secret }, url: 'https://u:pw-secret-10@example.test/mcp' });
-  const tool = (extra: Partial<ToolReport>): ToolReport => ({
-    name: 't',
-    effective: { readOnly: true, destructive: false, idempotent: false, openWorld: false },
-    verdict: 'read-only',
-    keyArguments: [],
-    findings: [],
-    ...extra,
-  });
-  const server = (tools: ToolReport[], extra: Partial<ServerReport> = {}): ServerReport => ({
-    name: 's',
-    status: 'ok',
-    target: { transport: 'http' },
-    idempotencyCapability: false,
-    durationMs: 1,
-    tools,
-    findings: [],
-    ...extra,
-  });
+  const tool = toolReport;
+  const server = serverReport;
 
   it('reaches every level of a 100,000-level nesting without recursion', () => {
     let deep: Record<string, unknown> = { [secret]: `value ${secret}` };

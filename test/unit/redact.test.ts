@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { bounded, boundedDescription, boundedTail, DESCRIPTION_LIMIT } from '../../src/model/bounds.js';
-import type { ServerReport, ToolReport } from '../../src/model/schema.js';
 import { expandFields } from '../../src/targets/expand.js';
 import { describeTarget, Redactor } from '../../src/redact/redact.js';
 import { redactDeep, redactServer } from '../../src/redact/redact-report.js';
+import { serverReport, toolReport } from '../helpers/reports.js';
 
 describe('redaction', () => {
   it('keeps env and header names, never their values', () => {
@@ -187,24 +187,8 @@ describe('the secret set: every value idemscan put into the launch', () => {
 describe('the report pass', () => {
   const secret = 'hdrvalue09';
   const r = new Redactor({ headers: { 'X-Api': secret }, url: 'https://u:pw-secret-10@example.test/mcp' });
-  const tool = (extra: Partial<ToolReport>): ToolReport => ({
-    name: 't',
-    effective: { readOnly: true, destructive: false, idempotent: false, openWorld: false },
-    verdict: 'read-only',
-    keyArguments: [],
-    findings: [],
-    ...extra,
-  });
-  const server = (tools: ToolReport[], extra: Partial<ServerReport> = {}): ServerReport => ({
-    name: 's',
-    status: 'ok',
-    target: { transport: 'http' },
-    idempotencyCapability: false,
-    durationMs: 1,
-    tools,
-    findings: [],
-    ...extra,
-  });
+  const tool = toolReport;
+  const server = serverReport;
 
   it('redacts key argument names and paths (property names are server text)', () => {
     const out = redactServer(
