@@ -32,6 +32,9 @@ write(at('w2.json'), week('2026-12-14', [payKeyed]));
 write(at('w3.json'), week('2026-12-21', [payKeyed]));
 
 /** `merge SHARD --out RUN --index ROOT --compare latest`, then `extra`. */
+/** `report RUN --index ROOT --compare latest --format md --out OUT`: a run's Markdown with its trend. */
+const reportCompareLatest = (report: string, root: string, out: string) =>
+  idemscan(['report', report, '--index', root, '--compare', 'latest', '--format', 'md', '--out', out]);
 const mergeRun = (shard: string, run: string, root: string, extra: string[] = []) =>
   idemscan(['merge', shard, '--out', run, '--index', root, '--compare', 'latest', ...extra]);
 
@@ -69,18 +72,7 @@ describe('merge --index and --compare latest', () => {
     );
 
     // report --compare latest finds the same earlier run.
-    const md = await idemscan([
-      'report',
-      path.join(root, '2026-12-14', 'report.json'),
-      '--index',
-      root,
-      '--compare',
-      'latest',
-      '--format',
-      'md',
-      '--out',
-      at('md'),
-    ]);
+    const md = await reportCompareLatest(path.join(root, '2026-12-14', 'report.json'), root, at('md'));
     expect(md.exitCode, md.stderr).toBe(0);
     expect(readFileSync(at('md', 'report.md'), 'utf8')).toContain('## Trend since');
 
@@ -202,18 +194,7 @@ describe('merge --index and --compare latest', () => {
       '2026-12-07',
     ]);
 
-    const md = await idemscan([
-      'report',
-      path.join(root, '2026-12-21', 'report.json'),
-      '--index',
-      root,
-      '--compare',
-      'latest',
-      '--format',
-      'md',
-      '--out',
-      at('md-malformed'),
-    ]);
+    const md = await reportCompareLatest(path.join(root, '2026-12-21', 'report.json'), root, at('md-malformed'));
     expect(md.exitCode, md.stderr).toBe(0);
     expect(md.stderr).toContain(`--compare latest: skipped ${bad}: invalid report: startedAt`);
     expect(readFileSync(at('md-malformed', 'report.md'), 'utf8')).toContain('## Trend since');

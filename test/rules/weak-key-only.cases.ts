@@ -3,17 +3,22 @@ import { hints, ruleCases, schema, type InvalidCase, type RuleCase } from '../he
 const annotations = hints(false, false, false);
 const placeOrder = (description: string) => ({ tools: [{ name: 'place_order', annotations, description }] });
 
-/** A description that promises deduplication or a key. */
-const promises = [
+/** Descriptions that promise deduplication or a key (also the word test of describesDeduplication). */
+export const PROMISING = [
   'Retried requests are deduplicated.',
   'Pass the same Idempotency-Key header value to retry safely.',
   'Duplicate orders are rejected.',
   'Prevents duplicate charges when a request is retried.',
   'Not cached: calls with one request id are de-duplicated for 24 hours.',
-].map((d): InvalidCase => ({ name: `promises: ${d}`, input: placeOrder(d), errors: [{ evidence: 'description' }] }));
+];
+const promises = PROMISING.map((d): InvalidCase => ({
+  name: `promises: ${d}`,
+  input: placeOrder(d),
+  errors: [{ evidence: 'description' }],
+}));
 
-/** A negation, or a warning about duplicates. */
-const negations = [
+/** Negations, or warnings about duplicates (also the word test of describesDeduplication). */
+export const NOT_PROMISING = [
   'This tool is not idempotent.',
   "Charges the card. This call isn't idempotent.",
   'A non-idempotent write.',
@@ -24,7 +29,12 @@ const negations = [
   'No deduplication is done: retry with care.',
   'The operation is not guaranteed to be idempotent.',
   "Doesn't dedupe retries.",
-].map((d): RuleCase => ({ name: `does not promise: ${d}`, input: placeOrder(d), raises: [] }));
+];
+const negations = NOT_PROMISING.map((d): RuleCase => ({
+  name: `does not promise: ${d}`,
+  input: placeOrder(d),
+  raises: [],
+}));
 
 const calledTwice = 'Idempotent: calling it twice has the same effect.';
 

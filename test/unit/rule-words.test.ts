@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { isDispatcherName } from '../../src/classify/rules/generic-dispatcher.js';
 import { describesDeduplication } from '../../src/classify/rules/weak-key-only.js';
 import { isReadNamed, writeVerb } from '../../src/classify/rules/words.js';
+import { NOT_PROMISING, PROMISING } from '../rules/weak-key-only.cases.js';
 
 describe('name words', () => {
   it.each([
@@ -94,27 +95,10 @@ describe('isDispatcherName', () => {
 });
 
 describe('describesDeduplication', () => {
-  it.each([
-    'Retried requests are deduplicated.',
-    'Pass the same Idempotency-Key header value to retry safely.',
-    'Duplicate orders are rejected.',
-    'Prevents duplicate charges when a request is retried.',
-    'Not cached: calls with one request id are de-duplicated for 24 hours.',
-  ])('counts a description that promises deduplication or a key: %s', (description) => {
+  it.each(PROMISING)('counts a description that promises deduplication or a key: %s', (description) => {
     expect(describesDeduplication(description, true)).toBe(true);
   });
-  it.each([
-    'This tool is not idempotent.',
-    "Charges the card. This call isn't idempotent.",
-    'A non-idempotent write.',
-    'Non idempotent: every call creates a new order.',
-    'Duplicate requests create duplicate orders.',
-    'Duplicate submissions are not rejected.',
-    'Requests are never deduplicated.',
-    'No deduplication is done: retry with care.',
-    'The operation is not guaranteed to be idempotent.',
-    "Doesn't dedupe retries.",
-  ])('does not count a negation or a warning about duplicates: %s', (description) => {
+  it.each(NOT_PROMISING)('does not count a negation or a warning about duplicates: %s', (description) => {
     expect(describesDeduplication(description, false)).toBe(false);
   });
 });
