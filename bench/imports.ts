@@ -8,7 +8,7 @@
  * (see `loadedBy` below; run `npm run build` first).
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -128,6 +128,15 @@ function loadedBy(args: string[]): { all: number; dist: string[] } | undefined {
   }
 }
 
+/** A target file of one fixture server (stdio, 2025 era), for the modules a real `scan` loads. */
+function oneServerList(): string {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'idemscan-imports-list-'));
+  const file = path.join(dir, 'targets.json');
+  const server = path.join(ROOT, 'test/fixtures/servers/legacy-stdio.mjs');
+  writeFileSync(file, JSON.stringify({ servers: [{ name: 'fixture', command: process.execPath, args: [server] }] }));
+  return file;
+}
+
 function main(): void {
   const files = walk(SRC).sort();
   const graph = new Map(files.map((f) => [f, importsOf(f)]));
@@ -180,8 +189,10 @@ function main(): void {
 
   console.log('\n## modules loaded by the built CLI (all modules / of them idemscan dist files)');
   const census = path.join(ROOT, 'output/ecosystem/2026-11-30/report.json');
+  const list = oneServerList();
   const commands: [string, string[]][] = [
     ['--version', ['--version']],
+    ['scan', ['scan', list, '--out', 'out', '-q']],
     ['report', ['report', census, '--format', 'json,md,html', '--out', 'out']],
     ['diff', ['diff', census, census]],
     ['merge', ['merge', census, '--json', 'merged.json']],
@@ -189,7 +200,9 @@ function main(): void {
   ];
   for (const [label, args] of commands) {
     const r = loadedBy(args);
-    const scanning = r?.dist.filter((d) => /^(?:scan\.js|targets\/|connect\/|redact\/)/.test(d)).length;
+    const scanning = r?.dist.filter((d) =>
+      /^(?:scan\.js|targets\/|launch\/|connect\/|redact\/|probe\/)/.test(d),
+    ).length;
     console.log(
       `${label.padEnd(10)} ${r ? `${r.all} modules, ${r.dist.length} of idemscan, ${scanning} of them scanning code` : 'n/a'}`,
     );
