@@ -13,6 +13,8 @@ export const LAYERS = {
   targets: ['model', 'io'],
   redact: ['model', 'io', 'targets'],
   connect: ['model', 'io', 'targets', 'redact'],
+  // The probe's experiment on a session: plan, prepare, run, judge; src/probe.ts joins it to a scan.
+  probe: ['model', 'io', 'targets', 'classify', 'redact', 'connect'],
   compare: ['model', 'io'],
   render: ['model', 'io', 'compare'],
   spool: ['model', 'io'],

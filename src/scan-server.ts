@@ -4,7 +4,7 @@
  */
 import { LIMITS } from './model/limits.js';
 import { classifyServer } from './classify/index.js';
-import type { Session } from './connect/negotiate.js';
+import type { Negotiated } from './connect/negotiate.js';
 import { observe, type ConnectOptions, type Launch } from './connect/observe.js';
 import type { OAuthScanOptions } from './connect/oauth/server-auth.js';
 import { bounded, boundedObject, serverInfoOf } from './model/bounds.js';
@@ -18,9 +18,9 @@ import { redactServer } from './redact/redact-report.js';
 import { NameMatcher } from './model/server-names.js';
 import { contain, type SandboxMode } from './targets/sandbox.js';
 import type { Target } from './targets/types.js';
-import type { ScanOptions } from './scan-options.js';
+import type { InternalScanOptions, Visit, Visited } from './scan-options.js';
 
-export interface OneOptions extends ScanOptions {
+export interface OneOptions extends InternalScanOptions {
   cacheDir: string;
   installErrors: Map<string, string>;
   /** Redacted from every server's report (scanSecrets). */
@@ -34,7 +34,6 @@ export async function scanOne(target: Target, connect: ConnectOptions, opts: One
   // The server's one redactor: its launch and the scan's shared secrets, then what connecting met.
   const redactor = new Redactor({ ...target, secrets: [...(target.secrets ?? []), ...opts.shared] });
   const server = await scanServer(target, { ...connect, secrets }, opts, redactor);
-  opts.attach?.(server);
   redactor.add(secrets);
   // Shortened after redaction, so that a cut never leaves half a secret unrecognised.
   return fitServerReport(redactServer(server, redactor));
@@ -101,9 +100,10 @@ async function scanServer(
 
   if (target.oauth) launch = { ...launch, oauthClient: oauthClientOf(target) };
   const saved = target.transport === 'static';
-  const obs = saved
-    ? await (await import('./connect/saved.js')).observeSaved(target, connect)
-    : await observe(launch, target.timeoutMs ? { ...connect, timeoutMs: target.timeoutMs } : connect).finally(
+  const visit = opts.visit ?? observeOnly;
+  const { observation: obs, probeOf } = saved
+    ? { observation: await (await import('./connect/saved.js')).observeSaved(target, connect) }
+    : await visit(launch, target.timeoutMs ? { ...connect, timeoutMs: target.timeoutMs } : connect).finally(
         packaged.cleanup,
       );
   const described = describeTarget(target, resolved, redact);
@@ -144,6 +144,8 @@ async function scanServer(
     rawTools: obs.tools,
     profiles: opts.profiles?.map((p) => p.profile),
   });
+  // Before redaction: the answers quoted in the evidence are cleaned like every other text.
+  if (probeOf) for (const tool of classified.tools) tool.probe = probeOf(tool.name);
   return {
     ...base,
     trusted,
@@ -159,6 +161,11 @@ async function scanServer(
     findings: obs.findings.concat(classified.findings),
   };
 }
+
+/** A scan's use of a live server: its tools, nothing called. */
+const observeOnly: Visit = async (launch, connect): Promise<Visited> => ({
+  observation: await observe(launch, connect),
+});
 
 /** Last line of defence: a bug tripped by one server's data must not lose the other servers. */
 export function crashed(target: Target, err: unknown, shared: string[]): ServerReport {
@@ -209,7 +216,7 @@ export async function laterSecrets(cacheDir: string, known: string[]): Promise<R
   return fresh.length > 0 ? new Redactor({ secrets: fresh }) : undefined;
 }
 
-function protocolOf(session: Session): ServerReport['protocol'] {
+function protocolOf(session: Negotiated): ServerReport['protocol'] {
   return {
     era: session.era,
     version: session.version,

@@ -30,13 +30,18 @@ import { defaultSupport, sandboxSupport } from './targets/sandbox.js';
 import type { Target } from './targets/types.js';
 import { TOOL_NAME, TOOL_VERSION } from './model/version.js';
 
-import type { ScanOptions } from './scan-options.js';
+import type { InternalScanOptions, ScanOptions } from './scan-options.js';
 import { crashed, laterSecrets, scanOne, scanSecrets } from './scan-server.js';
 
 export type { ProgressEvent, ScanOptions } from './scan-options.js';
 
 /** The pipeline, in steps: check the input, prepare the targets (resolve, install), scan each, make the report. */
-export async function scan(listed: Target[], options: ScanOptions = {}): Promise<Report> {
+export function scan(listed: Target[], options: ScanOptions = {}): Promise<Report> {
+  return scanTuned(listed, options);
+}
+
+/** `scan` with the options src/index.ts does not publish: the connector's tuning, `idemscan probe`'s visit. */
+export async function scanTuned(listed: Target[], options: InternalScanOptions = {}): Promise<Report> {
   const sink = new MemorySink();
   const run = await scanInto(listed, options, sink);
   const servers = sink.servers().map((s) => (run.later ? redactServer(s, run.later) : s));
@@ -61,13 +66,13 @@ export interface ScanRun {
  * memory stays flat in the number of servers); the report's head is returned, and the caller
  * reads the servers from the sink and sums them up (model/summary.ts).
  */
-export async function scanInto(listed: Target[], options: ScanOptions, sink: ServerSink): Promise<ScanRun> {
+export async function scanInto(listed: Target[], options: InternalScanOptions, sink: ServerSink): Promise<ScanRun> {
   // Malformed input is the caller's mistake, not a server's failure: a ScanInputError, before any work.
   checkTargets(listed);
   checkOptions(options);
   const startedAt = new Date();
   if (options.signal) setMaxListeners(0, options.signal); // one abort listener per running server, by design
-  const connect: ConnectOptions = { ...DEFAULT_CONNECT_OPTIONS, ...definedOnly(options), afterList: options.afterList };
+  const connect: ConnectOptions = { ...DEFAULT_CONNECT_OPTIONS, ...definedOnly(options) };
   const concurrency = Math.max(1, options.concurrency ?? DEFAULTS.concurrency);
   const httpConcurrency = Math.max(1, options.httpConcurrency ?? DEFAULTS.httpConcurrency);
   const cacheDir = options.cacheDir ?? defaultCacheDir();
@@ -163,7 +168,7 @@ async function scanAll(
   positions: readonly number[],
   sink: ServerSink,
   connect: ConnectOptions,
-  options: ScanOptions,
+  options: InternalScanOptions,
   cacheDir: string,
   pools: { stdio: number; http: number },
   resumedNames: readonly string[],
@@ -229,8 +234,9 @@ function unmatchedTrust(names: string[], sink: ServerSink, byServerInfo: boolean
   return `${which} no server scanned${sink.size ? ` (their names: ${shown.join(', ')}${more})` : ''}`;
 }
 
-function definedOnly(options: ScanOptions): Partial<ConnectOptions> {
-  const keys = Object.keys(DEFAULT_CONNECT_OPTIONS) as (keyof ConnectOptions)[];
+function definedOnly(options: InternalScanOptions): Partial<ConnectOptions> {
+  const keys = Object.keys(DEFAULT_CONNECT_OPTIONS) as (keyof typeof DEFAULT_CONNECT_OPTIONS &
+    keyof InternalScanOptions)[];
   return Object.fromEntries(keys.filter((k) => options[k] !== undefined).map((k) => [k, options[k]]));
 }
 
