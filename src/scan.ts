@@ -37,7 +37,15 @@ export type { ProgressEvent, ScanOptions } from './scan-options.js';
 
 /** The pipeline, in steps: check the input, prepare the targets (resolve, install), scan each, make the report. */
 export function scan(listed: Target[], options: ScanOptions = {}): Promise<Report> {
-  return scanTuned(listed, options);
+  // What is not published is not honoured either, should a caller from JavaScript pass it.
+  const {
+    maxFrameBytes: _f,
+    stderrTailBytes: _s,
+    killGraceMs: _k,
+    visit: _v,
+    ...published
+  } = options as InternalScanOptions;
+  return scanTuned(listed, published);
 }
 
 /** `scan` with the options src/index.ts does not publish: the connector's tuning, `idemscan probe`'s visit. */
