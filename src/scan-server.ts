@@ -4,10 +4,9 @@
  */
 import { LIMITS } from './model/limits.js';
 import { classifyServer } from './classify/index.js';
-import type { Negotiated } from './connect/negotiate.js';
 import { observe, type ConnectOptions, type Launch } from './connect/observe.js';
 import type { OAuthScanOptions } from './connect/oauth/server-auth.js';
-import { bounded, boundedObject, serverInfoOf } from './model/bounds.js';
+import { bounded } from './model/bounds.js';
 import { fitServerReport } from './model/budget.js';
 import type { ServerReport } from './model/schema.js';
 import { cacheContainment, cacheDirs, installHint } from './targets/npm.js';
@@ -19,6 +18,7 @@ import { NameMatcher } from './model/server-names.js';
 import { contain, type SandboxMode } from './targets/sandbox.js';
 import type { Target } from './targets/types.js';
 import type { InternalScanOptions, Visit, Visited } from './scan-options.js';
+import { serverReport, type ServerParts } from './server-report.js';
 
 export interface OneOptions extends InternalScanOptions {
   cacheDir: string;
@@ -46,11 +46,78 @@ async function scanServer(
   redact: Redactor,
 ): Promise<ServerReport> {
   let trusted = target.trusted === true || opts.trustMatcher.matches({ target: target.name });
-  const base = { name: target.name, idempotencyCapability: false, trusted, tools: [], findings: [] };
+  const launched = await launchOf(target, opts, redact);
+  if ('failed' in launched) return serverReport(target.name, { ...launched.failed, trusted });
+  const { resolved, sandbox, packaged } = launched;
+  let { launch } = launched;
+  if (target.oauth) launch = { ...launch, oauthClient: oauthClientOf(target) };
+  const saved = target.transport === 'static';
+  const visit = opts.visit ?? observeOnly;
+  const { observation: obs, probeOf } = saved
+    ? { observation: await (await import('./connect/saved.js')).observeSaved(target, connect) }
+    : await visit(launch, target.timeoutMs ? { ...connect, timeoutMs: target.timeoutMs } : connect).finally(
+        packaged.cleanup,
+      );
+  const described = describeTarget(target, resolved, redact);
+  const fakeEnv = [...(described.fakeEnv ?? []), ...(packaged.fakeEnv ?? [])];
+  const target_ = { ...described, sandbox, digest: packaged.digest, fakeEnv: fakeEnv.length ? fakeEnv : undefined };
+  const { durationMs } = obs;
+  // Stopped while this server was listed or closed: it is left out of the report, so classifying
+  // it would only delay the stop.
+  if (connect.signal?.aborted)
+    return serverReport(target.name, { status: 'failed', failure: INTERRUPTED, target: target_, trusted, durationMs });
+  const seen = { target: target_, session: obs.session, auth: obs.auth, durationMs };
+  if (obs.failure)
+    return serverReport(target.name, {
+      ...seen,
+      status: 'failed',
+      failure: obs.failure,
+      trusted,
+      findings: obs.findings,
+    });
+  const session = obs.session!;
+  // By the name audit shows for it too (serverInfo.name), known only now.
+  if (opts.trustServerInfo)
+    trusted = opts.trustMatcher.matches({ target: target.name, serverInfo: session.serverInfo?.name }) || trusted;
+  const classified = classifyServer({
+    name: target.name,
+    capabilities: session.capabilities,
+    trusted,
+    rawTools: obs.tools,
+    profiles: opts.profiles?.map((p) => p.profile),
+  });
+  // Before redaction: the answers quoted in the evidence are cleaned like every other text.
+  if (probeOf) for (const tool of classified.tools) tool.probe = probeOf(tool.name);
+  return serverReport(target.name, {
+    ...seen,
+    status: 'ok',
+    saved,
+    trusted,
+    idempotencyCapability: classified.idempotencyCapability,
+    tools: classified.tools,
+    findings: obs.findings.concat(classified.findings),
+  });
+}
+
+const INTERRUPTED = { kind: 'interrupted', message: 'interrupted' } as const;
+
+interface Launched {
+  launch: Launch;
+  resolved?: string;
+  sandbox?: SandboxMode | 'container';
+  packaged: { digest?: string; fakeEnv?: string[]; cleanup?: () => Promise<void> };
+}
+
+/** The contained launch of a target, or why it cannot start (a `spawn` failure, before any process). */
+async function launchOf(
+  target: Target,
+  opts: OneOptions,
+  redact: Redactor,
+): Promise<Launched | { failed: Omit<ServerParts, 'trusted'> }> {
   let launch: Launch = target;
   let resolved: string | undefined;
   let sandbox: SandboxMode | 'container' | undefined;
-  let packaged: { digest?: string; fakeEnv?: string[]; cleanup?: () => Promise<void> } = {};
+  let packaged: Launched['packaged'] = {};
   try {
     const pkg = packageOf(target);
     let own = cacheContainment(opts.cacheDir);
@@ -90,76 +157,15 @@ async function scanServer(
   } catch (err) {
     await packaged.cleanup?.();
     return {
-      ...base,
-      status: 'failed',
-      failure: { kind: 'spawn', message: (err as Error).message },
-      target: { ...describeTarget(target, resolved, redact), sandbox },
-      durationMs: 0,
+      failed: {
+        status: 'failed',
+        failure: { kind: 'spawn', message: (err as Error).message },
+        target: { ...describeTarget(target, resolved, redact), sandbox },
+        durationMs: 0,
+      },
     };
   }
-
-  if (target.oauth) launch = { ...launch, oauthClient: oauthClientOf(target) };
-  const saved = target.transport === 'static';
-  const visit = opts.visit ?? observeOnly;
-  const { observation: obs, probeOf } = saved
-    ? { observation: await (await import('./connect/saved.js')).observeSaved(target, connect) }
-    : await visit(launch, target.timeoutMs ? { ...connect, timeoutMs: target.timeoutMs } : connect).finally(
-        packaged.cleanup,
-      );
-  const described = describeTarget(target, resolved, redact);
-  const fakeEnv = [...(described.fakeEnv ?? []), ...(packaged.fakeEnv ?? [])];
-  const target_ = { ...described, sandbox, digest: packaged.digest, fakeEnv: fakeEnv.length ? fakeEnv : undefined };
-  // Stopped while this server was listed or closed: it is left out of the report, so classifying
-  // it would only delay the stop.
-  if (connect.signal?.aborted)
-    return {
-      ...base,
-      status: 'failed',
-      failure: { kind: 'interrupted', message: 'interrupted' },
-      target: target_,
-      durationMs: obs.durationMs,
-    };
-  if (obs.failure) {
-    return {
-      ...base,
-      status: 'failed',
-      failure: obs.failure,
-      target: target_,
-      protocol: obs.session && protocolOf(obs.session),
-      serverInfo: serverInfoOf(obs.session?.serverInfo),
-      capabilities: obs.session?.capabilities && boundedObject(obs.session.capabilities, LIMITS.capabilitiesJson),
-      auth: obs.auth,
-      durationMs: obs.durationMs,
-      findings: obs.findings,
-    };
-  }
-  const session = obs.session!;
-  // By the name audit shows for it too (serverInfo.name), known only now.
-  if (opts.trustServerInfo)
-    trusted = opts.trustMatcher.matches({ target: target.name, serverInfo: session.serverInfo?.name }) || trusted;
-  const classified = classifyServer({
-    name: target.name,
-    capabilities: session.capabilities,
-    trusted,
-    rawTools: obs.tools,
-    profiles: opts.profiles?.map((p) => p.profile),
-  });
-  // Before redaction: the answers quoted in the evidence are cleaned like every other text.
-  if (probeOf) for (const tool of classified.tools) tool.probe = probeOf(tool.name);
-  return {
-    ...base,
-    trusted,
-    status: 'ok',
-    target: target_,
-    protocol: saved ? undefined : protocolOf(session), // nothing was negotiated
-    serverInfo: serverInfoOf(session.serverInfo),
-    capabilities: session.capabilities && boundedObject(session.capabilities, LIMITS.capabilitiesJson),
-    idempotencyCapability: classified.idempotencyCapability,
-    auth: obs.auth,
-    durationMs: obs.durationMs,
-    tools: classified.tools,
-    findings: obs.findings.concat(classified.findings),
-  };
+  return { launch, resolved, sandbox, packaged };
 }
 
 /** A scan's use of a live server: its tools, nothing called. */
@@ -169,19 +175,15 @@ const observeOnly: Visit = async (launch, connect): Promise<Visited> => ({
 
 /** Last line of defence: a bug tripped by one server's data must not lose the other servers. */
 export function crashed(target: Target, err: unknown, shared: string[]): ServerReport {
-  const server: ServerReport = {
-    name: target.name,
+  const server = serverReport(target.name, {
     status: 'failed',
     failure: {
       kind: 'protocol',
       message: `idemscan could not process this server: ${bounded(String((err as Error)?.message ?? err), LIMITS.errorChars)}`,
     },
     target: { transport: target.transport, source: target.source },
-    idempotencyCapability: false,
     durationMs: 0,
-    tools: [],
-    findings: [],
-  };
+  });
   // The error may quote what the server sent: the same single pass as every other report.
   return redactServer(server, new Redactor({ ...target, secrets: [...(target.secrets ?? []), ...shared] }));
 }
@@ -214,12 +216,4 @@ export async function laterSecrets(cacheDir: string, known: string[]): Promise<R
   const seen = new Set(known);
   const fresh = (await storedSecrets(cacheDir)).filter((s) => !seen.has(s));
   return fresh.length > 0 ? new Redactor({ secrets: fresh }) : undefined;
-}
-
-function protocolOf(session: Negotiated): ServerReport['protocol'] {
-  return {
-    era: session.era,
-    version: session.version,
-    negotiation: session.notes.length ? session.notes.join('; ') : undefined,
-  };
 }
