@@ -11,7 +11,8 @@ import { fitServerReport } from './model/budget.js';
 import type { ServerReport } from './model/schema.js';
 import { cacheContainment, cacheDirs, installHint } from './targets/npm.js';
 import { packageOf } from './targets/packages.js';
-import { describeTarget, Redactor } from './redact/redact.js';
+import { describeTarget, type Redactor } from './redact/redact.js';
+import { RunSecrets } from './redact/run-secrets.js';
 import { pypiProblem } from './targets/pypi-launch.js';
 import { redactServer } from './redact/redact-report.js';
 import { NameMatcher } from './model/server-names.js';
@@ -23,18 +24,16 @@ import { serverReport, type ServerParts } from './server-report.js';
 export interface OneOptions extends InternalScanOptions {
   cacheDir: string;
   installErrors: Map<string, string>;
-  /** Redacted from every server's report (scanSecrets). */
-  shared: string[];
+  /** The run's secrets: each server's redactor comes from them. */
+  secrets: RunSecrets;
   trustMatcher: NameMatcher;
 }
 
 export async function scanOne(target: Target, connect: ConnectOptions, opts: OneOptions): Promise<ServerReport> {
-  // OAuth tokens, codes and secrets met while connecting join the launch's own secrets.
-  const secrets: string[] = [];
-  // The server's one redactor: its launch and the scan's shared secrets, then what connecting met.
-  const redactor = new Redactor({ ...target, secrets: [...(target.secrets ?? []), ...opts.shared] });
-  const server = await scanServer(target, { ...connect, secrets }, opts, redactor);
-  redactor.add(secrets);
+  // The server's one redactor: its launch and the run's shared secrets, then the OAuth tokens,
+  // codes and secrets connecting meets (told to it by the connector).
+  const redactor = opts.secrets.server(target);
+  const server = await scanServer(target, { ...connect, secrets: redactor }, opts, redactor);
   // Shortened after redaction, so that a cut never leaves half a secret unrecognised.
   return fitServerReport(redactServer(server, redactor));
 }
@@ -174,7 +173,7 @@ const observeOnly: Visit = async (launch, connect): Promise<Visited> => ({
 });
 
 /** Last line of defence: a bug tripped by one server's data must not lose the other servers. */
-export function crashed(target: Target, err: unknown, shared: string[]): ServerReport {
+export function crashed(target: Target, err: unknown, secrets: RunSecrets): ServerReport {
   const server = serverReport(target.name, {
     status: 'failed',
     failure: {
@@ -185,7 +184,7 @@ export function crashed(target: Target, err: unknown, shared: string[]): ServerR
     durationMs: 0,
   });
   // The error may quote what the server sent: the same single pass as every other report.
-  return redactServer(server, new Redactor({ ...target, secrets: [...(target.secrets ?? []), ...shared] }));
+  return redactServer(server, secrets.server(target));
 }
 
 /** A target's `oauth` entry: a public client id and scopes (a client secret comes only from the command line). */
@@ -194,26 +193,17 @@ function oauthClientOf(target: Target): Launch['oauthClient'] {
   return { clientId: o.clientId, scopes: o.scopes };
 }
 
-/**
- * Secrets every server's report is cleaned of, whatever server it belongs to: each token and
- * client secret of the token store this scan reads, and the command-line client secret. A server
- * that read (or was sent) another server's token must not publish it.
- */
-export async function scanSecrets(cacheDir: string, oauth: Partial<OAuthScanOptions> | undefined): Promise<string[]> {
-  return [...(await storedSecrets(cacheDir)), ...(oauth?.clientSecret ? [oauth.clientSecret] : [])];
-}
-
-/** Every stored token value, of the scan's cache dir and of the default one (a server may read either). */
-async function storedSecrets(cacheDir: string): Promise<string[]> {
-  const { readRecords, recordSecrets } = await import('./connect/oauth/store.js');
-  return cacheDirs(cacheDir)
-    .flatMap((dir) => readRecords(dir))
-    .flatMap((r) => recordSecrets(r.record));
-}
-
-/** A redactor of the stored secrets that were not `known` before the scan, or undefined when there are none. */
-export async function laterSecrets(cacheDir: string, known: string[]): Promise<Redactor | undefined> {
-  const seen = new Set(known);
-  const fresh = (await storedSecrets(cacheDir)).filter((s) => !seen.has(s));
-  return fresh.length > 0 ? new Redactor({ secrets: fresh }) : undefined;
+/** The run's secrets: the token store of the scan's cache dir and the default one (a server may read either). */
+export function runSecrets(
+  cacheDir: string,
+  oauth: Partial<OAuthScanOptions> | undefined,
+  resumed: boolean,
+): Promise<RunSecrets> {
+  const stored = async () => {
+    const { readRecords, recordSecrets } = await import('./connect/oauth/store.js');
+    return cacheDirs(cacheDir)
+      .flatMap((dir) => readRecords(dir))
+      .flatMap((r) => recordSecrets(r.record));
+  };
+  return RunSecrets.open(stored, oauth?.clientSecret, resumed);
 }

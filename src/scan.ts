@@ -15,7 +15,7 @@ import { bounded } from './model/bounds.js';
 import type { Report, ServerReport } from './model/schema.js';
 import { reportOf, type ReportHead } from './model/report-head.js';
 import { MemorySink, type ServerSink } from './spool/sink.js';
-import { Redactor } from './redact/redact.js';
+import type { RunSecrets } from './redact/run-secrets.js';
 import { SCHEMA_VERSION } from './model/schema-version.js';
 import { checkOptions, checkTargets } from './scan-input.js';
 import { summarize } from './model/summary.js';
@@ -24,14 +24,13 @@ import { type InstallResult } from './targets/npm.js';
 import { installMissing, missingTargets, packageOf, packageProblems } from './targets/packages.js';
 import { npmLaunchTargets, resolveUnpinned, withResolved } from './targets/npm-launch.js';
 import { pypiLaunchTargets } from './targets/pypi-launch.js';
-import { redactServer } from './redact/redact-report.js';
 import { NameMatcher } from './model/server-names.js';
 import { defaultSupport, sandboxSupport } from './targets/sandbox.js';
 import type { Target } from './targets/types.js';
 import { TOOL_NAME, TOOL_VERSION } from './model/version.js';
 
 import type { InternalScanOptions, ScanOptions } from './scan-options.js';
-import { crashed, laterSecrets, scanOne, scanSecrets } from './scan-server.js';
+import { crashed, runSecrets, scanOne } from './scan-server.js';
 
 export type { ProgressEvent, ScanOptions } from './scan-options.js';
 
@@ -52,7 +51,7 @@ export function scan(listed: Target[], options: ScanOptions = {}): Promise<Repor
 export async function scanTuned(listed: Target[], options: InternalScanOptions = {}): Promise<Report> {
   const sink = new MemorySink();
   const run = await scanInto(listed, options, sink);
-  const servers = sink.servers().map((s) => (run.later ? redactServer(s, run.later) : s));
+  const servers = sink.servers().map((s) => run.redactLater(s));
   return reportOf(run.head, summarize(servers), servers);
 }
 
@@ -60,13 +59,10 @@ export async function scanTuned(listed: Target[], options: InternalScanOptions =
 export interface ScanRun {
   head: ReportHead;
   /**
-   * Tokens stored while the pool ran (a sign-in, a grant) were not in the set each server was
-   * redacted with as it finished, and a server that ran later may have read them from the store:
-   * the servers are redacted with this too as they are read. Undefined when there are none.
+   * A server as it is read back from the sink, redacted with the tokens stored while the pool ran
+   * (and, when some servers came from an earlier run, every stored secret): redact/run-secrets.ts.
    */
-  later?: Redactor;
-  /** Every stored secret, for servers of an earlier run read back (`--resume`); undefined when none. */
-  stored?: Redactor;
+  redactLater(server: ServerReport): ServerReport;
 }
 
 /**
@@ -123,7 +119,7 @@ export async function scanInto(listed: Target[], options: InternalScanOptions, s
       scanMs: Math.round(performance.now() - scanStarted),
     },
   };
-  return { head, ...secrets };
+  return { head, redactLater: (server) => secrets.redactLater(server) };
 }
 
 interface Prepared {
@@ -169,7 +165,7 @@ async function prepareTargets(
 
 /**
  * Every target through the pools, each server redacted as it finishes and put in the sink at its
- * list position; returns the redactors for what was stored meanwhile (ScanRun).
+ * list position; returns the run's secrets, settled: what servers read back are redacted with.
  */
 async function scanAll(
   prepared: Prepared,
@@ -180,18 +176,18 @@ async function scanAll(
   cacheDir: string,
   pools: { stdio: number; http: number },
   resumedNames: readonly string[],
-): Promise<Pick<ScanRun, 'later' | 'stored'>> {
+): Promise<RunSecrets> {
   const { targets, installErrors } = prepared;
   const eraMemo = EraMemo.load(cacheDir);
   const oauth: OAuthScanOptions = { timeoutMs: DEFAULTS.signInTimeoutMs, print: () => {}, ...options.oauth, cacheDir };
-  const shared = await scanSecrets(cacheDir, options.oauth);
+  const secrets = await runSecrets(cacheDir, options.oauth, !!options.resumed?.size);
   // A stdio server's start-up is CPU; a remote's listing is waiting: one pool each.
   const stdioLimit = pLimit(pools.stdio);
   const httpLimit = pLimit(pools.http);
   const trust = new NameMatcher(options.trust);
   // A trusted name whose server a resumed scan read back did find its server.
   for (const name of resumedNames) trust.matches({ target: name });
-  const one = { ...options, cacheDir, installErrors, shared, trustMatcher: trust };
+  const one = { ...options, cacheDir, installErrors, secrets, trustMatcher: trust };
   let done = 0;
   // Listed servers end in the background, their slots free at once; none outlives the scan.
   const closes = new PendingCloses();
@@ -201,7 +197,7 @@ async function scanAll(
         if (options.signal?.aborted) return;
         options.onProgress?.({ type: 'start', target: target.name, index, total: targets.length });
         const server = await scanOne(target, { ...connect, eraMemo, signal: options.signal, oauth, closes }, one).catch(
-          (err: unknown) => crashed(target, err, shared),
+          (err: unknown) => crashed(target, err, secrets),
         );
         // A server cut short by Ctrl-C did not fail: it was not scanned. One that finished as the
         // signal came was scanned, and is kept.
@@ -212,14 +208,12 @@ async function scanAll(
     ),
   ).finally(() => closes.settled());
   eraMemo.save(cacheDir);
-  const later = await laterSecrets(cacheDir, shared);
-  // A server of an earlier run (--resume) was redacted with what was stored then: all of it now, and then.
-  const stored = [...new Set([...shared, ...(await scanSecrets(cacheDir, options.oauth))])];
+  await secrets.settle();
   // A trusted name that found no server is most often a typo; in a shard the rest are elsewhere.
   const untrusted = options.signal?.aborted || options.shard ? [] : trust.unmatched();
   if (untrusted.length > 0)
     options.onProgress?.({ type: 'warning', message: unmatchedTrust(untrusted, sink, !!options.trustServerInfo) });
-  return { later, stored: stored.length > 0 ? new Redactor({ secrets: stored }) : undefined };
+  return secrets;
 }
 
 export const SDIST_WARNING =

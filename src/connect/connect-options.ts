@@ -27,13 +27,18 @@ export interface ConnectOptions {
   signal?: AbortSignal;
   /** OAuth for HTTP servers (stored tokens, --oauth, --stored-auth-only); absent: none at all. */
   oauth?: OAuthScanOptions;
-  /** Filled with the OAuth secrets seen for this server, for the report's redaction. */
-  secrets?: string[];
+  /** Told the OAuth secrets met for this server (tokens, codes, verifiers), for the report's redaction. */
+  secrets?: SecretSink;
   /**
    * Given: a stdio server listed in full is closed in the background, added here, and `close()`
    * resolves without waiting for its exit; the caller awaits `closes.settled()` before it is done.
    */
   closes?: PendingCloses;
+}
+
+/** Where the secrets met while connecting go: the server's Redactor (redact/run-secrets.ts makes it). */
+export interface SecretSink {
+  add(values: readonly string[]): void;
 }
 
 /** The connection's share of DEFAULTS (model/limits.ts). */

@@ -240,7 +240,7 @@ class Run implements Session, AttemptRun {
     const { obs, serverAuth } = this;
     if (serverAuth) {
       obs.auth = await serverAuth.describe(this.remainingMs()).catch(() => undefined);
-      this.opts.secrets?.push(...serverAuth.secrets());
+      this.opts.secrets?.add(serverAuth.secrets());
     }
     if (this.stdio) explainStdio(obs, this.stdio);
     obs.durationMs = Math.round(performance.now() - this.started);
