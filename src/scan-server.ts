@@ -4,7 +4,7 @@
  */
 import { LIMITS } from './model/limits.js';
 import { classifyServer } from './classify/index.js';
-import { observe, type ConnectOptions, type Launch } from './connect/observe.js';
+import { observe, type ConnectOptions, type Launch, type Observation } from './connect/observe.js';
 import type { OAuthScanOptions } from './connect/oauth/server-auth.js';
 import { bounded } from './model/bounds.js';
 import { fitServerReport } from './model/budget.js';
@@ -44,7 +44,7 @@ async function scanServer(
   opts: OneOptions,
   redact: Redactor,
 ): Promise<ServerReport> {
-  let trusted = target.trusted === true || opts.trustMatcher.matches({ target: target.name });
+  const trusted = target.trusted === true || opts.trustMatcher.matches({ target: target.name });
   const launched = await launchOf(target, opts, redact);
   if ('failed' in launched) return serverReport(target.name, { ...launched.failed, trusted });
   const { resolved, sandbox, packaged } = launched;
@@ -74,7 +74,19 @@ async function scanServer(
       trusted,
       findings: obs.findings,
     });
+  return listedServer(target, obs, { ...seen, saved, trusted }, opts, probeOf);
+}
+
+/** A server whose tools were listed: classified (and, for `idemscan probe`, each tool's probe added). */
+function listedServer(
+  target: Target,
+  obs: Observation,
+  seen: Pick<ServerParts, 'target' | 'session' | 'auth' | 'durationMs' | 'saved' | 'trusted'>,
+  opts: OneOptions,
+  probeOf: Visited['probeOf'],
+): ServerReport {
   const session = obs.session!;
+  let trusted = seen.trusted!;
   // By the name audit shows for it too (serverInfo.name), known only now.
   if (opts.trustServerInfo)
     trusted = opts.trustMatcher.matches({ target: target.name, serverInfo: session.serverInfo?.name }) || trusted;
@@ -90,7 +102,6 @@ async function scanServer(
   return serverReport(target.name, {
     ...seen,
     status: 'ok',
-    saved,
     trusted,
     idempotencyCapability: classified.idempotencyCapability,
     tools: classified.tools,

@@ -9,14 +9,15 @@ import { sizeEstimate } from '../model/budget.js';
 import { RULE } from '../model/catalogue.js';
 import type { Failure } from '../model/schema.js';
 import { httpAttempts, stdioAttempts, type Attempt, type Attempts, type AttemptRun } from './attempts.js';
-import { keptSession, ServerBudget } from './budget.js';
+import { ServerBudget } from './budget.js';
+import { endConnection, negotiateSession, stopOn, type Connection } from './connection.js';
 import type { Channel } from './channel.js';
 import type { ConnectOptions, Launch, Observation } from './connect-options.js';
 import { memoKey } from './era-memo.js';
 import { explainStdio, stillStarting } from './explain.js';
 import { ScanFailure } from './failure.js';
 import { listTools } from './list.js';
-import { modernMeta, negotiate, type Negotiated } from './negotiate.js';
+import { modernMeta, type Negotiated } from './negotiate.js';
 import type { ServerAuth } from './oauth/server-auth.js';
 import { RpcClient, type RpcOutcome } from './rpc.js';
 import { StdioChannel } from './stdio.js';
@@ -49,14 +50,6 @@ export type Called = { id: number; outcome: RpcOutcome } | { id: number; failure
 
 /** A session, or why there is none: the observation of a server that could not be reached. */
 export type Opened = { ok: true; session: Session } | { ok: false; observation: Observation };
-
-/** One connection: its channel, the client on it, and what stops it (the deadline, the signal). */
-interface Connection {
-  channel: Channel;
-  rpc: RpcClient;
-  stop: ReturnType<typeof stopOn>;
-  skipProbe?: string;
-}
 
 /** Starts (or reaches) the server and negotiates; never throws. */
 export async function open(launch: Launch, opts: ConnectOptions): Promise<Opened> {
@@ -251,12 +244,6 @@ class Run implements Session, AttemptRun {
 const asFailure = (err: unknown): ScanFailure =>
   err instanceof ScanFailure ? err : new ScanFailure('protocol', (err as Error)?.message ?? String(err));
 
-/** Settles what is still in flight (a request nobody waits for) and clears its timer. */
-function endConnection(conn: Connection): Promise<void> {
-  conn.stop.dispose();
-  return conn.channel.close().then(() => conn.rpc.fail(new ScanFailure('exited', 'connection closed')));
-}
-
 /**
  * Whether nothing the report says is read while, or after, this server stops: then it may end in
  * the background. Its stdout is no longer read once closing (stdio.ts), and its stderr only for a
@@ -265,45 +252,4 @@ function endConnection(conn: Connection): Promise<void> {
  */
 function closesUnread(channel: Channel, obs: Observation): boolean {
   return channel.kind === 'stdio' && !obs.failure && !obs.findings.some((f) => f.rule === RULE.toolListIncomplete);
-}
-
-/** The deadline and the signal, as one promise that rejects (and fails every pending request). */
-function stopOn(rpc: RpcClient, run: Run) {
-  let stop: (reason: ScanFailure) => void = () => {};
-  const stopped = new Promise<never>((_, reject) => (stop = reject));
-  stopped.catch(() => {});
-  const halt = (reason: ScanFailure) => {
-    rpc.fail(reason);
-    stop(reason);
-  };
-  const timer = setTimeout(
-    () => halt(new ScanFailure('timeout', `no complete answer within ${run.opts.timeoutMs} ms (--timeout)`)),
-    run.remainingMs(),
-  );
-  const onAbort = () => halt(new ScanFailure('interrupted', 'interrupted'));
-  run.opts.signal?.addEventListener('abort', onAbort);
-  return {
-    stopped,
-    clearDeadline: () => clearTimeout(timer),
-    dispose: () => {
-      run.opts.signal?.removeEventListener('abort', onAbort);
-      clearTimeout(timer);
-    },
-  };
-}
-
-/** Era negotiation; only the kept copy stays referenced (a 16 MB capabilities object is not held while listing). */
-async function negotiateSession(run: Run, { rpc, channel, skipProbe }: Connection): Promise<Negotiated> {
-  const remembered = run.opts.eraMemo?.isSilentLegacy(memoKey(run.target));
-  return keptSession(
-    await negotiate(rpc, {
-      probeTimeoutMs: run.opts.probeTimeoutMs,
-      remainingMs: run.remainingMs,
-      http: channel.kind !== 'stdio',
-      answersEveryRequest: channel.kind === 'streamable',
-      setVersion: (v) => channel.setProtocolVersion?.(v),
-      skipProbe:
-        skipProbe ?? (remembered ? 'remembered as silent before initialize: server/discover not sent' : undefined),
-    }),
-  );
 }
