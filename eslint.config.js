@@ -13,12 +13,14 @@ export const LAYERS = {
   targets: ['model', 'io'],
   redact: ['model', 'io', 'targets'],
   connect: ['model', 'io', 'targets', 'redact'],
+  // The probe's experiment on a session: plan, prepare, run, judge; src/probe.ts joins it to a scan.
+  probe: ['model', 'io', 'targets', 'classify', 'redact', 'connect'],
   compare: ['model', 'io'],
   render: ['model', 'io', 'compare'],
   spool: ['model', 'io'],
 };
 // (src/index.ts is left to the test: `../index.js` from a subfolder is that folder's own index.)
-const ABOVE = ['cli', 'scan', 'scan-server', 'scan-options', 'scan-input', 'probe'];
+const ABOVE = ['cli', 'scan', 'scan-server', 'server-report', 'scan-options', 'scan-input', 'probe'];
 const layerRules = Object.entries(LAYERS).map(([folder, allowed]) => ({
   files: [`src/${folder}/**/*.ts`],
   rules: {

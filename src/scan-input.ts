@@ -6,6 +6,7 @@
  */
 import { InputError } from './model/input-error.js';
 import type { Target } from './targets/types.js';
+import type { InternalScanOptions } from './scan-options.js';
 import { httpUrlProblem } from './targets/url.js';
 
 /** `targets`: not an array; `target`: one entry is malformed; `option`: a ScanOptions field is. */
@@ -98,22 +99,25 @@ export function checkTargets(targets: unknown): asserts targets is Target[] {
 
 const isPositiveInt = (v: unknown) => typeof v === 'number' && Number.isInteger(v) && v > 0 && v <= 2_147_483_647;
 
+/** The numbers of ScanOptions (scan-options.ts), and the internal tuning's, which tests set. */
+const NUMERIC_OPTIONS = [
+  'concurrency',
+  'httpConcurrency',
+  'timeoutMs',
+  'probeTimeoutMs',
+  'maxPages',
+  'maxTools',
+  'maxServerBytes',
+  'maxFrameBytes',
+  'stderrTailBytes',
+  'killGraceMs',
+] as const satisfies readonly (keyof InternalScanOptions)[];
+
 /** The numeric and list options, the ones a caller from plain JavaScript most easily gets wrong. */
 export function checkOptions(options: unknown): void {
   if (options === undefined) return;
   if (!isObject(options)) throw new ScanInputError('option', 'options', 'expected an object');
-  for (const key of [
-    'concurrency',
-    'httpConcurrency',
-    'timeoutMs',
-    'probeTimeoutMs',
-    'maxPages',
-    'maxTools',
-    'maxFrameBytes',
-    'maxServerBytes',
-    'stderrTailBytes',
-    'killGraceMs',
-  ]) {
+  for (const key of NUMERIC_OPTIONS) {
     if (options[key] !== undefined && !isPositiveInt(options[key]))
       throw new ScanInputError('option', `options.${key}`, 'expected a positive whole number');
   }

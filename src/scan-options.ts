@@ -1,15 +1,25 @@
 /** What `scan()` takes and what it reports while it runs (docs/LIBRARY.md); types only, shared by scan.ts and scan-server.ts. */
 import type { LoadedProfile } from './classify/profiles/index.js';
-import type { ConnectOptions } from './connect/observe.js';
+import type { ConnectOptions, Launch, Observation } from './connect/observe.js';
 import type { OAuthScanOptions } from './connect/oauth/server-auth.js';
+import type { ToolProbe } from './model/probe-schema.js';
 import type { ServerReport } from './model/schema.js';
 import type { InstallResult } from './targets/npm.js';
 import type { Shard } from './targets/shard.js';
 import type { SkippedTarget } from './targets/types.js';
 
-export interface ScanOptions extends Partial<Omit<ConnectOptions, 'oauth'>> {
-  /** OAuth for HTTP servers (docs/OAUTH.md). Stored tokens are used even without it; a sign-in only with `interactive`. */
-  oauth?: Partial<OAuthScanOptions>;
+/** The published options of `scan()`: what a caller decides, nothing of how the connector works. */
+export interface ScanOptions {
+  /** Each server's bound, from its start to the last page (a target's own `timeoutMs` wins). */
+  timeoutMs?: number;
+  /** How long `server/discover` may stay silent before `initialize` is tried. */
+  probeTimeoutMs?: number;
+  /** `tools/list` pages read per server at most (`--max-pages`, recorded in report.options). */
+  maxPages?: number;
+  /** Tools kept per server at most. */
+  maxTools?: number;
+  /** What may be kept of one server, in estimated heap bytes (finding `memory-budget`, whose page names it). */
+  maxServerBytes?: number;
   concurrency?: number;
   /** Servers reached over HTTP at once (waiting on the network, not the CPU): a pool of their own. */
   httpConcurrency?: number;
@@ -30,9 +40,15 @@ export interface ScanOptions extends Partial<Omit<ConnectOptions, 'oauth'>> {
    * one server without --name). In a list any server can call itself by a trusted name.
    */
   trustServerInfo?: boolean;
-  skipped?: SkippedTarget[];
   /** Profiles each tool is checked against (`--profile`), recorded in report.options.profiles. */
   profiles?: LoadedProfile[];
+  /** OAuth for HTTP servers (docs/OAUTH.md). Stored tokens are used even without it; a sign-in only with `interactive`. */
+  oauth?: Partial<OAuthScanOptions>;
+  /** Stops the scan: running servers are ended, unstarted ones skipped, the report says so. */
+  signal?: AbortSignal;
+  onProgress?: (event: ProgressEvent) => void;
+  /** Carried into report.skipped (the entries a target file could not use: `loadTargetFile`'s). */
+  skipped?: SkippedTarget[];
   /** Recorded in report.options when the targets are one shard of a list (`scan --shard I/N`). */
   shard?: Shard;
   /**
@@ -40,11 +56,26 @@ export interface ScanOptions extends Partial<Omit<ConnectOptions, 'oauth'>> {
    * --resume`): they are neither prepared nor scanned again, and count as scanned.
    */
   resumed?: ReadonlySet<number>;
-  onProgress?: (event: ProgressEvent) => void;
-  /** Stops the scan: running servers are ended, unstarted ones skipped, the report says so. */
-  signal?: AbortSignal;
-  /** With `afterList` (`idemscan probe`): adds what it found to a server's report, before redaction. */
-  attach?: (server: ServerReport) => void;
+}
+
+/**
+ * Not published (src/index.ts does not export it): the connector's tuning the tests set, and what
+ * is done on each server's connection (`idemscan probe` runs its experiments there).
+ */
+export interface InternalScanOptions extends ScanOptions, Partial<Pick<ConnectOptions, ConnectTuning>> {
+  /** What is done with each live server; a scan's is `observe()` (open, list, close). */
+  visit?: Visit;
+}
+
+type ConnectTuning = 'maxFrameBytes' | 'stderrTailBytes' | 'killGraceMs';
+
+/** One live server's session, used as the caller needs, always resolving with what it showed. */
+export type Visit = (launch: Launch, connect: ConnectOptions) => Promise<Visited>;
+
+export interface Visited {
+  observation: Observation;
+  /** Each listed tool's `tools[].probe`, added before redaction (`idemscan probe`). */
+  probeOf?: (tool: string) => ToolProbe;
 }
 
 export type ProgressEvent =

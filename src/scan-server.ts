@@ -4,38 +4,36 @@
  */
 import { LIMITS } from './model/limits.js';
 import { classifyServer } from './classify/index.js';
-import type { Session } from './connect/negotiate.js';
-import { observe, type ConnectOptions, type Launch } from './connect/observe.js';
+import { observe, type ConnectOptions, type Launch, type Observation } from './connect/observe.js';
 import type { OAuthScanOptions } from './connect/oauth/server-auth.js';
-import { bounded, boundedObject, serverInfoOf } from './model/bounds.js';
+import { bounded } from './model/bounds.js';
 import { fitServerReport } from './model/budget.js';
 import type { ServerReport } from './model/schema.js';
 import { cacheContainment, cacheDirs, installHint } from './targets/npm.js';
 import { packageOf } from './targets/packages.js';
-import { describeTarget, Redactor } from './redact/redact.js';
+import { describeTarget, type Redactor } from './redact/redact.js';
+import { RunSecrets } from './redact/run-secrets.js';
 import { pypiProblem } from './targets/pypi-launch.js';
 import { redactServer } from './redact/redact-report.js';
 import { NameMatcher } from './model/server-names.js';
 import { contain, type SandboxMode } from './targets/sandbox.js';
 import type { Target } from './targets/types.js';
-import type { ScanOptions } from './scan-options.js';
+import type { InternalScanOptions, Visit, Visited } from './scan-options.js';
+import { serverReport, type ServerParts } from './server-report.js';
 
-export interface OneOptions extends ScanOptions {
+export interface OneOptions extends InternalScanOptions {
   cacheDir: string;
   installErrors: Map<string, string>;
-  /** Redacted from every server's report (scanSecrets). */
-  shared: string[];
+  /** The run's secrets: each server's redactor comes from them. */
+  secrets: RunSecrets;
   trustMatcher: NameMatcher;
 }
 
 export async function scanOne(target: Target, connect: ConnectOptions, opts: OneOptions): Promise<ServerReport> {
-  // OAuth tokens, codes and secrets met while connecting join the launch's own secrets.
-  const secrets: string[] = [];
-  // The server's one redactor: its launch and the scan's shared secrets, then what connecting met.
-  const redactor = new Redactor({ ...target, secrets: [...(target.secrets ?? []), ...opts.shared] });
-  const server = await scanServer(target, { ...connect, secrets }, opts, redactor);
-  opts.attach?.(server);
-  redactor.add(secrets);
+  // The server's one redactor: its launch and the run's shared secrets, then the OAuth tokens,
+  // codes and secrets connecting meets (told to it by the connector).
+  const redactor = opts.secrets.server(target);
+  const server = await scanServer(target, { ...connect, secrets: redactor }, opts, redactor);
   // Shortened after redaction, so that a cut never leaves half a secret unrecognised.
   return fitServerReport(redactServer(server, redactor));
 }
@@ -46,12 +44,90 @@ async function scanServer(
   opts: OneOptions,
   redact: Redactor,
 ): Promise<ServerReport> {
-  let trusted = target.trusted === true || opts.trustMatcher.matches({ target: target.name });
-  const base = { name: target.name, idempotencyCapability: false, trusted, tools: [], findings: [] };
+  const trusted = target.trusted === true || opts.trustMatcher.matches({ target: target.name });
+  const launched = await launchOf(target, opts, redact);
+  if ('failed' in launched) return serverReport(target.name, { ...launched.failed, trusted });
+  const { resolved, sandbox, packaged } = launched;
+  let { launch } = launched;
+  if (target.oauth) launch = { ...launch, oauthClient: oauthClientOf(target) };
+  const saved = target.transport === 'static';
+  const visit = opts.visit ?? observeOnly;
+  const { observation: obs, probeOf } = saved
+    ? { observation: await (await import('./connect/saved.js')).observeSaved(target, connect) }
+    : await visit(launch, target.timeoutMs ? { ...connect, timeoutMs: target.timeoutMs } : connect).finally(
+        packaged.cleanup,
+      );
+  const described = describeTarget(target, resolved, redact);
+  const fakeEnv = [...(described.fakeEnv ?? []), ...(packaged.fakeEnv ?? [])];
+  const target_ = { ...described, sandbox, digest: packaged.digest, fakeEnv: fakeEnv.length ? fakeEnv : undefined };
+  const { durationMs } = obs;
+  // Stopped while this server was listed or closed: it is left out of the report, so classifying
+  // it would only delay the stop.
+  if (connect.signal?.aborted)
+    return serverReport(target.name, { status: 'failed', failure: INTERRUPTED, target: target_, trusted, durationMs });
+  const seen = { target: target_, session: obs.session, auth: obs.auth, durationMs };
+  if (obs.failure)
+    return serverReport(target.name, {
+      ...seen,
+      status: 'failed',
+      failure: obs.failure,
+      trusted,
+      findings: obs.findings,
+    });
+  return listedServer(target, obs, { ...seen, saved, trusted }, opts, probeOf);
+}
+
+/** A server whose tools were listed: classified (and, for `idemscan probe`, each tool's probe added). */
+function listedServer(
+  target: Target,
+  obs: Observation,
+  seen: Pick<ServerParts, 'target' | 'session' | 'auth' | 'durationMs' | 'saved' | 'trusted'>,
+  opts: OneOptions,
+  probeOf: Visited['probeOf'],
+): ServerReport {
+  const session = obs.session!;
+  let trusted = seen.trusted!;
+  // By the name audit shows for it too (serverInfo.name), known only now.
+  if (opts.trustServerInfo)
+    trusted = opts.trustMatcher.matches({ target: target.name, serverInfo: session.serverInfo?.name }) || trusted;
+  const classified = classifyServer({
+    name: target.name,
+    capabilities: session.capabilities,
+    trusted,
+    rawTools: obs.tools,
+    profiles: opts.profiles?.map((p) => p.profile),
+  });
+  // Before redaction: the answers quoted in the evidence are cleaned like every other text.
+  if (probeOf) for (const tool of classified.tools) tool.probe = probeOf(tool.name);
+  return serverReport(target.name, {
+    ...seen,
+    status: 'ok',
+    trusted,
+    idempotencyCapability: classified.idempotencyCapability,
+    tools: classified.tools,
+    findings: obs.findings.concat(classified.findings),
+  });
+}
+
+const INTERRUPTED = { kind: 'interrupted', message: 'interrupted' } as const;
+
+interface Launched {
+  launch: Launch;
+  resolved?: string;
+  sandbox?: SandboxMode | 'container';
+  packaged: { digest?: string; fakeEnv?: string[]; cleanup?: () => Promise<void> };
+}
+
+/** The contained launch of a target, or why it cannot start (a `spawn` failure, before any process). */
+async function launchOf(
+  target: Target,
+  opts: OneOptions,
+  redact: Redactor,
+): Promise<Launched | { failed: Omit<ServerParts, 'trusted'> }> {
   let launch: Launch = target;
   let resolved: string | undefined;
   let sandbox: SandboxMode | 'container' | undefined;
-  let packaged: { digest?: string; fakeEnv?: string[]; cleanup?: () => Promise<void> } = {};
+  let packaged: Launched['packaged'] = {};
   try {
     const pkg = packageOf(target);
     let own = cacheContainment(opts.cacheDir);
@@ -91,92 +167,35 @@ async function scanServer(
   } catch (err) {
     await packaged.cleanup?.();
     return {
-      ...base,
-      status: 'failed',
-      failure: { kind: 'spawn', message: (err as Error).message },
-      target: { ...describeTarget(target, resolved, redact), sandbox },
-      durationMs: 0,
+      failed: {
+        status: 'failed',
+        failure: { kind: 'spawn', message: (err as Error).message },
+        target: { ...describeTarget(target, resolved, redact), sandbox },
+        durationMs: 0,
+      },
     };
   }
-
-  if (target.oauth) launch = { ...launch, oauthClient: oauthClientOf(target) };
-  const saved = target.transport === 'static';
-  const obs = saved
-    ? await (await import('./connect/saved.js')).observeSaved(target, connect)
-    : await observe(launch, target.timeoutMs ? { ...connect, timeoutMs: target.timeoutMs } : connect).finally(
-        packaged.cleanup,
-      );
-  const described = describeTarget(target, resolved, redact);
-  const fakeEnv = [...(described.fakeEnv ?? []), ...(packaged.fakeEnv ?? [])];
-  const target_ = { ...described, sandbox, digest: packaged.digest, fakeEnv: fakeEnv.length ? fakeEnv : undefined };
-  // Stopped while this server was listed or closed: it is left out of the report, so classifying
-  // it would only delay the stop.
-  if (connect.signal?.aborted)
-    return {
-      ...base,
-      status: 'failed',
-      failure: { kind: 'interrupted', message: 'interrupted' },
-      target: target_,
-      durationMs: obs.durationMs,
-    };
-  if (obs.failure) {
-    return {
-      ...base,
-      status: 'failed',
-      failure: obs.failure,
-      target: target_,
-      protocol: obs.session && protocolOf(obs.session),
-      serverInfo: serverInfoOf(obs.session?.serverInfo),
-      capabilities: obs.session?.capabilities && boundedObject(obs.session.capabilities, LIMITS.capabilitiesJson),
-      auth: obs.auth,
-      durationMs: obs.durationMs,
-      findings: obs.findings,
-    };
-  }
-  const session = obs.session!;
-  // By the name audit shows for it too (serverInfo.name), known only now.
-  if (opts.trustServerInfo)
-    trusted = opts.trustMatcher.matches({ target: target.name, serverInfo: session.serverInfo?.name }) || trusted;
-  const classified = classifyServer({
-    name: target.name,
-    capabilities: session.capabilities,
-    trusted,
-    rawTools: obs.tools,
-    profiles: opts.profiles?.map((p) => p.profile),
-  });
-  return {
-    ...base,
-    trusted,
-    status: 'ok',
-    target: target_,
-    protocol: saved ? undefined : protocolOf(session), // nothing was negotiated
-    serverInfo: serverInfoOf(session.serverInfo),
-    capabilities: session.capabilities && boundedObject(session.capabilities, LIMITS.capabilitiesJson),
-    idempotencyCapability: classified.idempotencyCapability,
-    auth: obs.auth,
-    durationMs: obs.durationMs,
-    tools: classified.tools,
-    findings: obs.findings.concat(classified.findings),
-  };
+  return { launch, resolved, sandbox, packaged };
 }
 
+/** A scan's use of a live server: its tools, nothing called. */
+const observeOnly: Visit = async (launch, connect): Promise<Visited> => ({
+  observation: await observe(launch, connect),
+});
+
 /** Last line of defence: a bug tripped by one server's data must not lose the other servers. */
-export function crashed(target: Target, err: unknown, shared: string[]): ServerReport {
-  const server: ServerReport = {
-    name: target.name,
+export function crashed(target: Target, err: unknown, secrets: RunSecrets): ServerReport {
+  const server = serverReport(target.name, {
     status: 'failed',
     failure: {
       kind: 'protocol',
       message: `idemscan could not process this server: ${bounded(String((err as Error)?.message ?? err), LIMITS.errorChars)}`,
     },
     target: { transport: target.transport, source: target.source },
-    idempotencyCapability: false,
     durationMs: 0,
-    tools: [],
-    findings: [],
-  };
+  });
   // The error may quote what the server sent: the same single pass as every other report.
-  return redactServer(server, new Redactor({ ...target, secrets: [...(target.secrets ?? []), ...shared] }));
+  return redactServer(server, secrets.server(target));
 }
 
 /** A target's `oauth` entry: a public client id and scopes (a client secret comes only from the command line). */
@@ -185,34 +204,17 @@ function oauthClientOf(target: Target): Launch['oauthClient'] {
   return { clientId: o.clientId, scopes: o.scopes };
 }
 
-/**
- * Secrets every server's report is cleaned of, whatever server it belongs to: each token and
- * client secret of the token store this scan reads, and the command-line client secret. A server
- * that read (or was sent) another server's token must not publish it.
- */
-export async function scanSecrets(cacheDir: string, oauth: Partial<OAuthScanOptions> | undefined): Promise<string[]> {
-  return [...(await storedSecrets(cacheDir)), ...(oauth?.clientSecret ? [oauth.clientSecret] : [])];
-}
-
-/** Every stored token value, of the scan's cache dir and of the default one (a server may read either). */
-async function storedSecrets(cacheDir: string): Promise<string[]> {
-  const { readRecords, recordSecrets } = await import('./connect/oauth/store.js');
-  return cacheDirs(cacheDir)
-    .flatMap((dir) => readRecords(dir))
-    .flatMap((r) => recordSecrets(r.record));
-}
-
-/** A redactor of the stored secrets that were not `known` before the scan, or undefined when there are none. */
-export async function laterSecrets(cacheDir: string, known: string[]): Promise<Redactor | undefined> {
-  const seen = new Set(known);
-  const fresh = (await storedSecrets(cacheDir)).filter((s) => !seen.has(s));
-  return fresh.length > 0 ? new Redactor({ secrets: fresh }) : undefined;
-}
-
-function protocolOf(session: Session): ServerReport['protocol'] {
-  return {
-    era: session.era,
-    version: session.version,
-    negotiation: session.notes.length ? session.notes.join('; ') : undefined,
+/** The run's secrets: the token store of the scan's cache dir and the default one (a server may read either). */
+export function runSecrets(
+  cacheDir: string,
+  oauth: Partial<OAuthScanOptions> | undefined,
+  resumed: boolean,
+): Promise<RunSecrets> {
+  const stored = async () => {
+    const { readRecords, recordSecrets } = await import('./connect/oauth/store.js');
+    return cacheDirs(cacheDir)
+      .flatMap((dir) => readRecords(dir))
+      .flatMap((r) => recordSecrets(r.record));
   };
+  return RunSecrets.open(stored, oauth?.clientSecret, resumed);
 }

@@ -15,7 +15,7 @@ import { bounded } from './model/bounds.js';
 import type { Report, ServerReport } from './model/schema.js';
 import { reportOf, type ReportHead } from './model/report-head.js';
 import { MemorySink, type ServerSink } from './spool/sink.js';
-import { Redactor } from './redact/redact.js';
+import type { RunSecrets } from './redact/run-secrets.js';
 import { SCHEMA_VERSION } from './model/schema-version.js';
 import { checkOptions, checkTargets } from './scan-input.js';
 import { summarize } from './model/summary.js';
@@ -24,22 +24,34 @@ import { type InstallResult } from './targets/npm.js';
 import { installMissing, missingTargets, packageOf, packageProblems } from './targets/packages.js';
 import { npmLaunchTargets, resolveUnpinned, withResolved } from './targets/npm-launch.js';
 import { pypiLaunchTargets } from './targets/pypi-launch.js';
-import { redactServer } from './redact/redact-report.js';
 import { NameMatcher } from './model/server-names.js';
 import { defaultSupport, sandboxSupport } from './targets/sandbox.js';
 import type { Target } from './targets/types.js';
 import { TOOL_NAME, TOOL_VERSION } from './model/version.js';
 
-import type { ScanOptions } from './scan-options.js';
-import { crashed, laterSecrets, scanOne, scanSecrets } from './scan-server.js';
+import type { InternalScanOptions, ScanOptions } from './scan-options.js';
+import { crashed, runSecrets, scanOne } from './scan-server.js';
 
 export type { ProgressEvent, ScanOptions } from './scan-options.js';
 
 /** The pipeline, in steps: check the input, prepare the targets (resolve, install), scan each, make the report. */
-export async function scan(listed: Target[], options: ScanOptions = {}): Promise<Report> {
+export function scan(listed: Target[], options: ScanOptions = {}): Promise<Report> {
+  // What is not published is not honoured either, should a caller from JavaScript pass it.
+  const {
+    maxFrameBytes: _f,
+    stderrTailBytes: _s,
+    killGraceMs: _k,
+    visit: _v,
+    ...published
+  } = options as InternalScanOptions;
+  return scanTuned(listed, published);
+}
+
+/** `scan` with the options src/index.ts does not publish: the connector's tuning, `idemscan probe`'s visit. */
+export async function scanTuned(listed: Target[], options: InternalScanOptions = {}): Promise<Report> {
   const sink = new MemorySink();
   const run = await scanInto(listed, options, sink);
-  const servers = sink.servers().map((s) => (run.later ? redactServer(s, run.later) : s));
+  const servers = sink.servers().map((s) => run.redactLater(s));
   return reportOf(run.head, summarize(servers), servers);
 }
 
@@ -47,13 +59,10 @@ export async function scan(listed: Target[], options: ScanOptions = {}): Promise
 export interface ScanRun {
   head: ReportHead;
   /**
-   * Tokens stored while the pool ran (a sign-in, a grant) were not in the set each server was
-   * redacted with as it finished, and a server that ran later may have read them from the store:
-   * the servers are redacted with this too as they are read. Undefined when there are none.
+   * A server as it is read back from the sink, redacted with the tokens stored while the pool ran
+   * (and, when some servers came from an earlier run, every stored secret): redact/run-secrets.ts.
    */
-  later?: Redactor;
-  /** Every stored secret, for servers of an earlier run read back (`--resume`); undefined when none. */
-  stored?: Redactor;
+  redactLater(server: ServerReport): ServerReport;
 }
 
 /**
@@ -61,13 +70,13 @@ export interface ScanRun {
  * memory stays flat in the number of servers); the report's head is returned, and the caller
  * reads the servers from the sink and sums them up (model/summary.ts).
  */
-export async function scanInto(listed: Target[], options: ScanOptions, sink: ServerSink): Promise<ScanRun> {
+export async function scanInto(listed: Target[], options: InternalScanOptions, sink: ServerSink): Promise<ScanRun> {
   // Malformed input is the caller's mistake, not a server's failure: a ScanInputError, before any work.
   checkTargets(listed);
   checkOptions(options);
   const startedAt = new Date();
   if (options.signal) setMaxListeners(0, options.signal); // one abort listener per running server, by design
-  const connect: ConnectOptions = { ...DEFAULT_CONNECT_OPTIONS, ...definedOnly(options), afterList: options.afterList };
+  const connect: ConnectOptions = { ...DEFAULT_CONNECT_OPTIONS, ...definedOnly(options) };
   const concurrency = Math.max(1, options.concurrency ?? DEFAULTS.concurrency);
   const httpConcurrency = Math.max(1, options.httpConcurrency ?? DEFAULTS.httpConcurrency);
   const cacheDir = options.cacheDir ?? defaultCacheDir();
@@ -110,7 +119,7 @@ export async function scanInto(listed: Target[], options: ScanOptions, sink: Ser
       scanMs: Math.round(performance.now() - scanStarted),
     },
   };
-  return { head, ...secrets };
+  return { head, redactLater: (server) => secrets.redactLater(server) };
 }
 
 interface Prepared {
@@ -156,29 +165,29 @@ async function prepareTargets(
 
 /**
  * Every target through the pools, each server redacted as it finishes and put in the sink at its
- * list position; returns the redactors for what was stored meanwhile (ScanRun).
+ * list position; returns the run's secrets, settled: what servers read back are redacted with.
  */
 async function scanAll(
   prepared: Prepared,
   positions: readonly number[],
   sink: ServerSink,
   connect: ConnectOptions,
-  options: ScanOptions,
+  options: InternalScanOptions,
   cacheDir: string,
   pools: { stdio: number; http: number },
   resumedNames: readonly string[],
-): Promise<Pick<ScanRun, 'later' | 'stored'>> {
+): Promise<RunSecrets> {
   const { targets, installErrors } = prepared;
   const eraMemo = EraMemo.load(cacheDir);
   const oauth: OAuthScanOptions = { timeoutMs: DEFAULTS.signInTimeoutMs, print: () => {}, ...options.oauth, cacheDir };
-  const shared = await scanSecrets(cacheDir, options.oauth);
+  const secrets = await runSecrets(cacheDir, options.oauth, !!options.resumed?.size);
   // A stdio server's start-up is CPU; a remote's listing is waiting: one pool each.
   const stdioLimit = pLimit(pools.stdio);
   const httpLimit = pLimit(pools.http);
   const trust = new NameMatcher(options.trust);
   // A trusted name whose server a resumed scan read back did find its server.
   for (const name of resumedNames) trust.matches({ target: name });
-  const one = { ...options, cacheDir, installErrors, shared, trustMatcher: trust };
+  const one = { ...options, cacheDir, installErrors, secrets, trustMatcher: trust };
   let done = 0;
   // Listed servers end in the background, their slots free at once; none outlives the scan.
   const closes = new PendingCloses();
@@ -188,7 +197,7 @@ async function scanAll(
         if (options.signal?.aborted) return;
         options.onProgress?.({ type: 'start', target: target.name, index, total: targets.length });
         const server = await scanOne(target, { ...connect, eraMemo, signal: options.signal, oauth, closes }, one).catch(
-          (err: unknown) => crashed(target, err, shared),
+          (err: unknown) => crashed(target, err, secrets),
         );
         // A server cut short by Ctrl-C did not fail: it was not scanned. One that finished as the
         // signal came was scanned, and is kept.
@@ -199,14 +208,12 @@ async function scanAll(
     ),
   ).finally(() => closes.settled());
   eraMemo.save(cacheDir);
-  const later = await laterSecrets(cacheDir, shared);
-  // A server of an earlier run (--resume) was redacted with what was stored then: all of it now, and then.
-  const stored = [...new Set([...shared, ...(await scanSecrets(cacheDir, options.oauth))])];
+  await secrets.settle();
   // A trusted name that found no server is most often a typo; in a shard the rest are elsewhere.
   const untrusted = options.signal?.aborted || options.shard ? [] : trust.unmatched();
   if (untrusted.length > 0)
     options.onProgress?.({ type: 'warning', message: unmatchedTrust(untrusted, sink, !!options.trustServerInfo) });
-  return { later, stored: stored.length > 0 ? new Redactor({ secrets: stored }) : undefined };
+  return secrets;
 }
 
 export const SDIST_WARNING =
@@ -229,8 +236,9 @@ function unmatchedTrust(names: string[], sink: ServerSink, byServerInfo: boolean
   return `${which} no server scanned${sink.size ? ` (their names: ${shown.join(', ')}${more})` : ''}`;
 }
 
-function definedOnly(options: ScanOptions): Partial<ConnectOptions> {
-  const keys = Object.keys(DEFAULT_CONNECT_OPTIONS) as (keyof ConnectOptions)[];
+function definedOnly(options: InternalScanOptions): Partial<ConnectOptions> {
+  const keys = Object.keys(DEFAULT_CONNECT_OPTIONS) as (keyof typeof DEFAULT_CONNECT_OPTIONS &
+    keyof InternalScanOptions)[];
   return Object.fromEntries(keys.filter((k) => options[k] !== undefined).map((k) => [k, options[k]]));
 }
 

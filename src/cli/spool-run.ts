@@ -11,7 +11,6 @@ import { SPOOL_FILE } from '../model/formats.js';
 import type { ReportStream } from '../model/report-head.js';
 import { SCHEMA_VERSION } from '../model/schema-version.js';
 import { summarize } from '../model/summary.js';
-import { redactServer } from '../redact/redact-report.js';
 import type { ScanRun } from '../scan.js';
 import { FileSpool } from '../spool/file-spool.js';
 import { readSpool } from '../spool/read-spool.js';
@@ -159,11 +158,10 @@ export function targetKey(target: Target, key: SpoolKey): string {
  * summary summed in one pass over them.
  */
 export function spooledReport(opened: OpenedSpool, run: ScanRun): ReportStream {
-  const redactor = opened.resumed.size > 0 ? run.stored : run.later;
   const head = { ...run.head, startedAt: opened.startedAt };
   if (opened.resumed.size > 0) head.options = { ...head.options, resumed: opened.resumed.size };
   function* servers() {
-    for (const s of opened.spool.servers()) yield redactor ? redactServer(s, redactor) : s;
+    for (const s of opened.spool.servers()) yield run.redactLater(s);
   }
   return { head, summary: summarize(servers()), servers };
 }

@@ -11,7 +11,7 @@ import { createHash } from 'node:crypto';
 import { bounded, boundedObject, serverInfoOf } from '../model/bounds.js';
 import { sizeEstimate } from '../model/budget.js';
 import type { Finding } from '../model/schema.js';
-import type { Session } from './negotiate.js';
+import type { Negotiated } from './negotiate.js';
 import { RULE } from '../model/catalogue.js';
 import { finding } from '../model/finding.js';
 
@@ -72,7 +72,7 @@ export const KEPT_TOOL_FIELDS = ['name', 'title', 'description', 'annotations', 
  * The session as kept: capabilities and serverInfo are cut to what the report shows when they are
  * large (their `tools.idempotency` and `tools` still read as sent), each note to 1,000 characters.
  */
-export function keptSession(session: Session): Session {
+export function keptSession(session: Negotiated): Negotiated {
   const caps = session.capabilities;
   const capabilities =
     caps && sizeEstimate(caps) > 64 * 1024

@@ -11,7 +11,7 @@ import type { Finding } from '../model/schema.js';
 import { sizeEstimate } from '../model/budget.js';
 import { cursorDigest, KEPT_TOOL_FIELDS, type ServerBudget } from './budget.js';
 import { ScanFailure } from './failure.js';
-import { asObject, modernMeta, type Session } from './negotiate.js';
+import { asObject, modernMeta, type Negotiated } from './negotiate.js';
 import type { RpcClient } from './rpc.js';
 import { RULE, type RuleId } from '../model/catalogue.js';
 import { finding } from '../model/finding.js';
@@ -56,7 +56,7 @@ interface Page {
  */
 export async function listTools(
   rpc: Pick<RpcClient, 'request'>,
-  session: Session,
+  session: Negotiated,
   opts: ListOptions,
 ): Promise<Listing> {
   const state: ListState = {
@@ -92,7 +92,7 @@ export async function listTools(
  */
 async function readPage(
   rpc: Pick<RpcClient, 'request'>,
-  session: Session,
+  session: Negotiated,
   cursor: string | undefined,
   { out }: ListState,
   opts: ListOptions,

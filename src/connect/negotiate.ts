@@ -24,7 +24,8 @@ import type { RpcClient, RpcOutcome } from './rpc.js';
 export const MODERN_VERSIONS = ['2026-07-28'];
 const CLIENT_INFO = { name: TOOL_NAME, version: TOOL_VERSION };
 
-export interface Session {
+/** What era negotiation found on a connection (and, for a saved target, what was saved). */
+export interface Negotiated {
   era: 'modern' | 'legacy';
   version: string;
   capabilities?: Record<string, unknown>;
@@ -66,7 +67,7 @@ export function modernMeta(version: string): Record<string, unknown> {
 const MAX_NOTES = 20;
 const NOTE_CHARS = 300;
 
-export async function negotiate(rpc: RpcClient, opts: NegotiateOptions): Promise<Session> {
+export async function negotiate(rpc: RpcClient, opts: NegotiateOptions): Promise<Negotiated> {
   const session = await findEra(rpc, opts);
   return { ...session, notes: boundedNotes(session.notes) };
 }
@@ -85,7 +86,7 @@ function offered(versions: unknown[]): string {
   return versions.length > 10 ? `${shown} and ${versions.length - 10} more` : shown || 'none';
 }
 
-async function findEra(rpc: RpcClient, opts: NegotiateOptions): Promise<Session> {
+async function findEra(rpc: RpcClient, opts: NegotiateOptions): Promise<Negotiated> {
   if (opts.skipProbe) return rememberedLegacy(rpc, opts, opts.skipProbe);
   const sent = Date.now();
   let answered = false;
@@ -111,7 +112,7 @@ async function findEra(rpc: RpcClient, opts: NegotiateOptions): Promise<Session>
   let modernWon = false;
   const silentNote = `no answer to server/discover within ${opts.probeTimeoutMs} ms`;
   const init = settle(initialize(rpc, opts, [silentNote], () => !modernWon));
-  const modern = (answer: Probe, note: string): Session | undefined => {
+  const modern = (answer: Probe, note: string): Negotiated | undefined => {
     if (answer.kind !== 'modern') return undefined;
     modernWon = true;
     return { ...answer.session, notes: [`${note} after ${Date.now() - sent} ms`] };
@@ -140,7 +141,7 @@ async function findEra(rpc: RpcClient, opts: NegotiateOptions): Promise<Session>
 }
 
 /** Known to stay silent until `initialize`, or to exit on the probe: no probe, unless initialize is refused. */
-async function rememberedLegacy(rpc: RpcClient, opts: NegotiateOptions, why: string): Promise<Session> {
+async function rememberedLegacy(rpc: RpcClient, opts: NegotiateOptions, why: string): Promise<Negotiated> {
   const notes = [why];
   try {
     return await initialize(rpc, opts, notes);
@@ -172,7 +173,7 @@ function delay(ms: number): { promise: Promise<undefined>; cancel: () => void } 
   return { promise, cancel: () => clearTimeout(timer) };
 }
 
-type Probe = { kind: 'modern'; session: Omit<Session, 'notes'> } | { kind: 'legacy'; why: string };
+type Probe = { kind: 'modern'; session: Omit<Negotiated, 'notes'> } | { kind: 'legacy'; why: string };
 
 function sendDiscover(rpc: RpcClient, timeoutMs: number): Promise<RpcOutcome> {
   return rpc.request('server/discover', { _meta: modernMeta(MODERN_VERSIONS[0]!) }, timeoutMs);
@@ -225,7 +226,7 @@ async function initialize(
   opts: NegotiateOptions,
   notes: string[],
   stillWanted = () => true,
-): Promise<Session> {
+): Promise<Negotiated> {
   const outcome = await rpc.request(
     'initialize',
     { protocolVersion: LATEST_PROTOCOL_VERSION, capabilities: {}, clientInfo: CLIENT_INFO },

@@ -8,14 +8,14 @@ import { sizeEstimate } from '../model/budget.js';
 import type { Target } from '../targets/types.js';
 import { keptSession, ServerBudget } from './budget.js';
 import { listTools } from './list.js';
-import type { Session } from './negotiate.js';
+import type { Negotiated } from './negotiate.js';
 import type { ConnectOptions, Observation } from './observe.js';
 
 export async function observeSaved(target: Target, opts: ConnectOptions): Promise<Observation> {
   const started = performance.now();
   const saved = target.saved ?? { tools: [] };
   // No era was negotiated: `static` is what the report's protocol would say, and scan.ts leaves it out.
-  const session: Session = keptSession({
+  const session: Negotiated = keptSession({
     era: 'legacy',
     version: 'static',
     capabilities: saved.capabilities,

@@ -51,8 +51,8 @@ export type ToolProbe = z.infer<typeof ToolProbe>;
 export type ProbeSummary = z.infer<typeof ProbeSummary>;
 
 /**
- * In memory only, between the layers of the experiment: classify/probe-prepare.ts makes the
- * experiments, connect/probe-run.ts sends their calls, classify/probe-outcome.ts judges them.
+ * In memory only, between the layers of the experiment: probe/prepare.ts makes the
+ * experiments, probe/run.ts sends their calls, probe/outcome.ts judges them.
  */
 export interface ProbeExperiment {
   name: string;

@@ -1,6 +1,7 @@
 /** Real fixture servers as real processes over stdio: both eras, and the broken ones. */
 import { afterAll, describe, expect, it } from 'vitest';
-import { scan, type ScanOptions } from '../../src/scan.js';
+import { scan, scanTuned } from '../../src/scan.js';
+import type { InternalScanOptions } from '../../src/scan-options.js';
 import type { Target } from '../../src/targets/types.js';
 import type { ServerReport } from '../../src/model/schema.js';
 import { FIXTURES, PAYMENTS_KEYS, PAYMENTS_VERDICTS } from '../fixtures/index.js';
@@ -18,8 +19,8 @@ const node = (name: string, file: string, env: Record<string, string> = {}): Tar
 const raw = (mode: string) => node(mode, FIXTURES.raw, { MODE: mode });
 const fast = { probeTimeoutMs: 500, timeoutMs: 8_000, concurrency: 4 };
 
-async function scanOne(target: Target, opts: ScanOptions = fast): Promise<ServerReport> {
-  const report = await scan([target], opts);
+async function scanOne(target: Target, opts: InternalScanOptions = fast): Promise<ServerReport> {
+  const report = await scanTuned([target], opts);
   return report.servers[0]!;
 }
 

@@ -3,7 +3,7 @@
  * sees (static imports, re-exports and `import()`), so a dynamic import cannot slip past as it
  * would past ESLint's no-restricted-imports (which eslint.config.js also runs, per folder).
  */
-import { readdirSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -48,6 +48,13 @@ describe('layers', () => {
         .map((d) => `${path.basename(f)} -> ${path.basename(d)}`),
     );
     expect(offenders).toEqual([]);
+  });
+
+  it('only src/probe/run.ts sends tools/call (a scan never calls a tool)', () => {
+    const senders = files
+      .filter((f) => /['"]tools\/call['"]/.test(readFileSync(f, 'utf8')))
+      .map((f) => path.relative(SRC, f));
+    expect(senders).toEqual([path.join('probe', 'run.ts')]);
   });
 
   it('sees a violation (the check itself works)', () => {

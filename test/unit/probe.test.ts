@@ -2,12 +2,12 @@
 import { describe, expect, it } from 'vitest';
 import { classifyTool } from '../../src/classify/index.js';
 import { parseKeyPath, placeKey } from '../../src/classify/key-place.js';
-import { judge } from '../../src/classify/probe-outcome.js';
+import { judge } from '../../src/probe/outcome.js';
 import type { SentCall } from '../../src/model/probe-schema.js';
 import { retryDecision, withRetryKey } from '../../src/classify/retry.js';
 import { VERDICTS } from '../../src/model/verdicts.js';
 import { parsePlan } from '../../src/model/probe-plan.js';
-import { planSecrets } from '../../src/redact/plan-secrets.js';
+import { planSecrets } from '../../src/probe/plan-secrets.js';
 
 describe('placeKey', () => {
   it('puts the key at nested, bracketed and wildcard paths without changing the input', () => {

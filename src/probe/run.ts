@@ -6,10 +6,9 @@
  */
 import { bounded } from '../model/bounds.js';
 import type { ProbeExperiment, RanExperiment, SentCall } from '../model/probe-schema.js';
-import { ScanFailure } from './failure.js';
-import { modernMeta } from './negotiate.js';
-import type { OpenSession } from './observe.js';
-import type { RpcOutcome } from './rpc.js';
+import type { ScanFailure } from '../connect/failure.js';
+import type { RpcOutcome } from '../connect/rpc.js';
+import type { Session } from '../connect/session.js';
 
 const ANSWER_CHARS = 500;
 
@@ -19,7 +18,7 @@ const ANSWER_CHARS = 500;
  * throw. A connection that ended leaves the later experiments not run.
  */
 export async function runExperiments(
-  open: OpenSession,
+  session: Session,
   experiments: readonly ProbeExperiment[],
   opts: { timeoutMs: number; signal?: AbortSignal },
 ): Promise<RanExperiment[]> {
@@ -43,7 +42,7 @@ export async function runExperiments(
       keyed: boolean,
     ): Promise<SentCall> => {
       const bound = boundOf(e, toolName, opts.timeoutMs);
-      const call = await callTool(open, step, toolName, toolArgs, keyed && e.protocolKey ? e.key : undefined, bound);
+      const call = await callTool(session, step, toolName, toolArgs, keyed && e.protocolKey ? e.key : undefined, bound);
       calls.push(call);
       if (call.ended) ended = call.ended;
       return call;
@@ -84,7 +83,7 @@ async function experiment(e: ProbeExperiment, send: Send): Promise<void> {
 
 /** One `tools/call`, always a value: an answer, an error, or silence. */
 async function callTool(
-  open: OpenSession,
+  session: Session,
   step: string,
   name: string,
   args: Record<string, unknown>,
@@ -93,19 +92,12 @@ async function callTool(
 ): Promise<SentCall> {
   const params: Record<string, unknown> = { name, arguments: args };
   if (idempotencyKey) params.idempotencyKey = idempotencyKey;
-  // Modern requests carry the envelope the listing carried (negotiate.ts), no handshake state.
-  if (open.session.era === 'modern') params._meta = modernMeta(open.session.version);
   const started = performance.now();
-  const id = open.rpc.peekNextId();
-  let answered: Answered;
-  try {
-    // Once: a server that carried the call out and then refused it (a 401 with an expired token)
-    // must not get it again from the transport's re-send after a refresh.
-    answered = answerOf(await open.rpc.request('tools/call', params, bound.ms, { once: true }));
-  } catch (err) {
-    answered = unanswered(err, bound.from);
-  }
-  return { step, tool: name, id, ms: Math.round(performance.now() - started), ...answered };
+  // Once: a server that carried the call out and then refused it (a 401 with an expired token)
+  // must not get it again from the transport's re-send after a refresh.
+  const called = await session.call('tools/call', params, { timeoutMs: bound.ms, once: true });
+  const answered = 'outcome' in called ? answerOf(called.outcome) : unanswered(called.failure, bound.from);
+  return { step, tool: name, id: called.id, ms: Math.round(performance.now() - started), ...answered };
 }
 
 type Answered = Omit<SentCall, 'step' | 'tool' | 'id' | 'ms'>;
@@ -129,9 +121,7 @@ function answerOf(outcome: RpcOutcome): Answered {
  * No answer. A timeout, or a refusal (HTTP 401/403: the token was refreshed meanwhile, or a sign-in
  * is needed), leaves the connection usable; an exit or a closed stream ends every later experiment.
  */
-function unanswered(err: unknown, boundFrom: string): Answered {
-  const failure =
-    err instanceof ScanFailure ? err : new ScanFailure('protocol', String((err as Error)?.message ?? err));
+function unanswered(failure: ScanFailure, boundFrom: string): Answered {
   if (failure.kind === 'timeout') return noAnswer(`no answer: ${failure.message} (${boundFrom})`);
   if (failure.kind === 'auth') return noAnswer(`no answer: refused (${failure.message})`);
   return { ...noAnswer(`no answer: the connection ended (${failure.message})`), ended: failure.message };

@@ -2,15 +2,15 @@
  * The experiments of `idemscan probe` (docs/PROBE.md) before anything is sent: which planned and
  * observing tools the server does not list, which observers are not declared read-only, and for
  * each planned tool its arguments with a fresh key wherever classification found a strong key.
- * Pure but for the keys (`newKey`): the connector sends the calls (connect/probe-run.ts).
+ * Pure but for the keys (`newKey`): run.ts sends the calls.
  */
 import { randomUUID } from 'node:crypto';
 import { bounded } from '../model/bounds.js';
 import type { ProbePlan } from '../model/probe-plan.js';
 import type { ProbeExperiment } from '../model/probe-schema.js';
-import { classifyTool } from './index.js';
-import { placeKey } from './key-place.js';
-import { advertisesIdempotency } from './verdict.js';
+import { classifyTool } from '../classify/index.js';
+import { placeKey } from '../classify/key-place.js';
+import { advertisesIdempotency } from '../classify/verdict.js';
 
 export interface PreparedProbe {
   experiments: ProbeExperiment[];

@@ -1,6 +1,6 @@
 /**
  * The outcome of one lost-response experiment (docs/PROBE.md), from what its calls answered.
- * Pure: the connector sends the calls (connect/probe-run.ts), this reads them.
+ * Pure: run.ts sends the calls, this reads them.
  */
 import type { ProbeExperiment, ProbeOutcome, RanExperiment, SentCall, ToolProbe } from '../model/probe-schema.js';
 

@@ -1,6 +1,6 @@
 /** The probe plan's own secrets (docs/PROBE.md): its arguments go into calls, and answers may echo them. */
 import type { ProbePlan } from '../model/probe-plan.js';
-import { isSecretValue } from './redact.js';
+import { isSecretValue } from '../redact/redact.js';
 
 /** Secret-looking values of the plan's arguments (an `api_key`, a token): redacted from the report like a launch's. */
 export function planSecrets(plan: ProbePlan): string[] {

@@ -1,0 +1,117 @@
+/**
+ * The connections one server gets, in the order retry-policy.ts allows: a stdio server once more
+ * without the era probe; an HTTP server Streamable HTTP, then HTTP+SSE, and both once more after a
+ * sign-in. A failure no rule takes is the server's answer and is reported as it is.
+ */
+import { bounded } from '../model/bounds.js';
+import { LIMITS } from '../model/limits.js';
+import { serverEnv } from '../targets/server-env.js';
+import type { Channel } from './channel.js';
+import type { ConnectOptions, Launch } from './connect-options.js';
+import { ScanFailure } from './failure.js';
+import type { HttpChannel } from './http.js';
+import type { ServerAuth } from './oauth/server-auth.js';
+import { RETRY } from './retry-policy.js';
+import { StdioChannel } from './stdio.js';
+
+/** One connection to make: its channel, and why the era probe is skipped on it. */
+export interface Attempt {
+  channel: Channel;
+  skipProbe?: string;
+}
+
+/** What the policy asks of the server's run: its one deadline, and how far the last attempt got. */
+export interface AttemptRun {
+  readonly target: Launch;
+  readonly opts: ConnectOptions;
+  /** Negotiated at least once (then an exit was not about the probe). */
+  negotiated(): boolean;
+  remainingMs(): number;
+  /** The time a person took at the browser is not the server's. */
+  extendDeadline(ms: number): void;
+}
+
+export interface Attempts {
+  first(): Attempt;
+  /** The next connection after `err`, or undefined: `err` stands. Rejects when a sign-in fails. */
+  after(err: unknown): Promise<Attempt | undefined>;
+}
+
+/** Our own process; started once more without the probe if the retry policy says so. */
+export function stdioAttempts(run: AttemptRun): Attempts {
+  const { target, opts } = run;
+  const start = (skipProbe?: string): Attempt => ({
+    skipProbe,
+    channel: new StdioChannel({
+      command: target.command!,
+      args: target.args ?? [],
+      env: target.spawnEnv ?? serverEnv(target.env),
+      cwd: target.cwd,
+      maxFrameBytes: opts.maxFrameBytes,
+      stderrTailBytes: opts.stderrTailBytes,
+      killGraceMs: opts.killGraceMs,
+    }),
+  });
+  let restarted = false;
+  return {
+    first: () => start(),
+    after: async (err) => {
+      if (restarted) return undefined;
+      const why = RETRY.restartWithoutProbe(err, {
+        target,
+        opts,
+        listed: run.negotiated(),
+        remainingMs: run.remainingMs(),
+      });
+      if (!why) return undefined;
+      restarted = true;
+      return start(why);
+    },
+  };
+}
+
+/** Streamable HTTP first, then HTTP+SSE on its refusal (`sse` targets: SSE only); all once more signed in. */
+export function httpAttempts(run: AttemptRun, serverAuth: ServerAuth, Http: typeof HttpChannel): Attempts {
+  const { target, opts } = run;
+  const make = (kind: 'streamable' | 'sse'): Attempt => ({
+    channel: new Http({
+      url: target.url!,
+      headers: target.headers,
+      kind,
+      maxBodyBytes: opts.maxFrameBytes,
+      authProvider: serverAuth.transportAuth(),
+      onResponse: (res) => serverAuth.observe(res),
+    }),
+  });
+  const firstKind = target.transport === 'sse' ? 'sse' : 'streamable';
+  let kind: 'streamable' | 'sse' = firstKind;
+  let signedIn = false;
+  const next = (k: 'streamable' | 'sse') => {
+    kind = k;
+    return make(k);
+  };
+  return {
+    first: () => next(firstKind),
+    after: async (err) => {
+      if (kind === 'streamable' && RETRY.fallBackToSse(err)) return next('sse');
+      if (signedIn || !RETRY.signInAndRetry(serverAuth)) return undefined;
+      signedIn = true;
+      await signIn(run, serverAuth);
+      return next(firstKind);
+    },
+  };
+}
+
+async function signIn(run: AttemptRun, serverAuth: ServerAuth): Promise<void> {
+  const started = Date.now();
+  try {
+    await serverAuth.signIn();
+  } catch (signInErr) {
+    throw new ScanFailure(
+      'auth',
+      `sign-in failed: ${bounded(String((signInErr as Error)?.message ?? signInErr), LIMITS.errorChars)}`,
+    );
+  } finally {
+    run.extendDeadline(Date.now() - started);
+  }
+}

@@ -1,0 +1,70 @@
+/** What the connector is given for one server, and what it gives back (session.ts, observe.ts). */
+import { DEFAULTS } from '../model/limits.js';
+import type { AuthInfo, Finding, Failure } from '../model/schema.js';
+import type { Target } from '../targets/types.js';
+import type { PendingCloses } from './closes.js';
+import type { EraMemo } from './era-memo.js';
+import type { Negotiated } from './negotiate.js';
+import type { OAuthScanOptions, TargetOAuth } from './oauth/server-auth.js';
+
+export interface ConnectOptions {
+  /** From spawn (or first request) to the last page. */
+  timeoutMs: number;
+  probeTimeoutMs: number;
+  maxPages: number;
+  maxTools: number;
+  maxFrameBytes: number;
+  /**
+   * What may be kept of one server in all (tool entries with their schemas, cursors, capabilities,
+   * serverInfo, notes), in estimated heap bytes; listing stops with a `memory-budget` finding there.
+   */
+  maxServerBytes: number;
+  stderrTailBytes: number;
+  killGraceMs: number;
+  /** Launches known to stay silent until `initialize` (mutated: new verdicts are added). */
+  eraMemo?: EraMemo;
+  /** Aborting ends this server's scan at once (Ctrl-C). */
+  signal?: AbortSignal;
+  /** OAuth for HTTP servers (stored tokens, --oauth, --stored-auth-only); absent: none at all. */
+  oauth?: OAuthScanOptions;
+  /** Told the OAuth secrets met for this server (tokens, codes, verifiers), for the report's redaction. */
+  secrets?: SecretSink;
+  /**
+   * Given: a stdio server listed in full is closed in the background, added here, and `close()`
+   * resolves without waiting for its exit; the caller awaits `closes.settled()` before it is done.
+   */
+  closes?: PendingCloses;
+}
+
+/** Where the secrets met while connecting go: the server's Redactor (redact/run-secrets.ts makes it). */
+export interface SecretSink {
+  add(values: readonly string[]): void;
+}
+
+/** The connection's share of DEFAULTS (model/limits.ts). */
+export const DEFAULT_CONNECT_OPTIONS: ConnectOptions = {
+  timeoutMs: DEFAULTS.timeoutMs,
+  probeTimeoutMs: DEFAULTS.probeTimeoutMs,
+  maxPages: DEFAULTS.maxPages,
+  maxTools: DEFAULTS.maxTools,
+  maxFrameBytes: DEFAULTS.maxFrameBytes,
+  maxServerBytes: DEFAULTS.maxServerBytes,
+  stderrTailBytes: DEFAULTS.stderrTailBytes,
+  killGraceMs: DEFAULTS.killGraceMs,
+};
+
+/** Everything one server's connection showed, start to end: what the report is made of. */
+export interface Observation {
+  session?: Negotiated;
+  tools: Record<string, unknown>[];
+  findings: Finding[];
+  failure?: Failure;
+  /** What an HTTP server that refused a request published about its authorization. */
+  auth?: AuthInfo;
+  durationMs: number;
+}
+
+/** A launch that is ready to run: npm targets already resolved to a command. */
+/** A target ready to start: `spawnEnv` is the whole environment of a stdio process (from
+ * `contain()`, whose wrappers carry the server's own `env`); without it, the server's own. */
+export type Launch = Target & { command?: string; oauthClient?: TargetOAuth; spawnEnv?: Record<string, string> };
