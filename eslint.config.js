@@ -11,8 +11,10 @@ export const LAYERS = {
   io: ['model'],
   classify: ['model', 'io'],
   targets: ['model', 'io'],
+  // A Target becomes a LaunchPlan: package kinds, runners, containment. targets/ never imports it.
+  launch: ['model', 'io', 'targets'],
   redact: ['model', 'io', 'targets'],
-  connect: ['model', 'io', 'targets', 'redact'],
+  connect: ['model', 'io', 'targets', 'launch', 'redact'],
   compare: ['model', 'io'],
   render: ['model', 'io', 'compare'],
   spool: ['model', 'io'],

@@ -189,7 +189,7 @@ function main(): void {
   ];
   for (const [label, args] of commands) {
     const r = loadedBy(args);
-    const scanning = r?.dist.filter((d) => /^(?:scan\.js|targets\/|connect\/|redact\/)/.test(d)).length;
+    const scanning = r?.dist.filter((d) => /^(?:scan\.js|targets\/|launch\/|connect\/|redact\/)/.test(d)).length;
     console.log(
       `${label.padEnd(10)} ${r ? `${r.all} modules, ${r.dist.length} of idemscan, ${scanning} of them scanning code` : 'n/a'}`,
     );

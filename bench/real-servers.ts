@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadTargetFile } from '../src/targets/load.js';
-import { missingTargets, packageOf } from '../src/targets/packages.js';
+import { missingTargets, packageOf } from '../src/launch/packages.js';
 import type { Target } from '../src/targets/types.js';
 import type { FloorLaunch } from './floor.js';
 

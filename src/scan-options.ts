@@ -3,7 +3,7 @@ import type { LoadedProfile } from './classify/profiles/index.js';
 import type { ConnectOptions } from './connect/observe.js';
 import type { OAuthScanOptions } from './connect/oauth/server-auth.js';
 import type { ServerReport } from './model/schema.js';
-import type { InstallResult } from './targets/npm.js';
+import type { InstallResult } from './launch/npm.js';
 import type { Shard } from './targets/shard.js';
 import type { SkippedTarget } from './targets/types.js';
 

@@ -10,13 +10,13 @@ import type { OAuthScanOptions } from './connect/oauth/server-auth.js';
 import { bounded, boundedObject, serverInfoOf } from './model/bounds.js';
 import { fitServerReport } from './model/budget.js';
 import type { ServerReport } from './model/schema.js';
-import { cacheContainment, cacheDirs, installHint } from './targets/npm.js';
-import { packageOf } from './targets/packages.js';
+import { cacheContainment, cacheDirs, installHint } from './launch/npm.js';
+import { packageOf } from './launch/packages.js';
 import { describeTarget, Redactor } from './redact/redact.js';
-import { pypiProblem } from './targets/pypi-launch.js';
+import { pypiProblem } from './launch/pypi-launch.js';
 import { redactServer } from './redact/redact-report.js';
 import { NameMatcher } from './model/server-names.js';
-import { contain, type SandboxMode } from './targets/sandbox.js';
+import { contain, type SandboxMode } from './launch/sandbox.js';
 import type { Target } from './targets/types.js';
 import type { ScanOptions } from './scan-options.js';
 

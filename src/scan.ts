@@ -20,13 +20,13 @@ import { SCHEMA_VERSION } from './model/schema-version.js';
 import { checkOptions, checkTargets } from './scan-input.js';
 import { summarize } from './model/summary.js';
 import { defaultCacheDir } from './model/cache-dir.js';
-import { type InstallResult } from './targets/npm.js';
-import { installMissing, missingTargets, packageOf, packageProblems } from './targets/packages.js';
-import { npmLaunchTargets, resolveUnpinned, withResolved } from './targets/npm-launch.js';
-import { pypiLaunchTargets } from './targets/pypi-launch.js';
+import { type InstallResult } from './launch/npm.js';
+import { installMissing, missingTargets, packageOf, packageProblems } from './launch/packages.js';
+import { npmLaunchTargets, resolveUnpinned, withResolved } from './launch/npm-launch.js';
+import { pypiLaunchTargets } from './launch/pypi-launch.js';
 import { redactServer } from './redact/redact-report.js';
 import { NameMatcher } from './model/server-names.js';
-import { defaultSupport, sandboxSupport } from './targets/sandbox.js';
+import { defaultSupport, sandboxSupport } from './launch/sandbox.js';
 import type { Target } from './targets/types.js';
 import { TOOL_NAME, TOOL_VERSION } from './model/version.js';
 

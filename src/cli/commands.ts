@@ -2,7 +2,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defaultCacheDir } from '../model/cache-dir.js';
 import { TOOL_VERSION } from '../model/version.js';
-import type { InstallResult } from '../targets/npm.js';
+import type { InstallResult } from '../launch/npm.js';
 import { ENV_NAME } from '../targets/expand.js';
 import { parseShard, selectShard } from '../targets/shard.js';
 import type { SkippedTarget, Target } from '../targets/types.js';
@@ -236,9 +236,9 @@ export async function installCommand(
   const loaded = await loadTargets(files, checkAllowEnv(flags.allowEnv));
   tellSkipped(loaded.skipped);
   // `npx -y pkg` and `uvx pkg==1.2.3` entries too, each unpinned npm one at the version a scan would resolve now.
-  const { npmLaunchTargets, resolveUnpinned, withResolved } = await import('../targets/npm-launch.js');
-  const { pypiLaunchTargets } = await import('../targets/pypi-launch.js');
-  const { installMissing, packageOf, packageProblems } = await import('../targets/packages.js');
+  const { npmLaunchTargets, resolveUnpinned, withResolved } = await import('../launch/npm-launch.js');
+  const { pypiLaunchTargets } = await import('../launch/pypi-launch.js');
+  const { installMissing, packageOf, packageProblems } = await import('../launch/packages.js');
   const launched = pypiLaunchTargets(npmLaunchTargets(loaded.targets));
   const cacheDir = flags.cacheDir ?? defaultCacheDir();
   const resolution = await resolveUnpinned(launched, true, cacheDir);

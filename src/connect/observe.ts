@@ -7,7 +7,7 @@ import { DEFAULTS, LIMITS } from '../model/limits.js';
 import { bounded, boundedTail } from '../model/bounds.js';
 import type { Finding, Failure } from '../model/schema.js';
 import type { Target } from '../targets/types.js';
-import { serverEnv } from '../targets/server-env.js';
+import { serverEnv } from '../launch/server-env.js';
 import { sizeEstimate } from '../model/budget.js';
 import { keptSession, ServerBudget } from './budget.js';
 import type { Channel } from './channel.js';

@@ -8,7 +8,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { scan, type ScanOptions } from '../../src/scan.js';
 import type { ServerReport } from '../../src/model/schema.js';
 import { reporter } from '../../src/render/index.js';
-import { sandboxPrefix } from '../../src/targets/sandbox.js';
+import { sandboxPrefix } from '../../src/launch/sandbox.js';
 import type { Target } from '../../src/targets/types.js';
 import { FIXTURES, startHttpFixture, type HttpFixture } from '../fixtures/index.js';
 

@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { scan } from '../../src/scan.js';
-import { sandboxPrefix } from '../../src/targets/sandbox.js';
+import { sandboxPrefix } from '../../src/launch/sandbox.js';
 import type { Target } from '../../src/targets/types.js';
 import { FIXTURES } from '../fixtures/index.js';
 import { CLI } from '../helpers/cli.js';

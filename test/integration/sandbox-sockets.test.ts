@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { scan } from '../../src/scan.js';
-import { sandboxPrefix } from '../../src/targets/sandbox.js';
+import { sandboxPrefix } from '../../src/launch/sandbox.js';
 import type { Target } from '../../src/targets/types.js';
 
 const hasBwrap = sandboxPrefix()?.[0] === 'bwrap';

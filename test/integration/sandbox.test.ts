@@ -11,7 +11,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Report, type ServerReport } from '../../src/model/schema.js';
 import { scan } from '../../src/scan.js';
-import { devNullNote, findExecutable, sandboxPrefix } from '../../src/targets/sandbox.js';
+import { devNullNote, findExecutable, sandboxPrefix } from '../../src/launch/sandbox.js';
 import { FIXTURES } from '../fixtures/index.js';
 import { idemscan } from '../helpers/cli.js';
 import { waitGone } from '../helpers/processes.js';

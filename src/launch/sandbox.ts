@@ -22,7 +22,7 @@ import { spawnSync } from 'node:child_process';
 import { accessSync, constants, mkdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { bwrapArgs, safeRealpath, SCRATCH_BYTES, within, type BwrapPlan } from './bwrap.js';
-import { isDirectory } from './file-kind.js';
+import { isDirectory } from '../targets/file-kind.js';
 import { homeDirs } from './homes.js';
 import { carriedAssignments, carrierEnv, getDefaultEnvironment, serverEnv } from './server-env.js';
 

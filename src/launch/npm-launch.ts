@@ -14,7 +14,7 @@ import validRange from 'semver/ranges/valid.js';
 import { npmLaunchOf } from './launchers.js';
 import { isInstalled, npmEnv, ownNpmProject } from './npm.js';
 import { exactVersionProblem } from '../model/package-spec.js';
-import type { Target } from './types.js';
+import type { Target } from '../targets/types.js';
 import { boundedTail } from '../model/bounds.js';
 import { MAX_JSON_DEPTH, parseJson } from '../model/bounded-input.js';
 

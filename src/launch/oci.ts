@@ -18,7 +18,7 @@ import { installEach, installerEnv } from './install-each.js';
 import type { InstallContext, PackageKind, PackageLaunch } from './package-kind.js';
 import { parseOciRef } from '../model/package-spec.js';
 import { findExecutable } from './sandbox.js';
-import type { Target } from './types.js';
+import type { Target } from '../targets/types.js';
 import { boundedTail } from '../model/bounds.js';
 
 const PULL_TIMEOUT_MS = 20 * 60_000;

@@ -6,7 +6,7 @@
  */
 import { existsSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { isFile } from './file-kind.js';
+import { isFile } from '../targets/file-kind.js';
 
 /** Homes hold keys and tokens; /run and the temp dirs hold sockets (ssh-agent, Docker, D-Bus),
  * which a read-only mount does not stop anyone connecting to; /mnt and /media hold mounted disks

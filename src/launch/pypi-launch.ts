@@ -8,7 +8,7 @@
  */
 import { pypiLaunchOf } from './launchers.js';
 import { packageUrlProblem, parsePypiSpec } from '../model/package-spec.js';
-import type { Target } from './types.js';
+import type { Target } from '../targets/types.js';
 
 const INDEX_FLAGS = new Set(['--index-url', '-i', '--default-index']);
 const PLAIN = new Set(['-q', '--quiet', '--no-progress', '--isolated']);

@@ -9,7 +9,7 @@
 import pLimit from 'p-limit';
 import type { InstallContext } from './package-kind.js';
 import type { InstallResult } from './npm.js';
-import type { Target } from './types.js';
+import type { Target } from '../targets/types.js';
 import { bounded } from '../model/bounds.js';
 import { LIMITS } from '../model/limits.js';
 

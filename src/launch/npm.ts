@@ -8,7 +8,7 @@ import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import pLimit from 'p-limit';
 import { contain, type ContainOptions, type SandboxMode } from './sandbox.js';
-import type { Target } from './types.js';
+import type { Target } from '../targets/types.js';
 import { defaultCacheDir } from '../model/cache-dir.js';
 import { boundedTail } from '../model/bounds.js';
 import { readBoundedText } from '../io/read.js';

@@ -6,8 +6,8 @@ import { z } from 'zod';
 import path from 'node:path';
 import { readBoundedText } from '../io/read.js';
 import { MAX_JSON_DEPTH, parseJson } from '../model/bounded-input.js';
-import { describeZodError } from './formats/format.js';
-import { envMap, launchText } from './formats/fields.js';
+import { describeZodError } from '../targets/formats/format.js';
+import { envMap, launchText } from '../targets/formats/fields.js';
 
 const Config = z.object({
   command: launchText.min(1),

@@ -16,7 +16,7 @@ import type { McpbManifest } from './mcpb-manifest.js';
 import type { InstallContext, PackageKind, PackageLaunch } from './package-kind.js';
 import { packageUrlProblem, SHA256 } from '../model/package-spec.js';
 import { findPython } from './python.js';
-import type { Target } from './types.js';
+import type { Target } from '../targets/types.js';
 import { readZip, ZipError } from './zip.js';
 
 export const MCPB_LIMITS = { maxDownloadBytes: 128 * 1024 * 1024, maxEntries: 20_000, maxUnpackedBytes: 512 * 1024 * 1024 };

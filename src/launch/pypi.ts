@@ -15,7 +15,7 @@ import type { InstallContext, PackageKind, PackageLaunch } from './package-kind.
 import { normalizePypiName, packageUrlProblem, parsePypiSpec, type PypiSpec } from '../model/package-spec.js';
 import { findPython, venvPrefix } from './python.js';
 import { findExecutable } from './sandbox.js';
-import type { Target } from './types.js';
+import type { Target } from '../targets/types.js';
 import { boundedTail } from '../model/bounds.js';
 
 export const DEFAULT_INDEX = 'https://pypi.org/simple';

@@ -3,7 +3,7 @@
  * reads alike: one file per type, one table (packages.ts). Types only.
  */
 import type { InstallResult } from './npm.js';
-import type { Target } from './types.js';
+import type { Target } from '../targets/types.js';
 
 export type PackageType = 'npm' | 'pypi' | 'mcpb' | 'oci';
 

@@ -9,7 +9,7 @@ import { ociKind } from './oci.js';
 import type { InstallContext, PackageKind, PackageType } from './package-kind.js';
 import { parsePinnedSpec } from '../model/package-spec.js';
 import { pypiKind } from './pypi.js';
-import type { Target } from './types.js';
+import type { Target } from '../targets/types.js';
 
 const npmKind: PackageKind = {
   spec: (t) => t.npm,
