@@ -39,7 +39,11 @@ function groupBy(targets: Target[], key: (t: Target) => string): Map<string, Tar
   return groups;
 }
 
-export async function installEach(targets: Target[], ctx: InstallContext, kind: EachInstaller): Promise<InstallResult[]> {
+export async function installEach(
+  targets: Target[],
+  ctx: InstallContext,
+  kind: EachInstaller,
+): Promise<InstallResult[]> {
   const limit = pLimit(ctx.concurrency);
   return Promise.all(
     [...groupBy(targets, kind.spec)].map(([spec, entries]) =>
@@ -66,7 +70,12 @@ function failureList(failures: string[]): string[] {
 }
 
 /** One package: from each distinct source of its entries in turn until one installs. */
-async function installSpec(spec: string, entries: Target[], ctx: InstallContext, kind: EachInstaller): Promise<InstallResult> {
+async function installSpec(
+  spec: string,
+  entries: Target[],
+  ctx: InstallContext,
+  kind: EachInstaller,
+): Promise<InstallResult> {
   const started = performance.now();
   const ms = () => Math.round(performance.now() - started);
   const failures: string[] = [];
@@ -74,7 +83,8 @@ async function installSpec(spec: string, entries: Target[], ctx: InstallContext,
   for (const from of sources) {
     if (ctx.signal?.aborted) return { spec, ok: false, ms: ms(), error: 'interrupted' };
     // Checked before each source: another process may have installed it meanwhile.
-    if (kind.installed(from[0]!, ctx.cacheDir)) return { spec, ok: true, ms: failures.length ? ms() : 0, ...noted(spec, failures, from) };
+    if (kind.installed(from[0]!, ctx.cacheDir))
+      return { spec, ok: true, ms: failures.length ? ms() : 0, ...noted(spec, failures, from) };
     const error = await attempt(from[0]!, ctx, kind);
     if (error === undefined) return { spec, ok: true, ms: ms(), ...noted(spec, failures, from) };
     if (error === 'interrupted') return { spec, ok: false, ms: ms(), error };
@@ -85,7 +95,13 @@ async function installSpec(spec: string, entries: Target[], ctx: InstallContext,
 
 /** The sources that failed before one installed: a line each (a warning each in a scan), beside the package. */
 const noted = (spec: string, failures: string[], from: Target[]) =>
-  failures.length ? { note: failureList(failures).map((f) => `${spec}: ${f}; installed from the source of ${named(from)}`).join('\n') } : {};
+  failures.length
+    ? {
+        note: failureList(failures)
+          .map((f) => `${spec}: ${f}; installed from the source of ${named(from)}`)
+          .join('\n'),
+      }
+    : {};
 
 async function attempt(target: Target, ctx: InstallContext, kind: EachInstaller): Promise<string | undefined> {
   let error: string | undefined;
@@ -99,10 +115,14 @@ async function attempt(target: Target, ctx: InstallContext, kind: EachInstaller)
   return error;
 }
 
-const BASE_ENV = /^(?:PATH|HOME|USER|LOGNAME|SHELL|TMPDIR|TEMP|TMP|LANG|LC_ALL|SSL_CERT_FILE|SSL_CERT_DIR|HTTPS?_PROXY|NO_PROXY)$/i;
+const BASE_ENV =
+  /^(?:PATH|HOME|USER|LOGNAME|SHELL|TMPDIR|TEMP|TMP|LANG|LC_ALL|SSL_CERT_FILE|SSL_CERT_DIR|HTTPS?_PROXY|NO_PROXY)$/i;
 
 /** For pip, uv, docker and podman: the basics, proxies and CA settings, none of their own config variables. */
 export function installerEnv(extra: Record<string, string> = {}): Record<string, string> {
-  const keep = Object.entries(process.env).filter(([k, v]) => v !== undefined && BASE_ENV.test(k)) as [string, string][];
+  const keep = Object.entries(process.env).filter(([k, v]) => v !== undefined && BASE_ENV.test(k)) as [
+    string,
+    string,
+  ][];
   return { ...Object.fromEntries(keep), ...extra };
 }

@@ -55,7 +55,8 @@ export async function readManifest(dir: string): Promise<{ manifest: McpbManifes
 
 export function parseManifest(text: string): { manifest: McpbManifest } | { error: string } {
   const doc = parseJson(text, { maxBytes: MAX_MANIFEST_BYTES, maxDepth: MAX_JSON_DEPTH });
-  if ('error' in doc) return { error: doc.why === 'syntax' ? 'manifest.json is not JSON' : `manifest.json: ${doc.error}` };
+  if ('error' in doc)
+    return { error: doc.why === 'syntax' ? 'manifest.json is not JSON' : `manifest.json: ${doc.error}` };
   const parsed = Manifest.safeParse(doc.value);
   return parsed.success ? { manifest: parsed.data } : { error: describeZodError('manifest.json', parsed.error) };
 }

@@ -3,7 +3,14 @@
  * the scan (`install`, or `scan` unless --no-install) and launched from it. npm's own code is in
  * npm.ts; the others each have their file. scan() and `idemscan install` read only this table.
  */
-import { installPackages, installScriptSpecs, isInstalled, packageDir, resolveNpmLaunch, type InstallResult } from './npm.js';
+import {
+  installPackages,
+  installScriptSpecs,
+  isInstalled,
+  packageDir,
+  resolveNpmLaunch,
+  type InstallResult,
+} from './npm.js';
 import { mcpbKind } from './mcpb.js';
 import { ociKind } from './oci.js';
 import type { InstallContext, PackageKind, PackageType } from './package-kind.js';
@@ -18,11 +25,25 @@ const npmKind: PackageKind = {
     return 'error' in got ? got.error : undefined;
   },
   installed: (t, cacheDir) => isInstalled(cacheDir, t.npm!, !!t.installScripts),
-  install: (targets, ctx) => installPackages(targets.map((t) => t.npm!), ctx.cacheDir, ctx.concurrency, installScriptSpecs(targets), ctx.signal, ctx.onDone),
-  launch: async (t, cacheDir) => ({ ...(await resolveNpmLaunch(t, cacheDir)), readable: [packageDir(cacheDir, t.npm!)] }),
+  install: (targets, ctx) =>
+    installPackages(
+      targets.map((t) => t.npm!),
+      ctx.cacheDir,
+      ctx.concurrency,
+      installScriptSpecs(targets),
+      ctx.signal,
+      ctx.onDone,
+    ),
+  launch: async (t, cacheDir) => ({
+    ...(await resolveNpmLaunch(t, cacheDir)),
+    readable: [packageDir(cacheDir, t.npm!)],
+  }),
 };
 
-export const PACKAGES = { npm: npmKind, pypi: pypiKind, mcpb: mcpbKind, oci: ociKind } satisfies Record<PackageType, PackageKind>;
+export const PACKAGES = { npm: npmKind, pypi: pypiKind, mcpb: mcpbKind, oci: ociKind } satisfies Record<
+  PackageType,
+  PackageKind
+>;
 
 const TYPES = Object.keys(PACKAGES) as PackageType[];
 
@@ -39,9 +60,15 @@ export function packageOf(t: Target): { type: PackageType; spec: string; kind: P
  * Installs the packages of `targets` that are missing, every type in parallel. `errors` holds
  * the specs already refused (unpinned, not resolved): those are not attempted.
  */
-export async function installMissing(targets: Target[], ctx: InstallContext, errors: ReadonlyMap<string, string>): Promise<InstallResult[]> {
+export async function installMissing(
+  targets: Target[],
+  ctx: InstallContext,
+  errors: ReadonlyMap<string, string>,
+): Promise<InstallResult[]> {
   const missing = missingTargets(targets, ctx.cacheDir, errors);
-  const byType = TYPES.map((type) => [type, missing.filter((t) => packageOf(t)!.type === type)] as const).filter(([, ts]) => ts.length > 0);
+  const byType = TYPES.map((type) => [type, missing.filter((t) => packageOf(t)!.type === type)] as const).filter(
+    ([, ts]) => ts.length > 0,
+  );
   const results = await Promise.all(byType.map(([type, ts]) => PACKAGES[type].install(ts, ctx)));
   return results.flat();
 }

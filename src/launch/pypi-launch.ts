@@ -66,7 +66,15 @@ export function pypiLaunchTargets(targets: Target[]): Target[] {
     if (t.transport !== 'stdio' || !t.command || t.npm || t.pypi) return t;
     const found = readUvx(t.command, t.args ?? []);
     if (!found?.pinned || (found.index !== undefined && packageUrlProblem(found.index, true))) return t;
-    return { ...t, command: undefined, args: found.args, pypi: found.pinned, bin: found.bin, index: found.index, launcher: { runner: 'uvx', spec: found.spec, resolved: false } };
+    return {
+      ...t,
+      command: undefined,
+      args: found.args,
+      pypi: found.pinned,
+      bin: found.bin,
+      index: found.index,
+      launcher: { runner: 'uvx', spec: found.spec, resolved: false },
+    };
   });
 }
 
