@@ -3,7 +3,7 @@ import type { LoadedProfile } from './classify/profiles/index.js';
 import type { ConnectOptions } from './connect/observe.js';
 import type { OAuthScanOptions } from './connect/oauth/server-auth.js';
 import type { ServerReport } from './model/schema.js';
-import type { InstallResult } from './launch/npm.js';
+import type { PrepareEvent } from './launch/prepare.js';
 import type { Shard } from './targets/shard.js';
 import type { SkippedTarget } from './targets/types.js';
 
@@ -48,11 +48,8 @@ export interface ScanOptions extends Partial<Omit<ConnectOptions, 'oauth'>> {
 }
 
 export type ProgressEvent =
-  | { type: 'install'; packages: string[]; cacheDir: string }
-  /** One package of the `install` event has finished (installed, failed or interrupted). */
-  | { type: 'installed'; result: InstallResult }
-  /** Something the user should know once, in one line (e.g. --sandbox falling back to less). */
-  | { type: 'warning'; message: string }
+  /** Installs and warnings of preparing the targets (launch/prepare.ts). */
+  | PrepareEvent
   | { type: 'start'; target: string; index: number; total: number }
   /** `index` counts the servers done so far; `target` is the position of the server's target, as in `start`. */
   | { type: 'done'; server: ServerReport; index: number; total: number; target?: number };

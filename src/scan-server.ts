@@ -10,13 +10,11 @@ import type { OAuthScanOptions } from './connect/oauth/server-auth.js';
 import { bounded, boundedObject, serverInfoOf } from './model/bounds.js';
 import { fitServerReport } from './model/budget.js';
 import type { ServerReport } from './model/schema.js';
-import { cacheContainment, cacheDirs, installHint } from './launch/npm.js';
-import { packageOf } from './launch/packages.js';
+import { cacheDirs } from './launch/npm.js';
+import { planLaunch } from './launch/plan.js';
 import { describeTarget, Redactor } from './redact/redact.js';
-import { pypiProblem } from './launch/pypi-launch.js';
 import { redactServer } from './redact/redact-report.js';
 import { NameMatcher } from './model/server-names.js';
-import { contain, type SandboxMode } from './launch/sandbox.js';
 import type { Target } from './targets/types.js';
 import type { ScanOptions } from './scan-options.js';
 
@@ -48,56 +46,23 @@ async function scanServer(
 ): Promise<ServerReport> {
   let trusted = target.trusted === true || opts.trustMatcher.matches({ target: target.name });
   const base = { name: target.name, idempotencyCapability: false, trusted, tools: [], findings: [] };
-  let launch: Launch = target;
-  let resolved: string | undefined;
-  let sandbox: SandboxMode | 'container' | undefined;
-  let packaged: { digest?: string; fakeEnv?: string[]; cleanup?: () => Promise<void> } = {};
-  try {
-    const pkg = packageOf(target);
-    let own = cacheContainment(opts.cacheDir);
-    let container = false;
-    if (pkg) {
-      const unavailable = pkg.kind.unavailable?.();
-      if (unavailable) throw new Error(unavailable);
-      const installError = opts.installErrors.get(pkg.spec);
-      if (installError) throw new Error(`${pkg.spec} was not installed: ${installError}`);
-      if (!pkg.kind.installed(target, opts.cacheDir))
-        throw new Error(`${pkg.spec} is not installed: run \`${installHint(target.source, opts.cacheDir)}\` first`);
-      const ready = await pkg.kind.launch(target, opts.cacheDir);
-      launch = {
-        ...target,
-        command: ready.command,
-        args: ready.args,
-        // A container gets the target's env from its launch (an env file), never the engine's own.
-        env: ready.container ? ready.env : { ...ready.env, ...target.env },
-      };
-      resolved = [launch.command, ...redact.args(launch.args ?? [])].join(' ');
-      own = { ...own, readable: ready.readable };
-      container = !!ready.container;
-      packaged = { digest: ready.digest, fakeEnv: ready.fakeEnv, cleanup: ready.cleanup };
-    }
-    // Its download would need the network the sandbox takes away: said at once, not after --timeout.
-    const pypi = opts.sandbox ? pypiProblem(target) : undefined;
-    if (pypi) throw new Error(pypi);
-    if (launch.transport === 'stdio' && launch.command) {
-      // A container is contained by its engine; bubblewrap would hide the engine's socket.
-      const contained = contain(
-        { command: launch.command, args: launch.args ?? [], cwd: launch.cwd, env: launch.env },
-        { sandbox: !!opts.sandbox && !container, ...own },
-      );
-      launch = { ...launch, command: contained.command, args: contained.args, spawnEnv: contained.env };
-      sandbox = container ? 'container' : contained.sandbox;
-    }
-  } catch (err) {
-    await packaged.cleanup?.();
+  const planned = await planLaunch(target, {
+    cacheDir: opts.cacheDir,
+    sandbox: !!opts.sandbox,
+    installErrors: opts.installErrors,
+    redactArgs: (args) => redact.args(args),
+  });
+  if ('failure' in planned)
     return {
       ...base,
       status: 'failed',
-      failure: { kind: 'spawn', message: (err as Error).message },
-      target: { ...describeTarget(target, resolved, redact), sandbox },
+      failure: planned.failure,
+      target: describeTarget(target, planned.resolved, redact),
       durationMs: 0,
     };
-  }
+  let launch: Launch = planned.plan;
+  const { resolved, sandbox } = planned.plan;
+  const packaged = planned.plan;
 
   if (target.oauth) launch = { ...launch, oauthClient: oauthClientOf(target) };
   const saved = target.transport === 'static';

@@ -20,13 +20,9 @@ import { SCHEMA_VERSION } from './model/schema-version.js';
 import { checkOptions, checkTargets } from './scan-input.js';
 import { summarize } from './model/summary.js';
 import { defaultCacheDir } from './model/cache-dir.js';
-import { type InstallResult } from './launch/npm.js';
-import { installMissing, missingTargets, packageOf, packageProblems } from './launch/packages.js';
-import { npmLaunchTargets, resolveUnpinned, withResolved } from './launch/npm-launch.js';
-import { pypiLaunchTargets } from './launch/pypi-launch.js';
+import { prepareTargets, type Prepared } from './launch/prepare.js';
 import { redactServer } from './redact/redact-report.js';
 import { NameMatcher } from './model/server-names.js';
-import { defaultSupport, sandboxSupport } from './launch/sandbox.js';
 import type { Target } from './targets/types.js';
 import { TOOL_NAME, TOOL_VERSION } from './model/version.js';
 
@@ -113,47 +109,6 @@ export async function scanInto(listed: Target[], options: ScanOptions, sink: Ser
   return { head, ...secrets };
 }
 
-interface Prepared {
-  targets: Target[];
-  /** The package specs the targets launch. */
-  specs: string[];
-  /** Why a package cannot run, by spec: resolution, checks and installs that failed. */
-  installErrors: Map<string, string>;
-  installs: InstallResult[];
-}
-
-/** Runners as package targets, unpinned ones resolved, packages checked and (with `install`) installed. */
-async function prepareTargets(
-  listed: Target[],
-  options: ScanOptions,
-  cacheDir: string,
-  concurrency: number,
-): Promise<Prepared> {
-  const warn = (message: string) => options.onProgress?.({ type: 'warning', message });
-  // `npx -y pkg`, `uvx pkg==1.2.3` and the like run from the cache like npm targets; unpinned npm ones get a version first.
-  const launched = pypiLaunchTargets(npmLaunchTargets(listed));
-  const resolution = await resolveUnpinned(launched, !!options.install, cacheDir, options.signal);
-  const targets = withResolved(launched, resolution);
-  const stdio = targets.some((t) => t.transport === 'stdio');
-  const sandboxNote = options.sandbox ? sandboxSupport().note : stdio ? defaultSupport().note : undefined;
-  if (sandboxNote) warn(sandboxNote);
-  const specs = targets.map((t) => packageOf(t)?.spec).filter((s): s is string => s !== undefined);
-  // Target files are checked when read; a library caller's own targets are checked here, before npm or pip runs.
-  const installErrors = new Map(resolution.errors);
-  packageProblems(targets, installErrors);
-  const missing = [...new Set(missingTargets(targets, cacheDir, installErrors).map((t) => packageOf(t)!.spec))];
-  const install = missing.length > 0 && !!options.install;
-  if (install) options.onProgress?.({ type: 'install', packages: missing, cacheDir });
-  if (options.allowSdist && targets.some((t) => t.pypi)) warn(SDIST_WARNING);
-  const onDone = (result: InstallResult) => options.onProgress?.({ type: 'installed', result });
-  const ctx = { cacheDir, concurrency, signal: options.signal, onDone, allowSdist: options.allowSdist };
-  const installs = install ? await installMissing(targets, ctx, installErrors) : [];
-  for (const r of installs) if (!r.ok) installErrors.set(r.spec, r.error ?? 'install failed');
-  // A note may be several lines (a bundle's sources that failed before one verified): a warning each.
-  for (const r of installs) for (const line of r.note?.split('\n') ?? []) warn(line);
-  return { targets, specs, installErrors, installs };
-}
-
 /**
  * Every target through the pools, each server redacted as it finishes and put in the sink at its
  * list position; returns the redactors for what was stored meanwhile (ScanRun).
@@ -208,9 +163,6 @@ async function scanAll(
     options.onProgress?.({ type: 'warning', message: unmatchedTrust(untrusted, sink, !!options.trustServerInfo) });
   return { later, stored: stored.length > 0 ? new Redactor({ secrets: stored }) : undefined };
 }
-
-export const SDIST_WARNING =
-  '--allow-sdist: PyPI packages without a wheel are built from source, which runs their build code (setup.py, build backends) at install time, outside any sandbox, with the network';
 
 /** `trusted name "notse" matches no server scanned (their names: notes, node or legacy-payments)`. */
 function unmatchedTrust(names: string[], sink: ServerSink, byServerInfo: boolean): string {

@@ -6,8 +6,7 @@
 import { DEFAULTS, LIMITS } from '../model/limits.js';
 import { bounded, boundedTail } from '../model/bounds.js';
 import type { Finding, Failure } from '../model/schema.js';
-import type { Target } from '../targets/types.js';
-import { serverEnv } from '../launch/server-env.js';
+import type { LaunchPlan } from '../launch/plan.js';
 import { sizeEstimate } from '../model/budget.js';
 import { keptSession, ServerBudget } from './budget.js';
 import type { Channel } from './channel.js';
@@ -90,10 +89,14 @@ export interface Observation {
   durationMs: number;
 }
 
-/** A launch that is ready to run: npm targets already resolved to a command. */
-/** A target ready to start: `spawnEnv` is the whole environment of a stdio process (from
- * `contain()`, whose wrappers carry the server's own `env`); without it, the server's own. */
-export type Launch = Target & { command?: string; oauthClient?: TargetOAuth; spawnEnv?: Record<string, string> };
+/** A target's launch plan (launch/plan.ts: a stdio process already in its containment, or a URL), with its OAuth client. */
+export type Launch = LaunchPlan & { oauthClient?: TargetOAuth };
+
+/** The HTTP path's launch: observe() sends it only what is not stdio, and a saved list never. */
+function remoteOf(launch: Launch): Extract<Launch, { transport: 'http' | 'sse' }> {
+  if (launch.transport === 'stdio' || launch.transport === 'static') throw new ScanFailure('spawn', 'no URL to reach');
+  return launch;
+}
 
 /**
  * One server, start to end: spawn (or open) -> negotiate -> list, each attempt on a fresh
@@ -133,12 +136,12 @@ class Run {
 /** Spawn our own process; started once more without the probe if the retry policy says so. */
 async function observeStdio(run: Run): Promise<void> {
   const { target, opts } = run;
-  if (!target.command) throw new ScanFailure('spawn', 'no command to start');
+  if (target.transport !== 'stdio') throw new ScanFailure('spawn', 'no command to start');
   const start = () =>
     new StdioChannel({
-      command: target.command!,
-      args: target.args ?? [],
-      env: target.spawnEnv ?? serverEnv(target.env),
+      command: target.command,
+      args: target.args,
+      env: target.spawnEnv,
       cwd: target.cwd,
       maxFrameBytes: opts.maxFrameBytes,
       stderrTailBytes: opts.stderrTailBytes,
@@ -164,8 +167,9 @@ async function observeStdio(run: Run): Promise<void> {
 async function observeHttp(run: Run): Promise<void> {
   // Loaded here: it brings the SDK's auth client, most of a stdio scan's start-up.
   const { ServerAuth } = await import('./oauth/server-auth.js');
-  const { target, opts } = run;
-  const serverAuth = new ServerAuth(target.url!, opts.oauth, target.oauthClient, opts.signal);
+  const { opts } = run;
+  const target = remoteOf(run.target);
+  const serverAuth = new ServerAuth(target.url, opts.oauth, target.oauthClient, opts.signal);
   try {
     await attemptHttp(run, serverAuth);
   } catch (err) {
@@ -337,10 +341,11 @@ async function attemptTransports(run: Run, serverAuth: ServerAuth): Promise<void
   // Loaded here, not at the top: the SDK's HTTP transports are most of idemscan's start-up cost,
   // and a stdio-only scan never needs them.
   const { HttpChannel } = await import('./http.js');
-  const { target, opts } = run;
+  const { opts } = run;
+  const target = remoteOf(run.target);
   const make = (kind: 'streamable' | 'sse') =>
     new HttpChannel({
-      url: target.url!,
+      url: target.url,
       headers: target.headers,
       kind,
       maxBodyBytes: opts.maxFrameBytes,
