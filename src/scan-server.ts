@@ -60,11 +60,10 @@ async function scanServer(
       target: describeTarget(target, planned.resolved, redact),
       durationMs: 0,
     };
-  let launch: Launch = planned.plan;
+  const launch: Launch = planned.plan;
   const { resolved, sandbox } = planned.plan;
   const packaged = planned.plan;
 
-  if (target.oauth) launch = { ...launch, oauthClient: oauthClientOf(target) };
   const saved = target.transport === 'static';
   const obs = saved
     ? await (await import('./connect/saved.js')).observeSaved(target, connect)
@@ -142,12 +141,6 @@ export function crashed(target: Target, err: unknown, shared: string[]): ServerR
   };
   // The error may quote what the server sent: the same single pass as every other report.
   return redactServer(server, new Redactor({ ...target, secrets: [...(target.secrets ?? []), ...shared] }));
-}
-
-/** A target's `oauth` entry: a public client id and scopes (a client secret comes only from the command line). */
-function oauthClientOf(target: Target): Launch['oauthClient'] {
-  const o = target.oauth!;
-  return { clientId: o.clientId, scopes: o.scopes };
 }
 
 /**

@@ -18,12 +18,13 @@ import { MemorySink, type ServerSink } from './spool/sink.js';
 import { Redactor } from './redact/redact.js';
 import { SCHEMA_VERSION } from './model/schema-version.js';
 import { checkOptions, checkTargets } from './scan-input.js';
+import { toTarget } from './targets/kind.js';
 import { summarize } from './model/summary.js';
 import { defaultCacheDir } from './model/cache-dir.js';
 import { prepareTargets, type Prepared } from './launch/prepare.js';
 import { redactServer } from './redact/redact-report.js';
 import { NameMatcher } from './model/server-names.js';
-import type { Target } from './targets/types.js';
+import type { TargetInput } from './targets/types.js';
 import { TOOL_NAME, TOOL_VERSION } from './model/version.js';
 
 import type { ScanOptions } from './scan-options.js';
@@ -32,7 +33,7 @@ import { crashed, laterSecrets, scanOne, scanSecrets } from './scan-server.js';
 export type { ProgressEvent, ScanOptions } from './scan-options.js';
 
 /** The pipeline, in steps: check the input, prepare the targets (resolve, install), scan each, make the report. */
-export async function scan(listed: Target[], options: ScanOptions = {}): Promise<Report> {
+export async function scan(listed: readonly TargetInput[], options: ScanOptions = {}): Promise<Report> {
   const sink = new MemorySink();
   const run = await scanInto(listed, options, sink);
   const servers = sink.servers().map((s) => (run.later ? redactServer(s, run.later) : s));
@@ -57,9 +58,14 @@ export interface ScanRun {
  * memory stays flat in the number of servers); the report's head is returned, and the caller
  * reads the servers from the sink and sums them up (model/summary.ts).
  */
-export async function scanInto(listed: Target[], options: ScanOptions, sink: ServerSink): Promise<ScanRun> {
+export async function scanInto(
+  input: readonly TargetInput[],
+  options: ScanOptions,
+  sink: ServerSink,
+): Promise<ScanRun> {
   // Malformed input is the caller's mistake, not a server's failure: a ScanInputError, before any work.
-  checkTargets(listed);
+  checkTargets(input);
+  const listed = input.map(toTarget);
   checkOptions(options);
   const startedAt = new Date();
   if (options.signal) setMaxListeners(0, options.signal); // one abort listener per running server, by design

@@ -95,7 +95,7 @@ export async function auditCommand(words: string[], flags: AuditFlags): Promise<
   // The URL given here is the one server --client-id is for.
   await run(await prepare(flags), targets, flags, 'tools', [], {
     nameFromServerInfo: flags.name === undefined && flags.tools === undefined,
-    named: targets[0]!.url,
+    named: targets[0]?.kind === 'remote' ? targets[0].url : undefined,
   });
 }
 
@@ -247,7 +247,7 @@ export async function installCommand(
   const errors = new Map(resolution.errors);
   packageProblems(targets, errors);
   for (const [spec, error] of errors) tell(msg`${show.path(spec)}: ${show.message(error)}`);
-  if (flags.allowSdist && targets.some((t) => t.pypi)) warn(msg`${SDIST_WARNING}`);
+  if (flags.allowSdist && targets.some((t) => packageOf(t)?.type === 'pypi')) warn(msg`${SDIST_WARNING}`);
   const specs = new Set(targets.map((t) => packageOf(t)?.spec).filter((s) => s !== undefined && !errors.has(s)));
   // Each package as it finishes on stdout; on a terminal a bar with counts on stderr.
   const progress = new InstallProgress(specs.size, process.stdout, process.stderr);
@@ -260,7 +260,7 @@ export async function installCommand(
   const pending = new Map<string, InstallResult>();
   for (const t of targets) {
     const p = packageOf(t);
-    if (p && !errors.has(p.spec) && p.kind.installed(t, cacheDir) && !pending.has(p.spec))
+    if (p && !errors.has(p.spec) && p.kind.installed(p.target, cacheDir) && !pending.has(p.spec))
       pending.set(p.spec, { spec: p.spec, ok: true, ms: 0 });
   }
   for (const r of pending.values()) onDone(r);

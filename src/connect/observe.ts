@@ -21,7 +21,7 @@ import { RETRY } from './retry-policy.js';
 import { RULE } from '../model/catalogue.js';
 import { finding } from '../model/finding.js';
 import { plural } from '../model/verdicts.js';
-import type { ServerAuth, OAuthScanOptions, TargetOAuth } from './oauth/server-auth.js';
+import type { ServerAuth, OAuthScanOptions } from './oauth/server-auth.js';
 import type { AuthInfo } from '../model/schema.js';
 
 export interface ConnectOptions {
@@ -89,8 +89,8 @@ export interface Observation {
   durationMs: number;
 }
 
-/** A target's launch plan (launch/plan.ts: a stdio process already in its containment, or a URL), with its OAuth client. */
-export type Launch = LaunchPlan & { oauthClient?: TargetOAuth };
+/** A target's launch plan (launch/plan.ts): a stdio process already in its containment, or a URL with its OAuth client. */
+export type Launch = LaunchPlan;
 
 /** The HTTP path's launch: observe() sends it only what is not stdio, and a saved list never. */
 function remoteOf(launch: Launch): Extract<Launch, { transport: 'http' | 'sse' }> {

@@ -9,27 +9,27 @@
 import pLimit from 'p-limit';
 import type { InstallContext } from './package-kind.js';
 import type { InstallResult } from './npm.js';
-import type { Target } from '../targets/types.js';
+import type { PackageTarget } from '../targets/types.js';
 import { bounded } from '../model/bounds.js';
 import { LIMITS } from '../model/limits.js';
 
 export interface EachInstaller {
-  spec(target: Target): string;
+  spec(target: PackageTarget): string;
   /**
    * Only for types whose install checks the bytes against the spec itself: where this entry's
    * package is downloaded from. Without it a spec is one package from one place.
    */
-  source?(target: Target): string;
-  installed(target: Target, cacheDir: string): boolean;
+  source?(target: PackageTarget): string;
+  installed(target: PackageTarget, cacheDir: string): boolean;
   /** Installs one package; resolves with the error, or undefined when it is installed. */
-  one(target: Target, ctx: InstallContext): Promise<string | undefined>;
+  one(target: PackageTarget, ctx: InstallContext): Promise<string | undefined>;
   /** Removes what a failed install left. */
-  cleanup(target: Target, cacheDir: string): Promise<void>;
+  cleanup(target: PackageTarget, cacheDir: string): Promise<void>;
 }
 
 /** Entries grouped by key, in the order each key first appears. */
-function groupBy(targets: Target[], key: (t: Target) => string): Map<string, Target[]> {
-  const groups = new Map<string, Target[]>();
+function groupBy(targets: PackageTarget[], key: (t: PackageTarget) => string): Map<string, PackageTarget[]> {
+  const groups = new Map<string, PackageTarget[]>();
   for (const t of targets) {
     const k = key(t);
     const group = groups.get(k);
@@ -40,7 +40,7 @@ function groupBy(targets: Target[], key: (t: Target) => string): Map<string, Tar
 }
 
 export async function installEach(
-  targets: Target[],
+  targets: PackageTarget[],
   ctx: InstallContext,
   kind: EachInstaller,
 ): Promise<InstallResult[]> {
@@ -56,7 +56,7 @@ export async function installEach(
 }
 
 /** The entries of one source as a failure names them: by name only (another entry's URL may hold its credentials). */
-function named(entries: Target[]): string {
+function named(entries: PackageTarget[]): string {
   const names = entries.slice(0, 3).map((t) => bounded(t.name, LIMITS.nameChars));
   return entries.length > 3 ? `${names.join(', ')} and ${entries.length - 3} more` : names.join(', ');
 }
@@ -72,7 +72,7 @@ function failureList(failures: string[]): string[] {
 /** One package: from each distinct source of its entries in turn until one installs. */
 async function installSpec(
   spec: string,
-  entries: Target[],
+  entries: PackageTarget[],
   ctx: InstallContext,
   kind: EachInstaller,
 ): Promise<InstallResult> {
@@ -94,7 +94,7 @@ async function installSpec(
 }
 
 /** The sources that failed before one installed: a line each (a warning each in a scan), beside the package. */
-const noted = (spec: string, failures: string[], from: Target[]) =>
+const noted = (spec: string, failures: string[], from: PackageTarget[]) =>
   failures.length
     ? {
         note: failureList(failures)
@@ -103,7 +103,7 @@ const noted = (spec: string, failures: string[], from: Target[]) =>
       }
     : {};
 
-async function attempt(target: Target, ctx: InstallContext, kind: EachInstaller): Promise<string | undefined> {
+async function attempt(target: PackageTarget, ctx: InstallContext, kind: EachInstaller): Promise<string | undefined> {
   let error: string | undefined;
   try {
     error = await kind.one(target, ctx);

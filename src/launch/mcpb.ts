@@ -16,7 +16,7 @@ import type { McpbManifest } from './mcpb-manifest.js';
 import type { InstallContext, PackageKind, PackageLaunch } from './package-kind.js';
 import { packageUrlProblem, SHA256 } from '../model/package-spec.js';
 import { findPython } from './python.js';
-import type { Target } from '../targets/types.js';
+import type { PackageTarget } from '../targets/types.js';
 import { readZip, ZipError } from './zip.js';
 
 export const MCPB_LIMITS = {
@@ -31,7 +31,7 @@ export function mcpbDir(cacheDir: string, sha256: string): string {
   return path.join(cacheDir, 'mcpb', sha256);
 }
 
-const installed = (t: Target, cacheDir: string) =>
+const installed = (t: PackageTarget, cacheDir: string) =>
   SHA256.test(t.mcpb!.sha256) && existsSync(path.join(mcpbDir(cacheDir, t.mcpb!.sha256), 'manifest.json'));
 
 /** A redirect is followed only to a URL a bundle may be downloaded from, at most MAX_REDIRECTS times. */
@@ -46,7 +46,7 @@ const BUNDLE_REDIRECTS: RedirectPolicy = {
 };
 
 /** The entry's bundle, downloaded (refused past the size bound, announced or streamed) and checked against its sha256, or why not. */
-async function verified(t: Target, ctx: InstallContext): Promise<Buffer | string> {
+async function verified(t: PackageTarget, ctx: InstallContext): Promise<Buffer | string> {
   const { url, sha256 } = t.mcpb!;
   const problem = packageUrlProblem(url);
   if (problem) return problem;
@@ -75,7 +75,7 @@ async function verified(t: Target, ctx: InstallContext): Promise<Buffer | string
     : `sha256 mismatch: the entry pins ${sha256}, the download is ${digest}; nothing was unpacked`;
 }
 
-async function installOne(t: Target, ctx: InstallContext): Promise<string | undefined> {
+async function installOne(t: PackageTarget, ctx: InstallContext): Promise<string | undefined> {
   const bytes = await verified(t, ctx);
   if (typeof bytes === 'string') return bytes;
   const final = mcpbDir(ctx.cacheDir, t.mcpb!.sha256);
@@ -142,7 +142,7 @@ export function bundleLaunch(
   return { command: resolved, args, env: launchEnv, readable, fakeEnv: fake };
 }
 
-async function launch(t: Target, cacheDir: string): Promise<PackageLaunch> {
+async function launch(t: PackageTarget, cacheDir: string): Promise<PackageLaunch> {
   const dir = mcpbDir(cacheDir, t.mcpb!.sha256);
   const { readManifest } = await import('./mcpb-manifest.js');
   const checked = await readManifest(dir);

@@ -25,13 +25,14 @@ const MAX_VIEW_BYTES = 16 * 1024 * 1024;
 
 /** Targets whose command is an npm runner, as npm-package targets; the others as they are. */
 export function npmLaunchTargets(targets: Target[]): Target[] {
-  return targets.map((t) => {
-    if (t.transport !== 'stdio' || !t.command || t.npm) return t;
+  return targets.map((t): Target => {
+    if (t.kind !== 'command') return t;
     const found = npmLaunchOf(t.command, t.args ?? []);
     if (!found) return t;
     const pinned = found.version !== undefined;
     return {
       ...t,
+      kind: 'package',
       command: undefined,
       args: found.args,
       npm: `${found.name}@${found.version ?? found.range!}`,
@@ -59,7 +60,9 @@ export async function resolveUnpinned(
   cacheDir: string,
   signal?: AbortSignal,
 ): Promise<Resolution> {
-  const unpinned = [...new Set(targets.filter((t) => t.launcher?.resolved && t.npm).map((t) => t.npm!))];
+  const unpinned = [
+    ...new Set(targets.flatMap((t) => (t.kind === 'package' && t.launcher?.resolved && t.npm ? [t.npm] : []))),
+  ];
   const out: Resolution = { resolved: new Map(), errors: new Map() };
   const byName = new Map<string, string[]>();
   for (const spec of unpinned) {
@@ -93,7 +96,7 @@ export async function resolveUnpinned(
 /** The targets with each resolved spec in place of the unpinned one. */
 export function withResolved(targets: Target[], resolution: Resolution): Target[] {
   return targets.map((t) =>
-    t.npm && resolution.resolved.has(t.npm) ? { ...t, npm: resolution.resolved.get(t.npm) } : t,
+    t.kind === 'package' && t.npm && resolution.resolved.has(t.npm) ? { ...t, npm: resolution.resolved.get(t.npm) } : t,
   );
 }
 

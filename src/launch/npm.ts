@@ -8,7 +8,7 @@ import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import pLimit from 'p-limit';
 import { contain, type ContainOptions, type SandboxMode } from './sandbox.js';
-import type { Target } from '../targets/types.js';
+import type { PackageTarget } from '../targets/types.js';
 import { defaultCacheDir } from '../model/cache-dir.js';
 import { boundedTail } from '../model/bounds.js';
 import { readBoundedText } from '../io/read.js';
@@ -78,7 +78,7 @@ export function isInstalled(cacheDir: string, spec: string, withScripts = false)
 }
 
 /** Specs whose targets declare `installScripts`, with the reason given. */
-export function installScriptSpecs(targets: Target[]): Map<string, string> {
+export function installScriptSpecs(targets: PackageTarget[]): Map<string, string> {
   return new Map(targets.filter((t) => t.npm && t.installScripts).map((t) => [t.npm!, t.installScripts!]));
 }
 
@@ -252,7 +252,10 @@ function scriptEnv(dir: string): Record<string, string> {
 const PACKAGE_JSON_BOUNDS = { maxBytes: 16 * 1024 * 1024, maxDepth: MAX_JSON_DEPTH };
 
 /** The command that starts an installed package's bin with the current Node. */
-export async function resolveNpmLaunch(target: Target, cacheDir: string): Promise<{ command: string; args: string[] }> {
+export async function resolveNpmLaunch(
+  target: PackageTarget,
+  cacheDir: string,
+): Promise<{ command: string; args: string[] }> {
   const spec = target.npm!;
   const pkgJsonPath = installedPackageJson(cacheDir, spec);
   // The package's own file, as its registry sent it (or as a server run without --sandbox left it):

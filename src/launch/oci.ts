@@ -18,7 +18,7 @@ import { installEach, installerEnv } from './install-each.js';
 import type { InstallContext, PackageKind, PackageLaunch } from './package-kind.js';
 import { parseOciRef } from '../model/package-spec.js';
 import { findExecutable } from './sandbox.js';
-import type { Target } from '../targets/types.js';
+import type { PackageTarget } from '../targets/types.js';
 import { boundedTail } from '../model/bounds.js';
 
 const PULL_TIMEOUT_MS = 20 * 60_000;
@@ -108,10 +108,10 @@ function engineEnv(extra: Record<string, string> = {}): Record<string, string> {
   return { ...installerEnv(), ...Object.fromEntries(own), ...extra };
 }
 
-const digestFile = (cacheDir: string, t: Target) => path.join(ociDir(cacheDir, t.oci!), 'digest');
-const installed = (t: Target, cacheDir: string) => existsSync(digestFile(cacheDir, t));
+const digestFile = (cacheDir: string, t: PackageTarget) => path.join(ociDir(cacheDir, t.oci!), 'digest');
+const installed = (t: PackageTarget, cacheDir: string) => existsSync(digestFile(cacheDir, t));
 
-async function installOne(t: Target, ctx: InstallContext): Promise<string | undefined> {
+async function installOne(t: PackageTarget, ctx: InstallContext): Promise<string | undefined> {
   const found = findEngine();
   if ('error' in found) return found.error;
   const { execa } = await import('execa');
@@ -140,7 +140,7 @@ async function installOne(t: Target, ctx: InstallContext): Promise<string | unde
   return undefined;
 }
 
-async function launch(t: Target, cacheDir: string): Promise<PackageLaunch> {
+async function launch(t: PackageTarget, cacheDir: string): Promise<PackageLaunch> {
   const found = findEngine();
   if ('error' in found) throw new Error(found.error);
   // Written at install; a server run without --sandbox may have put a FIFO or a huge file there.

@@ -16,7 +16,7 @@ import { ociKind } from './oci.js';
 import type { InstallContext, PackageKind, PackageType } from './package-kind.js';
 import { parsePinnedSpec } from '../model/package-spec.js';
 import { pypiKind } from './pypi.js';
-import type { Target } from '../targets/types.js';
+import type { PackageTarget, Target } from '../targets/types.js';
 
 const npmKind: PackageKind = {
   spec: (t) => t.npm,
@@ -47,11 +47,20 @@ export const PACKAGES = { npm: npmKind, pypi: pypiKind, mcpb: mcpbKind, oci: oci
 
 const TYPES = Object.keys(PACKAGES) as PackageType[];
 
-/** The package a target names, if any: its type and spec (as manifest and install lines show it). */
-export function packageOf(t: Target): { type: PackageType; spec: string; kind: PackageKind } | undefined {
+/** A package target's package: its type, spec (as manifest and install lines show it) and kind. */
+export interface PackageOf {
+  type: PackageType;
+  spec: string;
+  kind: PackageKind;
+  target: PackageTarget;
+}
+
+/** The package a target names, if it is a package target. */
+export function packageOf(t: Target): PackageOf | undefined {
+  if (t.kind !== 'package') return undefined;
   for (const type of TYPES) {
     const spec = PACKAGES[type].spec(t);
-    if (spec !== undefined) return { type, spec, kind: PACKAGES[type] };
+    if (spec !== undefined) return { type, spec, kind: PACKAGES[type], target: t };
   }
   return undefined;
 }
@@ -66,18 +75,18 @@ export async function installMissing(
   errors: ReadonlyMap<string, string>,
 ): Promise<InstallResult[]> {
   const missing = missingTargets(targets, ctx.cacheDir, errors);
-  const byType = TYPES.map((type) => [type, missing.filter((t) => packageOf(t)!.type === type)] as const).filter(
-    ([, ts]) => ts.length > 0,
-  );
+  const byType = TYPES.map(
+    (type) => [type, missing.filter((p) => p.type === type).map((p) => p.target)] as const,
+  ).filter(([, ts]) => ts.length > 0);
   const results = await Promise.all(byType.map(([type, ts]) => PACKAGES[type].install(ts, ctx)));
   return results.flat();
 }
 
-/** Targets whose package is not refused and not in the cache yet. */
-export function missingTargets(targets: Target[], cacheDir: string, errors: ReadonlyMap<string, string>): Target[] {
-  return targets.filter((t) => {
+/** The packages of targets that are not refused and not in the cache yet. */
+export function missingTargets(targets: Target[], cacheDir: string, errors: ReadonlyMap<string, string>): PackageOf[] {
+  return targets.flatMap((t) => {
     const p = packageOf(t);
-    return p !== undefined && !errors.has(p.spec) && !p.kind.installed(t, cacheDir);
+    return p !== undefined && !errors.has(p.spec) && !p.kind.installed(p.target, cacheDir) ? [p] : [];
   });
 }
 
@@ -92,7 +101,7 @@ export function packageProblems(targets: Target[], errors: Map<string, string>):
   for (const t of targets) {
     const p = packageOf(t);
     if (!p || errors.has(p.spec)) continue;
-    const problem = p.kind.problem(t);
+    const problem = p.kind.problem(p.target);
     if (!problem) usable.add(p.spec);
     else if (!refused.has(p.spec)) refused.set(p.spec, problem);
   }

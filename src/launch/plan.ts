@@ -5,7 +5,14 @@
  * `spawn` failure with today's message.
  */
 import type { Failure } from '../model/schema.js';
-import type { SavedToolList, Target } from '../targets/types.js';
+import type {
+  CommandTarget,
+  PackageTarget,
+  RemoteTarget,
+  SavedToolList,
+  Target,
+  TargetOAuthEntry,
+} from '../targets/types.js';
 import { cacheContainment, installHint } from './npm.js';
 import { packageOf } from './packages.js';
 import type { PackageLaunch } from './package-kind.js';
@@ -46,6 +53,8 @@ export interface RemotePlan extends PlanShared {
   transport: 'http' | 'sse';
   url: string;
   headers?: Record<string, string>;
+  /** The target's public OAuth client (a client secret comes only from the command line). */
+  oauthClient?: TargetOAuthEntry;
 }
 
 /** A saved tools/list result: nothing is started. */
@@ -74,9 +83,8 @@ export interface PlanContext {
 
 /** The target's launch: a plan, or the failure that stops it. */
 export async function planLaunch(target: Target, ctx: PlanContext): Promise<{ plan: LaunchPlan } | LaunchFailure> {
-  if (target.transport === 'static') return { plan: { transport: 'static', saved: target.saved ?? { tools: [] } } };
-  if (target.transport !== 'stdio')
-    return { plan: { transport: target.transport, url: target.url!, headers: target.headers } };
+  if (target.kind === 'saved') return { plan: { transport: 'static', saved: target.saved } };
+  if (target.kind === 'remote') return { plan: remotePlan(target) };
   let ready: (PackageLaunch & { resolved: string }) | undefined;
   try {
     ready = await packageLaunch(target, ctx);
@@ -85,6 +93,12 @@ export async function planLaunch(target: Target, ctx: PlanContext): Promise<{ pl
     await ready?.cleanup?.();
     return { failure: { kind: 'spawn', message: (err as Error).message }, resolved: ready?.resolved };
   }
+}
+
+/** A remote target's URL, headers and its public OAuth client (`oauth: {}` still says: this server signs in). */
+function remotePlan(target: RemoteTarget): RemotePlan {
+  const { transport, url, headers, oauth } = target;
+  return { transport, url, headers, oauthClient: oauth && { clientId: oauth.clientId, scopes: oauth.scopes } };
 }
 
 /** The installed package's launch, after the checks that it can run; undefined for a plain command. */
@@ -98,22 +112,22 @@ async function packageLaunch(
   if (unavailable) throw new Error(unavailable);
   const installError = ctx.installErrors.get(pkg.spec);
   if (installError) throw new Error(`${pkg.spec} was not installed: ${installError}`);
-  if (!pkg.kind.installed(target, ctx.cacheDir))
+  if (!pkg.kind.installed(pkg.target, ctx.cacheDir))
     throw new Error(`${pkg.spec} is not installed: run \`${installHint(target.source, ctx.cacheDir)}\` first`);
-  const ready = await pkg.kind.launch(target, ctx.cacheDir);
+  const ready = await pkg.kind.launch(pkg.target, ctx.cacheDir);
   return { ...ready, resolved: [ready.command, ...ctx.redactArgs(ready.args)].join(' ') };
 }
 
 /** The command (the package's, or the target's own) in its containment; throws what stops it. */
 function containStdio(
-  target: Target,
+  target: CommandTarget | PackageTarget,
   ready: (PackageLaunch & { resolved: string }) | undefined,
   ctx: PlanContext,
 ): StdioPlan {
   // Its download would need the network the sandbox takes away: said at once, not after --timeout.
   const pypi = ctx.sandbox ? pypiProblem(target) : undefined;
   if (pypi) throw new Error(pypi);
-  const command = ready?.command ?? target.command;
+  const command = ready?.command ?? (target.kind === 'command' ? target.command : undefined);
   if (!command) throw new Error('no command to start');
   const args = ready?.args ?? target.args ?? [];
   // A container gets the target's env from its launch (an env file), never the engine's own.

@@ -62,10 +62,10 @@ export async function prepareTargets(
   // Target files are checked when read; a library caller's own targets are checked here, before npm or pip runs.
   const installErrors = new Map(resolution.errors);
   packageProblems(targets, installErrors);
-  const missing = [...new Set(missingTargets(targets, cacheDir, installErrors).map((t) => packageOf(t)!.spec))];
+  const missing = [...new Set(missingTargets(targets, cacheDir, installErrors).map((p) => p.spec))];
   const install = missing.length > 0 && !!options.install;
   if (install) options.onProgress?.({ type: 'install', packages: missing, cacheDir });
-  if (options.allowSdist && targets.some((t) => t.pypi)) warn(SDIST_WARNING);
+  if (options.allowSdist && targets.some((t) => packageOf(t)?.type === 'pypi')) warn(SDIST_WARNING);
   const onDone = (result: InstallResult) => options.onProgress?.({ type: 'installed', result });
   const ctx = { cacheDir, concurrency, signal: options.signal, onDone, allowSdist: options.allowSdist };
   const installs = install ? await installMissing(targets, ctx, installErrors) : [];

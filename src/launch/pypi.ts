@@ -15,7 +15,7 @@ import type { InstallContext, PackageKind, PackageLaunch } from './package-kind.
 import { normalizePypiName, packageUrlProblem, parsePypiSpec, type PypiSpec } from '../model/package-spec.js';
 import { findPython, venvPrefix } from './python.js';
 import { findExecutable } from './sandbox.js';
-import type { Target } from '../targets/types.js';
+import type { PackageTarget } from '../targets/types.js';
 import { boundedTail } from '../model/bounds.js';
 
 export const DEFAULT_INDEX = 'https://pypi.org/simple';
@@ -53,7 +53,7 @@ export function pypiDir(cacheDir: string, spec: PypiSpec, index: string | undefi
 }
 
 /** The spec a target's package is installed and reported under; its own text when it does not parse (refused). */
-function specOf(t: Target): string {
+function specOf(t: PackageTarget): string {
   const got = parsePypiSpec(t.pypi!);
   return 'error' in got ? `pypi:${t.pypi}` : pypiKey(got, t.index).spec;
 }
@@ -106,7 +106,7 @@ export function pypiInstallCommands(p: PypiPlan): { command: string; args: strin
   ];
 }
 
-const parsed = (t: Target): PypiSpec => {
+const parsed = (t: PackageTarget): PypiSpec => {
   const got = parsePypiSpec(t.pypi!);
   if ('error' in got) throw new Error(got.error);
   return got;
@@ -116,7 +116,7 @@ const parsed = (t: Target): PypiSpec => {
  * Installed, and from the entry's own index, as the marker says: an entry made before the index
  * was part of the cache entry may hold another index's package under PyPI's name.
  */
-const installed = (t: Target, cacheDir: string) => {
+const installed = (t: PackageTarget, cacheDir: string) => {
   const got = parsePypiSpec(t.pypi!);
   if ('error' in got) return false;
   const read = readBoundedTextSync(path.join(pypiDir(cacheDir, got, t.index), INSTALLED), VENV_FILE);
@@ -127,7 +127,7 @@ const installed = (t: Target, cacheDir: string) => {
   return withoutSlash(index) === withoutSlash(t.index ?? DEFAULT_INDEX);
 };
 
-async function installOne(t: Target, ctx: InstallContext): Promise<string | undefined> {
+async function installOne(t: PackageTarget, ctx: InstallContext): Promise<string | undefined> {
   const python = findPython();
   if ('error' in python) return python.error;
   const spec = parsed(t);
@@ -202,7 +202,7 @@ function safeList(dir: string): string[] {
   }
 }
 
-async function launch(t: Target, cacheDir: string): Promise<PackageLaunch> {
+async function launch(t: PackageTarget, cacheDir: string): Promise<PackageLaunch> {
   const spec = parsed(t);
   const dir = pypiDir(cacheDir, spec, t.index);
   const venv = path.join(dir, 'venv');

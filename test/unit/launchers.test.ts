@@ -126,6 +126,7 @@ describe('targets', () => {
   const t = (command: string, args: string[]): Target => ({
     name: 'fs',
     source: 'c.json#mcpServers.fs',
+    kind: 'command',
     transport: 'stdio',
     command,
     args,

@@ -11,7 +11,7 @@ import { parseOciRef, parsePypiSpec } from '../../src/model/package-spec.js';
 import { pypiInstallCommands } from '../../src/launch/pypi.js';
 import { pypiLaunchTargets, readUvx } from '../../src/launch/pypi-launch.js';
 import { prefixProblem, venvPrefix } from '../../src/launch/python.js';
-import type { Target } from '../../src/targets/types.js';
+import type { CommandTarget } from '../../src/targets/types.js';
 import { entryNameProblem, readZip } from '../../src/launch/zip.js';
 import { zip } from '../helpers/zip-writer.js';
 
@@ -127,7 +127,14 @@ describe('command lines', () => {
 });
 
 describe('uvx', () => {
-  const t = (args: string[]): Target => ({ name: 'u', source: 's', transport: 'stdio', command: 'uvx', args });
+  const t = (args: string[]): CommandTarget => ({
+    name: 'u',
+    source: 's',
+    kind: 'command',
+    transport: 'stdio',
+    command: 'uvx',
+    args,
+  });
   it.each([
     [['pkg==1.2.3', '--x'], { pinned: 'pkg==1.2.3', bin: 'pkg', args: ['--x'] }],
     [['pkg@1.2.3'], { pinned: 'pkg==1.2.3', bin: 'pkg' }],
