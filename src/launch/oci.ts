@@ -17,7 +17,7 @@ import { readBoundedText } from '../io/read.js';
 import { installEach, installerEnv } from './install-each.js';
 import type { InstallContext, PackageKind, PackageLaunch } from './package-kind.js';
 import { parseOciRef } from '../model/package-spec.js';
-import { findExecutable } from './sandbox.js';
+import { findExecutable } from './executables.js';
 import type { PackageTarget } from '../targets/types.js';
 import { boundedTail } from '../model/bounds.js';
 

@@ -14,7 +14,7 @@ import { installEach, installerEnv } from './install-each.js';
 import type { InstallContext, PackageKind, PackageLaunch } from './package-kind.js';
 import { normalizePypiName, packageUrlProblem, parsePypiSpec, type PypiSpec } from '../model/package-spec.js';
 import { findPython, venvPrefix } from './python.js';
-import { findExecutable } from './sandbox.js';
+import { findExecutable } from './executables.js';
 import type { PackageTarget } from '../targets/types.js';
 import { boundedTail } from '../model/bounds.js';
 

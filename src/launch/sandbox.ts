@@ -19,10 +19,11 @@
  * (and so the namespace) when idemscan itself is killed.
  */
 import { spawnSync } from 'node:child_process';
-import { accessSync, constants, mkdirSync, statSync } from 'node:fs';
+import { mkdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { bwrapArgs, safeRealpath, SCRATCH_BYTES, within, type BwrapPlan } from './bwrap.js';
 import { isDirectory } from '../targets/file-kind.js';
+import { findExecutable, hostProgram } from './executables.js';
 import { homeDirs } from './homes.js';
 import { carriedAssignments, carrierEnv, getDefaultEnvironment, serverEnv } from './server-env.js';
 
@@ -227,39 +228,6 @@ export function contain(launch: Launch, opts: ContainOptions): Contained {
     env: { ...getDefaultEnvironment(), ...carrierEnv(env) },
     sandbox: mode,
   };
-}
-
-/**
- * A program idemscan runs outside the containment, by absolute path from idemscan's own PATH:
- * never from a relative PATH entry, which the target's cwd would choose.
- */
-function hostProgram(name: string): string | undefined {
-  const dirs = (process.env.PATH ?? '').split(path.delimiter).filter((dir) => path.isAbsolute(dir));
-  return dirs.map((dir) => path.join(dir, name)).find(isExecutable);
-}
-
-function isExecutable(file: string): boolean {
-  try {
-    accessSync(file, constants.X_OK);
-    return statSync(file).isFile();
-  } catch {
-    return false;
-  }
-}
-
-/** The absolute path the command resolves to (PATH lookup as spawn does), or undefined. */
-export function findExecutable(command: string, cwd?: string): string | undefined {
-  const dirs = command.includes('/') ? [''] : (process.env.PATH ?? '').split(path.delimiter).filter(Boolean);
-  for (const dir of dirs) {
-    const file = path.resolve(cwd ?? process.cwd(), dir, command);
-    try {
-      accessSync(file, constants.X_OK);
-      return file;
-    } catch {
-      // not here
-    }
-  }
-  return undefined;
 }
 
 /** The command and what it needs to run when it lives in a hidden place (nvm under HOME): its
