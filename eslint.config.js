@@ -11,10 +11,12 @@ export const LAYERS = {
   io: ['model'],
   classify: ['model', 'io'],
   targets: ['model', 'io'],
+  // A Target becomes a LaunchPlan: package kinds, runners, containment. targets/ never imports it.
+  launch: ['model', 'io', 'targets'],
   redact: ['model', 'io', 'targets'],
-  connect: ['model', 'io', 'targets', 'redact'],
+  connect: ['model', 'io', 'targets', 'launch', 'redact'],
   // The probe's experiment on a session: plan, prepare, run, judge; src/probe.ts joins it to a scan.
-  probe: ['model', 'io', 'targets', 'classify', 'redact', 'connect'],
+  probe: ['model', 'io', 'targets', 'launch', 'classify', 'redact', 'connect'],
   compare: ['model', 'io'],
   render: ['model', 'io', 'compare'],
   spool: ['model', 'io'],

@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadTargetFile } from '../src/targets/load.js';
-import { missingTargets, packageOf } from '../src/targets/packages.js';
+import { missingTargets, packageOf } from '../src/launch/packages.js';
 import type { Target } from '../src/targets/types.js';
 import type { FloorLaunch } from './floor.js';
 
@@ -54,7 +54,7 @@ export async function prepareReal(cacheDir: string): Promise<{ targets: Target[]
     const run = spawnSync(process.execPath, [cli, 'install', file, '--cache-dir', cacheDir], { stdio: 'inherit' });
     const still = missingTargets(targets, cacheDir, new Map());
     if (run.status !== 0 || still.length > 0)
-      return { error: `idemscan install failed (exit ${run.status}); missing: ${still.map((t) => t.npm).join(', ')}` };
+      return { error: `idemscan install failed (exit ${run.status}); missing: ${still.map((p) => p.spec).join(', ')}` };
   }
   return { targets };
 }
@@ -63,7 +63,8 @@ export async function prepareReal(cacheDir: string): Promise<{ targets: Target[]
 export async function floorLaunches(targets: Target[], cacheDir: string): Promise<FloorLaunch[]> {
   return Promise.all(
     targets.map(async (t) => {
-      const ready = await packageOf(t)!.kind.launch(t, cacheDir);
+      const pkg = packageOf(t)!;
+      const ready = await pkg.kind.launch(pkg.target, cacheDir);
       const env = ready.env ? { ...ready.env, ...t.env } : t.env;
       return { command: ready.command, args: ready.args, env, cwd: t.cwd };
     }),

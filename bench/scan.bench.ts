@@ -72,6 +72,7 @@ if (realCache) {
   const targets: Target[] = Array.from({ length: n }, (_, i) => ({
     name: `modern-${i}`,
     source: 'bench',
+    kind: 'command',
     transport: 'stdio',
     command: process.execPath,
     args: [FIXTURES.modernStdio],

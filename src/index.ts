@@ -4,7 +4,7 @@ export { scan, type ScanOptions, type ProgressEvent } from './scan.js';
 export { InputError, type InputPlace } from './model/input-error.js';
 export { ScanInputError, type ScanInputErrorKind } from './scan-input.js';
 export { loadTargetFile, loadTargetFiles, parseTargets } from './targets/load.js';
-export type { Target, SkippedTarget, LoadedTargets, TargetFileErrorKind } from './targets/types.js';
+export type { TargetInput as Target, SkippedTarget, LoadedTargets, TargetFileErrorKind } from './targets/types.js';
 export { TargetFileError } from './targets/types.js';
 export { discover, CLIENTS, type Discovery, type DiscoverPlaces } from './targets/discover/index.js';
 export { classifyTool, classifyServer } from './classify/index.js';

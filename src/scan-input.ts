@@ -5,7 +5,7 @@
  * checks, no zod: `audit` of one server loads none of the schemas.
  */
 import { InputError } from './model/input-error.js';
-import type { Target } from './targets/types.js';
+import type { TargetInput } from './targets/types.js';
 import type { InternalScanOptions } from './scan-options.js';
 import { httpUrlProblem } from './targets/url.js';
 
@@ -31,7 +31,7 @@ const isText = (v: unknown) => typeof v === 'string' && v !== '';
 const isTextRecord = (v: unknown) => isObject(v) && Object.values(v).every((x) => typeof x === 'string');
 
 /** Throws a ScanInputError for the first malformed target. */
-export function checkTargets(targets: unknown): asserts targets is Target[] {
+export function checkTargets(targets: unknown): asserts targets is TargetInput[] {
   if (!Array.isArray(targets))
     throw new ScanInputError(
       'targets',

@@ -4,7 +4,7 @@ import type { ConnectOptions, Launch, Observation } from './connect/observe.js';
 import type { OAuthScanOptions } from './connect/oauth/server-auth.js';
 import type { ToolProbe } from './model/probe-schema.js';
 import type { ServerReport } from './model/schema.js';
-import type { InstallResult } from './targets/npm.js';
+import type { PrepareEvent } from './launch/prepare.js';
 import type { Shard } from './targets/shard.js';
 import type { SkippedTarget } from './targets/types.js';
 
@@ -79,11 +79,8 @@ export interface Visited {
 }
 
 export type ProgressEvent =
-  | { type: 'install'; packages: string[]; cacheDir: string }
-  /** One package of the `install` event has finished (installed, failed or interrupted). */
-  | { type: 'installed'; result: InstallResult }
-  /** Something the user should know once, in one line (e.g. --sandbox falling back to less). */
-  | { type: 'warning'; message: string }
+  /** Installs and warnings of preparing the targets (launch/prepare.ts). */
+  | PrepareEvent
   | { type: 'start'; target: string; index: number; total: number }
   /** `index` counts the servers done so far; `target` is the position of the server's target, as in `start`. */
   | { type: 'done'; server: ServerReport; index: number; total: number; target?: number };

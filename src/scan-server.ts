@@ -9,14 +9,12 @@ import type { OAuthScanOptions } from './connect/oauth/server-auth.js';
 import { bounded } from './model/bounds.js';
 import { fitServerReport } from './model/budget.js';
 import type { ServerReport } from './model/schema.js';
-import { cacheContainment, cacheDirs, installHint } from './targets/npm.js';
-import { packageOf } from './targets/packages.js';
+import { cacheDirs } from './launch/npm.js';
+import { planLaunch } from './launch/plan.js';
 import { describeTarget, type Redactor } from './redact/redact.js';
 import { RunSecrets } from './redact/run-secrets.js';
-import { pypiProblem } from './targets/pypi-launch.js';
 import { redactServer } from './redact/redact-report.js';
 import { NameMatcher } from './model/server-names.js';
-import { contain, type SandboxMode } from './targets/sandbox.js';
 import type { Target } from './targets/types.js';
 import type { InternalScanOptions, Visit, Visited } from './scan-options.js';
 import { serverReport, type ServerParts } from './server-report.js';
@@ -45,11 +43,23 @@ async function scanServer(
   redact: Redactor,
 ): Promise<ServerReport> {
   const trusted = target.trusted === true || opts.trustMatcher.matches({ target: target.name });
-  const launched = await launchOf(target, opts, redact);
-  if ('failed' in launched) return serverReport(target.name, { ...launched.failed, trusted });
-  const { resolved, sandbox, packaged } = launched;
-  let { launch } = launched;
-  if (target.oauth) launch = { ...launch, oauthClient: oauthClientOf(target) };
+  const planned = await planLaunch(target, {
+    cacheDir: opts.cacheDir,
+    sandbox: !!opts.sandbox,
+    installErrors: opts.installErrors,
+    redactArgs: (args) => redact.args(args),
+  });
+  if ('failure' in planned)
+    return serverReport(target.name, {
+      status: 'failed',
+      failure: planned.failure,
+      target: describeTarget(target, planned.resolved, redact),
+      durationMs: 0,
+      trusted,
+    });
+  const launch: Launch = planned.plan;
+  const { resolved, sandbox } = planned.plan;
+  const packaged = planned.plan;
   const saved = target.transport === 'static';
   const visit = opts.visit ?? observeOnly;
   const { observation: obs, probeOf } = saved
@@ -111,73 +121,6 @@ function listedServer(
 
 const INTERRUPTED = { kind: 'interrupted', message: 'interrupted' } as const;
 
-interface Launched {
-  launch: Launch;
-  resolved?: string;
-  sandbox?: SandboxMode | 'container';
-  packaged: { digest?: string; fakeEnv?: string[]; cleanup?: () => Promise<void> };
-}
-
-/** The contained launch of a target, or why it cannot start (a `spawn` failure, before any process). */
-async function launchOf(
-  target: Target,
-  opts: OneOptions,
-  redact: Redactor,
-): Promise<Launched | { failed: Omit<ServerParts, 'trusted'> }> {
-  let launch: Launch = target;
-  let resolved: string | undefined;
-  let sandbox: SandboxMode | 'container' | undefined;
-  let packaged: Launched['packaged'] = {};
-  try {
-    const pkg = packageOf(target);
-    let own = cacheContainment(opts.cacheDir);
-    let container = false;
-    if (pkg) {
-      const unavailable = pkg.kind.unavailable?.();
-      if (unavailable) throw new Error(unavailable);
-      const installError = opts.installErrors.get(pkg.spec);
-      if (installError) throw new Error(`${pkg.spec} was not installed: ${installError}`);
-      if (!pkg.kind.installed(target, opts.cacheDir))
-        throw new Error(`${pkg.spec} is not installed: run \`${installHint(target.source, opts.cacheDir)}\` first`);
-      const ready = await pkg.kind.launch(target, opts.cacheDir);
-      launch = {
-        ...target,
-        command: ready.command,
-        args: ready.args,
-        // A container gets the target's env from its launch (an env file), never the engine's own.
-        env: ready.container ? ready.env : { ...ready.env, ...target.env },
-      };
-      resolved = [launch.command, ...redact.args(launch.args ?? [])].join(' ');
-      own = { ...own, readable: ready.readable };
-      container = !!ready.container;
-      packaged = { digest: ready.digest, fakeEnv: ready.fakeEnv, cleanup: ready.cleanup };
-    }
-    // Its download would need the network the sandbox takes away: said at once, not after --timeout.
-    const pypi = opts.sandbox ? pypiProblem(target) : undefined;
-    if (pypi) throw new Error(pypi);
-    if (launch.transport === 'stdio' && launch.command) {
-      // A container is contained by its engine; bubblewrap would hide the engine's socket.
-      const contained = contain(
-        { command: launch.command, args: launch.args ?? [], cwd: launch.cwd, env: launch.env },
-        { sandbox: !!opts.sandbox && !container, ...own },
-      );
-      launch = { ...launch, command: contained.command, args: contained.args, spawnEnv: contained.env };
-      sandbox = container ? 'container' : contained.sandbox;
-    }
-  } catch (err) {
-    await packaged.cleanup?.();
-    return {
-      failed: {
-        status: 'failed',
-        failure: { kind: 'spawn', message: (err as Error).message },
-        target: { ...describeTarget(target, resolved, redact), sandbox },
-        durationMs: 0,
-      },
-    };
-  }
-  return { launch, resolved, sandbox, packaged };
-}
-
 /** A scan's use of a live server: its tools, nothing called. */
 const observeOnly: Visit = async (launch, connect): Promise<Visited> => ({
   observation: await observe(launch, connect),
@@ -196,12 +139,6 @@ export function crashed(target: Target, err: unknown, secrets: RunSecrets): Serv
   });
   // The error may quote what the server sent: the same single pass as every other report.
   return redactServer(server, secrets.server(target));
-}
-
-/** A target's `oauth` entry: a public client id and scopes (a client secret comes only from the command line). */
-function oauthClientOf(target: Target): Launch['oauthClient'] {
-  const o = target.oauth!;
-  return { clientId: o.clientId, scopes: o.scopes };
 }
 
 /** The run's secrets: the token store of the scan's cache dir and the default one (a server may read either). */

@@ -18,15 +18,12 @@ import { MemorySink, type ServerSink } from './spool/sink.js';
 import type { RunSecrets } from './redact/run-secrets.js';
 import { SCHEMA_VERSION } from './model/schema-version.js';
 import { checkOptions, checkTargets } from './scan-input.js';
+import { toTarget } from './targets/kind.js';
 import { summarize } from './model/summary.js';
 import { defaultCacheDir } from './model/cache-dir.js';
-import { type InstallResult } from './targets/npm.js';
-import { installMissing, missingTargets, packageOf, packageProblems } from './targets/packages.js';
-import { npmLaunchTargets, resolveUnpinned, withResolved } from './targets/npm-launch.js';
-import { pypiLaunchTargets } from './targets/pypi-launch.js';
+import { prepareTargets, type Prepared } from './launch/prepare.js';
 import { NameMatcher } from './model/server-names.js';
-import { defaultSupport, sandboxSupport } from './targets/sandbox.js';
-import type { Target } from './targets/types.js';
+import type { TargetInput } from './targets/types.js';
 import { TOOL_NAME, TOOL_VERSION } from './model/version.js';
 
 import type { InternalScanOptions, ScanOptions } from './scan-options.js';
@@ -35,7 +32,7 @@ import { crashed, runSecrets, scanOne } from './scan-server.js';
 export type { ProgressEvent, ScanOptions } from './scan-options.js';
 
 /** The pipeline, in steps: check the input, prepare the targets (resolve, install), scan each, make the report. */
-export function scan(listed: Target[], options: ScanOptions = {}): Promise<Report> {
+export function scan(listed: readonly TargetInput[], options: ScanOptions = {}): Promise<Report> {
   // What is not published is not honoured either, should a caller from JavaScript pass it.
   const {
     maxFrameBytes: _f,
@@ -48,7 +45,7 @@ export function scan(listed: Target[], options: ScanOptions = {}): Promise<Repor
 }
 
 /** `scan` with the options src/index.ts does not publish: the connector's tuning, `idemscan probe`'s visit. */
-export async function scanTuned(listed: Target[], options: InternalScanOptions = {}): Promise<Report> {
+export async function scanTuned(listed: readonly TargetInput[], options: InternalScanOptions = {}): Promise<Report> {
   const sink = new MemorySink();
   const run = await scanInto(listed, options, sink);
   const servers = sink.servers().map((s) => run.redactLater(s));
@@ -70,9 +67,14 @@ export interface ScanRun {
  * memory stays flat in the number of servers); the report's head is returned, and the caller
  * reads the servers from the sink and sums them up (model/summary.ts).
  */
-export async function scanInto(listed: Target[], options: InternalScanOptions, sink: ServerSink): Promise<ScanRun> {
+export async function scanInto(
+  input: readonly TargetInput[],
+  options: InternalScanOptions,
+  sink: ServerSink,
+): Promise<ScanRun> {
   // Malformed input is the caller's mistake, not a server's failure: a ScanInputError, before any work.
-  checkTargets(listed);
+  checkTargets(input);
+  const listed = input.map(toTarget);
   checkOptions(options);
   const startedAt = new Date();
   if (options.signal) setMaxListeners(0, options.signal); // one abort listener per running server, by design
@@ -120,47 +122,6 @@ export async function scanInto(listed: Target[], options: InternalScanOptions, s
     },
   };
   return { head, redactLater: (server) => secrets.redactLater(server) };
-}
-
-interface Prepared {
-  targets: Target[];
-  /** The package specs the targets launch. */
-  specs: string[];
-  /** Why a package cannot run, by spec: resolution, checks and installs that failed. */
-  installErrors: Map<string, string>;
-  installs: InstallResult[];
-}
-
-/** Runners as package targets, unpinned ones resolved, packages checked and (with `install`) installed. */
-async function prepareTargets(
-  listed: Target[],
-  options: ScanOptions,
-  cacheDir: string,
-  concurrency: number,
-): Promise<Prepared> {
-  const warn = (message: string) => options.onProgress?.({ type: 'warning', message });
-  // `npx -y pkg`, `uvx pkg==1.2.3` and the like run from the cache like npm targets; unpinned npm ones get a version first.
-  const launched = pypiLaunchTargets(npmLaunchTargets(listed));
-  const resolution = await resolveUnpinned(launched, !!options.install, cacheDir, options.signal);
-  const targets = withResolved(launched, resolution);
-  const stdio = targets.some((t) => t.transport === 'stdio');
-  const sandboxNote = options.sandbox ? sandboxSupport().note : stdio ? defaultSupport().note : undefined;
-  if (sandboxNote) warn(sandboxNote);
-  const specs = targets.map((t) => packageOf(t)?.spec).filter((s): s is string => s !== undefined);
-  // Target files are checked when read; a library caller's own targets are checked here, before npm or pip runs.
-  const installErrors = new Map(resolution.errors);
-  packageProblems(targets, installErrors);
-  const missing = [...new Set(missingTargets(targets, cacheDir, installErrors).map((t) => packageOf(t)!.spec))];
-  const install = missing.length > 0 && !!options.install;
-  if (install) options.onProgress?.({ type: 'install', packages: missing, cacheDir });
-  if (options.allowSdist && targets.some((t) => t.pypi)) warn(SDIST_WARNING);
-  const onDone = (result: InstallResult) => options.onProgress?.({ type: 'installed', result });
-  const ctx = { cacheDir, concurrency, signal: options.signal, onDone, allowSdist: options.allowSdist };
-  const installs = install ? await installMissing(targets, ctx, installErrors) : [];
-  for (const r of installs) if (!r.ok) installErrors.set(r.spec, r.error ?? 'install failed');
-  // A note may be several lines (a bundle's sources that failed before one verified): a warning each.
-  for (const r of installs) for (const line of r.note?.split('\n') ?? []) warn(line);
-  return { targets, specs, installErrors, installs };
 }
 
 /**
@@ -215,9 +176,6 @@ async function scanAll(
     options.onProgress?.({ type: 'warning', message: unmatchedTrust(untrusted, sink, !!options.trustServerInfo) });
   return secrets;
 }
-
-export const SDIST_WARNING =
-  '--allow-sdist: PyPI packages without a wheel are built from source, which runs their build code (setup.py, build backends) at install time, outside any sandbox, with the network';
 
 /** `trusted name "notse" matches no server scanned (their names: notes, node or legacy-payments)`. */
 function unmatchedTrust(names: string[], sink: ServerSink, byServerInfo: boolean): string {

@@ -22,6 +22,7 @@ export function auditTarget(words: string[], flags: AuditFlags): Target {
     return {
       name: flags.name ?? new URL(first).host,
       source: 'command line',
+      kind: 'remote',
       transport: flags.sse ? 'sse' : 'http',
       url: first,
       headers: pairs(flags.header ?? [], ':', '--header'),
@@ -30,6 +31,7 @@ export function auditTarget(words: string[], flags: AuditFlags): Target {
   return {
     name: flags.name ?? path.basename(first),
     source: 'command line',
+    kind: 'command',
     transport: 'stdio',
     command: first,
     args: rest,

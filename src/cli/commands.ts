@@ -2,14 +2,15 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defaultCacheDir } from '../model/cache-dir.js';
 import { TOOL_VERSION } from '../model/version.js';
-import type { InstallResult } from '../targets/npm.js';
+import type { InstallResult } from '../launch/npm.js';
 import { ENV_NAME } from '../targets/expand.js';
 import { parseShard, selectShard } from '../targets/shard.js';
 import type { SkippedTarget, Target } from '../targets/types.js';
 import { REPORTERS } from '../render/index.js';
 import type { Report, Summary } from '../model/schema.js';
 import { streamOf, wholeReport, type ReportStream } from '../model/report-head.js';
-import { scan, scanInto, SDIST_WARNING, type ScanOptions } from '../scan.js';
+import { scan, scanInto, type ScanOptions } from '../scan.js';
+import { SDIST_WARNING } from '../launch/prepare.js';
 import { InputError } from '../model/input-error.js';
 import { msg, show } from '../render/message.js';
 import { EXIT } from './exit.js';
@@ -94,7 +95,7 @@ export async function auditCommand(words: string[], flags: AuditFlags): Promise<
   // The URL given here is the one server --client-id is for.
   await run(await prepare(flags), targets, flags, 'tools', [], {
     nameFromServerInfo: flags.name === undefined && flags.tools === undefined,
-    named: targets[0]!.url,
+    named: targets[0]?.kind === 'remote' ? targets[0].url : undefined,
   });
 }
 
@@ -236,9 +237,9 @@ export async function installCommand(
   const loaded = await loadTargets(files, checkAllowEnv(flags.allowEnv));
   tellSkipped(loaded.skipped);
   // `npx -y pkg` and `uvx pkg==1.2.3` entries too, each unpinned npm one at the version a scan would resolve now.
-  const { npmLaunchTargets, resolveUnpinned, withResolved } = await import('../targets/npm-launch.js');
-  const { pypiLaunchTargets } = await import('../targets/pypi-launch.js');
-  const { installMissing, packageOf, packageProblems } = await import('../targets/packages.js');
+  const { npmLaunchTargets, resolveUnpinned, withResolved } = await import('../launch/npm-launch.js');
+  const { pypiLaunchTargets } = await import('../launch/pypi-launch.js');
+  const { installMissing, packageOf, packageProblems } = await import('../launch/packages.js');
   const launched = pypiLaunchTargets(npmLaunchTargets(loaded.targets));
   const cacheDir = flags.cacheDir ?? defaultCacheDir();
   const resolution = await resolveUnpinned(launched, true, cacheDir);
@@ -246,7 +247,7 @@ export async function installCommand(
   const errors = new Map(resolution.errors);
   packageProblems(targets, errors);
   for (const [spec, error] of errors) tell(msg`${show.path(spec)}: ${show.message(error)}`);
-  if (flags.allowSdist && targets.some((t) => t.pypi)) warn(msg`${SDIST_WARNING}`);
+  if (flags.allowSdist && targets.some((t) => packageOf(t)?.type === 'pypi')) warn(msg`${SDIST_WARNING}`);
   const specs = new Set(targets.map((t) => packageOf(t)?.spec).filter((s) => s !== undefined && !errors.has(s)));
   // Each package as it finishes on stdout; on a terminal a bar with counts on stderr.
   const progress = new InstallProgress(specs.size, process.stdout, process.stderr);
@@ -259,7 +260,7 @@ export async function installCommand(
   const pending = new Map<string, InstallResult>();
   for (const t of targets) {
     const p = packageOf(t);
-    if (p && !errors.has(p.spec) && p.kind.installed(t, cacheDir) && !pending.has(p.spec))
+    if (p && !errors.has(p.spec) && p.kind.installed(p.target, cacheDir) && !pending.has(p.spec))
       pending.set(p.spec, { spec: p.spec, ok: true, ms: 0 });
   }
   for (const r of pending.values()) onDone(r);

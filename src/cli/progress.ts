@@ -6,7 +6,7 @@
  * this renders them, the one writer of them (cli/say.ts has idemscan's other stderr lines). Each
  * line is made by render/message.ts, so server text in it is escaped and cut.
  */
-import type { InstallResult } from '../targets/npm.js';
+import type { InstallResult } from '../launch/npm.js';
 import type { ProgressEvent } from '../scan.js';
 import { boundedTail } from '../model/bounds.js';
 import { msg, show } from '../render/message.js';

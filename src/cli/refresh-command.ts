@@ -13,7 +13,7 @@ import { applyEdits, modify, type JSONPath } from 'jsonc-parser';
 import { defaultCacheDir } from '../model/cache-dir.js';
 import { parseJsonc } from '../targets/jsonc.js';
 import { readBounded } from '../targets/load.js';
-import { pickVersion, viewPackage } from '../targets/npm-launch.js';
+import { pickVersion, viewPackage } from '../launch/npm-launch.js';
 import { addPage, newPullState, OFFICIAL, type PulledEntry } from '../targets/registry-latest.js';
 import { InputError } from '../model/input-error.js';
 import { msg, show } from '../render/message.js';

@@ -5,9 +5,8 @@
  */
 import { bounded } from '../model/bounds.js';
 import { LIMITS } from '../model/limits.js';
-import { serverEnv } from '../targets/server-env.js';
 import type { Channel } from './channel.js';
-import type { ConnectOptions, Launch } from './connect-options.js';
+import { remoteOf, type ConnectOptions, type Launch } from './connect-options.js';
 import { ScanFailure } from './failure.js';
 import type { HttpChannel } from './http.js';
 import type { ServerAuth } from './oauth/server-auth.js';
@@ -40,12 +39,13 @@ export interface Attempts {
 /** Our own process; started once more without the probe if the retry policy says so. */
 export function stdioAttempts(run: AttemptRun): Attempts {
   const { target, opts } = run;
+  if (target.transport !== 'stdio') throw new ScanFailure('spawn', 'no command to start');
   const start = (skipProbe?: string): Attempt => ({
     skipProbe,
     channel: new StdioChannel({
-      command: target.command!,
-      args: target.args ?? [],
-      env: target.spawnEnv ?? serverEnv(target.env),
+      command: target.command,
+      args: target.args,
+      env: target.spawnEnv,
       cwd: target.cwd,
       maxFrameBytes: opts.maxFrameBytes,
       stderrTailBytes: opts.stderrTailBytes,
@@ -72,10 +72,11 @@ export function stdioAttempts(run: AttemptRun): Attempts {
 
 /** Streamable HTTP first, then HTTP+SSE on its refusal (`sse` targets: SSE only); all once more signed in. */
 export function httpAttempts(run: AttemptRun, serverAuth: ServerAuth, Http: typeof HttpChannel): Attempts {
-  const { target, opts } = run;
+  const { opts } = run;
+  const target = remoteOf(run.target);
   const make = (kind: 'streamable' | 'sse'): Attempt => ({
     channel: new Http({
-      url: target.url!,
+      url: target.url,
       headers: target.headers,
       kind,
       maxBodyBytes: opts.maxFrameBytes,

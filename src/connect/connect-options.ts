@@ -1,11 +1,12 @@
 /** What the connector is given for one server, and what it gives back (session.ts, observe.ts). */
 import { DEFAULTS } from '../model/limits.js';
 import type { AuthInfo, Finding, Failure } from '../model/schema.js';
-import type { Target } from '../targets/types.js';
 import type { PendingCloses } from './closes.js';
 import type { EraMemo } from './era-memo.js';
 import type { Negotiated } from './negotiate.js';
-import type { OAuthScanOptions, TargetOAuth } from './oauth/server-auth.js';
+import type { OAuthScanOptions } from './oauth/server-auth.js';
+import type { LaunchPlan } from '../launch/plan.js';
+import { ScanFailure } from './failure.js';
 
 export interface ConnectOptions {
   /** From spawn (or first request) to the last page. */
@@ -64,7 +65,11 @@ export interface Observation {
   durationMs: number;
 }
 
-/** A launch that is ready to run: npm targets already resolved to a command. */
-/** A target ready to start: `spawnEnv` is the whole environment of a stdio process (from
- * `contain()`, whose wrappers carry the server's own `env`); without it, the server's own. */
-export type Launch = Target & { command?: string; oauthClient?: TargetOAuth; spawnEnv?: Record<string, string> };
+/** A target's launch plan (launch/plan.ts): a stdio process already in its containment, or a URL with its OAuth client. */
+export type Launch = LaunchPlan;
+
+/** A remote's plan: the HTTP path is given only what is not stdio, and a saved list never. */
+export function remoteOf(launch: Launch): Extract<Launch, { transport: 'http' | 'sse' }> {
+  if (launch.transport === 'stdio' || launch.transport === 'static') throw new ScanFailure('spawn', 'no URL to reach');
+  return launch;
+}

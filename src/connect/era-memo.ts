@@ -10,6 +10,7 @@ import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { readBoundedTextSync } from '../io/read.js';
 import { parseJson } from '../model/bounded-input.js';
+import type { LaunchPlan } from '../launch/plan.js';
 
 const FILE = 'eras.json';
 const TTL_MS = 7 * 24 * 3600 * 1000;
@@ -56,16 +57,13 @@ export class EraMemo {
   }
 }
 
-/** "The same server": the exact launch with its environment, or the URL with its headers. */
-export function memoKey(launch: {
-  command?: string;
-  args?: string[];
-  env?: Record<string, string>;
-  url?: string;
-  headers?: Record<string, string>;
-}): string {
-  const identity = launch.url
-    ? [launch.url, launch.headers ?? {}]
-    : [launch.command, launch.args ?? [], Object.entries(launch.env ?? {}).sort()];
+/** "The same server": the exact launch with its own environment, or the URL with its headers. */
+export function memoKey(launch: LaunchPlan): string {
+  const identity =
+    launch.transport === 'stdio'
+      ? [launch.command, launch.args, Object.entries(launch.env).sort()]
+      : launch.transport === 'static'
+        ? [] // nothing is negotiated: never remembered
+        : [launch.url, launch.headers ?? {}];
   return createHash('sha256').update(JSON.stringify(identity)).digest('hex').slice(0, 32);
 }

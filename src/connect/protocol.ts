@@ -4,7 +4,7 @@
  * ~0.3 s of CPU at start-up, and `/stdio` loads the same chunk, for ten lines. The copies are from
  * @modelcontextprotocol/client 2.4.0 (dist/index.mjs and dist/stdio.mjs, src/client/stdio.ts);
  * test/unit/options.test.ts fails when an SDK upgrade changes any of them. (Its
- * `getDefaultEnvironment()` is copied with the rest of a server's environment, in targets/server-env.ts.)
+ * `getDefaultEnvironment()` is copied with the rest of a server's environment, in launch/server-env.ts.)
  */
 
 export const PROTOCOL_VERSION_META_KEY = 'io.modelcontextprotocol/protocolVersion';

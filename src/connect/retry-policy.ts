@@ -5,10 +5,10 @@
  */
 import { memoKey, type EraMemo } from './era-memo.js';
 import { ScanFailure } from './failure.js';
-import type { Target } from '../targets/types.js';
+import type { LaunchPlan } from '../launch/plan.js';
 
 export interface RestartContext {
-  target: Target;
+  target: LaunchPlan;
   opts: { signal?: AbortSignal; eraMemo?: EraMemo };
   /** Negotiated at least once (then the exit was not about the probe). */
   listed: boolean;

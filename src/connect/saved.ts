@@ -11,7 +11,7 @@ import { listTools } from './list.js';
 import type { Negotiated } from './negotiate.js';
 import type { ConnectOptions, Observation } from './observe.js';
 
-export async function observeSaved(target: Target, opts: ConnectOptions): Promise<Observation> {
+export async function observeSaved(target: Pick<Target, 'saved'>, opts: ConnectOptions): Promise<Observation> {
   const started = performance.now();
   const saved = target.saved ?? { tools: [] };
   // No era was negotiated: `static` is what the report's protocol would say, and scan.ts leaves it out.

@@ -12,7 +12,7 @@ import { httpAttempts, stdioAttempts, type Attempt, type Attempts, type AttemptR
 import { ServerBudget } from './budget.js';
 import { endConnection, negotiateSession, stopOn, type Connection } from './connection.js';
 import type { Channel } from './channel.js';
-import type { ConnectOptions, Launch, Observation } from './connect-options.js';
+import { remoteOf, type ConnectOptions, type Launch, type Observation } from './connect-options.js';
 import { memoKey } from './era-memo.js';
 import { explainStdio, stillStarting } from './explain.js';
 import { ScanFailure } from './failure.js';
@@ -55,7 +55,6 @@ export type Opened = { ok: true; session: Session } | { ok: false; observation: 
 export async function open(launch: Launch, opts: ConnectOptions): Promise<Opened> {
   const run = new Run(launch, opts);
   try {
-    if (launch.transport === 'stdio' && !launch.command) throw new ScanFailure('spawn', 'no command to start');
     await run.begin();
     await run.establish();
   } catch (err) {
@@ -100,8 +99,9 @@ class Run implements Session, AttemptRun {
     else {
       const { ServerAuth } = await import('./oauth/server-auth.js');
       const { HttpChannel } = await import('./http.js');
-      const { target, opts } = this;
-      this.serverAuth = new ServerAuth(target.url!, opts.oauth, target.oauthClient, opts.signal);
+      const { opts } = this;
+      const target = remoteOf(this.target);
+      this.serverAuth = new ServerAuth(target.url, opts.oauth, target.oauthClient, opts.signal);
       this.attempts = httpAttempts(this, this.serverAuth, HttpChannel);
     }
     this.next = this.attempts.first();

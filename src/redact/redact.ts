@@ -6,7 +6,7 @@
 import type { TargetInfo } from '../model/schema.js';
 import { REDACTED } from './token-shapes.js';
 import { SecretText } from './secret-text.js';
-import type { Target } from '../targets/types.js';
+import type { TargetInput } from '../targets/types.js';
 
 const SECRET_NAME = /key|token|secret|pass|pwd|auth|credential|bearer|session|cookie|signature|private/i;
 /** A flag whose value is a header (`mcp-remote --header "Authorization: Bearer ..."`, `curl -H`). */
@@ -53,7 +53,7 @@ export function basicAuthFromUrl(url: URL): string | undefined {
  * every query value, URL credentials, secret-looking URL path segments, and the values of
  * secret-named flags (`--token=x`, `--api-key x`) and of `--header`.
  */
-export function launchSecrets(target: Pick<Target, 'env' | 'headers' | 'secrets' | 'url' | 'args'>): string[] {
+export function launchSecrets(target: Pick<TargetInput, 'env' | 'headers' | 'secrets' | 'url' | 'args'>): string[] {
   const values = [
     ...Object.entries(target.env ?? {}).flatMap(([name, v]) => (isSecretValue(name, v) ? [v] : [])),
     ...Object.values(target.headers ?? {}).flatMap(headerSecrets),
@@ -107,7 +107,7 @@ export class Redactor {
   private values: string[];
   private secrets: SecretText;
 
-  constructor(target: Pick<Target, 'env' | 'headers' | 'secrets' | 'url' | 'args'>) {
+  constructor(target: Pick<TargetInput, 'env' | 'headers' | 'secrets' | 'url' | 'args'>) {
     this.values = launchSecrets(target);
     this.secrets = new SecretText(this.values);
   }
@@ -183,7 +183,7 @@ function safeDecode(v: string): string {
   }
 }
 
-export function describeTarget(target: Target, resolved?: string, r: Redactor = new Redactor(target)): TargetInfo {
+export function describeTarget(target: TargetInput, resolved?: string, r: Redactor = new Redactor(target)): TargetInfo {
   return {
     transport: target.transport,
     command: target.command && r.text(target.command),

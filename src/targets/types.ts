@@ -3,38 +3,11 @@ import { binName, envMap, headerMap, launchText, npmSpec, ociRef, pypiSpec } fro
 import { InputError } from '../model/input-error.js';
 import { SHA256 } from '../model/package-spec.js';
 
-/** A server to scan, after its file was read and validated. Secrets live here, never in a report. */
-export interface Target {
+/** What every target has, whatever its kind. Secrets live here, never in a report. */
+interface TargetShared {
   name: string;
   /** The file (and entry) it came from, for error messages and the report. */
   source: string;
-  /** `static`: a saved tools/list result (`saved`), classified without contacting anything. */
-  transport: 'stdio' | 'http' | 'sse' | 'static';
-  /** The saved result of a `static` target (targets/saved-tools.ts). */
-  saved?: SavedToolList;
-  command?: string;
-  args?: string[];
-  env?: Record<string, string>;
-  cwd?: string;
-  url?: string;
-  headers?: Record<string, string>;
-  /** A pinned npm package (`name@version`) launched from the install cache instead of a command. */
-  npm?: string;
-  bin?: string;
-  /** A pinned PyPI package (`name==1.2.3`), installed into a virtual environment in the cache; `bin`
-   * names its console script (default: the one named like the package). */
-  pypi?: string;
-  /** The PEP 503 index a `pypi` package comes from (`https://.../simple`, `file:///...`); PyPI's by default. */
-  index?: string;
-  /** A `.mcpb` bundle: downloaded from `url`, checked against `sha256` before it is unpacked. */
-  mcpb?: { url: string; sha256: string };
-  /** An OCI image, pinned by a tag other than `latest` or by a digest; run by docker or podman. */
-  oci?: string;
-  /** What the config said when it started the package through a runner (`npx -y pkg@^1 ...`):
-   * the runner, the package as written, and whether idemscan resolved its version (unpinned). */
-  launcher?: { runner: string; spec: string; resolved: boolean };
-  /** Why this npm package needs its install scripts (they run sandboxed; by default none run). */
-  installScripts?: string;
   /** The library caller's own word that this server's hints hold (as `--trust`); never read from a target file. */
   trusted?: boolean;
   /** Overrides --timeout for this server (some start slowly). */
@@ -50,7 +23,107 @@ export interface Target {
   downloads?: number;
   /** The MCP clients and files that configure this server (`scan --discover`). */
   listedBy?: { client: string; file: string }[];
+}
+
+/** A command to start as it is written (the report's `transport` is `stdio`). */
+export interface CommandTarget extends TargetShared {
+  kind: 'command';
+  transport: 'stdio';
+  command: string;
+  args?: string[];
+  env?: Record<string, string>;
+  cwd?: string;
+}
+
+/** A server reached over HTTP: Streamable HTTP (then HTTP+SSE) or HTTP+SSE only. */
+export interface RemoteTarget extends TargetShared {
+  kind: 'remote';
+  transport: 'http' | 'sse';
+  url: string;
+  headers?: Record<string, string>;
   /** An OAuth-protected HTTP server, and the client to use (docs/OAUTH.md); `{}` for `"oauth": true`. */
+  oauth?: TargetOAuthEntry;
+}
+
+/** A pinned package launched from the install cache (launch/packages.ts): exactly one of `npm`, `pypi`, `mcpb`, `oci`. */
+export interface PackageTarget extends TargetShared {
+  kind: 'package';
+  transport: 'stdio';
+  /** A pinned npm package (`name@version`). */
+  npm?: string;
+  /** A pinned PyPI package (`name==1.2.3`), installed into a virtual environment in the cache. */
+  pypi?: string;
+  /** The console script (PyPI) or bin (npm) to run; default: the one named like the package. */
+  bin?: string;
+  /** The PEP 503 index a `pypi` package comes from (`https://.../simple`, `file:///...`); PyPI's by default. */
+  index?: string;
+  /** A `.mcpb` bundle: downloaded from `url`, checked against `sha256` before it is unpacked. */
+  mcpb?: { url: string; sha256: string };
+  /** An OCI image, pinned by a tag other than `latest` or by a digest; run by docker or podman. */
+  oci?: string;
+  /** Why this npm package needs its install scripts (they run sandboxed; by default none run). */
+  installScripts?: string;
+  /** What the config said when it started the package through a runner (`npx -y pkg@^1 ...`):
+   * the runner, the package as written, and whether idemscan resolved its version (unpinned). */
+  launcher?: { runner: string; spec: string; resolved: boolean };
+  args?: string[];
+  env?: Record<string, string>;
+  cwd?: string;
+}
+
+/** A saved tools/list result (targets/saved-tools.ts), classified without contacting anything. */
+export interface SavedTarget extends TargetShared {
+  kind: 'saved';
+  transport: 'static';
+  saved: SavedToolList;
+}
+
+type Kinds = CommandTarget | RemoteTarget | PackageTarget | SavedTarget;
+type KeysOf<T> = T extends unknown ? keyof T : never;
+/** Each kind with the other kinds' fields as `undefined`: read anywhere, set only on their own kind. */
+type Exclusive<T, All extends PropertyKey> = T extends unknown
+  ? T & Partial<Record<Exclude<All, keyof T>, undefined>>
+  : never;
+
+/**
+ * A server to scan, after its file was read and validated: one of four kinds, told apart by
+ * `kind` (`transport` is the report's word for it). A field of another kind reads `undefined`, so
+ * what describes every kind alike (the report's `target`, the merge key) reads them all.
+ */
+export type Target = Exclusive<Kinds, KeysOf<Kinds>>;
+
+/**
+ * What a library caller hands `scan()` (exported as `Target`): the fields of every kind in one
+ * object, without a kind; `toTarget()` (scan-input.ts) gives each its kind once it is checked.
+ */
+export interface TargetInput {
+  name: string;
+  source: string;
+  /** `static`: a saved tools/list result (`saved`), classified without contacting anything. */
+  transport: 'stdio' | 'http' | 'sse' | 'static';
+  saved?: SavedToolList;
+  command?: string;
+  args?: string[];
+  env?: Record<string, string>;
+  cwd?: string;
+  url?: string;
+  headers?: Record<string, string>;
+  npm?: string;
+  bin?: string;
+  pypi?: string;
+  index?: string;
+  mcpb?: { url: string; sha256: string };
+  oci?: string;
+  launcher?: { runner: string; spec: string; resolved: boolean };
+  installScripts?: string;
+  trusted?: boolean;
+  timeoutMs?: number;
+  fakeEnv?: string[];
+  secrets?: string[];
+  skip?: string;
+  comment?: string;
+  downloads?: number;
+  listedBy?: { client: string; file: string }[];
   oauth?: TargetOAuthEntry;
 }
 

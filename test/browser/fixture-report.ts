@@ -1,10 +1,15 @@
 /** A report from a real scan of fixture servers, including the injection fixture (xss.mjs). */
 import { scan } from '../../src/scan.js';
 import type { Report } from '../../src/model/schema.js';
-import type { Target } from '../../src/targets/types.js';
+import type { TargetInput } from '../../src/targets/types.js';
 import { FIXTURES } from '../fixtures/index.js';
 
-const node = (name: string, file: string, env?: Record<string, string>, extra: Partial<Target> = {}): Target => ({
+const node = (
+  name: string,
+  file: string,
+  env?: Record<string, string>,
+  extra: Partial<TargetInput> = {},
+): TargetInput => ({
   name,
   source: `test/fixtures/servers#${name}`,
   transport: 'stdio',
@@ -16,7 +21,7 @@ const node = (name: string, file: string, env?: Record<string, string>, extra: P
 
 export const XSS_SERVER = 'xss <b onmouseover="window.__pwned=9">server</b>';
 
-export const FIXTURE_TARGETS: Target[] = [
+export const FIXTURE_TARGETS: TargetInput[] = [
   node('payments-modern', FIXTURES.modernStdio),
   node('payments-legacy', FIXTURES.legacyStdio),
   node('charges', FIXTURES.raw, { MODE: 'idempotency-cap' }),

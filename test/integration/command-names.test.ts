@@ -4,8 +4,8 @@ import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { contain } from '../../src/targets/sandbox.js';
-import { serverEnv } from '../../src/targets/server-env.js';
+import { contain } from '../../src/launch/sandbox.js';
+import { serverEnv } from '../../src/launch/server-env.js';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'idemscan-eq-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -8,11 +8,11 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { scan, type ScanOptions } from '../../src/scan.js';
 import type { ServerReport } from '../../src/model/schema.js';
 import { reporter } from '../../src/render/index.js';
-import { sandboxPrefix } from '../../src/targets/sandbox.js';
-import type { Target } from '../../src/targets/types.js';
+import { sandboxPrefix } from '../../src/launch/sandbox.js';
+import type { TargetInput } from '../../src/targets/types.js';
 import { FIXTURES, startHttpFixture, type HttpFixture } from '../fixtures/index.js';
 
-const hostile = (mode: string, env: Record<string, string> = {}): Target => ({
+const hostile = (mode: string, env: Record<string, string> = {}): TargetInput => ({
   name: mode,
   source: 'test',
   transport: 'stdio',
@@ -21,7 +21,7 @@ const hostile = (mode: string, env: Record<string, string> = {}): Target => ({
   env: { MODE: mode, ...env },
 });
 const fast: ScanOptions = { probeTimeoutMs: 300, timeoutMs: 8_000 };
-const one = async (t: Target, opts = fast): Promise<ServerReport> => (await scan([t], opts)).servers[0]!;
+const one = async (t: TargetInput, opts = fast): Promise<ServerReport> => (await scan([t], opts)).servers[0]!;
 
 describe('stdio', () => {
   it('reads a large answer written just before the server exits', async () => {

@@ -4,12 +4,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect, it } from 'vitest';
 import { scan } from '../../src/scan.js';
-import type { Target } from '../../src/targets/types.js';
+import type { TargetInput } from '../../src/targets/types.js';
 import { FIXTURES } from '../fixtures/index.js';
 
 it('remembers silent legacy servers across scans', async () => {
   const cacheDir = mkdtempSync(path.join(os.tmpdir(), 'idemscan-memo-'));
-  const silent: Target = {
+  const silent: TargetInput = {
     name: 'silent',
     source: 'test',
     transport: 'stdio',
@@ -29,7 +29,7 @@ it('remembers silent legacy servers across scans', async () => {
   expect(second.tools).toHaveLength(3);
 
   // A modern server is never remembered as legacy.
-  const modern: Target = {
+  const modern: TargetInput = {
     name: 'modern',
     source: 'test',
     transport: 'stdio',
@@ -42,7 +42,7 @@ it('remembers silent legacy servers across scans', async () => {
 
 it('starts a server that exits on the server/discover probe once more, with initialize only, and remembers it', async () => {
   const cacheDir = mkdtempSync(path.join(os.tmpdir(), 'idemscan-memo-'));
-  const strict: Target = {
+  const strict: TargetInput = {
     name: 'strict',
     source: 'test',
     transport: 'stdio',
@@ -60,7 +60,7 @@ it('starts a server that exits on the server/discover probe once more, with init
   expect(second.protocol?.negotiation).toMatch(/remembered/);
 
   // A server that exits whatever it is sent still fails, after one more try, with its stderr.
-  const crash: Target = {
+  const crash: TargetInput = {
     name: 'crash',
     source: 'test',
     transport: 'stdio',

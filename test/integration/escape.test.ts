@@ -9,8 +9,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { scan } from '../../src/scan.js';
-import { sandboxPrefix } from '../../src/targets/sandbox.js';
-import type { Target } from '../../src/targets/types.js';
+import { sandboxPrefix } from '../../src/launch/sandbox.js';
+import type { TargetInput } from '../../src/targets/types.js';
 import { FIXTURES } from '../fixtures/index.js';
 import { CLI } from '../helpers/cli.js';
 import { spawnLog, waitGone } from '../helpers/processes.js';
@@ -20,7 +20,7 @@ const MODES = ['setsid', 'detached', 'pgroup', 'daemon'] as const;
 const tags: string[] = [];
 afterAll(() => tags.forEach(killTagged));
 
-function escaping(mode: string, tag: string, log?: string): Target {
+function escaping(mode: string, tag: string, log?: string): TargetInput {
   tags.push(tag);
   return {
     name: mode,

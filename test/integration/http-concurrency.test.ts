@@ -4,7 +4,7 @@
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { scan } from '../../src/scan.js';
-import type { Target } from '../../src/targets/types.js';
+import type { TargetInput } from '../../src/targets/types.js';
 import { startHostileHttp, type RunningServer } from '../helpers/hostile-http.js';
 import { idemscan } from '../helpers/cli.js';
 
@@ -13,7 +13,7 @@ afterAll(async () => {
   await Promise.all(started.map((s) => s.close()));
 });
 
-const remotes = (url: string, n: number): Target[] =>
+const remotes = (url: string, n: number): TargetInput[] =>
   Array.from({ length: n }, (_, i) => ({ name: `remote-${i}`, source: 'test', transport: 'http', url: `${url}/${i}` }));
 
 describe('--http-concurrency', () => {

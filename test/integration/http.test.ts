@@ -2,7 +2,7 @@
 import net from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
 import { scan } from '../../src/scan.js';
-import type { Target } from '../../src/targets/types.js';
+import type { TargetInput } from '../../src/targets/types.js';
 import { PAYMENTS_VERDICTS, startHttpFixture, type HttpFixture } from '../fixtures/index.js';
 
 const started: HttpFixture[] = [];
@@ -16,7 +16,7 @@ async function serve(env: Record<string, string>): Promise<HttpFixture> {
   return f;
 }
 
-const http = (url: string, extra: Partial<Target> = {}): Target => ({
+const http = (url: string, extra: Partial<TargetInput> = {}): TargetInput => ({
   name: 'http',
   source: 'test',
   transport: 'http',

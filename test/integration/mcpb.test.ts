@@ -11,7 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { Report } from '../../src/model/schema.js';
-import { sandboxPrefix } from '../../src/targets/sandbox.js';
+import { sandboxPrefix } from '../../src/launch/sandbox.js';
 import { idemscan } from '../helpers/cli.js';
 import { sha256, zip } from '../helpers/zip-writer.js';
 

@@ -8,11 +8,11 @@ import { describe, expect, it } from 'vitest';
 import { reporter } from '../../src/render/index.js';
 import type { ServerReport } from '../../src/model/schema.js';
 import { scan, type ScanOptions } from '../../src/scan.js';
-import type { Target } from '../../src/targets/types.js';
+import type { TargetInput } from '../../src/targets/types.js';
 import { FIXTURES } from '../fixtures/index.js';
 
 const MiB = 1024 * 1024;
-const hostile = (mode: string, env: Record<string, string> = {}): Target => ({
+const hostile = (mode: string, env: Record<string, string> = {}): TargetInput => ({
   name: `memory-${mode}`,
   source: 'test',
   transport: 'stdio',

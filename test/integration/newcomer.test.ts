@@ -7,7 +7,7 @@ import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { sandboxPrefix } from '../../src/targets/sandbox.js';
+import { sandboxPrefix } from '../../src/launch/sandbox.js';
 import { FIXTURES } from '../fixtures/index.js';
 import { idemscan } from '../helpers/cli.js';
 

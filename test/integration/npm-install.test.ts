@@ -4,8 +4,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect, it } from 'vitest';
 import { Report } from '../../src/model/schema.js';
-import { installPackages, isInstalled } from '../../src/targets/npm.js';
-import { sandboxPrefix } from '../../src/targets/sandbox.js';
+import { installPackages, isInstalled } from '../../src/launch/npm.js';
+import { sandboxPrefix } from '../../src/launch/sandbox.js';
 import { idemscan } from '../helpers/cli.js';
 
 it(

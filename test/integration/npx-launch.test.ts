@@ -9,7 +9,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { Report } from '../../src/model/schema.js';
-import { sandboxPrefix } from '../../src/targets/sandbox.js';
+import { sandboxPrefix } from '../../src/launch/sandbox.js';
 import { idemscan } from '../helpers/cli.js';
 import { startRegistry, type LocalRegistry } from '../helpers/npm-registry.js';
 

@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect, it } from 'vitest';
 import { Report } from '../../src/model/schema.js';
-import { findEngine } from '../../src/targets/oci.js';
+import { findEngine } from '../../src/launch/oci.js';
 import { idemscan } from '../helpers/cli.js';
 
 it.skipIf(!('error' in findEngine()))(

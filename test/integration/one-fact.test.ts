@@ -6,6 +6,7 @@
 import { expect, it } from 'vitest';
 import { FIXTURES } from '../fixtures/index.js';
 import { DEFAULT_CONNECT_OPTIONS, observe } from '../../src/connect/observe.js';
+import { serverEnv } from '../../src/launch/server-env.js';
 import { parseReport } from '../../src/compare/read.js';
 import { RULES } from '../../src/classify/rules/index.js';
 import { CATALOGUE } from '../../src/model/catalogue.js';
@@ -17,7 +18,7 @@ it('a scan ended by a signal fails with kind interrupted, not timeout', async ()
   const controller = new AbortController();
   controller.abort();
   const obs = await observe(
-    { name: 'modern', source: 'test', transport: 'stdio', command: process.execPath, args: [FIXTURES.modernStdio] },
+    { transport: 'stdio', command: process.execPath, args: [FIXTURES.modernStdio], env: {}, spawnEnv: serverEnv() },
     { ...DEFAULT_CONNECT_OPTIONS, signal: controller.signal },
   );
   expect(obs.failure?.kind).toBe('interrupted');

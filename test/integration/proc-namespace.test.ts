@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { Report, type ServerReport } from '../../src/model/schema.js';
-import { findExecutable } from '../../src/targets/sandbox.js';
+import { findExecutable } from '../../src/launch/executables.js';
 import { FIXTURES } from '../fixtures/index.js';
 import { CLI } from '../helpers/cli.js';
 import { execa } from 'execa';

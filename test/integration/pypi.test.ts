@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { beforeAll, expect, it } from 'vitest';
 import { Report } from '../../src/model/schema.js';
-import { sandboxPrefix } from '../../src/targets/sandbox.js';
+import { sandboxPrefix } from '../../src/launch/sandbox.js';
 import { idemscan } from '../helpers/cli.js';
 import { pypiIndex } from '../helpers/pypi-index.js';
 

@@ -4,11 +4,11 @@
  */
 import { expect, it } from 'vitest';
 import { scan } from '../../src/scan.js';
-import type { Target } from '../../src/targets/types.js';
+import type { TargetInput } from '../../src/targets/types.js';
 import { FIXTURES } from '../fixtures/index.js';
 import { isRunning, spawnLog } from '../helpers/processes.js';
 
-const raw = (name: string, mode: string, log: string): Target => ({
+const raw = (name: string, mode: string, log: string): TargetInput => ({
   name,
   source: 'test',
   transport: 'stdio',

@@ -9,8 +9,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, expect, it } from 'vitest';
 import { scan } from '../../src/scan.js';
-import { sandboxPrefix } from '../../src/targets/sandbox.js';
-import type { Target } from '../../src/targets/types.js';
+import { sandboxPrefix } from '../../src/launch/sandbox.js';
+import type { TargetInput } from '../../src/targets/types.js';
 
 const hasBwrap = sandboxPrefix()?.[0] === 'bwrap';
 const savedHome = process.env.HOME;
@@ -32,7 +32,7 @@ it.skipIf(!hasBwrap)(
     writeFileSync(path.join(home, '.ssh', 'id_rsa'), 'SSH-KEY-SECRET');
     writeFileSync(path.join(home, 'project', 'data.txt'), 'PROJECT-FILE');
     process.env.HOME = home;
-    const target = (name: string, args: string[], cwd?: string): Target => ({
+    const target = (name: string, args: string[], cwd?: string): TargetInput => ({
       name,
       source: 'test',
       transport: 'stdio',

@@ -9,8 +9,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { scan } from '../../src/scan.js';
-import { sandboxPrefix } from '../../src/targets/sandbox.js';
-import type { Target } from '../../src/targets/types.js';
+import { sandboxPrefix } from '../../src/launch/sandbox.js';
+import type { TargetInput } from '../../src/targets/types.js';
 
 const hasBwrap = sandboxPrefix()?.[0] === 'bwrap';
 let dir: string;
@@ -47,7 +47,7 @@ describe.skipIf(!hasBwrap)('--sandbox and Unix sockets under /tmp', () => {
     'never binds a socket a target names, nor a directory or package that holds one; a clean directory still works',
     { timeout: 60_000 },
     async () => {
-      const target = (name: string, args: string[], cwd?: string): Target => ({
+      const target = (name: string, args: string[], cwd?: string): TargetInput => ({
         name,
         source: 'test',
         transport: 'stdio',

@@ -11,8 +11,8 @@ import { createRequire } from 'node:module';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { Report, type ServerReport } from '../../src/model/schema.js';
 import { scan } from '../../src/scan.js';
-import { sandboxPrefix } from '../../src/targets/sandbox.js';
-import type { Target } from '../../src/targets/types.js';
+import { sandboxPrefix } from '../../src/launch/sandbox.js';
+import type { TargetInput } from '../../src/targets/types.js';
 import { FIXTURES } from '../fixtures/index.js';
 import { idemscan } from '../helpers/cli.js';
 
@@ -64,7 +64,7 @@ describe.skipIf(!hasBwrap)('--sandbox and paths under homes', () => {
       mkdirSync(path.join(dir, 'outside'), { recursive: true });
       writeFileSync(path.join(dir, 'outside', 'data.txt'), 'OUTSIDE-FILE');
       process.env.HOME = home;
-      const target = (name: string, args: string[], cwd?: string): Target => ({
+      const target = (name: string, args: string[], cwd?: string): TargetInput => ({
         name,
         source: 'test',
         transport: 'stdio',

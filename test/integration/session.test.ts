@@ -4,14 +4,15 @@ import { FIXTURES } from '../fixtures/index.js';
 import { DEFAULT_CONNECT_OPTIONS } from '../../src/connect/observe.js';
 import { open } from '../../src/connect/session.js';
 import type { Launch } from '../../src/connect/observe.js';
+import { serverEnv } from '../../src/launch/server-env.js';
 
 const opts = { ...DEFAULT_CONNECT_OPTIONS, probeTimeoutMs: 500, timeoutMs: 8_000 };
-const stdio = (file: string): Launch => ({
-  name: 's',
-  source: 'test',
+const stdio = (file: string): Extract<Launch, { transport: 'stdio' }> => ({
   transport: 'stdio',
   command: process.execPath,
   args: [file],
+  env: {},
+  spawnEnv: serverEnv(),
 });
 
 it.each([

@@ -10,7 +10,7 @@ import { DiffDocument } from '../../src/model/diff.js';
 import { Report } from '../../src/model/schema.js';
 import { scan } from '../../src/scan.js';
 import { shardOf } from '../../src/targets/shard.js';
-import type { Target } from '../../src/targets/types.js';
+import type { TargetInput } from '../../src/targets/types.js';
 import { FIXTURES } from '../fixtures/index.js';
 import { idemscan } from '../helpers/cli.js';
 
@@ -98,7 +98,7 @@ describe('scan --shard and merge', () => {
   });
 
   it('agrees with the library: scan() of the same targets counts the same', async () => {
-    const targets: Target[] = servers.map((s) => ({ ...s, source: 'test', transport: 'stdio' }));
+    const targets: TargetInput[] = servers.map((s) => ({ ...s, source: 'test', transport: 'stdio' }));
     const lib = await scan(targets, { timeoutMs: 15_000 });
     expect(lib.summary).toEqual(merged.summary);
   });

@@ -2,11 +2,11 @@
 import { fileURLToPath } from 'node:url';
 import { expect, it } from 'vitest';
 import { scan } from '../../src/scan.js';
-import type { Target } from '../../src/targets/types.js';
+import type { TargetInput } from '../../src/targets/types.js';
 import { FIXTURES } from '../fixtures/index.js';
 
 const PROBE = fileURLToPath(new URL('../fixtures/packages/npx-server/server.mjs', import.meta.url));
-const node = (name: string, file: string, env: Record<string, string>): Target => ({
+const node = (name: string, file: string, env: Record<string, string>): TargetInput => ({
   name,
   source: 'test',
   transport: 'stdio',

@@ -8,7 +8,7 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node
 import os from 'node:os';
 import path from 'node:path';
 import { expect, it } from 'vitest';
-import { bwrapArgs } from '../../src/targets/bwrap.js';
+import { bwrapArgs } from '../../src/launch/bwrap.js';
 import { discover } from '../../src/targets/discover/index.js';
 import { emptyHome } from '../helpers/discover-home.js';
 

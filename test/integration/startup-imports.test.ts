@@ -59,7 +59,7 @@ it('--version loads no command module', async () => {
 });
 
 /** The scanner, the connector, redaction and the target readers (the cache directory's name is a one-line module). */
-const SCANNING = /\/dist\/(?:scan\.js|connect\/|redact\/|targets\/)/;
+const SCANNING = /\/dist\/(?:scan\.js|connect\/|redact\/|targets\/|launch\/)/;
 const CENSUS = fileURLToPath(new URL('../../output/ecosystem/2026-11-30/report.json', import.meta.url));
 
 it.each([

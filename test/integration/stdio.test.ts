@@ -2,13 +2,13 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { scan, scanTuned } from '../../src/scan.js';
 import type { InternalScanOptions } from '../../src/scan-options.js';
-import type { Target } from '../../src/targets/types.js';
+import type { TargetInput } from '../../src/targets/types.js';
 import type { ServerReport } from '../../src/model/schema.js';
 import { FIXTURES, PAYMENTS_KEYS, PAYMENTS_VERDICTS } from '../fixtures/index.js';
 import { spawnLog, waitGone } from '../helpers/processes.js';
 
 const log = spawnLog();
-const node = (name: string, file: string, env: Record<string, string> = {}): Target => ({
+const node = (name: string, file: string, env: Record<string, string> = {}): TargetInput => ({
   name,
   source: 'test',
   transport: 'stdio',
@@ -19,7 +19,7 @@ const node = (name: string, file: string, env: Record<string, string> = {}): Tar
 const raw = (mode: string) => node(mode, FIXTURES.raw, { MODE: mode });
 const fast = { probeTimeoutMs: 500, timeoutMs: 8_000, concurrency: 4 };
 
-async function scanOne(target: Target, opts: InternalScanOptions = fast): Promise<ServerReport> {
+async function scanOne(target: TargetInput, opts: InternalScanOptions = fast): Promise<ServerReport> {
   const report = await scanTuned([target], opts);
   return report.servers[0]!;
 }

@@ -9,7 +9,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Report } from '../../src/model/schema.js';
-import { findExecutable, sandboxPrefix } from '../../src/targets/sandbox.js';
+import { findExecutable } from '../../src/launch/executables.js';
+import { sandboxPrefix } from '../../src/launch/sandbox.js';
 import { FIXTURES } from '../fixtures/index.js';
 import { idemscan } from '../helpers/cli.js';
 

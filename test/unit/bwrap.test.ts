@@ -3,8 +3,8 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect, it } from 'vitest';
-import { bwrapArgs } from '../../src/targets/bwrap.js';
-import { passwdHomes } from '../../src/targets/homes.js';
+import { bwrapArgs } from '../../src/launch/bwrap.js';
+import { passwdHomes } from '../../src/launch/homes.js';
 
 /** The `flag path path` triples of a command line that bind `p`. */
 function bindsOf(args: string[], p: string): string[] {

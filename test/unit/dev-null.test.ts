@@ -3,7 +3,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect, it } from 'vitest';
-import { devNullNote } from '../../src/targets/sandbox.js';
+import { devNullNote } from '../../src/launch/sandbox.js';
 
 it('says nothing of a character device', () => {
   expect(devNullNote('/dev/zero')).toBeUndefined();

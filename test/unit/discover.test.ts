@@ -14,7 +14,8 @@ import { dirsFor } from '../../src/targets/discover/dirs.js';
 import { parseDocument } from '../../src/targets/discover/parse.js';
 import { readDocument } from '../../src/targets/discover/readers.js';
 import type { ReaderId } from '../../src/targets/discover/clients.js';
-import type { Target } from '../../src/targets/types.js';
+import type { TargetInput } from '../../src/targets/types.js';
+import { toTarget } from '../../src/targets/kind.js';
 import { discoverHome, emptyHome, type DiscoverHome } from '../helpers/discover-home.js';
 
 const where = (platform: NodeJS.Platform, env: NodeJS.ProcessEnv, home: string, project?: string) =>
@@ -372,13 +373,8 @@ describe('parsing hostile files', () => {
 });
 
 describe('merging', () => {
-  const t = (name: string, extra: Partial<Target>, client: string): FoundTarget => ({
-    name,
-    source: `/${client}#x`,
-    transport: 'stdio',
-    command: 'node',
-    args: ['s.js'],
-    ...extra,
+  const t = (name: string, extra: Partial<TargetInput>, client: string): FoundTarget => ({
+    ...toTarget({ name, source: `/${client}#x`, transport: 'stdio', command: 'node', args: ['s.js'], ...extra }),
     listedBy: [{ client, file: `/${client}` }],
   });
 
@@ -420,7 +416,7 @@ describe('merging', () => {
 
   it('env values, args and cwd tell servers apart; a taken name gets the client in it', () => {
     const got = mergeTargets(
-      [{ name: 'a', source: 'list.json#a', transport: 'stdio', command: 'other' }],
+      [{ name: 'a', source: 'list.json#a', kind: 'command', transport: 'stdio', command: 'other' }],
       [t('a', { env: { K: '1' } }, 'Cursor'), t('a', { env: { K: '2' } }, 'Cursor'), t('a', { cwd: '/w' }, 'Zed')],
     );
     expect(got.map((x) => x.name)).toEqual(['a', 'a (Cursor)', 'a (Cursor) #2', 'a (Zed)']);
@@ -429,7 +425,16 @@ describe('merging', () => {
 
   it("a discovered server an explicit file already lists is scanned once, under the file's name", () => {
     const got = mergeTargets(
-      [{ name: 'mine', source: 'list.json#mine', transport: 'stdio', command: 'node', args: ['s.js'] }],
+      [
+        {
+          name: 'mine',
+          source: 'list.json#mine',
+          kind: 'command',
+          transport: 'stdio',
+          command: 'node',
+          args: ['s.js'],
+        },
+      ],
       [t('theirs', {}, 'Cursor')],
     );
     expect(got).toHaveLength(1);

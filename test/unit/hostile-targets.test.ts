@@ -29,7 +29,13 @@ describe('__proto__ and other prototype names', () => {
       "b": { "__proto__": { "command": "sh" } }
     } }`);
     expect(targets).toHaveLength(1);
-    expect(targets[0]).toEqual({ name: 'a', source: 'hostile.json#mcpServers.a', transport: 'stdio', command: 'node' });
+    expect(targets[0]).toEqual({
+      name: 'a',
+      source: 'hostile.json#mcpServers.a',
+      kind: 'command',
+      transport: 'stdio',
+      command: 'node',
+    });
     expect(targets[0]!.trusted).toBeUndefined();
     expect(targets[0]!.timeoutMs).toBeUndefined();
   });

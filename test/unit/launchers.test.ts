@@ -1,8 +1,8 @@
 /** Package runners in client configs, read by each runner's own grammar; anything unsure stays as it was. */
 import { describe, expect, it } from 'vitest';
-import { npmLaunchOf, parseNpmSpec, pypiLaunchOf } from '../../src/targets/launchers.js';
-import { npmLaunchTargets, pickVersion } from '../../src/targets/npm-launch.js';
-import { pypiProblem } from '../../src/targets/pypi-launch.js';
+import { npmLaunchOf, parseNpmSpec, pypiLaunchOf } from '../../src/launch/launchers.js';
+import { npmLaunchTargets, pickVersion } from '../../src/launch/npm-launch.js';
+import { pypiProblem } from '../../src/launch/pypi-launch.js';
 import type { Target } from '../../src/targets/types.js';
 
 const launch = (line: string) => {
@@ -126,6 +126,7 @@ describe('targets', () => {
   const t = (command: string, args: string[]): Target => ({
     name: 'fs',
     source: 'c.json#mcpServers.fs',
+    kind: 'command',
     transport: 'stdio',
     command,
     args,

@@ -17,11 +17,11 @@ import { FILE_FORMATS, PRINT_FORMATS } from '../../src/model/formats.js';
 import { SdkErrorCode, SdkHttpError } from '@modelcontextprotocol/client';
 import { httpFailure } from '../../src/connect/http-failure.js';
 import * as ours from '../../src/connect/protocol.js';
-import { getDefaultEnvironment } from '../../src/targets/server-env.js';
+import { getDefaultEnvironment } from '../../src/launch/server-env.js';
 import { fileErrorWords, jsonErrorWords } from '../../src/model/error-words.js';
 import { REPORTERS } from '../../src/render/index.js';
 import { describeZodError } from '../../src/model/zod-errors.js';
-import { installHint } from '../../src/targets/npm.js';
+import { installHint } from '../../src/launch/npm.js';
 
 const usage = (f: () => unknown) => {
   try {

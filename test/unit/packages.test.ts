@@ -4,15 +4,15 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseTargets } from '../../src/targets/load.js';
-import { bundleLaunch } from '../../src/targets/mcpb.js';
-import { parseManifest } from '../../src/targets/mcpb-manifest.js';
-import { ociRunArgs } from '../../src/targets/oci.js';
+import { bundleLaunch } from '../../src/launch/mcpb.js';
+import { parseManifest } from '../../src/launch/mcpb-manifest.js';
+import { ociRunArgs } from '../../src/launch/oci.js';
 import { parseOciRef, parsePypiSpec } from '../../src/model/package-spec.js';
-import { pypiInstallCommands } from '../../src/targets/pypi.js';
-import { pypiLaunchTargets, readUvx } from '../../src/targets/pypi-launch.js';
-import { prefixProblem, venvPrefix } from '../../src/targets/python.js';
-import type { Target } from '../../src/targets/types.js';
-import { entryNameProblem, readZip } from '../../src/targets/zip.js';
+import { pypiInstallCommands } from '../../src/launch/pypi.js';
+import { pypiLaunchTargets, readUvx } from '../../src/launch/pypi-launch.js';
+import { prefixProblem, venvPrefix } from '../../src/launch/python.js';
+import type { CommandTarget } from '../../src/targets/types.js';
+import { entryNameProblem, readZip } from '../../src/launch/zip.js';
 import { zip } from '../helpers/zip-writer.js';
 
 describe('pinned PyPI and OCI specs', () => {
@@ -127,7 +127,14 @@ describe('command lines', () => {
 });
 
 describe('uvx', () => {
-  const t = (args: string[]): Target => ({ name: 'u', source: 's', transport: 'stdio', command: 'uvx', args });
+  const t = (args: string[]): CommandTarget => ({
+    name: 'u',
+    source: 's',
+    kind: 'command',
+    transport: 'stdio',
+    command: 'uvx',
+    args,
+  });
   it.each([
     [['pkg==1.2.3', '--x'], { pinned: 'pkg==1.2.3', bin: 'pkg', args: ['--x'] }],
     [['pkg@1.2.3'], { pinned: 'pkg==1.2.3', bin: 'pkg' }],

@@ -5,6 +5,7 @@ import type { Target } from '../../src/targets/types.js';
 import { serverReport } from '../helpers/reports.js';
 
 const target: Target = {
+  kind: 'command',
   name: 'a',
   source: 't',
   transport: 'stdio',

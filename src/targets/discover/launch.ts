@@ -7,7 +7,8 @@ import { z } from 'zod';
 import { ENV_NAME, expandFields, ExpandError } from '../expand.js';
 import { launchText } from '../formats/fields.js';
 import type { FormatContext } from '../formats/format.js';
-import { httpUrlProblem, type LoadedTargets, type Target } from '../types.js';
+import { toTarget } from '../kind.js';
+import { httpUrlProblem, type LoadedTargets, type Target, type TargetInput } from '../types.js';
 
 /** Hand-written configs say `"DEBUG": true` or `args = ["--port", 8080]`; clients pass them as text. */
 export const scalar = z.union([z.string(), z.number(), z.boolean()]).transform(String).pipe(launchText);
@@ -16,7 +17,7 @@ export const scalar = z.union([z.string(), z.number(), z.boolean()]).transform(S
 export const varName = z.string().regex(ENV_NAME, 'not an environment variable name');
 
 /** What a client's entry says about starting or reaching its server: the launch part of a Target. */
-export type Launch = Pick<Target, 'transport' | 'command' | 'args' | 'env' | 'cwd' | 'url' | 'headers'>;
+export type Launch = Pick<TargetInput, 'transport' | 'command' | 'args' | 'env' | 'cwd' | 'url' | 'headers'>;
 
 /** A map read into a null-prototype object (config maps may name `__proto__`). */
 export const objectEntries = (v: unknown): [string, unknown][] =>
@@ -40,7 +41,7 @@ export function addTarget(out: LoadedTargets, name: string, launch: Launch, ctx:
     out.skipped.push({ name, source: ctx.file, reason: `${at}.${urlField}: ${problem}` });
     return;
   }
-  const target: Target = {
+  const target: Target = toTarget({
     name,
     source: `${ctx.file}#${at}`,
     transport: entry.transport,
@@ -51,7 +52,7 @@ export function addTarget(out: LoadedTargets, name: string, launch: Launch, ctx:
     url: entry.url,
     headers: entry.headers,
     secrets: fromEnv.length ? fromEnv : undefined,
-  };
+  });
   out.targets.push(target);
 }
 

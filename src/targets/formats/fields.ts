@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 import { parseOciRef, parsePinnedSpec, parsePypiSpec } from '../../model/package-spec.js';
-import { refusedEnvName } from '../server-env.js';
+import { refusedEnvName } from '../refused-env.js';
 
 const noNul = (s: string) => !s.includes('\0');
 
@@ -14,7 +14,7 @@ const noNul = (s: string) => !s.includes('\0');
 export const launchText = z.string().refine(noNul, 'contains a NUL character');
 
 /** The OS splits `NAME=value` at the first `=`: a name with one would set another variable. Loader
- * and engine variables are refused outright (targets/server-env.ts). */
+ * and engine variables are refused outright (targets/refused-env.ts). */
 function envNameProblem(name: string): string | undefined {
   if (name === '') return 'empty environment variable name';
   if (name.includes('=') || !noNul(name)) return 'an environment variable name cannot contain "=" or NUL';

@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { expandFields, ExpandError } from '../expand.js';
+import { toTarget } from '../kind.js';
 import { httpUrlProblem, type LoadedTargets, type Target } from '../types.js';
 import { envMap, headerMap, launchText } from './fields.js';
 import { describeZodError, entryName, type FormatContext, type TargetFormat } from './format.js';
@@ -63,7 +64,7 @@ function readMap(map: Record<string, unknown>, key: 'mcpServers' | 'servers', ct
       continue;
     }
     const declared = entry.type ?? entry.transport ?? entry.transportType;
-    const target: Target = {
+    const target: Target = toTarget({
       name,
       source: `${ctx.file}#${at}`,
       transport: url ? (declared === 'sse' ? 'sse' : 'http') : 'stdio',
@@ -74,7 +75,7 @@ function readMap(map: Record<string, unknown>, key: 'mcpServers' | 'servers', ct
       url,
       headers: entry.headers,
       secrets: fromEnv.length ? fromEnv : undefined,
-    };
+    });
     out.targets.push(target);
   }
   return out;

@@ -1,5 +1,6 @@
 /** Our own list format: `{ "servers": [ { "name", "command" | "url" | "npm" | "pypi" | "mcpb" | "oci", ... } ] }`. */
 import { expandFields, ExpandError } from '../expand.js';
+import { toTarget } from '../kind.js';
 import { httpUrlProblem, OwnEntry, type LoadedTargets, type Target } from '../types.js';
 import { describeZodError, type TargetFormat } from './format.js';
 
@@ -37,7 +38,7 @@ export const ownFormat: TargetFormat = {
         out.skipped.push({ name: entry.name, source: ctx.file, reason: `${at}.url: ${urlProblem}` });
         return;
       }
-      const target: Target = {
+      const target: Target = toTarget({
         name: entry.name,
         source: `${ctx.file}#${at}`,
         transport: entry.transport ?? (entry.url ? 'http' : 'stdio'),
@@ -60,7 +61,7 @@ export const ownFormat: TargetFormat = {
         downloads: entry.downloads,
         oauth: entry.oauth === true ? {} : entry.oauth && { clientId: entry.oauth.clientId, scopes: entry.oauth.scopes },
         secrets: fromEnv.length ? fromEnv : undefined,
-      };
+      });
       if (target.skip) out.skipped.push({ name: target.name, source: ctx.file, reason: target.skip });
       else out.targets.push(target);
     });

@@ -4,7 +4,7 @@
  * that is not `latest` or a digest, a `.mcpb` bundle by its `fileSha256`.
  */
 import { exactVersionProblem, npmNameProblem, packageUrlProblem, parseOciRef, parsePypiSpec, SHA256 } from '../../model/package-spec.js';
-import type { Target } from '../types.js';
+import type { PackageTarget } from '../types.js';
 import { quote, withoutTrailingSlashes } from './registry-values.js';
 
 /** The fields of a registry `packages[]` entry the readers look at (registry.ts's `Pkg` schema checks them). */
@@ -15,7 +15,7 @@ interface PkgData {
   version?: unknown;
   fileSha256?: unknown;
 }
-type Read = Pick<Target, 'npm' | 'pypi' | 'index' | 'mcpb' | 'oci'> | { skip: string };
+type Read = Pick<PackageTarget, 'npm' | 'pypi' | 'index' | 'mcpb' | 'oci'> | { skip: string };
 
 /** Where idemscan installs npm packages from; a package declared on another registry is another package. */
 const NPM_REGISTRY = 'https://registry.npmjs.org';

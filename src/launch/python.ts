@@ -24,15 +24,22 @@ let found: Interpreter | { error: string } | undefined;
 /** `python3` on PATH, asked where it really is; once per process. */
 export function findPython(): Interpreter | { error: string } {
   if (found) return found;
-  const run = spawnSync('python3', ['-c', 'import sys, json; print(json.dumps([sys.executable, sys.base_prefix]))'], { encoding: 'utf8', timeout: 20_000 });
+  const run = spawnSync('python3', ['-c', 'import sys, json; print(json.dumps([sys.executable, sys.base_prefix]))'], {
+    encoding: 'utf8',
+    timeout: 20_000,
+  });
   if (run.error || run.status !== 0) {
-    found = { error: `python3 does not run here (${run.error ? (run.error as NodeJS.ErrnoException).code : boundedTail(String(run.stderr).trim(), 200)}): PyPI servers need Python 3 with venv` };
+    found = {
+      error: `python3 does not run here (${run.error ? (run.error as NodeJS.ErrnoException).code : boundedTail(String(run.stderr).trim(), 200)}): PyPI servers need Python 3 with venv`,
+    };
     return found;
   }
   try {
     const [executable, prefix] = JSON.parse(run.stdout) as [string, string];
     const checked = prefixProblem(prefix);
-    found = checked ? { error: `python3's prefix ${prefix}: ${checked}` } : { executable, prefix: realpathSync(prefix) };
+    found = checked
+      ? { error: `python3's prefix ${prefix}: ${checked}` }
+      : { executable, prefix: realpathSync(prefix) };
   } catch {
     found = { error: 'python3 did not say where it is installed' };
   }
@@ -62,7 +69,8 @@ export function venvPrefix(venv: string): string | { error: string } {
   }
   const prefix = path.dirname(path.dirname(python));
   const realHome = existsSync(home) ? realpathSync(home) : home;
-  if (realHome !== path.dirname(python)) return { error: `${venv}: pyvenv.cfg's home ${home} is not where bin/python points (${python})` };
+  if (realHome !== path.dirname(python))
+    return { error: `${venv}: pyvenv.cfg's home ${home} is not where bin/python points (${python})` };
   const problem = prefixProblem(prefix);
   return problem ? { error: `${venv}: interpreter prefix ${prefix}: ${problem}` } : prefix;
 }
@@ -79,6 +87,7 @@ export function prefixProblem(prefix: string, home = process.env.HOME): string |
   } catch {
     libs = [];
   }
-  if (!libs.some((d) => existsSync(path.join(real, 'lib', d, 'os.py')))) return 'not a Python installation (no lib/python3.X/os.py)';
+  if (!libs.some((d) => existsSync(path.join(real, 'lib', d, 'os.py'))))
+    return 'not a Python installation (no lib/python3.X/os.py)';
   return undefined;
 }

@@ -6,8 +6,8 @@ import { z } from 'zod';
 import path from 'node:path';
 import { readBoundedText } from '../io/read.js';
 import { MAX_JSON_DEPTH, parseJson } from '../model/bounded-input.js';
-import { describeZodError } from './formats/format.js';
-import { envMap, launchText } from './formats/fields.js';
+import { describeZodError } from '../targets/formats/format.js';
+import { envMap, launchText } from '../targets/formats/fields.js';
 
 const Config = z.object({
   command: launchText.min(1),
@@ -55,7 +55,8 @@ export async function readManifest(dir: string): Promise<{ manifest: McpbManifes
 
 export function parseManifest(text: string): { manifest: McpbManifest } | { error: string } {
   const doc = parseJson(text, { maxBytes: MAX_MANIFEST_BYTES, maxDepth: MAX_JSON_DEPTH });
-  if ('error' in doc) return { error: doc.why === 'syntax' ? 'manifest.json is not JSON' : `manifest.json: ${doc.error}` };
+  if ('error' in doc)
+    return { error: doc.why === 'syntax' ? 'manifest.json is not JSON' : `manifest.json: ${doc.error}` };
   const parsed = Manifest.safeParse(doc.value);
   return parsed.success ? { manifest: parsed.data } : { error: describeZodError('manifest.json', parsed.error) };
 }

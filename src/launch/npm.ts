@@ -8,12 +8,11 @@ import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import pLimit from 'p-limit';
 import { contain, type ContainOptions, type SandboxMode } from './sandbox.js';
-import type { Target } from './types.js';
+import type { PackageTarget } from '../targets/types.js';
 import { defaultCacheDir } from '../model/cache-dir.js';
 import { boundedTail } from '../model/bounds.js';
 import { readBoundedText } from '../io/read.js';
 import { MAX_JSON_DEPTH, parseJson } from '../model/bounded-input.js';
-
 
 /**
  * The exact command that installs what a target file pins into this cache, for the "not installed"
@@ -72,11 +71,14 @@ const SCRIPTS_RAN = '.idemscan-scripts-ran';
 
 /** Installed, and when `withScripts`, its install scripts have run too. */
 export function isInstalled(cacheDir: string, spec: string, withScripts = false): boolean {
-  return existsSync(installedPackageJson(cacheDir, spec)) && (!withScripts || existsSync(path.join(packageDir(cacheDir, spec), SCRIPTS_RAN)));
+  return (
+    existsSync(installedPackageJson(cacheDir, spec)) &&
+    (!withScripts || existsSync(path.join(packageDir(cacheDir, spec), SCRIPTS_RAN)))
+  );
 }
 
 /** Specs whose targets declare `installScripts`, with the reason given. */
-export function installScriptSpecs(targets: Target[]): Map<string, string> {
+export function installScriptSpecs(targets: PackageTarget[]): Map<string, string> {
   return new Map(targets.filter((t) => t.npm && t.installScripts).map((t) => [t.npm!, t.installScripts!]));
 }
 
@@ -128,7 +130,16 @@ export async function installPackages(
           const { execa } = await import('execa'); // loaded when npm runs: ~0.1 s of start-up otherwise
           const run = await execa(
             'npm',
-            ['install', '--ignore-scripts', '--no-audit', '--no-fund', '--no-package-lock', '--omit=dev', '--loglevel=error', spec],
+            [
+              'install',
+              '--ignore-scripts',
+              '--no-audit',
+              '--no-fund',
+              '--no-package-lock',
+              '--omit=dev',
+              '--loglevel=error',
+              spec,
+            ],
             // No package code runs here, so npm gets the user's npm settings (registry, auth for
             // private packages, proxy) and nothing else.
             { cwd: dir, reject: false, timeout: 10 * 60_000, extendEnv: false, env: npmEnv(), cancelSignal: signal },
@@ -146,7 +157,10 @@ export async function installPackages(
         if (signal?.aborted) return interrupted(spec, elapsed());
         if (ran.error) return { spec, ok: false, ms: elapsed(), scripts: ran.mode, error: ran.error };
         await writeFile(path.join(dir, SCRIPTS_RAN), `${scripts.get(spec)}\n`);
-        const note = ran.mode === 'bubblewrap' ? undefined : `install scripts of ${spec} ran without bubblewrap (network-only namespace: they could read your files)`;
+        const note =
+          ran.mode === 'bubblewrap'
+            ? undefined
+            : `install scripts of ${spec} ran without bubblewrap (network-only namespace: they could read your files)`;
         return { spec, ok: true, ms: elapsed(), scripts: ran.mode, note };
       }).then(reported),
     ),
@@ -168,28 +182,51 @@ export async function ownNpmProject(dir: string): Promise<void> {
  * no network, only the entry writable (bubblewrap), and an environment without npm auth tokens,
  * proxy credentials or the user's npmrc files.
  */
-async function runScripts(dir: string, cacheDir: string, signal?: AbortSignal): Promise<{ mode?: SandboxMode; error?: string }> {
+async function runScripts(
+  dir: string,
+  cacheDir: string,
+  signal?: AbortSignal,
+): Promise<{ mode?: SandboxMode; error?: string }> {
   let launch;
   try {
     launch = contain(
-      { command: 'npm', args: ['rebuild', '--ignore-scripts=false', '--no-audit', '--no-fund', '--loglevel=error'], cwd: dir, env: scriptEnv(dir) },
+      {
+        command: 'npm',
+        args: ['rebuild', '--ignore-scripts=false', '--no-audit', '--no-fund', '--loglevel=error'],
+        cwd: dir,
+        env: scriptEnv(dir),
+      },
       { sandbox: true, writable: [dir], hidden: cacheContainment(cacheDir).hidden },
     );
   } catch (err) {
     return { error: `install scripts need a sandbox: ${(err as Error).message}` };
   }
   const { execa } = await import('execa');
-  const run = await execa(launch.command, launch.args, { cwd: dir, reject: false, timeout: 10 * 60_000, extendEnv: false, env: launch.env, stdin: 'ignore', cancelSignal: signal });
-  if (run.exitCode !== 0) return { mode: launch.sandbox, error: `install scripts failed: ${boundedTail(String(run.stderr || run.message), 2000)}` };
+  const run = await execa(launch.command, launch.args, {
+    cwd: dir,
+    reject: false,
+    timeout: 10 * 60_000,
+    extendEnv: false,
+    env: launch.env,
+    stdin: 'ignore',
+    cancelSignal: signal,
+  });
+  if (run.exitCode !== 0)
+    return {
+      mode: launch.sandbox,
+      error: `install scripts failed: ${boundedTail(String(run.stderr || run.message), 2000)}`,
+    };
   return { mode: launch.sandbox };
 }
 
-const BASE_ENV = /^(?:PATH|HOME|USER|LOGNAME|SHELL|TMPDIR|TEMP|TMP|LANG|SystemRoot|ComSpec|APPDATA|LOCALAPPDATA|NODE_EXTRA_CA_CERTS|SSL_CERT_FILE|SSL_CERT_DIR)$/i;
+const BASE_ENV =
+  /^(?:PATH|HOME|USER|LOGNAME|SHELL|TMPDIR|TEMP|TMP|LANG|SystemRoot|ComSpec|APPDATA|LOCALAPPDATA|NODE_EXTRA_CA_CERTS|SSL_CERT_FILE|SSL_CERT_DIR)$/i;
 
 /** For npm itself (installs, `npm view`): the user's npm settings and nothing else. */
 export function npmEnv(): Record<string, string> {
   const keep = Object.entries(process.env).filter(
-    ([k, v]) => v !== undefined && (BASE_ENV.test(k) || /^(?:HTTPS?_PROXY|NO_PROXY)$/i.test(k) || /^npm_config_/i.test(k)),
+    ([k, v]) =>
+      v !== undefined && (BASE_ENV.test(k) || /^(?:HTTPS?_PROXY|NO_PROXY)$/i.test(k) || /^npm_config_/i.test(k)),
   ) as [string, string][];
   return { ...Object.fromEntries(keep), npm_config_update_notifier: 'false', PUPPETEER_SKIP_DOWNLOAD: '1' };
 }
@@ -197,7 +234,10 @@ export function npmEnv(): Record<string, string> {
 /** For package code: the basics only. No npm_config_* (tokens), no proxy variables (credentials in
  * their URLs; there is no network anyway), and no npmrc, whose values npm would export to scripts. */
 function scriptEnv(dir: string): Record<string, string> {
-  const keep = Object.entries(process.env).filter(([k, v]) => v !== undefined && BASE_ENV.test(k)) as [string, string][];
+  const keep = Object.entries(process.env).filter(([k, v]) => v !== undefined && BASE_ENV.test(k)) as [
+    string,
+    string,
+  ][];
   return {
     ...Object.fromEntries(keep),
     // Files that do not exist: npm reads no config from them (and refuses one file for both).
@@ -212,7 +252,10 @@ function scriptEnv(dir: string): Record<string, string> {
 const PACKAGE_JSON_BOUNDS = { maxBytes: 16 * 1024 * 1024, maxDepth: MAX_JSON_DEPTH };
 
 /** The command that starts an installed package's bin with the current Node. */
-export async function resolveNpmLaunch(target: Target, cacheDir: string): Promise<{ command: string; args: string[] }> {
+export async function resolveNpmLaunch(
+  target: PackageTarget,
+  cacheDir: string,
+): Promise<{ command: string; args: string[] }> {
   const spec = target.npm!;
   const pkgJsonPath = installedPackageJson(cacheDir, spec);
   // The package's own file, as its registry sent it (or as a server run without --sandbox left it):
@@ -227,7 +270,9 @@ export async function resolveNpmLaunch(target: Target, cacheDir: string): Promis
   // Own keys only: a bin named `constructor` must not find Object's.
   const file = chosen && Object.hasOwn(bins, chosen) ? bins[chosen] : undefined;
   if (!file) {
-    throw new Error(`${spec} has no bin${target.bin ? ` named "${target.bin}"` : ''} (has: ${names.join(', ') || 'none'})`);
+    throw new Error(
+      `${spec} has no bin${target.bin ? ` named "${target.bin}"` : ''} (has: ${names.join(', ') || 'none'})`,
+    );
   }
   const binPath = path.resolve(path.dirname(pkgJsonPath), file);
   // Its first line is all that tells a node script: a bin that is huge, a FIFO or missing has none.

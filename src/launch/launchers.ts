@@ -58,14 +58,40 @@ interface Grammar {
 const set = (...words: string[]) => new Set(words);
 const NPX: Grammar = {
   runner: 'npx',
-  plain: set('-y', '--yes', '--yes=true', '-q', '--quiet', '--silent', '--prefer-offline', '--prefer-online', '--ignore-existing', '--no-update-notifier'),
+  plain: set(
+    '-y',
+    '--yes',
+    '--yes=true',
+    '-q',
+    '--quiet',
+    '--silent',
+    '--prefer-offline',
+    '--prefer-online',
+    '--ignore-existing',
+    '--no-update-notifier',
+  ),
   valued: set('--loglevel'),
   packageFlags: set('-p', '--package'),
 };
 const NPM_EXEC: Grammar = { ...NPX, runner: 'npm exec', flagsAnywhere: true };
-const PNPM_DLX: Grammar = { runner: 'pnpm dlx', plain: set('-s', '--silent'), valued: set('--reporter'), packageFlags: set('--package') };
-const BUNX: Grammar = { runner: 'bunx', plain: set('--silent', '--verbose'), valued: set(), packageFlags: set('-p', '--package') };
-const YARN_DLX: Grammar = { runner: 'yarn dlx', plain: set('-q', '--quiet'), valued: set(), packageFlags: set('-p', '--package') };
+const PNPM_DLX: Grammar = {
+  runner: 'pnpm dlx',
+  plain: set('-s', '--silent'),
+  valued: set('--reporter'),
+  packageFlags: set('--package'),
+};
+const BUNX: Grammar = {
+  runner: 'bunx',
+  plain: set('--silent', '--verbose'),
+  valued: set(),
+  packageFlags: set('-p', '--package'),
+};
+const YARN_DLX: Grammar = {
+  runner: 'yarn dlx',
+  plain: set('-q', '--quiet'),
+  valued: set(),
+  packageFlags: set('-p', '--package'),
+};
 
 /** Which grammar a command line follows, and the words after the runner's own name. */
 function runnerOf(command: string, args: readonly string[]): { grammar: Grammar; rest: readonly string[] } | undefined {
@@ -162,7 +188,23 @@ export function pypiLaunchOf(command: string, args: readonly string[]): PypiLaun
   else if (name === 'uv' && args[0] === 'tool' && (args[1] === 'run' || args[1] === 'uvx')) rest = args.slice(2);
   else return undefined;
   // Only for the message: the `--from` package, else the first word that is not a flag or a flag's value.
-  const VALUED = new Set(['--from', '--with', '--with-editable', '--with-requirements', '--python', '-p', '--index', '--index-url', '-i', '--extra-index-url', '--default-index', '--directory', '--project', '--config-file', '--cache-dir']);
+  const VALUED = new Set([
+    '--from',
+    '--with',
+    '--with-editable',
+    '--with-requirements',
+    '--python',
+    '-p',
+    '--index',
+    '--index-url',
+    '-i',
+    '--extra-index-url',
+    '--default-index',
+    '--directory',
+    '--project',
+    '--config-file',
+    '--cache-dir',
+  ]);
   for (let i = 0; i < rest.length; i++) {
     const word = rest[i]!;
     if (word === '--from') return { runner: 'uvx', spec: rest[i + 1] };

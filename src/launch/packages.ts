@@ -3,13 +3,20 @@
  * the scan (`install`, or `scan` unless --no-install) and launched from it. npm's own code is in
  * npm.ts; the others each have their file. scan() and `idemscan install` read only this table.
  */
-import { installPackages, installScriptSpecs, isInstalled, packageDir, resolveNpmLaunch, type InstallResult } from './npm.js';
+import {
+  installPackages,
+  installScriptSpecs,
+  isInstalled,
+  packageDir,
+  resolveNpmLaunch,
+  type InstallResult,
+} from './npm.js';
 import { mcpbKind } from './mcpb.js';
 import { ociKind } from './oci.js';
 import type { InstallContext, PackageKind, PackageType } from './package-kind.js';
 import { parsePinnedSpec } from '../model/package-spec.js';
 import { pypiKind } from './pypi.js';
-import type { Target } from './types.js';
+import type { PackageTarget, Target } from '../targets/types.js';
 
 const npmKind: PackageKind = {
   spec: (t) => t.npm,
@@ -18,19 +25,42 @@ const npmKind: PackageKind = {
     return 'error' in got ? got.error : undefined;
   },
   installed: (t, cacheDir) => isInstalled(cacheDir, t.npm!, !!t.installScripts),
-  install: (targets, ctx) => installPackages(targets.map((t) => t.npm!), ctx.cacheDir, ctx.concurrency, installScriptSpecs(targets), ctx.signal, ctx.onDone),
-  launch: async (t, cacheDir) => ({ ...(await resolveNpmLaunch(t, cacheDir)), readable: [packageDir(cacheDir, t.npm!)] }),
+  install: (targets, ctx) =>
+    installPackages(
+      targets.map((t) => t.npm!),
+      ctx.cacheDir,
+      ctx.concurrency,
+      installScriptSpecs(targets),
+      ctx.signal,
+      ctx.onDone,
+    ),
+  launch: async (t, cacheDir) => ({
+    ...(await resolveNpmLaunch(t, cacheDir)),
+    readable: [packageDir(cacheDir, t.npm!)],
+  }),
 };
 
-export const PACKAGES = { npm: npmKind, pypi: pypiKind, mcpb: mcpbKind, oci: ociKind } satisfies Record<PackageType, PackageKind>;
+export const PACKAGES = { npm: npmKind, pypi: pypiKind, mcpb: mcpbKind, oci: ociKind } satisfies Record<
+  PackageType,
+  PackageKind
+>;
 
 const TYPES = Object.keys(PACKAGES) as PackageType[];
 
-/** The package a target names, if any: its type and spec (as manifest and install lines show it). */
-export function packageOf(t: Target): { type: PackageType; spec: string; kind: PackageKind } | undefined {
+/** A package target's package: its type, spec (as manifest and install lines show it) and kind. */
+export interface PackageOf {
+  type: PackageType;
+  spec: string;
+  kind: PackageKind;
+  target: PackageTarget;
+}
+
+/** The package a target names, if it is a package target. */
+export function packageOf(t: Target): PackageOf | undefined {
+  if (t.kind !== 'package') return undefined;
   for (const type of TYPES) {
     const spec = PACKAGES[type].spec(t);
-    if (spec !== undefined) return { type, spec, kind: PACKAGES[type] };
+    if (spec !== undefined) return { type, spec, kind: PACKAGES[type], target: t };
   }
   return undefined;
 }
@@ -39,18 +69,24 @@ export function packageOf(t: Target): { type: PackageType; spec: string; kind: P
  * Installs the packages of `targets` that are missing, every type in parallel. `errors` holds
  * the specs already refused (unpinned, not resolved): those are not attempted.
  */
-export async function installMissing(targets: Target[], ctx: InstallContext, errors: ReadonlyMap<string, string>): Promise<InstallResult[]> {
+export async function installMissing(
+  targets: Target[],
+  ctx: InstallContext,
+  errors: ReadonlyMap<string, string>,
+): Promise<InstallResult[]> {
   const missing = missingTargets(targets, ctx.cacheDir, errors);
-  const byType = TYPES.map((type) => [type, missing.filter((t) => packageOf(t)!.type === type)] as const).filter(([, ts]) => ts.length > 0);
+  const byType = TYPES.map(
+    (type) => [type, missing.filter((p) => p.type === type).map((p) => p.target)] as const,
+  ).filter(([, ts]) => ts.length > 0);
   const results = await Promise.all(byType.map(([type, ts]) => PACKAGES[type].install(ts, ctx)));
   return results.flat();
 }
 
-/** Targets whose package is not refused and not in the cache yet. */
-export function missingTargets(targets: Target[], cacheDir: string, errors: ReadonlyMap<string, string>): Target[] {
-  return targets.filter((t) => {
+/** The packages of targets that are not refused and not in the cache yet. */
+export function missingTargets(targets: Target[], cacheDir: string, errors: ReadonlyMap<string, string>): PackageOf[] {
+  return targets.flatMap((t) => {
     const p = packageOf(t);
-    return p !== undefined && !errors.has(p.spec) && !p.kind.installed(t, cacheDir);
+    return p !== undefined && !errors.has(p.spec) && !p.kind.installed(p.target, cacheDir) ? [p] : [];
   });
 }
 
@@ -65,7 +101,7 @@ export function packageProblems(targets: Target[], errors: Map<string, string>):
   for (const t of targets) {
     const p = packageOf(t);
     if (!p || errors.has(p.spec)) continue;
-    const problem = p.kind.problem(t);
+    const problem = p.kind.problem(p.target);
     if (!problem) usable.add(p.spec);
     else if (!refused.has(p.spec)) refused.set(p.spec, problem);
   }

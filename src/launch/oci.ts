@@ -17,8 +17,8 @@ import { readBoundedText } from '../io/read.js';
 import { installEach, installerEnv } from './install-each.js';
 import type { InstallContext, PackageKind, PackageLaunch } from './package-kind.js';
 import { parseOciRef } from '../model/package-spec.js';
-import { findExecutable } from './sandbox.js';
-import type { Target } from './types.js';
+import { findExecutable } from './executables.js';
+import type { PackageTarget } from '../targets/types.js';
 import { boundedTail } from '../model/bounds.js';
 
 const PULL_TIMEOUT_MS = 20 * 60_000;
@@ -26,7 +26,24 @@ export const ENGINES = ['docker', 'podman'] as const;
 type Engine = (typeof ENGINES)[number];
 
 /** The flags of every run: the container is the server's whole containment. */
-export const RUN_FLAGS = ['--rm', '-i', '--init', '--pull', 'never', '--network', 'none', '--security-opt', 'no-new-privileges', '--cap-drop', 'ALL', '--read-only', '--cpus', '1', '--memory', '2g'];
+export const RUN_FLAGS = [
+  '--rm',
+  '-i',
+  '--init',
+  '--pull',
+  'never',
+  '--network',
+  'none',
+  '--security-opt',
+  'no-new-privileges',
+  '--cap-drop',
+  'ALL',
+  '--read-only',
+  '--cpus',
+  '1',
+  '--memory',
+  '2g',
+];
 
 export function ociRunArgs(image: string, envFile: string | undefined, args: string[]): string[] {
   return ['run', ...RUN_FLAGS, ...(envFile ? ['--env-file', envFile] : []), image, ...args];
@@ -37,11 +54,14 @@ export function ociRunArgs(image: string, envFile: string | undefined, args: str
  * expansion), in a directory of its own that only idemscan's user can enter. A value with a line
  * break cannot be written there, and is refused.
  */
-export async function writeEnvFile(env: Record<string, string>): Promise<{ file: string; remove: () => Promise<void> } | undefined> {
+export async function writeEnvFile(
+  env: Record<string, string>,
+): Promise<{ file: string; remove: () => Promise<void> } | undefined> {
   const entries = Object.entries(env);
   if (entries.length === 0) return undefined;
   const broken = entries.find(([, v]) => /[\r\n]/.test(v));
-  if (broken) throw new Error(`env ${broken[0].slice(0, 100)}: a value with a line break cannot be passed to a container`);
+  if (broken)
+    throw new Error(`env ${broken[0].slice(0, 100)}: a value with a line break cannot be passed to a container`);
   const dir = await mkdtemp(path.join(os.tmpdir(), 'idemscan-env-'));
   const file = path.join(dir, 'env');
   await writeFile(file, entries.map(([k, v]) => `${k}=${v}\n`).join(''), { mode: 0o600, flag: 'wx' });
@@ -61,11 +81,17 @@ export function findEngine(): { name: Engine; path: string } | { error: string }
   for (const name of ENGINES) {
     const found = findExecutable(name);
     if (!found) continue;
-    const run = spawnSync(found, ['info', '--format', '{{json .}}'], { encoding: 'utf8', timeout: 15_000, env: engineEnv() });
+    const run = spawnSync(found, ['info', '--format', '{{json .}}'], {
+      encoding: 'utf8',
+      timeout: 15_000,
+      env: engineEnv(),
+    });
     if (run.status === 0) return (engine = { name, path: found });
     tried.push(`${name}: ${lastLine(run.error ? String(run.error.message) : String(run.stderr || run.stdout))}`);
   }
-  engine = { error: `no container engine works on this machine (${tried.length ? tried.join('; ') : 'neither docker nor podman is on PATH'}): OCI servers need docker or podman` };
+  engine = {
+    error: `no container engine works on this machine (${tried.length ? tried.join('; ') : 'neither docker nor podman is on PATH'}): OCI servers need docker or podman`,
+  };
   return engine;
 }
 
@@ -76,21 +102,31 @@ function lastLine(text: string): string {
 
 /** The engine's own settings (which daemon, which config) besides the basics. */
 function engineEnv(extra: Record<string, string> = {}): Record<string, string> {
-  const own = Object.entries(process.env).filter(([k, v]) => v !== undefined && /^(?:DOCKER_[A-Z_]+|CONTAINER_HOST|CONTAINERS_[A-Z_]+|XDG_RUNTIME_DIR)$/.test(k)) as [string, string][];
+  const own = Object.entries(process.env).filter(
+    ([k, v]) => v !== undefined && /^(?:DOCKER_[A-Z_]+|CONTAINER_HOST|CONTAINERS_[A-Z_]+|XDG_RUNTIME_DIR)$/.test(k),
+  ) as [string, string][];
   return { ...installerEnv(), ...Object.fromEntries(own), ...extra };
 }
 
-const digestFile = (cacheDir: string, t: Target) => path.join(ociDir(cacheDir, t.oci!), 'digest');
-const installed = (t: Target, cacheDir: string) => existsSync(digestFile(cacheDir, t));
+const digestFile = (cacheDir: string, t: PackageTarget) => path.join(ociDir(cacheDir, t.oci!), 'digest');
+const installed = (t: PackageTarget, cacheDir: string) => existsSync(digestFile(cacheDir, t));
 
-async function installOne(t: Target, ctx: InstallContext): Promise<string | undefined> {
+async function installOne(t: PackageTarget, ctx: InstallContext): Promise<string | undefined> {
   const found = findEngine();
   if ('error' in found) return found.error;
   const { execa } = await import('execa');
-  const opts = { reject: false, timeout: PULL_TIMEOUT_MS, extendEnv: false, env: engineEnv(), stdin: 'ignore', cancelSignal: ctx.signal } as const;
+  const opts = {
+    reject: false,
+    timeout: PULL_TIMEOUT_MS,
+    extendEnv: false,
+    env: engineEnv(),
+    stdin: 'ignore',
+    cancelSignal: ctx.signal,
+  } as const;
   const pull = await execa(found.path, ['pull', t.oci!], opts);
   if (pull.isCanceled) return 'interrupted';
-  if (pull.exitCode !== 0) return `${found.name} pull failed: ${boundedTail(String(pull.stderr || pull.message), 1000)}`;
+  if (pull.exitCode !== 0)
+    return `${found.name} pull failed: ${boundedTail(String(pull.stderr || pull.message), 1000)}`;
   const inspect = await execa(found.path, ['image', 'inspect', '--format', '{{json .RepoDigests}}', t.oci!], opts);
   let digest: string | undefined;
   try {
@@ -104,7 +140,7 @@ async function installOne(t: Target, ctx: InstallContext): Promise<string | unde
   return undefined;
 }
 
-async function launch(t: Target, cacheDir: string): Promise<PackageLaunch> {
+async function launch(t: PackageTarget, cacheDir: string): Promise<PackageLaunch> {
   const found = findEngine();
   if ('error' in found) throw new Error(found.error);
   // Written at install; a server run without --sandbox may have put a FIFO or a huge file there.
@@ -131,6 +167,11 @@ export const ociKind: PackageKind = {
   },
   installed,
   install: (targets, ctx) =>
-    installEach(targets, ctx, { spec: (t) => `oci:${t.oci}`, installed, one: installOne, cleanup: (t, cacheDir) => rm(ociDir(cacheDir, t.oci!), { recursive: true, force: true }) }),
+    installEach(targets, ctx, {
+      spec: (t) => `oci:${t.oci}`,
+      installed,
+      one: installOne,
+      cleanup: (t, cacheDir) => rm(ociDir(cacheDir, t.oci!), { recursive: true, force: true }),
+    }),
   launch,
 };

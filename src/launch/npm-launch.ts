@@ -14,7 +14,7 @@ import validRange from 'semver/ranges/valid.js';
 import { npmLaunchOf } from './launchers.js';
 import { isInstalled, npmEnv, ownNpmProject } from './npm.js';
 import { exactVersionProblem } from '../model/package-spec.js';
-import type { Target } from './types.js';
+import type { Target } from '../targets/types.js';
 import { boundedTail } from '../model/bounds.js';
 import { MAX_JSON_DEPTH, parseJson } from '../model/bounded-input.js';
 
@@ -25,13 +25,14 @@ const MAX_VIEW_BYTES = 16 * 1024 * 1024;
 
 /** Targets whose command is an npm runner, as npm-package targets; the others as they are. */
 export function npmLaunchTargets(targets: Target[]): Target[] {
-  return targets.map((t) => {
-    if (t.transport !== 'stdio' || !t.command || t.npm) return t;
+  return targets.map((t): Target => {
+    if (t.kind !== 'command') return t;
     const found = npmLaunchOf(t.command, t.args ?? []);
     if (!found) return t;
     const pinned = found.version !== undefined;
     return {
       ...t,
+      kind: 'package',
       command: undefined,
       args: found.args,
       npm: `${found.name}@${found.version ?? found.range!}`,
@@ -53,8 +54,15 @@ export interface Resolution {
  * registry once per package name. Offline (`--no-install`), the newest version already in the
  * cache that fits (the one `idemscan install` resolved), or the reason there is none.
  */
-export async function resolveUnpinned(targets: Target[], online: boolean, cacheDir: string, signal?: AbortSignal): Promise<Resolution> {
-  const unpinned = [...new Set(targets.filter((t) => t.launcher?.resolved && t.npm).map((t) => t.npm!))];
+export async function resolveUnpinned(
+  targets: Target[],
+  online: boolean,
+  cacheDir: string,
+  signal?: AbortSignal,
+): Promise<Resolution> {
+  const unpinned = [
+    ...new Set(targets.flatMap((t) => (t.kind === 'package' && t.launcher?.resolved && t.npm ? [t.npm] : []))),
+  ];
   const out: Resolution = { resolved: new Map(), errors: new Map() };
   const byName = new Map<string, string[]>();
   for (const spec of unpinned) {
@@ -71,7 +79,13 @@ export async function resolveUnpinned(targets: Target[], online: boolean, cacheD
           const version = 'error' in meta ? undefined : pickVersion(meta, range);
           if (version) out.resolved.set(spec, `${name}@${version}`);
           else if ('error' in meta) out.errors.set(spec, meta.error);
-          else out.errors.set(spec, online ? `no published version matches "${range}"` : `not pinned, and no version in the cache fits "${range}": resolving one needs the npm registry (scan without --no-install, run \`idemscan install\`, or pin it: "name@1.2.3")`);
+          else
+            out.errors.set(
+              spec,
+              online
+                ? `no published version matches "${range}"`
+                : `not pinned, and no version in the cache fits "${range}": resolving one needs the npm registry (scan without --no-install, run \`idemscan install\`, or pin it: "name@1.2.3")`,
+            );
         }
       }),
     ),
@@ -81,7 +95,9 @@ export async function resolveUnpinned(targets: Target[], online: boolean, cacheD
 
 /** The targets with each resolved spec in place of the unpinned one. */
 export function withResolved(targets: Target[], resolution: Resolution): Target[] {
-  return targets.map((t) => (t.npm && resolution.resolved.has(t.npm) ? { ...t, npm: resolution.resolved.get(t.npm) } : t));
+  return targets.map((t) =>
+    t.kind === 'package' && t.npm && resolution.resolved.has(t.npm) ? { ...t, npm: resolution.resolved.get(t.npm) } : t,
+  );
 }
 
 /** The installed versions of `name` in the cache; the newest release stands for `latest`. */
@@ -118,7 +134,11 @@ export function pickVersion(meta: PackageMeta, range: string): string | undefine
 }
 
 /** Run as the installs run npm: in a directory of our own in the cache, with the user's npm settings. */
-export async function viewPackage(name: string, cacheDir: string, signal?: AbortSignal): Promise<PackageMeta | { error: string }> {
+export async function viewPackage(
+  name: string,
+  cacheDir: string,
+  signal?: AbortSignal,
+): Promise<PackageMeta | { error: string }> {
   const cwd = path.join(cacheDir, 'npm-view');
   try {
     await ownNpmProject(cwd);
@@ -140,12 +160,20 @@ export async function viewPackage(name: string, cacheDir: string, signal?: Abort
   if (run.exitCode !== 0) return { error: `npm view failed: ${boundedTail(String(run.stderr || run.message), 500)}` };
   // What npm prints is the registry's: bounded like any answer from the network.
   const parsed = parseJson(String(run.stdout), { maxBytes: MAX_VIEW_BYTES, maxDepth: MAX_JSON_DEPTH });
-  if (!('value' in parsed)) return { error: `npm view printed no JSON${parsed.why === 'syntax' ? '' : ` (${parsed.error})`}` };
+  if (!('value' in parsed))
+    return { error: `npm view printed no JSON${parsed.why === 'syntax' ? '' : ` (${parsed.error})`}` };
   try {
     const doc = parsed.value as { versions?: unknown; 'dist-tags'?: unknown };
-    const versions = Array.isArray(doc.versions) ? doc.versions.filter((v): v is string => typeof v === 'string') : typeof doc.versions === 'string' ? [doc.versions] : [];
-    const tags = doc['dist-tags'] && typeof doc['dist-tags'] === 'object' ? (doc['dist-tags'] as Record<string, unknown>) : {};
-    const distTags = Object.fromEntries(Object.entries(tags).filter((e): e is [string, string] => typeof e[1] === 'string'));
+    const versions = Array.isArray(doc.versions)
+      ? doc.versions.filter((v): v is string => typeof v === 'string')
+      : typeof doc.versions === 'string'
+        ? [doc.versions]
+        : [];
+    const tags =
+      doc['dist-tags'] && typeof doc['dist-tags'] === 'object' ? (doc['dist-tags'] as Record<string, unknown>) : {};
+    const distTags = Object.fromEntries(
+      Object.entries(tags).filter((e): e is [string, string] => typeof e[1] === 'string'),
+    );
     return { versions, distTags };
   } catch {
     return { error: 'npm view printed no JSON' };

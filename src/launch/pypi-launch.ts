@@ -8,7 +8,7 @@
  */
 import { pypiLaunchOf } from './launchers.js';
 import { packageUrlProblem, parsePypiSpec } from '../model/package-spec.js';
-import type { Target } from './types.js';
+import type { Target } from '../targets/types.js';
 
 const INDEX_FLAGS = new Set(['--index-url', '-i', '--default-index']);
 const PLAIN = new Set(['-q', '--quiet', '--no-progress', '--isolated']);
@@ -62,17 +62,26 @@ export function readUvx(command: string, args: readonly string[]): UvxLaunch | u
 
 /** Pinned uvx servers as `pypi` targets; everything else as it was. */
 export function pypiLaunchTargets(targets: Target[]): Target[] {
-  return targets.map((t) => {
-    if (t.transport !== 'stdio' || !t.command || t.npm || t.pypi) return t;
+  return targets.map((t): Target => {
+    if (t.kind !== 'command') return t;
     const found = readUvx(t.command, t.args ?? []);
     if (!found?.pinned || (found.index !== undefined && packageUrlProblem(found.index, true))) return t;
-    return { ...t, command: undefined, args: found.args, pypi: found.pinned, bin: found.bin, index: found.index, launcher: { runner: 'uvx', spec: found.spec, resolved: false } };
+    return {
+      ...t,
+      kind: 'package',
+      command: undefined,
+      args: found.args,
+      pypi: found.pinned,
+      bin: found.bin,
+      index: found.index,
+      launcher: { runner: 'uvx', spec: found.spec, resolved: false },
+    };
   });
 }
 
 /** Why a uvx server left as configured cannot run in the sandbox, or undefined when it is not one. */
 export function pypiProblem(target: Target): string | undefined {
-  if (target.transport !== 'stdio' || !target.command || target.npm || target.pypi) return undefined;
+  if (target.kind !== 'command') return undefined;
   const found = pypiLaunchOf(target.command, target.args ?? []);
   if (!found) return undefined;
   const read = readUvx(target.command, target.args ?? []);

@@ -72,16 +72,25 @@ export function readZip(buf: Buffer, limits: ZipLimits): ZipEntry[] {
     at += 46 + nameLen + extraLen + commentLen;
     const problem = entryNameProblem(name);
     if (problem) throw new ZipError(`entry ${JSON.stringify(name.slice(0, 200))}: ${problem}`);
-    if ((mode & S_IFMT) === S_IFLNK) throw new ZipError(`entry ${JSON.stringify(name)}: a symbolic link (it could point outside the bundle)`);
+    if ((mode & S_IFMT) === S_IFLNK)
+      throw new ZipError(`entry ${JSON.stringify(name)}: a symbolic link (it could point outside the bundle)`);
     if (flags & 1) throw new ZipError(`entry ${JSON.stringify(name)}: encrypted`);
-    if (method !== 0 && method !== 8) throw new ZipError(`entry ${JSON.stringify(name)}: compression method ${method} (only stored and deflated are read)`);
+    if (method !== 0 && method !== 8)
+      throw new ZipError(
+        `entry ${JSON.stringify(name)}: compression method ${method} (only stored and deflated are read)`,
+      );
     const key = name.replace(/\/$/, '');
     if (seen.has(key)) throw new ZipError(`entry ${JSON.stringify(name)}: given twice`);
     seen.add(key);
     total += unpacked;
     if (total > limits.maxUnpackedBytes) throw new ZipError(`unpacks to more than ${limits.maxUnpackedBytes} bytes`);
     const directory = name.endsWith('/') || (mode & S_IFMT) === S_IFDIR;
-    entries.push({ name: key, directory, executable: (mode & 0o111) !== 0, data: () => (directory ? Buffer.alloc(0) : entryData(buf, local, method, packed, unpacked, name)) });
+    entries.push({
+      name: key,
+      directory,
+      executable: (mode & 0o111) !== 0,
+      data: () => (directory ? Buffer.alloc(0) : entryData(buf, local, method, packed, unpacked, name)),
+    });
   }
   return entries;
 }
@@ -95,7 +104,8 @@ function findEnd(buf: Buffer): number {
 }
 
 function entryData(buf: Buffer, local: number, method: number, packed: number, unpacked: number, name: string): Buffer {
-  if (local + 30 > buf.length || buf.readUInt32LE(local) !== LOCAL) throw new ZipError(`entry ${JSON.stringify(name)}: no local header`);
+  if (local + 30 > buf.length || buf.readUInt32LE(local) !== LOCAL)
+    throw new ZipError(`entry ${JSON.stringify(name)}: no local header`);
   const start = local + 30 + buf.readUInt16LE(local + 26) + buf.readUInt16LE(local + 28);
   if (start + packed > buf.length) throw new ZipError(`entry ${JSON.stringify(name)}: runs past the end of the file`);
   const raw = buf.subarray(start, start + packed);
@@ -105,6 +115,7 @@ function entryData(buf: Buffer, local: number, method: number, packed: number, u
   } catch {
     throw new ZipError(`entry ${JSON.stringify(name)}: does not inflate to its declared ${unpacked} bytes`);
   }
-  if (data.length !== unpacked) throw new ZipError(`entry ${JSON.stringify(name)}: ${data.length} bytes, not the declared ${unpacked}`);
+  if (data.length !== unpacked)
+    throw new ZipError(`entry ${JSON.stringify(name)}: ${data.length} bytes, not the declared ${unpacked}`);
   return data;
 }

@@ -16,10 +16,14 @@ import type { McpbManifest } from './mcpb-manifest.js';
 import type { InstallContext, PackageKind, PackageLaunch } from './package-kind.js';
 import { packageUrlProblem, SHA256 } from '../model/package-spec.js';
 import { findPython } from './python.js';
-import type { Target } from './types.js';
+import type { PackageTarget } from '../targets/types.js';
 import { readZip, ZipError } from './zip.js';
 
-export const MCPB_LIMITS = { maxDownloadBytes: 128 * 1024 * 1024, maxEntries: 20_000, maxUnpackedBytes: 512 * 1024 * 1024 };
+export const MCPB_LIMITS = {
+  maxDownloadBytes: 128 * 1024 * 1024,
+  maxEntries: 20_000,
+  maxUnpackedBytes: 512 * 1024 * 1024,
+};
 const DOWNLOAD_TIMEOUT_MS = 5 * 60_000;
 const MAX_REDIRECTS = 5;
 
@@ -27,7 +31,8 @@ export function mcpbDir(cacheDir: string, sha256: string): string {
   return path.join(cacheDir, 'mcpb', sha256);
 }
 
-const installed = (t: Target, cacheDir: string) => SHA256.test(t.mcpb!.sha256) && existsSync(path.join(mcpbDir(cacheDir, t.mcpb!.sha256), 'manifest.json'));
+const installed = (t: PackageTarget, cacheDir: string) =>
+  SHA256.test(t.mcpb!.sha256) && existsSync(path.join(mcpbDir(cacheDir, t.mcpb!.sha256), 'manifest.json'));
 
 /** A redirect is followed only to a URL a bundle may be downloaded from, at most MAX_REDIRECTS times. */
 const BUNDLE_REDIRECTS: RedirectPolicy = {
@@ -41,7 +46,7 @@ const BUNDLE_REDIRECTS: RedirectPolicy = {
 };
 
 /** The entry's bundle, downloaded (refused past the size bound, announced or streamed) and checked against its sha256, or why not. */
-async function verified(t: Target, ctx: InstallContext): Promise<Buffer | string> {
+async function verified(t: PackageTarget, ctx: InstallContext): Promise<Buffer | string> {
   const { url, sha256 } = t.mcpb!;
   const problem = packageUrlProblem(url);
   if (problem) return problem;
@@ -70,7 +75,7 @@ async function verified(t: Target, ctx: InstallContext): Promise<Buffer | string
     : `sha256 mismatch: the entry pins ${sha256}, the download is ${digest}; nothing was unpacked`;
 }
 
-async function installOne(t: Target, ctx: InstallContext): Promise<string | undefined> {
+async function installOne(t: PackageTarget, ctx: InstallContext): Promise<string | undefined> {
   const bytes = await verified(t, ctx);
   if (typeof bytes === 'string') return bytes;
   const final = mcpbDir(ctx.cacheDir, t.mcpb!.sha256);
@@ -105,10 +110,18 @@ async function installOne(t: Target, ctx: InstallContext): Promise<string | unde
 }
 
 /** Where `mcp_config` (with the linux override) says the server starts, filled in. */
-export function bundleLaunch(dir: string, manifest: McpbManifest, env: Record<string, string> = {}): PackageLaunch & { fakeEnv: string[] } {
+export function bundleLaunch(
+  dir: string,
+  manifest: McpbManifest,
+  env: Record<string, string> = {},
+): PackageLaunch & { fakeEnv: string[] } {
   const base = manifest.server.mcp_config;
   const over = base.platform_overrides?.linux;
-  const config = { command: over?.command ?? base.command, args: over?.args ?? base.args ?? [], env: { ...base.env, ...over?.env } };
+  const config = {
+    command: over?.command ?? base.command,
+    args: over?.args ?? base.args ?? [],
+    env: { ...base.env, ...over?.env },
+  };
   const { fake, fill } = substitute(dir, manifest, env);
   const command = fill(config.command);
   const args = config.args.map(fill);
@@ -129,7 +142,7 @@ export function bundleLaunch(dir: string, manifest: McpbManifest, env: Record<st
   return { command: resolved, args, env: launchEnv, readable, fakeEnv: fake };
 }
 
-async function launch(t: Target, cacheDir: string): Promise<PackageLaunch> {
+async function launch(t: PackageTarget, cacheDir: string): Promise<PackageLaunch> {
   const dir = mcpbDir(cacheDir, t.mcpb!.sha256);
   const { readManifest } = await import('./mcpb-manifest.js');
   const checked = await readManifest(dir);
@@ -149,7 +162,12 @@ export function substitute(dir: string, manifest: McpbManifest, env: Record<stri
   const values = new Map<string, string>();
   for (const [key, spec] of Object.entries(manifest.user_config ?? {})) {
     const given = Object.hasOwn(env, key) ? env[key] : undefined;
-    const fallback = spec.default === undefined || spec.sensitive ? undefined : Array.isArray(spec.default) ? spec.default.join(',') : String(spec.default);
+    const fallback =
+      spec.default === undefined || spec.sensitive
+        ? undefined
+        : Array.isArray(spec.default)
+          ? spec.default.join(',')
+          : String(spec.default);
     if (given !== undefined) values.set(key, given);
     else if (fallback !== undefined && !fallback.includes('${')) values.set(key, fallback);
     else if (spec.required || spec.sensitive) {
@@ -170,7 +188,8 @@ export const mcpbKind: PackageKind = {
   spec: (t) => (t.mcpb === undefined ? undefined : `mcpb:sha256:${t.mcpb.sha256}`),
   problem(t) {
     if (!t.mcpb!.sha256) return `no sha256 for ${t.mcpb!.url}: a bundle is downloaded only to be checked against one`;
-    if (!SHA256.test(t.mcpb!.sha256)) return `sha256 ${JSON.stringify(t.mcpb!.sha256.slice(0, 80))} is not 64 lowercase hex digits`;
+    if (!SHA256.test(t.mcpb!.sha256))
+      return `sha256 ${JSON.stringify(t.mcpb!.sha256.slice(0, 80))} is not 64 lowercase hex digits`;
     return packageUrlProblem(t.mcpb!.url);
   },
   installed,

@@ -9,27 +9,27 @@
 import pLimit from 'p-limit';
 import type { InstallContext } from './package-kind.js';
 import type { InstallResult } from './npm.js';
-import type { Target } from './types.js';
+import type { PackageTarget } from '../targets/types.js';
 import { bounded } from '../model/bounds.js';
 import { LIMITS } from '../model/limits.js';
 
 export interface EachInstaller {
-  spec(target: Target): string;
+  spec(target: PackageTarget): string;
   /**
    * Only for types whose install checks the bytes against the spec itself: where this entry's
    * package is downloaded from. Without it a spec is one package from one place.
    */
-  source?(target: Target): string;
-  installed(target: Target, cacheDir: string): boolean;
+  source?(target: PackageTarget): string;
+  installed(target: PackageTarget, cacheDir: string): boolean;
   /** Installs one package; resolves with the error, or undefined when it is installed. */
-  one(target: Target, ctx: InstallContext): Promise<string | undefined>;
+  one(target: PackageTarget, ctx: InstallContext): Promise<string | undefined>;
   /** Removes what a failed install left. */
-  cleanup(target: Target, cacheDir: string): Promise<void>;
+  cleanup(target: PackageTarget, cacheDir: string): Promise<void>;
 }
 
 /** Entries grouped by key, in the order each key first appears. */
-function groupBy(targets: Target[], key: (t: Target) => string): Map<string, Target[]> {
-  const groups = new Map<string, Target[]>();
+function groupBy(targets: PackageTarget[], key: (t: PackageTarget) => string): Map<string, PackageTarget[]> {
+  const groups = new Map<string, PackageTarget[]>();
   for (const t of targets) {
     const k = key(t);
     const group = groups.get(k);
@@ -39,7 +39,11 @@ function groupBy(targets: Target[], key: (t: Target) => string): Map<string, Tar
   return groups;
 }
 
-export async function installEach(targets: Target[], ctx: InstallContext, kind: EachInstaller): Promise<InstallResult[]> {
+export async function installEach(
+  targets: PackageTarget[],
+  ctx: InstallContext,
+  kind: EachInstaller,
+): Promise<InstallResult[]> {
   const limit = pLimit(ctx.concurrency);
   return Promise.all(
     [...groupBy(targets, kind.spec)].map(([spec, entries]) =>
@@ -52,7 +56,7 @@ export async function installEach(targets: Target[], ctx: InstallContext, kind: 
 }
 
 /** The entries of one source as a failure names them: by name only (another entry's URL may hold its credentials). */
-function named(entries: Target[]): string {
+function named(entries: PackageTarget[]): string {
   const names = entries.slice(0, 3).map((t) => bounded(t.name, LIMITS.nameChars));
   return entries.length > 3 ? `${names.join(', ')} and ${entries.length - 3} more` : names.join(', ');
 }
@@ -66,7 +70,12 @@ function failureList(failures: string[]): string[] {
 }
 
 /** One package: from each distinct source of its entries in turn until one installs. */
-async function installSpec(spec: string, entries: Target[], ctx: InstallContext, kind: EachInstaller): Promise<InstallResult> {
+async function installSpec(
+  spec: string,
+  entries: PackageTarget[],
+  ctx: InstallContext,
+  kind: EachInstaller,
+): Promise<InstallResult> {
   const started = performance.now();
   const ms = () => Math.round(performance.now() - started);
   const failures: string[] = [];
@@ -74,7 +83,8 @@ async function installSpec(spec: string, entries: Target[], ctx: InstallContext,
   for (const from of sources) {
     if (ctx.signal?.aborted) return { spec, ok: false, ms: ms(), error: 'interrupted' };
     // Checked before each source: another process may have installed it meanwhile.
-    if (kind.installed(from[0]!, ctx.cacheDir)) return { spec, ok: true, ms: failures.length ? ms() : 0, ...noted(spec, failures, from) };
+    if (kind.installed(from[0]!, ctx.cacheDir))
+      return { spec, ok: true, ms: failures.length ? ms() : 0, ...noted(spec, failures, from) };
     const error = await attempt(from[0]!, ctx, kind);
     if (error === undefined) return { spec, ok: true, ms: ms(), ...noted(spec, failures, from) };
     if (error === 'interrupted') return { spec, ok: false, ms: ms(), error };
@@ -84,10 +94,16 @@ async function installSpec(spec: string, entries: Target[], ctx: InstallContext,
 }
 
 /** The sources that failed before one installed: a line each (a warning each in a scan), beside the package. */
-const noted = (spec: string, failures: string[], from: Target[]) =>
-  failures.length ? { note: failureList(failures).map((f) => `${spec}: ${f}; installed from the source of ${named(from)}`).join('\n') } : {};
+const noted = (spec: string, failures: string[], from: PackageTarget[]) =>
+  failures.length
+    ? {
+        note: failureList(failures)
+          .map((f) => `${spec}: ${f}; installed from the source of ${named(from)}`)
+          .join('\n'),
+      }
+    : {};
 
-async function attempt(target: Target, ctx: InstallContext, kind: EachInstaller): Promise<string | undefined> {
+async function attempt(target: PackageTarget, ctx: InstallContext, kind: EachInstaller): Promise<string | undefined> {
   let error: string | undefined;
   try {
     error = await kind.one(target, ctx);
@@ -99,10 +115,14 @@ async function attempt(target: Target, ctx: InstallContext, kind: EachInstaller)
   return error;
 }
 
-const BASE_ENV = /^(?:PATH|HOME|USER|LOGNAME|SHELL|TMPDIR|TEMP|TMP|LANG|LC_ALL|SSL_CERT_FILE|SSL_CERT_DIR|HTTPS?_PROXY|NO_PROXY)$/i;
+const BASE_ENV =
+  /^(?:PATH|HOME|USER|LOGNAME|SHELL|TMPDIR|TEMP|TMP|LANG|LC_ALL|SSL_CERT_FILE|SSL_CERT_DIR|HTTPS?_PROXY|NO_PROXY)$/i;
 
 /** For pip, uv, docker and podman: the basics, proxies and CA settings, none of their own config variables. */
 export function installerEnv(extra: Record<string, string> = {}): Record<string, string> {
-  const keep = Object.entries(process.env).filter(([k, v]) => v !== undefined && BASE_ENV.test(k)) as [string, string][];
+  const keep = Object.entries(process.env).filter(([k, v]) => v !== undefined && BASE_ENV.test(k)) as [
+    string,
+    string,
+  ][];
   return { ...Object.fromEntries(keep), ...extra };
 }

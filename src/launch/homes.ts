@@ -5,10 +5,23 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { isDirectory } from './file-kind.js';
+import { isDirectory } from '../targets/file-kind.js';
 
 /** Homes of system accounts that are the system itself (`bin` at /bin, `sys` at /dev, `/`): never hidden. */
-const SYSTEM = ['/bin', '/sbin', '/usr', '/lib', '/lib32', '/lib64', '/libx32', '/etc', '/dev', '/proc', '/sys', '/boot'];
+const SYSTEM = [
+  '/bin',
+  '/sbin',
+  '/usr',
+  '/lib',
+  '/lib32',
+  '/lib64',
+  '/libx32',
+  '/etc',
+  '/dev',
+  '/proc',
+  '/sys',
+  '/boot',
+];
 
 /** The existing home directories of a passwd file, less `/` and the system trees. NSS-only
  * accounts (LDAP) are not enumerated: their homes are usually under /home, which is hidden anyway. */

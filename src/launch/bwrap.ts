@@ -6,7 +6,7 @@
  */
 import { existsSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { isFile } from './file-kind.js';
+import { isFile } from '../targets/file-kind.js';
 
 /** Homes hold keys and tokens; /run and the temp dirs hold sockets (ssh-agent, Docker, D-Bus),
  * which a read-only mount does not stop anyone connecting to; /mnt and /media hold mounted disks
@@ -48,7 +48,9 @@ type Op = { p: string; kind: 'tmpfs' | 'dir' | 'ro' | 'rw' };
 const ORDER: Record<Op['kind'], number> = { tmpfs: 0, dir: 1, ro: 2, rw: 3 };
 
 export function bwrapArgs(plan: BwrapPlan): string[] {
-  const roots = [...HIDDEN, ...(plan.homes ?? [])].map((d) => safeRealpath(d)).filter((d): d is string => !!d && d !== '/');
+  const roots = [...HIDDEN, ...(plan.homes ?? [])]
+    .map((d) => safeRealpath(d))
+    .filter((d): d is string => !!d && d !== '/');
   // A home inside another hidden root is hidden with it.
   const hidden = [...new Set(roots)].filter((d, _, all) => !all.some((o) => o !== d && within(d, o)));
   const home = plan.home && path.isAbsolute(plan.home) ? (safeRealpath(plan.home) ?? plan.home) : undefined;
@@ -57,20 +59,40 @@ export function bwrapArgs(plan: BwrapPlan): string[] {
   const late = (plan.hide ?? []).map((d) => safeRealpath(d)).filter((d): d is string => !!d && d !== '/');
   const guarded = [...hidden, ...late];
   const homes = new Set([...['/home', '/root', ...(plan.homes ?? [])].map((d) => safeRealpath(d)), home]);
-  const named = revealNamed(plan.named ?? [], guarded, [...homes].filter((h): h is string => !!h));
+  const named = revealNamed(
+    plan.named ?? [],
+    guarded,
+    [...homes].filter((h): h is string => !!h),
+  );
   const args = [
-    '--unshare-pid', '--unshare-net', '--unshare-ipc', '--unshare-uts', '--unshare-cgroup-try',
+    '--unshare-pid',
+    '--unshare-net',
+    '--unshare-ipc',
+    '--unshare-uts',
+    '--unshare-cgroup-try',
     // The namespace ends with idemscan (even on SIGKILL); no terminal to inject keystrokes into;
     // no capabilities even for root (bwrap itself sets no-new-privileges).
-    '--die-with-parent', '--new-session', '--cap-drop', 'ALL',
-    '--ro-bind', '/', '/', '--proc', '/proc', '--dev', '/dev',
+    '--die-with-parent',
+    '--new-session',
+    '--cap-drop',
+    'ALL',
+    '--ro-bind',
+    '/',
+    '/',
+    '--proc',
+    '/proc',
+    '--dev',
+    '/dev',
   ];
   // Parents before children, so that a later mount is never covered by an earlier one: a cache
   // dir inside a bound cwd is hidden after the cwd is bound, its own entry bound after that.
   const ops: Op[] = [
     ...[...hidden, ...late].map((p): Op => ({ p, kind: 'tmpfs' })),
     ...(home && homeInside ? [{ p: home, kind: 'dir' } as Op] : []),
-    ...[...(plan.placeholders ?? []), ...named.empty].map((p) => safeRealpath(p)).filter((p): p is string => !!p && guarded.some((h) => within(p, h))).map((p): Op => ({ p, kind: 'dir' })),
+    ...[...(plan.placeholders ?? []), ...named.empty]
+      .map((p) => safeRealpath(p))
+      .filter((p): p is string => !!p && guarded.some((h) => within(p, h)))
+      .map((p): Op => ({ p, kind: 'dir' })),
     ...reveal(plan.readable, guarded, home, homes).map((p): Op => ({ p, kind: 'ro' })),
     ...named.bound.map((p): Op => ({ p, kind: 'ro' })),
     ...reveal(plan.writable, guarded, home, homes, true).map((p): Op => ({ p, kind: 'rw' })),
@@ -79,7 +101,8 @@ export function bwrapArgs(plan: BwrapPlan): string[] {
   for (const op of ops.sort((a, b) => depth(a.p) - depth(b.p) || ORDER[a.kind] - ORDER[b.kind])) {
     if (seen.has(`${op.kind} ${op.p}`)) continue;
     seen.add(`${op.kind} ${op.p}`);
-    if (op.kind === 'tmpfs') args.push(...(plan.tmpfsBytes ? ['--size', String(plan.tmpfsBytes)] : []), '--tmpfs', op.p);
+    if (op.kind === 'tmpfs')
+      args.push(...(plan.tmpfsBytes ? ['--size', String(plan.tmpfsBytes)] : []), '--tmpfs', op.p);
     else if (op.kind === 'dir') args.push('--dir', op.p);
     else args.push(op.kind === 'ro' ? '--ro-bind' : '--bind', op.p, op.p);
   }
@@ -93,7 +116,13 @@ export function bwrapArgs(plan: BwrapPlan): string[] {
  * inside a package is revealed with its package (its node_modules), not alone; under a home only
  * an installed package (in a node_modules: npx under ~/.nvm), never a project with its `.env`.
  */
-function reveal(paths: string[], hidden: string[], home: string | undefined, homes: Set<string | undefined>, exact = false): string[] {
+function reveal(
+  paths: string[],
+  hidden: string[],
+  home: string | undefined,
+  homes: Set<string | undefined>,
+  exact = false,
+): string[] {
   const out = new Set<string>();
   for (const p of paths) {
     const real = safeRealpath(p);
@@ -103,7 +132,7 @@ function reveal(paths: string[], hidden: string[], home: string | undefined, hom
     // Outside the hidden roots a path is already readable (`/` is bound read-only), but a writable
     // one (an install-scripts cache entry under --cache-dir /srv/...) must still be bound.
     if (!root && !exact) continue;
-    const target = exact || !root ? real : packageRoot(real, root, home, homes.has(root)) ?? real;
+    const target = exact || !root ? real : (packageRoot(real, root, home, homes.has(root)) ?? real);
     if (hidden.includes(target) || target === '/' || (home !== undefined && within(home, target))) continue;
     out.add(target);
   }
@@ -192,7 +221,9 @@ function packageRoot(file: string, root: string, home: string | undefined, insta
   for (let dir = path.dirname(file); dir !== root && dir !== home && within(dir, root); dir = path.dirname(dir)) {
     if (!existsSync(path.join(dir, 'package.json'))) continue;
     const parent = path.dirname(dir);
-    const installed = path.basename(parent) === 'node_modules' || (path.basename(parent).startsWith('@') && path.basename(path.dirname(parent)) === 'node_modules');
+    const installed =
+      path.basename(parent) === 'node_modules' ||
+      (path.basename(parent).startsWith('@') && path.basename(path.dirname(parent)) === 'node_modules');
     return !installedOnly || installed ? dir : undefined;
   }
   return undefined;

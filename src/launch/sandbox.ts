@@ -19,10 +19,11 @@
  * (and so the namespace) when idemscan itself is killed.
  */
 import { spawnSync } from 'node:child_process';
-import { accessSync, constants, mkdirSync, statSync } from 'node:fs';
+import { mkdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { bwrapArgs, safeRealpath, SCRATCH_BYTES, within, type BwrapPlan } from './bwrap.js';
-import { isDirectory } from './file-kind.js';
+import { isDirectory } from '../targets/file-kind.js';
+import { findExecutable, hostProgram } from './executables.js';
 import { homeDirs } from './homes.js';
 import { carriedAssignments, carrierEnv, getDefaultEnvironment, serverEnv } from './server-env.js';
 
@@ -92,16 +93,24 @@ const PID_NS = ['--pid', '--fork', '--kill-child'];
 const OWN_PROC = ['--mount', '--mount-proc'];
 const withProc = (flags: string[]) => [[...flags, ...OWN_PROC], flags];
 const NOOP = ['sh', '-c', ':'];
-const firstWorking = (candidates: string[][]) => candidates.find((flags) => works('unshare', [...flags, ...NOOP])) ?? null;
+const firstWorking = (candidates: string[][]) =>
+  candidates.find((flags) => works('unshare', [...flags, ...NOOP])) ?? null;
 const root = () => process.getuid?.() === 0;
 
 /** How each ability is checked: a few milliseconds of an empty `sh` (which the wrappers need anyway) under it. */
 const CHECKS: { [K in keyof Abilities]: () => Abilities[K] } = {
   bwrap: () => works('bwrap', [...bwrapArgs({ home: undefined, readable: [], writable: [], cwd: '/' }), ...NOOP]),
-  bwrapSize: () => works('bwrap', [...bwrapArgs({ home: undefined, readable: [], writable: [], cwd: '/', tmpfsBytes: SCRATCH_BYTES }), ...NOOP]),
+  bwrapSize: () =>
+    works('bwrap', [
+      ...bwrapArgs({ home: undefined, readable: [], writable: [], cwd: '/', tmpfsBytes: SCRATCH_BYTES }),
+      ...NOOP,
+    ]),
   // An unprivileged user namespace that maps our uid to itself: the server still sees its own uid.
   pid: () => firstWorking(root() ? withProc(PID_NS) : withProc(['--user', '--map-current-user', ...PID_NS])),
-  net: () => firstWorking(root() ? [...withProc(['-n', ...PID_NS]), ...withProc(['-rn', ...PID_NS])] : withProc(['-rn', ...PID_NS])),
+  net: () =>
+    firstWorking(
+      root() ? [...withProc(['-n', ...PID_NS]), ...withProc(['-rn', ...PID_NS])] : withProc(['-rn', ...PID_NS]),
+    ),
   pdeathsig: () => works('setpriv', ['--pdeathsig', 'KILL', '--', ...NOOP]),
 };
 const NONE: Abilities = { bwrap: false, bwrapSize: false, pid: null, net: null, pdeathsig: false };
@@ -121,7 +130,8 @@ function sandboxMode(): SandboxMode {
 
 const WEAKER: Record<SandboxMode, string | undefined> = {
   bubblewrap: undefined,
-  netns: '--sandbox: bubblewrap (bwrap) is missing or cannot create namespaces here; servers get only a loopback-only network namespace (files and HOME are NOT protected, see docs/SANDBOX.md)',
+  netns:
+    '--sandbox: bubblewrap (bwrap) is missing or cannot create namespaces here; servers get only a loopback-only network namespace (files and HOME are NOT protected, see docs/SANDBOX.md)',
   none: '--sandbox: neither bubblewrap nor `unshare -n` works on this machine; servers cannot be sandboxed',
   'none-host-proc': undefined,
 };
@@ -130,16 +140,20 @@ const WEAKER: Record<SandboxMode, string | undefined> = {
 export function sandboxSupport(): { mode: SandboxMode; note?: string } {
   const mode = sandboxMode();
   const devNull = process.platform === 'linux' ? devNullNote() : undefined;
-  const unbounded = mode === 'bubblewrap' && !can('bwrapSize') ? '--sandbox: this bwrap has no --size (bubblewrap older than 0.7): the scratch tmpfs of each server is not size-bounded' : undefined;
+  const unbounded =
+    mode === 'bubblewrap' && !can('bwrapSize')
+      ? '--sandbox: this bwrap has no --size (bubblewrap older than 0.7): the scratch tmpfs of each server is not size-bounded'
+      : undefined;
   return { mode, note: [WEAKER[mode], unbounded, devNull].filter(Boolean).join('; ') || undefined };
 }
 
 /** What a server gets without `--sandbox`, and the one line to say where it sees the host's processes (Linux). */
 export function defaultSupport(): { mode: SandboxMode; note?: string } {
   if (ownProc(can('pid'))) return { mode: 'none' };
-  const note = process.platform === 'linux'
-    ? 'servers see this machine\'s processes and can read the /proc/<pid>/environ of yours, idemscan\'s included (`unshare --pid --mount-proc` does not work here; docs/SANDBOX.md)'
-    : undefined;
+  const note =
+    process.platform === 'linux'
+      ? "servers see this machine's processes and can read the /proc/<pid>/environ of yours, idemscan's included (`unshare --pid --mount-proc` does not work here; docs/SANDBOX.md)"
+      : undefined;
   return { mode: 'none-host-proc', note };
 }
 
@@ -157,7 +171,9 @@ export function devNullNote(file = '/dev/null'): string | undefined {
   } catch {
     device = false;
   }
-  return device ? undefined : `--sandbox: ${file} on this machine is not the null device but a file that every process, sandboxed or not, reads and writes (as root: rm ${file} && mknod -m 666 ${file} c 1 3)`;
+  return device
+    ? undefined
+    : `--sandbox: ${file} on this machine is not the null device but a file that every process, sandboxed or not, reads and writes (as root: rm ${file} && mknod -m 666 ${file} c 1 3)`;
 }
 
 /** The wrapper program of the sandbox this machine has, or null when there is none (tests skip on it). */
@@ -173,12 +189,16 @@ export function sandboxPrefix(): string[] | null {
  */
 export function contain(launch: Launch, opts: ContainOptions): Contained {
   const sandboxed = opts.sandbox ? sandboxMode() : 'none';
-  if (opts.sandbox && sandboxed === 'none') throw new Error('--sandbox needs bubblewrap (bwrap) or `unshare -n` (util-linux), and neither works on this machine');
+  if (opts.sandbox && sandboxed === 'none')
+    throw new Error(
+      '--sandbox needs bubblewrap (bwrap) or `unshare -n` (util-linux), and neither works on this machine',
+    );
   const flags = sandboxed === 'netns' ? can('net') : can('pid');
   const mode = sandboxed === 'none' && !ownProc(flags) ? 'none-host-proc' : sandboxed;
   const env = serverEnv(launch.env);
   // Nothing wraps it: the process spawned is the server itself.
-  if (mode !== 'bubblewrap' && !flags) return { command: launch.command, args: launch.args, cwd: launch.cwd, env, sandbox: mode };
+  if (mode !== 'bubblewrap' && !flags)
+    return { command: launch.command, args: launch.args, cwd: launch.cwd, env, sandbox: mode };
   // Inside a wrapper a missing command would look like a server that exited 127.
   const found = findExecutable(launch.command, launch.cwd);
   if (!found) throw new Error(`cannot start "${launch.command}": ENOENT`);
@@ -201,40 +221,13 @@ export function contain(launch: Launch, opts: ContainOptions): Contained {
     argv = [...lifetime, hostProgram('unshare') ?? 'unshare', ...flags!, '--', sh, '-c', script, 'sh', ...server];
   }
   // The wrappers run outside the containment: idemscan's own minimal environment, the server's carried.
-  return { command: argv[0]!, args: argv.slice(1), cwd: launch.cwd, env: { ...getDefaultEnvironment(), ...carrierEnv(env) }, sandbox: mode };
-}
-
-/**
- * A program idemscan runs outside the containment, by absolute path from idemscan's own PATH:
- * never from a relative PATH entry, which the target's cwd would choose.
- */
-function hostProgram(name: string): string | undefined {
-  const dirs = (process.env.PATH ?? '').split(path.delimiter).filter((dir) => path.isAbsolute(dir));
-  return dirs.map((dir) => path.join(dir, name)).find(isExecutable);
-}
-
-function isExecutable(file: string): boolean {
-  try {
-    accessSync(file, constants.X_OK);
-    return statSync(file).isFile();
-  } catch {
-    return false;
-  }
-}
-
-/** The absolute path the command resolves to (PATH lookup as spawn does), or undefined. */
-export function findExecutable(command: string, cwd?: string): string | undefined {
-  const dirs = command.includes('/') ? [''] : (process.env.PATH ?? '').split(path.delimiter).filter(Boolean);
-  for (const dir of dirs) {
-    const file = path.resolve(cwd ?? process.cwd(), dir, command);
-    try {
-      accessSync(file, constants.X_OK);
-      return file;
-    } catch {
-      // not here
-    }
-  }
-  return undefined;
+  return {
+    command: argv[0]!,
+    args: argv.slice(1),
+    cwd: launch.cwd,
+    env: { ...getDefaultEnvironment(), ...carrierEnv(env) },
+    sandbox: mode,
+  };
 }
 
 /** The command and what it needs to run when it lives in a hidden place (nvm under HOME): its
@@ -269,7 +262,8 @@ function bubblewrapPlan(launch: Launch, programs: string[], opts: ContainOptions
   for (const dir of hide) if (!safeRealpath(dir) && !homes.some((h) => within(dir, h))) tryMkdir(dir);
   // What the server's own entry holds is bound with the entry.
   const named = [...argPaths(launch.args, cwd), cwd].filter((p) => !own.some((o) => within(realOf(p), o)));
-  const hiddenCache = (p: string) => hide.map(realOf).some((d) => within(realOf(p), d)) && !own.some((o) => within(realOf(p), o));
+  const hiddenCache = (p: string) =>
+    hide.map(realOf).some((d) => within(realOf(p), d)) && !own.some((o) => within(realOf(p), o));
   return {
     home,
     homes: homes.filter((h) => h !== '/home' && h !== '/root' && h !== home),
@@ -295,6 +289,12 @@ function tryMkdir(dir: string): void {
 function argPaths(args: string[], cwd: string): string[] {
   return args
     .map((arg) => (arg.startsWith('-') && arg.includes('=') ? arg.slice(arg.indexOf('=') + 1) : arg))
-    .filter((arg) => arg.length > 0 && arg.length < 4096 && !arg.includes('\0') && (path.isAbsolute(arg) || arg.startsWith('.') || arg.includes('/')))
+    .filter(
+      (arg) =>
+        arg.length > 0 &&
+        arg.length < 4096 &&
+        !arg.includes('\0') &&
+        (path.isAbsolute(arg) || arg.startsWith('.') || arg.includes('/')),
+    )
     .map((arg) => path.resolve(cwd, arg));
 }

@@ -3,7 +3,7 @@
  * reads alike: one file per type, one table (packages.ts). Types only.
  */
 import type { InstallResult } from './npm.js';
-import type { Target } from './types.js';
+import type { PackageTarget } from '../targets/types.js';
 
 export type PackageType = 'npm' | 'pypi' | 'mcpb' | 'oci';
 
@@ -41,13 +41,13 @@ export interface PackageKind {
    * The target's package as the manifest and the install lines name it (`pypi:name==1.2.3`): one
    * install and one cache entry, so it holds what makes the bytes differ (a PyPI index, a bundle's sha256).
    */
-  spec(target: Target): string | undefined;
+  spec(target: PackageTarget): string | undefined;
   /** Why the target's package is not one idemscan installs (a library caller's own targets). */
-  problem(target: Target): string | undefined;
+  problem(target: PackageTarget): string | undefined;
   /** Why no entry of this type can run on this machine (no container engine), checked first. */
   unavailable?(): string | undefined;
-  installed(target: Target, cacheDir: string): boolean;
+  installed(target: PackageTarget, cacheDir: string): boolean;
   /** Installs the packages of `targets` that are missing, each once. */
-  install(targets: Target[], ctx: InstallContext): Promise<InstallResult[]>;
-  launch(target: Target, cacheDir: string): Promise<PackageLaunch>;
+  install(targets: PackageTarget[], ctx: InstallContext): Promise<InstallResult[]>;
+  launch(target: PackageTarget, cacheDir: string): Promise<PackageLaunch>;
 }

@@ -14,8 +14,8 @@ import { installEach, installerEnv } from './install-each.js';
 import type { InstallContext, PackageKind, PackageLaunch } from './package-kind.js';
 import { normalizePypiName, packageUrlProblem, parsePypiSpec, type PypiSpec } from '../model/package-spec.js';
 import { findPython, venvPrefix } from './python.js';
-import { findExecutable } from './sandbox.js';
-import type { Target } from './types.js';
+import { findExecutable } from './executables.js';
+import type { PackageTarget } from '../targets/types.js';
 import { boundedTail } from '../model/bounds.js';
 
 export const DEFAULT_INDEX = 'https://pypi.org/simple';
@@ -53,7 +53,7 @@ export function pypiDir(cacheDir: string, spec: PypiSpec, index: string | undefi
 }
 
 /** The spec a target's package is installed and reported under; its own text when it does not parse (refused). */
-function specOf(t: Target): string {
+function specOf(t: PackageTarget): string {
   const got = parsePypiSpec(t.pypi!);
   return 'error' in got ? `pypi:${t.pypi}` : pypiKey(got, t.index).spec;
 }
@@ -78,19 +78,35 @@ export function pypiInstallCommands(p: PypiPlan): { command: string; args: strin
   if (p.uv) {
     return [
       { command: p.uv, args: ['venv', '--no-config', '--quiet', '--python', p.python, p.venv] },
-      { command: p.uv, args: ['pip', 'install', '--no-config', '--quiet', '--python', py, '--index-url', p.index, ...binary, p.spec] },
+      {
+        command: p.uv,
+        args: ['pip', 'install', '--no-config', '--quiet', '--python', py, '--index-url', p.index, ...binary, p.spec],
+      },
     ];
   }
   return [
     { command: p.python, args: ['-m', 'venv', p.venv] },
     {
       command: py,
-      args: ['-m', 'pip', 'install', '--isolated', '--no-input', '--disable-pip-version-check', '--no-cache-dir', '--quiet', '--index-url', p.index, ...binary, p.spec],
+      args: [
+        '-m',
+        'pip',
+        'install',
+        '--isolated',
+        '--no-input',
+        '--disable-pip-version-check',
+        '--no-cache-dir',
+        '--quiet',
+        '--index-url',
+        p.index,
+        ...binary,
+        p.spec,
+      ],
     },
   ];
 }
 
-const parsed = (t: Target): PypiSpec => {
+const parsed = (t: PackageTarget): PypiSpec => {
   const got = parsePypiSpec(t.pypi!);
   if ('error' in got) throw new Error(got.error);
   return got;
@@ -100,7 +116,7 @@ const parsed = (t: Target): PypiSpec => {
  * Installed, and from the entry's own index, as the marker says: an entry made before the index
  * was part of the cache entry may hold another index's package under PyPI's name.
  */
-const installed = (t: Target, cacheDir: string) => {
+const installed = (t: PackageTarget, cacheDir: string) => {
   const got = parsePypiSpec(t.pypi!);
   if ('error' in got) return false;
   const read = readBoundedTextSync(path.join(pypiDir(cacheDir, got, t.index), INSTALLED), VENV_FILE);
@@ -111,7 +127,7 @@ const installed = (t: Target, cacheDir: string) => {
   return withoutSlash(index) === withoutSlash(t.index ?? DEFAULT_INDEX);
 };
 
-async function installOne(t: Target, ctx: InstallContext): Promise<string | undefined> {
+async function installOne(t: PackageTarget, ctx: InstallContext): Promise<string | undefined> {
   const python = findPython();
   if ('error' in python) return python.error;
   const spec = parsed(t);
@@ -119,16 +135,35 @@ async function installOne(t: Target, ctx: InstallContext): Promise<string | unde
   await rm(dir, { recursive: true, force: true });
   const uv = findExecutable('uv');
   const { execa } = await import('execa');
-  const plan = { uv, python: python.executable, venv: path.join(dir, 'venv'), spec: `${spec.name}==${spec.version}`, index: t.index ?? DEFAULT_INDEX, allowSdist: ctx.allowSdist };
+  const plan = {
+    uv,
+    python: python.executable,
+    venv: path.join(dir, 'venv'),
+    spec: `${spec.name}==${spec.version}`,
+    index: t.index ?? DEFAULT_INDEX,
+    allowSdist: ctx.allowSdist,
+  };
   // Isolated from the user's configuration: no PIP_* or UV_* variable, no config file.
   const env = installerEnv({ PIP_CONFIG_FILE: '/dev/null', UV_NO_CONFIG: '1', PYTHONNOUSERSITE: '1' });
   for (const step of pypiInstallCommands(plan)) {
-    const run = await execa(step.command, step.args, { reject: false, timeout: INSTALL_TIMEOUT_MS, extendEnv: false, env, stdin: 'ignore', cancelSignal: ctx.signal });
+    const run = await execa(step.command, step.args, {
+      reject: false,
+      timeout: INSTALL_TIMEOUT_MS,
+      extendEnv: false,
+      env,
+      stdin: 'ignore',
+      cancelSignal: ctx.signal,
+    });
     if (run.isCanceled) return 'interrupted';
-    if (run.timedOut) return `${path.basename(step.command)} did not finish within ${INSTALL_TIMEOUT_MS / 60_000} minutes`;
-    if (run.exitCode !== 0) return `${path.basename(step.command)} ${step.args.slice(0, 2).join(' ')} failed: ${boundedTail(String(run.stderr || run.message), 2000)}`;
+    if (run.timedOut)
+      return `${path.basename(step.command)} did not finish within ${INSTALL_TIMEOUT_MS / 60_000} minutes`;
+    if (run.exitCode !== 0)
+      return `${path.basename(step.command)} ${step.args.slice(0, 2).join(' ')} failed: ${boundedTail(String(run.stderr || run.message), 2000)}`;
   }
-  await writeFile(path.join(dir, INSTALLED), `${plan.spec} from ${plan.index}${plan.allowSdist ? SDISTS_ALLOWED_TEXT : ''}\n`);
+  await writeFile(
+    path.join(dir, INSTALLED),
+    `${plan.spec} from ${plan.index}${plan.allowSdist ? SDISTS_ALLOWED_TEXT : ''}\n`,
+  );
   return undefined;
 }
 
@@ -140,14 +175,19 @@ export function consoleScripts(venv: string, name: string): string[] {
   for (const py of safeList(lib)) {
     const site = path.join(lib, py, 'site-packages');
     for (const info of safeList(site)) {
-      if (!info.endsWith('.dist-info') || normalizePypiName(info.slice(0, info.indexOf('-') < 0 ? undefined : info.indexOf('-'))) !== want) continue;
+      if (
+        !info.endsWith('.dist-info') ||
+        normalizePypiName(info.slice(0, info.indexOf('-') < 0 ? undefined : info.indexOf('-'))) !== want
+      )
+        continue;
       const read = readBoundedTextSync(path.join(site, info, 'entry_points.txt'), VENV_FILE);
       if ('error' in read) continue;
       let section = '';
       for (const raw of read.text.split('\n')) {
         const line = raw.trim();
         if (line.startsWith('[')) section = line;
-        else if (section === '[console_scripts]' && line.includes('=')) out.push(line.slice(0, line.indexOf('=')).trim());
+        else if (section === '[console_scripts]' && line.includes('='))
+          out.push(line.slice(0, line.indexOf('=')).trim());
       }
     }
   }
@@ -162,14 +202,19 @@ function safeList(dir: string): string[] {
   }
 }
 
-async function launch(t: Target, cacheDir: string): Promise<PackageLaunch> {
+async function launch(t: PackageTarget, cacheDir: string): Promise<PackageLaunch> {
   const spec = parsed(t);
   const dir = pypiDir(cacheDir, spec, t.index);
   const venv = path.join(dir, 'venv');
   const scripts = consoleScripts(venv, spec.name);
-  const chosen = t.bin ?? scripts.find((s) => normalizePypiName(s) === normalizePypiName(spec.name)) ?? (scripts.length === 1 ? scripts[0] : undefined);
+  const chosen =
+    t.bin ??
+    scripts.find((s) => normalizePypiName(s) === normalizePypiName(spec.name)) ??
+    (scripts.length === 1 ? scripts[0] : undefined);
   if (!chosen || !scripts.includes(chosen)) {
-    throw new Error(`${t.pypi} has no console script${t.bin ? ` named "${t.bin}"` : ' named like the package'} (has: ${scripts.join(', ') || 'none'})`);
+    throw new Error(
+      `${t.pypi} has no console script${t.bin ? ` named "${t.bin}"` : ' named like the package'} (has: ${scripts.join(', ') || 'none'})`,
+    );
   }
   const prefix = venvPrefix(venv);
   if (typeof prefix !== 'string') throw new Error(prefix.error);

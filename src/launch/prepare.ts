@@ -1,0 +1,76 @@
+/**
+ * What a scan does to its targets before any server starts: runners (`npx -y pkg`, `uvx
+ * pkg==1.2.3`) become package targets, unpinned npm ones get a version, every package is checked
+ * and, with `install`, installed into the cache. What cannot run is kept as a reason by spec, which
+ * planLaunch (plan.ts) turns into that server's failure.
+ */
+import { type InstallResult } from './npm.js';
+import { installMissing, missingTargets, packageOf, packageProblems } from './packages.js';
+import { npmLaunchTargets, resolveUnpinned, withResolved } from './npm-launch.js';
+import { pypiLaunchTargets } from './pypi-launch.js';
+import { defaultSupport, sandboxSupport } from './sandbox.js';
+import type { Target } from '../targets/types.js';
+
+/** What preparing tells as it goes: installs started and finished, and one-line warnings. */
+export type PrepareEvent =
+  | { type: 'install'; packages: string[]; cacheDir: string }
+  /** One package of the `install` event has finished (installed, failed or interrupted). */
+  | { type: 'installed'; result: InstallResult }
+  /** Something the user should know once, in one line (e.g. --sandbox falling back to less). */
+  | { type: 'warning'; message: string };
+
+/** The part of the scan's options preparing reads (ScanOptions is one). */
+export interface PrepareOptions {
+  /** Install pinned packages that are not in the cache yet. */
+  install?: boolean;
+  /** PyPI: let pip build source distributions (a warning says what that runs). */
+  allowSdist?: boolean;
+  /** `--sandbox`: the note says what this machine's sandbox falls back to. */
+  sandbox?: boolean;
+  signal?: AbortSignal;
+  onProgress?: (event: PrepareEvent) => void;
+}
+
+export interface Prepared {
+  targets: Target[];
+  /** The package specs the targets launch. */
+  specs: string[];
+  /** Why a package cannot run, by spec: resolution, checks and installs that failed. */
+  installErrors: Map<string, string>;
+  installs: InstallResult[];
+}
+
+export const SDIST_WARNING =
+  '--allow-sdist: PyPI packages without a wheel are built from source, which runs their build code (setup.py, build backends) at install time, outside any sandbox, with the network';
+
+/** Runners as package targets, unpinned ones resolved, packages checked and (with `install`) installed. */
+export async function prepareTargets(
+  listed: Target[],
+  options: PrepareOptions,
+  cacheDir: string,
+  concurrency: number,
+): Promise<Prepared> {
+  const warn = (message: string) => options.onProgress?.({ type: 'warning', message });
+  // `npx -y pkg`, `uvx pkg==1.2.3` and the like run from the cache like npm targets; unpinned npm ones get a version first.
+  const launched = pypiLaunchTargets(npmLaunchTargets(listed));
+  const resolution = await resolveUnpinned(launched, !!options.install, cacheDir, options.signal);
+  const targets = withResolved(launched, resolution);
+  const stdio = targets.some((t) => t.transport === 'stdio');
+  const sandboxNote = options.sandbox ? sandboxSupport().note : stdio ? defaultSupport().note : undefined;
+  if (sandboxNote) warn(sandboxNote);
+  const specs = targets.map((t) => packageOf(t)?.spec).filter((s): s is string => s !== undefined);
+  // Target files are checked when read; a library caller's own targets are checked here, before npm or pip runs.
+  const installErrors = new Map(resolution.errors);
+  packageProblems(targets, installErrors);
+  const missing = [...new Set(missingTargets(targets, cacheDir, installErrors).map((p) => p.spec))];
+  const install = missing.length > 0 && !!options.install;
+  if (install) options.onProgress?.({ type: 'install', packages: missing, cacheDir });
+  if (options.allowSdist && targets.some((t) => packageOf(t)?.type === 'pypi')) warn(SDIST_WARNING);
+  const onDone = (result: InstallResult) => options.onProgress?.({ type: 'installed', result });
+  const ctx = { cacheDir, concurrency, signal: options.signal, onDone, allowSdist: options.allowSdist };
+  const installs = install ? await installMissing(targets, ctx, installErrors) : [];
+  for (const r of installs) if (!r.ok) installErrors.set(r.spec, r.error ?? 'install failed');
+  // A note may be several lines (a bundle's sources that failed before one verified): a warning each.
+  for (const r of installs) for (const line of r.note?.split('\n') ?? []) warn(line);
+  return { targets, specs, installErrors, installs };
+}
