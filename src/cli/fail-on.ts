@@ -2,29 +2,17 @@
  * `--fail-on LIST`: the scan exits 1 when anything in the report matches. LIST is comma-separated:
  * a severity (`error`, `warning`, `info`: that severity or a worse one), a rule id (any finding of
  * it), a verdict (any tool with it), `profile` (any finding of a `--profile`) or a profile id (any
- * finding of that profile). Unknown words are a usage error, found before scanning.
+ * finding of that profile). Unknown words are a usage error, found before scanning; the matching
+ * is app/fail-on.ts, a fold over the servers.
  */
 import { BUILTIN_IDS, ruleId } from '../classify/profiles/index.js';
 import type { Profile } from '../classify/profiles/schema.js';
 import { CATALOGUE } from '../model/catalogue.js';
-import { Severity, Verdict, type Report } from '../model/schema.js';
+import { Severity, Verdict } from '../model/schema.js';
+import { RANK, type FailOn } from '../app/fail-on.js';
 import { InputError } from '../model/input-error.js';
-import type { Shown } from '../model/shown.js';
-import { joinShown, msg, show } from '../render/message.js';
+import { msg, show } from '../render/message.js';
 import { splitList, suggest } from './options.js';
-
-export interface FailOn {
-  /** The least severe severity that fails, if any was named. */
-  severity?: Severity;
-  rules: Set<string>;
-  verdicts: Set<Verdict>;
-  /** `drift`: anything changed since the --baseline lock file (report.drift). */
-  drift?: boolean;
-  /** Ids of profiles any finding of which fails. */
-  profiles: Set<string>;
-}
-
-const RANK: Record<Severity, number> = { error: 3, warning: 2, info: 1 };
 
 /** `profiles`: those given with `--profile`, whose ids and rule ids become words too. */
 export function parseFailOn(list: string | undefined, profiles: Profile[] = []): FailOn | undefined {
@@ -70,58 +58,4 @@ export function parseFailOn(list: string | undefined, profiles: Profile[] = []):
     }
   }
   return out;
-}
-
-/** Tools (or servers) named per matched rule or verdict; the rest are counted. */
-export const LISTED = 5;
-
-/** `a/x, a/y, b/z and 4 more`. */
-function listed(names: readonly string[]): Shown {
-  const shown = joinShown(
-    names.slice(0, LISTED).map((n) => msg`${show.name(n)}`),
-    ', ',
-  );
-  return names.length > LISTED ? msg`${shown} and ${names.length - LISTED} more` : shown;
-}
-
-const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`;
-
-/**
- * What matched, one line per rule, verdict or drift, each naming the tools it matched
- * (`server/tool`; the server alone for a server-level finding); empty when nothing did.
- */
-export function failOnMatches(report: Report, failOn: FailOn): Shown[] {
-  const byRule = new Map<string, string[]>();
-  for (const s of report.servers) {
-    for (const f of [...s.tools.flatMap((t) => t.findings), ...s.findings]) {
-      if (f.suppressed) continue; // reviewed and accepted (--suppress): in the report, not in the gate
-      const bySeverity = failOn.severity !== undefined && RANK[f.severity] >= RANK[failOn.severity];
-      const byProfile =
-        failOn.profiles.size > 0 && f.rule.includes('/') && failOn.profiles.has(f.rule.slice(0, f.rule.indexOf('/')));
-      if (!bySeverity && !byProfile && !failOn.rules.has(f.rule)) continue;
-      const where = byRule.get(f.rule) ?? [];
-      where.push(f.tool === undefined ? s.name : `${s.name}/${f.tool}`);
-      byRule.set(f.rule, where);
-    }
-  }
-  const lines = [...byRule].map(
-    ([rule, where]) => msg`${show.name(rule)} (${plural(where.length, 'finding')}): ${listed(where)}`,
-  );
-  for (const v of failOn.verdicts) {
-    const tools = report.servers.flatMap((s) =>
-      s.tools.filter((t) => t.verdict === v).map((t) => `${s.name}/${t.name}`),
-    );
-    if (tools.length > 0) lines.push(msg`${v} (${plural(tools.length, 'tool')}): ${listed(tools)}`);
-  }
-  if (failOn.drift && report.drift?.drifted)
-    lines.push(msg`drift (${plural(report.drift.changes.length, 'change')} since ${show.path(report.drift.baseline)})`);
-  return lines;
-}
-
-/** The message on stderr for an exit 1: a line, then one indented line for each match. */
-export function failOnText(lines: readonly Shown[]): Shown {
-  return msg`idemscan: --fail-on matched:\n${joinShown(
-    lines.map((l) => msg`  ${l}\n`),
-    '',
-  )}`;
 }

@@ -1,0 +1,102 @@
+/**
+ * A scan's post-processors as folds over the stream of servers, so the whole report is in memory
+ * only for a reporter that needs it. Two kinds, in this order for each server:
+ *  - steps, which return the server as the reports show it: named from serverInfo (audit without
+ *    --name), then its findings marked `suppressed` (by the name shown, so after naming). They are
+ *    pure functions of the server, so every pass over the servers gives the same report.
+ *  - tallies, which only look: the summary, the drift against --baseline, the --fail-on matches, the
+ *    sandbox of each stdio server, the names --sarif-uri checks.
+ * The first pass runs both and completes the head (options.suppress, drift), which reporters write
+ * before the servers; every later pass (a reporter's) runs the steps only.
+ */
+import type { SuppressOutcome } from '../compare/suppress.js';
+import { bounded } from '../model/bounds.js';
+import type { ReportHead, ReportStream } from '../model/report-head.js';
+import type { Drift, ServerReport } from '../model/schema.js';
+import type { Shown } from '../model/shown.js';
+import type { Suppressions } from '../model/suppress.js';
+import { SummaryTally } from '../model/summary.js';
+import type { Baseline } from './baseline.js';
+import { FailOnFold, type FailOn } from './fail-on.js';
+
+export interface PostProcessors {
+  /** `audit` without `--name`: each server named by what it calls itself. */
+  nameFromServerInfo?: boolean;
+  suppress?: Suppressions;
+  baseline?: Baseline;
+  failOn?: FailOn;
+  /** `--sarif-uri`: the server names its warnings check. */
+  names?: boolean;
+}
+
+/** What the first pass gathered, besides the stream every later pass reads. */
+export interface Processed {
+  /** The report as the reporters read it: the completed head, the summary, the servers through the steps. */
+  stream: ReportStream;
+  drift?: Drift;
+  suppress?: SuppressOutcome;
+  /** The --fail-on matches, one line each; empty without --fail-on. */
+  failOn: Shown[];
+  /** Stdio servers by `target.sandbox`. */
+  sandbox: Map<string, number>;
+  /** Every server's name, when `names` was asked. */
+  names: string[];
+}
+
+/**
+ * `audit` without `--name`: the server is named by what it calls itself (serverInfo.name), not by
+ * the command that started it (`node`, `npx`) or the URL's host. Already redacted and bounded.
+ */
+export function nameFromServerInfo(s: ServerReport): ServerReport {
+  const own = s.serverInfo?.name?.trim();
+  return own ? { ...s, name: bounded(own, 100) } : s;
+}
+
+/**
+ * Reads `servers` once for the tallies; `settle` (the CLI's signal check) sees the head and the
+ * count before the post-processors add to it, as the report's keys are written in that order.
+ */
+export async function postProcess(
+  head: ReportHead,
+  servers: () => Iterable<ServerReport>,
+  post: PostProcessors,
+  settle: (head: ReportHead, scanned: number) => Promise<ReportHead> = async (h) => h,
+): Promise<Processed> {
+  // Imported when used: each brings zod schemas, built at import, that an audit without them does without.
+  const suppress = post.suppress && new (await import('../compare/suppress.js')).SuppressFold(post.suppress);
+  const step = (s: ServerReport, count: boolean) => {
+    const shown = post.nameFromServerInfo ? nameFromServerInfo(s) : s;
+    return suppress ? suppress.mark(shown, count) : shown;
+  };
+  const summary = new SummaryTally();
+  const { baseline } = post;
+  const drift =
+    baseline && new (await import('../compare/drift.js')).DriftFold(baseline.lock, baseline.file, !!head.options.shard);
+  const failOn = post.failOn && new FailOnFold(post.failOn);
+  const sandbox = new Map<string, number>();
+  const names: string[] = [];
+  for (const s of servers()) {
+    const shown = step(s, true);
+    summary.add(shown);
+    drift?.add(shown);
+    failOn?.add(shown);
+    if (shown.target.sandbox) sandbox.set(shown.target.sandbox, (sandbox.get(shown.target.sandbox) ?? 0) + 1);
+    if (post.names) names.push(shown.name);
+  }
+  const sum = summary.summary();
+  let done = await settle(head, sum.servers);
+  if (suppress) done = { ...done, options: { ...done.options, suppress: suppress.option() } };
+  const found = drift?.drift();
+  if (found) done = { ...done, drift: found };
+  function* later() {
+    for (const s of servers()) yield step(s, false);
+  }
+  return {
+    stream: { head: done, summary: sum, servers: later },
+    drift: found,
+    suppress: suppress?.outcome(),
+    failOn: failOn?.matches(found) ?? [],
+    sandbox,
+    names,
+  };
+}
