@@ -9,6 +9,7 @@
  * The first pass runs both and completes the head (options.suppress, drift), which reporters write
  * before the servers; every later pass (a reporter's) runs the steps only.
  */
+import type { DriftFold } from '../compare/drift.js';
 import type { SuppressOutcome } from '../compare/suppress.js';
 import { bounded } from '../model/bounds.js';
 import type { ReportHead, ReportStream } from '../model/report-head.js';
@@ -52,6 +53,27 @@ export function nameFromServerInfo(s: ServerReport): ServerReport {
   return own ? { ...s, name: bounded(own, 100) } : s;
 }
 
+/** The folds that only look, each fed every server as the reports show it. */
+class Tallies {
+  readonly summary = new SummaryTally();
+  readonly sandbox = new Map<string, number>();
+  readonly names: string[] = [];
+
+  constructor(
+    private readonly post: PostProcessors,
+    readonly drift: DriftFold | undefined,
+    readonly failOn: FailOnFold | undefined,
+  ) {}
+
+  add(s: ServerReport): void {
+    this.summary.add(s);
+    this.drift?.add(s);
+    this.failOn?.add(s);
+    if (s.target.sandbox) this.sandbox.set(s.target.sandbox, (this.sandbox.get(s.target.sandbox) ?? 0) + 1);
+    if (this.post.names) this.names.push(s.name);
+  }
+}
+
 /**
  * Reads `servers` once for the tallies; `settle` (the CLI's signal check) sees the head and the
  * count before the post-processors add to it, as the report's keys are written in that order.
@@ -68,23 +90,13 @@ export async function postProcess(
     const shown = post.nameFromServerInfo ? nameFromServerInfo(s) : s;
     return suppress ? suppress.mark(shown, count) : shown;
   };
-  const summary = new SummaryTally();
   const { baseline } = post;
   const drift =
     baseline && new (await import('../compare/drift.js')).DriftFold(baseline.lock, baseline.file, !!head.options.shard);
-  const failOn = post.failOn && new FailOnFold(post.failOn);
-  const sandbox = new Map<string, number>();
-  const names: string[] = [];
-  for (const s of servers()) {
-    const shown = step(s, true);
-    summary.add(shown);
-    drift?.add(shown);
-    failOn?.add(shown);
-    if (shown.target.sandbox) sandbox.set(shown.target.sandbox, (sandbox.get(shown.target.sandbox) ?? 0) + 1);
-    if (post.names) names.push(shown.name);
-  }
-  const sum = summary.summary();
-  let done = await settle(head, sum.servers);
+  const tallies = new Tallies(post, drift, post.failOn && new FailOnFold(post.failOn));
+  for (const s of servers()) tallies.add(step(s, true));
+  const summary = tallies.summary.summary();
+  let done = await settle(head, summary.servers);
   if (suppress) done = { ...done, options: { ...done.options, suppress: suppress.option() } };
   const found = drift?.drift();
   if (found) done = { ...done, drift: found };
@@ -92,11 +104,11 @@ export async function postProcess(
     for (const s of servers()) yield step(s, false);
   }
   return {
-    stream: { head: done, summary: sum, servers: later },
+    stream: { head: done, summary, servers: later },
     drift: found,
     suppress: suppress?.outcome(),
-    failOn: failOn?.matches(found) ?? [],
-    sandbox,
-    names,
+    failOn: tallies.failOn?.matches(found) ?? [],
+    sandbox: tallies.sandbox,
+    names: tallies.names,
   };
 }

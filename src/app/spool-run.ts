@@ -60,44 +60,38 @@ export function openSpool(out: string, targets: readonly Target[], settings: Spo
   const keyOf = (position: number) => keys[position]!;
   const there = lstatSync(file, { throwIfNoEntry: false });
   if (there?.isDirectory()) throw new InputError(`${SPOOL_FILE} there is a directory`, { field: '--out', file: out });
-  if (!settings.resume) {
-    // Said even with -q: the servers an interrupted scan kept are about to go.
-    if (there?.isFile())
-      say.warn(msg`replacing ${show.path(file)}, the servers an interrupted scan kept (--resume keeps them)`);
-    const start = { schemaVersion: SCHEMA_VERSION, startedAt: new Date().toISOString(), run: settings.run };
-    const spool = FileSpool.create(file, start, keyOf, key);
-    return { spool, resumed: new Set(), startedAt: start.startedAt, unkept: key.unkept };
-  }
+  if (settings.resume) return resumeSpool(file, targets, { keys, key, run: settings.run }, say);
+  // Said even with -q: the servers an interrupted scan kept are about to go.
+  if (there?.isFile())
+    say.warn(msg`replacing ${show.path(file)}, the servers an interrupted scan kept (--resume keeps them)`);
+  const start = { schemaVersion: SCHEMA_VERSION, startedAt: new Date().toISOString(), run: settings.run };
+  const spool = FileSpool.create(file, start, keyOf, key);
+  return { spool, resumed: new Set(), startedAt: start.startedAt, unkept: key.unkept };
+}
 
+/** `--resume`: the spool there read back, checked, and carried into a new one for the servers still listed. */
+function resumeSpool(
+  file: string,
+  targets: readonly Target[],
+  spoolKeys: { keys: string[]; key: SpoolKey; run: SpoolRun },
+  say: Say,
+): OpenedSpool {
+  const { keys, key } = spoolKeys;
   if (key.unkept)
     throw new InputError(msg`--resume: no spool key to check the spool with (${show.reason(key.unkept)})`);
   const old = readSpool(file, key);
-  checkHeader(file, old.header, settings.run);
-  const byKey = new Map<string, number>();
-  keys.forEach((k, i) => {
-    if (!byKey.has(k)) byKey.set(k, i);
-  });
-  const names = new Set(targets.map((t) => t.name));
+  checkHeader(file, old.header, spoolKeys.run);
   // Built beside the old spool, then renamed over it: an interruption now loses nothing either. It
   // has an id of its own, so each line read back is signed anew for its place in it.
-  const next = FileSpool.create(`${file}.${process.pid}.resume`, old.header, keyOf, key);
-  const resumed = new Set<number>();
-  const unlisted: string[] = [];
-  let changed = 0;
+  const next = FileSpool.create(`${file}.${process.pid}.resume`, old.header, (at) => keys[at]!, key);
+  let carried: Carried;
   try {
-    for (const { entry } of old.lines()) {
-      const at = byKey.get(entry.key);
-      if (!names.has(entry.server.name)) unlisted.push(entry.server.name);
-      else if (at === undefined || targets[at]!.name !== entry.server.name) changed += 1;
-      else if (!resumed.has(at)) {
-        next.addLine(at, JSON.stringify(entry));
-        resumed.add(at);
-      }
-    }
+    carried = carry(old.lines(), targets, keys, next);
   } catch (err) {
     next.remove();
     throw err;
   }
+  const { resumed, unlisted, changed } = carried;
   if (unlisted.length > 0) {
     // Another list, or another shard: resuming would drop those servers for good.
     next.remove();
@@ -112,6 +106,40 @@ export function openSpool(out: string, targets: readonly Target[], settings: Spo
   if (changed > 0 || old.truncated) say.tell(said);
   else say.note(said);
   return { spool, resumed, startedAt: old.header.startedAt };
+}
+
+interface Carried {
+  /** Positions of the targets whose servers were carried over. */
+  resumed: Set<number>;
+  /** Servers of the spool that no target of this list names. */
+  unlisted: string[];
+  /** Servers whose target's launch recipe changed since: scanned again. */
+  changed: number;
+}
+
+/** The old spool's lines of targets still listed and unchanged into `next`, each once. */
+function carry(
+  lines: ReturnType<ReturnType<typeof readSpool>['lines']>,
+  targets: readonly Target[],
+  keys: readonly string[],
+  next: FileSpool,
+): Carried {
+  const byKey = new Map<string, number>();
+  keys.forEach((k, i) => {
+    if (!byKey.has(k)) byKey.set(k, i);
+  });
+  const names = new Set(targets.map((t) => t.name));
+  const out: Carried = { resumed: new Set(), unlisted: [], changed: 0 };
+  for (const { entry } of lines) {
+    const at = byKey.get(entry.key);
+    if (!names.has(entry.server.name)) out.unlisted.push(entry.server.name);
+    else if (at === undefined || targets[at]!.name !== entry.server.name) out.changed += 1;
+    else if (!out.resumed.has(at)) {
+      next.addLine(at, JSON.stringify(entry));
+      out.resumed.add(at);
+    }
+  }
+  return out;
 }
 
 /** The spool's report schema and run options are this scan's, or --resume would mix two kinds of report. */

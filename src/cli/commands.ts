@@ -9,7 +9,7 @@ import { SDIST_WARNING, type ScanOptions } from '../scan.js';
 import { InputError } from '../model/input-error.js';
 import { msg, show } from '../render/message.js';
 import { failOnText } from '../app/fail-on.js';
-import { runScan, type ScanEvents, type ScanFacts, type ScanRunSettings } from '../app/scan-run.js';
+import { runScan, type ScanEvents, type ScanFacts, type ScanResult, type ScanRunSettings } from '../app/scan-run.js';
 import { checkReportFiles } from '../app/write-reports.js';
 import { EXIT } from './exit.js';
 import { lines, note, tell, warn } from './say.js';
@@ -126,29 +126,15 @@ async function run(
   extra: Extra = {},
 ): Promise<void> {
   if (targets.length === 0 && !extra.shard) throw new InputError('no targets to scan');
-  const files = { out: flags.out, formats: flags.format, json: flags.json };
-  await checkReportFiles(files); // output paths that cannot be written are input errors before the scan
-  const lockFiles =
-    flags.baseline !== undefined ||
-    flags.lock !== undefined ||
-    flags.rulesBaseUrl !== undefined ||
-    prepared.failOn?.drift;
-  const baseline = lockFiles // and lock files that cannot be read or written
-    ? await (await import('../app/baseline.js')).prepareBaseline(flags, prepared.failOn?.drift)
-    : undefined;
-  const oauth = oauthScanOptions(flags, extra.named); // and a --client-secret-env variable that is not set
+  const { files, baseline, oauth } = await checkBefore(prepared, flags, extra);
   const progress = new ScanProgress(process.stderr, flags.quiet); // progress lines have their own writer
   const interrupt = watchSignals();
   const { suppress, failOn, sarifUris } = prepared;
+  const options = scanOptions(flags, prepared, extra, skipped);
   const result = await runScan(
     {
       targets,
-      options: {
-        ...scanOptions(flags, prepared, extra, skipped),
-        oauth,
-        signal: interrupt.signal,
-        onProgress: progress.onEvent,
-      },
+      options: { ...options, oauth, signal: interrupt.signal, onProgress: progress.onEvent },
       writer,
       files,
       render: { rulesBaseUrl: flags.rulesBaseUrl, sarifUris },
@@ -160,7 +146,15 @@ async function run(
     },
     events(progress, targets.length),
   );
-  await printResult(result.report, writer === 'audit' ? 'tools' : 'table', {
+  await showResult(result, flags, writer === 'audit' ? 'tools' : 'table');
+  result.close();
+  // Read again: a signal that came while the table was printed still decides the exit.
+  process.exitCode = exitCode({ ...result.facts, interrupted: interrupt.interrupted });
+}
+
+/** The table (audit: the tool view), then which sandbox ran. */
+async function showResult(result: ScanResult, flags: ScanFlags, view: 'table' | 'tools'): Promise<void> {
+  await printResult(result.report, view, {
     quiet: flags.quiet,
     jsonToStdout: flags.json === '-',
     rulesBaseUrl: flags.rulesBaseUrl,
@@ -168,9 +162,20 @@ async function run(
   });
   const sandboxed = result.report.head.options.sandbox === true;
   for (const line of sandboxLines(result.sandbox, sandboxed, process.getuid?.() === 0)) note(line);
-  result.close();
-  // Read again: a signal that came while the table was printed still decides the exit.
-  process.exitCode = exitCode({ ...result.facts, interrupted: interrupt.interrupted });
+}
+
+/** What can be checked before the scan starts, each an input error then rather than a lost scan. */
+async function checkBefore(prepared: Prepared, flags: ScanFlags, extra: Extra) {
+  const files = { out: flags.out, formats: flags.format, json: flags.json };
+  await checkReportFiles(files); // output paths that cannot be written
+  const drift = prepared.failOn?.drift;
+  const lockFiles =
+    flags.baseline !== undefined || flags.lock !== undefined || flags.rulesBaseUrl !== undefined || drift;
+  const baseline = lockFiles // lock files that cannot be read or written
+    ? await (await import('../app/baseline.js')).prepareBaseline(flags, drift)
+    : undefined;
+  const oauth = oauthScanOptions(flags, extra.named); // a --client-secret-env variable that is not set
+  return { files, baseline, oauth };
 }
 
 /** The scan's options from the flags (the signal, progress and OAuth are the run's). */

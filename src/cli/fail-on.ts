@@ -28,11 +28,7 @@ export function parseFailOn(list: string | undefined, profiles: Profile[] = []):
   const profileIds = new Set(profiles.map((p) => p.id));
   for (const word of words) {
     if (word === 'profile' || profileIds.has(word) || (BUILTIN_IDS as readonly string[]).includes(word)) {
-      if (word === 'profile' && profiles.length === 0)
-        throw new InputError('--fail-on profile: no --profile was given');
-      if (word !== 'profile' && !profileIds.has(word))
-        throw new InputError(`--fail-on ${word}: add --profile ${word}, or its findings are never looked for`);
-      for (const id of word === 'profile' ? profileIds : [word]) out.profiles.add(id);
+      for (const id of profileWord(word, profileIds)) out.profiles.add(id);
       continue;
     }
     const sev = Severity.safeParse(word);
@@ -42,20 +38,23 @@ export function parseFailOn(list: string | undefined, profiles: Profile[] = []):
       if (!out.severity || RANK[sev.data] < RANK[out.severity]) out.severity = sev.data;
     } else if (verdict.success) out.verdicts.add(verdict.data);
     else if (ruleIds.has(word)) out.rules.add(word);
-    else {
-      const near = suggest(word, [
-        ...Severity.options,
-        ...Verdict.options,
-        'drift',
-        'profile',
-        ...BUILTIN_IDS,
-        ...profileIds,
-        ...ruleIds,
-      ]);
-      const hint = near ? msg`; did you mean "${show.name(near)}"?` : msg``;
-      const expected = `a severity (${Severity.options.join(', ')}), a verdict (${Verdict.options.join(', ')}), drift (with --baseline), a rule id (see docs/rules/README.md), profile, or the id of a --profile`;
-      throw new InputError(msg`--fail-on: unknown "${show.name(word)}"${hint} (expected ${expected})`);
-    }
+    else throw notAWord(word, [...profileIds, ...ruleIds]);
   }
   return out;
+}
+
+/** `profile` (every --profile) or a profile's id: the ids it stands for, if those profiles were given. */
+function profileWord(word: string, profileIds: ReadonlySet<string>): Iterable<string> {
+  if (word === 'profile' && profileIds.size === 0) throw new InputError('--fail-on profile: no --profile was given');
+  if (word !== 'profile' && !profileIds.has(word))
+    throw new InputError(`--fail-on ${word}: add --profile ${word}, or its findings are never looked for`);
+  return word === 'profile' ? profileIds : [word];
+}
+
+/** A word that is none of them, with the nearest known one (`known`: the profile and rule ids). */
+function notAWord(word: string, known: readonly string[]): InputError {
+  const near = suggest(word, [...Severity.options, ...Verdict.options, 'drift', 'profile', ...BUILTIN_IDS, ...known]);
+  const hint = near ? msg`; did you mean "${show.name(near)}"?` : msg``;
+  const expected = `a severity (${Severity.options.join(', ')}), a verdict (${Verdict.options.join(', ')}), drift (with --baseline), a rule id (see docs/rules/README.md), profile, or the id of a --profile`;
+  return new InputError(msg`--fail-on: unknown "${show.name(word)}"${hint} (expected ${expected})`);
 }
