@@ -16,7 +16,8 @@ import { MemorySink } from '../spool/sink.js';
 import type { Target } from '../targets/types.js';
 import { postProcess, type PostProcessors, type Processed } from './post-process.js';
 import type { Say } from './say.js';
-import { writeReports, type ReportFiles } from './write-reports.js';
+import type { Baseline, LockSettings } from './baseline.js';
+import { checkReportFiles, writeReports, type ReportFiles } from './write-reports.js';
 
 /** What a run tells its caller besides lines to show. */
 export interface ScanEvents extends Say {
@@ -75,13 +76,30 @@ interface Source {
 }
 type ServerReport = Report['servers'][number];
 
+/**
+ * What can be checked before the scan (output paths that cannot be written, lock files that cannot
+ * be read or written), each an input error then rather than a lost scan; the lock to compare with.
+ * A spooled scan limits the heap's growth first: read at the default, a 10,000-server --baseline
+ * lock (22 MB) leaves a heap sized for several times it, which the scan then fills.
+ */
+export async function checkScan(
+  files: ReportFiles,
+  locks: LockSettings & { drift?: boolean },
+  spooled: boolean,
+): Promise<Baseline | undefined> {
+  if (spooled) (await import('./spool-run.js')).limitHeapGrowth();
+  await checkReportFiles(files);
+  const { baseline, lock, rulesBaseUrl, drift } = locks;
+  if (baseline === undefined && lock === undefined && rulesBaseUrl === undefined && !drift) return undefined;
+  return (await import('./baseline.js')).prepareBaseline(locks, drift);
+}
+
 export async function runScan(settings: ScanRunSettings, events: ScanEvents): Promise<ScanResult> {
   const { targets, interrupt } = settings;
   const spooling = settings.spool && (await import('./spool-run.js'));
   const opened = spooling?.openSpool(settings.files.out!, targets, settings.spool!, events);
   let source: Source;
   if (spooling && opened) {
-    spooling.limitHeapGrowth();
     const run = await scanInto(targets, { ...settings.options, resumed: opened.resumed }, opened.spool);
     source = spooling.spooledServers(opened, run);
   } else source = await inMemory(targets, settings.options);

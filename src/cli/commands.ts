@@ -9,8 +9,14 @@ import { SDIST_WARNING, type ScanOptions } from '../scan.js';
 import { InputError } from '../model/input-error.js';
 import { msg, show } from '../render/message.js';
 import { failOnText } from '../app/fail-on.js';
-import { runScan, type ScanEvents, type ScanFacts, type ScanResult, type ScanRunSettings } from '../app/scan-run.js';
-import { checkReportFiles } from '../app/write-reports.js';
+import {
+  checkScan,
+  runScan,
+  type ScanEvents,
+  type ScanFacts,
+  type ScanResult,
+  type ScanRunSettings,
+} from '../app/scan-run.js';
 import { EXIT } from './exit.js';
 import { lines, note, tell, warn } from './say.js';
 import { urlScheme } from './options.js';
@@ -126,7 +132,7 @@ async function run(
   extra: Extra = {},
 ): Promise<void> {
   if (targets.length === 0 && !extra.shard) throw new InputError('no targets to scan');
-  const { files, baseline, oauth } = await checkBefore(prepared, flags, extra);
+  const { files, baseline, oauth } = await checkBefore(prepared, flags, writer, extra);
   const progress = new ScanProgress(process.stderr, flags.quiet); // progress lines have their own writer
   const interrupt = watchSignals();
   const { suppress, failOn, sarifUris } = prepared;
@@ -165,16 +171,10 @@ async function showResult(result: ScanResult, flags: ScanFlags, view: 'table' | 
 }
 
 /** What can be checked before the scan starts, each an input error then rather than a lost scan. */
-async function checkBefore(prepared: Prepared, flags: ScanFlags, extra: Extra) {
+async function checkBefore(prepared: Prepared, flags: ScanFlags, writer: ScanRunSettings['writer'], extra: Extra) {
   const files = { out: flags.out, formats: flags.format, json: flags.json };
-  await checkReportFiles(files); // output paths that cannot be written
-  const drift = prepared.failOn?.drift;
-  const lockFiles =
-    flags.baseline !== undefined || flags.lock !== undefined || flags.rulesBaseUrl !== undefined || drift;
-  const baseline = lockFiles // lock files that cannot be read or written
-    ? await (await import('../app/baseline.js')).prepareBaseline(flags, drift)
-    : undefined;
-  const oauth = oauthScanOptions(flags, extra.named); // a --client-secret-env variable that is not set
+  const baseline = await checkScan(files, { ...flags, drift: prepared.failOn?.drift }, writer === 'scan');
+  const oauth = oauthScanOptions(flags, extra.named); // and a --client-secret-env variable that is not set
   return { files, baseline, oauth };
 }
 
