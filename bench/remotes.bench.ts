@@ -3,7 +3,10 @@
  * default settings (`scan LIST --out DIR`: --http-concurrency 64, report.json, the table), all N
  * served on loopback by one fixture process (hostile-http.mjs MODE=tools, /mcp/<i>, 3 tools each).
  * The goals: 5,000 in <= 45 s and <= 300 MiB peak RSS; 10,000 in <= 90 s and <= 300 MiB.
- *   npm run build && node --import tsx bench/remotes.bench.ts [COUNTS=1000,2000,5000,10000] [ROUNDS=1]
+ * `post` adds the post-processors (issue 27): `--suppress` (every missing-annotations finding),
+ * `--baseline` (the lock of the same list, written first by `idemscan lock`) and `--fail-on warning`;
+ * 10,000 of them: 344-348 MiB before app/post-process.ts and checkScan, 244-246 MiB after (183 without).
+ *   npm run build && node --import tsx bench/remotes.bench.ts [COUNTS=1000,2000,5000,10000] [ROUNDS=1] [post]
  * IDEMSCAN_CLI=/path/to/dist/cli/main.js measures another build.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -12,19 +15,28 @@ import path from 'node:path';
 import { FIXTURES } from '../test/fixtures/index.js';
 import { CLI, listen, timedCli } from './cli-timing.js';
 
-const [countsArg = '1000,2000,5000,10000', roundsArg = '1'] = process.argv.slice(2);
+const [countsArg = '1000,2000,5000,10000', roundsArg = '1', mode = ''] = process.argv.slice(2);
 const dir = mkdtempSync(path.join(os.tmpdir(), 'idemscan-remotes-bench-'));
 const endpoints = await listen(FIXTURES.hostileHttp, { MODE: 'tools', TOOLS: '3' });
-console.log(`CLI: ${CLI}`);
+const suppressFile = path.join(dir, 'suppress.json');
+writeFileSync(suppressFile, JSON.stringify([{ rule: 'missing-annotations', reason: 'bench' }]));
+console.log(`CLI: ${CLI}${mode === 'post' ? ' (with --suppress, --baseline, --fail-on warning)' : ''}`);
 console.log('servers | seconds | servers/s | peak RSS MiB | report.json MiB | ok');
 try {
   for (const n of countsArg.split(',').map(Number)) {
     const list = path.join(dir, `remotes-${n}.json`);
     const servers = Array.from({ length: n }, (_, i) => ({ name: `remote-${i}`, url: `${endpoints.url}/${i}` }));
     writeFileSync(list, JSON.stringify({ servers }));
+    const cache = path.join(dir, 'cache');
+    const post: string[] = [];
+    if (mode === 'post') {
+      const lock = path.join(dir, `lock-${n}.json`);
+      timedCli(['lock', list, '--lock', lock, '--cache-dir', cache]);
+      post.push('--suppress', suppressFile, '--baseline', lock, '--fail-on', 'warning');
+    }
     for (let round = 0; round < Number(roundsArg); round++) {
       const out = path.join(dir, `out-${n}-${round}`);
-      const r = timedCli(['scan', list, '--out', out, '--cache-dir', path.join(dir, 'cache')]);
+      const r = timedCli(['scan', list, '--out', out, '--cache-dir', cache, ...post]);
       const text = readFileSync(path.join(out, 'report.json'), 'utf8');
       const ok = (JSON.parse(text) as { summary: { serversOk: number } }).summary.serversOk;
       console.log(

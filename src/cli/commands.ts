@@ -1,4 +1,3 @@
-import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defaultCacheDir } from '../model/cache-dir.js';
 import { TOOL_VERSION } from '../model/version.js';
@@ -6,25 +5,29 @@ import type { InstallResult } from '../launch/npm.js';
 import { ENV_NAME } from '../targets/expand.js';
 import { parseShard, selectShard } from '../targets/shard.js';
 import type { SkippedTarget, Target } from '../targets/types.js';
-import { REPORTERS } from '../render/index.js';
-import type { Report, Summary } from '../model/schema.js';
-import { streamOf, wholeReport, type ReportStream } from '../model/report-head.js';
-import { scan, scanInto, type ScanOptions } from '../scan.js';
+import type { ScanOptions } from '../scan.js';
 import { SDIST_WARNING } from '../launch/prepare.js';
 import { InputError } from '../model/input-error.js';
 import { msg, show } from '../render/message.js';
+import { failOnText } from '../app/fail-on.js';
+import {
+  checkScan,
+  runScan,
+  type ScanEvents,
+  type ScanFacts,
+  type ScanResult,
+  type ScanRunSettings,
+} from '../app/scan-run.js';
 import { EXIT } from './exit.js';
 import { lines, note, tell, warn } from './say.js';
 import { urlScheme } from './options.js';
-import type { FailOn } from './fail-on.js';
 import { addDiscovered } from './discovered.js';
 import { oauthScanOptions } from './oauth-flags.js';
 import type { AuditFlags, ScanFlags } from './flags.js';
 import { auditTarget } from './audit-target.js';
-import { checkOutputs, writeOutputs } from './write-reports.js';
 import { unscannedText, watchSignals } from './signals.js';
 import { InstallProgress, ScanProgress } from './progress.js';
-import { nameFromServerInfo, printResult, sandboxLines } from './print-scan.js';
+import { printResult, reportFileOf, sandboxLines } from './print-scan.js';
 
 // What only some runs need is imported when they need it (target files, profiles, --fail-on, lock
 // files): each brings zod schemas, built at import, that `audit` of one server does without.
@@ -51,9 +54,8 @@ export async function scanCommand(
   if (flags.discover) loaded = await addDiscovered(loaded, { projectConfigs: flags.projectConfigs, allowEnv });
   tellSkipped(loaded.skipped);
   // A shard may be empty (more shards than servers): that is an empty report, not an error.
-  await run(prepared, shard ? selectShard(loaded.targets, shard) : loaded.targets, flags, 'table', loaded.skipped, {
-    shard,
-  });
+  const targets = shard ? selectShard(loaded.targets, shard) : loaded.targets;
+  await run(prepared, targets, flags, flags.lock === undefined ? 'scan' : 'lock', loaded.skipped, { shard });
 }
 
 /** `--allow-env` names, each a variable name (a typo would silently allow nothing). */
@@ -90,10 +92,10 @@ async function profilesOf(names: string[]) {
 export async function auditCommand(words: string[], flags: AuditFlags): Promise<void> {
   const targets =
     flags.tools !== undefined
-      ? await (await import('./static-audit.js')).staticTargets(flags.tools, words, flags.name)
+      ? await (await import('../app/static-audit.js')).staticTargets(flags.tools, words, flags.name)
       : [auditTarget(words, flags)];
   // The URL given here is the one server --client-id is for.
-  await run(await prepare(flags), targets, flags, 'tools', [], {
+  await run(await prepare(flags), targets, flags, 'audit', [], {
     nameFromServerInfo: flags.name === undefined && flags.tools === undefined,
     named: targets[0]?.kind === 'remote' ? targets[0].url : undefined,
   });
@@ -113,33 +115,73 @@ async function prepare(flags: ScanFlags) {
           profiles.map((p) => p.profile),
         ); // and unknown --fail-on words
   const sarifUris = flags.sarifUri?.length // and --sarif-uri paths outside the repository
-    ? (await import('./sarif-uri.js')).parseSarifUris(flags.sarifUri)
+    ? (await import('../app/sarif-uri.js')).parseSarifUris(flags.sarifUri)
     : undefined;
-  const suppress = await (await import('./suppress-flag.js')).loadSuppress(flags.suppress); // and suppression entries without a reason
+  const suppress = await (await import('../app/suppress-file.js')).loadSuppress(flags.suppress); // and suppression entries without a reason
   return { profiles, failOn, sarifUris, suppress };
 }
 
+type Prepared = Awaited<ReturnType<typeof prepare>>;
+type Extra = Pick<ScanOptions, 'shard'> & { nameFromServerInfo?: boolean; named?: string };
+
 async function run(
-  prepared: Awaited<ReturnType<typeof prepare>>,
+  prepared: Prepared,
   targets: Target[],
   flags: ScanFlags,
-  view: 'table' | 'tools',
+  writer: ScanRunSettings['writer'],
   skipped: ScanOptions['skipped'],
-  extra: Pick<ScanOptions, 'shard'> & { nameFromServerInfo?: boolean; named?: string } = {},
+  extra: Extra = {},
 ): Promise<void> {
   if (targets.length === 0 && !extra.shard) throw new InputError('no targets to scan');
-  const formats = flags.format;
-  const { profiles, failOn, sarifUris, suppress } = prepared;
-  await checkOutputs(flags, formats); // output paths that cannot be written are input errors before the scan
-  const lockFiles =
-    flags.baseline !== undefined || flags.lock !== undefined || flags.rulesBaseUrl !== undefined || failOn?.drift
-      ? await import('./baseline.js')
-      : undefined;
-  const baseline = await lockFiles?.prepareBaseline(flags, failOn); // and lock files that cannot be read or written
-  const oauth = oauthScanOptions(flags, extra.named); // and a --client-secret-env variable that is not set
+  const { files, baseline, oauth } = await checkBefore(prepared, flags, writer, extra);
   const progress = new ScanProgress(process.stderr, flags.quiet); // progress lines have their own writer
   const interrupt = watchSignals();
-  const options: ScanOptions = {
+  const { suppress, failOn, sarifUris } = prepared;
+  const options = scanOptions(flags, prepared, extra, skipped);
+  const result = await runScan(
+    {
+      targets,
+      options: { ...options, oauth, signal: interrupt.signal, onProgress: progress.onEvent },
+      writer,
+      files,
+      render: { rulesBaseUrl: flags.rulesBaseUrl, sarifUris },
+      post: { nameFromServerInfo: extra.nameFromServerInfo, suppress, baseline, failOn },
+      // `scan` spools each server to --out as it finishes (flat memory, --resume); audit and lock keep one report.
+      spool: writer === 'scan' ? spoolSettings(flags) : undefined,
+      lock: flags.lock,
+      interrupt,
+    },
+    events(progress, targets.length),
+  );
+  await showResult(result, flags, writer === 'audit' ? 'tools' : 'table');
+  result.close();
+  // Read again: a signal that came while the table was printed still decides the exit.
+  process.exitCode = exitCode({ ...result.facts, interrupted: interrupt.interrupted });
+}
+
+/** The table (audit: the tool view), then which sandbox ran. */
+async function showResult(result: ScanResult, flags: ScanFlags, view: 'table' | 'tools'): Promise<void> {
+  await printResult(result.report, view, {
+    quiet: flags.quiet,
+    jsonToStdout: flags.json === '-',
+    rulesBaseUrl: flags.rulesBaseUrl,
+    reportFile: reportFileOf(flags),
+  });
+  const sandboxed = result.report.head.options.sandbox === true;
+  for (const line of sandboxLines(result.sandbox, sandboxed, process.getuid?.() === 0)) note(line);
+}
+
+/** What can be checked before the scan starts, each an input error then rather than a lost scan. */
+async function checkBefore(prepared: Prepared, flags: ScanFlags, writer: ScanRunSettings['writer'], extra: Extra) {
+  const files = { out: flags.out, formats: flags.format, json: flags.json };
+  const baseline = await checkScan(files, { ...flags, drift: prepared.failOn?.drift }, writer === 'scan');
+  const oauth = oauthScanOptions(flags, extra.named); // and a --client-secret-env variable that is not set
+  return { files, baseline, oauth };
+}
+
+/** The scan's options from the flags (the signal, progress and OAuth are the run's). */
+function scanOptions(flags: ScanFlags, prepared: Prepared, extra: Extra, skipped: ScanOptions['skipped']): ScanOptions {
+  return {
     concurrency: flags.concurrency ?? 1,
     httpConcurrency: flags.httpConcurrency ?? 1,
     timeoutMs: flags.timeout,
@@ -147,87 +189,54 @@ async function run(
     maxPages: flags.maxPages,
     trust: flags.trust,
     trustServerInfo: extra.nameFromServerInfo,
-    profiles,
+    profiles: prepared.profiles,
     sandbox: flags.sandbox,
     install: flags.install,
     cacheDir: flags.cacheDir,
     allowSdist: flags.allowSdist,
-    oauth,
     skipped,
     shard: extra.shard,
-    signal: interrupt.signal,
-    onProgress: progress.onEvent,
   };
-  // `scan` spools each server to --out as it finishes (flat memory, --resume); audit and lock keep one report.
-  const spooling = view === 'table' && flags.lock === undefined ? await import('./spool-run.js') : undefined;
-  const opened = spooling?.openSpool(flags.out, targets, {
-    resume: !!flags.resume,
-    cacheDir: flags.cacheDir ?? defaultCacheDir(),
-    run: {
-      tool: TOOL_VERSION,
-      trust: flags.trust ?? [],
-      sandbox: !!flags.sandbox,
-      maxPages: flags.maxPages,
-      profiles: flags.profile ?? [],
-    },
-  });
-  spooling?.limitHeapGrowth();
-  let stream: ReportStream;
-  if (spooling && opened) {
-    const run = await scanInto(targets, { ...options, resumed: opened.resumed }, opened.spool);
-    stream = spooling.spooledReport(opened, run);
-  } else stream = streamOf(await scan(targets, options));
-  progress.stop();
-  stream = { ...stream, head: await interrupt.settle(stream.head, stream.summary.servers, targets.length) };
-  const remaining = opened ? targets.filter((_, i) => !opened.resumed.has(i)) : targets;
-  const unscanned = interrupt.interrupted ? unscannedText(progress.unscanned(remaining), targets.length) : undefined;
-  if (unscanned) tell(unscanned);
-  // What reads the whole report at once gets it in memory; the rest reads the servers one at a time.
-  let report: Report | undefined;
-  if (extra.nameFromServerInfo || baseline || suppress || failOn || flags.lock !== undefined) {
-    report = wholeReport(stream);
-    if (extra.nameFromServerInfo) report = nameFromServerInfo(report);
-    if (baseline) lockFiles!.applyBaseline(report, baseline, flags);
-    if (suppress) await (await import('./suppress-flag.js')).applySuppressFile(report, suppress);
-    stream = streamOf(report);
-  }
-
-  let written = await writeOutputs(
-    stream,
-    flags,
-    formats,
-    sarifUris,
-    flags.lock !== undefined ? 'lock' : view === 'tools' ? 'audit' : 'scan',
-  );
-  if (flags.lock !== undefined && !interrupt.interrupted)
-    written = (await lockFiles!.writeLock(report!, flags.lock)) && written;
-  const reportFile =
-    flags.json && flags.json !== '-'
-      ? flags.json
-      : formats.includes('json')
-        ? path.join(flags.out, REPORTERS.json!.fileName!)
-        : undefined;
-  await printResult(stream, view, {
-    quiet: flags.quiet,
-    jsonToStdout: flags.json === '-',
-    rulesBaseUrl: flags.rulesBaseUrl,
-    reportFile,
-  });
-  for (const line of sandboxLines(stream, process.getuid?.() === 0)) note(line);
-  if (opened) spooling!.closeSpool(opened, written && !interrupt.interrupted);
-  const code = interrupt.interrupted ? EXIT.interrupted : await exitCode(stream.summary, report, failOn);
-  process.exitCode = written || code === EXIT.interrupted ? code : EXIT.outputFailed;
 }
 
-/** From the summary; `--fail-on` reads the whole report (run() has it in memory then). */
-async function exitCode(summary: Summary, report: Report | undefined, failOn: FailOn | undefined): Promise<number> {
-  if (summary.servers > 0 && summary.serversOk === 0) return EXIT.allFailed;
-  if (!failOn || !report) return EXIT.ok;
-  const { failOnMatches, failOnText } = await import('./fail-on.js');
-  const matched = failOnMatches(report, failOn);
-  if (matched.length === 0) return EXIT.ok;
-  lines(failOnText(matched), true);
-  return EXIT.failOn;
+/** The spool of `scan` under --out, and the options a resumed scan must share with the one it resumes. */
+function spoolSettings(flags: ScanFlags): ScanRunSettings['spool'] {
+  const run = {
+    tool: TOOL_VERSION,
+    trust: flags.trust ?? [],
+    sandbox: !!flags.sandbox,
+    maxPages: flags.maxPages,
+    profiles: flags.profile ?? [],
+  };
+  return { resume: !!flags.resume, cacheDir: flags.cacheDir ?? defaultCacheDir(), run };
+}
+
+/** What the run says, on stderr through say.ts; `--json -` on stdout; the progress line gone once the scan is. */
+function events(progress: ScanProgress, targets: number): ScanEvents {
+  return {
+    warn,
+    tell,
+    note,
+    lines,
+    print: (text) => void process.stdout.write(text),
+    scanned: () => progress.stop(),
+    unscanned: (remaining) => {
+      const text = unscannedText(progress.unscanned(remaining), targets);
+      if (text) tell(text);
+    },
+  };
+}
+
+/** The exit code of the facts, and the --fail-on matches said when they decide it. */
+function exitCode(facts: ScanFacts): number {
+  let code: number = EXIT.ok;
+  if (facts.interrupted) code = EXIT.interrupted;
+  else if (facts.allFailed) code = EXIT.allFailed;
+  else if (facts.failOn.length > 0) {
+    lines(failOnText(facts.failOn), true);
+    code = EXIT.failOn;
+  }
+  return facts.outputsFailed && code !== EXIT.interrupted ? EXIT.outputFailed : code;
 }
 
 export async function installCommand(

@@ -16,8 +16,7 @@ import { BLOCK_END, BLOCK_START, censusBlock } from '../render/census-block.js';
 import { InputError } from '../model/input-error.js';
 import type { Report } from '../model/schema.js';
 import { msg, show } from '../render/message.js';
-import { codeOf, writeOutputFile } from './output.js';
-import { wroteLine } from './print-scan.js';
+import { codeOf, writeOutputFile, wroteLine } from '../app/output.js';
 import { filesIn, writeIndex } from './run-index-files.js';
 import { note, warn } from './say.js';
 

@@ -2,16 +2,15 @@
  * What `scan` and `audit` print when the scan is done: the table (or audit's tool view) at the
  * terminal's width, the files written, and with `-q` only what went wrong.
  */
-import path from 'node:path';
-import { bounded } from '../model/bounds.js';
 import { failureLines } from '../render/table.js';
-import { reporter } from '../render/index.js';
-import type { Report } from '../model/schema.js';
+import path from 'node:path';
+import { reporter, REPORTERS } from '../render/index.js';
 import { wholeReport, type ReportStream } from '../model/report-head.js';
 import type { Shown } from '../model/shown.js';
 import { joinShown, msg, rendered, show } from '../render/message.js';
 import { retryAdvice, summaryCounts } from '../model/verdicts.js';
 import { outputWidth } from '../render/width.js';
+import { toolsCommandFor } from '../app/output.js';
 import { tell } from './say.js';
 
 /**
@@ -42,25 +41,10 @@ export async function printResult(
   if (advice) stream.write(`${advice}.\n`);
 }
 
-/** `idemscan report output/report.json --format tools`, the path as wroteLine shows it, quoted for a shell. */
-export function toolsCommandFor(reportFile: string): string {
-  return `idemscan report ${shellWord(shownFile(reportFile).text)} --format tools`;
-}
-
-/**
- * A word as a POSIX shell reads it back, as targets/npm.ts quotes install hints; not imported from
- * there, since `report` would then load the sandbox and installer to print a table.
- */
-function shellWord(word: string): string {
-  let plain = word.length > 0;
-  for (const c of word) if (!/[\w./:@%+=,-]/.test(c)) plain = false;
-  return plain ? word : `'${word.replaceAll("'", "'\\''")}'`;
-}
-
-/** A file written, relative to the working directory when under it, escaped and cut. */
-function shownFile(dest: string): Shown {
-  const rel = path.relative(process.cwd(), path.resolve(dest));
-  return msg`${show.path(rel && !rel.startsWith('..') && !path.isAbsolute(rel) ? rel : path.resolve(dest))}`;
+/** The JSON report file the table's pointer names: `--json PATH`, else --out's report.json when written. */
+export function reportFileOf(flags: { json?: string; out: string; format: readonly string[] }): string | undefined {
+  if (flags.json && flags.json !== '-') return flags.json;
+  return flags.format.includes('json') ? path.join(flags.out, REPORTERS.json!.fileName!) : undefined;
 }
 
 /** What each containment of `target.sandbox` means, in words (docs/SANDBOX.md); a mode not listed is shown by its id. */
@@ -74,14 +58,15 @@ const SANDBOX_WORDS: Record<string, string> = {
 };
 
 /**
- * After a scan, the sandbox that ran, read from the report (`servers[].target.sandbox`, stdio
- * servers only): `sandbox for 3 stdio servers: bubblewrap (...)`. As root, what that means:
+ * After a scan, the sandbox that ran, counted from the report (`servers[].target.sandbox`, stdio
+ * servers only, by app/post-process.ts; `sandboxed`: the report's `options.sandbox`): `sandbox for 3 stdio servers: bubblewrap (...)`. As root, what that means:
  * without --sandbox the PID namespace is no sandbox; under it, the sandbox is all there is.
  */
-export function sandboxLines(report: ReportStream, asRoot: boolean): Shown[] {
-  const counts = new Map<string, number>();
-  for (const s of report.servers())
-    if (s.target.sandbox) counts.set(s.target.sandbox, (counts.get(s.target.sandbox) ?? 0) + 1);
+export function sandboxLines(
+  counts: ReadonlyMap<string, number>,
+  sandboxed: boolean | undefined,
+  asRoot: boolean,
+): Shown[] {
   if (counts.size === 0) return [];
   const servers = (n: number) => `${n} stdio server${n === 1 ? '' : 's'}`;
   const words = (mode: string) => msg`${SANDBOX_WORDS[mode] ?? show.name(mode)}`;
@@ -92,41 +77,10 @@ export function sandboxLines(report: ReportStream, asRoot: boolean): Shown[] {
   ];
   if (asRoot) {
     lines.push(
-      report.head.options.sandbox === true
+      sandboxed === true
         ? msg`running as root: the sandbox is the only protection between the servers and this machine`
         : msg`running as root without --sandbox: the PID namespace each server runs in is not a sandbox, and the servers could change anything on this machine`,
     );
   }
   return lines;
-}
-
-/** `wrote output/report.json` (relative to the working directory when under it), for `note`. */
-export function wroteLine(dest: string): Shown {
-  return msg`wrote ${shownFile(dest)}`;
-}
-
-/**
- * After the wrote lines, when no HTML was written: how to get the page from the JSON just written
- * (the default scan writes only report.json). Undefined when HTML was written or no JSON file was.
- */
-export function htmlHint(
-  written: readonly { dest: string; id: string }[],
-  command: 'scan' | 'audit' | 'lock' | 'probe',
-): Shown | undefined {
-  if (written.some((f) => f.id === 'html')) return undefined;
-  const json = written.find((f) => f.id === 'json');
-  if (!json) return undefined;
-  return msg`for the HTML report to open in a browser: idemscan report ${shownFile(json.dest)} --format html (or ${command} with --format json,html)`;
-}
-
-/**
- * `audit` without `--name`: the server is named by what it calls itself (serverInfo.name), not by
- * the command that started it (`node`, `npx`) or the URL's host. Already redacted and bounded.
- */
-export function nameFromServerInfo(report: Report): Report {
-  const servers = report.servers.map((s) => {
-    const own = s.serverInfo?.name?.trim();
-    return own ? { ...s, name: bounded(own, 100) } : s;
-  });
-  return { ...report, servers };
 }

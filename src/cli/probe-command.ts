@@ -1,23 +1,24 @@
 /**
  * `idemscan probe --plan PLAN.json -- COMMAND | URL` (docs/PROBE.md): the one command that calls
  * tools. It calls only what the plan names, says so on stderr before it connects, and shows each
- * outcome after the tool view; `--fail-on repeated-effect,inconclusive,failed` gates CI.
+ * outcome after the tool view; `--fail-on repeated-effect,inconclusive,failed` gates CI. The run is
+ * app/probe-run.ts.
  */
-import path from 'node:path';
-import { REPORTERS } from '../render/index.js';
-import { probeTerminalLines } from '../render/probe-view.js';
+import { probeMatchText, readProbePlan, runProbe, type ProbeFacts } from '../app/probe-run.js';
+import { checkReportFiles } from '../app/write-reports.js';
+import { plannedCalls } from '../model/probe-plan.js';
 import type { ProbeOutcome } from '../model/probe-schema.js';
-import type { Report } from '../model/schema.js';
 import { InputError } from '../model/input-error.js';
+import type { Target } from '../targets/types.js';
+import { probeTerminalLines } from '../render/probe-view.js';
 import { joinShown, msg, show } from '../render/message.js';
 import { auditTarget } from './audit-target.js';
 import { EXIT } from './exit.js';
-import { lines, tell, warn } from './say.js';
+import * as say from './say.js';
 import type { ProbeFlags } from './flags.js';
 import { splitList } from './options.js';
-import { nameFromServerInfo, printResult } from './print-scan.js';
+import { printResult, reportFileOf } from './print-scan.js';
 import { watchSignals } from './signals.js';
-import { checkOutputs, writeOutputs } from './write-reports.js';
 import { streamOf } from '../model/report-head.js';
 
 const GATES = ['repeated-effect', 'inconclusive', 'failed'] as const satisfies readonly ProbeOutcome[];
@@ -39,15 +40,34 @@ export async function probeCommand(words: string[], flags: ProbeFlags): Promise<
     throw new InputError(
       'probe calls tools, so it needs --plan PLAN.json naming them (docs/PROBE.md); nothing was called',
     );
-  const gates = parseGates(flags.failOn);
+  const gates: ReadonlySet<ProbeOutcome> = parseGates(flags.failOn);
   const target = auditTarget(words, flags);
-  const [{ plannedCalls }, { probe, readPlan }] = await Promise.all([
-    import('../model/probe-plan.js'),
-    import('../probe.js'),
-  ]);
-  const plan = await readPlan(flags.plan);
-  await checkOutputs(flags, flags.format);
-  const { tools, observers } = plannedCalls(plan);
+  const plan = await readProbePlan(flags.plan);
+  const files = { out: flags.out, formats: flags.format, json: flags.json };
+  await checkReportFiles(files);
+  announce(plannedCalls(plan), target);
+  const interrupt = watchSignals();
+  const options = {
+    timeoutMs: flags.timeout,
+    probeTimeoutMs: flags.probeTimeout,
+    sandbox: flags.sandbox,
+    trust: flags.trust,
+    cacheDir: flags.cacheDir,
+    signal: interrupt.signal,
+  };
+  const settings = { options, files, nameFromServerInfo: flags.name === undefined, gates, interrupt };
+  const facts = await runProbe(target, plan, settings, { print: (t) => void process.stdout.write(t), say });
+  const { report } = facts;
+  const jsonToStdout = flags.json === '-';
+  await printResult(streamOf(report), 'tools', { quiet: flags.quiet, jsonToStdout, reportFile: reportFileOf(flags) });
+  // The outcomes are output (stdout; stderr when the JSON report goes to stdout); probe-view escapes what it quotes.
+  if (!flags.quiet) (jsonToStdout ? process.stderr : process.stdout).write(probeTerminalLines(report).join(''));
+  // Read again: a signal that came while the outcomes were printed still decides the exit.
+  process.exitCode = exitCode({ ...facts, interrupted: interrupt.interrupted });
+}
+
+/** Loud, whatever -q says: these calls change the server's state. */
+function announce({ tools, observers }: { tools: string[]; observers: string[] }, target: Target): void {
   const list = (names: string[]) =>
     joinShown(
       names.map((n) => msg`${show.name(n)}`),
@@ -56,45 +76,19 @@ export async function probeCommand(words: string[], flags: ProbeFlags): Promise<
   const watched = observers.length
     ? msg`, and the observer${observers.length === 1 ? '' : 's'} ${list(observers)}`
     : msg``;
-  // Loud, whatever -q says: these calls change the server's state.
-  lines(
+  say.lines(
     msg`idemscan probe: will call ${list(tools)} on ${show.name(target.name)}, each up to twice (and once more with conflictArguments)${watched}; their effects are real: use a test backend\n`,
     true,
   );
-  const interrupt = watchSignals();
-  const result = await probe(target, plan, {
-    timeoutMs: flags.timeout,
-    probeTimeoutMs: flags.probeTimeout,
-    sandbox: flags.sandbox,
-    trust: flags.trust,
-    cacheDir: flags.cacheDir,
-    signal: interrupt.signal,
-  });
-  for (const w of result.warnings) warn(msg`${w}`);
-  let report = await interrupt.settle(result.report, result.report.servers.length, 1);
-  if (flags.name === undefined) report = nameFromServerInfo(report);
-  const written = await writeOutputs(streamOf(report), flags, flags.format, undefined, 'probe');
-  const reportFile =
-    flags.json && flags.json !== '-'
-      ? flags.json
-      : flags.format.includes('json')
-        ? path.join(flags.out, REPORTERS.json!.fileName!)
-        : undefined;
-  await printResult(streamOf(report), 'tools', { quiet: flags.quiet, jsonToStdout: flags.json === '-', reportFile });
-  // The outcomes are output (stdout; stderr when the JSON report goes to stdout); probe-view escapes what it quotes.
-  if (!flags.quiet) (flags.json === '-' ? process.stderr : process.stdout).write(probeTerminalLines(report).join(''));
-  const code = interrupt.interrupted ? EXIT.interrupted : exitCode(report, gates);
-  process.exitCode = written || code === EXIT.interrupted ? code : EXIT.outputFailed;
 }
 
-function exitCode(report: Report, gates: Set<Gate>): number {
-  if (report.summary.serversOk === 0) return EXIT.allFailed;
-  const matched = report.servers.flatMap((s) =>
-    s.tools
-      .filter((t) => t.probe && gates.has(t.probe.outcome as Gate))
-      .map((t) => msg`${show.name(t.name)} (${t.probe!.outcome})`),
-  );
-  if (matched.length === 0) return EXIT.ok;
-  tell(msg`--fail-on matched: ${joinShown(matched, ', ')}`);
-  return EXIT.failOn;
+function exitCode(facts: ProbeFacts): number {
+  let code: number = EXIT.ok;
+  if (facts.interrupted) code = EXIT.interrupted;
+  else if (facts.allFailed) code = EXIT.allFailed;
+  else if (facts.matched.length > 0) {
+    say.tell(probeMatchText(facts.matched));
+    code = EXIT.failOn;
+  }
+  return facts.outputsFailed && code !== EXIT.interrupted ? EXIT.outputFailed : code;
 }

@@ -17,7 +17,7 @@ import { InputError } from '../model/input-error.js';
 import { msg, show } from '../render/message.js';
 import { EXIT } from './exit.js';
 import { note, tell, warn } from './say.js';
-import { writeOutputFile } from './output.js';
+import { writeOutputFile } from '../app/output.js';
 import { apiUrl, baseUrlOf, getJson } from './registry-fetch.js';
 
 export interface PullFlags {

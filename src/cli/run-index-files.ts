@@ -26,8 +26,7 @@ import type { Report } from '../model/schema.js';
 import { describeZodError } from '../model/zod-errors.js';
 import { renderIndexPage } from '../render/html/index-page.js';
 import { msg, show } from '../render/message.js';
-import { codeOf, writeOutputFile } from './output.js';
-import { wroteLine } from './print-scan.js';
+import { codeOf, writeOutputFile, wroteLine } from '../app/output.js';
 import { note } from './say.js';
 
 /** ROOT/index.json, validated; none yet is an empty index. */

@@ -11,19 +11,44 @@ import type { LockFile, LockServer, LockTool } from '../model/lock.js';
 import { HINT_NAMES } from '../model/verdicts.js';
 
 export function driftOf(report: Report, lock: LockFile, baseline: string): Drift {
-  const locked = new Map(lock.servers.map((s) => [s.name, s]));
-  const scanned = new Map(report.servers.map((s) => [s.name, s]));
-  const changes: DriftChange[] = [];
-  for (const name of [...new Set([...locked.keys(), ...scanned.keys()])].sort(compareText)) {
-    const o = locked.get(name);
-    const n = scanned.get(name);
-    if (!o) changes.push({ kind: 'server-added', server: name, tools: n!.tools.length });
-    // One shard scans some of the locked servers: the others are not gone.
-    else if (!n) {
-      if (!report.options.shard) changes.push({ kind: 'server-removed', server: name, tools: o.tools.length });
-    } else changes.push(...serverDrift(o, n));
+  const fold = new DriftFold(lock, baseline, !!report.options.shard);
+  for (const s of report.servers) fold.add(s);
+  return fold.drift();
+}
+
+/**
+ * The drift folded one server at a time, so a spooled scan compares without holding its servers:
+ * each scanned server's changes are kept (few), the locked servers not seen are told at the end.
+ * A name scanned twice counts as its last server, as a map of the report's servers would.
+ */
+export class DriftFold {
+  private readonly locked: Map<string, LockServer>;
+  private readonly scanned = new Map<string, DriftChange[]>();
+
+  /** `sharded`: one shard scans some of the locked servers, so the others are not gone. */
+  constructor(
+    private readonly lock: LockFile,
+    private readonly baseline: string,
+    private readonly sharded: boolean,
+  ) {
+    this.locked = new Map(lock.servers.map((s) => [s.name, s]));
   }
-  return { baseline, lockedAt: lock.lockedAt, drifted: changes.length > 0, changes };
+
+  add(n: ServerReport): void {
+    const o = this.locked.get(n.name);
+    this.scanned.set(n.name, o ? serverDrift(o, n) : [{ kind: 'server-added', server: n.name, tools: n.tools.length }]);
+  }
+
+  drift(): Drift {
+    const changes: DriftChange[] = [];
+    for (const name of [...new Set([...this.locked.keys(), ...this.scanned.keys()])].sort(compareText)) {
+      const mine = this.scanned.get(name);
+      if (mine) changes.push(...mine);
+      else if (!this.sharded)
+        changes.push({ kind: 'server-removed', server: name, tools: this.locked.get(name)!.tools.length });
+    }
+    return { baseline: this.baseline, lockedAt: this.lock.lockedAt, drifted: changes.length > 0, changes };
+  }
 }
 
 function serverDrift(o: LockServer, n: ServerReport): DriftChange[] {

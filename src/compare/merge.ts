@@ -29,6 +29,33 @@ export interface MergeResult {
 export function mergeReports(inputs: readonly MergeInput[]): MergeResult {
   const first = inputs[0];
   if (!first) throw new MergeError('nothing to merge');
+  checkMergeable(inputs);
+  const servers = inputs.flatMap((x) => x.report.servers).sort((a, b) => compareText(a.name, b.name));
+  const startedAt = inputs.map((x) => x.report.startedAt).reduce((a, b) => (time(b) < time(a) ? b : a));
+  const finishedAt = inputs.map((x) => x.report.finishedAt).reduce((a, b) => (time(b) > time(a) ? b : a));
+  const skipped = new Map<string, NonNullable<Report['skipped']>[number]>();
+  for (const x of inputs)
+    for (const k of x.report.skipped ?? []) skipped.set(JSON.stringify([k.name, k.source, k.reason]), k);
+  const manifest = manifestOf(inputs);
+  // The merged report is not one shard any more; which shards it came from is in mergedFrom.
+  const { shard: _shard, ...options } = first.report.options;
+  const report: Report = {
+    schemaVersion: first.report.schemaVersion,
+    tool: first.report.tool,
+    startedAt,
+    finishedAt,
+    options: { ...options, mergedFrom: inputs.map((x) => x.file) },
+    summary: summarize(servers),
+    servers,
+    ...(skipped.size > 0 ? { skipped: [...skipped.values()] } : {}),
+    ...(manifest ? { manifest } : {}),
+  };
+  return { report, warnings: warningsOf(inputs) };
+}
+
+/** One schema version, and each server in one report only. */
+function checkMergeable(inputs: readonly MergeInput[]): void {
+  const first = inputs[0]!;
   for (const x of inputs) {
     if (x.report.schemaVersion !== first.report.schemaVersion) {
       throw new MergeError(
@@ -36,7 +63,6 @@ export function mergeReports(inputs: readonly MergeInput[]): MergeResult {
       );
     }
   }
-
   const seen = new Map<string, number>();
   inputs.forEach((x, i) => {
     for (const s of x.report.servers) {
@@ -53,15 +79,11 @@ export function mergeReports(inputs: readonly MergeInput[]): MergeResult {
       seen.set(s.name, i);
     }
   });
+}
 
-  const servers = inputs.flatMap((x) => x.report.servers).sort((a, b) => compareText(a.name, b.name));
-  const startedAt = inputs.map((x) => x.report.startedAt).reduce((a, b) => (time(b) < time(a) ? b : a));
-  const finishedAt = inputs.map((x) => x.report.finishedAt).reduce((a, b) => (time(b) > time(a) ? b : a));
-
-  const skipped = new Map<string, NonNullable<Report['skipped']>[number]>();
-  for (const x of inputs)
-    for (const k of x.report.skipped ?? []) skipped.set(JSON.stringify([k.name, k.source, k.reason]), k);
-
+/** The first report's manifest, with the packages of all of them; undefined when none has either. */
+function manifestOf(inputs: readonly MergeInput[]): Report['manifest'] {
+  const first = inputs[0]!;
   const packages = new Set<string>();
   let anyPackages = false;
   for (const x of inputs) {
@@ -71,25 +93,8 @@ export function mergeReports(inputs: readonly MergeInput[]): MergeResult {
       for (const spec of p) if (typeof spec === 'string') packages.add(spec);
     }
   }
-
-  // The merged report is not one shard any more; which shards it came from is in mergedFrom.
-  const { shard: _shard, ...options } = first.report.options;
-  const report: Report = {
-    schemaVersion: first.report.schemaVersion,
-    tool: first.report.tool,
-    startedAt,
-    finishedAt,
-    options: { ...options, mergedFrom: inputs.map((x) => x.file) },
-    summary: summarize(servers),
-    servers,
-    ...(skipped.size > 0 ? { skipped: [...skipped.values()] } : {}),
-    ...(first.report.manifest || anyPackages
-      ? {
-          manifest: { ...first.report.manifest, ...(anyPackages ? { packages: [...packages].sort(compareText) } : {}) },
-        }
-      : {}),
-  };
-  return { report, warnings: warningsOf(inputs) };
+  if (!first.report.manifest && !anyPackages) return undefined;
+  return { ...first.report.manifest, ...(anyPackages ? { packages: [...packages].sort(compareText) } : {}) };
 }
 
 function warningsOf(inputs: readonly MergeInput[]): string[] {

@@ -5,7 +5,7 @@
  * why), is dimmed by the reporters and is not counted by `--fail-on`. An entry past its `expires`
  * date no longer applies, and says so: a suppression is a decision to look again, not forever.
  */
-import type { Finding, Report } from '../model/schema.js';
+import type { Finding, ServerReport } from '../model/schema.js';
 import { NameMatcher } from '../model/server-names.js';
 import { SuppressEntry, type Suppressions } from '../model/suppress.js';
 import { describeZodError } from '../model/zod-errors.js';
@@ -64,38 +64,80 @@ export interface SuppressOutcome {
   unused: { index: number; entry: SuppressEntry }[];
 }
 
-/** Marks the report's matching findings (in place) and tells which entries expired or matched nothing. */
-export function applySuppressions(report: Report, suppressions: Suppressions, now = new Date()): SuppressOutcome {
-  const date = today(now);
-  const out: SuppressOutcome = { applied: 0, expired: [], unused: [] };
-  const file = suppressions.file.split(/[\\/]/).pop() ?? suppressions.file;
-  suppressions.entries.forEach((entry, index) => {
-    if (entry.expires !== undefined && entry.expires < date) {
-      out.expired.push({ index, entry });
-      return;
-    }
-    let used = false;
-    // By the name the report shows (a list's key; serverInfo.name only after audit without --name),
-    // never by serverInfo.name itself: any server of a list can call itself by another's name.
-    const server = entry.server === undefined ? undefined : new NameMatcher([entry.server]);
-    for (const s of report.servers) {
-      if (server && !server.matches({ target: s.name })) continue;
-      const mark = (f: Finding) => {
-        if (f.rule !== entry.rule || (entry.tool !== undefined && f.tool !== entry.tool) || f.suppressed) return;
-        f.suppressed = { reason: entry.reason, ...(entry.expires ? { expires: entry.expires } : {}), file };
-        out.applied++;
-        used = true;
+/** An entry that still applies, with its place in the file and its server matcher built once. */
+interface Active {
+  index: number;
+  entry: SuppressEntry;
+  server?: NameMatcher;
+}
+
+/**
+ * Suppressions as a fold over the servers, one at a time (a spooled scan never holds them all):
+ * `mark` marks a server's matching findings and counts them, `outcome` tells at the end which
+ * entries expired or matched nothing. Each finding is marked by the first entry, in file order,
+ * that matches it, so the marks of a server do not depend on the other servers.
+ */
+export class SuppressFold {
+  private readonly active: Active[] = [];
+  private readonly used = new Set<number>();
+  private readonly expired: SuppressOutcome['expired'] = [];
+  private applied = 0;
+  /** The file's base name, as the report's findings and options name it. */
+  readonly file: string;
+
+  constructor(
+    private readonly suppressions: Suppressions,
+    now = new Date(),
+  ) {
+    const date = today(now);
+    this.file = suppressions.file.split(/[\\/]/).pop() ?? suppressions.file;
+    suppressions.entries.forEach((entry, index) => {
+      if (entry.expires !== undefined && entry.expires < date) this.expired.push({ index, entry });
+      // By the name the report shows (a list's key; serverInfo.name only after audit without --name),
+      // never by serverInfo.name itself: any server of a list can call itself by another's name.
+      else
+        this.active.push({
+          index,
+          entry,
+          server: entry.server === undefined ? undefined : new NameMatcher([entry.server]),
+        });
+    });
+  }
+
+  /** Marks the server's matching findings, in place, and returns it; `count: false` for a second pass over the same servers. */
+  mark(s: ServerReport, count = true): ServerReport {
+    const mark = (f: Finding) => {
+      if (f.suppressed) return;
+      const hit = this.active.find(
+        (a) =>
+          a.entry.rule === f.rule &&
+          (a.entry.tool === undefined || f.tool === a.entry.tool) &&
+          (!a.server || a.server.matches({ target: s.name })),
+      );
+      if (!hit) return;
+      f.suppressed = {
+        reason: hit.entry.reason,
+        ...(hit.entry.expires ? { expires: hit.entry.expires } : {}),
+        file: this.file,
       };
-      s.findings.forEach(mark);
-      for (const t of s.tools) t.findings.forEach(mark);
-    }
-    if (!used) out.unused.push({ index, entry });
-  });
-  report.options.suppress = {
-    file,
-    entries: suppressions.entries.length,
-    applied: out.applied,
-    expired: out.expired.length,
-  };
-  return out;
+      if (!count) return;
+      this.applied++;
+      this.used.add(hit.index);
+    };
+    s.findings.forEach(mark);
+    for (const t of s.tools) t.findings.forEach(mark);
+    return s;
+  }
+
+  /** After the last server: what was marked, and the entries that expired or matched nothing. */
+  outcome(): SuppressOutcome {
+    const unused = this.active.filter((a) => !this.used.has(a.index)).map(({ index, entry }) => ({ index, entry }));
+    return { applied: this.applied, expired: this.expired, unused };
+  }
+
+  /** The report's `options.suppress`. */
+  option(): { file: string; entries: number; applied: number; expired: number } {
+    const { file } = this;
+    return { file, entries: this.suppressions.entries.length, applied: this.applied, expired: this.expired.length };
+  }
 }

@@ -39,7 +39,7 @@ export interface RenderOptions {
   sarifUris?: SarifUris;
 }
 
-/** Paths relative to the repository root (checked by cli/sarif-uri.ts): per server name, and for every other server. */
+/** Paths relative to the repository root (checked by app/sarif-uri.ts): per server name, and for every other server. */
 export interface SarifUris {
   byName: ReadonlyMap<string, string>;
   all?: string;

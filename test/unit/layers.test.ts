@@ -32,7 +32,7 @@ describe('layers', () => {
       const allowed = LAYERS[from];
       if (!allowed) continue;
       for (const d of importsOf(f)) {
-        const to = folderOf(d);
+        const to = folderOf(d).replace(/\.ts$/, ''); // a file at the top of src/ by its name, as the table names it
         if (to !== from && !allowed.includes(to))
           offenders.push(`${path.relative(SRC, f)} -> ${path.relative(SRC, d)}`);
       }

@@ -11,6 +11,7 @@ import { lstat, mkdir, mkdtemp, open, rename, stat, unlink } from 'node:fs/promi
 import os from 'node:os';
 import path from 'node:path';
 import { InputError } from '../model/input-error.js';
+import type { Shown } from '../model/shown.js';
 import { msg, show } from '../render/message.js';
 
 /** Readable by all, as report files always were; the user's umask still applies (022 leaves 0644). */
@@ -128,4 +129,30 @@ export function codeOf(err: unknown): string {
 export function checkRulesBaseUrl(url: string): void {
   if (!URL.canParse(url) || !/^https?:$/.test(new URL(url).protocol))
     throw new InputError(msg`--rules-base-url: "${show.url(url)}" is not an http(s) URL`);
+}
+
+/** A file written, relative to the working directory when under it, escaped and cut. */
+export function shownFile(dest: string): Shown {
+  const rel = path.relative(process.cwd(), path.resolve(dest));
+  return msg`${show.path(rel && !rel.startsWith('..') && !path.isAbsolute(rel) ? rel : path.resolve(dest))}`;
+}
+
+/** `wrote output/report.json` (relative to the working directory when under it), for `note`. */
+export function wroteLine(dest: string): Shown {
+  return msg`wrote ${shownFile(dest)}`;
+}
+
+/** `idemscan report output/report.json --format tools`, the path as wroteLine shows it, quoted for a shell. */
+export function toolsCommandFor(reportFile: string): string {
+  return `idemscan report ${shellWord(shownFile(reportFile).text)} --format tools`;
+}
+
+/**
+ * A word as a POSIX shell reads it back, as targets/npm.ts quotes install hints; not imported from
+ * there, since `report` would then load the sandbox and installer to print a table.
+ */
+function shellWord(word: string): string {
+  let plain = word.length > 0;
+  for (const c of word) if (!/[\w./:@%+=,-]/.test(c)) plain = false;
+  return plain ? word : `'${word.replaceAll("'", "'\\''")}'`;
 }

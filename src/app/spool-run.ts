@@ -2,16 +2,16 @@
  * `scan`'s spool (docs/SCALING.md): every finished server goes to `<out>/scan.spool.ndjson` as it
  * finishes, and the reports are written from it a server at a time, so a scan of 10,000 remotes
  * keeps its memory flat; an interrupted scan leaves the file, and `scan --resume` reads it back
- * and scans only the targets it does not hold. Not a command module: cli/commands.ts imports it.
+ * and scans only the targets it does not hold. app/scan-run.ts imports it for `scan`.
  */
 import { lstatSync } from 'node:fs';
 import v8 from 'node:v8';
 import path from 'node:path';
 import { SPOOL_FILE } from '../model/formats.js';
-import type { ReportStream } from '../model/report-head.js';
+import type { ReportHead } from '../model/report-head.js';
 import { SCHEMA_VERSION } from '../model/schema-version.js';
-import { summarize } from '../model/summary.js';
 import type { ScanRun } from '../scan.js';
+import type { ServerReport } from '../model/schema.js';
 import { FileSpool } from '../spool/file-spool.js';
 import { readSpool } from '../spool/read-spool.js';
 import { SpoolKey } from '../spool/spool-mac.js';
@@ -20,7 +20,7 @@ import type { Target } from '../targets/types.js';
 import { InputError } from '../model/input-error.js';
 import type { Shown } from '../model/shown.js';
 import { joinShown, msg, show } from '../render/message.js';
-import { note, tell, warn } from './say.js';
+import type { Say } from './say.js';
 
 /**
  * With the servers on disk, what is left in memory is small (about 30 MB live at 10,000 remotes),
@@ -52,51 +52,45 @@ export interface SpoolSettings {
 }
 
 /** A new spool under `out`, or with `resume` the one there, keeping the servers of targets still listed and unchanged. */
-export function openSpool(out: string, targets: readonly Target[], settings: SpoolSettings): OpenedSpool {
+export function openSpool(out: string, targets: readonly Target[], settings: SpoolSettings, say: Say): OpenedSpool {
   const file = path.join(out, SPOOL_FILE);
   const key = SpoolKey.of(settings.cacheDir);
   const keys = targets.map((t) => targetKey(t, key));
   const keyOf = (position: number) => keys[position]!;
   const there = lstatSync(file, { throwIfNoEntry: false });
   if (there?.isDirectory()) throw new InputError(`${SPOOL_FILE} there is a directory`, { field: '--out', file: out });
-  if (!settings.resume) {
-    // Said even with -q: the servers an interrupted scan kept are about to go.
-    if (there?.isFile())
-      warn(msg`replacing ${show.path(file)}, the servers an interrupted scan kept (--resume keeps them)`);
-    const start = { schemaVersion: SCHEMA_VERSION, startedAt: new Date().toISOString(), run: settings.run };
-    const spool = FileSpool.create(file, start, keyOf, key);
-    return { spool, resumed: new Set(), startedAt: start.startedAt, unkept: key.unkept };
-  }
+  if (settings.resume) return resumeSpool(file, targets, { keys, key, run: settings.run }, say);
+  // Said even with -q: the servers an interrupted scan kept are about to go.
+  if (there?.isFile())
+    say.warn(msg`replacing ${show.path(file)}, the servers an interrupted scan kept (--resume keeps them)`);
+  const start = { schemaVersion: SCHEMA_VERSION, startedAt: new Date().toISOString(), run: settings.run };
+  const spool = FileSpool.create(file, start, keyOf, key);
+  return { spool, resumed: new Set(), startedAt: start.startedAt, unkept: key.unkept };
+}
 
+/** `--resume`: the spool there read back, checked, and carried into a new one for the servers still listed. */
+function resumeSpool(
+  file: string,
+  targets: readonly Target[],
+  spoolKeys: { keys: string[]; key: SpoolKey; run: SpoolRun },
+  say: Say,
+): OpenedSpool {
+  const { keys, key } = spoolKeys;
   if (key.unkept)
     throw new InputError(msg`--resume: no spool key to check the spool with (${show.reason(key.unkept)})`);
   const old = readSpool(file, key);
-  checkHeader(file, old.header, settings.run);
-  const byKey = new Map<string, number>();
-  keys.forEach((k, i) => {
-    if (!byKey.has(k)) byKey.set(k, i);
-  });
-  const names = new Set(targets.map((t) => t.name));
+  checkHeader(file, old.header, spoolKeys.run);
   // Built beside the old spool, then renamed over it: an interruption now loses nothing either. It
   // has an id of its own, so each line read back is signed anew for its place in it.
-  const next = FileSpool.create(`${file}.${process.pid}.resume`, old.header, keyOf, key);
-  const resumed = new Set<number>();
-  const unlisted: string[] = [];
-  let changed = 0;
+  const next = FileSpool.create(`${file}.${process.pid}.resume`, old.header, (at) => keys[at]!, key);
+  let carried: Carried;
   try {
-    for (const { entry } of old.lines()) {
-      const at = byKey.get(entry.key);
-      if (!names.has(entry.server.name)) unlisted.push(entry.server.name);
-      else if (at === undefined || targets[at]!.name !== entry.server.name) changed += 1;
-      else if (!resumed.has(at)) {
-        next.addLine(at, JSON.stringify(entry));
-        resumed.add(at);
-      }
-    }
+    carried = carry(old.lines(), targets, keys, next);
   } catch (err) {
     next.remove();
     throw err;
   }
+  const { resumed, unlisted, changed } = carried;
   if (unlisted.length > 0) {
     // Another list, or another shard: resuming would drop those servers for good.
     next.remove();
@@ -108,9 +102,43 @@ export function openSpool(out: string, targets: readonly Target[], settings: Spo
   }
   const spool = next.moveTo(file);
   const said = resumeText(file, resumed.size, targets.length, changed, old.truncated);
-  if (changed > 0 || old.truncated) tell(said);
-  else note(said);
+  if (changed > 0 || old.truncated) say.tell(said);
+  else say.note(said);
   return { spool, resumed, startedAt: old.header.startedAt };
+}
+
+interface Carried {
+  /** Positions of the targets whose servers were carried over. */
+  resumed: Set<number>;
+  /** Servers of the spool that no target of this list names. */
+  unlisted: string[];
+  /** Servers whose target's launch recipe changed since: scanned again. */
+  changed: number;
+}
+
+/** The old spool's lines of targets still listed and unchanged into `next`, each once. */
+function carry(
+  lines: ReturnType<ReturnType<typeof readSpool>['lines']>,
+  targets: readonly Target[],
+  keys: readonly string[],
+  next: FileSpool,
+): Carried {
+  const byKey = new Map<string, number>();
+  keys.forEach((k, i) => {
+    if (!byKey.has(k)) byKey.set(k, i);
+  });
+  const names = new Set(targets.map((t) => t.name));
+  const out: Carried = { resumed: new Set(), unlisted: [], changed: 0 };
+  for (const { entry } of lines) {
+    const at = byKey.get(entry.key);
+    if (!names.has(entry.server.name)) out.unlisted.push(entry.server.name);
+    else if (at === undefined || targets[at]!.name !== entry.server.name) out.changed += 1;
+    else if (!out.resumed.has(at)) {
+      next.addLine(at, JSON.stringify(entry));
+      out.resumed.add(at);
+    }
+  }
+  return out;
 }
 
 /** The spool's report schema and run options are this scan's, or --resume would mix two kinds of report. */
@@ -153,27 +181,30 @@ export function targetKey(target: Target, key: SpoolKey): string {
 }
 
 /**
- * The report as a stream over the spool: each server read back redacted with the tokens stored
- * while the scan ran (with every stored token when some came from an earlier run), and the
- * summary summed in one pass over them.
+ * The report's head and its servers over the spool: each server read back redacted with the tokens
+ * stored while the scan ran (with every stored token when some came from an earlier run), each
+ * call a new pass over the file.
  */
-export function spooledReport(opened: OpenedSpool, run: ScanRun): ReportStream {
+export function spooledServers(
+  opened: OpenedSpool,
+  run: ScanRun,
+): { head: ReportHead; servers: () => Iterable<ServerReport> } {
   const head = { ...run.head, startedAt: opened.startedAt };
   if (opened.resumed.size > 0) head.options = { ...head.options, resumed: opened.resumed.size };
   function* servers() {
     for (const s of opened.spool.servers()) yield run.redactLater(s);
   }
-  return { head, summary: summarize(servers()), servers };
+  return { head, servers };
 }
 
 /**
  * After the reports: a complete run's spool is removed (the reports hold every server); an
  * interrupted one's, or one whose reports could not all be written, is kept, and said.
  */
-export function closeSpool(opened: OpenedSpool, complete: boolean): void {
+export function closeSpool(opened: OpenedSpool, complete: boolean, say: Say): void {
   const { spool } = opened;
   if (spool.failure)
-    warn(
+    say.warn(
       msg`could not write ${show.path(spool.file)} (${show.reason(spool.failure)}): ${spool.inMemory} servers were kept in memory only, and are in the reports${complete ? '' : ' (--resume scans them again)'}`,
     );
   if (complete) return spool.remove();
@@ -182,7 +213,7 @@ export function closeSpool(opened: OpenedSpool, complete: boolean): void {
   const back = opened.unkept
     ? msg`--resume cannot read them back (no spool key could be kept: ${show.reason(opened.unkept)})`
     : msg`the same scan with --resume scans only the rest`;
-  tell(
+  say.tell(
     msg`the ${n.toLocaleString('en-US')} server${n === 1 ? '' : 's'} scanned are kept in ${show.path(opened.spool.file)}: ${back}`,
   );
 }

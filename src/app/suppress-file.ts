@@ -1,14 +1,15 @@
 /**
  * `--suppress FILE` (default: `.idemscan-suppress.json` in the working directory, when there): read
- * and checked before the scan (a bad file is an input error naming the entry: exit 2), applied after it.
+ * and checked before the scan (a bad file is an input error naming the entry: exit 2), applied after
+ * it as a fold over the servers (compare/suppress.ts, run by app/post-process.ts).
  * The zod schema is imported only when there is a file: an audit without one loads no zod.
  */
 import { access } from 'node:fs/promises';
 import { DEFAULT_SUPPRESS_FILE } from '../model/formats.js';
 import type { SuppressEntry, Suppressions } from '../model/suppress.js';
-import type { Report } from '../model/schema.js';
+import type { SuppressOutcome } from '../compare/suppress.js';
 import { msg, show } from '../render/message.js';
-import { note, warn } from './say.js';
+import type { Say } from './say.js';
 
 /** The suppressions to apply; none when no file is named and the default file is absent. A bad file is an InputError naming `--suppress`. */
 export async function loadSuppress(flag: string | undefined): Promise<Suppressions | undefined> {
@@ -31,16 +32,15 @@ export async function loadSuppress(flag: string | undefined): Promise<Suppressio
 const label = (index: number, e: SuppressEntry) =>
   msg`suppressions[${index}] (rule ${show.name(e.rule)}${e.tool ? msg`, tool ${show.name(e.tool)}` : ''}${e.server ? msg`, server ${show.name(e.server)}` : ''})`;
 
-/** Marks the report's findings; an expired entry is always said (it changed what the gate counts), an unused one unless -q. */
-export async function applySuppressFile(report: Report, suppressions: Suppressions, now?: Date): Promise<void> {
-  const { applySuppressions } = await import('../compare/suppress.js');
-  const outcome = applySuppressions(report, suppressions, now);
-  const file = msg`${show.path(suppressions.file)}`;
+/** After the fold: an expired entry is always said (it changed what the gate counts), an unused one unless -q. */
+export function tellSuppressions(file: string, outcome: SuppressOutcome, say: Say): void {
+  const shown = msg`${show.path(file)}`;
   for (const { index, entry } of outcome.expired)
-    warn(
-      msg`${file}: ${label(index, entry)} expired on ${entry.expires ?? ''}; it no longer applies (renew or remove it)`,
+    say.warn(
+      msg`${shown}: ${label(index, entry)} expired on ${entry.expires ?? ''}; it no longer applies (renew or remove it)`,
     );
-  for (const { index, entry } of outcome.unused) note(msg`warning: ${file}: ${label(index, entry)} matched no finding`);
+  for (const { index, entry } of outcome.unused)
+    say.note(msg`warning: ${shown}: ${label(index, entry)} matched no finding`);
   if (outcome.applied > 0)
-    note(msg`${outcome.applied} finding${outcome.applied === 1 ? '' : 's'} suppressed by ${file}`);
+    say.note(msg`${outcome.applied} finding${outcome.applied === 1 ? '' : 's'} suppressed by ${shown}`);
 }

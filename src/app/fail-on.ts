@@ -1,0 +1,95 @@
+/**
+ * `--fail-on LIST` as a fold over the servers: what in the report matches the words
+ * cli/fail-on.ts parsed, kept as counts and the first few names (a 10,000-server scan holds no
+ * list of every match), told at the end. Suppressed findings never count.
+ */
+import type { Drift, Finding, ServerReport, Severity, Verdict } from '../model/schema.js';
+import type { Shown } from '../model/shown.js';
+import { joinShown, msg, show } from '../render/message.js';
+
+export interface FailOn {
+  /** The least severe severity that fails, if any was named. */
+  severity?: Severity;
+  rules: Set<string>;
+  verdicts: Set<Verdict>;
+  /** `drift`: anything changed since the --baseline lock file (report.drift). */
+  drift?: boolean;
+  /** Ids of profiles any finding of which fails. */
+  profiles: Set<string>;
+}
+
+export const RANK: Record<Severity, number> = { error: 3, warning: 2, info: 1 };
+
+/** Tools (or servers) named per matched rule or verdict; the rest are counted. */
+export const LISTED = 5;
+
+/** How many matched, and the first LISTED of them by name. */
+interface Matched {
+  count: number;
+  names: string[];
+}
+
+const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`;
+
+function add(to: Map<string, Matched>, key: string, name: string): void {
+  const m = to.get(key) ?? { count: 0, names: [] };
+  m.count += 1;
+  if (m.names.length < LISTED) m.names.push(name);
+  to.set(key, m);
+}
+
+/** `a/x, a/y, b/z and 4 more`. */
+function listed({ count, names }: Matched): Shown {
+  const shown = joinShown(
+    names.map((n) => msg`${show.name(n)}`),
+    ', ',
+  );
+  return count > LISTED ? msg`${shown} and ${count - LISTED} more` : shown;
+}
+
+export class FailOnFold {
+  private readonly byRule = new Map<string, Matched>();
+  private readonly byVerdict = new Map<string, Matched>();
+
+  constructor(private readonly failOn: FailOn) {}
+
+  private fails(f: Finding): boolean {
+    const { severity, profiles, rules } = this.failOn;
+    if (f.suppressed) return false; // reviewed and accepted (--suppress): in the report, not in the gate
+    if (severity !== undefined && RANK[f.severity] >= RANK[severity]) return true;
+    if (profiles.size > 0 && f.rule.includes('/') && profiles.has(f.rule.slice(0, f.rule.indexOf('/')))) return true;
+    return rules.has(f.rule);
+  }
+
+  add(s: ServerReport): void {
+    for (const f of [...s.tools.flatMap((t) => t.findings), ...s.findings])
+      if (this.fails(f)) add(this.byRule, f.rule, f.tool === undefined ? s.name : `${s.name}/${f.tool}`);
+    for (const t of s.tools)
+      if (this.failOn.verdicts.has(t.verdict)) add(this.byVerdict, t.verdict, `${s.name}/${t.name}`);
+  }
+
+  /**
+   * What matched, one line per rule, verdict or drift, each naming the tools it matched
+   * (`server/tool`; the server alone for a server-level finding); empty when nothing did.
+   */
+  matches(drift: Drift | undefined): Shown[] {
+    const lines = [...this.byRule].map(
+      ([rule, m]) => msg`${show.name(rule)} (${plural(m.count, 'finding')}): ${listed(m)}`,
+    );
+    for (const v of this.failOn.verdicts) {
+      const m = this.byVerdict.get(v);
+      if (m) lines.push(msg`${v} (${plural(m.count, 'tool')}): ${listed(m)}`);
+    }
+    if (this.failOn.drift && drift?.drifted)
+      lines.push(msg`drift (${plural(drift.changes.length, 'change')} since ${show.path(drift.baseline)})`);
+    return lines;
+  }
+}
+
+/** The message on stderr for an exit 1: a line, then one indented line for each match. */
+export function failOnText(lines: readonly Shown[]): Shown {
+  return msg`idemscan: --fail-on matched:\n${joinShown(
+    lines.map((l) => msg`  ${l}\n`),
+    '',
+  )}`;
+}

@@ -1,0 +1,114 @@
+/**
+ * A scan's post-processors as folds over the stream of servers, so the whole report is in memory
+ * only for a reporter that needs it. Two kinds, in this order for each server:
+ *  - steps, which return the server as the reports show it: named from serverInfo (audit without
+ *    --name), then its findings marked `suppressed` (by the name shown, so after naming). They are
+ *    pure functions of the server, so every pass over the servers gives the same report.
+ *  - tallies, which only look: the summary, the drift against --baseline, the --fail-on matches, the
+ *    sandbox of each stdio server, the names --sarif-uri checks.
+ * The first pass runs both and completes the head (options.suppress, drift), which reporters write
+ * before the servers; every later pass (a reporter's) runs the steps only.
+ */
+import type { DriftFold } from '../compare/drift.js';
+import type { SuppressOutcome } from '../compare/suppress.js';
+import { bounded } from '../model/bounds.js';
+import type { ReportHead, ReportStream } from '../model/report-head.js';
+import type { Drift, ServerReport } from '../model/schema.js';
+import type { Shown } from '../model/shown.js';
+import type { Suppressions } from '../model/suppress.js';
+import { SummaryTally } from '../model/summary.js';
+import type { Baseline } from './baseline.js';
+import { FailOnFold, type FailOn } from './fail-on.js';
+
+export interface PostProcessors {
+  /** `audit` without `--name`: each server named by what it calls itself. */
+  nameFromServerInfo?: boolean;
+  suppress?: Suppressions;
+  baseline?: Baseline;
+  failOn?: FailOn;
+  /** `--sarif-uri`: the server names its warnings check. */
+  names?: boolean;
+}
+
+/** What the first pass gathered, besides the stream every later pass reads. */
+export interface Processed {
+  /** The report as the reporters read it: the completed head, the summary, the servers through the steps. */
+  stream: ReportStream;
+  drift?: Drift;
+  suppress?: SuppressOutcome;
+  /** The --fail-on matches, one line each; empty without --fail-on. */
+  failOn: Shown[];
+  /** Stdio servers by `target.sandbox`. */
+  sandbox: Map<string, number>;
+  /** Every server's name, when `names` was asked. */
+  names: string[];
+}
+
+/**
+ * `audit` without `--name`: the server is named by what it calls itself (serverInfo.name), not by
+ * the command that started it (`node`, `npx`) or the URL's host. Already redacted and bounded.
+ */
+export function nameFromServerInfo(s: ServerReport): ServerReport {
+  const own = s.serverInfo?.name?.trim();
+  return own ? { ...s, name: bounded(own, 100) } : s;
+}
+
+/** The folds that only look, each fed every server as the reports show it. */
+class Tallies {
+  readonly summary = new SummaryTally();
+  readonly sandbox = new Map<string, number>();
+  readonly names: string[] = [];
+
+  constructor(
+    private readonly post: PostProcessors,
+    readonly drift: DriftFold | undefined,
+    readonly failOn: FailOnFold | undefined,
+  ) {}
+
+  add(s: ServerReport): void {
+    this.summary.add(s);
+    this.drift?.add(s);
+    this.failOn?.add(s);
+    if (s.target.sandbox) this.sandbox.set(s.target.sandbox, (this.sandbox.get(s.target.sandbox) ?? 0) + 1);
+    if (this.post.names) this.names.push(s.name);
+  }
+}
+
+/**
+ * Reads `servers` once for the tallies; `settle` (the CLI's signal check) sees the head and the
+ * count before the post-processors add to it, as the report's keys are written in that order.
+ */
+export async function postProcess(
+  head: ReportHead,
+  servers: () => Iterable<ServerReport>,
+  post: PostProcessors,
+  settle: (head: ReportHead, scanned: number) => Promise<ReportHead> = async (h) => h,
+): Promise<Processed> {
+  // Imported when used: each brings zod schemas, built at import, that an audit without them does without.
+  const suppress = post.suppress && new (await import('../compare/suppress.js')).SuppressFold(post.suppress);
+  const step = (s: ServerReport, count: boolean) => {
+    const shown = post.nameFromServerInfo ? nameFromServerInfo(s) : s;
+    return suppress ? suppress.mark(shown, count) : shown;
+  };
+  const { baseline } = post;
+  const drift =
+    baseline && new (await import('../compare/drift.js')).DriftFold(baseline.lock, baseline.file, !!head.options.shard);
+  const tallies = new Tallies(post, drift, post.failOn && new FailOnFold(post.failOn));
+  for (const s of servers()) tallies.add(step(s, true));
+  const summary = tallies.summary.summary();
+  let done = await settle(head, summary.servers);
+  if (suppress) done = { ...done, options: { ...done.options, suppress: suppress.option() } };
+  const found = drift?.drift();
+  if (found) done = { ...done, drift: found };
+  function* later() {
+    for (const s of servers()) yield step(s, false);
+  }
+  return {
+    stream: { head: done, summary, servers: later },
+    drift: found,
+    suppress: suppress?.outcome(),
+    failOn: tallies.failOn?.matches(found) ?? [],
+    sandbox: tallies.sandbox,
+    names: tallies.names,
+  };
+}

@@ -1,0 +1,71 @@
+/**
+ * The run of `idemscan probe` (docs/PROBE.md): the plan's experiments on one server (src/probe.ts),
+ * the report named and written by the one writer, and the exit facts. The plan is read first
+ * (`readProbePlan`) so the caller can say what will be called before anything connects.
+ */
+import type { ProbeOutcome } from '../model/probe-schema.js';
+import type { ProbePlan } from '../model/probe-plan.js';
+import { streamOf } from '../model/report-head.js';
+import type { Report } from '../model/schema.js';
+import type { Shown } from '../model/shown.js';
+import { joinShown, msg, show } from '../render/message.js';
+import type { ProbeOptions } from '../probe.js';
+import type { Target } from '../targets/types.js';
+import { nameFromServerInfo } from './post-process.js';
+import type { Say } from './say.js';
+import type { Interruption } from './scan-run.js';
+import { writeReports, type ReportFiles } from './write-reports.js';
+
+/** The plan file, read and checked (an InputError naming it). */
+export async function readProbePlan(file: string): Promise<ProbePlan> {
+  return (await import('../probe.js')).readPlan(file);
+}
+
+export interface ProbeRunSettings {
+  options: ProbeOptions;
+  files: ReportFiles;
+  /** Without --name: the server named by serverInfo.name. */
+  nameFromServerInfo: boolean;
+  /** `--fail-on`: the outcomes that fail. */
+  gates: ReadonlySet<ProbeOutcome>;
+  interrupt: Interruption;
+}
+
+export interface ProbeFacts {
+  report: Report;
+  /** The server did not answer. */
+  allFailed: boolean;
+  /** Tools whose outcome is one of the gates, `name (outcome)`. */
+  matched: Shown[];
+  interrupted: boolean;
+  outputsFailed: boolean;
+}
+
+export async function runProbe(
+  target: Target,
+  plan: ProbePlan,
+  settings: ProbeRunSettings,
+  io: { print: (text: string) => void; say: Say },
+): Promise<ProbeFacts> {
+  const { probe } = await import('../probe.js');
+  const result = await probe(target, plan, settings.options);
+  for (const w of result.warnings) io.say.warn(msg`${w}`);
+  let report = await settings.interrupt.settle(result.report, result.report.servers.length, 1);
+  if (settings.nameFromServerInfo) report = { ...report, servers: report.servers.map(nameFromServerInfo) };
+  const written = await writeReports(streamOf(report), settings.files, 'probe', io);
+  const matched = report.servers.flatMap((s) =>
+    s.tools
+      .filter((t) => t.probe && settings.gates.has(t.probe.outcome))
+      .map((t) => msg`${show.name(t.name)} (${t.probe!.outcome})`),
+  );
+  return {
+    report,
+    allFailed: report.summary.serversOk === 0,
+    matched,
+    interrupted: settings.interrupt.interrupted,
+    outputsFailed: !written.ok,
+  };
+}
+
+/** The line an exit 1 says: the tools the gates matched. */
+export const probeMatchText = (matched: readonly Shown[]): Shown => msg`--fail-on matched: ${joinShown(matched, ', ')}`;

@@ -1,0 +1,89 @@
+/**
+ * Saved reports, each read and validated by compare/read.ts (a bad one is a ReportFileError naming
+ * the file and the field: exit 2): `report` re-renders one, `merge` joins shards, and `--compare`
+ * adds the trend section. No scanning code is loaded here.
+ */
+import path from 'node:path';
+import { mergeReports } from '../compare/merge.js';
+import { readReportFile, type LoadedReport } from '../compare/read.js';
+import { compareWith } from '../compare/trend.js';
+import { InputError } from '../model/input-error.js';
+import { streamOf } from '../model/report-head.js';
+import type { Report } from '../model/schema.js';
+import type { Shown } from '../model/shown.js';
+import { REPORTERS } from '../render/index.js';
+import { msg } from '../render/message.js';
+import type { RenderOptions, SarifUris } from '../render/types.js';
+import { toolsCommandFor } from './output.js';
+import type { Say } from './say.js';
+import { checkReportFiles, writeReports } from './write-reports.js';
+
+/** The earlier report of `--compare`: a file, one read already (`latest` of a run index), or none. */
+export type Earlier = string | LoadedReport | undefined;
+
+/** The report with `comparedWith` set from the earlier report, a file or one read already (report and merge --compare). */
+export async function withComparison(
+  report: Report,
+  earlier: string | LoadedReport,
+  reportFile?: string,
+): Promise<Report> {
+  const old = typeof earlier === 'string' ? await readReportFile(earlier) : earlier;
+  return { ...report, comparedWith: compareWith(report, old, reportFile) };
+}
+
+export interface RerenderSettings {
+  formats: string[];
+  /** Default: the directory of the report. */
+  out?: string;
+  render: Pick<RenderOptions, 'rulesBaseUrl' | 'width'> & { sarifUris?: SarifUris };
+}
+
+/**
+ * `idemscan report FILE`: the saved report rendered again, files under `out` (never over the
+ * input) and the terminal formats to `print`. `earlierOf` finds the report `--compare` names.
+ */
+export async function rerender(
+  file: string,
+  settings: RerenderSettings,
+  earlierOf: (report: Report) => Promise<Earlier>,
+  io: { print: (text: string) => void; say: Say },
+): Promise<void> {
+  const { report: loaded } = await readReportFile(file);
+  const earlier = await earlierOf(loaded);
+  const report = earlier === undefined ? loaded : await withComparison(loaded, earlier, file);
+  const out = settings.out ?? path.dirname(file);
+  const named = settings.formats.filter((id) => REPORTERS[id]?.fileName);
+  for (const id of named)
+    if (path.resolve(out, REPORTERS[id]!.fileName!) === path.resolve(file))
+      throw new InputError(`--format ${id} would overwrite the input; choose another --out`, { file });
+  if (named.length > 0) await checkReportFiles({ out, formats: named });
+  const { sarifUris } = settings.render;
+  if (sarifUris) {
+    const { sarifUriWarnings } = await import('./sarif-uri.js');
+    for (const w of sarifUriWarnings(
+      sarifUris,
+      report.servers.map((s) => s.name),
+      settings.formats,
+    ))
+      io.say.warn(w);
+  }
+  const render = { ...settings.render, toolsCommand: toolsCommandFor(file) };
+  await writeReports(streamOf(report), { out, formats: settings.formats }, 'report', { render, ...io });
+}
+
+/**
+ * `idemscan merge`: the shard reports read and merged into one (compare/merge.ts), with the trend
+ * section when `earlierOf` finds an earlier report; what is worth telling comes back as warnings.
+ */
+export async function mergeSaved(
+  files: readonly string[],
+  earlierOf: (report: Report, warnings: Shown[]) => Promise<Earlier>,
+): Promise<{ report: Report; warnings: Shown[] }> {
+  const inputs = [];
+  for (const file of files) inputs.push(await readReportFile(file));
+  const merged = mergeReports(inputs);
+  const warnings = merged.warnings.map((w) => msg`${w}`);
+  const earlier = await earlierOf(merged.report, warnings);
+  const report = earlier === undefined ? merged.report : await withComparison(merged.report, earlier);
+  return { report, warnings };
+}

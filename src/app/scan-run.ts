@@ -1,0 +1,149 @@
+/**
+ * A scan's run, the use case of `scan`, `audit` and `lock`: the servers scanned into a spool file
+ * (`scan`: flat memory, `--resume`) or into memory (one server of `audit`; `lock`, which holds the
+ * report to pin it), the post-processors folded over them (app/post-process.ts), the reports and the
+ * lock written. Nothing is printed: what there is to say goes to the caller's `Say`, the files and
+ * the exit facts come back, and the caller prints the terminal view before `close()`.
+ */
+import type { Report } from '../model/schema.js';
+import { wholeReport, type ReportHead, type ReportStream } from '../model/report-head.js';
+import type { Shown } from '../model/shown.js';
+import type { SpoolRun } from '../model/spool-schema.js';
+import type { RenderOptions } from '../render/types.js';
+import { scanInto, type ScanOptions } from '../scan.js';
+import { MemorySink } from '../spool/sink.js';
+import type { Target } from '../targets/types.js';
+import { postProcess, type PostProcessors, type Processed } from './post-process.js';
+import type { Say } from './say.js';
+import type { Baseline, LockSettings } from './baseline.js';
+import { checkReportFiles, writeReports, type ReportFiles } from './write-reports.js';
+
+/** What a run tells its caller besides lines to show. */
+export interface ScanEvents extends Say {
+  /** The scan is done (the progress line can go); the reports are next. */
+  scanned(): void;
+  /** A signal stopped the scan: the targets it had to scan (without those read back by --resume). */
+  unscanned(remaining: readonly Target[]): void;
+  /** Report text for stdout (`--json -`). */
+  print(text: string): void;
+}
+
+/** The CLI's signal watch (cli/signals.ts): whether a signal came, and the report marked if one did. */
+export interface Interruption {
+  readonly interrupted: boolean;
+  settle<T extends Pick<Report, 'options'>>(report: T, scanned: number, targets: number): Promise<T>;
+}
+
+export interface ScanRunSettings {
+  targets: Target[];
+  options: ScanOptions;
+  writer: 'scan' | 'audit' | 'lock';
+  files: ReportFiles;
+  render: Pick<RenderOptions, 'rulesBaseUrl' | 'sarifUris'>;
+  post: PostProcessors;
+  /** `scan`: the servers go to `files.out`'s spool as they finish (app/spool-run.ts). */
+  spool?: { resume: boolean; cacheDir: string; run: SpoolRun };
+  /** `lock`: the lock file to write. */
+  lock?: string;
+  interrupt: Interruption;
+}
+
+/** What decides the exit code; the CLI maps them (cli/exit.ts). */
+export interface ScanFacts {
+  /** Servers were scanned and none answered. */
+  allFailed: boolean;
+  /** The --fail-on matches, one line each. */
+  failOn: Shown[];
+  interrupted: boolean;
+  /** A report or the lock could not be written where asked (it went to a fallback file). */
+  outputsFailed: boolean;
+}
+
+export interface ScanResult {
+  /** The report as the reporters read it, for the terminal view: valid until `close()`. */
+  report: ReportStream;
+  /** Stdio servers by `target.sandbox`. */
+  sandbox: Map<string, number>;
+  facts: ScanFacts;
+  /** After the terminal view: the spool removed (a complete run) or kept and said (an interrupted one). */
+  close(): void;
+}
+
+interface Source {
+  head: ReportHead;
+  servers: () => Iterable<ServerReport>;
+}
+type ServerReport = Report['servers'][number];
+
+/**
+ * What can be checked before the scan (output paths that cannot be written, lock files that cannot
+ * be read or written), each an input error then rather than a lost scan; the lock to compare with.
+ * A spooled scan limits the heap's growth first: read at the default, a 10,000-server --baseline
+ * lock (22 MB) leaves a heap sized for several times it, which the scan then fills.
+ */
+export async function checkScan(
+  files: ReportFiles,
+  locks: LockSettings & { drift?: boolean },
+  spooled: boolean,
+): Promise<Baseline | undefined> {
+  if (spooled) (await import('./spool-run.js')).limitHeapGrowth();
+  await checkReportFiles(files);
+  const { baseline, lock, rulesBaseUrl, drift } = locks;
+  if (baseline === undefined && lock === undefined && rulesBaseUrl === undefined && !drift) return undefined;
+  return (await import('./baseline.js')).prepareBaseline(locks, drift);
+}
+
+export async function runScan(settings: ScanRunSettings, events: ScanEvents): Promise<ScanResult> {
+  const { targets, interrupt } = settings;
+  const spooling = settings.spool && (await import('./spool-run.js'));
+  const opened = spooling?.openSpool(settings.files.out!, targets, settings.spool!, events);
+  let source: Source;
+  if (spooling && opened) {
+    const run = await scanInto(targets, { ...settings.options, resumed: opened.resumed }, opened.spool);
+    source = spooling.spooledServers(opened, run);
+  } else source = await inMemory(targets, settings.options);
+  events.scanned();
+  const post = { ...settings.post, names: settings.render.sarifUris !== undefined };
+  const processed = await postProcess(source.head, source.servers, post, (head, scanned) =>
+    interrupt.settle(head, scanned, targets.length),
+  );
+  if (interrupt.interrupted) events.unscanned(opened ? targets.filter((_, i) => !opened.resumed.has(i)) : targets);
+  await tellPost(processed, settings, events);
+  const written = await writeReports(processed.stream, settings.files, settings.writer, {
+    render: settings.render,
+    print: events.print,
+    say: events,
+  });
+  let ok = written.ok;
+  if (settings.lock !== undefined && !interrupt.interrupted)
+    ok = (await (await import('./baseline.js')).writeLock(wholeReport(processed.stream), settings.lock, events)) && ok;
+  const { summary } = processed.stream;
+  const facts: ScanFacts = {
+    allFailed: summary.servers > 0 && summary.serversOk === 0,
+    failOn: processed.failOn,
+    interrupted: interrupt.interrupted,
+    outputsFailed: !ok,
+  };
+  const close = () => (opened ? spooling!.closeSpool(opened, ok && !interrupt.interrupted, events) : undefined);
+  return { report: processed.stream, sandbox: processed.sandbox, facts, close };
+}
+
+/** `audit` and `lock`: the servers in memory, redacted once with what was stored while the scan ran. */
+async function inMemory(targets: Target[], options: ScanOptions): Promise<Source> {
+  const sink = new MemorySink();
+  const run = await scanInto(targets, options, sink);
+  const servers = sink.servers().map((s) => run.redactLater(s));
+  return { head: run.head, servers: () => servers };
+}
+
+/** What the post-processors found that is said before the reports: the drift, the suppressions, --sarif-uri's doubts. */
+async function tellPost(processed: Processed, settings: ScanRunSettings, say: Say): Promise<void> {
+  if (processed.drift) (await import('./baseline.js')).tellDrift(processed.drift, say);
+  if (processed.suppress)
+    (await import('./suppress-file.js')).tellSuppressions(settings.post.suppress!.file, processed.suppress, say);
+  const uris = settings.render.sarifUris;
+  if (uris) {
+    const { sarifUriWarnings } = await import('./sarif-uri.js');
+    for (const w of sarifUriWarnings(uris, processed.names, settings.files.formats)) say.warn(w);
+  }
+}
