@@ -2,24 +2,20 @@
  * `idemscan login URL` and `idemscan logout [URL]` (docs/OAUTH.md; the OAuth flags of `scan` and
  * `audit` are cli/oauth-flags.ts). The OAuth modules load only when a command needs them.
  */
-import type { Command } from 'commander';
+import type { Command } from '@commander-js/extra-typings';
 import { defaultCacheDir } from '../model/cache-dir.js';
 import { InputError } from '../model/input-error.js';
 import { msg, show } from '../render/message.js';
 import { EXIT } from './exit.js';
 import { tell } from './say.js';
-import { oauthOptions, oauthScanOptions, type OAuthFlags } from './oauth-flags.js';
-import { repeatable } from './options.js';
+import { cacheDir, loginFlags } from './flags.js';
+import { oauthScanOptions } from './oauth-flags.js';
 
-export function registerAuth(program: Command, toInt: (v: string) => number): void {
-  oauthOptions(program.command('login'), toInt)
+export function registerAuth(program: Command): void {
+  loginFlags(program.command('login'))
     .description('sign in to an OAuth-protected MCP server once and store its tokens (docs/OAUTH.md)')
     .argument('<url>', 'the MCP server URL')
-    .addOption(
-      repeatable('--scope <scope>', 'a scope to request instead of the ones the server publishes', { commas: true }),
-    )
-    .option('--cache-dir <dir>', 'where tokens are stored (with the npm cache)')
-    .action(async (url: string, flags: OAuthFlags & { scope?: string[] }) => {
+    .action(async (url, flags) => {
       if (!/^https?:\/\//i.test(url) || !URL.canParse(url))
         throw new InputError(msg`"${show.url(url)}" is not an http(s) URL`);
       const options = oauthScanOptions({ ...flags, oauth: true }, url);
@@ -61,8 +57,8 @@ export function registerAuth(program: Command, toInt: (v: string) => number): vo
     .command('logout')
     .description('remove the stored OAuth tokens of one MCP server, or of all of them')
     .argument('[url]', 'the MCP server URL (default: every server)')
-    .option('--cache-dir <dir>', 'where tokens are stored')
-    .action(async (url: string | undefined, flags: { cacheDir?: string }) => {
+    .addOption(cacheDir())
+    .action(async (url, flags) => {
       if (url !== undefined && !URL.canParse(url)) throw new InputError(msg`"${show.url(url)}" is not a URL`);
       const { removeRecords } = await import('../connect/oauth/store.js');
       const gone = removeRecords(flags.cacheDir ?? defaultCacheDir(), url);

@@ -2,18 +2,17 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defaultCacheDir } from '../model/cache-dir.js';
 import { TOOL_VERSION } from '../model/version.js';
-import type { InstallResult } from '../targets/npm.js';
 import { ENV_NAME } from '../targets/expand.js';
 import { parseShard, selectShard } from '../targets/shard.js';
 import type { SkippedTarget, Target } from '../targets/types.js';
 import { REPORTERS } from '../render/index.js';
 import type { Report, Summary } from '../model/schema.js';
 import { streamOf, wholeReport, type ReportStream } from '../model/report-head.js';
-import { scan, scanInto, SDIST_WARNING, type ScanOptions } from '../scan.js';
+import { scan, scanInto, type ScanOptions } from '../scan.js';
 import { InputError } from '../model/input-error.js';
 import { msg, show } from '../render/message.js';
 import { EXIT } from './exit.js';
-import { lines, note, tell, warn } from './say.js';
+import { lines, note, tell } from './say.js';
 import { urlScheme } from './options.js';
 import type { FailOn } from './fail-on.js';
 import { addDiscovered } from './discovered.js';
@@ -22,7 +21,7 @@ import type { AuditFlags, ScanFlags } from './flags.js';
 import { auditTarget } from './audit-target.js';
 import { checkOutputs, writeOutputs } from './write-reports.js';
 import { unscannedText, watchSignals } from './signals.js';
-import { InstallProgress, ScanProgress } from './progress.js';
+import { ScanProgress } from './progress.js';
 import { nameFromServerInfo, printResult, sandboxLines } from './print-scan.js';
 
 // What only some runs need is imported when they need it (target files, profiles, --fail-on, lock
@@ -227,51 +226,4 @@ async function exitCode(summary: Summary, report: Report | undefined, failOn: Fa
   if (matched.length === 0) return EXIT.ok;
   lines(failOnText(matched), true);
   return EXIT.failOn;
-}
-
-export async function installCommand(
-  files: string[],
-  flags: { concurrency: number; cacheDir?: string; allowEnv?: string[]; allowSdist?: boolean },
-): Promise<void> {
-  const loaded = await loadTargets(files, checkAllowEnv(flags.allowEnv));
-  tellSkipped(loaded.skipped);
-  // `npx -y pkg` and `uvx pkg==1.2.3` entries too, each unpinned npm one at the version a scan would resolve now.
-  const { npmLaunchTargets, resolveUnpinned, withResolved } = await import('../targets/npm-launch.js');
-  const { pypiLaunchTargets } = await import('../targets/pypi-launch.js');
-  const { installMissing, packageOf, packageProblems } = await import('../targets/packages.js');
-  const launched = pypiLaunchTargets(npmLaunchTargets(loaded.targets));
-  const cacheDir = flags.cacheDir ?? defaultCacheDir();
-  const resolution = await resolveUnpinned(launched, true, cacheDir);
-  const targets = withResolved(launched, resolution);
-  const errors = new Map(resolution.errors);
-  packageProblems(targets, errors);
-  for (const [spec, error] of errors) tell(msg`${show.path(spec)}: ${show.message(error)}`);
-  if (flags.allowSdist && targets.some((t) => t.pypi)) warn(msg`${SDIST_WARNING}`);
-  const specs = new Set(targets.map((t) => packageOf(t)?.spec).filter((s) => s !== undefined && !errors.has(s)));
-  // Each package as it finishes on stdout; on a terminal a bar with counts on stderr.
-  const progress = new InstallProgress(specs.size, process.stdout, process.stderr);
-  const onDone = (r: InstallResult) => {
-    progress.onInstalled(r);
-    if (r.note) progress.message(`idemscan: ${r.note}`);
-    if (!r.ok) progress.message(r.error ?? '');
-  };
-  // Cached ones are listed too, as `(cached)`: installMissing skips them, so they are reported here.
-  const pending = new Map<string, InstallResult>();
-  for (const t of targets) {
-    const p = packageOf(t);
-    if (p && !errors.has(p.spec) && p.kind.installed(t, cacheDir) && !pending.has(p.spec))
-      pending.set(p.spec, { spec: p.spec, ok: true, ms: 0 });
-  }
-  for (const r of pending.values()) onDone(r);
-  const results = [
-    ...pending.values(),
-    ...(await installMissing(
-      targets,
-      { cacheDir, concurrency: flags.concurrency, onDone, allowSdist: flags.allowSdist },
-      errors,
-    )),
-  ];
-  progress.stop();
-  process.stdout.write(`${results.filter((r) => r.ok).length}/${results.length} packages in ${cacheDir}\n`);
-  if (results.some((r) => !r.ok) || errors.size > 0) process.exitCode = EXIT.allFailed;
 }

@@ -1,63 +1,9 @@
 /** The OAuth flags of the commands that scan (docs/OAUTH.md), and what they make of them. Not a command module. */
-import type { Command, Option } from 'commander';
 import type { OAuthScanOptions } from '../connect/oauth/server-auth.js';
 import { InputError } from '../model/input-error.js';
 import { msg, show } from '../render/message.js';
-import { repeatable } from './options.js';
+import { DEFAULT_OAUTH_TIMEOUT, type OAuthFlags } from './flags.js';
 import { block } from './say.js';
-
-export interface OAuthFlags {
-  oauth?: boolean;
-  storedAuthOnly?: boolean;
-  clientId?: string;
-  clientSecretEnv?: string;
-  /** scan only: the origins `--client-id` (and its secret) are for. */
-  clientOrigin?: string[];
-  clientMetadataUrl?: string;
-  oauthTimeout?: number;
-  cacheDir?: string;
-}
-
-const DEFAULT_OAUTH_TIMEOUT = 120_000;
-
-/** The OAuth flags, shared by scan, audit and login. */
-export function oauthOptions(cmd: Command, toInt: (v: string) => number): Command {
-  return cmd
-    .option(
-      '--oauth',
-      'sign in (browser, loopback redirect) to HTTP servers that need OAuth; tokens are stored for later scans',
-    )
-    .option(
-      '--stored-auth-only',
-      'for CI: use stored OAuth tokens (refreshing them), never sign in; a server that needs a sign-in fails with kind auth',
-    )
-    .option(
-      '--client-id <id>',
-      "a pre-registered OAuth client id, used only for the server you name (audit's or login's URL; scan: --client-origin)",
-    )
-    .option(
-      '--client-secret-env <VAR>',
-      "the environment variable holding that client's secret (never the secret itself): the client-credentials grant, with --oauth or login only",
-    )
-    .option(
-      '--client-metadata-url <url>',
-      "an https URL where you host idemscan's Client ID Metadata Document, for servers that accept CIMD",
-    )
-    .option(
-      '--oauth-timeout <ms>',
-      'how long a sign-in may take, the person at the browser included',
-      toInt,
-      DEFAULT_OAUTH_TIMEOUT,
-    );
-}
-
-/** scan's `--client-origin`, repeatable: the servers command-line client credentials are for. */
-export const clientOriginOption = (): Option =>
-  repeatable(
-    '--client-origin <origin>',
-    'the origin (https://host[:port]) of the servers --client-id and --client-secret-env are for; no other server gets them',
-    { commas: true },
-  );
 
 /**
  * The scan's OAuth options from the flags: a usage error for a secret variable that is not set,

@@ -4,7 +4,7 @@
  * `--project-configs`). And the `--discover` step of `scan`.
  */
 import os from 'node:os';
-import type { Command } from 'commander';
+import type { Command } from '@commander-js/extra-typings';
 import type { FoundFile } from '../targets/discover/index.js';
 import type { Shown } from '../model/shown.js';
 import { discoverHere, PROJECT_FLAG, servers } from './discovered.js';
@@ -29,7 +29,7 @@ export function registerWhere(program: Command): void {
       `list the MCP client configuration files found in HOME and the current folder (what scan --discover reads; project-scope files with ${PROJECT_FLAG})`,
     )
     .option('--json', 'print the list as JSON')
-    .action(async (flags: { json?: boolean }) => {
+    .action(async (flags) => {
       const found = await discoverHere([], true);
       if (flags.json) {
         process.stdout.write(JSON.stringify({ files: found.files, servers: found.targets.length }, null, 2) + '\n');

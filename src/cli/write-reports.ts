@@ -5,7 +5,7 @@ import type { Report } from '../model/schema.js';
 import { wholeReport, type ReportStream } from '../model/report-head.js';
 import type { SarifUris } from '../render/types.js';
 import { msg, show } from '../render/message.js';
-import type { ScanFlags } from './flags.js';
+import type { ReportFileFlags as ScanFlags } from './flags.js';
 import { checkOutputDir, checkOutputFile, codeOf, writeFallback, writeOutputFile, type Content } from './output.js';
 import { htmlHint, wroteLine } from './print-scan.js';
 import { note, tell, warn } from './say.js';
