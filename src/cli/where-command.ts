@@ -7,7 +7,8 @@ import os from 'node:os';
 import type { Command } from '@commander-js/extra-typings';
 import type { FoundFile } from '../targets/discover/index.js';
 import type { Shown } from '../model/shown.js';
-import { discoverHere, PROJECT_FLAG, servers } from './discovered.js';
+import { discoverHere } from '../app/discover.js';
+import { PROJECT_FLAG, servers } from './discovered.js';
 import { msg, show } from '../render/message.js';
 
 function fileLine(f: FoundFile): Shown {
