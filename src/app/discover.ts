@@ -3,8 +3,10 @@
  * `scan --discover` adds. Never prints: cli/where-command.ts and cli/discovered.ts say what was found.
  */
 import os from 'node:os';
-import type { Discovery } from '../targets/discover/index.js';
+import type { Discovery, FoundFile } from '../targets/discover/index.js';
 import type { LoadedTargets } from '../targets/types.js';
+
+export type { FoundFile, LoadedTargets };
 
 // Loaded when asked for: the TOML and YAML parsers behind it are not every command's start-up cost.
 export async function discoverHere(allowEnv: readonly string[] = [], projectConfigs = false): Promise<Discovery> {

@@ -7,6 +7,8 @@
 import { defaultCacheDir } from '../model/cache-dir.js';
 import { SDIST_WARNING } from '../scan.js';
 import type { InstallResult } from '../targets/npm.js';
+
+export type { InstallResult };
 import type { SkippedTarget, Target } from '../targets/types.js';
 import { loadTargets } from './load-targets.js';
 

@@ -39,6 +39,8 @@ import { renderIndexPage } from '../render/html/index-page.js';
 import { BLOCK_END, BLOCK_START, censusBlock } from '../render/census-block.js';
 import { msg, show } from '../render/message.js';
 
+export type { RunIndex };
+
 /** ROOT/index.json, validated; none yet is an empty index. */
 export async function readIndex(root: string): Promise<RunIndex> {
   const file = path.join(root, INDEX_FILE);

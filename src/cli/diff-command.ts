@@ -4,10 +4,9 @@
  * Exit codes: 0 compared (and nothing matched --fail-on), 1 --fail-on regression matched,
  * 2 usage error or a report file that cannot be read or is not a valid report.
  */
-import { diffReports } from '../compare/diff.js';
+import { diffFiles } from '../app/diff.js';
 import { diffJsonSchema } from '../model/diff.js';
 import { DIFF_FORMATS, type DiffFormat } from '../model/formats.js';
-import { readReportFile } from '../compare/read.js';
 import { InputError } from '../model/input-error.js';
 import { renderDiff } from '../render/diff.js';
 import { msg, show } from '../render/message.js';
@@ -39,8 +38,7 @@ export async function diffCommand(
   if (flags.failOn !== undefined && !(FAIL_ON as readonly string[]).includes(flags.failOn)) {
     throw new InputError(msg`unknown --fail-on "${show.name(flags.failOn)}" (known: ${FAIL_ON.join(', ')})`);
   }
-  const [a, b] = [await readReportFile(oldFile), await readReportFile(newFile)];
-  const doc = diffReports(a, b);
+  const doc = await diffFiles(oldFile, newFile);
   process.stdout.write(renderDiff(doc, format));
   process.exitCode = flags.failOn === 'regression' && doc.regression ? EXIT.failOn : EXIT.ok;
 }

@@ -1,6 +1,5 @@
 /** `scan --discover`'s lines about what app/discover.ts found. Not a command module. */
-import { withDiscovered, type DiscoverOptions } from '../app/discover.js';
-import type { LoadedTargets } from '../targets/types.js';
+import { withDiscovered, type DiscoverOptions, type LoadedTargets } from '../app/discover.js';
 import { plural } from '../model/verdicts.js';
 import { joinShown, msg, show } from '../render/message.js';
 import { note, tell } from './say.js';

@@ -28,23 +28,8 @@ export function oauthScanOptions(
       '--client-id: name the servers it is for with --client-origin https://host (command-line client credentials go only to servers you name)',
     );
   }
-  const cimd = flags.clientMetadataUrl;
-  if (
-    cimd !== undefined &&
-    (!URL.canParse(cimd) || new URL(cimd).protocol !== 'https:' || new URL(cimd).pathname === '/')
-  ) {
-    throw new InputError(
-      '--client-metadata-url: an https URL with a path (where your client metadata document is served)',
-    );
-  }
-  let clientSecret: string | undefined;
-  if (flags.clientSecretEnv) {
-    clientSecret = process.env[flags.clientSecretEnv];
-    if (!clientSecret)
-      throw new InputError(
-        msg`--client-secret-env ${show.name(flags.clientSecretEnv)}: that environment variable is not set`,
-      );
-  }
+  checkMetadataUrl(flags.clientMetadataUrl);
+  const clientSecret = secretOf(flags.clientSecretEnv);
   return {
     interactive: !!flags.oauth,
     storedOnly: !!flags.storedAuthOnly,
@@ -55,6 +40,27 @@ export function oauthScanOptions(
     timeoutMs: flags.oauthTimeout ?? DEFAULT_OAUTH_TIMEOUT,
     print,
   };
+}
+
+/** A Client ID Metadata Document is served at an https URL with a path. */
+function checkMetadataUrl(cimd: string | undefined): void {
+  if (
+    cimd !== undefined &&
+    (!URL.canParse(cimd) || new URL(cimd).protocol !== 'https:' || new URL(cimd).pathname === '/')
+  ) {
+    throw new InputError(
+      '--client-metadata-url: an https URL with a path (where your client metadata document is served)',
+    );
+  }
+}
+
+/** `--client-secret-env VAR`: the value of VAR, which must be set. */
+function secretOf(variable: string | undefined): string | undefined {
+  if (!variable) return undefined;
+  const secret = process.env[variable];
+  if (!secret)
+    throw new InputError(msg`--client-secret-env ${show.name(variable)}: that environment variable is not set`);
+  return secret;
 }
 
 /** `https://host[:port]`: a URL with nothing after the host, so that the user sees what it covers. */

@@ -3,8 +3,7 @@
  * `merge --index`, each named on stderr; and what merge and `--compare latest` read of it. Not a
  * command module: the commands that need it import it.
  */
-import { indexFiles, withMergedRun } from '../app/run-index.js';
-import type { RunIndex } from '../compare/run-index.js';
+import { indexFiles, withMergedRun, type RunIndex } from '../app/run-index.js';
 import { InputError } from '../model/input-error.js';
 import type { Report } from '../model/schema.js';
 import { msg, show } from '../render/message.js';

@@ -5,9 +5,8 @@
  */
 import os from 'node:os';
 import type { Command } from '@commander-js/extra-typings';
-import type { FoundFile } from '../targets/discover/index.js';
 import type { Shown } from '../model/shown.js';
-import { discoverHere } from '../app/discover.js';
+import { discoverHere, type FoundFile } from '../app/discover.js';
 import { PROJECT_FLAG, servers } from './discovered.js';
 import { msg, show } from '../render/message.js';
 
