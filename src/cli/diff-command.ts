@@ -6,19 +6,14 @@
  */
 import { diffFiles } from '../app/diff.js';
 import { diffJsonSchema } from '../model/diff.js';
-import { DIFF_FORMATS, type DiffFormat } from '../model/formats.js';
+import { DIFF_FORMATS } from '../model/formats.js';
 import { InputError } from '../model/input-error.js';
 import { renderDiff } from '../render/diff.js';
 import { msg, show } from '../render/message.js';
 import { EXIT } from './exit.js';
+import type { DiffFlags } from './flags.js';
 
 const FAIL_ON = ['regression'] as const;
-
-interface DiffFlags {
-  format: string;
-  failOn?: string;
-  schema?: boolean;
-}
 
 export async function diffCommand(
   oldFile: string | undefined,
@@ -32,7 +27,7 @@ export async function diffCommand(
     return;
   }
   if (oldFile === undefined || newFile === undefined) throw new InputError('diff needs two reports: OLD.json NEW.json');
-  const format = flags.format as DiffFormat;
+  const format = flags.format;
   if (!DIFF_FORMATS.includes(format))
     throw new InputError(msg`unknown --format "${show.name(flags.format)}" (known: ${DIFF_FORMATS.join(', ')})`);
   if (flags.failOn !== undefined && !(FAIL_ON as readonly string[]).includes(flags.failOn)) {

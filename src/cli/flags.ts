@@ -6,8 +6,8 @@
  */
 import { Option, type Command, type OptionValues } from '@commander-js/extra-typings';
 import { DEFAULTS } from '../model/limits.js';
-import { DEFAULT_LOCK_FILE, FILE_FORMATS, PRINT_FORMATS } from '../model/formats.js';
-import { intOption, listOption, repeatable } from './options.js';
+import { DEFAULT_LOCK_FILE, DIFF_FORMATS, FILE_FORMATS, PRINT_FORMATS } from '../model/formats.js';
+import { intOption, listOption, repeatable, wordParser } from './options.js';
 
 /** The options commander hands a command's action, from its declaration (before its arguments). */
 export type FlagsOf<F extends (cmd: Command, ...more: string[]) => unknown> =
@@ -227,6 +227,53 @@ export type OAuthFlags = Partial<Omit<FlagsOf<typeof loginFlags>, 'scope' | 'cac
 
 export const installFlags = (cmd: Command) =>
   cmd.addOption(concurrency('installs at once')).addOption(cacheDir()).addOption(allowSdist()).addOption(allowEnv());
+
+const DEFAULT_REGISTRY = '(default: https://registry.modelcontextprotocol.io)';
+
+export const pullFlags = (cmd: Command) =>
+  cmd
+    .option('--base-url <url>', `the registry ${DEFAULT_REGISTRY}`)
+    .option(
+      '--updated-since <time>',
+      'ask only for servers updated since TIME (RFC 3339; default: the pulledAt of an existing --out file)',
+    )
+    .option('--out <file>', 'the target file to write', 'registry-servers.json')
+    .addOption(quiet('no progress on stderr'));
+
+export const refreshFlags = (cmd: Command) =>
+  cmd
+    .option('--base-url <url>', `the MCP Registry asked for registry entries ${DEFAULT_REGISTRY}`)
+    .addOption(cacheDir())
+    .option('--json', 'print the changes as JSON')
+    .option('--dry-run', 'print what would change; do not write the file');
+
+export const indexFlags = (cmd: Command) =>
+  cmd
+    .option(
+      '--readme <file>',
+      'also write the census block of the newest run into FILE, between <!-- census:start --> and <!-- census:end -->',
+    )
+    .addOption(quiet('no wrote lines on stderr'));
+
+export const diffFlags = (cmd: Command) =>
+  cmd
+    .option(
+      '--format <format>',
+      `output (choices: ${DIFF_FORMATS.join(', ')})`,
+      wordParser('--format', DIFF_FORMATS),
+      'text',
+    )
+    .option(
+      '--fail-on <what>',
+      'exit 1 when anything got worse (choices: regression)',
+      wordParser('--fail-on', ['regression']),
+    )
+    .option('--schema', 'print the JSON Schema of --format json and exit');
+
+export type PullFlags = FlagsOf<typeof pullFlags>;
+export type RefreshFlags = FlagsOf<typeof refreshFlags>;
+export type IndexFlags = FlagsOf<typeof indexFlags>;
+export type DiffFlags = FlagsOf<typeof diffFlags>;
 
 type Common<A, B> = Pick<A, keyof A & keyof B>;
 type Scan = FlagsOf<typeof scanFlags>;

@@ -7,11 +7,7 @@ import { readmeWithCensus, rebuildIndex } from '../app/run-index.js';
 import { msg, show } from '../render/message.js';
 import { writeIndex, writeIndexFile } from './run-index-files.js';
 import { note, warn } from './say.js';
-
-export interface IndexFlags {
-  readme?: string;
-  quiet?: boolean;
-}
+import type { IndexFlags } from './flags.js';
 
 export async function indexCommand(root: string, flags: IndexFlags): Promise<void> {
   const rebuilt = await rebuildIndex(root, (file, why) => warn(msg`skipped ${show.path(file)}: ${why}`));

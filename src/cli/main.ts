@@ -11,25 +11,28 @@
  * runs, so `--version` and `--help` cost about what `node -e 0` does (bench/startup.bench.ts).
  */
 import { Command, CommanderError } from '@commander-js/extra-typings';
-import { DEFAULT_LOCK_FILE, DIFF_FORMATS, FILE_FORMATS, PRINT_FORMATS } from '../model/formats.js';
+import { DEFAULT_LOCK_FILE, FILE_FORMATS, PRINT_FORMATS } from '../model/formats.js';
 import { TOOL_VERSION } from '../model/version.js';
 import { InputError } from '../model/input-error.js';
 import { inputErrorText } from '../render/message.js';
 import { EXIT } from './exit.js';
 import {
   auditFlags,
-  cacheDir,
+  diffFlags,
   fileFormats,
+  indexFlags,
   installFlags,
   lockFlags,
   probeFlags,
+  pullFlags,
   quiet,
+  refreshFlags,
   rulesBaseUrl,
   sarifUri,
   scanFlags,
 } from './flags.js';
 import { guardLineStarts } from './line-starts.js';
-import { listOption, wordParser } from './options.js';
+import { listOption } from './options.js';
 import { registerAuth } from './auth-command.js';
 import { registerWhere } from './where-command.js';
 import { bug, setQuiet, tell } from './say.js';
@@ -90,23 +93,10 @@ function reading(program: Command): void {
         : (await import('../model/schema.js')).reportJsonSchema();
       process.stdout.write(JSON.stringify(schema, null, 2) + '\n');
     });
-  program
-    .command('diff')
+  diffFlags(program.command('diff'))
     .description('compare two reports: servers, status, tools, verdicts, hints, key arguments, capability')
     .argument('[old]', 'the earlier report.json')
     .argument('[new]', 'the later report.json')
-    .option(
-      '--format <format>',
-      `output (choices: ${DIFF_FORMATS.join(', ')})`,
-      wordParser('--format', DIFF_FORMATS),
-      'text',
-    )
-    .option(
-      '--fail-on <what>',
-      'exit 1 when anything got worse (choices: regression)',
-      wordParser('--fail-on', ['regression']),
-    )
-    .option('--schema', 'print the JSON Schema of --format json and exit')
     .action(async (a, b, flags) => (await import('./diff-command.js')).diffCommand(a, b, flags));
   merging(program);
 }
@@ -142,52 +132,30 @@ function merging(program: Command): void {
 }
 
 const ALL_FORMATS = [...FILE_FORMATS, ...PRINT_FORMATS];
-const DEFAULT_REGISTRY = '(default: https://registry.modelcontextprotocol.io)';
 
 function publishing(program: Command): void {
-  program
-    .command('index')
+  indexFlags(program.command('index'))
     .description(
       'rebuild the index of published runs (ROOT/index.json and index.html) from the run directories ROOT/*/report.json',
     )
     .argument('<root>', 'the directory of the runs, e.g. output/ecosystem')
-    .option(
-      '--readme <file>',
-      'also write the census block of the newest run into FILE, between <!-- census:start --> and <!-- census:end -->',
-    )
-    .addOption(quiet('no wrote lines on stderr'))
     .action(async (root, flags) => (await import('./index-command.js')).indexCommand(root, flags));
-  program
-    .command('registry')
-    .description('the MCP Registry: pull its servers into a target file')
-    .command('pull')
+  const registry = program.command('registry').description('the MCP Registry: pull its servers into a target file');
+  pullFlags(registry.command('pull'))
     .description(
       'page the MCP Registry (GET /v0.1/servers) and write the latest active version of each server as a target file scan reads (an existing --out file is updated with what changed)',
     )
-    .option('--base-url <url>', `the registry ${DEFAULT_REGISTRY}`)
-    .option(
-      '--updated-since <time>',
-      'ask only for servers updated since TIME (RFC 3339; default: the pulledAt of an existing --out file)',
-    )
-    .option('--out <file>', 'the target file to write', 'registry-servers.json')
-    .addOption(quiet('no progress on stderr'))
     .action(async (flags) => (await import('./registry-command.js')).pullCommand(flags));
   refreshing(program);
 }
 
 function refreshing(program: Command): void {
-  program
-    .command('targets')
-    .description('work on target files')
-    .command('refresh')
+  const targets = program.command('targets').description('work on target files');
+  refreshFlags(targets.command('refresh'))
     .description(
       're-pin every npm and MCP Registry entry of a target file to the latest version its registry reports, and write the file back (old -> new on stdout)',
     )
     .argument('<file>', 'a target file: an idemscan list ("npm": "name@1.2.3"), a registry pull file or a server.json')
-    .option('--base-url <url>', `the MCP Registry asked for registry entries ${DEFAULT_REGISTRY}`)
-    .addOption(cacheDir())
-    .option('--json', 'print the changes as JSON')
-    .option('--dry-run', 'print what would change; do not write the file')
     .action(async (file, flags) => (await import('./refresh-command.js')).refreshCommand(file, flags));
 }
 

@@ -7,13 +7,7 @@ import { msg, show } from '../render/message.js';
 import { EXIT } from './exit.js';
 import { note, tell } from './say.js';
 import { writeOutputFile } from './output.js';
-
-export interface RefreshFlags {
-  baseUrl?: string;
-  cacheDir?: string;
-  json?: boolean;
-  dryRun?: boolean;
-}
+import type { RefreshFlags } from './flags.js';
 
 export async function refreshCommand(file: string, flags: RefreshFlags): Promise<void> {
   const outcome = await refreshTargets(file, flags);

@@ -4,13 +4,7 @@ import { msg, show } from '../render/message.js';
 import { EXIT } from './exit.js';
 import { note, tell, warn } from './say.js';
 import { writeOutputFile } from './output.js';
-
-export interface PullFlags {
-  baseUrl?: string;
-  updatedSince?: string;
-  out: string;
-  quiet?: boolean;
-}
+import type { PullFlags } from './flags.js';
 
 function onEvent(out: string): (e: PullEvent) => void {
   return (e) => {
