@@ -6,6 +6,7 @@
  */
 import { Option, type Command, type OptionValues } from '@commander-js/extra-typings';
 import { DEFAULTS } from '../model/limits.js';
+import { DEFAULT_REGISTRY } from '../model/registry.js';
 import { DEFAULT_LOCK_FILE, DIFF_FORMATS, FILE_FORMATS, PRINT_FORMATS } from '../model/formats.js';
 import { intOption, listOption, repeatable, wordParser } from './options.js';
 
@@ -228,11 +229,11 @@ export type OAuthFlags = Partial<Omit<FlagsOf<typeof loginFlags>, 'scope' | 'cac
 export const installFlags = (cmd: Command) =>
   cmd.addOption(concurrency('installs at once')).addOption(cacheDir()).addOption(allowSdist()).addOption(allowEnv());
 
-const DEFAULT_REGISTRY = '(default: https://registry.modelcontextprotocol.io)';
+const REGISTRY = `(default: ${DEFAULT_REGISTRY})`;
 
 export const pullFlags = (cmd: Command) =>
   cmd
-    .option('--base-url <url>', `the registry ${DEFAULT_REGISTRY}`)
+    .option('--base-url <url>', `the registry ${REGISTRY}`)
     .option(
       '--updated-since <time>',
       'ask only for servers updated since TIME (RFC 3339; default: the pulledAt of an existing --out file)',
@@ -242,7 +243,7 @@ export const pullFlags = (cmd: Command) =>
 
 export const refreshFlags = (cmd: Command) =>
   cmd
-    .option('--base-url <url>', `the MCP Registry asked for registry entries ${DEFAULT_REGISTRY}`)
+    .option('--base-url <url>', `the MCP Registry asked for registry entries ${REGISTRY}`)
     .addOption(cacheDir())
     .option('--json', 'print the changes as JSON')
     .option('--dry-run', 'print what would change; do not write the file');
