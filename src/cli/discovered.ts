@@ -1,5 +1,5 @@
 /** `scan --discover`'s lines about what app/discover.ts found. Not a command module. */
-import { withDiscovered, type DiscoverOptions, type LoadedTargets } from '../app/discover.js';
+import type { DiscoverOptions, LoadedTargets } from '../app/discover.js';
 import { plural } from '../model/verdicts.js';
 import { joinShown, msg, show } from '../render/message.js';
 import { note, tell } from './say.js';
@@ -10,7 +10,8 @@ export const servers = (n: number) => plural(n, 'server');
 
 /** The discovered servers added to `loaded`; without `--project-configs` one line says how many were left and how to scan them. */
 export async function addDiscovered(loaded: LoadedTargets, flags: DiscoverOptions = {}): Promise<LoadedTargets> {
-  const found = await withDiscovered(loaded, flags);
+  // Loaded when asked for: where-command.ts, loaded at start, imports this module.
+  const found = await (await import('../app/discover.js')).withDiscovered(loaded, flags);
   if (found.files === 0) tell(msg`--discover found no MCP client configuration (see \`idemscan where\`)`);
   else note(msg`--discover found ${found.servers} server(s) in ${found.files} client file(s)`);
   const { leftOut } = found;

@@ -6,7 +6,7 @@
 import os from 'node:os';
 import type { Command } from '@commander-js/extra-typings';
 import type { Shown } from '../model/shown.js';
-import { discoverHere, type FoundFile } from '../app/discover.js';
+import type { FoundFile } from '../app/discover.js';
 import { PROJECT_FLAG, servers } from './discovered.js';
 import { msg, show } from '../render/message.js';
 
@@ -30,7 +30,7 @@ export function registerWhere(program: Command): void {
     )
     .option('--json', 'print the list as JSON')
     .action(async (flags) => {
-      const found = await discoverHere([], true);
+      const found = await (await import('../app/discover.js')).discoverHere([], true);
       if (flags.json) {
         process.stdout.write(JSON.stringify({ files: found.files, servers: found.targets.length }, null, 2) + '\n');
         return;
