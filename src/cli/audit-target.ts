@@ -3,7 +3,7 @@ import path from 'node:path';
 import { InputError } from '../model/input-error.js';
 import type { Target } from '../targets/types.js';
 import { msg, show } from '../render/message.js';
-import type { AuditFlags } from './flags.js';
+import type { ServerFlags as AuditFlags } from './flags.js';
 import { urlScheme } from './options.js';
 
 export function auditTarget(words: string[], flags: AuditFlags): Target {

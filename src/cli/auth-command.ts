@@ -1,72 +1,52 @@
 /**
- * `idemscan login URL` and `idemscan logout [URL]` (docs/OAUTH.md; the OAuth flags of `scan` and
- * `audit` are cli/oauth-flags.ts). The OAuth modules load only when a command needs them.
+ * `idemscan login URL` and `idemscan logout [URL]` (docs/OAUTH.md; the flow is app/auth.ts, the
+ * OAuth flags of `scan` and `audit` cli/oauth-flags.ts).
  */
-import type { Command } from 'commander';
-import { defaultCacheDir } from '../model/cache-dir.js';
+import type { Command } from '@commander-js/extra-typings';
 import { InputError } from '../model/input-error.js';
 import { msg, show } from '../render/message.js';
 import { EXIT } from './exit.js';
 import { tell } from './say.js';
-import { oauthOptions, oauthScanOptions, type OAuthFlags } from './oauth-flags.js';
-import { repeatable } from './options.js';
+import { cacheDir, loginFlags, type FlagsOf } from './flags.js';
+import { oauthScanOptions } from './oauth-flags.js';
 
-export function registerAuth(program: Command, toInt: (v: string) => number): void {
-  oauthOptions(program.command('login'), toInt)
+export function registerAuth(program: Command): void {
+  loginFlags(program.command('login'))
     .description('sign in to an OAuth-protected MCP server once and store its tokens (docs/OAUTH.md)')
     .argument('<url>', 'the MCP server URL')
-    .addOption(
-      repeatable('--scope <scope>', 'a scope to request instead of the ones the server publishes', { commas: true }),
-    )
-    .option('--cache-dir <dir>', 'where tokens are stored (with the npm cache)')
-    .action(async (url: string, flags: OAuthFlags & { scope?: string[] }) => {
-      if (!/^https?:\/\//i.test(url) || !URL.canParse(url))
-        throw new InputError(msg`"${show.url(url)}" is not an http(s) URL`);
-      const options = oauthScanOptions({ ...flags, oauth: true }, url);
-      const cacheDir = flags.cacheDir ?? defaultCacheDir();
-      const { IdemscanOAuthProvider } = await import('../connect/oauth/provider.js');
-      const { signIn } = await import('../connect/oauth/sign-in.js');
-      const { findRecord, recordFile } = await import('../connect/oauth/store.js');
-      const provider = new IdemscanOAuthProvider(url, {
-        cacheDir,
-        clientId: options.clientId,
-        clientSecret: options.clientSecret,
-        clientMetadataUrl: options.clientMetadataUrl,
-        scopes: flags.scope,
-      });
-      try {
-        await signIn(provider, { timeoutMs: options.timeoutMs!, print: options.print!, scope: flags.scope?.join(' ') });
-      } catch (err) {
-        // The SDK's errors may quote what the authorization server sent back, tokens included.
-        const [{ Redactor }, { httpFailure }] = await Promise.all([
-          import('../redact/redact.js'),
-          import('../connect/http-failure.js'),
-        ]);
-        // A network failure in the words a scan uses (`ECONNREFUSED 127.0.0.1:3000: ...`), not fetch's "fetch failed".
-        const failure = httpFailure(err, new URL(url).host);
-        const message = new Redactor({ secrets: [...provider.secrets] }).text(
-          failure.kind === 'unreachable' ? failure.message : String((err as Error)?.message ?? err),
-        );
-        tell(msg`login failed: ${show.message(message)}`);
-        process.exitCode = EXIT.allFailed;
-        return;
-      }
-      const record = findRecord(cacheDir, url);
-      const file = record ? recordFile(cacheDir, record.issuer, record.serverUrl) : undefined;
-      const stored = file ? msg`; tokens stored in ${show.path(file)}` : msg``;
-      process.stdout.write(msg`Signed in to ${show.url(url)}${stored}\n`.text);
-    });
-
+    .action(login);
   program
     .command('logout')
     .description('remove the stored OAuth tokens of one MCP server, or of all of them')
     .argument('[url]', 'the MCP server URL (default: every server)')
-    .option('--cache-dir <dir>', 'where tokens are stored')
-    .action(async (url: string | undefined, flags: { cacheDir?: string }) => {
+    .addOption(cacheDir())
+    .action(async (url, flags) => {
       if (url !== undefined && !URL.canParse(url)) throw new InputError(msg`"${show.url(url)}" is not a URL`);
-      const { removeRecords } = await import('../connect/oauth/store.js');
-      const gone = removeRecords(flags.cacheDir ?? defaultCacheDir(), url);
+      const gone = await (await import('../app/auth.js')).signOut(url, flags.cacheDir);
       const what = gone.length === 0 ? 'No stored tokens' : `Removed ${gone.length} token file(s)`;
       process.stdout.write(msg`${what}${url ? msg` for ${show.url(url)}` : ''}\n`.text);
     });
+}
+
+async function login(url: string, flags: FlagsOf<typeof loginFlags>): Promise<void> {
+  if (!/^https?:\/\//i.test(url) || !URL.canParse(url))
+    throw new InputError(msg`"${show.url(url)}" is not an http(s) URL`);
+  const options = oauthScanOptions({ ...flags, oauth: true }, url);
+  const { signInTo } = await import('../app/auth.js');
+  const got = await signInTo(url, {
+    cacheDir: flags.cacheDir,
+    clientId: options.clientId,
+    clientSecret: options.clientSecret,
+    clientMetadataUrl: options.clientMetadataUrl,
+    scopes: flags.scope,
+    timeoutMs: options.timeoutMs!,
+    print: options.print!,
+  });
+  if (!got.ok) {
+    tell(msg`login failed: ${show.message(got.message)}`);
+    process.exitCode = EXIT.allFailed;
+    return;
+  }
+  const stored = got.file ? msg`; tokens stored in ${show.path(got.file)}` : msg``;
+  process.stdout.write(msg`Signed in to ${show.url(url)}${stored}\n`.text);
 }

@@ -1,12 +1,10 @@
 import { fileURLToPath } from 'node:url';
 import { defaultCacheDir } from '../model/cache-dir.js';
 import { TOOL_VERSION } from '../model/version.js';
-import type { InstallResult } from '../launch/npm.js';
-import { ENV_NAME } from '../targets/expand.js';
+import { loadTargets } from '../app/load-targets.js';
 import { parseShard, selectShard } from '../targets/shard.js';
 import type { SkippedTarget, Target } from '../targets/types.js';
 import type { ScanOptions } from '../scan.js';
-import { SDIST_WARNING } from '../launch/prepare.js';
 import { InputError } from '../model/input-error.js';
 import { msg, show } from '../render/message.js';
 import { failOnText } from '../app/fail-on.js';
@@ -26,7 +24,7 @@ import { oauthScanOptions } from './oauth-flags.js';
 import type { AuditFlags, ScanFlags } from './flags.js';
 import { auditTarget } from './audit-target.js';
 import { unscannedText, watchSignals } from './signals.js';
-import { InstallProgress, ScanProgress } from './progress.js';
+import { ScanProgress } from './progress.js';
 import { printResult, reportFileOf, sandboxLines } from './print-scan.js';
 
 // What only some runs need is imported when they need it (target files, profiles, --fail-on, lock
@@ -49,33 +47,13 @@ export async function scanCommand(
   if (flags.projectConfigs && !flags.discover)
     throw new InputError('--project-configs chooses what --discover scans: give --discover too');
   const prepared = await prepare(flags);
-  const allowEnv = checkAllowEnv(flags.allowEnv);
+  const allowEnv = flags.allowEnv ?? [];
   let loaded = await loadTargets(list, allowEnv);
   if (flags.discover) loaded = await addDiscovered(loaded, { projectConfigs: flags.projectConfigs, allowEnv });
   tellSkipped(loaded.skipped);
   // A shard may be empty (more shards than servers): that is an empty report, not an error.
   const targets = shard ? selectShard(loaded.targets, shard) : loaded.targets;
   await run(prepared, targets, flags, flags.lock === undefined ? 'scan' : 'lock', loaded.skipped, { shard });
-}
-
-/** `--allow-env` names, each a variable name (a typo would silently allow nothing). */
-function checkAllowEnv(names: string[] = []): string[] {
-  for (const n of names)
-    if (!ENV_NAME.test(n)) throw new InputError(msg`--allow-env "${show.name(n)}": not an environment variable name`);
-  return names;
-}
-
-/**
- * The targets of the files (a file that cannot be read is a TargetFileError naming it: exit 2).
- * Their `${VAR}` read only the `--allow-env` variables: a list from a registry, a pull request or
- * a colleague does not choose which of this machine's secrets go into a command line, a header or a URL.
- */
-async function loadTargets(files: string[], allowEnv: string[]) {
-  const [{ loadTargetFiles }, { allowedEnv }] = await Promise.all([
-    import('../targets/load.js'),
-    import('../targets/expand.js'),
-  ]);
-  return loadTargetFiles(files, allowedEnv(process.env, allowEnv));
 }
 
 /** Entries that cannot be scanned, even with -q; a source may be a file name from a cloned repository. */
@@ -237,51 +215,4 @@ function exitCode(facts: ScanFacts): number {
     code = EXIT.failOn;
   }
   return facts.outputsFailed && code !== EXIT.interrupted ? EXIT.outputFailed : code;
-}
-
-export async function installCommand(
-  files: string[],
-  flags: { concurrency: number; cacheDir?: string; allowEnv?: string[]; allowSdist?: boolean },
-): Promise<void> {
-  const loaded = await loadTargets(files, checkAllowEnv(flags.allowEnv));
-  tellSkipped(loaded.skipped);
-  // `npx -y pkg` and `uvx pkg==1.2.3` entries too, each unpinned npm one at the version a scan would resolve now.
-  const { npmLaunchTargets, resolveUnpinned, withResolved } = await import('../launch/npm-launch.js');
-  const { pypiLaunchTargets } = await import('../launch/pypi-launch.js');
-  const { installMissing, packageOf, packageProblems } = await import('../launch/packages.js');
-  const launched = pypiLaunchTargets(npmLaunchTargets(loaded.targets));
-  const cacheDir = flags.cacheDir ?? defaultCacheDir();
-  const resolution = await resolveUnpinned(launched, true, cacheDir);
-  const targets = withResolved(launched, resolution);
-  const errors = new Map(resolution.errors);
-  packageProblems(targets, errors);
-  for (const [spec, error] of errors) tell(msg`${show.path(spec)}: ${show.message(error)}`);
-  if (flags.allowSdist && targets.some((t) => packageOf(t)?.type === 'pypi')) warn(msg`${SDIST_WARNING}`);
-  const specs = new Set(targets.map((t) => packageOf(t)?.spec).filter((s) => s !== undefined && !errors.has(s)));
-  // Each package as it finishes on stdout; on a terminal a bar with counts on stderr.
-  const progress = new InstallProgress(specs.size, process.stdout, process.stderr);
-  const onDone = (r: InstallResult) => {
-    progress.onInstalled(r);
-    if (r.note) progress.message(`idemscan: ${r.note}`);
-    if (!r.ok) progress.message(r.error ?? '');
-  };
-  // Cached ones are listed too, as `(cached)`: installMissing skips them, so they are reported here.
-  const pending = new Map<string, InstallResult>();
-  for (const t of targets) {
-    const p = packageOf(t);
-    if (p && !errors.has(p.spec) && p.kind.installed(p.target, cacheDir) && !pending.has(p.spec))
-      pending.set(p.spec, { spec: p.spec, ok: true, ms: 0 });
-  }
-  for (const r of pending.values()) onDone(r);
-  const results = [
-    ...pending.values(),
-    ...(await installMissing(
-      targets,
-      { cacheDir, concurrency: flags.concurrency, onDone, allowSdist: flags.allowSdist },
-      errors,
-    )),
-  ];
-  progress.stop();
-  process.stdout.write(`${results.filter((r) => r.ok).length}/${results.length} packages in ${cacheDir}\n`);
-  if (results.some((r) => !r.ok) || errors.size > 0) process.exitCode = EXIT.allFailed;
 }

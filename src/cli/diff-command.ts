@@ -4,22 +4,16 @@
  * Exit codes: 0 compared (and nothing matched --fail-on), 1 --fail-on regression matched,
  * 2 usage error or a report file that cannot be read or is not a valid report.
  */
-import { diffReports } from '../compare/diff.js';
+import { diffFiles } from '../app/diff.js';
 import { diffJsonSchema } from '../model/diff.js';
-import { DIFF_FORMATS, type DiffFormat } from '../model/formats.js';
-import { readReportFile } from '../compare/read.js';
+import { DIFF_FORMATS } from '../model/formats.js';
 import { InputError } from '../model/input-error.js';
 import { renderDiff } from '../render/diff.js';
 import { msg, show } from '../render/message.js';
 import { EXIT } from './exit.js';
+import type { DiffFlags } from './flags.js';
 
 const FAIL_ON = ['regression'] as const;
-
-interface DiffFlags {
-  format: string;
-  failOn?: string;
-  schema?: boolean;
-}
 
 export async function diffCommand(
   oldFile: string | undefined,
@@ -33,14 +27,13 @@ export async function diffCommand(
     return;
   }
   if (oldFile === undefined || newFile === undefined) throw new InputError('diff needs two reports: OLD.json NEW.json');
-  const format = flags.format as DiffFormat;
+  const format = flags.format;
   if (!DIFF_FORMATS.includes(format))
     throw new InputError(msg`unknown --format "${show.name(flags.format)}" (known: ${DIFF_FORMATS.join(', ')})`);
   if (flags.failOn !== undefined && !(FAIL_ON as readonly string[]).includes(flags.failOn)) {
     throw new InputError(msg`unknown --fail-on "${show.name(flags.failOn)}" (known: ${FAIL_ON.join(', ')})`);
   }
-  const [a, b] = [await readReportFile(oldFile), await readReportFile(newFile)];
-  const doc = diffReports(a, b);
+  const doc = await diffFiles(oldFile, newFile);
   process.stdout.write(renderDiff(doc, format));
   process.exitCode = flags.failOn === 'regression' && doc.regression ? EXIT.failOn : EXIT.ok;
 }

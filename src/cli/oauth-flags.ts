@@ -1,63 +1,9 @@
 /** The OAuth flags of the commands that scan (docs/OAUTH.md), and what they make of them. Not a command module. */
-import type { Command, Option } from 'commander';
 import type { OAuthScanOptions } from '../connect/oauth/server-auth.js';
 import { InputError } from '../model/input-error.js';
 import { msg, show } from '../render/message.js';
-import { repeatable } from './options.js';
+import { DEFAULT_OAUTH_TIMEOUT, type OAuthFlags } from './flags.js';
 import { block } from './say.js';
-
-export interface OAuthFlags {
-  oauth?: boolean;
-  storedAuthOnly?: boolean;
-  clientId?: string;
-  clientSecretEnv?: string;
-  /** scan only: the origins `--client-id` (and its secret) are for. */
-  clientOrigin?: string[];
-  clientMetadataUrl?: string;
-  oauthTimeout?: number;
-  cacheDir?: string;
-}
-
-const DEFAULT_OAUTH_TIMEOUT = 120_000;
-
-/** The OAuth flags, shared by scan, audit and login. */
-export function oauthOptions(cmd: Command, toInt: (v: string) => number): Command {
-  return cmd
-    .option(
-      '--oauth',
-      'sign in (browser, loopback redirect) to HTTP servers that need OAuth; tokens are stored for later scans',
-    )
-    .option(
-      '--stored-auth-only',
-      'for CI: use stored OAuth tokens (refreshing them), never sign in; a server that needs a sign-in fails with kind auth',
-    )
-    .option(
-      '--client-id <id>',
-      "a pre-registered OAuth client id, used only for the server you name (audit's or login's URL; scan: --client-origin)",
-    )
-    .option(
-      '--client-secret-env <VAR>',
-      "the environment variable holding that client's secret (never the secret itself): the client-credentials grant, with --oauth or login only",
-    )
-    .option(
-      '--client-metadata-url <url>',
-      "an https URL where you host idemscan's Client ID Metadata Document, for servers that accept CIMD",
-    )
-    .option(
-      '--oauth-timeout <ms>',
-      'how long a sign-in may take, the person at the browser included',
-      toInt,
-      DEFAULT_OAUTH_TIMEOUT,
-    );
-}
-
-/** scan's `--client-origin`, repeatable: the servers command-line client credentials are for. */
-export const clientOriginOption = (): Option =>
-  repeatable(
-    '--client-origin <origin>',
-    'the origin (https://host[:port]) of the servers --client-id and --client-secret-env are for; no other server gets them',
-    { commas: true },
-  );
 
 /**
  * The scan's OAuth options from the flags: a usage error for a secret variable that is not set,
@@ -82,23 +28,8 @@ export function oauthScanOptions(
       '--client-id: name the servers it is for with --client-origin https://host (command-line client credentials go only to servers you name)',
     );
   }
-  const cimd = flags.clientMetadataUrl;
-  if (
-    cimd !== undefined &&
-    (!URL.canParse(cimd) || new URL(cimd).protocol !== 'https:' || new URL(cimd).pathname === '/')
-  ) {
-    throw new InputError(
-      '--client-metadata-url: an https URL with a path (where your client metadata document is served)',
-    );
-  }
-  let clientSecret: string | undefined;
-  if (flags.clientSecretEnv) {
-    clientSecret = process.env[flags.clientSecretEnv];
-    if (!clientSecret)
-      throw new InputError(
-        msg`--client-secret-env ${show.name(flags.clientSecretEnv)}: that environment variable is not set`,
-      );
-  }
+  checkMetadataUrl(flags.clientMetadataUrl);
+  const clientSecret = secretOf(flags.clientSecretEnv);
   return {
     interactive: !!flags.oauth,
     storedOnly: !!flags.storedAuthOnly,
@@ -109,6 +40,27 @@ export function oauthScanOptions(
     timeoutMs: flags.oauthTimeout ?? DEFAULT_OAUTH_TIMEOUT,
     print,
   };
+}
+
+/** A Client ID Metadata Document is served at an https URL with a path. */
+function checkMetadataUrl(cimd: string | undefined): void {
+  if (
+    cimd !== undefined &&
+    (!URL.canParse(cimd) || new URL(cimd).protocol !== 'https:' || new URL(cimd).pathname === '/')
+  ) {
+    throw new InputError(
+      '--client-metadata-url: an https URL with a path (where your client metadata document is served)',
+    );
+  }
+}
+
+/** `--client-secret-env VAR`: the value of VAR, which must be set. */
+function secretOf(variable: string | undefined): string | undefined {
+  if (!variable) return undefined;
+  const secret = process.env[variable];
+  if (!secret)
+    throw new InputError(msg`--client-secret-env ${show.name(variable)}: that environment variable is not set`);
+  return secret;
 }
 
 /** `https://host[:port]`: a URL with nothing after the host, so that the user sees what it covers. */

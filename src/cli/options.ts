@@ -3,7 +3,7 @@
  * reporters, no zod): comma lists of known words, whole numbers, repeatable single values. Each
  * throws an InputError naming its option, so a bad flag is exit 2 before any work.
  */
-import { Option } from 'commander';
+import { Option } from '@commander-js/extra-typings';
 import { InputError } from '../model/input-error.js';
 import { msg, show } from '../render/message.js';
 
@@ -105,9 +105,9 @@ export function positiveInt(option: string): (value: string) => number {
  * variadic option takes the next word even when it is the target file, URL or command.
  * `commas`: each value may also be a comma list (`--trust a,b`); not for values that hold commas.
  */
-export function repeatable(flags: string, description: string, opts: { commas?: boolean } = {}): Option {
+export function repeatable<F extends string>(flags: F, description: string, opts: { commas?: boolean } = {}) {
   return new Option(flags, `${description} (repeatable${opts.commas ? ' or comma-separated' : ''})`).argParser(
-    (value: string, previous: string[] | undefined) => [
+    (value: string, previous: string[] | undefined): string[] => [
       ...(previous ?? []),
       ...(opts.commas
         ? value
@@ -120,23 +120,23 @@ export function repeatable(flags: string, description: string, opts: { commas?: 
 }
 
 /** A comma-list option with its choices and default in --help, parsed by listParser. */
-export function listOption(
-  flags: string,
+export function listOption<F extends string>(
+  flags: F,
   description: string,
   choices: readonly string[],
-  defaults: string[] | undefined,
+  defaults: string[],
   refuse?: (word: string) => string | undefined,
-): Option {
+) {
   const option = flags.split(/[ ,]/, 1)[0]!;
   // Not commander's .choices(): it checks the whole value, not each word of the list.
   const o = new Option(flags, `${description}, comma-separated (choices: ${choices.join(', ')})`).argParser(
     listParser(option, choices, refuse),
   );
-  return defaults ? o.default(defaults, defaults.join(',')) : o;
+  return o.default(defaults, defaults.join(','));
 }
 
 /** A whole-number option with its default in --help. */
-export function intOption(flags: string, description: string, defaultValue: number): Option {
+export function intOption<F extends string>(flags: F, description: string, defaultValue: number) {
   const option = flags.split(' ', 1)[0]!;
   return new Option(flags, description).argParser(positiveInt(option)).default(defaultValue);
 }

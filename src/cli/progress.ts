@@ -6,7 +6,7 @@
  * this renders them, the one writer of them (cli/say.ts has idemscan's other stderr lines). Each
  * line is made by render/message.ts, so server text in it is escaped and cut.
  */
-import type { InstallResult } from '../launch/npm.js';
+import type { InstallResult } from '../app/install.js';
 import type { ProgressEvent } from '../scan.js';
 import { boundedTail } from '../model/bounds.js';
 import { msg, show } from '../render/message.js';
@@ -189,24 +189,26 @@ export class ScanProgress {
         this.running.set(e.index, { name: e.target, started: this.now() });
         if (!this.quiet) this.status.start();
         return;
-      case 'done': {
-        const target = e.target ?? -1;
-        const ran = this.running.get(target);
-        this.running.delete(target);
-        this.finished.add(target);
-        const s = e.server;
-        if (s.status === 'failed') this.failed += 1;
-        if (this.quiet) return;
-        const took = seconds(s.durationMs || (ran ? this.now() - ran.started : 0));
-        const what =
-          s.status === 'ok'
-            ? msg`ok ${show.name(s.name)} (${took}, ${s.tools.length} tool${s.tools.length === 1 ? '' : 's'})`
-            : msg`failed ${show.name(s.name)} (${took}): ${s.failure?.kind ?? 'failed'}`;
-        this.status.line(msg`[${e.index + 1}/${e.total}] ${what}`.text);
-        return;
-      }
+      case 'done':
+        return this.onDone(e);
     }
   };
+
+  private onDone(e: Extract<ProgressEvent, { type: 'done' }>): void {
+    const target = e.target ?? -1;
+    const ran = this.running.get(target);
+    this.running.delete(target);
+    this.finished.add(target);
+    const s = e.server;
+    if (s.status === 'failed') this.failed += 1;
+    if (this.quiet) return;
+    const took = seconds(s.durationMs || (ran ? this.now() - ran.started : 0));
+    const what =
+      s.status === 'ok'
+        ? msg`ok ${show.name(s.name)} (${took}, ${s.tools.length} tool${s.tools.length === 1 ? '' : 's'})`
+        : msg`failed ${show.name(s.name)} (${took}): ${s.failure?.kind ?? 'failed'}`;
+    this.status.line(msg`[${e.index + 1}/${e.total}] ${what}`.text);
+  }
 
   private statusText(): string {
     const now = this.now();

@@ -37,8 +37,32 @@ export interface Interrupt {
 export function watchSignals(): Interrupt {
   const stop = new AbortController();
   const timers: NodeJS.Timeout[] = [];
+  const onSignal = signalHandler(stop, timers);
+  for (const sig of SIGNALS) process.on(sig, onSignal);
+
+  return {
+    signal: stop.signal,
+    get interrupted() {
+      return stop.signal.aborted;
+    },
+    async settle(report, scanned, targets) {
+      // A signal that came while the main thread was busy waits for the event loop's poll phase:
+      // the second immediate runs after one (the first may run before it, in this iteration).
+      for (let i = 0; i < 2; i++) await new Promise((resolve) => setImmediate(resolve));
+      if (!stop.signal.aborted || report.options.interrupted) return report;
+      return { ...report, options: { ...report.options, interrupted: true, scanned, targets } };
+    },
+    dispose() {
+      for (const sig of SIGNALS) process.removeListener(sig, onSignal);
+      for (const t of timers) clearTimeout(t);
+    },
+  };
+}
+
+/** The first signal stops the scan (and arms the kill and the watchdog); a later one only hurries it. */
+function signalHandler(stop: AbortController, timers: NodeJS.Timeout[]): (signal: NodeJS.Signals) => void {
   let hurried = false;
-  const onSignal = (signal: NodeJS.Signals) => {
+  return (signal) => {
     if (stop.signal.aborted) {
       if (!hurried) tell(msg`${signal} again: ending the servers now; the report is still written`);
       hurried = true;
@@ -58,25 +82,6 @@ export function watchSignals(): Interrupt {
         process.exit(EXIT.interrupted);
       }, WATCHDOG_MS).unref(),
     );
-  };
-  for (const sig of SIGNALS) process.on(sig, onSignal);
-
-  return {
-    signal: stop.signal,
-    get interrupted() {
-      return stop.signal.aborted;
-    },
-    async settle(report, scanned, targets) {
-      // A signal that came while the main thread was busy waits for the event loop's poll phase:
-      // the second immediate runs after one (the first may run before it, in this iteration).
-      for (let i = 0; i < 2; i++) await new Promise((resolve) => setImmediate(resolve));
-      if (!stop.signal.aborted || report.options.interrupted) return report;
-      return { ...report, options: { ...report.options, interrupted: true, scanned, targets } };
-    },
-    dispose() {
-      for (const sig of SIGNALS) process.removeListener(sig, onSignal);
-      for (const t of timers) clearTimeout(t);
-    },
   };
 }
 

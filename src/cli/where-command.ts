@@ -4,10 +4,10 @@
  * `--project-configs`). And the `--discover` step of `scan`.
  */
 import os from 'node:os';
-import type { Command } from 'commander';
-import type { FoundFile } from '../targets/discover/index.js';
+import type { Command } from '@commander-js/extra-typings';
 import type { Shown } from '../model/shown.js';
-import { discoverHere, PROJECT_FLAG, servers } from './discovered.js';
+import type { FoundFile } from '../app/discover.js';
+import { PROJECT_FLAG, servers } from './discovered.js';
 import { msg, show } from '../render/message.js';
 
 function fileLine(f: FoundFile): Shown {
@@ -29,8 +29,8 @@ export function registerWhere(program: Command): void {
       `list the MCP client configuration files found in HOME and the current folder (what scan --discover reads; project-scope files with ${PROJECT_FLAG})`,
     )
     .option('--json', 'print the list as JSON')
-    .action(async (flags: { json?: boolean }) => {
-      const found = await discoverHere([], true);
+    .action(async (flags) => {
+      const found = await (await import('../app/discover.js')).discoverHere([], true);
       if (flags.json) {
         process.stdout.write(JSON.stringify({ files: found.files, servers: found.targets.length }, null, 2) + '\n');
         return;

@@ -4,7 +4,7 @@
  * replaces the entry of its `--out ROOT/RUN`; `idemscan index ROOT` rebuilds the whole list from the
  * run directories. The file is read back as untrusted input: whoever can commit to the repository
  * can edit it, and its names become links on the index page, so every field is checked here.
- * Pure: values in, values out (cli/index-command.ts reads and writes the files).
+ * Pure: values in, values out (app/run-index.ts reads them and makes the files).
  */
 import { z } from 'zod';
 import { RUN_FILES } from '../model/formats.js';

@@ -8,8 +8,8 @@
 import { fetchBody, type Fetched as FetchedBody } from '../io/fetch.js';
 import { parseJson } from '../model/bounded-input.js';
 import { InputError } from '../model/input-error.js';
+import { DEFAULT_REGISTRY } from '../model/registry.js';
 
-export const DEFAULT_REGISTRY = 'https://registry.modelcontextprotocol.io';
 /** A page of 100 full server.json entries is well under 1 MiB. */
 export const MAX_PAGE_BYTES = 8 * 1024 * 1024;
 export const PAGE_TIMEOUT_MS = 30_000;

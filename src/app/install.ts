@@ -1,0 +1,86 @@
+/**
+ * `install`: the packages of target files into the cache, ahead of a scan: pinned npm, PyPI,
+ * .mcpb and OCI ones, and those `npx -y pkg` and `uvx pkg==1.2.3` entries start (each unpinned
+ * npm one at the version a scan would resolve now). Never prints: what happens is events, the
+ * outcome a value (cli/install-command.ts shows both).
+ */
+import { defaultCacheDir } from '../model/cache-dir.js';
+import { SDIST_WARNING } from '../launch/prepare.js';
+import type { InstallResult } from '../launch/npm.js';
+
+export type { InstallResult };
+import type { SkippedTarget, Target } from '../targets/types.js';
+import { loadTargets } from './load-targets.js';
+
+export interface InstallOptions {
+  concurrency: number;
+  cacheDir?: string;
+  allowEnv?: readonly string[];
+  allowSdist?: boolean;
+}
+
+export type InstallEvent =
+  /** An entry of a target file that cannot be used. */
+  | { type: 'skipped'; target: SkippedTarget }
+  /** A package spec that is refused or cannot be resolved: it is not installed. */
+  | { type: 'refused'; spec: string; error: string }
+  | { type: 'warning'; message: string }
+  /** The installs begin: `packages` is how many distinct ones there are, cached ones included. */
+  | { type: 'start'; packages: number }
+  /** One package done: installed, failed, or already in the cache (`ms` 0). */
+  | { type: 'done'; result: InstallResult };
+
+export interface InstallOutcome {
+  cacheDir: string;
+  results: InstallResult[];
+  /** How many specs were refused before anything was installed. */
+  refused: number;
+}
+
+export async function install(
+  files: string[],
+  options: InstallOptions,
+  onEvent: (e: InstallEvent) => void,
+): Promise<InstallOutcome> {
+  const loaded = await loadTargets(files, options.allowEnv);
+  for (const target of loaded.skipped) onEvent({ type: 'skipped', target });
+  const cacheDir = options.cacheDir ?? defaultCacheDir();
+  const { targets, errors } = await launchedTargets(loaded.targets, cacheDir);
+  for (const [spec, error] of errors) onEvent({ type: 'refused', spec, error });
+  if (options.allowSdist && targets.some((t) => t.pypi)) onEvent({ type: 'warning', message: SDIST_WARNING });
+  const { installMissing, packageOf } = await import('../launch/packages.js');
+  const specs = new Set(targets.map((t) => packageOf(t)?.spec).filter((s) => s !== undefined && !errors.has(s)));
+  onEvent({ type: 'start', packages: specs.size });
+  const onDone = (result: InstallResult) => onEvent({ type: 'done', result });
+  // Cached ones are listed too: installMissing skips them, so they are told here.
+  const cached = await cachedResults(targets, cacheDir, errors);
+  for (const r of cached) onDone(r);
+  const ctx = { cacheDir, concurrency: options.concurrency, onDone, allowSdist: options.allowSdist };
+  const installed = await installMissing(targets, ctx, errors);
+  return { cacheDir, results: [...cached, ...installed], refused: errors.size };
+}
+
+/** Runners as package targets, unpinned npm ones resolved, and the specs that are refused. */
+async function launchedTargets(listed: Target[], cacheDir: string) {
+  const { npmLaunchTargets, resolveUnpinned, withResolved } = await import('../launch/npm-launch.js');
+  const { pypiLaunchTargets } = await import('../launch/pypi-launch.js');
+  const { packageProblems } = await import('../launch/packages.js');
+  const launched = pypiLaunchTargets(npmLaunchTargets(listed));
+  const resolution = await resolveUnpinned(launched, true, cacheDir);
+  const targets = withResolved(launched, resolution);
+  const errors = new Map(resolution.errors);
+  packageProblems(targets, errors);
+  return { targets, errors };
+}
+
+/** A result for each package already in the cache, once per spec. */
+async function cachedResults(targets: Target[], cacheDir: string, errors: ReadonlyMap<string, string>) {
+  const { packageOf } = await import('../launch/packages.js');
+  const cached = new Map<string, InstallResult>();
+  for (const t of targets) {
+    const p = packageOf(t);
+    if (p && !errors.has(p.spec) && p.kind.installed(p.target, cacheDir) && !cached.has(p.spec))
+      cached.set(p.spec, { spec: p.spec, ok: true, ms: 0 });
+  }
+  return [...cached.values()];
+}
