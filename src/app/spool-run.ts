@@ -176,7 +176,8 @@ function resumeText(file: string, kept: number, targets: number, changed: number
  * Where the entry came from and its download count are not the recipe.
  */
 export function targetKey(target: Target, key: SpoolKey): string {
-  const { source: _source, downloads: _downloads, listedBy: _listedBy, ...recipe } = target;
+  // `kind` follows from the other fields: leaving it out keeps the keys of spools written before it.
+  const { source: _source, downloads: _downloads, listedBy: _listedBy, kind: _kind, ...recipe } = target;
   return key.mac(JSON.stringify(recipe)).slice(0, 32);
 }
 
