@@ -2,8 +2,8 @@ import js from '@eslint/js';
 import regexp from 'eslint-plugin-regexp';
 import tseslint from 'typescript-eslint';
 
-// The layers of src/ (docs/ARCHITECTURE.md): what each folder may import besides itself; scan.ts,
-// index.ts and cli/ are on top. test/unit/layers.test.ts checks the same table over the import
+// The layers of src/ (docs/ARCHITECTURE.md): what each folder may import besides itself; scan.ts
+// and index.ts are on top, cli/ above app/. test/unit/layers.test.ts checks the same table over the import
 // graph, dynamic imports included, reading this one table.
 // The library calls on top of the folders (src/*.ts), which app/ runs.
 const LIBRARY = ['scan', 'scan-server', 'server-report', 'scan-options', 'scan-input', 'probe'];
@@ -24,9 +24,11 @@ export const LAYERS = {
   spool: ['model', 'io'],
   // 'src/app/': the use cases (values and events, never printing): everything but cli/.
   app: ['model', 'io', 'classify', 'targets', 'redact', 'launch', 'connect', 'compare', 'render', 'spool', ...LIBRARY],
+  // 'src/cli/': flag declarations, terminal progress and printing; the rest is app/'s (issue 27).
+  cli: ['model', 'render', 'app'],
 };
 // (src/index.ts is left to the test: `../index.js` from a subfolder is that folder's own index.)
-const ABOVE = ['cli', ...LIBRARY];
+const ABOVE = LIBRARY;
 const layerRules = Object.entries(LAYERS).map(([folder, allowed]) => ({
   files: [`src/${folder}/**/*.ts`],
   rules: {

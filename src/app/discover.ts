@@ -1,6 +1,6 @@
 /**
  * The MCP clients' configs found here (HOME and the current folder): what `where` lists and
- * `scan --discover` adds. Never prints: cli/where-command.ts and cli/discovered.ts say what was found.
+ * `scan --discover` adds. Never prints: cli/where-command.ts and app/discovered.ts say what was found.
  */
 import os from 'node:os';
 import type { Discovery, FoundFile } from '../targets/discover/index.js';

@@ -1,6 +1,6 @@
 /**
  * `--fail-on LIST` as a fold over the servers: what in the report matches the words
- * cli/fail-on.ts parsed, kept as counts and the first few names (a 10,000-server scan holds no
+ * app/fail-on-words.ts parsed, kept as counts and the first few names (a 10,000-server scan holds no
  * list of every match), told at the end. Suppressed findings never count.
  */
 import type { Drift, Finding, ServerReport, Severity, Verdict } from '../model/schema.js';

@@ -4,7 +4,7 @@
  * `merge --index` and `--compare latest`: read, rebuilt from the run directories, a run added,
  * and the README's census block. A bad index.json is a usage error naming the file and the field:
  * it is read as untrusted input. Never prints nor writes: the files to write are values
- * (cli/run-index-files.ts writes them).
+ * (app/run-index-files.ts writes them).
  */
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';

@@ -1,14 +1,13 @@
 /**
  * `idemscan login URL` and `idemscan logout [URL]` (docs/OAUTH.md; the flow is app/auth.ts, the
- * OAuth flags of `scan` and `audit` cli/oauth-flags.ts).
+ * OAuth flags of `scan`, `audit` and `login` app/oauth-options.ts).
  */
 import type { Command } from '@commander-js/extra-typings';
 import { InputError } from '../model/input-error.js';
 import { msg, show } from '../render/message.js';
 import { EXIT } from './exit.js';
-import { tell } from './say.js';
+import { block, tell } from './say.js';
 import { cacheDir, loginFlags, type FlagsOf } from './flags.js';
-import { oauthScanOptions } from './oauth-flags.js';
 
 export function registerAuth(program: Command): void {
   loginFlags(program.command('login'))
@@ -29,19 +28,8 @@ export function registerAuth(program: Command): void {
 }
 
 async function login(url: string, flags: FlagsOf<typeof loginFlags>): Promise<void> {
-  if (!/^https?:\/\//i.test(url) || !URL.canParse(url))
-    throw new InputError(msg`"${show.url(url)}" is not an http(s) URL`);
-  const options = oauthScanOptions({ ...flags, oauth: true }, url);
-  const { signInTo } = await import('../app/auth.js');
-  const got = await signInTo(url, {
-    cacheDir: flags.cacheDir,
-    clientId: options.clientId,
-    clientSecret: options.clientSecret,
-    clientMetadataUrl: options.clientMetadataUrl,
-    scopes: flags.scope,
-    timeoutMs: options.timeoutMs!,
-    print: options.print!,
-  });
+  const options = (await import('../app/oauth-options.js')).signInOptions(url, flags, block);
+  const got = await (await import('../app/auth.js')).signInTo(url, options);
   if (!got.ok) {
     tell(msg`login failed: ${show.message(got.message)}`);
     process.exitCode = EXIT.allFailed;

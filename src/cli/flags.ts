@@ -127,8 +127,6 @@ const serverOptions = <O extends OptionValues>(cmd: Command<[], O>, name: string
     .option('--sse', 'the URL is an HTTP+SSE (2024-11-05) endpoint')
     .option('--name <name>', `the server name in the report (default: ${name})`);
 
-export const DEFAULT_OAUTH_TIMEOUT = 120_000;
-
 /** The OAuth flags (docs/OAUTH.md) of scan, audit and login. */
 const oauthOptions = <O extends OptionValues>(cmd: Command<[], O>) =>
   cmd
@@ -156,7 +154,7 @@ const oauthOptions = <O extends OptionValues>(cmd: Command<[], O>) =>
       intOption(
         '--oauth-timeout <ms>',
         'how long a sign-in may take, the person at the browser included',
-        DEFAULT_OAUTH_TIMEOUT,
+        DEFAULTS.signInTimeoutMs,
       ),
     );
 
@@ -223,9 +221,6 @@ export const loginFlags = (cmd: Command) =>
     )
     .addOption(cacheDir());
 
-/** The OAuth flags as declared, and scan's `--client-origin` (oauth-flags.ts reads them); lock has none of them. */
-export type OAuthFlags = Partial<Omit<FlagsOf<typeof loginFlags>, 'scope' | 'cacheDir'>> & { clientOrigin?: string[] };
-
 export const installFlags = (cmd: Command) =>
   cmd.addOption(concurrency('installs at once')).addOption(cacheDir()).addOption(allowSdist()).addOption(allowEnv());
 
@@ -288,7 +283,3 @@ export type InstallFlags = FlagsOf<typeof installFlags>;
  * others where the command declares them.
  */
 export type ScanFlags = Common<Scan, Common<AuditFlags, Lock>> & Partial<Scan & AuditFlags & Lock>;
-/** The report files of scan, audit, lock and probe (write-reports.ts). */
-export type ReportFileFlags = Pick<ProbeFlags, 'json' | 'out'> & { rulesBaseUrl?: string };
-/** The one server of audit and probe (audit-target.ts). */
-export type ServerFlags = FlagsOf<typeof serverOptions<Record<never, never>>>;

@@ -5,15 +5,15 @@
  */
 import { readmeWithCensus, rebuildIndex } from '../app/run-index.js';
 import { msg, show } from '../render/message.js';
-import { writeIndex, writeIndexFile } from './run-index-files.js';
+import { writeIndex, writeIndexFile } from '../app/run-index-files.js';
 import { note, warn } from './say.js';
 import type { IndexFlags } from './flags.js';
 
 export async function indexCommand(root: string, flags: IndexFlags): Promise<void> {
   const rebuilt = await rebuildIndex(root, (file, why) => warn(msg`skipped ${show.path(file)}: ${why}`));
-  await writeIndex(root, rebuilt.index);
+  await writeIndex(root, rebuilt.index, note);
   if (flags.readme !== undefined)
-    await writeIndexFile(flags.readme, await readmeWithCensus(root, flags.readme, rebuilt));
+    await writeIndexFile(flags.readme, await readmeWithCensus(root, flags.readme, rebuilt), note);
   const { runs, skipped } = rebuilt;
   note(
     msg`indexed ${runs.length} run${runs.length === 1 ? '' : 's'} in ${show.path(root)}${skipped ? `; ${skipped} skipped` : ''}`,

@@ -6,18 +6,7 @@
 import { Option } from '@commander-js/extra-typings';
 import { InputError } from '../model/input-error.js';
 import { msg, show } from '../render/message.js';
-
-/** The words of a comma list: trimmed, lowercased, empty ones dropped, duplicates once. */
-export function splitList(value: string): string[] {
-  return [
-    ...new Set(
-      value
-        .split(',')
-        .map((w) => w.trim().toLowerCase())
-        .filter(Boolean),
-    ),
-  ];
-}
+import { splitList, suggest } from '../model/words.js';
 
 /**
  * `option: unknown "word"` with the nearest known word, if one is near enough to be a typo,
@@ -33,30 +22,6 @@ export function unknownWord(
   const list = known.length > 12 ? `${known.slice(0, 12).join(', ')}, ...` : known.join(', ');
   const hint = near ? msg`; did you mean "${near}"?` : msg``;
   return new InputError(msg`${option}: unknown "${show.name(word)}"${hint} (${what}: ${list})`);
-}
-
-/** The known word nearest to `word` by edit distance, when near enough to be a typo (`tabel`, `htm`). */
-export function suggest(word: string, known: readonly string[]): string | undefined {
-  let best: string | undefined;
-  let bestDistance = (word.length <= 3 ? 1 : Math.max(2, Math.floor(word.length / 3))) + 1;
-  for (const k of known) {
-    const d = levenshtein(word.toLowerCase(), k.toLowerCase());
-    if (d < bestDistance) [best, bestDistance] = [k, d];
-  }
-  return best;
-}
-
-/** Edit distance with one row of memory; inputs are flag words (bounded by the command line). */
-export function levenshtein(a: string, b: string): number {
-  let row = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const next = [i];
-    for (let j = 1; j <= b.length; j++) {
-      next[j] = Math.min(row[j]! + 1, next[j - 1]! + 1, row[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-    }
-    row = next;
-  }
-  return row[b.length]!;
 }
 
 /** A parser for a comma list of `choices` (case-insensitive); `refuse` may explain why a word is not one. */
@@ -139,17 +104,4 @@ export function listOption<F extends string>(
 export function intOption<F extends string>(flags: F, description: string, defaultValue: number) {
   const option = flags.split(' ', 1)[0]!;
   return new Option(flags, description).argParser(positiveInt(option)).default(defaultValue);
-}
-
-/** Any `scheme://` (not a Windows drive `C:\`); the schemes idemscan connects to are http(s). */
-export function urlScheme(word: string): string | undefined {
-  const colon = word.indexOf('://');
-  if (colon <= 0) return undefined;
-  const scheme = word.slice(0, colon);
-  for (let i = 0; i < scheme.length; i++) {
-    const c = scheme.charCodeAt(i);
-    const letter = (c >= 97 && c <= 122) || (c >= 65 && c <= 90);
-    if (!letter && !(i > 0 && ((c >= 48 && c <= 57) || c === 43 || c === 45 || c === 46))) return undefined;
-  }
-  return scheme.toLowerCase();
 }

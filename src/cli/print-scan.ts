@@ -6,8 +6,7 @@ import { failureLines } from '../render/table.js';
 import path from 'node:path';
 import { reporter, REPORTERS } from '../render/index.js';
 import { wholeReport, type ReportStream } from '../model/report-head.js';
-import type { Shown } from '../model/shown.js';
-import { joinShown, msg, rendered, show } from '../render/message.js';
+import { msg, rendered, show } from '../render/message.js';
 import { retryAdvice, summaryCounts } from '../model/verdicts.js';
 import { outputWidth } from '../render/width.js';
 import { toolsCommandFor } from '../app/output.js';
@@ -45,42 +44,4 @@ export async function printResult(
 export function reportFileOf(flags: { json?: string; out: string; format: readonly string[] }): string | undefined {
   if (flags.json && flags.json !== '-') return flags.json;
   return flags.format.includes('json') ? path.join(flags.out, REPORTERS.json!.fileName!) : undefined;
-}
-
-/** What each containment of `target.sandbox` means, in words (docs/SANDBOX.md); a mode not listed is shown by its id. */
-const SANDBOX_WORDS: Record<string, string> = {
-  bubblewrap: 'bubblewrap (no network, no home directories, read-only system)',
-  netns: 'network namespace only (no network but loopback; files and HOME are not protected)',
-  none: 'none (they ran with your rights, files and network included; --sandbox contains them)',
-  container: 'the container engine (docker or podman: no network, no capabilities, read-only root)',
-  'none-host-proc':
-    "none, not even a /proc of their own (they could see this machine's processes and their environments; --sandbox contains them)",
-};
-
-/**
- * After a scan, the sandbox that ran, counted from the report (`servers[].target.sandbox`, stdio
- * servers only, by app/post-process.ts; `sandboxed`: the report's `options.sandbox`): `sandbox for 3 stdio servers: bubblewrap (...)`. As root, what that means:
- * without --sandbox the PID namespace is no sandbox; under it, the sandbox is all there is.
- */
-export function sandboxLines(
-  counts: ReadonlyMap<string, number>,
-  sandboxed: boolean | undefined,
-  asRoot: boolean,
-): Shown[] {
-  if (counts.size === 0) return [];
-  const servers = (n: number) => `${n} stdio server${n === 1 ? '' : 's'}`;
-  const words = (mode: string) => msg`${SANDBOX_WORDS[mode] ?? show.name(mode)}`;
-  const [only] = counts.size === 1 ? [...counts] : [];
-  const each = [...counts].map(([mode, n]) => msg`${words(mode)} for ${servers(n)}`);
-  const lines = [
-    only ? msg`sandbox for ${servers(only[1])}: ${words(only[0])}` : msg`sandbox: ${joinShown(each, '; ')}`,
-  ];
-  if (asRoot) {
-    lines.push(
-      sandboxed === true
-        ? msg`running as root: the sandbox is the only protection between the servers and this machine`
-        : msg`running as root without --sandbox: the PID namespace each server runs in is not a sandbox, and the servers could change anything on this machine`,
-    );
-  }
-  return lines;
 }

@@ -2,61 +2,25 @@
  * `idemscan probe --plan PLAN.json -- COMMAND | URL` (docs/PROBE.md): the one command that calls
  * tools. It calls only what the plan names, says so on stderr before it connects, and shows each
  * outcome after the tool view; `--fail-on repeated-effect,inconclusive,failed` gates CI. The run is
- * app/probe-run.ts.
+ * app/probe-inputs.ts and app/probe-run.ts.
  */
-import { probeMatchText, readProbePlan, runProbe, type ProbeFacts } from '../app/probe-run.js';
-import { checkReportFiles } from '../app/write-reports.js';
-import { plannedCalls } from '../model/probe-plan.js';
-import type { ProbeOutcome } from '../model/probe-schema.js';
-import { InputError } from '../model/input-error.js';
-import type { Target } from '../targets/types.js';
+import { probeMatchText, runProbe, type ProbeFacts } from '../app/probe-run.js';
+import { probeInputs, type Target } from '../app/probe-inputs.js';
 import { probeTerminalLines } from '../render/probe-view.js';
 import { joinShown, msg, show } from '../render/message.js';
-import { auditTarget } from './audit-target.js';
 import { EXIT } from './exit.js';
 import * as say from './say.js';
 import type { ProbeFlags } from './flags.js';
-import { splitList } from './options.js';
 import { printResult, reportFileOf } from './print-scan.js';
 import { watchSignals } from './signals.js';
 import { streamOf } from '../model/report-head.js';
 
-const GATES = ['repeated-effect', 'inconclusive', 'failed'] as const satisfies readonly ProbeOutcome[];
-type Gate = (typeof GATES)[number];
-
-function parseGates(list: string | undefined): Set<Gate> {
-  if (list === undefined) return new Set();
-  const words = splitList(list);
-  for (const w of words)
-    if (!(GATES as readonly string[]).includes(w))
-      throw new InputError(msg`--fail-on: unknown "${show.name(w)}" (probe takes ${GATES.join(', ')})`);
-  if (words.length === 0) throw new InputError(`--fail-on: expected a comma-separated list of ${GATES.join(', ')}`);
-  return new Set(words as Gate[]);
-}
-
 export async function probeCommand(words: string[], flags: ProbeFlags): Promise<void> {
-  // Checked before anything is read or started: without a plan nothing may be called.
-  if (flags.plan === undefined)
-    throw new InputError(
-      'probe calls tools, so it needs --plan PLAN.json naming them (docs/PROBE.md); nothing was called',
-    );
-  const gates: ReadonlySet<ProbeOutcome> = parseGates(flags.failOn);
-  const target = auditTarget(words, flags);
-  const plan = await readProbePlan(flags.plan);
-  const files = { out: flags.out, formats: flags.format, json: flags.json };
-  await checkReportFiles(files);
-  announce(plannedCalls(plan), target);
+  const { target, plan, calls, settings } = await probeInputs(words, flags);
+  announce(calls, target);
   const interrupt = watchSignals();
-  const options = {
-    timeoutMs: flags.timeout,
-    probeTimeoutMs: flags.probeTimeout,
-    sandbox: flags.sandbox,
-    trust: flags.trust,
-    cacheDir: flags.cacheDir,
-    signal: interrupt.signal,
-  };
-  const settings = { options, files, nameFromServerInfo: flags.name === undefined, gates, interrupt };
-  const facts = await runProbe(target, plan, settings, { print: (t) => void process.stdout.write(t), say });
+  const run = { ...settings, options: { ...settings.options, signal: interrupt.signal }, interrupt };
+  const facts = await runProbe(target, plan, run, { print: (t) => void process.stdout.write(t), say });
   const { report } = facts;
   const jsonToStdout = flags.json === '-';
   await printResult(streamOf(report), 'tools', { quiet: flags.quiet, jsonToStdout, reportFile: reportFileOf(flags) });

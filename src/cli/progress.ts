@@ -7,12 +7,12 @@
  * line is made by render/message.ts, so server text in it is escaped and cut.
  */
 import type { InstallResult } from '../app/install.js';
-import type { ProgressEvent } from '../scan.js';
+import type { ProgressEvent } from '../app/scan-inputs.js';
 import { boundedTail } from '../model/bounds.js';
 import { msg, show } from '../render/message.js';
 import { visibleEscaper } from '../render/terminal.js';
 import { cutEnd } from '../render/width.js';
-import { type Unscanned } from './signals.js';
+import type { Unscanned } from '../app/interrupt.js';
 
 export interface Terminal {
   write(text: string): unknown;

@@ -9,10 +9,9 @@
  * finishes would drop a signal that arrived while the last server's answer was being processed),
  * and `settle` lets a pending signal in before the report is written.
  */
-import { killAllServers } from '../connect/stdio.js';
-import type { Report } from '../model/schema.js';
-import type { Shown } from '../model/shown.js';
-import { joinShown, msg, show } from '../render/message.js';
+import { killAllServers, settleReport } from '../app/interrupt.js';
+import type { Interruption } from '../app/scan-run.js';
+import { msg } from '../render/message.js';
 import { EXIT } from './exit.js';
 import { lines, tell } from './say.js';
 
@@ -23,13 +22,10 @@ const STOP_GRACE_MS = 500;
 /** Last resort: a stop that has not finished by then (a step that ignores the signal) leaves without a report. */
 const WATCHDOG_MS = 10_000;
 
-export interface Interrupt {
+/** `interrupted`: whether a signal came, however late; `settle`: app/interrupt.ts's settleReport. */
+export interface Interrupt extends Interruption {
   /** Aborted by the first signal: what `scan()` is given. */
   readonly signal: AbortSignal;
-  /** Whether a signal came, however late. */
-  readonly interrupted: boolean;
-  /** Lets a signal that is pending in the event loop be seen, then marks the report if one came. */
-  settle<T extends Pick<Report, 'options'>>(report: T, scanned: number, targets: number): Promise<T>;
   /** Removes the listeners and timers (for library use and tests; the CLI keeps them to the end). */
   dispose(): void;
 }
@@ -45,13 +41,7 @@ export function watchSignals(): Interrupt {
     get interrupted() {
       return stop.signal.aborted;
     },
-    async settle(report, scanned, targets) {
-      // A signal that came while the main thread was busy waits for the event loop's poll phase:
-      // the second immediate runs after one (the first may run before it, in this iteration).
-      for (let i = 0; i < 2; i++) await new Promise((resolve) => setImmediate(resolve));
-      if (!stop.signal.aborted || report.options.interrupted) return report;
-      return { ...report, options: { ...report.options, interrupted: true, scanned, targets } };
-    },
+    settle: (report, scanned, targets) => settleReport(stop.signal, report, scanned, targets),
     dispose() {
       for (const sig of SIGNALS) process.removeListener(sig, onSignal);
       for (const t of timers) clearTimeout(t);
@@ -83,26 +73,4 @@ function signalHandler(stop: AbortController, timers: NodeJS.Timeout[]): (signal
       }, WATCHDOG_MS).unref(),
     );
   };
-}
-
-/** A target the scan did not finish: stopped after `ranMs`, or never started. */
-export interface Unscanned {
-  name: string;
-  ranMs?: number;
-}
-
-/** Servers named after Ctrl-C, at most; the rest are counted. */
-const LISTED = 10;
-
-/** `not scanned (2 of 4): hang (stopped after 3.1 s), hang-2 (not started)`; undefined when every target was scanned. */
-export function unscannedText(unscanned: readonly Unscanned[], targets: number): Shown | undefined {
-  if (unscanned.length === 0) return undefined;
-  const named = unscanned
-    .slice(0, LISTED)
-    .map(
-      (u) =>
-        msg`${show.name(u.name)} (${u.ranMs === undefined ? 'not started' : `stopped after ${(u.ranMs / 1000).toFixed(1)} s`})`,
-    );
-  const more = unscanned.length > LISTED ? `, and ${unscanned.length - LISTED} more` : '';
-  return msg`not scanned (${unscanned.length} of ${targets}): ${joinShown(named, ', ')}${more}`;
 }

@@ -7,7 +7,7 @@ import os from 'node:os';
 import type { Command } from '@commander-js/extra-typings';
 import type { Shown } from '../model/shown.js';
 import type { FoundFile } from '../app/discover.js';
-import { PROJECT_FLAG, servers } from './discovered.js';
+import { PROJECT_FLAG, servers } from '../app/discovered.js';
 import { msg, show } from '../render/message.js';
 
 function fileLine(f: FoundFile): Shown {

@@ -3,11 +3,12 @@
  * sees (static imports, re-exports and `import()`), so a dynamic import cannot slip past as it
  * would past ESLint's no-restricted-imports (which eslint.config.js also runs, per folder).
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { folderOf, importsOf } from '../../bench/imports.js';
+import { folderOf, importsOf, longestFunctions } from '../../bench/imports.js';
 
 const SRC = fileURLToPath(new URL('../../src/', import.meta.url));
 
@@ -50,11 +51,28 @@ describe('layers', () => {
     expect(offenders).toEqual([]);
   });
 
+  it('no function in cli/ or app/ is over 40 lines (issue 27)', () => {
+    const inFolder = (f: string) => ['cli', 'app'].includes(folderOf(f));
+    const long = longestFunctions(files.filter(inFolder), 5).filter((fn) => fn.lines > 40);
+    expect(long).toEqual([]);
+  });
+
   it('only src/probe/run.ts sends tools/call (a scan never calls a tool)', () => {
     const senders = files
       .filter((f) => /['"]tools\/call['"]/.test(readFileSync(f, 'utf8')))
       .map((f) => path.relative(SRC, f));
     expect(senders).toEqual([path.join('probe', 'run.ts')]);
+  });
+
+  it('sees a long function (the length check itself works)', () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'idemscan-layers-'));
+    const file = path.join(dir, 'long.ts');
+    try {
+      writeFileSync(file, `class C {\n  run = () => {\n${'    void 0;\n'.repeat(40)}  };\n}\n`);
+      expect(longestFunctions([file], 1).map((fn) => fn.lines)).toEqual([42]);
+    } finally {
+      rmSync(dir, { recursive: true });
+    }
   });
 
   it('sees a violation (the check itself works)', () => {

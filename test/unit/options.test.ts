@@ -4,15 +4,9 @@ import { getDefaultEnvironment as sdkDefaultEnvironment } from '@modelcontextpro
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { InputError } from '../../src/model/input-error.js';
-import {
-  levenshtein,
-  listParser,
-  positiveInt,
-  splitList,
-  suggest,
-  urlScheme,
-  wordParser,
-} from '../../src/cli/options.js';
+import { listParser, positiveInt, wordParser } from '../../src/cli/options.js';
+import { levenshtein, splitList, suggest } from '../../src/model/words.js';
+import { urlScheme } from '../../src/app/audit-target.js';
 import { FILE_FORMATS, PRINT_FORMATS } from '../../src/model/formats.js';
 import { SdkErrorCode, SdkHttpError } from '@modelcontextprotocol/client';
 import { httpFailure } from '../../src/connect/http-failure.js';

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { bar, InstallProgress, ScanProgress, type Terminal } from '../../src/cli/progress.js';
-import { unscannedText } from '../../src/cli/signals.js';
+import { unscannedText } from '../../src/app/interrupt.js';
 import type { ServerReport } from '../../src/model/schema.js';
 import { installPackages, packageDir, type InstallResult } from '../../src/launch/npm.js';
 

@@ -1,6 +1,6 @@
 /** The line after a scan that says which sandbox ran (counted from `servers[].target.sandbox` by the post-processing pass), and what root means. */
 import { describe, expect, it } from 'vitest';
-import { sandboxLines } from '../../src/cli/print-scan.js';
+import { sandboxLines } from '../../src/render/sandbox-lines.js';
 import type { ServerReport } from '../../src/model/schema.js';
 import { okServer, reportOf } from '../helpers/reports.js';
 import { postProcess } from '../../src/app/post-process.js';

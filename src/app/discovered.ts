@@ -1,17 +1,21 @@
-/** `scan --discover`'s lines about what app/discover.ts found. Not a command module. */
-import type { DiscoverOptions, LoadedTargets } from '../app/discover.js';
+/** `scan --discover`: what app/discover.ts found added to the scan, and said through the caller's `Say`. */
+import type { DiscoverOptions, LoadedTargets } from './discover.js';
 import { plural } from '../model/verdicts.js';
 import { joinShown, msg, show } from '../render/message.js';
-import { note, tell } from './say.js';
+import type { Say } from './say.js';
 
 export const PROJECT_FLAG = '--project-configs';
 
 export const servers = (n: number) => plural(n, 'server');
 
 /** The discovered servers added to `loaded`; without `--project-configs` one line says how many were left and how to scan them. */
-export async function addDiscovered(loaded: LoadedTargets, flags: DiscoverOptions = {}): Promise<LoadedTargets> {
-  // Loaded when asked for: where-command.ts, loaded at start, imports this module.
-  const found = await (await import('../app/discover.js')).withDiscovered(loaded, flags);
+export async function addDiscovered(
+  loaded: LoadedTargets,
+  flags: DiscoverOptions,
+  { note, tell }: Pick<Say, 'note' | 'tell'>,
+): Promise<LoadedTargets> {
+  // Loaded when asked for: cli/where-command.ts, loaded at start, imports this module.
+  const found = await (await import('./discover.js')).withDiscovered(loaded, flags);
   if (found.files === 0) tell(msg`--discover found no MCP client configuration (see \`idemscan where\`)`);
   else note(msg`--discover found ${found.servers} server(s) in ${found.files} client file(s)`);
   const { leftOut } = found;

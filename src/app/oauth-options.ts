@@ -1,19 +1,33 @@
-/** The OAuth flags of the commands that scan (docs/OAUTH.md), and what they make of them. Not a command module. */
+/** The OAuth flags of the commands that scan and of `login` (docs/OAUTH.md), and what they make of them. */
 import type { OAuthScanOptions } from '../connect/oauth/server-auth.js';
+import { DEFAULTS } from '../model/limits.js';
 import { InputError } from '../model/input-error.js';
 import { msg, show } from '../render/message.js';
-import { DEFAULT_OAUTH_TIMEOUT, type OAuthFlags } from './flags.js';
-import { block } from './say.js';
+import type { SignInOptions } from './auth.js';
+
+export type { OAuthScanOptions };
+
+/** The OAuth flags as cli/flags.ts declares them, and scan's `--client-origin`; lock has none of them. */
+export interface OAuthFlags {
+  oauth?: boolean;
+  storedAuthOnly?: boolean;
+  clientId?: string;
+  clientSecretEnv?: string;
+  clientMetadataUrl?: string;
+  oauthTimeout?: number;
+  clientOrigin?: string[];
+}
 
 /**
  * The scan's OAuth options from the flags: a usage error for a secret variable that is not set,
  * a secret without --oauth, or a client id for no named server. `named`: the URL the command
- * itself names (`audit URL`, `login URL`), whose origin the client is for.
+ * itself names (`audit URL`, `login URL`), whose origin the client is for; `print`: where a
+ * sign-in's instructions go (the CLI's `block`).
  */
 export function oauthScanOptions(
   flags: OAuthFlags,
-  named?: string,
-  print: (text: string) => void = block,
+  named: string | undefined,
+  print: (text: string) => void,
 ): Partial<OAuthScanOptions> {
   if (flags.oauth && flags.storedAuthOnly) throw new InputError('--oauth and --stored-auth-only exclude each other');
   if (flags.clientSecretEnv && !flags.clientId) throw new InputError('--client-secret-env needs --client-id');
@@ -37,7 +51,7 @@ export function oauthScanOptions(
     clientSecret,
     clientOrigins,
     clientMetadataUrl: flags.clientMetadataUrl,
-    timeoutMs: flags.oauthTimeout ?? DEFAULT_OAUTH_TIMEOUT,
+    timeoutMs: flags.oauthTimeout ?? DEFAULTS.signInTimeoutMs,
     print,
   };
 }
@@ -79,4 +93,24 @@ function originOf(value: string): string {
       msg`--client-origin "${show.url(value)}": an origin, as https://host or https://host:port (no path)`,
     );
   return url.origin;
+}
+
+/** `login URL`: the sign-in's options from the flags; a sign-in is what login is for, so --oauth is implied. */
+export function signInOptions(
+  url: string,
+  flags: OAuthFlags & { cacheDir?: string; scope?: string[] },
+  print: (text: string) => void,
+): SignInOptions {
+  if (!/^https?:\/\//i.test(url) || !URL.canParse(url))
+    throw new InputError(msg`"${show.url(url)}" is not an http(s) URL`);
+  const options = oauthScanOptions({ ...flags, oauth: true }, url, print);
+  return {
+    cacheDir: flags.cacheDir,
+    clientId: options.clientId,
+    clientSecret: options.clientSecret,
+    clientMetadataUrl: options.clientMetadataUrl,
+    scopes: flags.scope,
+    timeoutMs: options.timeoutMs!,
+    print,
+  };
 }

@@ -9,10 +9,10 @@ import { BUILTIN_IDS, ruleId } from '../classify/profiles/index.js';
 import type { Profile } from '../classify/profiles/schema.js';
 import { CATALOGUE } from '../model/catalogue.js';
 import { Severity, Verdict } from '../model/schema.js';
-import { RANK, type FailOn } from '../app/fail-on.js';
+import { RANK, type FailOn } from './fail-on.js';
 import { InputError } from '../model/input-error.js';
 import { msg, show } from '../render/message.js';
-import { splitList, suggest } from './options.js';
+import { splitList, suggest } from '../model/words.js';
 
 /** `profiles`: those given with `--profile`, whose ids and rule ids become words too. */
 export function parseFailOn(list: string | undefined, profiles: Profile[] = []): FailOn | undefined {

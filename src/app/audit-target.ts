@@ -3,10 +3,16 @@ import path from 'node:path';
 import { InputError } from '../model/input-error.js';
 import type { Target } from '../targets/types.js';
 import { msg, show } from '../render/message.js';
-import type { ServerFlags as AuditFlags } from './flags.js';
-import { urlScheme } from './options.js';
 
-export function auditTarget(words: string[], flags: AuditFlags): Target {
+/** The flags of audit and probe that make their server (cli/flags.ts declares them). */
+export interface ServerFlags {
+  header?: string[];
+  env?: string[];
+  sse?: boolean;
+  name?: string;
+}
+
+export function auditTarget(words: string[], flags: ServerFlags): Target {
   const [first, ...rest] = words;
   if (!first) throw new InputError('audit needs a command (after --), a URL, or --tools FILE');
   const scheme = urlScheme(first);
@@ -47,4 +53,17 @@ function pairs(items: string[], sep: string, flag: string): Record<string, strin
       return [item.slice(0, at).trim(), item.slice(at + 1).trim()];
     }),
   );
+}
+
+/** Any `scheme://` (not a Windows drive `C:\`); the schemes idemscan connects to are http(s). */
+export function urlScheme(word: string): string | undefined {
+  const colon = word.indexOf('://');
+  if (colon <= 0) return undefined;
+  const scheme = word.slice(0, colon);
+  for (let i = 0; i < scheme.length; i++) {
+    const c = scheme.charCodeAt(i);
+    const letter = (c >= 97 && c <= 122) || (c >= 65 && c <= 90);
+    if (!letter && !(i > 0 && ((c >= 48 && c <= 57) || c === 43 || c === 45 || c === 46))) return undefined;
+  }
+  return scheme.toLowerCase();
 }

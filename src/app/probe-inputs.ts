@@ -1,0 +1,73 @@
+/**
+ * What `idemscan probe` makes of its flags before anything connects (docs/PROBE.md): the plan
+ * (required: without one nothing may be called), the `--fail-on` outcomes, the one server, the
+ * report files checked, and the run's settings but the interrupt (the CLI's).
+ */
+import { InputError } from '../model/input-error.js';
+import { plannedCalls, type ProbePlan } from '../model/probe-plan.js';
+import type { ProbeOutcome } from '../model/probe-schema.js';
+import { splitList } from '../model/words.js';
+import { msg, show } from '../render/message.js';
+import type { Target } from '../targets/types.js';
+import { auditTarget, type ServerFlags } from './audit-target.js';
+import { readProbePlan, type ProbeRunSettings } from './probe-run.js';
+import { checkReportFiles } from './write-reports.js';
+
+export type { Target };
+
+const GATES = ['repeated-effect', 'inconclusive', 'failed'] as const satisfies readonly ProbeOutcome[];
+type Gate = (typeof GATES)[number];
+
+function parseGates(list: string | undefined): Set<Gate> {
+  if (list === undefined) return new Set();
+  const words = splitList(list);
+  for (const w of words)
+    if (!(GATES as readonly string[]).includes(w))
+      throw new InputError(msg`--fail-on: unknown "${show.name(w)}" (probe takes ${GATES.join(', ')})`);
+  if (words.length === 0) throw new InputError(`--fail-on: expected a comma-separated list of ${GATES.join(', ')}`);
+  return new Set(words as Gate[]);
+}
+
+/** The flags of probe read here, as cli/flags.ts declares them. */
+export interface ProbeFlags extends ServerFlags {
+  plan?: string;
+  failOn?: string;
+  out?: string;
+  format: string[];
+  json?: string;
+  timeout?: number;
+  probeTimeout?: number;
+  sandbox?: boolean;
+  trust?: string[];
+  cacheDir?: string;
+}
+
+export interface ProbeInputs {
+  target: Target;
+  plan: ProbePlan;
+  /** What the plan will call: its tools and its observers, said before anything connects. */
+  calls: { tools: string[]; observers: string[] };
+  settings: Omit<ProbeRunSettings, 'interrupt'>;
+}
+
+/** Checked before anything is read or started; the plan read, the report files checked. */
+export async function probeInputs(words: string[], flags: ProbeFlags): Promise<ProbeInputs> {
+  if (flags.plan === undefined)
+    throw new InputError(
+      'probe calls tools, so it needs --plan PLAN.json naming them (docs/PROBE.md); nothing was called',
+    );
+  const gates: ReadonlySet<ProbeOutcome> = parseGates(flags.failOn);
+  const target = auditTarget(words, flags);
+  const plan = await readProbePlan(flags.plan);
+  const files = { out: flags.out, formats: flags.format, json: flags.json };
+  await checkReportFiles(files);
+  const options = {
+    timeoutMs: flags.timeout,
+    probeTimeoutMs: flags.probeTimeout,
+    sandbox: flags.sandbox,
+    trust: flags.trust,
+    cacheDir: flags.cacheDir,
+  };
+  const settings = { options, files, nameFromServerInfo: flags.name === undefined, gates };
+  return { target, plan, calls: plannedCalls(plan), settings };
+}

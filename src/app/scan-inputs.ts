@@ -1,0 +1,197 @@
+/**
+ * What `scan`, `audit` and `lock` make of their flags before anything runs: the checks that touch
+ * nothing (profiles, --fail-on words, --sarif-uri, suppression entries), the targets (target files,
+ * --discover, the shard; audit's one server), and the run's settings (the scan's options, the
+ * spool, the report files, OAuth), each bad one an InputError before the scan starts. The CLI adds
+ * the signal, the progress and the interrupt, and runs app/scan-run.ts.
+ */
+import { fileURLToPath } from 'node:url';
+import { defaultCacheDir } from '../model/cache-dir.js';
+import { InputError } from '../model/input-error.js';
+import { TOOL_VERSION } from '../model/version.js';
+import { msg, show } from '../render/message.js';
+import type { ScanOptions } from '../scan.js';
+import { parseShard, selectShard, type Shard } from '../targets/shard.js';
+import type { SkippedTarget, Target } from '../targets/types.js';
+import { auditTarget, urlScheme, type ServerFlags } from './audit-target.js';
+import type { LockSettings } from './baseline.js';
+import { loadTargets } from './load-targets.js';
+import { oauthScanOptions, type OAuthFlags } from './oauth-options.js';
+import type { Say } from './say.js';
+import { checkScan, type ScanRunSettings } from './scan-run.js';
+
+export type { ProgressEvent } from '../scan.js';
+export type { Target };
+
+// What only some runs need is imported when they need it (target files, profiles, --fail-on, lock
+// files): each brings zod schemas, built at import, that `audit` of one server does without.
+
+export const DEFAULT_TARGETS = fileURLToPath(new URL('../../targets/reference.json', import.meta.url));
+
+/** The flags of scan, audit and lock read here, as cli/flags.ts declares them. */
+export interface ScanInputFlags extends OAuthFlags, LockSettings {
+  out?: string;
+  format: string[];
+  json?: string;
+  concurrency?: number;
+  httpConcurrency?: number;
+  timeout?: number;
+  probeTimeout?: number;
+  maxPages: number;
+  trust?: string[];
+  profile?: string[];
+  failOn?: string;
+  sarifUri?: string[];
+  suppress?: string;
+  sandbox?: boolean;
+  install?: boolean;
+  cacheDir?: string;
+  allowSdist?: boolean;
+  resume?: boolean;
+  allowEnv?: string[];
+  shard?: string;
+  discover?: boolean;
+  projectConfigs?: boolean;
+}
+
+/** `--profile`: none loads nothing (profiles are zod-validated files). */
+async function profilesOf(names: string[]) {
+  if (names.length === 0) return [];
+  return (await import('../classify/profiles/index.js')).loadProfiles(names);
+}
+
+/**
+ * The flags that are checked without touching anything, before any target file is read: a
+ * mistyped --fail-on word must not first read the bundled list and print its skipped entries.
+ */
+export async function checkFlags(flags: ScanInputFlags) {
+  const profiles = await profilesOf(flags.profile ?? []); // bad profile files are input errors before the scan
+  const failOn =
+    flags.failOn === undefined
+      ? undefined
+      : (await import('./fail-on-words.js')).parseFailOn(
+          flags.failOn,
+          profiles.map((p) => p.profile),
+        ); // and unknown --fail-on words
+  const sarifUris = flags.sarifUri?.length // and --sarif-uri paths outside the repository
+    ? (await import('./sarif-uri.js')).parseSarifUris(flags.sarifUri)
+    : undefined;
+  const suppress = await (await import('./suppress-file.js')).loadSuppress(flags.suppress); // and suppression entries without a reason
+  return { profiles, failOn, sarifUris, suppress };
+}
+
+export type CheckedFlags = Awaited<ReturnType<typeof checkFlags>>;
+
+/** The targets of `scan` and `lock`, with the flags checked first and the skipped entries said. */
+export interface ScanTargets {
+  checked: CheckedFlags;
+  targets: Target[];
+  skipped: SkippedTarget[];
+  shard?: Shard;
+}
+
+/** `scan` and `lock`: the target files (the bundled list when none is named), --discover's servers, the shard. */
+export async function scanTargets(files: string[], flags: ScanInputFlags, say: Say): Promise<ScanTargets> {
+  // --discover alone scans what the clients list; the bundled list only when nothing is named.
+  const list = files.length > 0 || flags.discover ? files : [DEFAULT_TARGETS];
+  const url = files.find((f) => urlScheme(f) !== undefined);
+  if (url !== undefined)
+    throw new InputError(
+      msg`"${show.url(url)}" is a URL; scan reads target files (for one server: idemscan audit URL)`,
+    );
+  const shard = flags.shard === undefined ? undefined : parseShard(flags.shard);
+  if (flags.projectConfigs && !flags.discover)
+    throw new InputError('--project-configs chooses what --discover scans: give --discover too');
+  const checked = await checkFlags(flags);
+  const allowEnv = flags.allowEnv ?? [];
+  let loaded = await loadTargets(list, allowEnv);
+  if (flags.discover)
+    loaded = await (
+      await import('./discovered.js')
+    ).addDiscovered(loaded, { projectConfigs: flags.projectConfigs, allowEnv }, say);
+  // Entries that cannot be scanned, even with -q; a source may be a file name from a cloned repository.
+  for (const s of loaded.skipped)
+    say.tell(msg`skipped ${show.name(s.name)} (${show.path(s.source)}): ${show.reason(s.reason)}`);
+  // A shard may be empty (more shards than servers): that is an empty report, not an error.
+  const targets = shard ? selectShard(loaded.targets, shard) : loaded.targets;
+  return { checked, targets, skipped: loaded.skipped, shard };
+}
+
+/** `audit`: the one server of the command line, or the saved tools/list results of `--tools`. */
+export async function auditTargets(words: string[], flags: ServerFlags & { tools?: string }): Promise<Target[]> {
+  if (flags.tools === undefined) return [auditTarget(words, flags)];
+  return (await import('./static-audit.js')).staticTargets(flags.tools, words, flags.name);
+}
+
+/** Which run: its writer and what only some runs have. */
+export interface RunKind {
+  writer: ScanRunSettings['writer'];
+  skipped?: SkippedTarget[];
+  shard?: Shard;
+  /** `audit` without --name: the server named by what it calls itself. */
+  nameFromServerInfo?: boolean;
+  /** The URL the command itself names (`audit URL`), the one server --client-id is for. */
+  named?: string;
+}
+
+/**
+ * The run's settings but the interrupt, the signal and the progress (the CLI's), after what can be
+ * checked before the scan starts, each an input error then rather than a lost scan. `signIn`:
+ * where a sign-in's instructions go.
+ */
+export async function runSettings(
+  checked: CheckedFlags,
+  targets: Target[],
+  flags: ScanInputFlags,
+  kind: RunKind,
+  signIn: (text: string) => void,
+): Promise<Omit<ScanRunSettings, 'interrupt'>> {
+  if (targets.length === 0 && !kind.shard) throw new InputError('no targets to scan');
+  const files = { out: flags.out, formats: flags.format, json: flags.json };
+  const baseline = await checkScan(files, { ...flags, drift: checked.failOn?.drift }, kind.writer === 'scan');
+  const oauth = oauthScanOptions(flags, kind.named, signIn); // and a --client-secret-env variable that is not set
+  const { suppress, failOn, sarifUris } = checked;
+  return {
+    targets,
+    options: { ...scanOptions(flags, checked, kind), oauth },
+    writer: kind.writer,
+    files,
+    render: { rulesBaseUrl: flags.rulesBaseUrl, sarifUris },
+    post: { nameFromServerInfo: kind.nameFromServerInfo, suppress, baseline, failOn },
+    // `scan` spools each server to --out as it finishes (flat memory, --resume); audit and lock keep one report.
+    spool: kind.writer === 'scan' ? spoolSettings(flags) : undefined,
+    lock: flags.lock,
+  };
+}
+
+/** The scan's options from the flags (the signal, progress and OAuth are the run's). */
+function scanOptions(flags: ScanInputFlags, checked: CheckedFlags, kind: RunKind): ScanOptions {
+  return {
+    concurrency: flags.concurrency ?? 1,
+    httpConcurrency: flags.httpConcurrency ?? 1,
+    timeoutMs: flags.timeout,
+    probeTimeoutMs: flags.probeTimeout,
+    maxPages: flags.maxPages,
+    trust: flags.trust,
+    trustServerInfo: kind.nameFromServerInfo,
+    profiles: checked.profiles,
+    sandbox: flags.sandbox,
+    install: flags.install,
+    cacheDir: flags.cacheDir,
+    allowSdist: flags.allowSdist,
+    skipped: kind.skipped ?? [],
+    shard: kind.shard,
+  };
+}
+
+/** The spool of `scan` under --out, and the options a resumed scan must share with the one it resumes. */
+function spoolSettings(flags: ScanInputFlags): ScanRunSettings['spool'] {
+  const run = {
+    tool: TOOL_VERSION,
+    trust: flags.trust ?? [],
+    sandbox: !!flags.sandbox,
+    maxPages: flags.maxPages,
+    profiles: flags.profile ?? [],
+  };
+  return { resume: !!flags.resume, cacheDir: flags.cacheDir ?? defaultCacheDir(), run };
+}
