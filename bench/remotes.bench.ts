@@ -21,7 +21,10 @@ const dir = mkdtempSync(path.join(os.tmpdir(), 'idemscan-remotes-bench-'));
 const endpoints = await listen(FIXTURES.hostileHttp, { MODE: 'tools', TOOLS: '3' });
 const suppressFile = path.join(dir, 'suppress.json');
 writeFileSync(suppressFile, JSON.stringify([{ rule: 'missing-annotations', reason: 'bench' }]));
-const modes: Record<string, string> = { post: ' (with --suppress, --baseline, --fail-on warning)', lock: ' (idemscan lock)' };
+const modes: Record<string, string> = {
+  post: ' (with --suppress, --baseline, --fail-on warning)',
+  lock: ' (idemscan lock)',
+};
 console.log(`CLI: ${CLI}${modes[mode] ?? ''}`);
 console.log('servers | seconds | servers/s | peak RSS MiB | report.json MiB | ok');
 try {
