@@ -7,6 +7,9 @@
  * `--baseline` (the lock of the same list, written first by `idemscan lock`) and `--fail-on warning`;
  * 10,000 of them: 344-348 MiB before app/post-process.ts and checkScan, 244-246 MiB after (183 without).
  * `lock` measures `idemscan lock LIST --lock FILE` instead of the scan (the MiB column: the lock file).
+ * Spool reads and figures of 10,000 (issue 27, round 2; wall times under load, noisy): default 198 MiB
+ * before, 196 after (4 reads, then 2); post 258 and 258 (4, then 2); lock 486 MiB before, 312 after
+ * (the lock a fold of the first pass, and the heap's growth limited as a spooled scan's).
  *   npm run build && node --import tsx bench/remotes.bench.ts [COUNTS=1000,2000,5000,10000] [ROUNDS=1] [post|lock]
  * IDEMSCAN_CLI=/path/to/dist/cli/main.js measures another build.
  */

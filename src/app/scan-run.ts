@@ -96,6 +96,8 @@ export async function checkScan(
 export async function runScan(settings: ScanRunSettings, events: ScanEvents): Promise<ScanResult> {
   const { targets, interrupt } = settings;
   const spooling = settings.spool && (await import('./spool-run.js'));
+  // `lock` holds its servers in memory: the heap is kept from growing to several times them, as a spooled scan's.
+  if (!spooling && settings.writer === 'lock') (await import('./spool-run.js')).limitHeapGrowth();
   const opened = spooling?.openSpool(settings.files.out!, targets, settings.spool!, events);
   let source: Source;
   if (spooling && opened) {
