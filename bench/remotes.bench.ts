@@ -6,7 +6,11 @@
  * `post` adds the post-processors (issue 27): `--suppress` (every missing-annotations finding),
  * `--baseline` (the lock of the same list, written first by `idemscan lock`) and `--fail-on warning`;
  * 10,000 of them: 344-348 MiB before app/post-process.ts and checkScan, 244-246 MiB after (183 without).
- *   npm run build && node --import tsx bench/remotes.bench.ts [COUNTS=1000,2000,5000,10000] [ROUNDS=1] [post]
+ * `lock` measures `idemscan lock LIST --lock FILE` instead of the scan (the MiB column: the lock file).
+ * Spool reads and figures of 10,000 (issue 27, round 2; wall times under load, noisy): default 198 MiB
+ * before, 196 after (4 reads, then 2); post 258 and 258 (4, then 2); lock 486 MiB before, 312 after
+ * (the lock a fold of the first pass, and the heap's growth limited as a spooled scan's).
+ *   npm run build && node --import tsx bench/remotes.bench.ts [COUNTS=1000,2000,5000,10000] [ROUNDS=1] [post|lock]
  * IDEMSCAN_CLI=/path/to/dist/cli/main.js measures another build.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -20,7 +24,11 @@ const dir = mkdtempSync(path.join(os.tmpdir(), 'idemscan-remotes-bench-'));
 const endpoints = await listen(FIXTURES.hostileHttp, { MODE: 'tools', TOOLS: '3' });
 const suppressFile = path.join(dir, 'suppress.json');
 writeFileSync(suppressFile, JSON.stringify([{ rule: 'missing-annotations', reason: 'bench' }]));
-console.log(`CLI: ${CLI}${mode === 'post' ? ' (with --suppress, --baseline, --fail-on warning)' : ''}`);
+const modes: Record<string, string> = {
+  post: ' (with --suppress, --baseline, --fail-on warning)',
+  lock: ' (idemscan lock)',
+};
+console.log(`CLI: ${CLI}${modes[mode] ?? ''}`);
 console.log('servers | seconds | servers/s | peak RSS MiB | report.json MiB | ok');
 try {
   for (const n of countsArg.split(',').map(Number)) {
@@ -36,9 +44,17 @@ try {
     }
     for (let round = 0; round < Number(roundsArg); round++) {
       const out = path.join(dir, `out-${n}-${round}`);
-      const r = timedCli(['scan', list, '--out', out, '--cache-dir', cache, ...post]);
-      const text = readFileSync(path.join(out, 'report.json'), 'utf8');
-      const ok = (JSON.parse(text) as { summary: { serversOk: number } }).summary.serversOk;
+      const lockFile = path.join(out, 'lock.json');
+      const r =
+        mode === 'lock'
+          ? timedCli(['lock', list, '--lock', lockFile, '--out', out, '--cache-dir', cache])
+          : timedCli(['scan', list, '--out', out, '--cache-dir', cache, ...post]);
+      const text = readFileSync(mode === 'lock' ? lockFile : path.join(out, 'report.json'), 'utf8');
+      const ok =
+        mode === 'lock'
+          ? (JSON.parse(readFileSync(path.join(out, 'report.json'), 'utf8')) as { summary: { serversOk: number } })
+              .summary.serversOk
+          : (JSON.parse(text) as { summary: { serversOk: number } }).summary.serversOk;
       console.log(
         `${n} | ${r.seconds.toFixed(1)} | ${(n / r.seconds).toFixed(0)} | ${r.rssMiB.toFixed(0)} | ${(text.length / 1024 / 1024).toFixed(1)} | ${ok} (exit ${r.code})`,
       );

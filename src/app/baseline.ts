@@ -7,11 +7,11 @@
  */
 import path from 'node:path';
 import { renderDrift } from '../render/drift.js';
-import { lockOf, readLockFile } from '../compare/lock.js';
+import { lockFileOf, lockFold, readLockFile } from '../compare/lock.js';
 import { InputError } from '../model/input-error.js';
 import type { Drift } from '../model/schema.js';
 import type { LockFile } from '../model/lock.js';
-import type { Report } from '../model/schema.js';
+import type { ReportStream } from '../model/report-head.js';
 import { msg, rendered, show } from '../render/message.js';
 import { checkOutputFile, checkRulesBaseUrl, codeOf, writeFallback, writeOutputFile } from './output.js';
 import type { Say } from './say.js';
@@ -46,9 +46,11 @@ export function tellDrift(drift: Drift, say: Say): void {
 }
 
 /** Writes the lock file after the scan (a fallback file when it cannot, named on stderr); false if it could not. */
-export async function writeLock(report: Report, file: string, say: Say): Promise<boolean> {
-  const data = JSON.stringify(lockOf(report), null, 2) + '\n';
-  for (const s of report.servers.filter((x) => x.status === 'failed'))
+export async function writeLock(report: ReportStream, file: string, say: Say): Promise<boolean> {
+  // The fold ran in the scan's first pass (app/scan-run.ts), so the servers are not read again.
+  const servers = report.fold(lockFold);
+  const data = JSON.stringify(lockFileOf(report.head, servers), null, 2) + '\n';
+  for (const s of servers.filter((x) => x.status === 'failed'))
     say.tell(msg`${show.name(s.name)} failed: locked with no tools (run lock again when it answers)`);
   try {
     await writeOutputFile(file, data);

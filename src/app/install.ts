@@ -5,7 +5,7 @@
  * outcome a value (cli/install-command.ts shows both).
  */
 import { defaultCacheDir } from '../model/cache-dir.js';
-import { SDIST_WARNING } from '../launch/prepare.js';
+import { checkedTargets, SDIST_WARNING } from '../launch/prepare.js';
 import type { InstallResult } from '../launch/npm.js';
 
 export type { InstallResult };
@@ -45,7 +45,8 @@ export async function install(
   const loaded = await loadTargets(files, options.allowEnv);
   for (const target of loaded.skipped) onEvent({ type: 'skipped', target });
   const cacheDir = options.cacheDir ?? defaultCacheDir();
-  const { targets, errors } = await launchedTargets(loaded.targets, cacheDir);
+  // The scan's own steps (launch/prepare.ts), online: install resolves unpinned ones as a scan would now.
+  const { targets, installErrors: errors } = await checkedTargets(loaded.targets, true, cacheDir);
   for (const [spec, error] of errors) onEvent({ type: 'refused', spec, error });
   if (options.allowSdist && targets.some((t) => t.pypi)) onEvent({ type: 'warning', message: SDIST_WARNING });
   const { installMissing, packageOf } = await import('../launch/packages.js');
@@ -58,19 +59,6 @@ export async function install(
   const ctx = { cacheDir, concurrency: options.concurrency, onDone, allowSdist: options.allowSdist };
   const installed = await installMissing(targets, ctx, errors);
   return { cacheDir, results: [...cached, ...installed], refused: errors.size };
-}
-
-/** Runners as package targets, unpinned npm ones resolved, and the specs that are refused. */
-async function launchedTargets(listed: Target[], cacheDir: string) {
-  const { npmLaunchTargets, resolveUnpinned, withResolved } = await import('../launch/npm-launch.js');
-  const { pypiLaunchTargets } = await import('../launch/pypi-launch.js');
-  const { packageProblems } = await import('../launch/packages.js');
-  const launched = pypiLaunchTargets(npmLaunchTargets(listed));
-  const resolution = await resolveUnpinned(launched, true, cacheDir);
-  const targets = withResolved(launched, resolution);
-  const errors = new Map(resolution.errors);
-  packageProblems(targets, errors);
-  return { targets, errors };
 }
 
 /** A result for each package already in the cache, once per spec. */

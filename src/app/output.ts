@@ -6,7 +6,7 @@
  * `--out` or `--json` costs a second, not the scan.
  */
 import { randomBytes } from 'node:crypto';
-import { closeSync, openSync, writeSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, renameSync, unlinkSync, writeSync } from 'node:fs';
 import { lstat, mkdir, mkdtemp, open, rename, stat, unlink } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -22,19 +22,27 @@ export type Content = string | ((out: (text: string) => void) => void);
 
 /** Writes `data` to `dest` through a temporary file in the same directory and a rename. */
 export async function writeOutputFile(dest: string, data: Content): Promise<void> {
+  if (typeof data !== 'string') {
+    const file = PieceFile.open(dest);
+    try {
+      data((text) => file.write(text));
+    } catch (err) {
+      file.fail(err);
+    }
+    file.close();
+    return;
+  }
   const dir = path.dirname(path.resolve(dest));
   await mkdir(dir, { recursive: true });
-  const tmp = path.join(dir, `.${path.basename(dest)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
+  const tmp = tmpBeside(dest);
   try {
-    if (typeof data === 'string') {
-      // 'wx' is O_CREAT|O_EXCL: it fails on anything already there, a symlink included.
-      const handle = await open(tmp, 'wx', MODE);
-      try {
-        await handle.writeFile(data);
-      } finally {
-        await handle.close();
-      }
-    } else writePieces(tmp, data);
+    // 'wx' is O_CREAT|O_EXCL: it fails on anything already there, a symlink included.
+    const handle = await open(tmp, 'wx', MODE);
+    try {
+      await handle.writeFile(data);
+    } finally {
+      await handle.close();
+    }
     await rename(tmp, dest);
   } catch (err) {
     await unlink(tmp).catch(() => {});
@@ -42,26 +50,74 @@ export async function writeOutputFile(dest: string, data: Content): Promise<void
   }
 }
 
-/** Synchronous writes, 1 MiB at a time: the pieces come from a synchronous reporter. */
-function writePieces(file: string, write: (out: (text: string) => void) => void): void {
-  const fd = openSync(file, 'wx', MODE);
-  try {
-    let pending: string[] = [];
-    let size = 0;
-    const flush = () => {
-      const data = Buffer.from(pending.join(''), 'utf8');
-      for (let at = 0; at < data.length;) at += writeSync(fd, data, at);
-      pending = [];
-      size = 0;
-    };
-    write((text) => {
-      pending.push(text);
-      size += text.length;
-      if (size >= 1024 * 1024) flush();
-    });
-    flush();
-  } finally {
-    closeSync(fd);
+const tmpBeside = (dest: string) =>
+  path.join(
+    path.dirname(path.resolve(dest)),
+    `.${path.basename(dest)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`,
+  );
+
+/**
+ * A file written in pieces by a synchronous reporter, 1 MiB at a time, to a temporary file renamed
+ * over `dest` by `close`. A write that fails is kept and thrown by `close`, not at the writer: the
+ * other files written from the same read of the servers go on (app/write-reports.ts).
+ */
+export class PieceFile {
+  private pending: string[] = [];
+  private size = 0;
+  private error: { cause: unknown } | undefined;
+
+  private constructor(
+    private readonly dest: string,
+    private readonly tmp: string,
+    private readonly fd: number,
+  ) {}
+
+  /** The temporary file created beside `dest` (its directory too); throws if it cannot be. */
+  static open(dest: string): PieceFile {
+    mkdirSync(path.dirname(path.resolve(dest)), { recursive: true });
+    const tmp = tmpBeside(dest);
+    return new PieceFile(dest, tmp, openSync(tmp, 'wx', MODE));
+  }
+
+  write(text: string): void {
+    if (this.error) return;
+    this.pending.push(text);
+    this.size += text.length;
+    if (this.size >= 1024 * 1024) this.flush();
+  }
+
+  /** Stops the file (a reporter that threw): `close` removes it and throws `err`. */
+  fail(err: unknown): void {
+    this.error ??= { cause: err };
+  }
+
+  /** The rest written, the file closed and renamed over `dest`; on any failure removed, and the error thrown. */
+  close(): void {
+    this.flush();
+    try {
+      closeSync(this.fd);
+      if (this.error) throw this.error.cause;
+      renameSync(this.tmp, this.dest);
+    } catch (err) {
+      try {
+        unlinkSync(this.tmp);
+      } catch {
+        // already gone
+      }
+      throw err;
+    }
+  }
+
+  private flush(): void {
+    if (this.error) return;
+    try {
+      const data = Buffer.from(this.pending.join(''), 'utf8');
+      for (let at = 0; at < data.length;) at += writeSync(this.fd, data, at);
+    } catch (err) {
+      this.error = { cause: err };
+    }
+    this.pending = [];
+    this.size = 0;
   }
 }
 

@@ -6,13 +6,14 @@
  *    pure functions of the server, so every pass over the servers gives the same report.
  *  - tallies, which only look: the summary, the drift against --baseline, the --fail-on matches, the
  *    sandbox of each stdio server, the names --sarif-uri checks.
- * The first pass runs both and completes the head (options.suppress, drift), which reporters write
- * before the servers; every later pass (a reporter's) runs the steps only.
+ * The first pass runs both, and the folds of later readers (PostProcessors.folds), and completes
+ * the head (options.suppress, drift), which reporters write before the servers; every later pass
+ * (the reporters') runs the steps only.
  */
 import type { DriftFold } from '../compare/drift.js';
 import type { SuppressOutcome } from '../compare/suppress.js';
 import { bounded } from '../model/bounds.js';
-import type { ReportHead, ReportStream } from '../model/report-head.js';
+import { foldOver, type FoldMaker, type ReportHead, type ReportStream, type ServerFold } from '../model/report-head.js';
 import type { Drift, ServerReport } from '../model/schema.js';
 import type { Shown } from '../model/shown.js';
 import type { Suppressions } from '../model/suppress.js';
@@ -28,6 +29,11 @@ export interface PostProcessors {
   failOn?: FailOn;
   /** `--sarif-uri`: the server names its warnings check. */
   names?: boolean;
+  /**
+   * Folds of later readers (the table, the lock) run in the first pass too, so those readers need
+   * not read the servers again: `stream.fold(make)` answers with what they found.
+   */
+  folds?: readonly FoldMaker<unknown>[];
 }
 
 /** What the first pass gathered, besides the stream every later pass reads. */
@@ -58,17 +64,21 @@ class Tallies {
   readonly summary = new SummaryTally();
   readonly sandbox = new Map<string, number>();
   readonly names: string[] = [];
+  readonly folds: Map<FoldMaker<unknown>, ServerFold<unknown>>;
 
   constructor(
     private readonly post: PostProcessors,
     readonly drift: DriftFold | undefined,
     readonly failOn: FailOnFold | undefined,
-  ) {}
+  ) {
+    this.folds = new Map((post.folds ?? []).map((make) => [make, make()]));
+  }
 
   add(s: ServerReport): void {
     this.summary.add(s);
     this.drift?.add(s);
     this.failOn?.add(s);
+    for (const f of this.folds.values()) f.add(s);
     if (s.target.sandbox) this.sandbox.set(s.target.sandbox, (this.sandbox.get(s.target.sandbox) ?? 0) + 1);
     if (this.post.names) this.names.push(s.name);
   }
@@ -103,8 +113,10 @@ export async function postProcess(
   function* later() {
     for (const s of servers()) yield step(s, false);
   }
+  const folded = new Map([...tallies.folds].map(([make, f]) => [make, f.result()]));
+  const fold = <T>(make: FoldMaker<T>): T => (folded.has(make) ? (folded.get(make) as T) : foldOver(later(), make));
   return {
-    stream: { head: done, summary, servers: later },
+    stream: { head: done, summary, servers: later, fold },
     drift: found,
     suppress: suppress?.outcome(),
     failOn: tallies.failOn?.matches(found) ?? [],

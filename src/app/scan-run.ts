@@ -6,7 +6,7 @@
  * the exit facts come back, and the caller prints the terminal view before `close()`.
  */
 import type { Report } from '../model/schema.js';
-import { wholeReport, type ReportHead, type ReportStream } from '../model/report-head.js';
+import type { FoldMaker, ReportHead, ReportStream } from '../model/report-head.js';
 import type { Shown } from '../model/shown.js';
 import type { SpoolRun } from '../model/spool-schema.js';
 import type { RenderOptions } from '../render/types.js';
@@ -96,6 +96,8 @@ export async function checkScan(
 export async function runScan(settings: ScanRunSettings, events: ScanEvents): Promise<ScanResult> {
   const { targets, interrupt } = settings;
   const spooling = settings.spool && (await import('./spool-run.js'));
+  // `lock` holds its servers in memory: the heap is kept from growing to several times them, as a spooled scan's.
+  if (!spooling && settings.writer === 'lock') (await import('./spool-run.js')).limitHeapGrowth();
   const opened = spooling?.openSpool(settings.files.out!, targets, settings.spool!, events);
   let source: Source;
   if (spooling && opened) {
@@ -103,7 +105,7 @@ export async function runScan(settings: ScanRunSettings, events: ScanEvents): Pr
     source = spooling.spooledServers(opened, run);
   } else source = await inMemory(targets, settings.options);
   events.scanned();
-  const post = { ...settings.post, names: settings.render.sarifUris !== undefined };
+  const post = { ...settings.post, names: settings.render.sarifUris !== undefined, folds: await laterFolds(settings) };
   const processed = await postProcess(source.head, source.servers, post, (head, scanned) =>
     interrupt.settle(head, scanned, targets.length),
   );
@@ -116,7 +118,7 @@ export async function runScan(settings: ScanRunSettings, events: ScanEvents): Pr
   });
   let ok = written.ok;
   if (settings.lock !== undefined && !interrupt.interrupted)
-    ok = (await (await import('./baseline.js')).writeLock(wholeReport(processed.stream), settings.lock, events)) && ok;
+    ok = (await (await import('./baseline.js')).writeLock(processed.stream, settings.lock, events)) && ok;
   const { summary } = processed.stream;
   const facts: ScanFacts = {
     allFailed: summary.servers > 0 && summary.serversOk === 0,
@@ -126,6 +128,17 @@ export async function runScan(settings: ScanRunSettings, events: ScanEvents): Pr
   };
   const close = () => (opened ? spooling!.closeSpool(opened, ok && !interrupt.interrupted, events) : undefined);
   return { report: processed.stream, sandbox: processed.sandbox, facts, close };
+}
+
+/**
+ * What is read after the reports, run in the first pass instead: the table the CLI prints after a
+ * scan or lock (audit prints the tool view of its one server), and the lock.
+ */
+async function laterFolds(settings: ScanRunSettings): Promise<FoldMaker<unknown>[]> {
+  const folds: FoldMaker<unknown>[] = [];
+  if (settings.writer !== 'audit') folds.push((await import('../render/table.js')).tableFold);
+  if (settings.lock !== undefined) folds.push((await import('../compare/lock.js')).lockFold);
+  return folds;
 }
 
 /** `audit` and `lock`: the servers in memory, redacted once with what was stored while the scan ran. */

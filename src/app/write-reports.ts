@@ -1,21 +1,23 @@
 /**
  * The one report writer: scan, audit, lock, probe, merge and report write their report files here,
  * checked before the run (a path that cannot be written is an input error, not a lost scan) and
- * written after it. Streaming reporters (JSON, the dataset) read the servers one at a time; the
- * others get the report in memory, assembled from the stream once, when the first of them is written.
+ * written after it. The streaming reporters (JSON, the dataset: those with `open`) are written side
+ * by side from one read of the servers; the others get the report in memory, assembled once in that
+ * same read when one of them is asked for. The table reads a fold the scan's first pass ran.
  */
 import path from 'node:path';
 import { reporter, REPORTERS } from '../render/index.js';
-import type { Report } from '../model/schema.js';
-import { wholeReport, type ReportStream } from '../model/report-head.js';
+import type { Report, ServerReport } from '../model/schema.js';
+import { reportOf, type ReportStream } from '../model/report-head.js';
 import { InputError } from '../model/input-error.js';
 import type { Shown } from '../model/shown.js';
-import type { RenderOptions } from '../render/types.js';
+import type { RenderOptions, Reporter, ServerWriter } from '../render/types.js';
 import { msg, show } from '../render/message.js';
 import {
   checkOutputDir,
   checkOutputFile,
   codeOf,
+  PieceFile,
   shownFile,
   writeFallback,
   writeOutputFile,
@@ -70,6 +72,16 @@ export async function checkReportFiles(files: ReportFiles): Promise<void> {
   if (files.json && files.json !== '-') await checkOutputFile('--json', files.json);
 }
 
+/** One report to write: to `dest`, or printed when it has none. */
+interface Target {
+  id: string;
+  dest?: string;
+  reporter: Reporter;
+}
+
+/** How a file's write went. */
+type Attempt = { ok: true } | { ok: false; cause: unknown };
+
 /**
  * Writes every report of `files`, in `--format` order, then `--json`; what has no file goes to
  * `print` (stdout). False in `ok` when a file went to a fallback (scan, audit, lock, probe).
@@ -82,24 +94,79 @@ export async function writeReports(
 ): Promise<Written> {
   const policy = POLICY[writer];
   const out: Written = { ok: true, files: [] };
-  let whole: Report | undefined;
-  const content = async (id: string): Promise<Content> => {
-    const r = await reporter(id);
-    return r.write
-      ? (put) => r.write!(report, put, options.render)
-      : r.render((whole ??= wholeReport(report)), options.render);
-  };
-  const targets = files.formats.map((id) => ({ id, name: REPORTERS[id]?.fileName }));
-  for (const { id, name } of targets) {
-    if (name === undefined) print(await content(id), options.print);
-    else if (files.out !== undefined)
-      await writeOne(path.join(files.out, name), id, await content(id), policy, out, options.say);
+  const targets = await targetsOf(files);
+  const pass = writeTogether(report, targets, options);
+  const content = (r: Reporter): Content =>
+    r.write ? (put) => r.write!(report, put, options.render) : r.render(pass.whole!, options.render);
+  for (const t of targets) {
+    const written = pass.written.get(t);
+    if (t.dest !== undefined) await writeOne(t.dest, t.id, content(t.reporter), policy, out, options.say, written);
+    else if (!written) print(content(t.reporter), options.print);
   }
-  if (files.json === '-') print(await content('json'), options.print);
-  else if (files.json) await writeOne(files.json, 'json', await content('json'), policy, out, options.say);
   const hint = policy.hint ? htmlHint(out.files, writer) : undefined;
   if (hint) options.say.note(hint);
   return out;
+}
+
+/** The reports of `files` in the order they are written, each with its file, if any. */
+async function targetsOf(files: ReportFiles): Promise<Target[]> {
+  const named = files.formats.map((id) => ({ id, name: REPORTERS[id]?.fileName }));
+  const targets: Target[] = [];
+  for (const { id, name } of named) {
+    if (name === undefined) targets.push({ id, reporter: await reporter(id) });
+    else if (files.out !== undefined)
+      targets.push({ id, dest: path.join(files.out, name), reporter: await reporter(id) });
+  }
+  if (files.json)
+    targets.push({ id: 'json', dest: files.json === '-' ? undefined : files.json, reporter: await reporter('json') });
+  return targets;
+}
+
+/**
+ * The one read of the servers: every streaming report with a file, the first printed one if it
+ * streams (nothing is printed before it), and the servers kept when a reporter needs them whole.
+ */
+function writeTogether(
+  report: ReportStream,
+  targets: readonly Target[],
+  options: { render?: RenderOptions; print: (text: string) => void },
+): { written: Map<Target, Attempt>; whole?: Report } {
+  const firstPrinted = targets.find((t) => t.dest === undefined);
+  const passes: { target: Target; writer: ServerWriter; file?: PieceFile }[] = [];
+  const written = new Map<Target, Attempt>();
+  for (const target of targets) {
+    const { open } = target.reporter;
+    if (!open || (target.dest === undefined && target !== firstPrinted)) continue;
+    if (target.dest === undefined) passes.push({ target, writer: open(report, options.print, options.render) });
+    else
+      try {
+        const file = PieceFile.open(target.dest);
+        passes.push({ target, writer: open(report, (t) => file.write(t), options.render), file });
+      } catch (cause) {
+        written.set(target, { ok: false, cause });
+      }
+  }
+  const keep = targets.some((t) => !t.reporter.write);
+  if (passes.length === 0 && !keep) return { written };
+  const servers: ServerReport[] = [];
+  for (const s of report.servers()) {
+    for (const p of passes) p.writer.server(s);
+    if (keep) servers.push(s);
+  }
+  for (const { target, writer, file } of passes) {
+    writer.end();
+    written.set(target, closed(file));
+  }
+  return { written, whole: keep ? reportOf(report.head, report.summary, servers) : undefined };
+}
+
+function closed(file: PieceFile | undefined): Attempt {
+  try {
+    file?.close();
+    return { ok: true };
+  } catch (cause) {
+    return { ok: false, cause };
+  }
 }
 
 function print(data: Content, to: (text: string) => void): void {
@@ -107,6 +174,7 @@ function print(data: Content, to: (text: string) => void): void {
   else data(to);
 }
 
+/** `dest` written (or, `done`, how the shared read wrote it); a scan's report that failed goes to a fallback file. */
 async function writeOne(
   dest: string,
   id: string,
@@ -114,9 +182,11 @@ async function writeOne(
   policy: Policy,
   out: Written,
   say: Say,
+  done?: Attempt,
 ): Promise<void> {
   try {
-    await writeOutputFile(dest, data);
+    if (!done) await writeOutputFile(dest, data);
+    else if (!done.ok) throw done.cause;
   } catch (err) {
     if (!policy.fallback) throw new InputError(msg`cannot write ${show.path(dest)} (${codeOf(err)})`);
     out.ok = false;

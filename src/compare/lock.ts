@@ -1,30 +1,45 @@
 /**
  * The lock file (`idemscan lock`, default `idemscan.lock.json`): per server, its tools as reviewed,
  * each with its definitionHash (docs/DEFINITION-HASH.md), verdict and the four hints as received.
- * `scan --baseline` compares a fresh report with it (drift.ts). Built from a finished report, so it
- * holds only what the report holds: redacted, bounded text.
+ * `scan --baseline` compares a fresh report with it (drift.ts). Built from the servers as the
+ * report shows them, a fold a scan runs in its first pass, so it holds only what the report holds
+ * (redacted, bounded text) and needs no whole report.
  */
 import { HINT_NAMES } from '../model/verdicts.js';
-import type { Report } from '../model/schema.js';
+import type { Report, ServerReport } from '../model/schema.js';
+import { foldOver, type ReportHead, type ServerFold } from '../model/report-head.js';
 import { LOCK_VERSION, LockFile, type LockServer } from '../model/lock.js';
 import { describeZodError } from '../model/zod-errors.js';
 import { readText, ReportFileError, versionedJson } from './read.js';
 
 export function lockOf(report: Report): LockFile {
-  const servers = report.servers
-    .map((s): LockServer => ({
-      name: s.name,
-      status: s.status,
-      tools: s.tools.map((t) => ({
-        name: t.name,
-        ...(t.definitionHash === undefined ? {} : { definitionHash: t.definitionHash, fieldHashes: t.fieldHashes }),
-        verdict: t.verdict,
-        hints: receivedHints(t.annotations),
-        ...(t.description === undefined ? {} : { description: t.description }),
-      })),
-    }))
-    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  return { lockVersion: LOCK_VERSION, tool: report.tool, lockedAt: report.startedAt, servers };
+  return lockFileOf(report, foldOver(report.servers, lockFold));
+}
+
+/** The lock's servers in the report's order (lockFileOf sorts them). */
+export function lockFold(): ServerFold<LockServer[]> {
+  const servers: LockServer[] = [];
+  return { add: (s) => void servers.push(lockServer(s)), result: () => servers };
+}
+
+/** The lock file of a report's head and its servers (lockFold): sorted by name. */
+export function lockFileOf(head: Pick<ReportHead, 'tool' | 'startedAt'>, servers: readonly LockServer[]): LockFile {
+  const sorted = [...servers].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  return { lockVersion: LOCK_VERSION, tool: head.tool, lockedAt: head.startedAt, servers: sorted };
+}
+
+function lockServer(s: ServerReport): LockServer {
+  return {
+    name: s.name,
+    status: s.status,
+    tools: s.tools.map((t) => ({
+      name: t.name,
+      ...(t.definitionHash === undefined ? {} : { definitionHash: t.definitionHash, fieldHashes: t.fieldHashes }),
+      verdict: t.verdict,
+      hints: receivedHints(t.annotations),
+      ...(t.description === undefined ? {} : { description: t.description }),
+    })),
+  };
 }
 
 function receivedHints(annotations: Record<string, unknown> | undefined): Record<string, unknown> {

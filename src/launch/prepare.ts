@@ -43,6 +43,33 @@ export interface Prepared {
 export const SDIST_WARNING =
   '--allow-sdist: PyPI packages without a wheel are built from source, which runs their build code (setup.py, build backends) at install time, outside any sandbox, with the network';
 
+/** The targets as they launch and the specs that cannot, before anything is installed (a scan's, `idemscan install`'s). */
+export interface CheckedTargets {
+  targets: Target[];
+  /** Why a package cannot run, by spec: unpinned ones not resolved, and the package checks. */
+  installErrors: Map<string, string>;
+}
+
+/**
+ * Runners as package targets (`npx -y pkg`, `uvx pkg==1.2.3` and the like run from the cache like
+ * npm targets), unpinned npm ones given a version (asking the registry when `online`), and every
+ * package checked: target files are checked when read, a library caller's own targets here,
+ * before npm or pip runs.
+ */
+export async function checkedTargets(
+  listed: Target[],
+  online: boolean,
+  cacheDir: string,
+  signal?: AbortSignal,
+): Promise<CheckedTargets> {
+  const launched = pypiLaunchTargets(npmLaunchTargets(listed));
+  const resolution = await resolveUnpinned(launched, online, cacheDir, signal);
+  const targets = withResolved(launched, resolution);
+  const installErrors = new Map(resolution.errors);
+  packageProblems(targets, installErrors);
+  return { targets, installErrors };
+}
+
 /** Runners as package targets, unpinned ones resolved, packages checked and (with `install`) installed. */
 export async function prepareTargets(
   listed: Target[],
@@ -51,17 +78,11 @@ export async function prepareTargets(
   concurrency: number,
 ): Promise<Prepared> {
   const warn = (message: string) => options.onProgress?.({ type: 'warning', message });
-  // `npx -y pkg`, `uvx pkg==1.2.3` and the like run from the cache like npm targets; unpinned npm ones get a version first.
-  const launched = pypiLaunchTargets(npmLaunchTargets(listed));
-  const resolution = await resolveUnpinned(launched, !!options.install, cacheDir, options.signal);
-  const targets = withResolved(launched, resolution);
+  const { targets, installErrors } = await checkedTargets(listed, !!options.install, cacheDir, options.signal);
   const stdio = targets.some((t) => t.transport === 'stdio');
   const sandboxNote = options.sandbox ? sandboxSupport().note : stdio ? defaultSupport().note : undefined;
   if (sandboxNote) warn(sandboxNote);
   const specs = targets.map((t) => packageOf(t)?.spec).filter((s): s is string => s !== undefined);
-  // Target files are checked when read; a library caller's own targets are checked here, before npm or pip runs.
-  const installErrors = new Map(resolution.errors);
-  packageProblems(targets, installErrors);
   const missing = [...new Set(missingTargets(targets, cacheDir, installErrors).map((p) => p.spec))];
   const install = missing.length > 0 && !!options.install;
   if (install) options.onProgress?.({ type: 'install', packages: missing, cacheDir });

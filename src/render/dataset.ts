@@ -29,25 +29,35 @@ export function csvField(value: string | number | boolean | null): string {
   return quote ? `"${s.replaceAll('"', '""')}"` : s;
 }
 
-export const csvReporter = streamingReporter((report, out) => {
+export const csvReporter = streamingReporter((_report, out) => {
   out(DATASET_COLUMNS.join(',') + CRLF);
-  for (const row of datasetRows(report.servers()))
-    out(
-      DATASET_COLUMNS.map((c) =>
-        csvField(
-          HINT_COLUMNS.has(c)
-            ? hintText(row[c] as DatasetRow['read_only_hint'])
-            : (row[c] as string | number | boolean | null),
-        ),
-      ).join(',') + CRLF,
-    );
+  return {
+    server(s) {
+      for (const row of datasetRows([s])) out(csvLine(row));
+    },
+    end() {},
+  };
 });
+
+function csvLine(row: DatasetRow): string {
+  const fields = DATASET_COLUMNS.map((c) =>
+    csvField(
+      HINT_COLUMNS.has(c)
+        ? hintText(row[c] as DatasetRow['read_only_hint'])
+        : (row[c] as string | number | boolean | null),
+    ),
+  );
+  return fields.join(',') + CRLF;
+}
 
 /**
  * One JSON object per line, keys in column order; JSON escapes every line break inside a value.
  * Hints keep their JSON type: `false` the boolean, `"false"` the string a server sent instead.
  */
-export const ndjsonReporter = streamingReporter((report, out) => {
-  for (const row of datasetRows(report.servers()))
-    out(JSON.stringify(Object.fromEntries(DATASET_COLUMNS.map((c) => [c, row[c]]))) + '\n');
-});
+export const ndjsonReporter = streamingReporter((_report, out) => ({
+  server(s) {
+    for (const row of datasetRows([s]))
+      out(JSON.stringify(Object.fromEntries(DATASET_COLUMNS.map((c) => [c, row[c]]))) + '\n');
+  },
+  end() {},
+}));

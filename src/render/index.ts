@@ -39,11 +39,12 @@ export async function reporter(id: string): Promise<Reporter & { id: string; fil
   const loaded = await entry.load();
   if (!LINE_FORMATS.has(id)) return { ...loaded, id, fileName: entry.fileName };
   const { noCommandLines } = await import('./terminal.js');
-  const write = loaded.write;
+  const { write, open } = loaded;
   return {
     render: (report, options) => noCommandLines(loaded.render(report, options)),
     // Each piece a streaming reporter writes is whole lines, so each goes through on its own.
     ...(write ? { write: (report, out, options) => write(report, (t) => out(noCommandLines(t)), options) } : {}),
+    ...(open ? { open: (report, out, options) => open(report, (t) => out(noCommandLines(t)), options) } : {}),
     id,
     fileName: entry.fileName,
   };

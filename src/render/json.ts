@@ -13,11 +13,15 @@ export const jsonReporter = streamingReporter((report, out) => {
   const at = shell.indexOf(EMPTY_SERVERS);
   out(`${shell.slice(0, at)}\n  "servers": [`);
   let first = true;
-  for (const server of report.servers()) {
-    // Newlines in JSON text are the indentation's only: strings escape theirs.
-    out(`${first ? '' : ','}\n    ${JSON.stringify(server, null, 2).replaceAll('\n', '\n    ')}`);
-    first = false;
-  }
-  out(first ? ']' : '\n  ]');
-  out(`${shell.slice(at + EMPTY_SERVERS.length)}\n`);
+  return {
+    server(server) {
+      // Newlines in JSON text are the indentation's only: strings escape theirs.
+      out(`${first ? '' : ','}\n    ${JSON.stringify(server, null, 2).replaceAll('\n', '\n    ')}`);
+      first = false;
+    },
+    end() {
+      out(first ? ']' : '\n  ]');
+      out(`${shell.slice(at + EMPTY_SERVERS.length)}\n`);
+    },
+  };
 });

@@ -12,8 +12,9 @@ import { noCommandLines } from './terminal.js';
 import { cellText, naturalWidths, renderColumns, totalWidth, type Column } from './columns.js';
 import { cutEnd, displayWidth, distinctCuts } from './width.js';
 import { tellingLine } from './stderr-line.js';
-import { streamingReporter } from './types.js';
-import { unprotectedLines } from './unprotected.js';
+import type { ServerFold } from '../model/report-head.js';
+import { wholeStreamReporter } from './types.js';
+import { unprotectedLines, worstServers, type WorstServers } from './unprotected.js';
 
 /** Headings of the verdict columns, from the longest to the shortest. */
 const VERDICT_HEADS: Record<Verdict, readonly string[]> = {
@@ -107,9 +108,33 @@ export interface TableText {
  * read once, each to its small row (a spooled scan of thousands is never all in memory).
  */
 export function summaryTable(servers: Iterable<ServerReport>, summary: Summary, width = Infinity): TableText {
+  return tableOf([...servers].map(serverRow), summary, width);
+}
+
+/** What the table needs of the servers: a small row each, and the worst unprotected ones. */
+export interface TableFolded {
+  rows: Row[];
+  worst: WorstServers;
+}
+
+/**
+ * The table's fold: the widths depend on every row, so the rows are kept (a few strings each, not
+ * the servers); a scan runs it in its first pass, so the table reads no server itself.
+ */
+export function tableFold(): ServerFold<TableFolded> {
   const rows: Row[] = [];
-  for (const s of servers) rows.push(serverRow(s));
-  rows.push(totalRow(summary));
+  const worst = worstServers();
+  return {
+    add(s) {
+      rows.push(serverRow(s));
+      worst.add(s);
+    },
+    result: () => ({ rows, worst: worst.result() }),
+  };
+}
+
+function tableOf(servers: readonly Row[], summary: Summary, width: number): TableText {
+  const rows = [...servers, totalRow(summary)];
   const names = rows.map((r) => r.name);
   const longest = Math.min(
     Number.isFinite(width) ? MAX_NAME : Infinity,
@@ -194,10 +219,11 @@ export function wrap(text: string, width: number): string[] {
   return lines.map((line) => noCommandLines(line));
 }
 
-export const tableReporter = streamingReporter((report, out, options = {}) => {
+export const tableReporter = wholeStreamReporter((report, out, options = {}) => {
   const width = options.width ?? Infinity;
   const { head, summary } = report;
-  const { lines } = summaryTable(report.servers(), summary, width);
+  const folded = report.fold(tableFold);
+  const { lines } = tableOf(folded.rows, summary, width);
   if (head.skipped?.length) lines.push('');
   for (const k of head.skipped ?? [])
     lines.push(cutEnd(`skipped ${cellText(k.name, 80)}: ${cellText(k.reason, 300)}`, width));
@@ -208,7 +234,7 @@ export const tableReporter = streamingReporter((report, out, options = {}) => {
     );
   }
   lines.push('', ...headlineLines(report).flatMap((l) => wrap(l, Math.max(40, width))));
-  const worst = unprotectedLines(report.servers(), width, options.toolsCommand);
+  const worst = unprotectedLines(folded.worst, width, options.toolsCommand);
   if (worst.length > 0) lines.push('', ...worst);
   out(lines.join('\n') + '\n');
 });

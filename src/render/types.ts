@@ -1,5 +1,5 @@
 import { streamOf, type ReportStream } from '../model/report-head.js';
-import type { Report } from '../model/schema.js';
+import type { Report, ServerReport } from '../model/schema.js';
 
 /** A way to render a report. Registered by name, with its file, in ./index.ts; `--format` picks them. */
 export interface Reporter {
@@ -9,18 +9,42 @@ export interface Reporter {
    * reporters that have it are written without the report in memory. `render` is this, joined.
    */
   write?(report: ReportStream, out: (text: string) => void, options?: RenderOptions): void;
+  /**
+   * `write` with the servers handed in by the caller: what comes before them is written now, each
+   * server by `server`, the rest by `end`. Several such reporters are written from one read of the
+   * servers (app/write-reports.ts); `write` is this over `report.servers()`.
+   */
+  open?(report: ReportTop, out: (text: string) => void, options?: RenderOptions): ServerWriter;
 }
 
-/** A streaming reporter: `render` is its `write` joined, so the two cannot differ. */
-export function streamingReporter(write: NonNullable<Reporter['write']>): Required<Reporter> {
-  return {
-    write,
-    render(report, options) {
-      const parts: string[] = [];
-      write(streamOf(report), (t) => parts.push(t), options);
-      return parts.join('');
-    },
+/** What a report is besides its servers: all a streaming reporter needs before them. */
+export type ReportTop = Pick<ReportStream, 'head' | 'summary'>;
+
+/** A streaming reporter's pass, fed the servers one at a time. */
+export interface ServerWriter {
+  server(server: ServerReport): void;
+  end(): void;
+}
+
+/** A streaming reporter: `write` is its `open` fed every server, `render` that joined, so the three cannot differ. */
+export function streamingReporter(open: NonNullable<Reporter['open']>): Required<Reporter> {
+  const write: NonNullable<Reporter['write']> = (report, out, options) => {
+    const pass = open(report, out, options);
+    for (const s of report.servers()) pass.server(s);
+    pass.end();
   };
+  return { open, write, render: (report, options) => joined(write, report, options) };
+}
+
+/** A reporter that writes from the stream as a whole (the table, from a fold): `render` is its `write` joined. */
+export function wholeStreamReporter(write: NonNullable<Reporter['write']>): Required<Omit<Reporter, 'open'>> {
+  return { write, render: (report, options) => joined(write, report, options) };
+}
+
+function joined(write: NonNullable<Reporter['write']>, report: Report, options?: RenderOptions): string {
+  const parts: string[] = [];
+  write(streamOf(report), (t) => parts.push(t), options);
+  return parts.join('');
 }
 
 export interface RenderOptions {

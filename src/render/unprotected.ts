@@ -3,7 +3,7 @@
  * so the first scan already says which tools a client must not retry blindly. Each line fits the
  * width; names are server text, escaped like every cell.
  */
-import type { ServerReport } from '../model/schema.js';
+import type { ServerFold } from '../model/report-head.js';
 import { cellText } from './columns.js';
 import { cutEnd, cutMiddle, displayWidth } from './width.js';
 
@@ -13,23 +13,38 @@ export const WORST_SERVERS = 5;
 const NAMES_UNBOUNDED = 10;
 const NAME_WIDTH = 40;
 
+/** The servers with the most unprotected tools, kept as the servers go by, and how many have any. */
+export interface WorstServers {
+  shown: Worst[];
+  having: number;
+}
+
+/**
+ * The worst few kept as the servers go by, and the others only counted: a spooled scan of
+ * thousands is read one server at a time.
+ */
+export function worstServers(): ServerFold<WorstServers> {
+  const shown: Worst[] = [];
+  let having = 0;
+  return {
+    add(s) {
+      const tools = s.tools.filter((t) => t.verdict === 'unprotected').map((t) => t.name);
+      if (tools.length === 0) return;
+      having += 1;
+      shown.push({ name: s.name, tools });
+      shown.sort(worstFirst);
+      if (shown.length > WORST_SERVERS) shown.pop();
+    },
+    result: () => ({ shown, having }),
+  };
+}
+
 /**
  * The lines, or none when no tool is unprotected. `toolsCommand`: the command that shows every
  * tool (`idemscan report output/report.json --format tools`), when the CLI knows the report file.
  */
-export function unprotectedLines(servers: Iterable<ServerReport>, width: number, toolsCommand?: string): string[] {
-  // The worst few kept as the servers go by, and the others only counted: a spooled scan of
-  // thousands is read one server at a time.
-  const shown: Worst[] = [];
-  let having = 0;
-  for (const s of servers) {
-    const tools = s.tools.filter((t) => t.verdict === 'unprotected').map((t) => t.name);
-    if (tools.length === 0) continue;
-    having += 1;
-    shown.push({ name: s.name, tools });
-    shown.sort(worstFirst);
-    if (shown.length > WORST_SERVERS) shown.pop();
-  }
+export function unprotectedLines(worst: WorstServers, width: number, toolsCommand?: string): string[] {
+  const { shown, having } = worst;
   if (having === 0) return [];
   const lines = [
     cutEnd(
