@@ -94,11 +94,10 @@ export type Target = Exclusive<Kinds, KeysOf<Kinds>>;
 
 /**
  * What a library caller hands `scan()` (exported as `Target`): the fields of every kind in one
- * object, without a kind; `toTarget()` (scan-input.ts) gives each its kind once it is checked.
+ * object, without a kind; `toTarget()` (targets/kind.ts) gives each its kind once scan-input.ts
+ * has checked it.
  */
-export interface TargetInput {
-  name: string;
-  source: string;
+export interface TargetInput extends TargetShared {
   /** `static`: a saved tools/list result (`saved`), classified without contacting anything. */
   transport: 'stdio' | 'http' | 'sse' | 'static';
   saved?: SavedToolList;
@@ -116,14 +115,6 @@ export interface TargetInput {
   oci?: string;
   launcher?: { runner: string; spec: string; resolved: boolean };
   installScripts?: string;
-  trusted?: boolean;
-  timeoutMs?: number;
-  fakeEnv?: string[];
-  secrets?: string[];
-  skip?: string;
-  comment?: string;
-  downloads?: number;
-  listedBy?: { client: string; file: string }[];
   oauth?: TargetOAuthEntry;
 }
 
