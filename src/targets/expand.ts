@@ -73,7 +73,11 @@ function splitDefault(body: string): [string, string | undefined] {
  * values that came from the environment, so the report can redact them wherever they end up
  * (a token in a URL path, a positional argument).
  */
-export function expandFields<T extends Record<string, unknown>>(entry: T, ctx: ExpandContext, path: string): { entry: T; fromEnv: string[] } {
+export function expandFields<T extends Record<string, unknown>>(
+  entry: T,
+  ctx: ExpandContext,
+  path: string,
+): { entry: T; fromEnv: string[] } {
   const fromEnv: string[] = [];
   const walk = (value: unknown, at: string): unknown => {
     if (typeof value === 'string') {

@@ -47,7 +47,9 @@ export function parseJsonc(text: string): { value: unknown } | { error: string }
         // The first error is the one reported: nothing after it is read.
         onError: (error, offset) => {
           const { line, column } = position(source, offset);
-          throw new JsonStop(`not valid JSON at line ${line}, column ${column}: ${jsonErrorWords(printParseErrorCode(error))}`);
+          throw new JsonStop(
+            `not valid JSON at line ${line}, column ${column}: ${jsonErrorWords(printParseErrorCode(error))}`,
+          );
         },
       },
       { allowTrailingComma: true, disallowComments: false },

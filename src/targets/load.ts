@@ -61,7 +61,8 @@ export function parseTargets(text: string, file: string, env: NodeJS.ProcessEnv 
     // Loops, not push(...): a file of a few MB can hold more entries than a call has arguments.
     for (const t of got.targets) out.targets.push(t);
     // A reason quotes keys and values of the file; one of megabytes is no use to anyone.
-    for (const s of got.skipped) out.skipped.push({ ...s, name: s.name.slice(0, MAX_REASON), reason: s.reason.slice(0, MAX_REASON) });
+    for (const s of got.skipped)
+      out.skipped.push({ ...s, name: s.name.slice(0, MAX_REASON), reason: s.reason.slice(0, MAX_REASON) });
   });
   return out;
 }

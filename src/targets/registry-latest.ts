@@ -38,7 +38,15 @@ export interface PullState {
   bytes: number;
 }
 
-export const newPullState = (kept = new Map<string, PulledEntry>()): PullState => ({ kept, skipped: [], deleted: 0, deprecated: 0, older: 0, seen: new Set(), bytes: 0 });
+export const newPullState = (kept = new Map<string, PulledEntry>()): PullState => ({
+  kept,
+  skipped: [],
+  deleted: 0,
+  deprecated: 0,
+  older: 0,
+  seen: new Set(),
+  bytes: 0,
+});
 
 /** Far above any real server.json (a few KB); below what would let one entry crowd out the rest. */
 export const MAX_ENTRY_BYTES = 256 * 1024;
@@ -67,11 +75,13 @@ function addEntry(state: PullState, raw: unknown, at: string): void {
   if (!isObj(raw) || !isObj(raw.server)) return skip(at, ': not a {server, _meta} entry');
   const server = raw.server;
   const name = typeof server.name === 'string' ? server.name : undefined;
-  if (!name || name.length > MAX_NAME) return skip(at, `.server.name: ${name ? `longer than ${MAX_NAME} characters` : 'missing'}`);
+  if (!name || name.length > MAX_NAME)
+    return skip(at, `.server.name: ${name ? `longer than ${MAX_NAME} characters` : 'missing'}`);
   // Measured without recursion: JSON.stringify of a 200,000-deep entry overflows the stack.
   const extent = jsonExtent(raw, { maxDepth: MAX_ENTRY_DEPTH });
   if ('tooDeep' in extent) return skip(name, `: nested deeper than ${MAX_ENTRY_DEPTH} levels`);
-  if (extent.length > MAX_ENTRY_BYTES) return skip(name, `: ${extent.length} bytes, above the bound of ${MAX_ENTRY_BYTES}`);
+  if (extent.length > MAX_ENTRY_BYTES)
+    return skip(name, `: ${extent.length} bytes, above the bound of ${MAX_ENTRY_BYTES}`);
   const meta = isObj(raw._meta) && isObj(raw._meta[OFFICIAL]) ? raw._meta[OFFICIAL] : undefined;
   if (!meta) return skip(name, `._meta["${OFFICIAL}"]: missing (which version is latest is unknown)`);
   const status = typeof meta.status === 'string' ? meta.status : 'active';
@@ -87,14 +97,20 @@ function addEntry(state: PullState, raw: unknown, at: string): void {
     state.seen.add(name);
     return;
   }
-  if (status !== 'active') return skip(name, `._meta["${OFFICIAL}"].status: ${quoted(status)} is not active, deprecated or deleted`);
+  if (status !== 'active')
+    return skip(name, `._meta["${OFFICIAL}"].status: ${quoted(status)} is not active, deprecated or deleted`);
   const version = typeof server.version === 'string' ? server.version : undefined;
-  if (!version || version.length > MAX_VERSION) return skip(name, `.server.version: ${version ? 'too long' : 'missing'}`);
-  if (state.seen.has(name)) return skip(name, `.server.name: duplicate: a latest version of ${quoted(name)} came earlier in this pull`);
+  if (!version || version.length > MAX_VERSION)
+    return skip(name, `.server.version: ${version ? 'too long' : 'missing'}`);
+  if (state.seen.has(name))
+    return skip(name, `.server.name: duplicate: a latest version of ${quoted(name)} came earlier in this pull`);
   const parts = scannableParts(server, (field, why) => skip(name, `${field}: ${why}`));
   if ('problem' in parts) return skip(name, parts.problem);
   state.seen.add(name);
-  const kept: PulledEntry = { server: { name, version, ...parts }, _meta: { [OFFICIAL]: { status, isLatest: true, ...dates(meta) } } };
+  const kept: PulledEntry = {
+    server: { name, version, ...parts },
+    _meta: { [OFFICIAL]: { status, isLatest: true, ...dates(meta) } },
+  };
   state.bytes += JSON.stringify(kept).length;
   state.kept.set(name, kept);
 }
@@ -111,12 +127,17 @@ function dates(meta: Record<string, unknown>): { updatedAt?: string; publishedAt
  * transport idemscan does not speak) is left out with a skip naming its field; the entry is one skip
  * when nothing is left. Package types the scan does not launch (nuget, cargo) stay: the scan says so.
  */
-function scannableParts(server: Record<string, unknown>, skipPart: (field: string, why: string) => void): { packages?: unknown[]; remotes?: unknown[] } | { problem: string } {
+function scannableParts(
+  server: Record<string, unknown>,
+  skipPart: (field: string, why: string) => void,
+): { packages?: unknown[]; remotes?: unknown[] } | { problem: string } {
   const packages = Array.isArray(server.packages) ? server.packages : [];
   const remotes = Array.isArray(server.remotes) ? server.remotes : [];
   if (packages.length === 0 && remotes.length === 0) return { problem: '.server: neither packages nor remotes' };
-  if (packages.length > MAX_PARTS) return { problem: `.server.packages: ${packages.length} entries, above the bound of ${MAX_PARTS}` };
-  if (remotes.length > MAX_PARTS) return { problem: `.server.remotes: ${remotes.length} entries, above the bound of ${MAX_PARTS}` };
+  if (packages.length > MAX_PARTS)
+    return { problem: `.server.packages: ${packages.length} entries, above the bound of ${MAX_PARTS}` };
+  if (remotes.length > MAX_PARTS)
+    return { problem: `.server.remotes: ${remotes.length} entries, above the bound of ${MAX_PARTS}` };
   const dropped: [string, string][] = [];
   const drop = (field: string, why: string) => void dropped.push([field, why]);
   const keptRemotes = remotes.filter((r, i) => {
@@ -125,20 +146,38 @@ function scannableParts(server: Record<string, unknown>, skipPart: (field: strin
     return !why;
   });
   const keptPackages = packages.filter((p, i) => {
-    const t = isObj(p) ? (isObj(p.transport) && typeof p.transport.type === 'string' ? p.transport.type : 'stdio') : undefined;
+    const t = isObj(p)
+      ? isObj(p.transport) && typeof p.transport.type === 'string'
+        ? p.transport.type
+        : 'stdio'
+      : undefined;
     if (t === undefined) drop(`.server.packages[${i}]`, 'not an object');
-    else if (!PACKAGE_TRANSPORTS.has(t)) drop(`.server.packages[${i}].transport.type`, `${quoted(t)} packages need a URL; only stdio ones are launched`);
+    else if (!PACKAGE_TRANSPORTS.has(t))
+      drop(`.server.packages[${i}].transport.type`, `${quoted(t)} packages need a URL; only stdio ones are launched`);
     return t !== undefined && PACKAGE_TRANSPORTS.has(t);
   });
   // Nothing left: one skip for the entry, with each part's reason; else one skip per part left out.
-  if (keptPackages.length === 0 && keptRemotes.length === 0) return { problem: dropped.map(([field, why]) => `${field}: ${why}`).join('; ') };
+  if (keptPackages.length === 0 && keptRemotes.length === 0)
+    return { problem: dropped.map(([field, why]) => `${field}: ${why}`).join('; ') };
   for (const [field, why] of dropped) skipPart(field, why);
-  return { ...(keptPackages.length ? { packages: keptPackages.map(trimPackage) } : {}), ...(keptRemotes.length ? { remotes: keptRemotes.map(trimRemote) } : {}) };
+  return {
+    ...(keptPackages.length ? { packages: keptPackages.map(trimPackage) } : {}),
+    ...(keptRemotes.length ? { remotes: keptRemotes.map(trimRemote) } : {}),
+  };
 }
 
 // Only what formats/registry.ts reads is kept (descriptions of arguments and variables are most of
 // a server.json): 20,000 servers then fit in a target file scan reads (MAX_TARGET_FILE_BYTES).
-const PACKAGE_KEYS = ['registryType', 'registry_name', 'registryBaseUrl', 'identifier', 'name', 'version', 'fileSha256', 'transport'];
+const PACKAGE_KEYS = [
+  'registryType',
+  'registry_name',
+  'registryBaseUrl',
+  'identifier',
+  'name',
+  'version',
+  'fileSha256',
+  'transport',
+];
 const VALUE_KEYS = ['type', 'name', 'value', 'default', 'isRequired', 'isSecret'];
 const REMOTE_KEYS = ['type', 'transport_type', 'url'];
 
@@ -166,11 +205,14 @@ function trimRemote(r: unknown): unknown {
 
 function remoteProblem(r: unknown): { field: string; text: string } | undefined {
   if (!isObj(r)) return { field: '', text: 'not an object' };
-  const type = typeof r.type === 'string' ? r.type : typeof r.transport_type === 'string' ? r.transport_type : 'streamable-http';
-  if (!REMOTE_TYPES.has(type)) return { field: '.type', text: `${quoted(type)} is not a transport idemscan speaks (streamable-http, sse)` };
+  const type =
+    typeof r.type === 'string' ? r.type : typeof r.transport_type === 'string' ? r.transport_type : 'streamable-http';
+  if (!REMOTE_TYPES.has(type))
+    return { field: '.type', text: `${quoted(type)} is not a transport idemscan speaks (streamable-http, sse)` };
   const url = typeof r.url === 'string' ? r.url : '';
   // `https://{tenant}.example.com/mcp` needs a value only its user knows: there is nothing to connect to.
-  if (url.includes('{') || url.includes('}')) return { field: '.url', text: `templated (${quoted(url)}): needs values only its user knows` };
+  if (url.includes('{') || url.includes('}'))
+    return { field: '.url', text: `templated (${quoted(url)}): needs values only its user knows` };
   if (!URL.canParse(url)) return { field: '.url', text: url ? 'not a URL' : 'missing' };
   return undefined;
 }
@@ -187,12 +229,16 @@ export interface PullFile {
 }
 
 /** The kept entries of an earlier pull file, or why it cannot be continued. */
-export function readPullFile(doc: unknown): { pulledAt: string; baseUrl: string; kept: Map<string, PulledEntry> } | { error: string } {
-  if (!isObj(doc) || typeof doc.pulledAt !== 'string' || !Array.isArray(doc.servers)) return { error: 'not a file idemscan registry pull wrote (no pulledAt or servers)' };
+export function readPullFile(
+  doc: unknown,
+): { pulledAt: string; baseUrl: string; kept: Map<string, PulledEntry> } | { error: string } {
+  if (!isObj(doc) || typeof doc.pulledAt !== 'string' || !Array.isArray(doc.servers))
+    return { error: 'not a file idemscan registry pull wrote (no pulledAt or servers)' };
   if (Number.isNaN(Date.parse(doc.pulledAt))) return { error: `pulledAt ${quoted(doc.pulledAt)} is not a time` };
   const kept = new Map<string, PulledEntry>();
   for (const e of doc.servers as unknown[]) {
-    if (isObj(e) && isObj(e.server) && typeof e.server.name === 'string' && typeof e.server.version === 'string') kept.set(e.server.name, e as unknown as PulledEntry);
+    if (isObj(e) && isObj(e.server) && typeof e.server.name === 'string' && typeof e.server.version === 'string')
+      kept.set(e.server.name, e as unknown as PulledEntry);
   }
   return { pulledAt: doc.pulledAt, baseUrl: typeof doc.baseUrl === 'string' ? doc.baseUrl : '', kept };
 }

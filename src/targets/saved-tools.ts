@@ -61,7 +61,10 @@ export function savedTargets(text: string, file: string): Target[] | undefined {
   const taken = new Set<string>();
   return found.results.map((saved, i) => {
     const many = found.results.length > 1;
-    const own = typeof saved.serverInfo?.name === 'string' && saved.serverInfo.name.trim() ? saved.serverInfo.name.trim().slice(0, 200) : undefined;
+    const own =
+      typeof saved.serverInfo?.name === 'string' && saved.serverInfo.name.trim()
+        ? saved.serverInfo.name.trim().slice(0, 200)
+        : undefined;
     let name = own ?? (many ? `${base}#${i + 1}` : base);
     for (let n = 2; taken.has(name); n++) name = `${own ?? base} #${n}`;
     taken.add(name);

@@ -26,7 +26,8 @@ export function parseShard(text: string): Shard {
 
 /** The 1-based shard a target name falls in among `count` shards. */
 export function shardOf(name: string, count: number): number {
-  if (!Number.isSafeInteger(count) || count < 1) throw new RangeError(`shard count must be a positive whole number, got ${count}`);
+  if (!Number.isSafeInteger(count) || count < 1)
+    throw new RangeError(`shard count must be a positive whole number, got ${count}`);
   const digest = createHash('sha256').update(name, 'utf8').digest();
   // 48 bits of the digest: the modulo bias is negligible for any realistic N.
   return (digest.readUIntBE(0, 6) % count) + 1;

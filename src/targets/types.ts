@@ -221,12 +221,24 @@ export const OwnEntry = z
     message: 'exactly one of "command", "url", "npm", "pypi", "mcpb" or "oci" is required',
   })
   .refine((e) => !e.index || e.pypi, { message: '"index" applies to "pypi" packages only', path: ['index'] })
-  .refine((e) => !e.mcpb || e.sha256, { message: 'a "mcpb" bundle needs its "sha256" (it is checked before anything is unpacked)', path: ['sha256'] })
-  .refine((e) => !e.sha256 || (e.mcpb && SHA256.test(e.sha256)), { message: '"sha256" is the 64 hex digits of a "mcpb" bundle', path: ['sha256'] })
+  .refine((e) => !e.mcpb || e.sha256, {
+    message: 'a "mcpb" bundle needs its "sha256" (it is checked before anything is unpacked)',
+    path: ['sha256'],
+  })
+  .refine((e) => !e.sha256 || (e.mcpb && SHA256.test(e.sha256)), {
+    message: '"sha256" is the 64 hex digits of a "mcpb" bundle',
+    path: ['sha256'],
+  })
   .refine((e) => !e.oauth || e.url, { message: '"oauth" applies to "url" servers only', path: ['oauth'] })
-  .refine((e) => e.oauth === undefined || e.oauth === true || e.oauth.clientSecretEnv === undefined, { message: CLIENT_SECRET_REFUSED, path: ['oauth', 'clientSecretEnv'] })
+  .refine((e) => e.oauth === undefined || e.oauth === true || e.oauth.clientSecretEnv === undefined, {
+    message: CLIENT_SECRET_REFUSED,
+    path: ['oauth', 'clientSecretEnv'],
+  })
   .refine((e) => e.trusted === undefined, { message: TRUSTED_REFUSED, path: ['trusted'] })
-  .refine((e) => !e.installScripts || e.npm, { message: '"installScripts" applies to "npm" packages only', path: ['installScripts'] })
+  .refine((e) => !e.installScripts || e.npm, {
+    message: '"installScripts" applies to "npm" packages only',
+    path: ['installScripts'],
+  })
   .refine((e) => !e.transport || (e.url ? e.transport !== 'stdio' : e.transport === 'stdio'), {
     message: '"transport" must be "stdio" for a command or package, "http" or "sse" for a url',
     path: ['transport'],

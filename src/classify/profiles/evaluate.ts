@@ -18,13 +18,24 @@ export function evaluateProfile(profile: Profile, raw: Record<string, unknown>, 
     const applies = req.appliesTo === 'read-only' ? readOnly : req.appliesTo === 'not-read-only' ? !readOnly : true;
     if (!applies) continue;
     const add = (message: string, evidence: string) =>
-      out.push({ rule: ruleId(profile, req), severity: req.severity, message: `${message} (${profile.title}: ${req.title})`, tool, evidence });
+      out.push({
+        rule: ruleId(profile, req),
+        severity: req.severity,
+        message: `${message} (${profile.title}: ${req.title})`,
+        tool,
+        evidence,
+      });
 
     if (req.explicitHints) {
       const missing = req.explicitHints.filter((h) => typeof annotations?.[h] !== 'boolean');
       if (missing.length > 0) {
-        const what = missing.map((h) => (annotations && Object.hasOwn(annotations, h) ? `${h} is ${describeHint(annotations[h])}` : `${h} is missing`));
-        add(`${what.join(', ')}: set ${missing.length > 1 ? 'each' : 'it'} to true or false`, missing.length > 1 ? 'annotations' : `annotations.${missing[0]}`);
+        const what = missing.map((h) =>
+          annotations && Object.hasOwn(annotations, h) ? `${h} is ${describeHint(annotations[h])}` : `${h} is missing`,
+        );
+        add(
+          `${what.join(', ')}: set ${missing.length > 1 ? 'each' : 'it'} to true or false`,
+          missing.length > 1 ? 'annotations' : `annotations.${missing[0]}`,
+        );
       }
     }
     if (req.titleRequired) {
@@ -32,14 +43,23 @@ export function evaluateProfile(profile: Profile, raw: Record<string, unknown>, 
       const top = hasText(raw.title);
       const ok = req.titleRequired === 'annotations' ? inside : req.titleRequired === 'top-level' ? top : inside || top;
       if (!ok) {
-        const where = req.titleRequired === 'annotations' ? 'annotations.title' : req.titleRequired === 'top-level' ? 'title' : 'title or annotations.title';
-        const note = req.titleRequired === 'annotations' && top ? ': the top-level title is there, but this requirement reads the one inside annotations' : '';
+        const where =
+          req.titleRequired === 'annotations'
+            ? 'annotations.title'
+            : req.titleRequired === 'top-level'
+              ? 'title'
+              : 'title or annotations.title';
+        const note =
+          req.titleRequired === 'annotations' && top
+            ? ': the top-level title is there, but this requirement reads the one inside annotations'
+            : '';
         add(`no ${where}${note}`, req.titleRequired === 'top-level' ? 'title' : 'annotations.title');
       }
     }
     if (req.nameMaxLength !== undefined) {
       const length = typeof raw.name === 'string' ? raw.name.length : 0; // UTF-16 units, as JavaScript counts
-      if (length > req.nameMaxLength) add(`the name is ${length} characters long, more than ${req.nameMaxLength}`, 'name');
+      if (length > req.nameMaxLength)
+        add(`the name is ${length} characters long, more than ${req.nameMaxLength}`, 'name');
     }
     for (const rule of req.forbidden ?? []) {
       const given = Object.entries(rule.when);

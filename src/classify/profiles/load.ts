@@ -16,10 +16,15 @@ import { Profile } from './schema.js';
 export const BUILTIN_IDS = ['openai-apps', 'anthropic-directory'] as const;
 
 /** Words `--fail-on` already gives a meaning to: a profile cannot take them as its id. */
-export const RESERVED_IDS = new Set<string>(['profile', 'drift', ...Severity.options, ...Verdict.options, ...CATALOGUE.map((r) => r.id)]);
+export const RESERVED_IDS = new Set<string>([
+  'profile',
+  'drift',
+  ...Severity.options,
+  ...Verdict.options,
+  ...CATALOGUE.map((r) => r.id),
+]);
 
 const MAX_FILE_BYTES = 256 * 1024;
-
 
 /** A profile as used by one scan: recorded in `report.options.profiles`. */
 export interface LoadedProfile {
@@ -49,7 +54,10 @@ const fail = (value: string, detail: string) => new InputError(detail, { field: 
 /** `--profile` values, each a builtin id, a path, or a comma-separated list of them. Duplicates count once. */
 export async function loadProfiles(values: string[]): Promise<LoadedProfile[]> {
   const out = new Map<string, LoadedProfile>();
-  for (const value of values.flatMap((v) => v.split(',')).map((v) => v.trim()).filter(Boolean)) {
+  for (const value of values
+    .flatMap((v) => v.split(','))
+    .map((v) => v.trim())
+    .filter(Boolean)) {
     const builtin = builtinProfiles().get(value);
     const loaded = builtin ? { profile: builtin } : await loadFile(value);
     const seen = out.get(loaded.profile.id);
@@ -63,7 +71,10 @@ export async function loadProfiles(values: string[]): Promise<LoadedProfile[]> {
 
 async function loadFile(file: string): Promise<LoadedProfile> {
   if (!looksLikePath(file)) {
-    throw fail(file, `not a builtin profile (${BUILTIN_IDS.join(', ')}) nor a path to a JSON file (say ./${file}.json)`);
+    throw fail(
+      file,
+      `not a builtin profile (${BUILTIN_IDS.join(', ')}) nor a path to a JSON file (say ./${file}.json)`,
+    );
   }
   const read = await readBounded(file, { maxBytes: MAX_FILE_BYTES });
   if ('error' in read) throw fail(file, readWords(read));
@@ -74,7 +85,10 @@ async function loadFile(file: string): Promise<LoadedProfile> {
   if (!parsed.success) throw fail(file, describeZodError('', parsed.error));
   const id = parsed.data.id;
   if (RESERVED_IDS.has(id) || builtinProfiles().has(id)) {
-    throw fail(file, `id: "${id}" is taken (${builtinProfiles().has(id) ? 'a builtin profile' : 'a word --fail-on already knows'}); choose another`);
+    throw fail(
+      file,
+      `id: "${id}" is taken (${builtinProfiles().has(id) ? 'a builtin profile' : 'a word --fail-on already knows'}); choose another`,
+    );
   }
   return { profile: parsed.data, path: file, sha256: createHash('sha256').update(bytes).digest('hex') };
 }

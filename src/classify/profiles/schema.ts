@@ -9,12 +9,20 @@ import { Severity } from '../../model/schema.js';
 export const HintName = z.enum(['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint']);
 
 /** Lowercase words joined by `-`: safe in a rule id, a file name and a URL. */
-const Id = z.string().max(64).regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, 'expected lowercase letters, digits and single hyphens, e.g. "my-team"');
+const Id = z
+  .string()
+  .max(64)
+  .regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, 'expected lowercase letters, digits and single hyphens, e.g. "my-team"');
 
 /** A combination of hints, each as received: a hint absent or not a boolean never matches. */
 const Forbidden = z.strictObject({
   when: z
-    .strictObject({ readOnlyHint: z.boolean(), destructiveHint: z.boolean(), idempotentHint: z.boolean(), openWorldHint: z.boolean() })
+    .strictObject({
+      readOnlyHint: z.boolean(),
+      destructiveHint: z.boolean(),
+      idempotentHint: z.boolean(),
+      openWorldHint: z.boolean(),
+    })
     .partial()
     .refine((w) => Object.keys(w).length > 0, 'name at least one hint'),
   message: z.string().min(1).max(500),
@@ -37,7 +45,10 @@ export const Requirement = z
     nameMaxLength: z.number().int().min(1).max(1_024).optional(),
     forbidden: z.array(Forbidden).min(1).max(20).optional(),
     /** A page that explains the requirement (https). Builtin profiles' pages are under docs/rules/profiles/. */
-    docs: z.url({ protocol: /^https$/ }).max(2_000).optional(),
+    docs: z
+      .url({ protocol: /^https$/ })
+      .max(2_000)
+      .optional(),
   })
   .refine(
     (r) => r.explicitHints || r.titleRequired || r.nameMaxLength || r.forbidden,

@@ -63,8 +63,13 @@ export function capDocument(reader: ReaderId, doc: Record<string, unknown>, budg
       const key = 'mcp';
       const mcp = doc[key];
       // VS Code's mcp.servers and OpenCode's V2 mcp.servers hold the servers; OpenCode V1 names them under mcp.
-      if (isObject(mcp) && (reader === 'vscodeSettings' || (isObject(mcp.servers) && typeof mcp.servers.type !== 'string'))) {
-        return Object.assign(Object.create(null) as Record<string, unknown>, doc, { [key]: at(mcp, 'servers', budget) });
+      if (
+        isObject(mcp) &&
+        (reader === 'vscodeSettings' || (isObject(mcp.servers) && typeof mcp.servers.type !== 'string'))
+      ) {
+        return Object.assign(Object.create(null) as Record<string, unknown>, doc, {
+          [key]: at(mcp, 'servers', budget),
+        });
       }
       return reader === 'opencode' ? at(doc, key, budget) : doc;
     }

@@ -40,7 +40,11 @@ export interface Client {
 }
 
 const user = (reader: ReaderId, at: (d: Dirs) => string | undefined): ClientFile => ({ scope: 'user', at, reader });
-const project = (reader: ReaderId, ...parts: string[]): ClientFile => ({ scope: 'project', at: (d) => d.inProject(...parts), reader });
+const project = (reader: ReaderId, ...parts: string[]): ClientFile => ({
+  scope: 'project',
+  at: (d) => d.inProject(...parts),
+  reader,
+});
 
 /** VS Code's user folder: `%APPDATA%\Code\User`, `~/Library/Application Support/Code/User`, `$XDG_CONFIG_HOME/Code/User`. */
 const vscodeUser = (d: Dirs, product: string, ...rest: string[]) => d.join(d.appData, product, 'User', ...rest);
@@ -64,14 +68,20 @@ export const CLIENTS: Client[] = [
     // (local ones under projects[<path>].mcpServers), project scope in .mcp.json. CLAUDE_CONFIG_DIR
     // moves ~/.claude.json into that folder (https://docs.anthropic.com/en/docs/claude-code/settings).
     source: 'https://docs.anthropic.com/en/docs/claude-code/mcp',
-    files: [user('claudeCode', (d) => d.join(d.env.CLAUDE_CONFIG_DIR || d.home, '.claude.json')), project('mcpServers', '.mcp.json')],
+    files: [
+      user('claudeCode', (d) => d.join(d.env.CLAUDE_CONFIG_DIR || d.home, '.claude.json')),
+      project('mcpServers', '.mcp.json'),
+    ],
   },
   {
     id: 'cursor',
     name: 'Cursor',
     // https://docs.cursor.com/context/model-context-protocol: ~/.cursor/mcp.json and .cursor/mcp.json.
     source: 'https://docs.cursor.com/context/model-context-protocol',
-    files: [user('mcpServers', (d) => d.join(d.home, '.cursor', 'mcp.json')), project('mcpServers', '.cursor', 'mcp.json')],
+    files: [
+      user('mcpServers', (d) => d.join(d.home, '.cursor', 'mcp.json')),
+      project('mcpServers', '.cursor', 'mcp.json'),
+    ],
   },
   {
     id: 'windsurf',
@@ -131,7 +141,10 @@ export const CLIENTS: Client[] = [
     // https://github.com/google-gemini/gemini-cli/blob/main/docs/tools/mcp-server.md: `mcpServers` in
     // ~/.gemini/settings.json and .gemini/settings.json; `httpUrl` is Streamable HTTP, `url` is SSE.
     source: 'https://github.com/google-gemini/gemini-cli/blob/main/docs/tools/mcp-server.md',
-    files: [user('gemini', (d) => d.join(d.home, '.gemini', 'settings.json')), project('gemini', '.gemini', 'settings.json')],
+    files: [
+      user('gemini', (d) => d.join(d.home, '.gemini', 'settings.json')),
+      project('gemini', '.gemini', 'settings.json'),
+    ],
   },
   {
     id: 'codex',
@@ -139,7 +152,10 @@ export const CLIENTS: Client[] = [
     // https://github.com/openai/codex/blob/main/docs/config.md#mcp_servers: `[mcp_servers.NAME]` in
     // $CODEX_HOME/config.toml (default ~/.codex); .codex/config.toml in a trusted project.
     source: 'https://github.com/openai/codex/blob/main/docs/config.md',
-    files: [user('codex', (d) => d.join(d.env.CODEX_HOME || d.join(d.home, '.codex'), 'config.toml')), project('codex', '.codex', 'config.toml')],
+    files: [
+      user('codex', (d) => d.join(d.env.CODEX_HOME || d.join(d.home, '.codex'), 'config.toml')),
+      project('codex', '.codex', 'config.toml'),
+    ],
   },
   {
     id: 'zed',
@@ -148,7 +164,11 @@ export const CLIENTS: Client[] = [
     // on Linux, %APPDATA%\Zed on Windows: https://zed.dev/docs/configuring-zed) and .zed/settings.json.
     source: 'https://zed.dev/docs/ai/mcp',
     files: [
-      user('zed', (d) => (d.platform === 'win32' ? d.join(d.appData, 'Zed', 'settings.json') : d.join(d.xdgConfig, 'zed', 'settings.json'))),
+      user('zed', (d) =>
+        d.platform === 'win32'
+          ? d.join(d.appData, 'Zed', 'settings.json')
+          : d.join(d.xdgConfig, 'zed', 'settings.json'),
+      ),
       project('zed', '.zed', 'settings.json'),
     ],
   },
@@ -161,7 +181,10 @@ export const CLIENTS: Client[] = [
     source: 'https://docs.continue.dev/customize/deep-dives/mcp',
     files: [
       user('continue', (d) => d.join(d.env.CONTINUE_GLOBAL_DIR || d.join(d.home, '.continue'), 'config.yaml')),
-      { ...user('continue', (d) => d.join(d.env.CONTINUE_GLOBAL_DIR || d.join(d.home, '.continue'), 'mcpServers')), dir: true },
+      {
+        ...user('continue', (d) => d.join(d.env.CONTINUE_GLOBAL_DIR || d.join(d.home, '.continue'), 'mcpServers')),
+        dir: true,
+      },
       { ...project('continue', '.continue', 'mcpServers'), dir: true },
     ],
   },
@@ -173,7 +196,9 @@ export const CLIENTS: Client[] = [
     source: 'https://block.github.io/goose/docs/guides/config-file',
     files: [
       user('goose', (d) =>
-        d.platform === 'win32' ? d.join(d.appData, 'Block', 'goose', 'config', 'config.yaml') : d.join(d.xdgConfig, 'goose', 'config.yaml'),
+        d.platform === 'win32'
+          ? d.join(d.appData, 'Block', 'goose', 'config', 'config.yaml')
+          : d.join(d.xdgConfig, 'goose', 'config.yaml'),
       ),
     ],
   },
@@ -204,7 +229,10 @@ export const CLIENTS: Client[] = [
     // https://docs.aws.amazon.com/amazonq/latest/qdeveloper-ug/mcp-ide.html: ~/.aws/amazonq/mcp.json
     // and .amazonq/mcp.json, `mcpServers`.
     source: 'https://docs.aws.amazon.com/amazonq/latest/qdeveloper-ug/mcp-ide.html',
-    files: [user('mcpServers', (d) => d.join(d.home, '.aws', 'amazonq', 'mcp.json')), project('mcpServers', '.amazonq', 'mcp.json')],
+    files: [
+      user('mcpServers', (d) => d.join(d.home, '.aws', 'amazonq', 'mcp.json')),
+      project('mcpServers', '.amazonq', 'mcp.json'),
+    ],
   },
 ];
 

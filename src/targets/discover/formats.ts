@@ -17,7 +17,14 @@ const empty = (): LoadedTargets => ({ targets: [], skipped: [] });
 const oneOf = (e: { command?: unknown; url?: unknown }) => Boolean(e.command) !== Boolean(e.url);
 
 /** The entry as its schema reads it, or undefined after a skip that names the field. */
-function checked<T>(schema: z.ZodType<T>, raw: unknown, at: string, name: string, ctx: FormatContext, out: LoadedTargets): T | undefined {
+function checked<T>(
+  schema: z.ZodType<T>,
+  raw: unknown,
+  at: string,
+  name: string,
+  ctx: FormatContext,
+  out: LoadedTargets,
+): T | undefined {
   const parsed = schema.safeParse(raw);
   if (parsed.success) return parsed.data;
   out.skipped.push({ name, source: ctx.file, reason: describeZodError(at, parsed.error) });
@@ -59,7 +66,11 @@ export const readCodex: Reader = (doc, ctx) => {
       ...Object.entries(e.env_http_headers ?? {}).map(([h, v]) => [`env_http_headers.${h}`, v]),
     ].find(([, v]) => !ctx.env[v!]);
     if (unset) {
-      out.skipped.push({ name, source: ctx.file, reason: `${at}.${unset[0]}: ${unsetWords(unset[1]!, unset[1]!, ctx)}` });
+      out.skipped.push({
+        name,
+        source: ctx.file,
+        reason: `${at}.${unset[0]}: ${unsetWords(unset[1]!, unset[1]!, ctx)}`,
+      });
       continue;
     }
     // Values named by variable are written as `${VAR}`, so expansion takes them and marks them secret.
@@ -77,7 +88,11 @@ export const readCodex: Reader = (doc, ctx) => {
 };
 
 // Zed: https://zed.dev/docs/ai/mcp. Older settings nest the launch: `command: {path, args, env}`.
-const ZedCommand = z.object({ path: launchText.min(1), args: z.array(scalar).optional(), env: envMap(scalar).optional() });
+const ZedCommand = z.object({
+  path: launchText.min(1),
+  args: z.array(scalar).optional(),
+  env: envMap(scalar).optional(),
+});
 const ZedEntry = z
   .object({
     source: z.string().optional(),
@@ -95,8 +110,15 @@ export const readZed: Reader = (doc, ctx) => {
   for (const [key, raw] of objectEntries(doc.context_servers)) {
     const at = `context_servers.${key}`;
     const name = entryName(key);
-    if (isObject(raw) && (raw.source === 'extension' || (raw.command === undefined && raw.url === undefined && 'settings' in raw))) {
-      out.skipped.push({ name, source: ctx.file, reason: `${at}: started by a Zed extension; its command is not in the settings` });
+    if (
+      isObject(raw) &&
+      (raw.source === 'extension' || (raw.command === undefined && raw.url === undefined && 'settings' in raw))
+    ) {
+      out.skipped.push({
+        name,
+        source: ctx.file,
+        reason: `${at}: started by a Zed extension; its command is not in the settings`,
+      });
       continue;
     }
     const e = checked(ZedEntry, raw, at, name, ctx, out);
@@ -108,7 +130,12 @@ export const readZed: Reader = (doc, ctx) => {
     const nested = typeof e.command === 'object' ? e.command : undefined;
     const launch: Launch = e.url
       ? { transport: 'http', url: e.url, headers: e.headers }
-      : { transport: 'stdio', command: nested ? nested.path : (e.command as string), args: nested ? nested.args : e.args, env: nested ? nested.env : e.env };
+      : {
+          transport: 'stdio',
+          command: nested ? nested.path : (e.command as string),
+          args: nested ? nested.args : e.args,
+          env: nested ? nested.env : e.env,
+        };
     addTarget(out, name, launch, ctx, at);
   }
   return out;
@@ -138,7 +165,11 @@ export const readContinue: Reader = (doc, ctx) => {
     const at = `mcpServers[${i}]`;
     const name = isObject(raw) && typeof raw.name === 'string' && raw.name.trim() ? raw.name.trim() : at;
     if (isObject(raw) && typeof raw.uses === 'string') {
-      out.skipped.push({ name, source: ctx.file, reason: `${at}.uses: a Continue Hub block; its launch is not in this file` });
+      out.skipped.push({
+        name,
+        source: ctx.file,
+        reason: `${at}.uses: a Continue Hub block; its launch is not in this file`,
+      });
       return;
     }
     const e = checked(ContinueEntry, raw, at, name, ctx, out);
@@ -188,7 +219,11 @@ export const readGoose: Reader = (doc, ctx) => {
       launch = { transport: e.type === 'sse' ? 'sse' : 'http', url: e.uri, headers: e.headers };
     } else {
       const known = e.type === 'stdio' || e.type === 'sse' || e.type === 'streamable_http';
-      const problem = !known ? 'is not one of stdio, sse, streamable_http' : e.type === 'stdio' ? 'needs "cmd"' : 'needs "uri"';
+      const problem = !known
+        ? 'is not one of stdio, sse, streamable_http'
+        : e.type === 'stdio'
+          ? 'needs "cmd"'
+          : 'needs "uri"';
       out.skipped.push({ name, source: ctx.file, reason: `${at}.type: "${bounded(e.type, 40)}" ${problem}` });
       continue;
     }

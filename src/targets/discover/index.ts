@@ -88,14 +88,30 @@ export async function discover(places: DiscoverOptions): Promise<Discovery> {
         const reason = `${budget.cut.toLocaleString('en-US')} more entries left out: discovery reads at most ${MAX_SERVERS_PER_FILE.toLocaleString('en-US')} servers per file and ${MAX_SERVERS_TOTAL.toLocaleString('en-US')} in all`;
         skipped.push({ name: loc.client.name, source: file, reason });
       }
-      for (const t of one.targets) found.push({ ...t, scope: one.project.has(t) ? 'project' : loc.scope, listedBy: [{ client: loc.client.name, file }] });
+      for (const t of one.targets)
+        found.push({
+          ...t,
+          scope: one.project.has(t) ? 'project' : loc.scope,
+          listedBy: [{ client: loc.client.name, file }],
+        });
     }
   }
   // User files first: a server of the user's keeps its name whether or not project ones are scanned.
-  const user = mergeTargets([], found.filter((t) => t.scope === 'user'));
-  const all = mergeTargets(user, found.filter((t) => t.scope === 'project')) as FoundTarget[];
+  const user = mergeTargets(
+    [],
+    found.filter((t) => t.scope === 'user'),
+  );
+  const all = mergeTargets(
+    user,
+    found.filter((t) => t.scope === 'project'),
+  ) as FoundTarget[];
   if (places.projectConfigs) return { files, targets: all, projectTargets: [], skipped };
-  return { files, targets: all.filter((t) => t.scope !== 'project'), projectTargets: all.filter((t) => t.scope === 'project'), skipped };
+  return {
+    files,
+    targets: all.filter((t) => t.scope !== 'project'),
+    projectTargets: all.filter((t) => t.scope === 'project'),
+    skipped,
+  };
 }
 
 async function filesIn(loc: Location, files: FoundFile[], skipped: SkippedTarget[]): Promise<string[]> {
@@ -106,7 +122,15 @@ async function filesIn(loc: Location, files: FoundFile[], skipped: SkippedTarget
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' || code === 'ENOTDIR') return [];
     const error = `cannot read the folder: ${fileErrorWords(err)}`;
-    files.push({ client: loc.client.name, scope: loc.scope, file: loc.path, servers: 0, skipped: 0, projectServers: 0, error });
+    files.push({
+      client: loc.client.name,
+      scope: loc.scope,
+      file: loc.path,
+      servers: 0,
+      skipped: 0,
+      projectServers: 0,
+      error,
+    });
     skipped.push({ name: loc.client.name, source: loc.path, reason: error });
     return [];
   }
@@ -128,8 +152,20 @@ interface ReadPlaces {
 }
 
 async function readOne(loc: Location, file: string, at: ReadPlaces): Promise<ReadFile | undefined> {
-  const base: FoundFile = { client: loc.client.name, scope: loc.scope, file, servers: 0, skipped: 0, projectServers: 0 };
-  const fail = (error: string): ReadFile => ({ found: { ...base, error }, targets: [], skipped: [], project: new Set() });
+  const base: FoundFile = {
+    client: loc.client.name,
+    scope: loc.scope,
+    file,
+    servers: 0,
+    skipped: 0,
+    projectServers: 0,
+  };
+  const fail = (error: string): ReadFile => ({
+    found: { ...base, error },
+    targets: [],
+    skipped: [],
+    project: new Set(),
+  });
   try {
     const info = await stat(file);
     if (info.isDirectory()) return fail('a directory, not a file');
@@ -153,8 +189,12 @@ async function readOne(loc: Location, file: string, at: ReadPlaces): Promise<Rea
     // A project's files (and the project parts of a user file) may be a cloned repository's:
     // they read only the variables the user allowed.
     const projectCtx = { file, env: at.projectEnv, workspaceFolder: at.project, untrusted: 'a project-scope config' };
-    const ctx: ReaderContext = loc.scope === 'project' ? { ...projectCtx, projectCtx } : { file, env: at.env, projectCtx };
-    const doc = parsed.value && typeof parsed.value === 'object' && !Array.isArray(parsed.value) ? capDocument(loc.reader, parsed.value as Record<string, unknown>, at.budget) : parsed.value;
+    const ctx: ReaderContext =
+      loc.scope === 'project' ? { ...projectCtx, projectCtx } : { file, env: at.env, projectCtx };
+    const doc =
+      parsed.value && typeof parsed.value === 'object' && !Array.isArray(parsed.value)
+        ? capDocument(loc.reader, parsed.value as Record<string, unknown>, at.budget)
+        : parsed.value;
     const got = readDocument(loc.reader, doc, ctx);
     const project = loc.scope === 'project' ? new Set(got.targets) : (got.project ?? new Set<Target>());
     // As the loader does: a reason quotes keys of the file, and one of megabytes is no use.

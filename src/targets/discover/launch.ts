@@ -26,11 +26,21 @@ export const objectEntries = (v: unknown): [string, unknown][] =>
 export const isObject = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
 
 /** Adds the entry `at` (e.g. `mcp_servers.github`) to `out`, as a target or a skip with the reason. */
-export function addTarget(out: LoadedTargets, name: string, launch: Launch, ctx: FormatContext, at: string, urlField = 'url'): void {
+export function addTarget(
+  out: LoadedTargets,
+  name: string,
+  launch: Launch,
+  ctx: FormatContext,
+  at: string,
+  urlField = 'url',
+): void {
   let entry: Launch;
   let fromEnv: string[];
   try {
-    ({ entry, fromEnv } = expandFields(launch as unknown as Record<string, unknown>, ctx, at) as unknown as { entry: Launch; fromEnv: string[] });
+    ({ entry, fromEnv } = expandFields(launch as unknown as Record<string, unknown>, ctx, at) as unknown as {
+      entry: Launch;
+      fromEnv: string[];
+    });
   } catch (err) {
     if (!(err instanceof ExpandError)) throw err;
     out.skipped.push({ name, source: ctx.file, reason: err.message.replace(`${at}.url`, `${at}.${urlField}`) });

@@ -20,9 +20,26 @@ export type FoundTarget = Target & { listedBy: ListedBy[]; scope?: 'user' | 'pro
 
 export function identity(target: Target): string {
   const t: Target = target;
-  const env = t.env ? Object.keys(t.env).sort().map((k) => [k, t.env![k]]) : [];
-  const headers = t.headers ? Object.keys(t.headers).map((h) => h.toLowerCase()).sort() : [];
-  return JSON.stringify([t.transport, t.npm ?? '', t.command ?? '', t.args ?? [], env, t.cwd ?? '', t.url ?? '', headers]);
+  const env = t.env
+    ? Object.keys(t.env)
+        .sort()
+        .map((k) => [k, t.env![k]])
+    : [];
+  const headers = t.headers
+    ? Object.keys(t.headers)
+        .map((h) => h.toLowerCase())
+        .sort()
+    : [];
+  return JSON.stringify([
+    t.transport,
+    t.npm ?? '',
+    t.command ?? '',
+    t.args ?? [],
+    env,
+    t.cwd ?? '',
+    t.url ?? '',
+    headers,
+  ]);
 }
 
 /**

@@ -28,7 +28,8 @@ const MAX_YAML_INDENT = 256;
 export function parseDocument(text: string, syntax: Syntax): { value: unknown } | { error: string } {
   // An empty file is what some clients leave before their first server: no servers, no error.
   if (syntax === 'json') return text.trim() === '' ? { value: undefined } : parseJsonc(text);
-  if (text.length > MAX_DOCUMENT_BYTES) return { error: `larger than ${MAX_DOCUMENT_BYTES / 1024 / 1024} MB; not read` };
+  if (text.length > MAX_DOCUMENT_BYTES)
+    return { error: `larger than ${MAX_DOCUMENT_BYTES / 1024 / 1024} MB; not read` };
   const shape = syntax === 'yaml' ? yamlShapeProblem(text) : undefined;
   if (shape) return { error: shape };
   try {
@@ -36,7 +37,18 @@ export function parseDocument(text: string, syntax: Syntax): { value: unknown } 
     // No custom tags (!!binary, !!set, timestamps): a client file holds text, numbers and booleans.
     // maxAliasCount keeps a "billion laughs" document from expanding. logLevel: warnings would go
     // to process.emitWarning, quoting the file.
-    return { value: plain(parseYaml(text, { schema: 'core', resolveKnownTags: false, maxAliasCount: 100, prettyErrors: true, logLevel: 'error' }), 0) };
+    return {
+      value: plain(
+        parseYaml(text, {
+          schema: 'core',
+          resolveKnownTags: false,
+          maxAliasCount: 100,
+          prettyErrors: true,
+          logLevel: 'error',
+        }),
+        0,
+      ),
+    };
   } catch (err) {
     return { error: describeError(err, syntax) };
   }
@@ -46,7 +58,8 @@ function describeError(err: unknown, syntax: Syntax): string {
   const kind = syntax === 'toml' ? 'TOML' : 'YAML';
   if (err instanceof TooDeep) return `nested deeper than ${MAX_TARGET_FILE_DEPTH} levels`;
   // Only the first line: the parsers append the offending lines of the file, secrets and all.
-  if (err instanceof TomlError) return `not valid TOML at line ${err.line}, column ${err.column}: ${firstLine(err.message.replace('Invalid TOML document: ', ''))}`;
+  if (err instanceof TomlError)
+    return `not valid TOML at line ${err.line}, column ${err.column}: ${firstLine(err.message.replace('Invalid TOML document: ', ''))}`;
   if (err instanceof YAMLError) {
     const at = err.linePos?.[0];
     const message = firstLine(err.message).replace(/ at line \d+, column \d+:?$/, '');
@@ -66,13 +79,15 @@ function firstLine(text: string): string {
  * big integers) becomes its text. A key named `__proto__` stays a key like any other.
  */
 function plain(value: unknown, depth: number): unknown {
-  if (value === null || typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') return value;
+  if (value === null || typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean')
+    return value;
   if (depth >= MAX_TARGET_FILE_DEPTH) throw new TooDeep();
   if (Array.isArray(value)) return value.map((v) => plain(v, depth + 1));
   const proto = typeof value === 'object' ? Object.getPrototypeOf(value) : undefined;
   if (proto === Object.prototype || proto === null) {
     const out = Object.create(null) as Record<string, unknown>;
-    for (const key of Object.keys(value as object)) out[key] = plain((value as Record<string, unknown>)[key], depth + 1);
+    for (const key of Object.keys(value as object))
+      out[key] = plain((value as Record<string, unknown>)[key], depth + 1);
     return out;
   }
   return String(value);

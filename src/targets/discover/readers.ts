@@ -38,7 +38,8 @@ function mcpServersAt(map: Record<string, unknown> | undefined, ctx: FormatConte
 /** Moves `from...` (e.g. `servers.x.url`) to `to...` in every source anchor and skip reason. */
 function rebase(got: LoadedTargets, file: string, from: string, to: string): LoadedTargets {
   const anchor = `${file}#${from}`;
-  for (const t of got.targets) if (t.source.startsWith(anchor)) t.source = `${file}#${to}${t.source.slice(anchor.length)}`;
+  for (const t of got.targets)
+    if (t.source.startsWith(anchor)) t.source = `${file}#${to}${t.source.slice(anchor.length)}`;
   for (const s of got.skipped) if (s.reason.startsWith(from)) s.reason = to + s.reason.slice(from.length);
   return got;
 }

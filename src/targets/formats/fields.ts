@@ -44,20 +44,22 @@ const isObject = (v: unknown): v is Record<string, unknown> => !!v && typeof v =
  * a prototype.
  */
 function nameMap<V extends z.ZodType<string, unknown>>(value: V, nameProblem: (name: string) => string | undefined) {
-  return z.custom<Record<string, unknown>>(isObject, 'expected an object of names to values').transform((input, ctx) => {
-    const out: Record<string, string> = Object.create(null) as Record<string, string>;
-    for (const name of Object.keys(input)) {
-      const problem = nameProblem(name);
-      if (problem) {
-        ctx.addIssue({ code: 'custom', message: problem, path: [name], input: name });
-        continue;
+  return z
+    .custom<Record<string, unknown>>(isObject, 'expected an object of names to values')
+    .transform((input, ctx) => {
+      const out: Record<string, string> = Object.create(null) as Record<string, string>;
+      for (const name of Object.keys(input)) {
+        const problem = nameProblem(name);
+        if (problem) {
+          ctx.addIssue({ code: 'custom', message: problem, path: [name], input: name });
+          continue;
+        }
+        const parsed = value.safeParse(input[name]);
+        if (parsed.success) out[name] = parsed.data;
+        else for (const issue of parsed.error.issues) ctx.addIssue({ ...issue, path: [name, ...issue.path] } as never);
       }
-      const parsed = value.safeParse(input[name]);
-      if (parsed.success) out[name] = parsed.data;
-      else for (const issue of parsed.error.issues) ctx.addIssue({ ...issue, path: [name, ...issue.path] } as never);
-    }
-    return out;
-  });
+      return out;
+    });
 }
 
 export const envMap = <V extends z.ZodType<string, unknown>>(value: V) => nameMap(value, envNameProblem);

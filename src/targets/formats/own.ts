@@ -59,7 +59,8 @@ export const ownFormat: TargetFormat = {
         skip: entry.skip,
         comment: entry.comment,
         downloads: entry.downloads,
-        oauth: entry.oauth === true ? {} : entry.oauth && { clientId: entry.oauth.clientId, scopes: entry.oauth.scopes },
+        oauth:
+          entry.oauth === true ? {} : entry.oauth && { clientId: entry.oauth.clientId, scopes: entry.oauth.scopes },
         secrets: fromEnv.length ? fromEnv : undefined,
       });
       if (target.skip) out.skipped.push({ name: target.name, source: ctx.file, reason: target.skip });

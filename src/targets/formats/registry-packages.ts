@@ -3,7 +3,14 @@
  * reason it is skipped (naming the field). Pinned only: npm `1.2.3`, PyPI `==1.2.3`, an OCI tag
  * that is not `latest` or a digest, a `.mcpb` bundle by its `fileSha256`.
  */
-import { exactVersionProblem, npmNameProblem, packageUrlProblem, parseOciRef, parsePypiSpec, SHA256 } from '../../model/package-spec.js';
+import {
+  exactVersionProblem,
+  npmNameProblem,
+  packageUrlProblem,
+  parseOciRef,
+  parsePypiSpec,
+  SHA256,
+} from '../../model/package-spec.js';
 import type { PackageTarget } from '../types.js';
 import { quote, withoutTrailingSlashes } from './registry-values.js';
 
@@ -29,10 +36,13 @@ function npm(pkg: PkgData, field: string): Read {
   if (!id || !pkg.version) return { skip: `${field}: npm package without identifier or version` };
   const idProblem = npmNameProblem(id);
   if (idProblem) return { skip: `${field}.${pkg.identifier ? 'identifier' : 'name'}: ${quote(id)}: ${idProblem}` };
-  const versionProblem = typeof pkg.version === 'string' ? exactVersionProblem(pkg.version) : 'not an exact version (unpinned)';
+  const versionProblem =
+    typeof pkg.version === 'string' ? exactVersionProblem(pkg.version) : 'not an exact version (unpinned)';
   if (versionProblem) return { skip: `${field}.version: ${quote(pkg.version)} is ${versionProblem}; ${pinnedOnly}` };
   if (pkg.registryBaseUrl !== undefined && withoutTrailingSlashes(pkg.registryBaseUrl) !== NPM_REGISTRY) {
-    return { skip: `${field}.registryBaseUrl: ${quote(pkg.registryBaseUrl)} is not ${NPM_REGISTRY}, where idemscan installs from` };
+    return {
+      skip: `${field}.registryBaseUrl: ${quote(pkg.registryBaseUrl)} is not ${NPM_REGISTRY}, where idemscan installs from`,
+    };
   }
   return { npm: `${id}@${pkg.version as string}` };
 }
@@ -40,11 +50,16 @@ function npm(pkg: PkgData, field: string): Read {
 function pypi(pkg: PkgData, field: string): Read {
   const id = pkg.identifier ?? pkg.name;
   if (!id || !pkg.version) return { skip: `${field}: PyPI package without identifier or version` };
-  if (typeof pkg.version !== 'string') return { skip: `${field}.version: ${quote(pkg.version)} is not an exact version (unpinned); ${pinnedOnly}` };
+  if (typeof pkg.version !== 'string')
+    return { skip: `${field}.version: ${quote(pkg.version)} is not an exact version (unpinned); ${pinnedOnly}` };
   const named = parsePypiSpec(`${id}==0`);
-  if ('error' in named) return { skip: `${field}.${pkg.identifier ? 'identifier' : 'name'}: ${quote(id)}: not a PyPI package name` };
+  if ('error' in named)
+    return { skip: `${field}.${pkg.identifier ? 'identifier' : 'name'}: ${quote(id)}: not a PyPI package name` };
   const got = parsePypiSpec(`${id}==${pkg.version}`);
-  if ('error' in got) return { skip: `${field}.version: ${quote(pkg.version)} is not an exact PEP 440 version (unpinned); ${pinnedOnly}` };
+  if ('error' in got)
+    return {
+      skip: `${field}.version: ${quote(pkg.version)} is not an exact PEP 440 version (unpinned); ${pinnedOnly}`,
+    };
   // The entry's own index (`registryBaseUrl` + `/simple`, PEP 503): any, file:// included.
   const base = pkg.registryBaseUrl === undefined ? undefined : withoutTrailingSlashes(pkg.registryBaseUrl);
   if (base === undefined || base === PYPI) return { pypi: `${got.name}==${got.version}` };
@@ -59,7 +74,10 @@ function mcpb(pkg: PkgData, field: string): Read {
   if (!url) return { skip: `${field}.identifier: missing (the bundle's URL)` };
   const problem = packageUrlProblem(url);
   if (problem) return { skip: `${field}.identifier: ${quote(url)}: ${problem}` };
-  if (pkg.fileSha256 === undefined) return { skip: `${field}.fileSha256: missing: a bundle is downloaded only to be checked against its sha256 before it is unpacked` };
+  if (pkg.fileSha256 === undefined)
+    return {
+      skip: `${field}.fileSha256: missing: a bundle is downloaded only to be checked against its sha256 before it is unpacked`,
+    };
   const sha = typeof pkg.fileSha256 === 'string' ? pkg.fileSha256.toLowerCase() : '';
   if (!SHA256.test(sha)) return { skip: `${field}.fileSha256: ${quote(pkg.fileSha256)} is not 64 hex digits` };
   return { mcpb: { url, sha256: sha } };

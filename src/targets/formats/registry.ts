@@ -59,7 +59,6 @@ interface ServerJson {
   remotes?: unknown[];
 }
 
-
 const isObj = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
 const isServerJson = (v: unknown): v is ServerJson =>
   isObj(v) && typeof v.name === 'string' && (Array.isArray(v.packages) || Array.isArray(v.remotes));
@@ -75,7 +74,11 @@ export const registryFormat: TargetFormat = {
     const out: LoadedTargets = { targets: [], skipped: [] };
     list.forEach((server, i) => {
       if (!isServerJson(server)) {
-        out.skipped.push({ name: `servers[${i}]`, source: ctx.file, reason: `servers[${i}].server: not a server.json` });
+        out.skipped.push({
+          name: `servers[${i}]`,
+          source: ctx.file,
+          reason: `servers[${i}].server: not a server.json`,
+        });
         return;
       }
       readServer(server, ctx, out, isListResponse(doc) ? `servers[${i}].server.` : '');
@@ -94,8 +97,15 @@ function readServer(server: ServerJson, ctx: FormatContext, out: LoadedTargets, 
     const given = isObj(raw) ? (raw.registryType ?? raw.registry_name) : undefined;
     const type = typeof given === 'string' ? given : undefined;
     const name = (packages.length > 1 ? `${base}#${type}` : base) + (i > 0 ? `-${i}` : '');
-    const reader = type !== undefined && Object.hasOwn(PACKAGE_READERS, type) ? PACKAGE_READERS[type as keyof typeof PACKAGE_READERS] : undefined;
-    if (!reader) return skip(name, `${field}: registry type ${quote(type)} is not launched by idemscan (${Object.keys(PACKAGE_READERS).join(', ')} only)`);
+    const reader =
+      type !== undefined && Object.hasOwn(PACKAGE_READERS, type)
+        ? PACKAGE_READERS[type as keyof typeof PACKAGE_READERS]
+        : undefined;
+    if (!reader)
+      return skip(
+        name,
+        `${field}: registry type ${quote(type)} is not launched by idemscan (${Object.keys(PACKAGE_READERS).join(', ')} only)`,
+      );
     const parsed = Pkg.safeParse(raw);
     if (!parsed.success) return skip(name, describeZodError(field, parsed.error));
     const pkg = parsed.data;
