@@ -38,6 +38,7 @@ import { describeZodError } from '../model/zod-errors.js';
 import { renderIndexPage } from '../render/html/index-page.js';
 import { BLOCK_END, BLOCK_START, censusBlock } from '../render/census-block.js';
 import { msg, show } from '../render/message.js';
+import { codeOf } from './output.js';
 
 export type { RunIndex };
 
@@ -136,9 +137,7 @@ export async function rebuildIndex(
       .filter((d) => d.isDirectory() && isRunDirName(d.name))
       .map((d) => d.name);
   } catch (err) {
-    // As cli/output.ts's codeOf words it.
-    const code = (err as NodeJS.ErrnoException)?.code ?? (err as Error)?.message ?? String(err);
-    throw new InputError(`cannot read the directory (${code})`, { file: root });
+    throw new InputError(`cannot read the directory (${codeOf(err)})`, { file: root });
   }
   const runs = [];
   let skipped = 0;

@@ -148,7 +148,8 @@ export async function runSettings(
 ): Promise<Omit<ScanRunSettings, 'interrupt'>> {
   if (targets.length === 0 && !kind.shard) throw new InputError('no targets to scan');
   const files = { out: flags.out, formats: flags.format, json: flags.json };
-  const baseline = await checkScan(files, { ...flags, drift: checked.failOn?.drift }, kind.writer === 'scan');
+  const manyInMemory = kind.writer === 'scan' || kind.writer === 'lock';
+  const baseline = await checkScan(files, { ...flags, drift: checked.failOn?.drift }, manyInMemory);
   const oauth = oauthScanOptions(flags, kind.named, signIn); // and a --client-secret-env variable that is not set
   const { suppress, failOn, sarifUris } = checked;
   return {

@@ -78,15 +78,16 @@ type ServerReport = Report['servers'][number];
 /**
  * What can be checked before the scan (output paths that cannot be written, lock files that cannot
  * be read or written), each an input error then rather than a lost scan; the lock to compare with.
- * A spooled scan limits the heap's growth first: read at the default, a 10,000-server --baseline
- * lock (22 MB) leaves a heap sized for several times it, which the scan then fills.
+ * A scan that may hold many servers (spooled, or `lock`, which keeps them in memory) limits the
+ * heap's growth first: read at the default, a 10,000-server --baseline lock (22 MB) leaves a heap
+ * sized for several times it, which the scan then fills.
  */
 export async function checkScan(
   files: ReportFiles,
   locks: LockSettings & { drift?: boolean },
-  spooled: boolean,
+  limitHeap: boolean,
 ): Promise<Baseline | undefined> {
-  if (spooled) (await import('./spool-run.js')).limitHeapGrowth();
+  if (limitHeap) (await import('./spool-run.js')).limitHeapGrowth();
   await checkReportFiles(files);
   const { baseline, lock, rulesBaseUrl, drift } = locks;
   if (baseline === undefined && lock === undefined && rulesBaseUrl === undefined && !drift) return undefined;
@@ -96,8 +97,6 @@ export async function checkScan(
 export async function runScan(settings: ScanRunSettings, events: ScanEvents): Promise<ScanResult> {
   const { targets, interrupt } = settings;
   const spooling = settings.spool && (await import('./spool-run.js'));
-  // `lock` holds its servers in memory: the heap is kept from growing to several times them, as a spooled scan's.
-  if (!spooling && settings.writer === 'lock') (await import('./spool-run.js')).limitHeapGrowth();
   const opened = spooling?.openSpool(settings.files.out!, targets, settings.spool!, events);
   let source: Source;
   if (spooling && opened) {
