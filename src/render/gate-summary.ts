@@ -1,8 +1,8 @@
 /**
  * The Action's job summary under its headline (action/summary.mjs, run by action/scan.sh): on a
  * failed gate, one line per tool the gate matched, read from the report's `gate` (app/fail-on.ts
- * decided them; nothing is judged here); on exit 3, why each server was not scanned; on any other
- * failure, the error line the step printed, so the summary says what went wrong without the log.
+ * decided them; nothing is judged here); on exit 3, why each server was not scanned (the report's
+ * failures); on any other failure, the error line the step printed, so the summary says what went wrong without the log.
  * Every value is report or server text: Markdown-escaped (mdText) and bounded.
  */
 import type { Gate, GateMatch, Report } from '../model/schema.js';
@@ -95,8 +95,8 @@ export function actionSummary({ code, report, stderr }: SummaryInput): string {
     const lines = gate ? gateLines(gate, report?.options.suppress?.file) : '';
     return lines ? `${lines}\n` : '';
   }
+  // Exit 3 wrote its report, whose failures say more than the notes printed after it.
+  if (code === 3 && report) return `${failedLines(report)}\n`;
   const error = errorLine(stderr);
-  const quoted = error === undefined ? '' : `> ${error}\n\n`;
-  if (code === 3 && report) return `${quoted}${failedLines(report)}\n`;
-  return quoted || "The step's log has the output; no error line was found in it.\n\n";
+  return error === undefined ? "The step's log has the output; no error line was found in it.\n\n" : `> ${error}\n\n`;
 }
