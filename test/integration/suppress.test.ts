@@ -225,6 +225,7 @@ describe('--suppress', () => {
       matches: [],
       accepted: 4,
     });
+    expect(sarifValidator()(readJson('v1/report.sarif')), JSON.stringify(sarifValidator().errors)).toBe(true);
     const dismissed = readJson('v1/report.sarif').runs[0];
     expect(verdictResults(dismissed).map((r) => [r.properties.tool, r.suppressions])).toEqual(
       unprotected.map((t, i) => [t, [{ kind: 'external', justification: i < 3 ? `${t} reviewed` : 'until v2' }]]),
