@@ -51,13 +51,7 @@ function listed({ count, names }: Matched): Shown {
 
 /** The list as parsed, in the order the words' kinds are told: what `gate.failOn` records. */
 function words(f: FailOn): string[] {
-  return [
-    ...(f.severity ? [f.severity] : []),
-    ...f.rules,
-    ...f.verdicts,
-    ...(f.drift ? ['drift'] : []),
-    ...f.profiles,
-  ];
+  return [...(f.severity ? [f.severity] : []), ...f.rules, ...f.verdicts, ...(f.drift ? ['drift'] : []), ...f.profiles];
 }
 
 export class FailOnFold {
