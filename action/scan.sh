@@ -5,7 +5,9 @@
 #
 # Server text reaches the log only through idemscan (which already never starts a line with `::`),
 # and between ::stop-commands:: markers with a random token, so no line of it can be a workflow
-# command whatever it holds. The summary is idemscan's Markdown report, whose server text is escaped.
+# command whatever it holds. The summary is a headline, the lines action/summary.mjs makes (the
+# tools the gate matched, or the error line), then idemscan's Markdown report; server text in all
+# of them is escaped.
 set -euo pipefail
 
 out="$RUNNER_TEMP/idemscan-$(od -An -N6 -tx1 /dev/urandom | tr -d ' \n')"
@@ -51,9 +53,13 @@ fi
 
 token="idemscan-$(od -An -N16 -tx1 /dev/urandom | tr -d ' \n')"
 echo "::stop-commands::$token"
+# stderr to the log as before, and to a file the summary takes the error line from.
+stderr_file="$out-stderr.txt"
 set +e
-CI=true node "$ACTION_PATH/dist/cli/main.js" "${cmd[@]}" 2>&1
-code=$?
+{
+  CI=true node "$ACTION_PATH/dist/cli/main.js" "${cmd[@]}" 2>&1 1>&3 3>&- | tee "$stderr_file"
+  code=${PIPESTATUS[0]}
+} 3>&1
 set -e
 echo "::$token::"
 
@@ -65,10 +71,13 @@ case "$code" in
   0) verdict="passed" ;;
   1) verdict="failed: \`--fail-on ${INPUT_FAIL_ON//\`/}\` matched (see the findings below and the step's log)" ;;
   3) verdict="failed: every target failed to be scanned" ;;
-  *) verdict="could not check (exit $code): see the step's log" ;;
+  *) verdict="could not check (exit $code)" ;;
 esac
 {
   printf '## idemscan: %s\n\n' "$verdict"
+  # The matched tools or the error; without them (a broken build) the headline stands alone.
+  node "$ACTION_PATH/action/summary.mjs" "$code" "$out/report.json" "$stderr_file" 2>/dev/null ||
+    echo "idemscan: the summary's details could not be made" >&2
   if [ -f "$out/report.md" ]; then
     # GitHub refuses a step summary over 1 MiB; the JSON report has everything.
     limit=1000000

@@ -1,9 +1,11 @@
 /**
  * `--fail-on LIST` as a fold over the servers: what in the report matches the words
  * app/fail-on-words.ts parsed, kept as counts and the first few names (a 10,000-server scan holds no
- * list of every match), told at the end. Suppressed findings never count.
+ * list of every match), told at the end and kept in the report (`gate`). Suppressed findings and
+ * accepted verdicts (a suppression naming the tool's verdict) never count.
  */
-import type { Drift, Finding, ServerReport, Severity, Verdict } from '../model/schema.js';
+import { LIMITS } from '../model/limits.js';
+import type { Drift, Finding, Gate, GateMatch, ServerReport, Severity, ToolReport, Verdict } from '../model/schema.js';
 import type { Shown } from '../model/shown.js';
 import { joinShown, msg, show } from '../render/message.js';
 
@@ -47,9 +49,18 @@ function listed({ count, names }: Matched): Shown {
   return count > LISTED ? msg`${shown} and ${count - LISTED} more` : shown;
 }
 
+/** The list as parsed, in the order the words' kinds are told: what `gate.failOn` records. */
+function words(f: FailOn): string[] {
+  return [...(f.severity ? [f.severity] : []), ...f.rules, ...f.verdicts, ...(f.drift ? ['drift'] : []), ...f.profiles];
+}
+
 export class FailOnFold {
   private readonly byRule = new Map<string, Matched>();
   private readonly byVerdict = new Map<string, Matched>();
+  /** Tools and servers that matched: the first LIMITS.gateMatches, and how many. */
+  private readonly gateMatches: GateMatch[] = [];
+  private matched = 0;
+  private accepted = 0;
 
   constructor(private readonly failOn: FailOn) {}
 
@@ -61,11 +72,54 @@ export class FailOnFold {
     return rules.has(f.rule);
   }
 
+  /** The tool's verdict when it fails the gate; an accepted one is counted apart. */
+  private failingVerdict(t: ToolReport): Verdict | undefined {
+    if (!this.failOn.verdicts.has(t.verdict)) return undefined;
+    if (t.accepted?.verdict === t.verdict) {
+      this.accepted++;
+      return undefined;
+    }
+    return t.verdict;
+  }
+
   add(s: ServerReport): void {
-    for (const f of [...s.tools.flatMap((t) => t.findings), ...s.findings])
-      if (this.fails(f)) add(this.byRule, f.rule, f.tool === undefined ? s.name : `${s.name}/${f.tool}`);
-    for (const t of s.tools)
-      if (this.failOn.verdicts.has(t.verdict)) add(this.byVerdict, t.verdict, `${s.name}/${t.name}`);
+    for (const t of s.tools) {
+      const rules = t.findings.filter((f) => this.fails(f)).map((f) => f.rule);
+      for (const rule of rules) add(this.byRule, rule, `${s.name}/${t.name}`);
+      const verdict = this.failingVerdict(t);
+      if (verdict) add(this.byVerdict, verdict, `${s.name}/${t.name}`);
+      if (verdict || rules.length > 0) this.keep({ server: s.name, tool: t.name, verdict, rules });
+    }
+    // The server's own findings: one match per tool they name (duplicate-tool-name), or the server alone.
+    const own = new Map<string | undefined, string[]>();
+    for (const f of s.findings.filter((x) => this.fails(x))) {
+      add(this.byRule, f.rule, f.tool === undefined ? s.name : `${s.name}/${f.tool}`);
+      own.set(f.tool, [...(own.get(f.tool) ?? []), f.rule]);
+    }
+    for (const [tool, rules] of own) this.keep({ server: s.name, tool, rules });
+  }
+
+  private keep({ server, tool, verdict, rules }: GateMatch): void {
+    this.matched++;
+    if (this.gateMatches.length >= LIMITS.gateMatches) return;
+    this.gateMatches.push({
+      server,
+      ...(tool === undefined ? {} : { tool }),
+      ...(verdict ? { verdict } : {}),
+      ...(rules && rules.length > 0 ? { rules: [...new Set(rules)] } : {}),
+    });
+  }
+
+  /** The report's `gate`: what matched, for SARIF and the Action's summary. */
+  gate(drift: Drift | undefined): Gate {
+    return {
+      failOn: words(this.failOn),
+      verdicts: [...this.failOn.verdicts],
+      matched: this.matched,
+      matches: this.gateMatches,
+      ...(this.failOn.drift && drift?.drifted ? { drift: true } : {}),
+      ...(this.accepted > 0 ? { accepted: this.accepted } : {}),
+    };
   }
 
   /**

@@ -7,7 +7,7 @@
  *  - tallies, which only look: the summary, the drift against --baseline, the --fail-on matches, the
  *    sandbox of each stdio server, the names --sarif-uri checks.
  * The first pass runs both, and the folds of later readers (PostProcessors.folds), and completes
- * the head (options.suppress, drift), which reporters write before the servers; every later pass
+ * the head (options.suppress, drift, gate), which reporters write before the servers; every later pass
  * (the reporters') runs the steps only.
  */
 import type { DriftFold } from '../compare/drift.js';
@@ -110,6 +110,7 @@ export async function postProcess(
   if (suppress) done = { ...done, options: { ...done.options, suppress: suppress.option() } };
   const found = drift?.drift();
   if (found) done = { ...done, drift: found };
+  if (tallies.failOn) done = { ...done, gate: tallies.failOn.gate(found) };
   function* later() {
     for (const s of servers()) yield step(s, false);
   }

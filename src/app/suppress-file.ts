@@ -30,7 +30,9 @@ export async function loadSuppress(flag: string | undefined): Promise<Suppressio
 }
 
 const label = (index: number, e: SuppressEntry) =>
-  msg`suppressions[${index}] (rule ${show.name(e.rule)}${e.tool ? msg`, tool ${show.name(e.tool)}` : ''}${e.server ? msg`, server ${show.name(e.server)}` : ''})`;
+  msg`suppressions[${index}] (${e.verdict ? msg`verdict ${e.verdict}` : msg`rule ${show.name(e.rule ?? '')}`}${e.tool ? msg`, tool ${show.name(e.tool)}` : ''}${e.server ? msg`, server ${show.name(e.server)}` : ''})`;
+
+const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`;
 
 /** After the fold: an expired entry is always said (it changed what the gate counts), an unused one unless -q. */
 export function tellSuppressions(file: string, outcome: SuppressOutcome, say: Say): void {
@@ -40,7 +42,7 @@ export function tellSuppressions(file: string, outcome: SuppressOutcome, say: Sa
       msg`${shown}: ${label(index, entry)} expired on ${entry.expires ?? ''}; it no longer applies (renew or remove it)`,
     );
   for (const { index, entry } of outcome.unused)
-    say.note(msg`warning: ${shown}: ${label(index, entry)} matched no finding`);
-  if (outcome.applied > 0)
-    say.note(msg`${outcome.applied} finding${outcome.applied === 1 ? '' : 's'} suppressed by ${shown}`);
+    say.note(msg`warning: ${shown}: ${label(index, entry)} matched no ${entry.verdict ? 'tool' : 'finding'}`);
+  if (outcome.applied > 0) say.note(msg`${plural(outcome.applied, 'finding')} suppressed by ${shown}`);
+  if (outcome.accepted > 0) say.note(msg`${plural(outcome.accepted, 'tool verdict')} accepted by ${shown}`);
 }

@@ -2,10 +2,12 @@
  * Suppressions (`--suppress FILE`, default `.idemscan-suppress.json`): findings a repository has
  * reviewed and accepts, each with its reason. A suppressed finding stays in the report with the
  * reason (SARIF marks it dismissed, with the justification, so code scanning shows it closed and
- * why), is dimmed by the reporters and is not counted by `--fail-on`. An entry past its `expires`
- * date no longer applies, and says so: a suppression is a decision to look again, not forever.
+ * why), is dimmed by the reporters and is not counted by `--fail-on`. An entry naming a tool's
+ * verdict (`{"verdict": "unprotected", "tool": ...}`) marks that tool `accepted` the same way:
+ * `--fail-on unprotected` no longer counts it, SARIF dismisses its result. An entry past its
+ * `expires` date no longer applies, and says so: a suppression is a decision to look again, not forever.
  */
-import type { Finding, ServerReport } from '../model/schema.js';
+import type { Finding, ServerReport, ToolReport } from '../model/schema.js';
 import { NameMatcher } from '../model/server-names.js';
 import { SuppressEntry, type Suppressions } from '../model/suppress.js';
 import { describeZodError } from '../model/zod-errors.js';
@@ -16,7 +18,7 @@ import { ReportFileError, SAVED_BOUNDS } from './read.js';
 export function entryLabel(entries: readonly unknown[], index: number): string {
   const e = entries[index];
   const o = e && typeof e === 'object' ? (e as Record<string, unknown>) : {};
-  const parts = (['rule', 'tool', 'server'] as const)
+  const parts = (['rule', 'verdict', 'tool', 'server'] as const)
     .filter((k) => typeof o[k] === 'string')
     .map((k) => `${k} ${String(o[k]).slice(0, 80)}`);
   return `suppressions[${index}]${parts.length ? ` (${parts.join(', ')})` : ''}`;
@@ -39,10 +41,10 @@ export function parseSuppressions(text: string, file: string, flag?: string): Su
   const list = wrapped ? (doc as { suppressions?: unknown }).suppressions : doc;
   if (!Array.isArray(list) || extra.length > 0) {
     throw fail(
-      `expected an array of {rule, tool?, server?, reason, expires?}, or {"suppressions": [...]}${extra.length ? ` (unknown field "${extra[0]!.slice(0, 80)}")` : ''}`,
+      `expected an array of {rule, tool?, server?, reason, expires?} or {verdict, tool, server?, reason, expires?}, or {"suppressions": [...]}${extra.length ? ` (unknown field "${extra[0]!.slice(0, 80)}")` : ''}`,
     );
   }
-  // Entry by entry: the message names the entry by what it says (rule, tool, server), not by a zod union's paths.
+  // Entry by entry: the message names the entry by what it says (rule or verdict, tool, server), not by a zod union's paths.
   const entries = list.map((raw, index) => {
     const parsed = SuppressEntry.safeParse(raw);
     if (!parsed.success)
@@ -58,9 +60,11 @@ export const today = (now = new Date()): string => now.toISOString().slice(0, 10
 export interface SuppressOutcome {
   /** Findings marked suppressed. */
   applied: number;
+  /** Tools whose verdict was marked accepted. */
+  accepted: number;
   /** Entries past their date, with their index: they no longer apply. */
   expired: { index: number; entry: SuppressEntry }[];
-  /** Entries that matched no finding (a typo, or a finding since fixed). */
+  /** Entries that matched no finding or tool (a typo, or a finding since fixed, a verdict since changed). */
   unused: { index: number; entry: SuppressEntry }[];
 }
 
@@ -82,6 +86,7 @@ export class SuppressFold {
   private readonly used = new Set<number>();
   private readonly expired: SuppressOutcome['expired'] = [];
   private applied = 0;
+  private accepted = 0;
   /** The file's base name, as the report's findings and options name it. */
   readonly file: string;
 
@@ -104,40 +109,57 @@ export class SuppressFold {
     });
   }
 
-  /** Marks the server's matching findings, in place, and returns it; `count: false` for a second pass over the same servers. */
+  /** The first active entry of the server that `matches`, counted as used when `count`. */
+  private hit(s: ServerReport, count: boolean, matches: (e: SuppressEntry) => boolean): SuppressEntry | undefined {
+    const hit = this.active.find((a) => matches(a.entry) && (!a.server || a.server.matches({ target: s.name })));
+    if (hit && count) this.used.add(hit.index);
+    return hit?.entry;
+  }
+
+  /** The mark's reason, date and file, as a finding's `suppressed` and a tool's `accepted` hold them. */
+  private why(e: SuppressEntry): { reason: string; expires?: string; file: string } {
+    return { reason: e.reason, ...(e.expires ? { expires: e.expires } : {}), file: this.file };
+  }
+
+  /** Marks the server's matching findings and accepted verdicts, in place, and returns it; `count: false` for a second pass over the same servers. */
   mark(s: ServerReport, count = true): ServerReport {
     const mark = (f: Finding) => {
       if (f.suppressed) return;
-      const hit = this.active.find(
-        (a) =>
-          a.entry.rule === f.rule &&
-          (a.entry.tool === undefined || f.tool === a.entry.tool) &&
-          (!a.server || a.server.matches({ target: s.name })),
-      );
+      const hit = this.hit(s, count, (e) => e.rule === f.rule && (e.tool === undefined || f.tool === e.tool));
       if (!hit) return;
-      f.suppressed = {
-        reason: hit.entry.reason,
-        ...(hit.entry.expires ? { expires: hit.entry.expires } : {}),
-        file: this.file,
-      };
-      if (!count) return;
-      this.applied++;
-      this.used.add(hit.index);
+      f.suppressed = this.why(hit);
+      if (count) this.applied++;
+    };
+    const accept = (t: ToolReport) => {
+      if (t.accepted) return;
+      const hit = this.hit(s, count, (e) => e.verdict === t.verdict && e.tool === t.name);
+      if (!hit) return;
+      t.accepted = { verdict: t.verdict, ...this.why(hit) };
+      if (count) this.accepted++;
     };
     s.findings.forEach(mark);
-    for (const t of s.tools) t.findings.forEach(mark);
+    for (const t of s.tools) {
+      t.findings.forEach(mark);
+      accept(t);
+    }
     return s;
   }
 
   /** After the last server: what was marked, and the entries that expired or matched nothing. */
   outcome(): SuppressOutcome {
     const unused = this.active.filter((a) => !this.used.has(a.index)).map(({ index, entry }) => ({ index, entry }));
-    return { applied: this.applied, expired: this.expired, unused };
+    return { applied: this.applied, accepted: this.accepted, expired: this.expired, unused };
   }
 
-  /** The report's `options.suppress`. */
-  option(): { file: string; entries: number; applied: number; expired: number } {
-    const { file } = this;
-    return { file, entries: this.suppressions.entries.length, applied: this.applied, expired: this.expired.length };
+  /** The report's `options.suppress` (`accepted` only when a verdict was: older reports' shape otherwise). */
+  option(): { file: string; entries: number; applied: number; expired: number; accepted?: number } {
+    const { file, accepted } = this;
+    return {
+      file,
+      entries: this.suppressions.entries.length,
+      applied: this.applied,
+      expired: this.expired.length,
+      ...(accepted > 0 ? { accepted } : {}),
+    };
   }
 }

@@ -6,7 +6,7 @@
  * findings are reported in and SARIF lists its rules: the rules as they run, then the findings
  * made while connecting and listing.
  */
-import type { Severity } from './schema-base.js';
+import type { Severity, Verdict } from './schema-base.js';
 
 /** What the docs, SARIF and `--fail-on` know of a rule (catalogue.ts), and of a profile's requirement. */
 export interface RuleInfo {
@@ -231,4 +231,21 @@ export function ruleEntry(id: RuleId): RuleEntry {
 /** Where a rule stands in the catalogue: the order its findings are reported in. */
 export function ruleOrder(id: RuleId): number {
   return CATALOGUE.indexOf(ruleEntry(id));
+}
+
+/**
+ * `--fail-on <verdict>` is no finding (a verdict is not a rule), but code scanning needs a rule for
+ * each tool it matched: `verdict/<verdict>`, error, one page for all five (docs/rules/verdict.md).
+ */
+const VERDICT_TITLES = {
+  'read-only': 'The tool is read-only, a verdict --fail-on names',
+  'protocol-keyed': 'The tool is protocol-keyed, a verdict --fail-on names',
+  keyed: 'The tool is keyed, a verdict --fail-on names',
+  idempotent: 'The tool is retry-safe only by idempotentHint, a verdict --fail-on names',
+  unprotected: 'A retry of the tool may repeat its effect (unprotected), a verdict --fail-on names',
+} as const satisfies Record<Verdict, string>;
+
+/** The SARIF rule of the tools a `--fail-on` verdict matched. */
+export function verdictRule(verdict: Verdict): RuleInfo & { docs: string } {
+  return { id: `verdict/${verdict}`, severity: 'error', title: VERDICT_TITLES[verdict], docs: 'verdict' };
 }

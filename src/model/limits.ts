@@ -41,6 +41,8 @@ export const LIMITS = {
   capabilitiesJson: 16_000,
   /** A key argument's JSONPath. */
   keyPathChars: 512,
+  /** The tools (and servers) `--fail-on` matched that the report's `gate.matches` names; the rest are counted. */
+  gateMatches: 50,
   /** An error's words in a failure message. */
   errorChars: 500,
   /** A JSON-RPC error's message, or a server's stderr tail, quoted in a failure or finding. */

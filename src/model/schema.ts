@@ -8,6 +8,7 @@ import { DiffDocument } from './diff.js';
 import { docsProblem } from './rule-pages.js';
 import { Confidence, Severity, Summary, Verdict } from './schema-base.js';
 import { ToolProbe } from './probe-schema.js';
+import { Gate } from './gate.js';
 
 export { Confidence, Severity, Summary, Verdict, WeightedShare, WeightedSummary } from './schema-base.js';
 import { SCHEMA_VERSION } from './schema-version.js';
@@ -75,6 +76,21 @@ export const ToolReport = z.object({
   findings: z.array(Finding),
   /** `idemscan probe` only: the lost-response experiment on this tool (docs/PROBE.md). */
   probe: ToolProbe.optional(),
+  /**
+   * Set by `--suppress` (compare/suppress.ts) when an entry names this tool's verdict: reviewed and
+   * accepted, so `--fail-on <verdict>` does not count the tool; SARIF shows its result dismissed.
+   */
+  accepted: z
+    .object({
+      /** The verdict accepted (the tool's `verdict` when the report was made). */
+      verdict: Verdict,
+      reason: z.string(),
+      /** The entry's `expires` date (YYYY-MM-DD), when it has one. */
+      expires: z.string().optional(),
+      /** The suppression file (base name). */
+      file: z.string().optional(),
+    })
+    .optional(),
 });
 
 export const Failure = z.object({
@@ -287,7 +303,15 @@ export const ReportOptions = loose({
   shard: loose({ index: z.number(), count: z.number() }).optional(),
   /** `merge`: the shard files this report was made of. */
   mergedFrom: z.array(z.string()).optional(),
-  suppress: loose({ file: z.string(), entries: z.number(), applied: z.number(), expired: z.number() }).optional(),
+  suppress: loose({
+    file: z.string(),
+    entries: z.number(),
+    /** Findings suppressed. */
+    applied: z.number(),
+    expired: z.number(),
+    /** Tools whose verdict an entry accepted (`verdict` entries); absent when none. */
+    accepted: z.number().optional(),
+  }).optional(),
   probe: loose({ tools: z.array(z.string()) }).optional(),
 });
 
@@ -318,6 +342,8 @@ export const Report = z.object({
   drift: Drift.optional(),
   /** The trend since an earlier report (`report --compare`, `merge --compare`; compare/trend.ts). */
   comparedWith: ComparedWith.optional(),
+  /** What `--fail-on` matched (model/gate.ts); absent without --fail-on. */
+  gate: Gate.optional(),
 });
 
 export type FailureKind = z.infer<typeof FailureKind>;
@@ -334,6 +360,7 @@ export type DriftChange = z.infer<typeof DriftChange>;
 export type Drift = z.infer<typeof Drift>;
 export type ProfileUse = z.infer<typeof ProfileUse>;
 export type Report = z.infer<typeof Report>;
+export type { Gate, GateMatch } from './gate.js';
 
 export function reportJsonSchema(): unknown {
   return z.toJSONSchema(Report, { target: 'draft-2020-12', io: 'output' });

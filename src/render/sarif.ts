@@ -9,15 +9,18 @@
  * file in CI does. A target with no file (an `audit` of a command line) has nothing better than a
  * URL for HTTP servers, or the placeholder `mcp-server/<name>`: GitHub keeps such alerts but can
  * show no code for them. `--sarif-uri NAME=PATH` names the server's source file instead. Fingerprints come from server, tool, rule and evidence, not from file
- * contents, so an alert survives edits to the target file.
+ * contents, so an alert survives edits to the target file. `--fail-on` verdicts (report.gate) add a
+ * result per tool with that verdict, rule `verdict/<verdict>`, dismissed when a suppression accepted it.
  */
 import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Location, Log, ReportingDescriptor, Result } from 'sarif';
 import { TOOL_NAME, TOOL_VERSION } from '../model/version.js';
+import { verdictRule } from '../model/catalogue.js';
 import { httpsDocs, ownPage, reportRules, ruleDocUrl, rulePage, type DocumentedRule } from '../model/rule-pages.js';
-import type { Finding, Report, ServerReport, Severity } from '../model/schema.js';
+import type { Finding, Report, ServerReport, Severity, ToolReport, Verdict } from '../model/schema.js';
+import { VERDICT } from '../model/verdicts.js';
 import { visibleText } from './terminal.js';
 import type { RenderOptions, Reporter, SarifUris } from './types.js';
 import { probeSarifResults, probeSarifRules } from './probe-view.js';
@@ -129,9 +132,7 @@ function result(
   uris: SarifUris | undefined,
 ): Result {
   const fullyQualifiedName = f.tool === undefined ? server.name : `${server.name}/${f.tool}`;
-  const fingerprint = createHash('sha256')
-    .update(JSON.stringify([server.name, f.tool ?? '', f.rule, f.evidence ?? '']))
-    .digest('hex');
+  const fingerprint = fingerprintOf([server.name, f.tool ?? '', f.rule, f.evidence ?? '']);
   const tool = f.tool === undefined ? undefined : server.tools.find((t) => t.name === f.tool);
   const index = ruleIndex.get(f.rule);
   return {
@@ -147,7 +148,7 @@ function result(
         ],
       },
     ],
-    partialFingerprints: { 'idemscanFinding/v1': fingerprint.slice(0, 32) },
+    partialFingerprints: { 'idemscanFinding/v1': fingerprint },
     // A reviewed finding (--suppress): still a result, so code scanning shows it dismissed, with the reason.
     ...(f.suppressed
       ? { suppressions: [{ kind: 'external' as const, justification: messageText(f.suppressed.reason) }] }
@@ -160,6 +161,54 @@ function result(
       ...(f.fix ? { fix: f.fix } : {}),
     },
   };
+}
+
+const fingerprintOf = (parts: string[]) =>
+  createHash('sha256').update(JSON.stringify(parts)).digest('hex').slice(0, 32);
+
+/** A tool a `--fail-on` verdict matched: a result of the verdict's rule, dismissed when its verdict was accepted. */
+function verdictResult(
+  server: ServerReport,
+  t: ToolReport,
+  ruleIndex: number,
+  cwd: string,
+  uris: SarifUris | undefined,
+): Result {
+  const fullyQualifiedName = `${server.name}/${t.name}`;
+  const ruleId = verdictRule(t.verdict).id;
+  const accepted = t.accepted?.verdict === t.verdict ? t.accepted : undefined;
+  return {
+    ruleId,
+    ruleIndex,
+    level: 'error',
+    message: {
+      text: messageText(
+        `${fullyQualifiedName}: verdict ${t.verdict} (${VERDICT[t.verdict].meaning}), which --fail-on names`,
+      ),
+    },
+    locations: [
+      {
+        physicalLocation: artifactOf(server, cwd, uris),
+        logicalLocations: [{ name: t.name, fullyQualifiedName, kind: 'function' }],
+      },
+    ],
+    partialFingerprints: { 'idemscanFinding/v1': fingerprintOf([server.name, t.name, ruleId, '']) },
+    ...(accepted ? { suppressions: [{ kind: 'external' as const, justification: messageText(accepted.reason) }] } : {}),
+    properties: { server: server.name, tool: t.name, verdict: t.verdict },
+  };
+}
+
+/** The verdicts `--fail-on` named, once each (a saved report is anyone's text). */
+const gateVerdicts = (report: Report): Verdict[] => [...new Set(report.gate?.verdicts ?? [])];
+
+/** Every tool whose verdict `--fail-on` names (report.gate), in report order; `firstIndex`: the first verdict rule's index. */
+function verdictResults(report: Report, firstIndex: number, cwd: string, uris: SarifUris | undefined): Result[] {
+  const verdicts = gateVerdicts(report);
+  return report.servers.flatMap((s) =>
+    s.tools
+      .filter((t) => verdicts.includes(t.verdict))
+      .map((t) => verdictResult(s, t, firstIndex + verdicts.indexOf(t.verdict), cwd, uris)),
+  );
 }
 
 export function toSarif(report: Report, cwd = process.cwd(), options: RenderOptions = {}): Log {
@@ -175,6 +224,10 @@ export function toSarif(report: Report, cwd = process.cwd(), options: RenderOpti
   results.push(
     ...probeSarifResults(report, (name) => artifactOf(byName.get(name)!, cwd, options.sarifUris), catalogue.length),
   );
+  // `--fail-on <verdict>`: its rules after the probe's, so neither moves the other's indexes.
+  const probeRules = probeSarifRules(report);
+  const verdictRules = gateVerdicts(report).map((v) => descriptor(verdictRule(v), base));
+  results.push(...verdictResults(report, catalogue.length + probeRules.length, cwd, options.sarifUris));
   const failed = report.servers.filter((s) => s.status === 'failed');
   return {
     $schema: 'https://json.schemastore.org/sarif-2.1.0.json',
@@ -186,7 +239,7 @@ export function toSarif(report: Report, cwd = process.cwd(), options: RenderOpti
             name: TOOL_NAME,
             version: TOOL_VERSION,
             ...(information ? { informationUri: information } : {}),
-            rules: [...catalogue.map((r) => descriptor(r, base)), ...probeSarifRules(report)],
+            rules: [...catalogue.map((r) => descriptor(r, base)), ...probeRules, ...verdictRules],
           },
         },
         invocations: [

@@ -2,8 +2,8 @@
  * The GitHub Action (action.yml, issue 18 item 1), run as a runner runs it (test/helpers/action-runner.ts):
  * its bash steps with GITHUB_OUTPUT, GITHUB_STEP_SUMMARY, RUNNER_TEMP and GITHUB_WORKSPACE, against
  * the real rules fixture server and saved tool lists. The gate's exit code fails the job after the
- * SARIF upload, the summary holds the verdicts and findings, and no server text becomes a
- * workflow command in the log or the summary.
+ * SARIF upload, the summary holds the verdicts and findings, names each tool the gate matched (or
+ * the error line on exit 2 and 3), and no server text becomes a workflow command in the log or the summary.
  */
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -126,6 +126,59 @@ describe('action.yml', () => {
     expect(step(r, 'Upload SARIF to code scanning').outcome).toBe('skipped');
     expect(r.failed).toBe(false);
     expect(r.summary).toMatch(/^## idemscan: passed\n/);
+  }, 60_000);
+
+  it('the summary names every tool the gate matched, up to a bound, and the tools a suppression accepted', async () => {
+    const tool = (name: string, annotations?: unknown) => ({ name, inputSchema: { type: 'object' }, annotations });
+    const tools = [
+      tool('bad_hint', { readOnlyHint: 'yes' }),
+      ...Array.from({ length: 59 }, (_, i) => tool(`write_${i}`, { readOnlyHint: false })),
+      tool('create_order', { readOnlyHint: false }),
+    ];
+    writeFileSync(path.join(workspace, 'many.json'), JSON.stringify({ serverInfo: { name: 'shop' }, tools }));
+    writeFileSync(
+      path.join(workspace, 'accept.json'),
+      JSON.stringify([{ verdict: 'unprotected', tool: 'create_order', reason: 'deduplicated by cart id' }]),
+    );
+    const r = await run({ tools: 'many.json', 'fail-on': 'error,unprotected', suppress: 'accept.json' });
+    expect(r.outputs['exit-code']).toBe('1');
+    expect(r.summary).toMatch(
+      /^## idemscan: failed: `--fail-on error,unprotected` matched .*\n\nWhat the gate matched \(60\):\n\n/,
+    );
+    expect(r.summary).toContain('- shop / bad\\_hint: verdict unprotected; rule malformed-hint\n');
+    const lines = r.summary.split('\n').filter((l) => l.startsWith('- shop / '));
+    expect(lines).toHaveLength(50);
+    expect(lines.at(-1)).toBe('- shop / write\\_48: verdict unprotected');
+    expect(r.summary).toContain('- +10 more (the JSON report has every finding and verdict)\n');
+    expect(r.summary).toContain('\n1 tool accepted by accept.json (a reviewed verdict, not counted).\n');
+    expect(r.summary).not.toContain('create\\_order: verdict');
+    expect(r.summary).toContain('## Verdicts'); // then the Markdown report, as before
+    const sarif = JSON.parse(readFileSync(r.outputs['sarif-file']!, 'utf8'));
+    const results = sarif.runs[0].results.filter((x: { ruleId: string }) => x.ruleId === 'verdict/unprotected');
+    expect(results).toHaveLength(61);
+    expect(
+      results
+        .filter((x: { suppressions?: unknown }) => x.suppressions)
+        .map((x: { properties: { tool: string } }) => x.properties.tool),
+    ).toEqual(['create_order']);
+    onlyMarkers(r.log);
+  }, 60_000);
+
+  it('a summary for exit 2 carries the error line; for exit 3 why each server failed', async () => {
+    const missing = await run({ tools: 'no-such-tools.json' });
+    expect(missing.outputs['exit-code']).toBe('2');
+    expect(missing.summary).toBe(
+      '## idemscan: could not check (exit 2)\n\n> idemscan: --tools no-such-tools.json: cannot read: no such file (ENOENT)\n\n',
+    );
+    expect(missing.log).toContain('idemscan: --tools no-such-tools.json: cannot read'); // still in the log too
+    const usage = await run({ tools: 'tools.json', args: '--bogus' });
+    expect(usage.summary).toContain("\n> error: unknown option '--bogus'\n");
+    const dead = await run({ audit: path.join(workspace, 'no-such-server') });
+    expect(dead.outputs['exit-code']).toBe('3');
+    expect(dead.summary).toMatch(
+      /^## idemscan: failed: every target failed to be scanned\n\n- no-such-server: spawn: cannot start .*ENOENT\n/,
+    );
+    onlyMarkers(dead.log);
   }, 60_000);
 
   it('could not check (no target given): exit 2, not 1, and no upload', async () => {

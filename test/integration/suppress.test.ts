@@ -1,9 +1,10 @@
 /**
- * `--suppress` (issue 18, item 4) on the rules fixture, a real server: a suppressed finding stays
+ * `--suppress` (issue 18, item 4; verdict entries, issue 28) on the rules and payments fixtures, real servers: a suppressed finding stays
  * in the JSON with its reason, is a SARIF result with an external suppression and its
  * justification, is not counted by --fail-on, is dimmed on a terminal and in HTML; an expired
  * entry no longer applies and says so; an entry without a reason is a usage error naming it; the
  * default file is read when present. Every SARIF run declares every rule, with stable fingerprints.
+ * An entry naming a tool's verdict accepts it: `--fail-on unprotected` passes, SARIF dismisses it.
  */
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -157,6 +158,104 @@ describe('--suppress', () => {
     const audited = Report.parse(JSON.parse(one.stdout)).servers[0]!;
     expect(audited.name).toBe('mine');
     expect(audited.tools.find((t) => t.name === 'bad_hint')!.findings[0]!.suppressed?.reason).toBe('reviewed for mine');
+  });
+
+  it('accepts a reviewed verdict per tool: --fail-on unprotected passes, the report and SARIF say why, the rest still fail', async () => {
+    // The payments fixture: four unprotected tools (send_email, rotate_api_key, toggle_feature, submit_order).
+    const payments = ['--', process.execPath, FIXTURES.legacyStdio];
+    const gate = (args: string[]) =>
+      idemscan(['audit', '--probe-timeout', '500', '--fail-on', 'unprotected', ...args, ...payments], { cwd: dir });
+    const unprotected = ['send_email', 'rotate_api_key', 'toggle_feature', 'submit_order'];
+
+    const before = await gate(['--format', 'json,sarif', '--out', 'v0', '-q']);
+    expect(before.exitCode).toBe(1);
+    expect(before.stderr).toContain(
+      `unprotected (4 tools): ${unprotected.map((t) => `legacy-payments/${t}`).join(', ')}`,
+    );
+    const open = readJson('v0/report.sarif').runs[0];
+    expect(sarifValidator()(readJson('v0/report.sarif')), JSON.stringify(sarifValidator().errors)).toBe(true);
+    const verdictRule = open.tool.driver.rules.at(-1);
+    expect(verdictRule).toMatchObject({ id: 'verdict/unprotected', defaultConfiguration: { level: 'error' } });
+    expect(verdictRule.help.text).toContain('How to accept a reviewed tool');
+    const verdictResults = (run: typeof open) =>
+      (
+        run.results as {
+          ruleId: string;
+          ruleIndex: number;
+          level: string;
+          properties: { tool: string };
+          suppressions?: unknown[];
+        }[]
+      ).filter((r) => r.ruleId === 'verdict/unprotected');
+    expect(verdictResults(open).map((r) => [r.properties.tool, r.level, r.ruleIndex, r.suppressions])).toEqual(
+      unprotected.map((t) => [t, 'error', open.tool.driver.rules.length - 1, undefined]),
+    );
+
+    write('verdicts.json', {
+      suppressions: [
+        ...unprotected.slice(0, 3).map((tool) => ({ verdict: 'unprotected', tool, reason: `${tool} reviewed` })),
+        {
+          verdict: 'unprotected',
+          tool: 'submit_order',
+          server: 'legacy-payments',
+          reason: 'until v2',
+          expires: '2999-12-31',
+        },
+        { verdict: 'unprotected', tool: 'create_payment', reason: 'it is keyed: matches nothing' },
+      ],
+    });
+    const after = await gate(['--suppress', 'verdicts.json', '--format', 'json,sarif', '--out', 'v1']);
+    expect(after.exitCode, after.stderr).toBe(0);
+    expect(after.stderr).toContain(
+      'warning: verdicts.json: suppressions[4] (verdict unprotected, tool create_payment) matched no tool',
+    );
+    expect(after.stderr).toContain('4 tool verdicts accepted by verdicts.json');
+    const report = Report.parse(readJson('v1/report.json'));
+    expect(report.servers[0]!.tools.find((t) => t.name === 'submit_order')!.accepted).toEqual({
+      verdict: 'unprotected',
+      reason: 'until v2',
+      expires: '2999-12-31',
+      file: 'verdicts.json',
+    });
+    expect(report.options.suppress).toEqual({ file: 'verdicts.json', entries: 5, applied: 0, expired: 0, accepted: 4 });
+    expect(report.gate).toEqual({
+      failOn: ['unprotected'],
+      verdicts: ['unprotected'],
+      matched: 0,
+      matches: [],
+      accepted: 4,
+    });
+    expect(sarifValidator()(readJson('v1/report.sarif')), JSON.stringify(sarifValidator().errors)).toBe(true);
+    const dismissed = readJson('v1/report.sarif').runs[0];
+    expect(verdictResults(dismissed).map((r) => [r.properties.tool, r.suppressions])).toEqual(
+      unprotected.map((t, i) => [t, [{ kind: 'external', justification: i < 3 ? `${t} reviewed` : 'until v2' }]]),
+    );
+
+    // An expired entry no longer accepts: its tool fails the gate again, and the warning says so.
+    write('expired.json', [{ verdict: 'unprotected', tool: 'send_email', reason: 'old', expires: '2020-01-31' }]);
+    const expired = await gate(['--suppress', 'expired.json', '--json', '-']);
+    expect(expired.exitCode).toBe(1);
+    expect(expired.stderr).toContain('suppressions[0] (verdict unprotected, tool send_email) expired on 2020-01-31');
+    expect(Report.parse(JSON.parse(expired.stdout)).gate?.matched).toBe(4);
+  });
+
+  it('a verdict entry names its tool, and never a rule too: usage errors naming the file and the entry', async () => {
+    const bad = async (entries: unknown[]) => {
+      write('bad.json', entries);
+      const r = await audit(['--suppress', 'bad.json', '-q', '--out', 'g']);
+      expect(r.exitCode).toBe(2);
+      return r.stderr;
+    };
+    expect(await bad([{ verdict: 'unprotected', rule: 'missing-annotations', tool: 'x', reason: 'r' }])).toContain(
+      '--suppress bad.json: invalid suppression suppressions[0] (rule missing-annotations, verdict unprotected, tool x): verdict: an entry names a rule or a verdict, not both',
+    );
+    expect(await bad([{ verdict: 'unprotected', reason: 'r' }])).toContain(
+      'invalid suppression suppressions[0] (verdict unprotected): tool: required with a verdict',
+    );
+    expect(await bad([{ verdict: 'unsafe', tool: 'x', reason: 'r' }])).toContain(
+      'invalid suppression suppressions[0] (verdict unsafe, tool x): verdict: Invalid option',
+    );
+    expect(await bad([{ tool: 'x', reason: 'r' }])).toContain('rule: required: a rule id, or a verdict with its tool');
   });
 
   it('reads .idemscan-suppress.json when present; an entry without a reason is a usage error naming it', async () => {

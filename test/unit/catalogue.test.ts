@@ -1,7 +1,8 @@
 /** The rule catalogue is the one source of rule ids and severities (src/model/catalogue.ts). */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { CATALOGUE, RULE, ruleEntry } from '../../src/model/catalogue.js';
+import { CATALOGUE, RULE, ruleEntry, verdictRule } from '../../src/model/catalogue.js';
+import { Verdict } from '../../src/model/schema.js';
 import { finding } from '../../src/model/finding.js';
 import { RULES } from '../../src/classify/rules/index.js';
 
@@ -33,6 +34,18 @@ describe('rule catalogue', () => {
       expect(e.summary, e.id).toMatch(/^[a-z`].{10,200}\.$/i);
       expect(e.summary, e.id).not.toContain('\n');
     }
+  });
+
+  it('gives every verdict a --fail-on rule for SARIF, verdict/<verdict>, on the one page that lists them all', () => {
+    const page = readFileSync(new URL('../../docs/rules/verdict.md', import.meta.url), 'utf8');
+    for (const v of Verdict.options) {
+      const r = verdictRule(v);
+      expect(r).toMatchObject({ id: `verdict/${v}`, severity: 'error', docs: 'verdict' });
+      expect(r.title).toContain(v === 'idempotent' ? 'idempotentHint' : v);
+      expect(page).toContain(`| \`verdict/${v}\` |`);
+      expect(CATALOGUE.some((e) => e.id === r.id)).toBe(false); // no finding has it: without a verdict in --fail-on, SARIF lists none
+    }
+    expect(page).toContain('**Severity:** error');
   });
 
   it('agrees with the severity each page states', () => {
