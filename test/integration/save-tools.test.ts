@@ -10,7 +10,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { Report, type ServerReport } from '../../src/model/schema.js';
+import { fileURLToPath } from 'node:url';
 import { FIXTURES, startHttpFixture, type HttpFixture } from '../fixtures/index.js';
+import { runAction } from '../helpers/action-runner.js';
 import { idemscan } from '../helpers/cli.js';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'idemscan-save-tools-'));
@@ -119,6 +121,21 @@ describe('audit --save-tools, read back by --tools', () => {
     expect((file.protocol as { era: string }).era).toBe('modern');
     expect(essence({ ...saved.servers[0]!, name: 'payments' })).toEqual(essence(live.servers[0]!));
     expect(live.servers[0]!.tools.length).toBeGreaterThan(0);
+  });
+
+  it("the Action's tools: input reads the file back to the live audit's verdicts and findings", async () => {
+    // After the first test wrote findings.json: the Action's run step, as a runner runs it, on a copy in its workspace.
+    const workspace = mkdtempSync(path.join(os.tmpdir(), 'idemscan-save-tools-action-'));
+    writeFileSync(path.join(workspace, 'tools.json'), readFileSync(path.join(dir, 'findings.json')));
+    const root = fileURLToPath(new URL('../../', import.meta.url));
+    const r = await runAction(root, {
+      inputs: { tools: 'tools.json', sarif: 'false' },
+      workspace,
+      usesOutputs: { cache: { 'cache-hit': 'true' } },
+    });
+    expect(r.outputs['exit-code']).toBe('1'); // the fixture's findings match the default fail-on: error
+    const action = Report.parse(JSON.parse(readFileSync(r.outputs['report-file']!, 'utf8')));
+    expect(essence(action.servers[0]!)).toEqual(essence(readReport('findings-live').servers[0]!));
   });
 
   it('writes no secret of the launch that the server echoes back, and says when the list was not whole', async () => {
