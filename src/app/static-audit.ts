@@ -7,6 +7,7 @@ import { InputError } from '../model/input-error.js';
 import { bounded } from '../model/bounds.js';
 import type { Report } from '../model/schema.js';
 import { msg, show } from '../render/message.js';
+import { savedFromReport } from '../targets/report-tools.js';
 import type { Target } from '../targets/types.js';
 
 const NOT_SAVED =
@@ -28,9 +29,10 @@ export async function staticTargets(
     import('../targets/load.js'),
     import('../targets/saved-tools.js'),
   ]);
+  let large: Report | undefined;
   const text = await readBounded(file, '--tools').catch(async (err: unknown) => {
     // A census report may be larger than any tools list: read as a report, or the error stands.
-    if ((err as { kind?: string }).kind === 'too-large' && (await report(file))) return undefined;
+    if ((err as { kind?: string }).kind === 'too-large' && (large = await report(file))) return undefined;
     throw err;
   });
   const saved = text === undefined ? undefined : savedTargets(text, file);
@@ -39,7 +41,7 @@ export async function staticTargets(
       field: '--server',
       file,
     });
-  const targets = saved ?? [await reportTarget(file, text, flags.server)];
+  const targets = saved ?? [reportTarget(file, large ?? (await report(file, text)), flags.server)];
   // --name names the server of a one-result file, as it does a command's.
   if (flags.name !== undefined && targets.length === 1) targets[0]!.name = flags.name;
   return targets;
@@ -57,8 +59,7 @@ async function report(file: string, text?: string): Promise<Report | undefined> 
 }
 
 /** The one server of a report to audit: the only one, or the one `--server` names; it must have been listed. */
-async function reportTarget(file: string, text: string | undefined, name: string | undefined): Promise<Target> {
-  const found = await report(file, text);
+function reportTarget(file: string, found: Report | undefined, name: string | undefined): Target {
   if (!found) throw new InputError(NOT_SAVED, { field: '--tools', file });
   const { servers } = found;
   const fail = (why: string) => new InputError(why, { field: name === undefined ? '--tools' : '--server', file });
@@ -80,6 +81,5 @@ async function reportTarget(file: string, text: string | undefined, name: string
       `server ${JSON.stringify(bounded(server.name, 60))} failed in this report (${why}): it has no tools list to audit`,
     );
   }
-  const { savedFromReport } = await import('../targets/report-tools.js');
   return { name: server.name, source: file, kind: 'saved', transport: 'static', saved: savedFromReport(server) };
 }

@@ -223,6 +223,23 @@ describe('audit --tools of a report idemscan wrote', () => {
     }
   });
 
+  it('a report larger than any tools list (16 MiB) is still read, as a report', async () => {
+    const doc = JSON.parse(readFileSync(path.join(dir, 'server-live/report.json'), 'utf8')) as Record<string, unknown>;
+    // An unknown top-level key: the schema drops it, and the file is past the bound of a tools list.
+    writeFileSync(path.join(dir, 'large.json'), JSON.stringify({ ...doc, padding: 'x'.repeat(17 * 1024 * 1024) }));
+    const r = await run(['audit', '--tools', 'large.json', '-q', '--out', 'large'], { PATH: '' });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(judged(readReport('large').servers[0]!)).toEqual(judged(readReport('server-live').servers[0]!));
+    // A file that large that is no report keeps the tools list's own error.
+    writeFileSync(
+      path.join(dir, 'large-list.json'),
+      JSON.stringify({ tools: [], padding: 'x'.repeat(17 * 1024 * 1024) }),
+    );
+    const big = await run(['audit', '--tools', 'large-list.json', '-q', '--out', 'x']);
+    expect(big.exitCode).toBe(2);
+    expect(big.stderr).toMatch(/--tools large-list\.json: .*larger/);
+  });
+
   it('of a scan with several servers, --server picks one; without it, or for a failed one, a usage error says why', async () => {
     const list = {
       servers: [
