@@ -118,9 +118,16 @@ export async function scanTargets(files: string[], flags: ScanInputFlags, say: S
 }
 
 /** `audit`: the one server of the command line, or the saved tools/list results of `--tools`. */
-export async function auditTargets(words: string[], flags: ServerFlags & { tools?: string }): Promise<Target[]> {
-  if (flags.tools === undefined) return [auditTarget(words, flags)];
-  return (await import('./static-audit.js')).staticTargets(flags.tools, words, flags.name);
+export async function auditTargets(
+  words: string[],
+  flags: ServerFlags & { tools?: string; server?: string },
+): Promise<Target[]> {
+  if (flags.tools === undefined) {
+    if (flags.server !== undefined)
+      throw new InputError('--server picks a server of a report: give it with --tools report.json');
+    return [auditTarget(words, flags)];
+  }
+  return (await import('./static-audit.js')).staticTargets(flags.tools, words, flags);
 }
 
 /** Which run: its writer and what only some runs have. */
@@ -132,6 +139,8 @@ export interface RunKind {
   nameFromServerInfo?: boolean;
   /** The URL the command itself names (`audit URL`), the one server --client-id is for. */
   named?: string;
+  /** `audit --save-tools FILE`: the tools list the server answers, written to FILE. */
+  saveTools?: string;
 }
 
 /**
@@ -152,9 +161,10 @@ export async function runSettings(
   const baseline = await checkScan(files, { ...flags, drift: checked.failOn?.drift }, manyInMemory);
   const oauth = oauthScanOptions(flags, kind.named, signIn); // and a --client-secret-env variable that is not set
   const { suppress, failOn, sarifUris } = checked;
+  const saveTools = kind.saveTools === undefined ? undefined : await toolsSaver(kind.saveTools, targets);
   return {
     targets,
-    options: { ...scanOptions(flags, checked, kind), oauth },
+    options: { ...scanOptions(flags, checked, kind), oauth, visit: saveTools?.visit },
     writer: kind.writer,
     files,
     render: { rulesBaseUrl: flags.rulesBaseUrl, sarifUris },
@@ -162,7 +172,18 @@ export async function runSettings(
     // `scan` spools each server to --out as it finishes (flat memory, --resume); audit and lock keep one report.
     spool: kind.writer === 'scan' ? spoolSettings(flags) : undefined,
     lock: flags.lock,
+    saveTools,
   };
+}
+
+/** `--save-tools`: checked before the scan (a live server, a file that can be written); its visit keeps what is sent. */
+async function toolsSaver(file: string, targets: Target[]) {
+  const { checkSaveTools, ToolsSaver } = await import('./save-tools.js');
+  await checkSaveTools(
+    file,
+    targets.some((t) => t.transport === 'static'),
+  );
+  return new ToolsSaver(file);
 }
 
 /** The scan's options from the flags (the signal, progress and OAuth are the run's). */

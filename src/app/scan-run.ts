@@ -10,13 +10,15 @@ import type { FoldMaker, ReportHead, ReportStream } from '../model/report-head.j
 import type { Shown } from '../model/shown.js';
 import type { SpoolRun } from '../model/spool-schema.js';
 import type { RenderOptions } from '../render/types.js';
-import { scanInto, type ScanOptions } from '../scan.js';
+import { scanInto } from '../scan.js';
+import type { InternalScanOptions } from '../scan-options.js';
 import { MemorySink } from '../spool/sink.js';
 import type { Target } from '../targets/types.js';
 import { postProcess, type PostProcessors, type Processed } from './post-process.js';
 import type { Say } from './say.js';
 import type { Baseline, LockSettings } from './baseline.js';
 import { checkReportFiles, writeReports, type ReportFiles } from './write-reports.js';
+import type { ToolsSaver } from './save-tools.js';
 
 /** What a run tells its caller besides lines to show. */
 export interface ScanEvents extends Say {
@@ -36,7 +38,8 @@ export interface Interruption {
 
 export interface ScanRunSettings {
   targets: Target[];
-  options: ScanOptions;
+  /** `visit`: what is done with the live server (`audit --save-tools` keeps what it sent). */
+  options: InternalScanOptions;
   writer: 'scan' | 'audit' | 'lock';
   files: ReportFiles;
   render: Pick<RenderOptions, 'rulesBaseUrl' | 'sarifUris'>;
@@ -45,6 +48,8 @@ export interface ScanRunSettings {
   spool?: { resume: boolean; cacheDir: string; run: SpoolRun };
   /** `lock`: the lock file to write. */
   lock?: string;
+  /** `audit --save-tools`: what the server answered, written after the reports. */
+  saveTools?: ToolsSaver;
   interrupt: Interruption;
 }
 
@@ -118,6 +123,7 @@ export async function runScan(settings: ScanRunSettings, events: ScanEvents): Pr
   let ok = written.ok;
   if (settings.lock !== undefined && !interrupt.interrupted)
     ok = (await (await import('./baseline.js')).writeLock(processed.stream, settings.lock, events)) && ok;
+  if (settings.saveTools && !interrupt.interrupted) ok = (await settings.saveTools.write(events)) && ok;
   const { summary } = processed.stream;
   const facts: ScanFacts = {
     allFailed: summary.servers > 0 && summary.serversOk === 0,
@@ -141,7 +147,7 @@ async function laterFolds(settings: ScanRunSettings): Promise<FoldMaker<unknown>
 }
 
 /** `audit` and `lock`: the servers in memory, redacted once with what was stored while the scan ran. */
-async function inMemory(targets: Target[], options: ScanOptions): Promise<Source> {
+async function inMemory(targets: Target[], options: InternalScanOptions): Promise<Source> {
   const sink = new MemorySink();
   const run = await scanInto(targets, options, sink);
   const servers = sink.servers().map((s) => run.redactLater(s));

@@ -33,6 +33,7 @@ export async function auditCommand(words: string[], flags: AuditFlags): Promise<
     writer: 'audit',
     nameFromServerInfo: flags.name === undefined && flags.tools === undefined,
     named: targets[0]?.kind === 'remote' ? targets[0].url : undefined,
+    saveTools: flags.saveTools,
   });
 }
 

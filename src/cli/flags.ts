@@ -181,10 +181,16 @@ export const scanFlags = (cmd: Command) =>
 
 export const auditFlags = (cmd: Command) =>
   serverOptions(
-    oauthOptions(scanOptions(reportOutputs(cmd))).option(
-      '--tools <file>',
-      'classify a saved tools/list result ({"tools": [...]}, a bare array, or one per line) without starting or contacting anything',
-    ),
+    oauthOptions(scanOptions(reportOutputs(cmd)))
+      .option(
+        '--tools <file>',
+        'classify a saved tools/list result ({"tools": [...]}, a bare array, or one per line), or a report.json idemscan wrote, without starting or contacting anything',
+      )
+      .option('--server <name>', 'with --tools REPORT: the server of the report to audit, when it has several')
+      .option(
+        '--save-tools <file>',
+        "write the tools list the server answered (with serverInfo, capabilities and protocol) to FILE, which --tools and the Action's tools: input read back",
+      ),
     "the URL's host, or the command's file name",
   );
 

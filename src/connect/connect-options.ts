@@ -35,6 +35,11 @@ export interface ConnectOptions {
    * resolves without waiting for its exit; the caller awaits `closes.settled()` before it is done.
    */
   closes?: PendingCloses;
+  /**
+   * Keep each listed tool's definition fields as the server sent them (`Observation.sent`), for
+   * `audit --save-tools`; what is kept is charged to `maxServerBytes` instead of the trimmed entry.
+   */
+  keepSent?: boolean;
 }
 
 /** Where the secrets met while connecting go: the server's Redactor (redact/run-secrets.ts makes it). */
@@ -58,6 +63,8 @@ export const DEFAULT_CONNECT_OPTIONS: ConnectOptions = {
 export interface Observation {
   session?: Negotiated;
   tools: Record<string, unknown>[];
+  /** With `keepSent`: each entry listed, as sent (a tool's definition fields uncut, outputSchema included). */
+  sent?: unknown[];
   findings: Finding[];
   failure?: Failure;
   /** What an HTTP server that refused a request published about its authorization. */

@@ -5,7 +5,7 @@
  */
 import { METHOD_NOT_FOUND } from './protocol.js';
 import { LIMITS } from '../model/limits.js';
-import { DEFINITION, definitionHashes } from '../model/definition-hash.js';
+import { DEFINITION, DEFINITION_FIELDS, definitionHashes } from '../model/definition-hash.js';
 import { bounded, boundedDescription, DESCRIPTION_LIMIT } from '../model/bounds.js';
 import type { Finding } from '../model/schema.js';
 import { sizeEstimate } from '../model/budget.js';
@@ -23,11 +23,18 @@ export interface ListOptions {
   remainingMs: () => number;
   /** Charged with every kept entry and cursor; listing stops when it runs out. */
   budget: ServerBudget;
+  /** Also keep each entry's definition fields as sent (`Listing.sent`, for `audit --save-tools`). */
+  keepSent?: boolean;
 }
 
 export interface Listing {
   /** Each entry as the server sent it, with only the fields idemscan reads (long descriptions cut on arrival). */
   tools: Record<string, unknown>[];
+  /**
+   * With `keepSent`: every entry of the pages read, in order, as the server sent it (a tool: its
+   * definition fields; a malformed entry as it came), but those past `maxTools` or the budget.
+   */
+  sent?: unknown[];
   pages: number;
   findings: Finding[];
 }
@@ -60,7 +67,7 @@ export async function listTools(
   opts: ListOptions,
 ): Promise<Listing> {
   const state: ListState = {
-    out: { tools: [], pages: 0, findings: [] },
+    out: { tools: [], pages: 0, findings: [], ...(opts.keepSent ? { sent: [] } : {}) },
     seenCursors: new Set(),
     malformed: 0,
     dropped: 0,
@@ -134,6 +141,9 @@ function keepEntries(page: Page, state: ListState, opts: ListOptions): void {
   for (const [index, entry] of page.tools.entries()) {
     const raw = asObject(entry);
     if (!raw || typeof raw.name !== 'string') {
+      // Saved as sent too: --tools of the saved list then finds the same malformed entry.
+      const sent = out.sent && (raw ? definitionFields(raw) : entry);
+      if (sent !== undefined && opts.budget.charge(sizeEstimate(sent))) out.sent!.push(sent);
       if (++state.malformed <= MAX_ENTRY_FINDINGS) {
         const what = raw ? 'no string "name"' : 'not an object';
         out.findings.push(
@@ -149,8 +159,11 @@ function keepEntries(page: Page, state: ListState, opts: ListOptions): void {
       continue;
     }
     const kept = trimmed(raw);
-    if (!opts.budget.charge(sizeEstimate(kept))) break;
+    // What is held is charged: the entry as sent too, when it is kept for --save-tools.
+    const sent = out.sent && definitionFields(raw);
+    if (!opts.budget.charge(sizeEstimate(sent ?? kept))) break;
     out.tools.push(kept);
+    if (sent) out.sent!.push(sent);
   }
 }
 
@@ -201,6 +214,13 @@ function trimmed(raw: Record<string, unknown>): Record<string, unknown> {
   if (typeof kept.description === 'string' && kept.description.length > DESCRIPTION_LIMIT)
     kept.description = boundedDescription(kept.description);
   return kept;
+}
+
+/** The fields a definition is made of (DEFINITION_FIELDS), as sent: what --save-tools writes of a tool. */
+function definitionFields(raw: Record<string, unknown>): Record<string, unknown> {
+  const fields: Record<string, unknown> = {};
+  for (const field of DEFINITION_FIELDS) if (Object.hasOwn(raw, field)) fields[field] = raw[field];
+  return fields;
 }
 
 function incomplete(pagesRead: number, why: string): Finding {

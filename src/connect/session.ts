@@ -181,11 +181,13 @@ class Run implements Session, AttemptRun {
         maxTools: opts.maxTools,
         remainingMs: this.remainingMs,
         budget,
+        keepSent: opts.keepSent,
       });
       // Still no answer to the probe after the whole listing: this server is silent before initialize.
       if (session.era === 'legacy' && (session.probeSilent?.() || conn.skipProbe))
         opts.eraMemo?.rememberSilentLegacy(memoKey(this.target));
       obs.tools = listing.tools;
+      if (listing.sent) obs.sent = listing.sent;
       obs.findings = obs.findings.concat(listing.findings);
       conn.stop.clearDeadline();
       this.listed = true;

@@ -3,12 +3,58 @@ import { createRequire } from 'node:module';
 const pkg = createRequire(import.meta.url)('../../package.json') as {
   name: string;
   version: string;
-  repository?: { url?: string };
+  repository?: unknown;
 };
 
 export const TOOL_NAME: string = pkg.name;
 export const TOOL_VERSION: string = pkg.version;
-/** The repository's web address (`https://github.com/OWNER/idemscan`), from package.json's `repository`. */
-export const TOOL_REPOSITORY: string = (pkg.repository?.url ?? 'https://github.com/OWNER/idemscan')
-  .replace(/^git\+/, '')
-  .replace(/\.git$/, '');
+
+/**
+ * Owner or name segments that stand for "fill me in", not for a repository anyone can open: a
+ * link made from one is a page that does not exist (issue 28), so no link is made at all.
+ */
+const PLACEHOLDERS = new Set(['owner', 'user', 'username', 'org', 'organization', 'your-org', 'your-name', 'yourname']);
+const PLACEHOLDER_MARKS = /[<>{}$]/;
+
+/**
+ * The web address of package.json's `repository` (npm's forms: an object with `url`, a `git+https`
+ * or `git@host:` URL, `github:owner/name`, or `owner/name`), or undefined when it names none, or
+ * names a placeholder (`OWNER/idemscan`, `<owner>/idemscan`): only a real repository is linked.
+ */
+export function repositoryUrl(repository: unknown): string | undefined {
+  const given =
+    typeof repository === 'string'
+      ? repository
+      : repository && typeof repository === 'object' && typeof (repository as { url?: unknown }).url === 'string'
+        ? (repository as { url: string }).url
+        : undefined;
+  if (given === undefined || given.length > 500) return undefined;
+  let url = given.trim().replace(/^git\+/, '');
+  if (/^(?:github:)?[\w.-]+\/[\w.-]+$/.test(url)) url = `https://github.com/${url.replace(/^github:/, '')}`;
+  url = url.replace(/^git@([\w.-]+):/, 'https://$1/').replace(/^git:\/\//, 'https://');
+  if (!URL.canParse(url)) return undefined;
+  const parsed = new URL(url);
+  const parts = parsed.pathname
+    .replace(/\.git$/, '')
+    .split('/')
+    .filter(Boolean);
+  if (parsed.protocol !== 'https:' || parsed.username || parsed.password || parts.length < 2) return undefined;
+  if (/(?:^|\.)example\.(?:com|org|net)$/.test(parsed.hostname)) return undefined;
+  if (parts.some((p) => PLACEHOLDERS.has(p.toLowerCase()) || PLACEHOLDER_MARKS.test(decodeURIComponentSafe(p))))
+    return undefined;
+  return `https://${parsed.host}/${parts.join('/')}`;
+}
+
+function decodeURIComponentSafe(part: string): string {
+  try {
+    return decodeURIComponent(part);
+  } catch {
+    return part;
+  }
+}
+
+/**
+ * The repository's web address, from package.json's `repository`; undefined when it names no real
+ * one (a fork that publishes sets it, and then the reports link its pages).
+ */
+export const TOOL_REPOSITORY: string | undefined = repositoryUrl(pkg.repository);

@@ -18,7 +18,7 @@ import {
   total,
   VERDICTS,
 } from '../model/verdicts.js';
-import { methodPoints, methodologyUrl } from './method.js';
+import { METHODOLOGY_PLACE, methodPoints, methodologyUrl } from './method.js';
 import type { RenderOptions, Reporter } from './types.js';
 import { fixAnnotations } from './fix-snippet.js';
 import { probeMarkdown } from './probe-view.js';
@@ -193,6 +193,12 @@ function skippedSection(report: Report): string[] {
   ];
 }
 
+/** docs/METHODOLOGY.md, linked when its page is known (render/method.ts), else where the file is. */
+function methodologyMarkdown(rulesBaseUrl: string | undefined): string {
+  const url = methodologyUrl(rulesBaseUrl);
+  return url === undefined ? METHODOLOGY_PLACE : `[docs/METHODOLOGY.md](${url})`;
+}
+
 /** How the figures were made and what they cannot say (render/method.ts), with the methodology page. */
 function methodSection(report: Report, rulesBaseUrl: string | undefined): string[] {
   return [
@@ -200,7 +206,7 @@ function methodSection(report: Report, rulesBaseUrl: string | undefined): string
     '',
     ...methodPoints(report).map((p) => `- ${p}`),
     '',
-    `How the census is made and what it does not measure: [docs/METHODOLOGY.md](${methodologyUrl(rulesBaseUrl)}).`,
+    `How the census is made and what it does not measure: ${methodologyMarkdown(rulesBaseUrl)}.`,
   ];
 }
 

@@ -21,13 +21,18 @@ export function methodPoints(report: { summary: { probe?: unknown } }): readonly
   return report.summary.probe ? [PROBE_POINT, ...METHOD_POINTS.slice(1)] : METHOD_POINTS;
 }
 
+/** Where docs/METHODOLOGY.md is when there is no page to link: in the package, and in any clone. */
+export const METHODOLOGY_PLACE = "docs/METHODOLOGY.md in idemscan's package or repository";
+
 /**
- * docs/METHODOLOGY.md: beside the rule pages when `--rules-base-url` points at a `.../rules`
- * directory (a fork's own docs), else in the repository that package.json names.
+ * docs/METHODOLOGY.md's page: beside the rule pages when `--rules-base-url` points at a `.../rules`
+ * directory (a fork's own docs), else in the repository package.json names; none when it names no
+ * real one (a link to a placeholder such as `github.com/OWNER/...` is a page that does not exist),
+ * and the reports say where the file is instead (METHODOLOGY_PLACE).
  */
-export function methodologyUrl(rulesBaseUrl?: string): string {
+export function methodologyUrl(rulesBaseUrl?: string, repository = TOOL_REPOSITORY): string | undefined {
   let base = rulesBaseUrl;
   while (base?.endsWith('/')) base = base.slice(0, -1);
   if (base?.endsWith('/rules') && URL.canParse(base)) return `${base.slice(0, -'rules'.length)}METHODOLOGY.md`;
-  return `${TOOL_REPOSITORY}/blob/main/docs/METHODOLOGY.md`;
+  return repository === undefined ? undefined : `${repository}/blob/main/docs/METHODOLOGY.md`;
 }

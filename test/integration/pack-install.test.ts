@@ -1,5 +1,5 @@
 /**
- * What `npm install -g git+https://github.com/OWNER/idemscan` installs: `npm pack` of a copy of
+ * What `npm install -g git+https://github.com/<owner>/idemscan#<sha>` installs: `npm pack` of a copy of
  * this checkout (so `prepare` builds it there, from src/, as npm does for a Git dependency), the
  * tarball unpacked into a fresh global prefix with its bin linked the way npm links it, then
  * `idemscan --version` and a scan of a fixture server from another directory. The dependencies

@@ -50,6 +50,9 @@ describe('docs/examples/ecosystem-scan.yml', () => {
   it('tells how to install idemscan from its repository, not from the npm registry it is not on', () => {
     const text = readFileSync(file, 'utf8');
     expect(text).not.toContain('npx --yes idemscan@');
-    expect(text).toContain('npm install -g git+https://github.com/OWNER/idemscan');
+    // Pinned by a commit, with the command that gets one; no owner or tag that does not exist.
+    expect(text).toContain('npm install -g git+https://github.com/<owner>/idemscan#<sha>');
+    expect(text).toContain('git ls-remote\n# https://github.com/<owner>/idemscan HEAD');
+    expect(text).not.toMatch(/OWNER|@v1\b|v1\.0\.0/);
   });
 });

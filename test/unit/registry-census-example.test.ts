@@ -79,6 +79,9 @@ describe('docs/examples/registry-census.yml', () => {
     const flags = [...new Set(text.match(/--[a-z][a-z-]+/g) ?? [])].filter((f) => !['--yes', '--global'].includes(f));
     expect(flags).toContain('--http-concurrency');
     expect(help(flags)).toEqual([]);
-    expect(text).toContain('npm install -g git+https://github.com/OWNER/idemscan');
+    // Pinned by a commit, with the command that gets one; no owner or tag that does not exist.
+    expect(text).toContain('npm install -g git+https://github.com/<owner>/idemscan#<sha>');
+    expect(text).toContain('git ls-remote\n# https://github.com/<owner>/idemscan HEAD');
+    expect(text).not.toMatch(/OWNER|@v1\b|v1\.0\.0/);
   });
 });

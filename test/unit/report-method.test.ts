@@ -6,7 +6,8 @@
 import { describe, expect, it } from 'vitest';
 import { renderPage } from '../../src/render/html/page.js';
 import { markdownReporter } from '../../src/render/markdown.js';
-import { methodologyUrl } from '../../src/render/method.js';
+import { METHODOLOGY_PLACE, methodologyUrl } from '../../src/render/method.js';
+import { repositoryUrl } from '../../src/model/version.js';
 import { countVerdicts, retryAdvice } from '../../src/model/verdicts.js';
 import { okServer, reportOf } from '../helpers/reports.js';
 
@@ -16,19 +17,21 @@ const report = reportOf([okServer('shop', [{ name: 'pay' }, { name: 'get', annot
     { name: 'node22', source: 'targets.json', reason: 'Node 22 only' },
   ],
 });
-const URL = 'https://github.com/OWNER/idemscan/blob/main/docs/METHODOLOGY.md';
+// package.json names no repository (nobody knows the owner): the reports link no page, and say where the file is.
+const PLACE = "docs/METHODOLOGY.md in idemscan's package or repository";
 
 describe('method and limits', () => {
-  it('the Markdown says what is read, that hints are untrusted, what unprotected means, and links the methodology', () => {
+  it('the Markdown says what is read, that hints are untrusted, what unprotected means, and where the methodology is', () => {
     const md = markdownReporter.render(report);
     const section = md.slice(md.indexOf('## Method and limits'), md.indexOf('## Servers'));
     expect(section).toContain('No tool is ever called');
     expect(section).toContain('Hints are untrusted');
     expect(section).toContain('"Unprotected" means');
-    expect(section).toContain(`[docs/METHODOLOGY.md](${URL})`);
+    expect(section).toContain(`How the census is made and what it does not measure: ${PLACE}.`);
+    expect(section).not.toMatch(/\]\(http/);
   });
 
-  it('the HTML has the same section, with the link', () => {
+  it('the HTML has the same section, saying where the methodology is without a link', () => {
     const html = renderPage(report);
     const section = html.slice(
       html.indexOf('<section id="method"'),
@@ -36,17 +39,57 @@ describe('method and limits', () => {
     );
     expect(section).toContain('Method and limits');
     expect(section).toContain('No tool is ever called (<code>tools/call</code> is never sent)');
-    expect(section).toContain(`<a href="${URL}" rel="noopener noreferrer">docs/METHODOLOGY.md</a>`);
+    expect(section).toContain(
+      `How the census is made and what it does not measure: docs/METHODOLOGY.md in idemscan&#39;s`,
+    );
+    expect(section).not.toContain('<a href');
   });
 
   it('links the methodology beside the rule pages of --rules-base-url when it names a rules directory', () => {
     expect(methodologyUrl('https://github.com/acme/idemscan/blob/v1/docs/rules/')).toBe(
       'https://github.com/acme/idemscan/blob/v1/docs/METHODOLOGY.md',
     );
-    expect(methodologyUrl('https://example.org/pages')).toBe(URL);
+    expect(methodologyUrl('https://example.org/pages')).toBeUndefined();
+    expect(METHODOLOGY_PLACE).toBe(PLACE);
     expect(markdownReporter.render(report, { rulesBaseUrl: 'https://x.example/docs/rules' })).toContain(
       '(https://x.example/docs/METHODOLOGY.md)',
     );
+  });
+});
+
+describe("the methodology's page, by package.json's repository", () => {
+  it('links a real repository, in each of the forms npm accepts', () => {
+    const page = 'https://github.com/acme/idemscan/blob/main/docs/METHODOLOGY.md';
+    for (const repository of [
+      { type: 'git', url: 'git+https://github.com/acme/idemscan.git' },
+      'https://github.com/acme/idemscan',
+      'github:acme/idemscan',
+      'acme/idemscan',
+      'git@github.com:acme/idemscan.git',
+    ]) {
+      expect(repositoryUrl(repository), JSON.stringify(repository)).toBe('https://github.com/acme/idemscan');
+      expect(methodologyUrl(undefined, repositoryUrl(repository))).toBe(page);
+    }
+    expect(repositoryUrl({ url: 'https://gitlab.example.net/team/idemscan' })).toBeUndefined();
+    expect(repositoryUrl({ url: 'https://git.acme.dev/team/idemscan.git' })).toBe('https://git.acme.dev/team/idemscan');
+  });
+
+  it('links nothing for no repository, a placeholder owner, or a URL that is not https', () => {
+    for (const repository of [
+      undefined,
+      { type: 'git' },
+      { url: 'git+https://github.com/OWNER/idemscan.git' },
+      'https://github.com/<owner>/idemscan',
+      'https://github.com/%3Cowner%3E/idemscan',
+      'https://github.com/your-org/idemscan',
+      'http://github.com/acme/idemscan',
+      'https://github.com/acme',
+      'https://user:pw@github.com/acme/idemscan',
+      'file:///tmp/idemscan',
+    ]) {
+      expect(repositoryUrl(repository), JSON.stringify(repository)).toBeUndefined();
+      expect(methodologyUrl(undefined, repositoryUrl(repository))).toBeUndefined();
+    }
   });
 });
 

@@ -12,7 +12,7 @@ import { json, text } from './escape.js';
 import { pageReport } from './fit.js';
 import { duration, headline, notScanned, percent, targetFiles, when } from '../view.js';
 import { plural } from '../../model/verdicts.js';
-import { methodPoints, methodologyUrl } from '../method.js';
+import { METHODOLOGY_PLACE, methodPoints, methodologyUrl } from '../method.js';
 import { retryAdvice, summaryCounts } from '../../model/verdicts.js';
 import { failureList, serverTable, skippedList } from './servers.js';
 import { OPEN_SECTIONS_UP_TO, rulesSection, serverSections } from './tools.js';
@@ -93,14 +93,21 @@ const withCode = (s: string): string =>
     .map((part, i) => (i % 2 === 1 ? `<code>${part}</code>` : part))
     .join('');
 
-/** What was read and what the figures cannot say (render/method.ts), linking docs/METHODOLOGY.md. */
+/** docs/METHODOLOGY.md, linked when its page is known (render/method.ts), else where the file is. */
+function methodologyHtml(rulesBaseUrl: string | undefined): string {
+  const url = methodologyUrl(rulesBaseUrl);
+  if (url === undefined) return text(METHODOLOGY_PLACE);
+  return `<a href="${text(url)}" rel="noopener noreferrer">docs/METHODOLOGY.md</a>`;
+}
+
+/** What was read and what the figures cannot say (render/method.ts), pointing at docs/METHODOLOGY.md. */
 function methodSection(report: Report, rulesBaseUrl: string | undefined): string {
   return (
     `<section id="method" class="card" aria-labelledby="method-h"><h2 id="method-h">Method and limits</h2>` +
     `<ul>${methodPoints(report)
       .map((p) => `<li>${withCode(p)}</li>`)
       .join('')}</ul>` +
-    `<p>How the census is made and what it does not measure: <a href="${text(methodologyUrl(rulesBaseUrl))}" rel="noopener noreferrer">docs/METHODOLOGY.md</a>.</p></section>`
+    `<p>How the census is made and what it does not measure: ${methodologyHtml(rulesBaseUrl)}.</p></section>`
   );
 }
 
