@@ -5,7 +5,7 @@
  * the report was made, and nothing here reads the server's raw data again.
  */
 import { HINT_NAMES, receivedText, type HintName } from '../model/verdicts.js';
-import { parsePinnedSpec, parsePypiSpec } from '../model/package-spec.js';
+import { serverVersion } from '../compare/server-history.js';
 import type { ReportHead } from '../model/report-head.js';
 import type { KeyArgument, ServerReport, ToolReport, Verdict } from '../model/schema.js';
 
@@ -114,17 +114,11 @@ type ServerColumns = Pick<
 >;
 
 function serverColumns(s: ServerReport): ServerColumns {
-  const pinned =
-    s.target.npm !== undefined
-      ? parsePinnedSpec(s.target.npm)
-      : s.target.pypi !== undefined
-        ? parsePypiSpec(s.target.pypi)
-        : undefined;
-  const npm = pinned && 'name' in pinned ? pinned : undefined;
+  const { package: pkg, version } = serverVersion(s);
   return {
     server: s.name,
-    package: npm?.name ?? null,
-    version: npm?.version ?? s.serverInfo?.version ?? null,
+    package: pkg ?? null,
+    version: version ?? null,
     downloads: s.target.downloads ?? null,
     protocol_era: s.protocol?.era ?? null,
     protocol_version: s.protocol?.version ?? null,
