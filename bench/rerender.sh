@@ -10,6 +10,8 @@ cli=${2:-$root/dist/cli/main.js}
 mkdir -p "$out"
 prev=
 for run in "$root"/output/ecosystem/*/; do
+  # Only run directories: servers/ holds the index's pages per server, no report.
+  [ -f "$run/report.json" ] || continue
   name=$(basename "$run")
   dest="$out/$name"
   mkdir -p "$dest"

@@ -1,29 +1,48 @@
 /**
  * The run index's files written (app/run-index.ts makes them), for `idemscan index` and
- * `merge --index`, each named through the caller's `note`.
+ * `merge --index`, each named through the caller's `note`; the server pages under ROOT/servers/
+ * (app/run-index-servers.ts) in one line.
  */
+import path from 'node:path';
 import { indexFiles, withMergedRun, type RunIndex } from './run-index.js';
+import { historyOf, serverLinks, serverPageFiles } from './run-index-servers.js';
+import { SERVERS_DIR } from '../compare/run-index.js';
+import type { ServerHistory } from '../compare/server-history.js';
 import { InputError } from '../model/input-error.js';
 import type { Report } from '../model/schema.js';
 import { msg, show } from '../render/message.js';
-import { codeOf, writeOutputFile, wroteLine } from './output.js';
+import { codeOf, shownFile, writeOutputFile, wroteLine } from './output.js';
 import type { Say } from './say.js';
 
 type Note = Say['note'];
 
 /** A file of the index or the README written, or a usage error naming it. */
-export async function writeIndexFile(dest: string, data: string, note: Note): Promise<void> {
+export async function writeIndexFile(dest: string, data: string, note?: Note): Promise<void> {
   await writeOutputFile(dest, data).catch((err: unknown) => {
     throw new InputError(msg`cannot write ${show.path(dest)} (${codeOf(err)})`);
   });
-  note(wroteLine(dest));
+  note?.(wroteLine(dest));
 }
 
-export async function writeIndex(root: string, index: RunIndex, note: Note): Promise<void> {
-  for (const { dest, data } of indexFiles(root, index)) await writeIndexFile(dest, data, note);
+/** ROOT/index.json, ROOT/index.html and a page per server of `history` under ROOT/servers/. */
+export async function writeIndex(root: string, index: RunIndex, history: ServerHistory, note: Note): Promise<void> {
+  const links = serverLinks(index, history);
+  for (const { dest, data } of indexFiles(root, index, links)) await writeIndexFile(dest, data, note);
+  for (const { dest, data } of serverPageFiles(root, index, history, links)) await writeIndexFile(dest, data);
+  if (links.length > 0)
+    note(
+      msg`wrote ${links.length} server page${links.length === 1 ? '' : 's'} in ${shownFile(path.join(root, SERVERS_DIR))}`,
+    );
 }
 
-/** After merge wrote ROOT/RUN: its entry added to (or replaced in) the index, both files rewritten. */
+/**
+ * After merge wrote ROOT/RUN: its entry added to (or replaced in) the index, both files rewritten,
+ * and the server pages, from this run's report and every earlier run's, read again one at a time.
+ */
 export async function updateIndex(root: string, run: string, report: Report, note: Note): Promise<void> {
-  await writeIndex(root, await withMergedRun(root, run, report), note);
+  const index = await withMergedRun(root, run, report);
+  const history = await historyOf(root, index, { dir: run, report }, (file, why) =>
+    note(msg`server pages: left out ${show.path(file)}: ${why}`),
+  );
+  await writeIndex(root, index, history, note);
 }

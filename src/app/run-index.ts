@@ -26,6 +26,7 @@ import {
   RunIndex,
   emptyIndex,
   indexOf,
+  newestFirst,
   type RunEntry,
   runEntry,
   runsBefore,
@@ -35,7 +36,8 @@ import { readBoundedText } from '../io/read.js';
 import { RUN_FILES } from '../model/formats.js';
 import type { Report } from '../model/schema.js';
 import { describeZodError } from '../model/zod-errors.js';
-import { renderIndexPage } from '../render/html/index-page.js';
+import { renderIndexPage, type ServerLink } from '../render/html/index-page.js';
+import { ServerHistory } from '../compare/server-history.js';
 import { BLOCK_END, BLOCK_START, censusBlock } from '../render/census-block.js';
 import { msg, show } from '../render/message.js';
 import { codeOf } from './output.js';
@@ -55,11 +57,15 @@ export async function readIndex(root: string): Promise<RunIndex> {
   return parsed.data;
 }
 
-/** The files of an index: ROOT/index.json and ROOT/index.html. */
-export function indexFiles(root: string, index: RunIndex): { dest: string; data: string }[] {
+/** The files of an index: ROOT/index.json and ROOT/index.html (linking the server pages `servers`). */
+export function indexFiles(
+  root: string,
+  index: RunIndex,
+  servers: readonly ServerLink[] = [],
+): { dest: string; data: string }[] {
   return [
     { dest: path.join(root, INDEX_FILE), data: JSON.stringify(index, null, 2) + '\n' },
-    { dest: path.join(root, INDEX_PAGE), data: renderIndexPage(index) },
+    { dest: path.join(root, INDEX_PAGE), data: renderIndexPage(index, servers) },
   ];
 }
 
@@ -122,15 +128,25 @@ export interface IndexedRun {
   report: Report;
 }
 
+/** An index rebuilt: the index, its servers across runs, the newest run with its report, and the runs left out. */
+export interface RebuiltIndex {
+  index: RunIndex;
+  history: ServerHistory;
+  newest?: IndexedRun;
+  indexed: number;
+  skipped: number;
+}
+
 /**
  * The index rebuilt from every run directory under ROOT with a report.json, read and validated. A
  * run whose report cannot be read, is no valid report or cannot be indexed is skipped (`onSkipped`
- * names its file): one bad run in a repository of published runs costs its own entry only.
+ * names its file): one bad run in a repository of published runs costs its own entry only. The
+ * reports are read one at a time, each folded into the servers' history; only the newest is kept.
  */
 export async function rebuildIndex(
   root: string,
   onSkipped: (file: string, why: string) => void,
-): Promise<{ index: RunIndex; runs: IndexedRun[]; skipped: number }> {
+): Promise<RebuiltIndex> {
   let names: string[];
   try {
     names = (await readdir(root, { withFileTypes: true }))
@@ -139,7 +155,9 @@ export async function rebuildIndex(
   } catch (err) {
     throw new InputError(`cannot read the directory (${codeOf(err)})`, { file: root });
   }
-  const runs = [];
+  const entries: RunEntry[] = [];
+  const history = new ServerHistory();
+  let newest: IndexedRun | undefined;
   let skipped = 0;
   for (const name of names.sort()) {
     const files = await filesIn(path.join(root, name));
@@ -149,9 +167,13 @@ export async function rebuildIndex(
     if ('error' in run) {
       skipped++;
       onSkipped(file, run.error);
-    } else runs.push(run);
+      continue;
+    }
+    entries.push(run.entry);
+    history.add(name, run.report);
+    if (!newest || newestFirst(run.entry, newest.entry) < 0) newest = run;
   }
-  return { index: indexOf(runs.map((r) => r.entry)), runs, skipped };
+  return { index: indexOf(entries), history, ...(newest ? { newest } : {}), indexed: entries.length, skipped };
 }
 
 async function indexedRun(name: string, file: string, files: string[]): Promise<IndexedRun | { error: string }> {
@@ -169,12 +191,11 @@ async function indexedRun(name: string, file: string, files: string[]): Promise<
 const posix = (p: string) => p.split(path.sep).join('/');
 
 /** README `readme`'s text with the census block of the newest run, its links relative to the README's directory. */
-export async function readmeWithCensus(root: string, readme: string, rebuilt: { index: RunIndex; runs: IndexedRun[] }) {
+export async function readmeWithCensus(root: string, readme: string, rebuilt: Pick<RebuiltIndex, 'index' | 'newest'>) {
   const newest = rebuilt.index.runs[0];
-  if (!newest)
+  if (!newest || !rebuilt.newest)
     throw new InputError(msg`${show.path(root)} holds no run directory with a report.json: no census block to write`);
-  const report = rebuilt.runs.find((r) => r.entry.dir === newest.dir)!.report;
-  const block = readmeBlock(root, readme, rebuilt.index, newest, report);
+  const block = readmeBlock(root, readme, rebuilt.index, newest, rebuilt.newest.report);
   return replaceBlock(await readText(readme), block, readme);
 }
 
@@ -187,7 +208,16 @@ export function readmeBlock(root: string, readme: string, index: RunIndex, newes
     run: rel(path.join(root, newest.dir)),
     files: newest.files,
     index: rel(root),
-    ...(earlier ? { earlier: { run: rel(path.join(root, earlier.dir)), date: earlier.date } } : {}),
+    ...(earlier
+      ? {
+          earlier: {
+            run: rel(path.join(root, earlier.dir)),
+            date: earlier.date,
+            // Said, not left to the reader: the figures on either side are not of the same servers.
+            ...(earlier.list && newest.list && earlier.list.hash !== newest.list.hash ? { differentList: true } : {}),
+          },
+        }
+      : {}),
     command: `idemscan index ${posix(rel(root))} --readme ${path.basename(readme)}`,
   });
 }

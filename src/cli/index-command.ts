@@ -1,6 +1,6 @@
 /**
- * `idemscan index ROOT [--readme README.md]`: rebuilds ROOT/index.json and ROOT/index.html from the
- * run directories (app/run-index.ts), and with `--readme` writes the README's census block from
+ * `idemscan index ROOT [--readme README.md]`: rebuilds ROOT/index.json, ROOT/index.html and the
+ * server pages ROOT/servers/*.html from the run directories (app/run-index.ts), and with `--readme` writes the README's census block from
  * the newest run. A run whose report.json is bad is skipped with a warning naming the file.
  */
 import { readmeWithCensus, rebuildIndex } from '../app/run-index.js';
@@ -11,11 +11,11 @@ import type { IndexFlags } from './flags.js';
 
 export async function indexCommand(root: string, flags: IndexFlags): Promise<void> {
   const rebuilt = await rebuildIndex(root, (file, why) => warn(msg`skipped ${show.path(file)}: ${why}`));
-  await writeIndex(root, rebuilt.index, note);
+  await writeIndex(root, rebuilt.index, rebuilt.history, note);
   if (flags.readme !== undefined)
     await writeIndexFile(flags.readme, await readmeWithCensus(root, flags.readme, rebuilt), note);
-  const { runs, skipped } = rebuilt;
+  const { indexed, skipped } = rebuilt;
   note(
-    msg`indexed ${runs.length} run${runs.length === 1 ? '' : 's'} in ${show.path(root)}${skipped ? `; ${skipped} skipped` : ''}`,
+    msg`indexed ${indexed} run${indexed === 1 ? '' : 's'} in ${show.path(root)}${skipped ? `; ${skipped} skipped` : ''}`,
   );
 }

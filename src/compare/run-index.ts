@@ -6,7 +6,9 @@
  * can edit it, and its names become links on the index page, so every field is checked here.
  * Pure: values in, values out (app/run-index.ts reads them and makes the files).
  */
+import { createHash } from 'node:crypto';
 import { z } from 'zod';
+import { clip } from '../model/cut.js';
 import { RUN_FILES } from '../model/formats.js';
 import type { Report } from '../model/schema.js';
 import { describeZodError } from '../model/zod-errors.js';
@@ -16,12 +18,16 @@ export const INDEX_VERSION = '1';
 export const INDEX_FILE = 'index.json';
 export const INDEX_PAGE = 'index.html';
 
+/** Where the index keeps a page per server across runs (app/run-index-servers.ts): no run may be named so. */
+export const SERVERS_DIR = 'servers';
+
 /**
  * A run directory's name becomes part of a relative link: one path segment of safe characters, not
- * `.` or `..`. A plain character class, checked once per name: no backtracking.
+ * `.` or `..`, nor the server pages' directory. A plain character class, checked once per name: no backtracking.
  */
 const RUN_DIR = /^[\w.-]{1,100}$/;
-export const isRunDirName = (name: string): boolean => RUN_DIR.test(name) && name !== '.' && name !== '..';
+export const isRunDirName = (name: string): boolean =>
+  RUN_DIR.test(name) && name !== '.' && name !== '..' && name !== SERVERS_DIR;
 
 const count = z.number().int().nonnegative();
 
@@ -43,9 +49,27 @@ export const RunSummary = z.object({
 });
 export type RunSummary = z.infer<typeof RunSummary>;
 
+/** Target files a list entry may name at most, and characters of each name: the index is read back untrusted. */
+const MAX_LIST_FILES = 50;
+const MAX_LIST_FILE_CHARS = 300;
+
+/**
+ * The list a run covers, from its report: the target files its servers and skipped entries came
+ * from (`target.source` and `skipped[].source` without their `#servers[N]`), how many entries, and
+ * a hash of them (each entry's file and name), so two runs over different lists are told apart
+ * without either list at hand. A list re-pinned to newer versions keeps its hash: its entries are
+ * the same servers (the versions are on each server's page).
+ */
+export const RunList = z.object({
+  files: z.array(z.string().max(MAX_LIST_FILE_CHARS)).max(MAX_LIST_FILES),
+  entries: count,
+  hash: z.string().regex(/^sha256:[0-9a-f]{64}$/),
+});
+export type RunList = z.infer<typeof RunList>;
+
 export const RunEntry = z.object({
   /** The run directory, relative to the index (`2026-11-30`). */
-  dir: z.string().refine(isRunDirName, 'one path segment of letters, digits, _ . -'),
+  dir: z.string().refine(isRunDirName, `one path segment of letters, digits, _ . -, not "${SERVERS_DIR}"`),
   /** The day the run started (UTC, YYYY-MM-DD). */
   date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/),
   /** As the report has them (ISO 8601, UTC): the index is ordered by startedAt. */
@@ -56,6 +80,10 @@ export const RunEntry = z.object({
   /** Target entries that were not scanned, each with a reason in the report. */
   skipped: count,
   files: z.array(z.enum(RUN_FILES as [string, ...string[]])).max(RUN_FILES.length),
+  /** The list the run covers; absent in an index written before it was recorded. */
+  list: RunList.optional(),
+  /** Whether `list` differs from the run before it (the next entry); absent when either has none. */
+  differentList: z.boolean().optional(),
 });
 export type RunEntry = z.infer<typeof RunEntry>;
 
@@ -101,13 +129,44 @@ export function runEntry(
     },
     skipped: report.skipped?.length ?? 0,
     files: RUN_FILES.filter((f) => files.includes(f)),
+    list: listOf(report),
   };
   const checked = RunEntry.safeParse(entry);
   return checked.success ? { entry: checked.data } : { error: describeZodError('', checked.error) };
 }
 
+/** The list a report's run covered (RunList). */
+export function listOf(report: Pick<Report, 'servers' | 'skipped'>): RunList {
+  const entries = new Set<string>();
+  const files = new Set<string>();
+  const add = (name: string, source: string | undefined) => {
+    const at = source?.lastIndexOf('#') ?? -1;
+    const file = source === undefined ? '' : at > 0 ? source.slice(0, at) : source;
+    if (file !== '') files.add(clip(file, MAX_LIST_FILE_CHARS));
+    entries.add(JSON.stringify([file, name]));
+  };
+  for (const s of report.servers) add(s.name, s.target.source);
+  for (const k of report.skipped ?? []) add(k.name, k.source);
+  const hash = createHash('sha256');
+  for (const e of [...entries].sort(compareText)) hash.update(e + '\n', 'utf8');
+  return {
+    files: [...files].sort(compareText).slice(0, MAX_LIST_FILES),
+    entries: entries.size,
+    hash: `sha256:${hash.digest('hex')}`,
+  };
+}
+
+/** Each run marked with whether it covers a different list than the run before it (the next, older, entry). */
+function withListChanges(runs: readonly RunEntry[]): RunEntry[] {
+  return runs.map((r, i) => {
+    const { differentList: _stale, ...rest } = r;
+    const before = runs[i + 1];
+    return r.list && before?.list ? { ...rest, differentList: r.list.hash !== before.list.hash } : rest;
+  });
+}
+
 /** Newest first: by start time (an unreadable one last), then by directory name, both descending. */
-function newestFirst(a: RunEntry, b: RunEntry): number {
+export function newestFirst(a: RunEntry, b: RunEntry): number {
   const time = (r: RunEntry) => {
     const t = Date.parse(r.startedAt);
     return Number.isNaN(t) ? -Infinity : t;
@@ -121,12 +180,14 @@ function newestFirst(a: RunEntry, b: RunEntry): number {
 /** The index with `entry` added, or replacing the entry of the same directory. */
 export function withRun(index: RunIndex, entry: RunEntry): RunIndex {
   const runs = [...index.runs.filter((r) => r.dir !== entry.dir), entry].sort(newestFirst);
-  return { indexVersion: INDEX_VERSION, runs };
+  return { indexVersion: INDEX_VERSION, runs: withListChanges(runs) };
 }
 
 /** The index of these entries (a rebuild), newest first. */
 export function indexOf(entries: readonly RunEntry[]): RunIndex {
-  return entries.reduce(withRun, emptyIndex());
+  // As withRun one entry at a time (a later entry of a directory replaces an earlier one), sorted once.
+  const byDir = new Map(entries.map((e) => [e.dir, e]));
+  return { indexVersion: INDEX_VERSION, runs: withListChanges([...byDir.values()].sort(newestFirst)) };
 }
 
 /**

@@ -19,7 +19,7 @@ export interface CensusLinks {
   /** The index directory, relative to the README (`output/ecosystem`). */
   index: string;
   /** The run the report's trend section compares with, when the index has it. */
-  earlier?: { run: string; date: string };
+  earlier?: { run: string; date: string; differentList?: boolean };
   /** The command that writes this block, named in it. */
   command: string;
 }
@@ -117,7 +117,8 @@ function trend(report: Report, links: CensusLinks): string {
     h.changedServers.length === 0
       ? 'show no change'
       : `include ${plural(h.changedServers.length, 'server')} whose tools or hints changed (${plural(h.hintsWeakened.length, 'hint')} removed or weakened, ${plural(h.newKeyed.length, 'new keyed tool')})`;
-  return `The ${plural(c.serversInBoth, 'server')} also in ${other} ${what}.`;
+  const list = links.earlier?.differentList ? ' (a different list: only the servers in both are compared)' : '';
+  return `The ${plural(c.serversInBoth, 'server')} also in ${other}${list} ${what}.`;
 }
 
 /** The downloads of the servers with a tool of each verdict. */

@@ -2,24 +2,54 @@
  * `--format csv` and `--format ndjson`: the per-tool dataset (render/dataset-rows.ts, docs/DATASET.md)
  * as `tools.csv` and `tools.ndjson`, the same rows in both.
  */
-import { DATASET_COLUMNS, datasetRows, HINT_COLUMNS, hintText, type DatasetRow } from './dataset-rows.js';
+import { DATASET_COLUMNS, datasetRows, HINT_COLUMNS, hintText, runColumns, type DatasetRow } from './dataset-rows.js';
 import { streamingReporter } from './types.js';
 
 /** RFC 4180 line ends: CRLF after every record, the header included. */
 const CRLF = '\r\n';
 
-/**
- * A cell a spreadsheet would read as a formula (`=`, `+`, `-`, `@`, or a tab or carriage return
- * before one) gets a leading `'`: tool names and hints come from servers, and a server may send
- * `=HYPERLINK(...)` (OWASP "CSV injection"). The `'` is part of the value in the file.
- */
+/** What a spreadsheet reads as the start of a formula (a tab or carriage return can hide one). */
 const FORMULA_START = new Set(['=', '+', '-', '@', '\t', '\r']);
+
+/**
+ * Whether a cell gets a leading `'`: one a spreadsheet could run as a formula (OWASP "CSV
+ * injection"), since tool names, titles, hints and versions come from servers, and a server may send
+ * `=HYPERLINK(...)` or `@SUM(1+1)*cmd|' /C calc'!A0`. Every cell that starts with `=`, `+`, `-`,
+ * tab or CR is guarded, and one that starts with `@`, except a plain npm scope name such as
+ * `@upstash/context7-mcp` (list-provided package names, guarded until now): `@` and a scope, one
+ * `/`, a name, of nothing but [a-z0-9-._~] each. Without `(` it calls no function, without `!` or
+ * `|` it is no DDE link, and a spreadsheet at worst shows it as a #NAME? error, while a `'` in it
+ * would break every join on the package column. One pass over the characters: no regex.
+ */
+export function needsFormulaGuard(s: string): boolean {
+  const first = s.charAt(0);
+  if (!FORMULA_START.has(first)) return false;
+  return first !== '@' || !isScopedPackageName(s);
+}
+
+/** `@scope/name`, each part one or more of [a-z0-9-._~], at most npm's 214 characters. */
+function isScopedPackageName(s: string): boolean {
+  if (s.length > 214) return false;
+  let slash = -1;
+  for (let i = 1; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c === 0x2f) {
+      if (slash >= 0) return false;
+      slash = i;
+    } else if (!isNameChar(c)) return false;
+  }
+  return slash > 1 && slash < s.length - 1;
+}
+
+/** a-z, 0-9, `-`, `.`, `_`, `~`. */
+const isNameChar = (c: number) =>
+  (c >= 0x61 && c <= 0x7a) || (c >= 0x30 && c <= 0x39) || c === 0x2d || c === 0x2e || c === 0x5f || c === 0x7e;
 
 /** One field per RFC 4180: quoted when it holds a comma, a quote, CR or LF; quotes doubled. */
 export function csvField(value: string | number | boolean | null): string {
   if (value === null) return '';
   let s = String(value);
-  if (FORMULA_START.has(s.charAt(0))) s = `'${s}`;
+  if (needsFormulaGuard(s)) s = `'${s}`;
   // A plain scan for the four characters: linear, no regex on server text.
   let quote = false;
   for (let i = 0; i < s.length && !quote; i++) {
@@ -29,11 +59,12 @@ export function csvField(value: string | number | boolean | null): string {
   return quote ? `"${s.replaceAll('"', '""')}"` : s;
 }
 
-export const csvReporter = streamingReporter((_report, out) => {
+export const csvReporter = streamingReporter((report, out) => {
   out(DATASET_COLUMNS.join(',') + CRLF);
+  const run = runColumns(report.head);
   return {
     server(s) {
-      for (const row of datasetRows([s])) out(csvLine(row));
+      for (const row of datasetRows([s], run)) out(csvLine(row));
     },
     end() {},
   };
@@ -54,10 +85,13 @@ function csvLine(row: DatasetRow): string {
  * One JSON object per line, keys in column order; JSON escapes every line break inside a value.
  * Hints keep their JSON type: `false` the boolean, `"false"` the string a server sent instead.
  */
-export const ndjsonReporter = streamingReporter((_report, out) => ({
-  server(s) {
-    for (const row of datasetRows([s]))
-      out(JSON.stringify(Object.fromEntries(DATASET_COLUMNS.map((c) => [c, row[c]]))) + '\n');
-  },
-  end() {},
-}));
+export const ndjsonReporter = streamingReporter((report, out) => {
+  const run = runColumns(report.head);
+  return {
+    server(s) {
+      for (const row of datasetRows([s], run))
+        out(JSON.stringify(Object.fromEntries(DATASET_COLUMNS.map((c) => [c, row[c]]))) + '\n');
+    },
+    end() {},
+  };
+});

@@ -8,6 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DATASET_COLUMNS, HINT_COLUMNS, hintText, type HintValue } from '../../src/render/dataset-rows.js';
+import { needsFormulaGuard } from '../../src/render/dataset.js';
 import { when } from '../../src/render/view.js';
 import { Report } from '../../src/model/schema.js';
 import { FIXTURES } from '../fixtures/index.js';
@@ -88,6 +89,16 @@ describe('the per-tool dataset', () => {
     expect(refund[col('key_arguments')]).toBe('$.idempotency_key');
     expect(refund[col('destructive_hint')]).toBe('');
     expect(refund[col('destructive')]).toBe('true');
+    // The columns a weekly dataset needs, from the real server's report.
+    const drift = current.servers.find((s) => s.name === 'drift')!;
+    const tool = drift.tools.find((t) => t.name === 'issue_refund')!;
+    expect(refund[col('definition_hash')]).toBe(tool.definitionHash);
+    expect(refund[col('definition_hash')]).toMatch(/^sha256:[0-9a-f]{64}$/);
+    expect(refund[col('protocol_era')]).toBe(drift.protocol!.era);
+    expect(refund[col('protocol_version')]).toBe(drift.protocol!.version);
+    expect(refund[col('run_date')]).toBe(current.startedAt.slice(0, 10));
+    expect(refund[col('run_started_at')]).toBe(current.startedAt);
+    expect(refund[col('idemscan_version')]).toBe(current.tool.version);
   });
 
   it('tools.ndjson holds the same rows', () => {
@@ -101,7 +112,10 @@ describe('the per-tool dataset', () => {
       // sent), and guards a formula start with `'`.
       const text = (c: (typeof DATASET_COLUMNS)[number]) =>
         HINT_COLUMNS.has(c) ? hintText(row[c] as HintValue) : row[c] === null ? null : String(row[c]);
-      const asCsv = DATASET_COLUMNS.map((c) => (text(c) ?? '').replace(/^[-=+@\t\r]/, "'$&"));
+      const asCsv = DATASET_COLUMNS.map((c) => {
+        const t = text(c) ?? '';
+        return needsFormulaGuard(t) ? `'${t}` : t;
+      });
       expect(asCsv).toEqual(csv[i]);
     });
   });

@@ -89,6 +89,65 @@ describe('merge --index and --compare latest', () => {
     expect(readme.endsWith('<!-- census:end -->\n\nafter\n')).toBe(true);
   });
 
+  it('flags a run over a different list (JSON, page, README block) and writes a page per server across runs', async () => {
+    const root = at('lists');
+    const listed = (day: string, file: string, names: string[]) =>
+      reportOf(
+        names.map((n) =>
+          okServer(n, [pay], { target: { transport: 'stdio', command: 'node', source: `${file}#servers[0]` } }),
+        ),
+        { startedAt: `${day}T04:00:00.000Z`, finishedAt: `${day}T04:10:00.000Z` },
+      );
+    write(at('l1.json'), listed('2026-12-07', 'targets/popular.json', ['payments', 'Notes/<b>']));
+    write(at('l2.json'), listed('2026-12-14', 'targets/popular.json', ['payments', 'Notes/<b>']));
+    write(at('l3.json'), listed('2026-12-21', 'targets/reference.json', ['payments']));
+    for (const [file, day] of [
+      ['l1.json', '2026-12-07'],
+      ['l2.json', '2026-12-14'],
+      ['l3.json', '2026-12-21'],
+    ] as const) {
+      const r = await mergeRun(at(file), path.join(root, day), root, ['--format', 'json,html']);
+      expect(r.exitCode, r.stderr).toBe(0);
+      // Every server of every run so far: the third run's list has one, the first two's the other.
+      expect(r.stderr).toContain('wrote 2 server pages in');
+    }
+    const index = RunIndex.parse(read(path.join(root, 'index.json')));
+    expect(index.runs.map((r) => [r.dir, r.list?.files, r.list?.entries, r.differentList])).toEqual([
+      ['2026-12-21', ['targets/reference.json'], 1, true],
+      ['2026-12-14', ['targets/popular.json'], 2, false],
+      ['2026-12-07', ['targets/popular.json'], 2, undefined],
+    ]);
+    const page = readFileSync(path.join(root, 'index.html'), 'utf8');
+    expect(page.match(/<span class="diff">different list<\/span> than the run before/g)).toHaveLength(1);
+    expect(page).toContain('<svg viewBox=');
+    expect(page).toContain('2026-12-21 covers a different list than 2026-12-14');
+    expect(page).not.toMatch(/<script|Notes\/<b>|https?:\/\//);
+
+    // One page per server, linked from the index; the untrusted name makes no path and is escaped.
+    const link = /<a href="servers\/(notes-b-[0-9a-f]{8})\.html">Notes\/&lt;b&gt;<\/a> \(2\)/.exec(page);
+    expect(link, page).not.toBeNull();
+    const notes = readFileSync(path.join(root, 'servers', `${link![1]}.html`), 'utf8');
+    expect(notes).toContain('Notes/&lt;b&gt;: every run');
+    expect(notes).toContain('in 2 of 3 runs');
+    const payments = readFileSync(path.join(root, 'servers', 'payments.html'), 'utf8');
+    expect(payments.match(/<tr><th scope="row"><a href="\.\.\/2026-12-\d\d\/report\.html">/g)).toHaveLength(3);
+    expect(payments).toContain('<span class="diff">different list</span>');
+
+    // index ROOT rebuilds the same files from the reports, and the README block says "different list".
+    writeFileSync(at('README-lists.md'), '<!-- census:start -->\n<!-- census:end -->\n');
+    const l4 = { ...listed('2026-12-28', 'targets/popular.json', ['payments']), comparedWith: undefined };
+    write(at('l4.json'), l4);
+    const merged = await mergeRun(at('l4.json'), path.join(root, '2026-12-28'), root);
+    expect(merged.exitCode, merged.stderr).toBe(0);
+    const rebuilt = await idemscan(['index', root, '--readme', at('README-lists.md')]);
+    expect(rebuilt.exitCode, rebuilt.stderr).toBe(0);
+    expect(rebuilt.stderr).toContain('wrote 2 server pages in');
+    expect(RunIndex.parse(read(path.join(root, 'index.json'))).runs[0]!.differentList).toBe(true);
+    expect(readFileSync(at('README-lists.md'), 'utf8')).toContain(
+      'also in the [2026-12-21 run](lists/2026-12-21/) (a different list: only the servers in both are compared)',
+    );
+  });
+
   it('refuses --compare latest without --index, and an --out that is not a run directory of the index', async () => {
     const noIndex = await idemscan(['merge', at('w1.json'), '--out', at('x'), '--compare', 'latest']);
     expect(noIndex.exitCode).toBe(2);
@@ -105,6 +164,10 @@ describe('merge --index and --compare latest', () => {
     ]);
     expect(outside.exitCode).toBe(2);
     expect(outside.stderr).toContain('is not a run directory right under --index');
+    // ROOT/servers/ holds the server pages: no run may be written there.
+    const pages = await idemscan(['merge', at('w1.json'), '--out', at('eco', 'servers'), '--index', at('eco')]);
+    expect(pages.exitCode).toBe(2);
+    expect(pages.stderr).toContain('is not a run directory right under --index');
     const noReadme = await idemscan(['index', at('eco'), '--readme', at('w1.json')]);
     expect(noReadme.exitCode).toBe(2);
     expect(noReadme.stderr).toContain('no <!-- census:start --> ... <!-- census:end --> block');

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readIndex, readmeBlock, replaceBlock } from '../../src/app/run-index.js';
 import { parseReport } from '../../src/compare/read.js';
-import { indexOf, runEntry } from '../../src/compare/run-index.js';
+import { indexOf, isRunDirName, runEntry } from '../../src/compare/run-index.js';
 import { BLOCK_END, BLOCK_START, censusBlock } from '../../src/render/census-block.js';
 
 const repo = fileURLToPath(new URL('../..', import.meta.url));
@@ -57,7 +57,7 @@ describe('the README census block', () => {
 describe('output/ecosystem/index.json', () => {
   it('is the index rebuilt from every run directory, newest first', async () => {
     const dirs = readdirSync(root, { withFileTypes: true })
-      .filter((d) => d.isDirectory())
+      .filter((d) => d.isDirectory() && isRunDirName(d.name))
       .map((d) => d.name);
     const rebuilt = indexOf(
       dirs.map((d) => {

@@ -5,8 +5,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { mergeReports } from '../../src/compare/merge.js';
-import { DATASET_COLUMNS, datasetRows } from '../../src/render/dataset-rows.js';
-import { csvField, csvReporter, ndjsonReporter } from '../../src/render/dataset.js';
+import { DATASET_COLUMNS, datasetRows, runColumns } from '../../src/render/dataset-rows.js';
+import { csvField, csvReporter, needsFormulaGuard, ndjsonReporter } from '../../src/render/dataset.js';
 
 const renderCsv = (r: Report) => csvReporter.render(r);
 const renderNdjson = (r: Report) => ndjsonReporter.render(r);
@@ -56,15 +56,17 @@ const hostile = server(
 );
 
 describe('dataset rows', () => {
-  const rows = [
-    ...datasetRows(
-      report([
-        hostile,
-        failed('down', 9),
-        server('sdk-less', [{ name: 'x' }], {}, { serverInfo: { name: 's', version: '0.9' } }),
-      ]).servers,
+  const whole = report([
+    hostile,
+    failed('down', 9),
+    server(
+      'sdk-less',
+      [{ name: 'x' }],
+      {},
+      { serverInfo: { name: 's', version: '0.9' }, protocol: { era: 'modern', version: '2026-07-28' } },
     ),
-  ];
+  ]);
+  const rows = [...datasetRows(whole.servers, runColumns(whole))];
 
   it('one row per tool of every ok server, with package, version and downloads', () => {
     expect(rows).toHaveLength(5);
@@ -93,6 +95,73 @@ describe('dataset rows', () => {
     expect(ids).toContain('malformed-hint');
     expect(rows[0]!.findings).toBe([...new Set(ids)].sort().join(';'));
   });
+
+  it('weak key arguments with their JSONPath, apart from the strong ones', () => {
+    expect(rows[2]).toMatchObject({ key_arguments: '$.idempotency_key', weak_key_arguments: '$.request_id' });
+    expect(rows[3]).toMatchObject({ key_arguments: '', weak_key_arguments: '' });
+  });
+
+  it('the definition hash as the report has it, the protocol era and version, null where the report has none', () => {
+    expect(rows[0]!.definition_hash).toBe(hostile.tools[0]!.definitionHash);
+    expect(rows[0]!.definition_hash).toMatch(/^sha256:[0-9a-f]{64}$/);
+    expect(rows[0]).toMatchObject({ protocol_era: null, protocol_version: null });
+    expect(rows[4]).toMatchObject({ protocol_era: 'modern', protocol_version: '2026-07-28' });
+    const { definitionHash: _gone, ...old } = hostile.tools[0]!;
+    const oldServer = { ...hostile, tools: [old] };
+    expect([...datasetRows([oldServer], runColumns(whole))][0]!.definition_hash).toBeNull();
+  });
+
+  it('every row carries its run: the day, the start and the idemscan version', () => {
+    const r = reportOf([hostile], {
+      startedAt: '2026-12-07T23:59:59.000Z',
+      tool: { name: 'idemscan', version: '1.2.3' },
+    });
+    const [row] = datasetRows(r.servers, runColumns(r));
+    expect(row).toMatchObject({
+      run_date: '2026-12-07',
+      run_started_at: '2026-12-07T23:59:59.000Z',
+      idemscan_version: '1.2.3',
+    });
+  });
+});
+
+describe('the CSV formula guard', () => {
+  it.each([
+    `@SUM(1+1)*cmd|' /C calc'!A0`,
+    '=HYPERLINK("http://x","y")',
+    '-2+3',
+    '-1',
+    '+1',
+    '@a(b)',
+    '@sum',
+    '@scope/name(1)',
+    '@scope/a/b',
+    '@Scope/name',
+    '@scope/',
+    '@/name',
+    '@scope/na|me',
+    '@scope/name!A1',
+    '@scope/name@1.0.0',
+    '@' + 'a'.repeat(107) + '/' + 'b'.repeat(107),
+    '\t=1',
+    '\r=1',
+  ])('guards %j, which could be a formula', (cell) => {
+    expect(needsFormulaGuard(cell)).toBe(true);
+    expect(csvField(cell).replace(/^"/, '')).toMatch(/^'/);
+  });
+
+  it.each([
+    '@upstash/context7-mcp',
+    '@modelcontextprotocol/server-github',
+    '@a/b',
+    '@x.y_z~1/n-a.m_e~',
+    'plain',
+    'a=b',
+    '',
+  ])('leaves %j, which cannot be a formula that calls anything, as it is', (cell) => {
+    expect(needsFormulaGuard(cell)).toBe(false);
+    expect(csvField(cell)).toBe(cell);
+  });
 });
 
 describe('tools.csv', () => {
@@ -113,6 +182,8 @@ describe('tools.csv', () => {
     expect(records[1]![col('title')]).toBe('a, "b"\nc');
     expect(records[1]![col('read_only_hint')]).toBe('"true"');
     expect(records[1]![col('idempotent_hint')]).toBe('{"deep":[1]}');
+    // A scoped package name from the list is no formula: kept as it is, so it joins with npm's name.
+    expect(records[1]![col('package')]).toBe('@scope/pkg');
   });
 
   it("guards cells a spreadsheet would run as a formula with a leading '", () => {
