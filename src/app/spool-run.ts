@@ -1,21 +1,22 @@
 /**
- * `scan`'s spool (docs/SCALING.md): every finished server goes to `<out>/scan.spool.ndjson` as it
- * finishes, and the reports are written from it a server at a time, so a scan of 10,000 remotes
- * keeps its memory flat; an interrupted scan leaves the file, and `scan --resume` reads it back
+ * `scan`'s spool (docs/SCALING.md): every finished server goes to `<out>/scan.spool.ndjson` (a
+ * shard's to a file of its own) as it finishes, and the reports are written from it a server at a
+ * time, so a scan of 10,000 remotes keeps its memory flat; an interrupted scan leaves the file, and `scan --resume` reads it back
  * and scans only the targets it does not hold. app/scan-run.ts imports it for `scan`.
  */
-import { lstatSync } from 'node:fs';
+import { lstatSync, readdirSync } from 'node:fs';
 import v8 from 'node:v8';
 import path from 'node:path';
-import { SPOOL_FILE } from '../model/formats.js';
+import { SPOOL_FILE, SPOOL_NAME, spoolFileOf } from '../model/formats.js';
 import type { ReportHead } from '../model/report-head.js';
 import { SCHEMA_VERSION } from '../model/schema-version.js';
 import type { ScanRun } from '../scan.js';
 import type { ServerReport } from '../model/schema.js';
 import { FileSpool } from '../spool/file-spool.js';
-import { readSpool } from '../spool/read-spool.js';
+import { readSpool, readSpoolHeader } from '../spool/read-spool.js';
+import { isRunning, thisWriter } from '../spool/spool-writer.js';
 import { SpoolKey } from '../spool/spool-mac.js';
-import type { SpoolHeader, SpoolRun } from '../model/spool-schema.js';
+import type { SpoolHeader, SpoolRun, SpoolWriter } from '../model/spool-schema.js';
 import type { Target } from '../targets/types.js';
 import { InputError } from '../model/input-error.js';
 import type { Shown } from '../model/shown.js';
@@ -49,23 +50,62 @@ export interface SpoolSettings {
   cacheDir: string;
   /** The options a server's report depends on: a resumed scan must have the same. */
   run: SpoolRun;
+  /** `--shard I/N`: the shard's own spool file (model/formats.ts). */
+  shard?: { index: number; count: number };
 }
 
-/** A new spool under `out`, or with `resume` the one there, keeping the servers of targets still listed and unchanged. */
+/**
+ * A new spool under `out`, or with `resume` the one there, keeping the servers of targets still
+ * listed and unchanged. Each shard has a spool of its own; a spool another scan is writing now is
+ * never taken for an interrupted one (spool/spool-writer.ts).
+ */
 export function openSpool(out: string, targets: readonly Target[], settings: SpoolSettings, say: Say): OpenedSpool {
-  const file = path.join(out, SPOOL_FILE);
+  const file = path.join(out, spoolFileOf(settings.shard));
   const key = SpoolKey.of(settings.cacheDir);
   const keys = targets.map((t) => targetKey(t, key));
   const keyOf = (position: number) => keys[position]!;
   const there = lstatSync(file, { throwIfNoEntry: false });
   if (there?.isDirectory()) throw new InputError(`${SPOOL_FILE} there is a directory`, { field: '--out', file: out });
+  if (there?.isFile()) refuseRunning(file, readSpoolHeader(file, key)?.writer, settings.resume);
+  warnOthersWriting(out, file, key, say);
   if (settings.resume) return resumeSpool(file, targets, { keys, key, run: settings.run }, say);
   // Said even with -q: the servers an interrupted scan kept are about to go.
   if (there?.isFile())
     say.warn(msg`replacing ${show.path(file)}, the servers an interrupted scan kept (--resume keeps them)`);
   const start = { schemaVersion: SCHEMA_VERSION, startedAt: new Date().toISOString(), run: settings.run };
-  const spool = FileSpool.create(file, start, keyOf, key);
+  const spool = FileSpool.create(file, { ...start, writer: thisWriter() }, keyOf, key);
   return { spool, resumed: new Set(), startedAt: start.startedAt, unkept: key.unkept };
+}
+
+/** A spool a scan running now writes is neither replaced nor resumed: either would cost it its servers. */
+function refuseRunning(file: string, writer: SpoolWriter | undefined, resume: boolean): void {
+  if (!isRunning(writer)) return;
+  const instead = resume ? 'resume once it has stopped' : 'give this scan its own --out';
+  throw new InputError(
+    msg`${show.path(file)} is being written by a scan running now (pid ${writer.pid}): ${instead} (if pid ${writer.pid} is no idemscan, remove the file)`,
+  );
+}
+
+/**
+ * The spools of other scans running now in the same --out (other shards, another list): not this
+ * scan's to touch, but their report files and this scan's are the same files, written by
+ * whichever finishes last. Said once, with the first such spool.
+ */
+function warnOthersWriting(out: string, own: string, key: SpoolKey, say: Say): void {
+  let names: string[];
+  try {
+    names = readdirSync(out).filter((n) => SPOOL_NAME.test(n) && path.join(out, n) !== own);
+  } catch {
+    return;
+  }
+  for (const name of names.sort()) {
+    const writer = readSpoolHeader(path.join(out, name), key)?.writer;
+    if (!isRunning(writer)) continue;
+    say.warn(
+      msg`another scan is writing to ${show.path(out)} now (${show.name(name)}, pid ${writer.pid}): the report files there are the last one's to finish; give each scan (each shard) its own --out`,
+    );
+    return;
+  }
 }
 
 /** `--resume`: the spool there read back, checked, and carried into a new one for the servers still listed. */
@@ -82,7 +122,8 @@ function resumeSpool(
   checkHeader(file, old.header, spoolKeys.run);
   // Built beside the old spool, then renamed over it: an interruption now loses nothing either. It
   // has an id of its own, so each line read back is signed anew for its place in it.
-  const next = FileSpool.create(`${file}.${process.pid}.resume`, old.header, (at) => keys[at]!, key);
+  const start = { ...old.header, writer: thisWriter() };
+  const next = FileSpool.create(`${file}.${process.pid}.resume`, start, (at) => keys[at]!, key);
   let carried: Carried;
   try {
     carried = carry(old.lines(), targets, keys, next);

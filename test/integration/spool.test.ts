@@ -40,15 +40,15 @@ function setup() {
   return { dir, out: path.join(dir, 'out'), log, env, list };
 }
 
-/** `scan FILE` with a hanging last server, stopped by SIGINT once `servers` lines are in the spool. */
-async function interruptedScan(file: string, out: string, servers: number, flags: string[] = []) {
+/** `scan FILE` with a hanging last server, stopped by SIGINT once `servers` lines are in the spool (`spool`, under `out`). */
+async function interruptedScan(file: string, out: string, servers: number, flags: string[] = [], spool = SPOOL) {
   const child = execa(
     process.execPath,
     [CLI, 'scan', file, '--out', out, '--concurrency', String(servers + 1), '--timeout', '60000', ...flags],
     { reject: false },
   );
   const spooled = () =>
-    existsSync(path.join(out, SPOOL)) ? readFileSync(path.join(out, SPOOL), 'utf8').split('\n').length - 2 : 0;
+    existsSync(path.join(out, spool)) ? readFileSync(path.join(out, spool), 'utf8').split('\n').length - 2 : 0;
   const deadline = Date.now() + 30_000;
   while (spooled() < servers && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
   expect(spooled()).toBe(servers);
@@ -271,5 +271,101 @@ describe('the spool', () => {
     const r = await idemscan(['scan', file, '--out', out]);
     expect(r.exitCode, r.stderr).toBe(0);
     expect(readFileSync(victim, 'utf8')).toBe('untouched');
+  });
+
+  /** Shard 1/2 holds c and d, shard 2/2 a and b (by their names' hash); `hang` makes the first of each hang. */
+  function shardList(env: Record<string, string>, hang: boolean) {
+    const slow = (name: string) =>
+      hang
+        ? { name, command: process.execPath, args: [FIXTURES.raw], env: { ...env, MODE: 'hang' } }
+        : modern(name, env);
+    return [slow('c'), modern('d', env), slow('a'), modern('b', env)];
+  }
+  const shardScan = (file: string, out: string, shard: string, extra: string[] = []) =>
+    idemscan(['scan', file, '--shard', shard, '--out', out, '--concurrency', '2', '--timeout', '4000', '-q', ...extra]);
+  const interrupted = /interrupted scan/;
+
+  it('two shards at once: each its own spool, none taken for an interrupted scan (separate --out: nothing said)', async () => {
+    const { dir, out, env, list } = setup();
+    const file = list(shardList(env, true));
+    // The same --out (the README's loop before): the other shard's spool is left alone, and the race said.
+    const first = shardScan(file, out, '1/2', ['--json', path.join(dir, 'shard-1.json')]);
+    const deadline = Date.now() + 20_000;
+    while (!existsSync(path.join(out, 'scan.spool.shard-1-of-2.ndjson')) && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 20));
+    const second = await shardScan(file, out, '2/2', ['--json', path.join(dir, 'shard-2.json')]);
+    const one = await first;
+    expect([one.exitCode, second.exitCode], one.stderr + second.stderr).toEqual([0, 0]);
+    expect(one.stderr + second.stderr).not.toMatch(interrupted);
+    expect(second.stderr).toMatch(/another scan is writing to .* now \(scan\.spool\.shard-1-of-2\.ndjson, pid \d+\)/);
+    const names = (i: number) =>
+      (JSON.parse(readFileSync(path.join(dir, `shard-${i}.json`), 'utf8')) as Report).servers.map((s) => s.name);
+    expect([names(1), names(2)]).toEqual([
+      ['c', 'd'],
+      ['a', 'b'],
+    ]);
+    expect(existsSync(path.join(out, 'scan.spool.shard-1-of-2.ndjson'))).toBe(false);
+    expect(existsSync(path.join(out, 'scan.spool.shard-2-of-2.ndjson'))).toBe(false);
+
+    // Each shard its own --out, as the README's loop now: not a warning.
+    const [a, b] = await Promise.all([
+      shardScan(file, path.join(dir, 'shard-1'), '1/2'),
+      shardScan(file, path.join(dir, 'shard-2'), '2/2'),
+    ]);
+    expect([a.exitCode, b.exitCode]).toEqual([0, 0]);
+    expect(a.stderr + b.stderr).not.toContain('warning');
+  });
+
+  it('scans one after another into one --out: nothing said; a scan running now is not replaced', async () => {
+    const { out, env, list } = setup();
+    const file = list(shardList(env, false));
+    for (const shard of ['1/2', '2/2', '1/2']) {
+      const r = await shardScan(file, out, shard);
+      expect(r.exitCode, r.stderr).toBe(0);
+      expect(r.stderr).not.toContain('warning');
+    }
+    const whole = await idemscan(['scan', file, '--out', out, '-q']);
+    expect(whole.stderr).not.toContain('warning');
+    // The same scan started twice into one --out: the second refuses rather than take the spool.
+    const hanging = list([
+      modern('a', env),
+      { name: 'h', command: process.execPath, args: [FIXTURES.raw], env: { ...env, MODE: 'hang' } },
+    ]);
+    const running = execa(process.execPath, [CLI, 'scan', hanging, '--out', out, '--timeout', '60000', '-q'], {
+      reject: false,
+    });
+    const deadline = Date.now() + 20_000;
+    while (!existsSync(path.join(out, SPOOL)) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    for (const resume of [[], ['--resume']]) {
+      const twice = await idemscan(['scan', hanging, '--out', out, '-q', ...resume]);
+      expect(twice.exitCode).toBe(2);
+      expect(twice.stderr).toMatch(/scan\.spool\.ndjson is being written by a scan running now \(pid \d+\)/);
+    }
+    running.kill('SIGINT');
+    expect((await running).exitCode).toBe(130);
+  });
+
+  it("an interrupted shard's spool: another shard leaves it alone, the same shard resumes it or replaces it, warning", async () => {
+    const { out, log, env, list } = setup();
+    const file = list(shardList(env, true));
+    const spool = 'scan.spool.shard-1-of-2.ndjson';
+    await interruptedScan(file, out, 1, ['--shard', '1/2'], spool);
+    await waitGone(log.entries().map((e) => e.pid));
+    const kept = readFileSync(path.join(out, spool));
+    const other = await shardScan(file, out, '2/2');
+    expect(other.stderr).not.toContain('warning');
+    expect(readFileSync(path.join(out, spool))).toEqual(kept);
+    const healed = list(shardList(env, false));
+    const resumed = await shardScan(healed, out, '1/2', ['--resume']);
+    expect(resumed.exitCode, resumed.stderr).toBe(0);
+    expect(readReport(out).options.resumed).toBe(1);
+    expect(readReport(out).servers.map((s) => s.name)).toEqual(['c', 'd']);
+    expect(existsSync(path.join(out, spool))).toBe(false);
+
+    await interruptedScan(file, out, 1, ['--shard', '1/2'], spool);
+    await waitGone(log.entries().map((e) => e.pid));
+    const fresh = await shardScan(healed, out, '1/2');
+    expect(fresh.exitCode, fresh.stderr).toBe(0);
+    expect(fresh.stderr).toContain(`warning: replacing ${path.join(out, spool)}, the servers an interrupted scan kept`);
   });
 });
