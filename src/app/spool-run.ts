@@ -4,17 +4,17 @@
  * time, so a scan of 10,000 remotes keeps its memory flat; an interrupted scan leaves the file, and `scan --resume` reads it back
  * and scans only the targets it does not hold. app/scan-run.ts imports it for `scan`.
  */
-import { lstatSync, readdirSync } from 'node:fs';
+import { lstatSync } from 'node:fs';
 import v8 from 'node:v8';
 import path from 'node:path';
-import { SPOOL_FILE, SPOOL_NAME, spoolFileOf } from '../model/formats.js';
+import { SPOOL_FILE, spoolFileOf } from '../model/formats.js';
 import type { ReportHead } from '../model/report-head.js';
 import { SCHEMA_VERSION } from '../model/schema-version.js';
 import type { ScanRun } from '../scan.js';
 import type { ServerReport } from '../model/schema.js';
 import { FileSpool } from '../spool/file-spool.js';
-import { readSpool, readSpoolHeader } from '../spool/read-spool.js';
-import { isRunning, thisWriter } from '../spool/spool-writer.js';
+import { readSpool } from '../spool/read-spool.js';
+import { moveHome, runningSpools, thisWriter } from '../spool/spool-writer.js';
 import { SpoolKey } from '../spool/spool-mac.js';
 import type { SpoolHeader, SpoolRun, SpoolWriter } from '../model/spool-schema.js';
 import type { Target } from '../targets/types.js';
@@ -42,6 +42,8 @@ export interface OpenedSpool {
   startedAt: string;
   /** Why the spool's key could not be kept in the cache, so that --resume cannot read it back. */
   unkept?: string;
+  /** The name --resume reads, when a running scan's spool held it and this one is written beside it. */
+  home?: string;
 }
 
 export interface SpoolSettings {
@@ -66,46 +68,33 @@ export function openSpool(out: string, targets: readonly Target[], settings: Spo
   const keyOf = (position: number) => keys[position]!;
   const there = lstatSync(file, { throwIfNoEntry: false });
   if (there?.isDirectory()) throw new InputError(`${SPOOL_FILE} there is a directory`, { field: '--out', file: out });
-  if (there?.isFile()) refuseRunning(file, readSpoolHeader(file, key)?.writer, settings.resume);
-  warnOthersWriting(out, file, key, say);
+  const running = runningSpools(out, key);
+  const held = running.find((r) => r.name === path.basename(file))?.writer;
+  if (held && settings.resume)
+    throw new InputError(
+      msg`--resume: ${show.path(file)} is being written by a scan running now (pid ${held.pid}): resume once it has stopped`,
+    );
+  if (running[0]) warnRunning(out, running[0], say);
   if (settings.resume) return resumeSpool(file, targets, { keys, key, run: settings.run }, say);
   // Said even with -q: the servers an interrupted scan kept are about to go.
-  if (there?.isFile())
+  if (there?.isFile() && !held)
     say.warn(msg`replacing ${show.path(file)}, the servers an interrupted scan kept (--resume keeps them)`);
   const start = { schemaVersion: SCHEMA_VERSION, startedAt: new Date().toISOString(), run: settings.run };
-  const spool = FileSpool.create(file, { ...start, writer: thisWriter() }, keyOf, key);
-  return { spool, resumed: new Set(), startedAt: start.startedAt, unkept: key.unkept };
-}
-
-/** A spool a scan running now writes is neither replaced nor resumed: either would cost it its servers. */
-function refuseRunning(file: string, writer: SpoolWriter | undefined, resume: boolean): void {
-  if (!isRunning(writer)) return;
-  const instead = resume ? 'resume once it has stopped' : 'give this scan its own --out';
-  throw new InputError(
-    msg`${show.path(file)} is being written by a scan running now (pid ${writer.pid}): ${instead} (if pid ${writer.pid} is no idemscan, remove the file)`,
-  );
+  // Beside the running scan's spool, never over it.
+  const own = held ? `${file}.${process.pid}` : file;
+  const spool = FileSpool.create(own, { ...start, writer: thisWriter() }, keyOf, key);
+  return { spool, resumed: new Set(), startedAt: start.startedAt, unkept: key.unkept, ...(held ? { home: file } : {}) };
 }
 
 /**
- * The spools of other scans running now in the same --out (other shards, another list): not this
- * scan's to touch, but their report files and this scan's are the same files, written by
+ * Another scan running now in the same --out (another shard or list, or this scan started twice):
+ * its spool is not this scan's to touch, but the report files there are both scans', written by
  * whichever finishes last. Said once, with the first such spool.
  */
-function warnOthersWriting(out: string, own: string, key: SpoolKey, say: Say): void {
-  let names: string[];
-  try {
-    names = readdirSync(out).filter((n) => SPOOL_NAME.test(n) && path.join(out, n) !== own);
-  } catch {
-    return;
-  }
-  for (const name of names.sort()) {
-    const writer = readSpoolHeader(path.join(out, name), key)?.writer;
-    if (!isRunning(writer)) continue;
-    say.warn(
-      msg`another scan is writing to ${show.path(out)} now (${show.name(name)}, pid ${writer.pid}): the report files there are the last one's to finish; give each scan (each shard) its own --out`,
-    );
-    return;
-  }
+function warnRunning(out: string, running: { name: string; writer: SpoolWriter }, say: Say): void {
+  say.warn(
+    msg`another scan is writing to ${show.path(out)} now (${show.name(running.name)}, pid ${running.writer.pid}): the report files there are the last one's to finish; give each scan (each shard) its own --out`,
+  );
 }
 
 /** `--resume`: the spool there read back, checked, and carried into a new one for the servers still listed. */
@@ -250,12 +239,15 @@ export function closeSpool(opened: OpenedSpool, complete: boolean, say: Say): vo
       msg`could not write ${show.path(spool.file)} (${show.reason(spool.failure)}): ${spool.inMemory} servers were kept in memory only, and are in the reports${complete ? '' : ' (--resume scans them again)'}`,
     );
   if (complete) return spool.remove();
-  opened.spool.close();
-  const n = opened.spool.size;
+  spool.close();
+  const n = spool.size;
+  const kept = opened.home === undefined ? spool.file : moveHome(spool.file, opened.home);
   const back = opened.unkept
     ? msg`--resume cannot read them back (no spool key could be kept: ${show.reason(opened.unkept)})`
-    : msg`the same scan with --resume scans only the rest`;
+    : kept === spool.file && opened.home !== undefined
+      ? msg`another scan's spool is at ${show.path(opened.home)}: move this one there once it is gone, for --resume`
+      : msg`the same scan with --resume scans only the rest`;
   say.tell(
-    msg`the ${n.toLocaleString('en-US')} server${n === 1 ? '' : 's'} scanned are kept in ${show.path(opened.spool.file)}: ${back}`,
+    msg`the ${n.toLocaleString('en-US')} server${n === 1 ? '' : 's'} scanned are kept in ${show.path(kept)}: ${back}`,
   );
 }

@@ -316,7 +316,7 @@ describe('the spool', () => {
     expect(a.stderr + b.stderr).not.toContain('warning');
   });
 
-  it('scans one after another into one --out: nothing said; a scan running now is not replaced', async () => {
+  it('scans one after another into one --out: nothing said', async () => {
     const { out, env, list } = setup();
     const file = list(shardList(env, false));
     for (const shard of ['1/2', '2/2', '1/2']) {
@@ -326,27 +326,71 @@ describe('the spool', () => {
     }
     const whole = await idemscan(['scan', file, '--out', out, '-q']);
     expect(whole.stderr).not.toContain('warning');
-    // The same scan started twice into one --out: the second refuses rather than take the spool.
-    const hanging = list([
-      modern('a', env),
-      { name: 'h', command: process.execPath, args: [FIXTURES.raw], env: { ...env, MODE: 'hang' } },
-    ]);
-    const running = execa(process.execPath, [CLI, 'scan', hanging, '--out', out, '--timeout', '60000', '-q'], {
-      reject: false,
-    });
-    const deadline = Date.now() + 20_000;
-    while (!existsSync(path.join(out, SPOOL)) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
-    for (const resume of [[], ['--resume']]) {
-      const twice = await idemscan(['scan', hanging, '--out', out, '-q', ...resume]);
-      expect(twice.exitCode).toBe(2);
-      expect(twice.stderr).toMatch(/scan\.spool\.ndjson is being written by a scan running now \(pid \d+\)/);
-    }
-    running.kill('SIGINT');
-    expect((await running).exitCode).toBe(130);
   });
 
+  it(
+    'the same list scanned twice at once into one --out: the second spools beside the first, never over it',
+    { timeout: 150_000 },
+    async () => {
+      const { dir, out, log, env, list } = setup();
+      const hang = { name: 'h', command: process.execPath, args: [FIXTURES.raw], env: { ...env, MODE: 'hang' } };
+      const hanging = list([modern('a', env), hang]);
+      const start = () =>
+        execa(process.execPath, [CLI, 'scan', hanging, '--out', out, '--timeout', '120000', '-q'], { reject: false });
+      const home = path.join(out, SPOOL);
+      const text = (file: string) => (existsSync(file) ? readFileSync(file, 'utf8') : '');
+      /** Until `file` holds the header and one server (a finished: the scan is past its start). */
+      const spooled = async (file: string) => {
+        const deadline = Date.now() + 40_000;
+        while (text(file).split('\n').length <= 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+        expect(text(file).split('\n').length, file).toBeGreaterThan(2);
+      };
+      const first = start();
+      await spooled(home);
+      const header = text(home).split('\n')[0];
+      const one = path.join(dir, 'one.json'); // beside targets.json, which `list` rewrites
+      writeFileSync(one, JSON.stringify({ servers: [modern('a', env)] }));
+      const beside = await idemscan(['scan', one, '--out', out, '-q']);
+      expect(beside.exitCode, beside.stderr).toBe(0);
+      expect(beside.stderr).not.toMatch(interrupted);
+      expect(beside.stderr).toMatch(/another scan is writing to .* now \(scan\.spool\.ndjson, pid \d+\)/);
+      expect(text(home).split('\n')[0]).toBe(header);
+      const resume = await idemscan(['scan', hanging, '--out', out, '-q', '--resume']);
+      expect(resume.exitCode).toBe(2);
+      expect(resume.stderr).toMatch(
+        /--resume: .*scan\.spool\.ndjson is being written by a scan running now \(pid \d+\)/,
+      );
+
+      // Interrupted while the first still runs: kept beside it, and said where.
+      const second = start();
+      await spooled(path.join(out, `${SPOOL}.${second.pid}`));
+      second.kill('SIGINT');
+      const stopped = await second;
+      expect(stopped.exitCode).toBe(130);
+      expect(stopped.stderr).toContain(
+        `kept in ${path.join(out, `${SPOOL}.${second.pid}`)}: another scan's spool is at`,
+      );
+      // Interrupted once the name is free again (here: the first's spool removed by hand): moved to
+      // the name --resume reads.
+      const third = start();
+      await spooled(path.join(out, `${SPOOL}.${third.pid}`));
+      rmSync(home);
+      third.kill('SIGINT');
+      const moved = await third;
+      expect(moved.exitCode, moved.stderr).toBe(130);
+      expect(moved.stderr).toContain(`kept in ${home}: the same scan with --resume`);
+      expect(existsSync(path.join(out, `${SPOOL}.${third.pid}`))).toBe(false);
+      first.kill('SIGINT');
+      expect((await first).exitCode).toBe(130);
+      await waitGone(log.entries().map((e) => e.pid));
+      const resumed = await idemscan(['scan', list([modern('a', env), modern('h', env)]), '--out', out, '--resume']);
+      expect(resumed.exitCode, resumed.stderr).toBe(0);
+      expect(readReport(out).options.resumed).toBe(1);
+    },
+  );
+
   it("an interrupted shard's spool: another shard leaves it alone, the same shard resumes it or replaces it, warning", async () => {
-    const { out, log, env, list } = setup();
+    const { dir, out, log, env, list } = setup();
     const file = list(shardList(env, true));
     const spool = 'scan.spool.shard-1-of-2.ndjson';
     await interruptedScan(file, out, 1, ['--shard', '1/2'], spool);
@@ -355,7 +399,8 @@ describe('the spool', () => {
     const other = await shardScan(file, out, '2/2');
     expect(other.stderr).not.toContain('warning');
     expect(readFileSync(path.join(out, spool))).toEqual(kept);
-    const healed = list(shardList(env, false));
+    const healed = path.join(dir, 'healed.json'); // beside targets.json, which `list` rewrites
+    writeFileSync(healed, JSON.stringify({ servers: shardList(env, false) }));
     const resumed = await shardScan(healed, out, '1/2', ['--resume']);
     expect(resumed.exitCode, resumed.stderr).toBe(0);
     expect(readReport(out).options.resumed).toBe(1);
