@@ -30,7 +30,7 @@ export interface MergeFlags {
  * A run already in `--out` (a report.json there) is kept unless `--replace` says otherwise: a merge
  * repeated on a day that has its run would replace the published run with whatever shards it got.
  */
-export async function checkReplace(out: string | undefined, replace: boolean | undefined): Promise<void> {
+async function checkReplace(out: string | undefined, replace: boolean | undefined): Promise<void> {
   if (out === undefined || replace) return;
   const there = await lstat(path.join(out, 'report.json')).catch(() => undefined);
   if (there === undefined || there.isDirectory()) return;
