@@ -21,7 +21,7 @@ echo "== 3 shards in parallel"
 for i in 1 2 3; do
   /usr/bin/time -f "shard $i/3: $FMT" -o "$WORK/time-shard-$i.txt" \
     $CLI scan "$LIST" --shard "$i/3" --sandbox --no-install --cache-dir "$CACHE" \
-      --timeout 60000 --concurrency 4 --json "$WORK/shard-$i.json" --quiet \
+      --timeout 60000 --concurrency 4 --out "$WORK/shard-$i" --json "$WORK/shard-$i.json" --quiet \
       > "$WORK/shard-$i.log" 2>&1 &
 done
 wait || true
@@ -35,7 +35,7 @@ cat "$WORK/time-merge.txt"
 echo "== unsharded, same cache"
 /usr/bin/time -f "unsharded: $FMT" -o "$WORK/time-unsharded.txt" \
   $CLI scan "$LIST" --sandbox --no-install --cache-dir "$CACHE" --timeout 60000 --concurrency 4 \
-    --json "$WORK/unsharded.json" --quiet > "$WORK/unsharded.log" 2>&1 || true
+    --out "$WORK/unsharded" --json "$WORK/unsharded.json" --quiet > "$WORK/unsharded.log" 2>&1 || true
 cat "$WORK/time-unsharded.txt"
 
 node -e '

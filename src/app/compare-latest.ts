@@ -23,14 +23,28 @@ export function ownRunOf(root: string, file: string): string | undefined {
 
 /**
  * The earlier report of `--compare`: the file it names, or with `latest` the newest run of the
- * index `root` but `ownRun` (none found: a warning, and no trend section).
+ * index `root` but `ownRun` (none found: a warning, and no trend section), named through `note`
+ * (which run is "latest" is not always the one the user thinks: the day before, when this run is
+ * the newest) and in `comparedWith.run`.
  */
-export function earlierReport(compare: string | undefined, root: string | undefined, ownRun: string | undefined) {
+export function earlierReport(
+  compare: string | undefined,
+  root: string | undefined,
+  ownRun: string | undefined,
+  note: (line: Shown) => void,
+) {
   return async (report: Report, warn: (w: Shown) => void): Promise<Earlier> => {
     if (compare !== 'latest') return compare;
     const { latestReport } = await import('./run-index.js');
     const found = await latestReport(root!, report, ownRun, warn);
-    if (found === undefined) warn(msg`--compare latest: ${show.path(root!)} has no earlier run; no trend section`);
-    return found;
+    if (found === undefined) {
+      warn(msg`--compare latest: ${show.path(root!)} has no earlier run; no trend section`);
+      return undefined;
+    }
+    const run = ownRunOf(root!, found.file);
+    note(
+      msg`--compare latest: comparing with the run ${show.path(path.dirname(found.file))} (started ${show.name(found.report.startedAt)})`,
+    );
+    return run === undefined ? found : { ...found, run };
   };
 }

@@ -18,13 +18,13 @@ import { toolsCommandFor } from './output.js';
 import type { Say } from './say.js';
 import { checkReportFiles, writeReports } from './write-reports.js';
 
-/** The earlier report of `--compare`: a file, one read already (`latest` of a run index), or none. */
-export type Earlier = string | LoadedReport | undefined;
+/** The earlier report of `--compare`: a file, one read already (`latest` of a run index: with its run directory's name), or none. */
+export type Earlier = string | (LoadedReport & { run?: string }) | undefined;
 
 /** The report with `comparedWith` set from the earlier report, a file or one read already (report and merge --compare). */
 export async function withComparison(
   report: Report,
-  earlier: string | LoadedReport,
+  earlier: Exclude<Earlier, undefined>,
   reportFile?: string,
 ): Promise<Report> {
   const old = typeof earlier === 'string' ? await readReportFile(earlier) : earlier;

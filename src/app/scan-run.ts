@@ -102,7 +102,8 @@ export async function checkScan(
 export async function runScan(settings: ScanRunSettings, events: ScanEvents): Promise<ScanResult> {
   const { targets, interrupt } = settings;
   const spooling = settings.spool && (await import('./spool-run.js'));
-  const opened = spooling?.openSpool(settings.files.out!, targets, settings.spool!, events);
+  const spool = settings.spool && { ...settings.spool, shard: settings.options.shard };
+  const opened = spooling?.openSpool(settings.files.out!, targets, spool!, events);
   let source: Source;
   if (spooling && opened) {
     const run = await scanInto(targets, { ...settings.options, resumed: opened.resumed }, opened.spool);

@@ -1,21 +1,22 @@
 /**
- * `scan`'s spool (docs/SCALING.md): every finished server goes to `<out>/scan.spool.ndjson` as it
- * finishes, and the reports are written from it a server at a time, so a scan of 10,000 remotes
- * keeps its memory flat; an interrupted scan leaves the file, and `scan --resume` reads it back
+ * `scan`'s spool (docs/SCALING.md): every finished server goes to `<out>/scan.spool.ndjson` (a
+ * shard's to a file of its own) as it finishes, and the reports are written from it a server at a
+ * time, so a scan of 10,000 remotes keeps its memory flat; an interrupted scan leaves the file, and `scan --resume` reads it back
  * and scans only the targets it does not hold. app/scan-run.ts imports it for `scan`.
  */
 import { lstatSync } from 'node:fs';
 import v8 from 'node:v8';
 import path from 'node:path';
-import { SPOOL_FILE } from '../model/formats.js';
+import { SPOOL_FILE, spoolFileOf } from '../model/formats.js';
 import type { ReportHead } from '../model/report-head.js';
 import { SCHEMA_VERSION } from '../model/schema-version.js';
 import type { ScanRun } from '../scan.js';
 import type { ServerReport } from '../model/schema.js';
 import { FileSpool } from '../spool/file-spool.js';
 import { readSpool } from '../spool/read-spool.js';
+import { moveHome, runningSpools, thisWriter } from '../spool/spool-writer.js';
 import { SpoolKey } from '../spool/spool-mac.js';
-import type { SpoolHeader, SpoolRun } from '../model/spool-schema.js';
+import type { SpoolHeader, SpoolRun, SpoolWriter } from '../model/spool-schema.js';
 import type { Target } from '../targets/types.js';
 import { InputError } from '../model/input-error.js';
 import type { Shown } from '../model/shown.js';
@@ -41,6 +42,8 @@ export interface OpenedSpool {
   startedAt: string;
   /** Why the spool's key could not be kept in the cache, so that --resume cannot read it back. */
   unkept?: string;
+  /** The name --resume reads, when a running scan's spool held it and this one is written beside it. */
+  home?: string;
 }
 
 export interface SpoolSettings {
@@ -49,23 +52,49 @@ export interface SpoolSettings {
   cacheDir: string;
   /** The options a server's report depends on: a resumed scan must have the same. */
   run: SpoolRun;
+  /** `--shard I/N`: the shard's own spool file (model/formats.ts). */
+  shard?: { index: number; count: number };
 }
 
-/** A new spool under `out`, or with `resume` the one there, keeping the servers of targets still listed and unchanged. */
+/**
+ * A new spool under `out`, or with `resume` the one there, keeping the servers of targets still
+ * listed and unchanged. Each shard has a spool of its own; a spool another scan is writing now is
+ * never taken for an interrupted one (spool/spool-writer.ts).
+ */
 export function openSpool(out: string, targets: readonly Target[], settings: SpoolSettings, say: Say): OpenedSpool {
-  const file = path.join(out, SPOOL_FILE);
+  const file = path.join(out, spoolFileOf(settings.shard));
   const key = SpoolKey.of(settings.cacheDir);
   const keys = targets.map((t) => targetKey(t, key));
   const keyOf = (position: number) => keys[position]!;
   const there = lstatSync(file, { throwIfNoEntry: false });
   if (there?.isDirectory()) throw new InputError(`${SPOOL_FILE} there is a directory`, { field: '--out', file: out });
+  const running = runningSpools(out, key);
+  const held = running.find((r) => r.name === path.basename(file))?.writer;
+  if (held && settings.resume)
+    throw new InputError(
+      msg`--resume: ${show.path(file)} is being written by a scan running now (pid ${held.pid}): resume once it has stopped`,
+    );
+  if (running[0]) warnRunning(out, running[0], say);
   if (settings.resume) return resumeSpool(file, targets, { keys, key, run: settings.run }, say);
   // Said even with -q: the servers an interrupted scan kept are about to go.
-  if (there?.isFile())
+  if (there?.isFile() && !held)
     say.warn(msg`replacing ${show.path(file)}, the servers an interrupted scan kept (--resume keeps them)`);
   const start = { schemaVersion: SCHEMA_VERSION, startedAt: new Date().toISOString(), run: settings.run };
-  const spool = FileSpool.create(file, start, keyOf, key);
-  return { spool, resumed: new Set(), startedAt: start.startedAt, unkept: key.unkept };
+  // Beside the running scan's spool, never over it.
+  const own = held ? `${file}.${process.pid}` : file;
+  const spool = FileSpool.create(own, { ...start, writer: thisWriter() }, keyOf, key);
+  return { spool, resumed: new Set(), startedAt: start.startedAt, unkept: key.unkept, ...(held ? { home: file } : {}) };
+}
+
+/**
+ * Another scan running now in the same --out (another shard or list, or this scan started twice):
+ * its spool is not this scan's to touch, but the report files there are both scans', written by
+ * whichever finishes last. Said once, with the first such spool.
+ */
+function warnRunning(out: string, running: { name: string; writer: SpoolWriter }, say: Say): void {
+  say.warn(
+    msg`another scan is writing to ${show.path(out)} now (${show.name(running.name)}, pid ${running.writer.pid}): the report files there are the last one's to finish; give each scan (each shard) its own --out`,
+  );
 }
 
 /** `--resume`: the spool there read back, checked, and carried into a new one for the servers still listed. */
@@ -82,7 +111,8 @@ function resumeSpool(
   checkHeader(file, old.header, spoolKeys.run);
   // Built beside the old spool, then renamed over it: an interruption now loses nothing either. It
   // has an id of its own, so each line read back is signed anew for its place in it.
-  const next = FileSpool.create(`${file}.${process.pid}.resume`, old.header, (at) => keys[at]!, key);
+  const start = { ...old.header, writer: thisWriter() };
+  const next = FileSpool.create(`${file}.${process.pid}.resume`, start, (at) => keys[at]!, key);
   let carried: Carried;
   try {
     carried = carry(old.lines(), targets, keys, next);
@@ -209,12 +239,15 @@ export function closeSpool(opened: OpenedSpool, complete: boolean, say: Say): vo
       msg`could not write ${show.path(spool.file)} (${show.reason(spool.failure)}): ${spool.inMemory} servers were kept in memory only, and are in the reports${complete ? '' : ' (--resume scans them again)'}`,
     );
   if (complete) return spool.remove();
-  opened.spool.close();
-  const n = opened.spool.size;
+  spool.close();
+  const n = spool.size;
+  const kept = opened.home === undefined ? spool.file : moveHome(spool.file, opened.home);
   const back = opened.unkept
     ? msg`--resume cannot read them back (no spool key could be kept: ${show.reason(opened.unkept)})`
-    : msg`the same scan with --resume scans only the rest`;
+    : kept === spool.file && opened.home !== undefined
+      ? msg`another scan's spool is at ${show.path(opened.home)}: move this one there once it is gone, for --resume`
+      : msg`the same scan with --resume scans only the rest`;
   say.tell(
-    msg`the ${n.toLocaleString('en-US')} server${n === 1 ? '' : 's'} scanned are kept in ${show.path(opened.spool.file)}: ${back}`,
+    msg`the ${n.toLocaleString('en-US')} server${n === 1 ? '' : 's'} scanned are kept in ${show.path(kept)}: ${back}`,
   );
 }

@@ -28,6 +28,12 @@ export const cacheDir = () =>
     'the cache: installed packages, OAuth tokens, the spool key (default: $IDEMSCAN_CACHE or ~/.cache/idemscan)',
   );
 export const quiet = (what: string) => new Option('-q, --quiet', what);
+/** `merge --out`: a run there already (its report.json) is replaced only when asked. */
+export const replaceRun = () =>
+  new Option(
+    '--replace',
+    'replace the run --out holds already (a report.json there); without it merge refuses (exit 2)',
+  );
 export const allowSdist = () =>
   new Option(
     '--allow-sdist',
@@ -168,7 +174,7 @@ export const scanFlags = (cmd: Command) =>
     )
     .option(
       '--resume',
-      'read back the servers an interrupted scan kept in <out>/scan.spool.ndjson and scan only the rest',
+      "read back the servers an interrupted scan kept in <out>/scan.spool.ndjson (a shard's: scan.spool.shard-I-of-N.ndjson) and scan only the rest",
     )
     .addOption(allowEnv())
     .addOption(

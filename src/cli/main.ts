@@ -27,6 +27,7 @@ import {
   pullFlags,
   quiet,
   refreshFlags,
+  replaceRun,
   rulesBaseUrl,
   sarifUri,
   scanFlags,
@@ -115,6 +116,7 @@ function merging(program: Command): void {
       '--index <root>',
       'with --out ROOT/RUN: add the run to ROOT/index.json and ROOT/index.html (the index of published runs)',
     )
+    .addOption(replaceRun())
     .action(async (files, flags) => (await import('./merge-command.js')).mergeCommand(files, flags));
   program
     .command('report')

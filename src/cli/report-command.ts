@@ -29,7 +29,7 @@ export async function reportCommand(file: string, flags: ReportFlags): Promise<v
     ? (await import('../app/sarif-uri.js')).parseSarifUris(flags.sarifUri)
     : undefined;
   const ownRun = flags.index === undefined ? undefined : ownRunOf(flags.index, file);
-  const earlier = earlierReport(flags.compare, flags.index, ownRun);
+  const earlier = earlierReport(flags.compare, flags.index, ownRun, say.note);
   const render = { rulesBaseUrl: flags.rulesBaseUrl, sarifUris, width: outputWidth(process.stdout) };
   await rerender(file, { formats: flags.format, out: flags.out, render }, (r: Report) => earlier(r, say.warn), {
     print: (text) => void process.stdout.write(text),

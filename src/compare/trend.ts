@@ -9,10 +9,13 @@ import { summarize } from '../model/summary.js';
 import type { Change } from '../model/diff.js';
 import { diffReports } from './diff.js';
 
-/** `currentFile`, when known, names the new side in the diff (base name only, like the earlier one). */
+/**
+ * `currentFile`, when known, names the new side in the diff (base name only, like the earlier one);
+ * `earlier.run`, the run directory of an index the earlier report is (`--compare latest`), names it.
+ */
 export function compareWith(
   current: Report,
-  earlier: { file: string; report: Report },
+  earlier: { file: string; report: Report; run?: string },
   currentFile?: string,
 ): ComparedWith {
   const oldNames = new Set(earlier.report.servers.map((s) => s.name));
@@ -26,6 +29,7 @@ export function compareWith(
   const file = path.basename(earlier.file);
   return {
     file,
+    ...(earlier.run === undefined ? {} : { run: earlier.run, path: `${earlier.run}/${file}` }),
     startedAt: earlier.report.startedAt,
     serversInBoth: oldSide.servers.length,
     onlyOld: [...oldNames].filter((n) => !newNames.has(n)).length,
@@ -35,6 +39,17 @@ export function compareWith(
       { report: both(current), ...(currentFile === undefined ? {} : { file: path.basename(currentFile) }) },
     ),
   };
+}
+
+/**
+ * What the trend section calls the earlier report, the one place its words are made: `the 2026-11-30
+ * run` and its path under the index root (`2026-11-30/report.json`) for a run of an index (`--compare
+ * latest`), else `the report` and its file name. Raw text: each reporter escapes it.
+ */
+export function earlierName(c: Pick<ComparedWith, 'file' | 'run' | 'path'>): { what: string; file: string } {
+  return c.run === undefined
+    ? { what: 'the report', file: c.file }
+    : { what: `the ${c.run} run`, file: c.path ?? c.file };
 }
 
 /** Tool-level changes: what "tools or hints changed" means for a server. */

@@ -39,3 +39,14 @@ export type DiffFormat = (typeof DIFF_FORMATS)[number];
  * report files hold every server, kept by an interrupted run for `scan --resume`.
  */
 export const SPOOL_FILE = 'scan.spool.ndjson';
+
+/**
+ * The spool of one shard (`--shard 2/3`: `scan.spool.shard-2-of-3.ndjson`): the shards of a list
+ * scanned at once into one --out each keep their own, and `--resume` of a shard finds its own.
+ */
+export function spoolFileOf(shard?: { index: number; count: number }): string {
+  return shard ? `scan.spool.shard-${shard.index}-of-${shard.count}.ndjson` : SPOOL_FILE;
+}
+
+/** The names spoolFileOf() gives (a plain pattern, bounded: no backtracking). */
+export const SPOOL_NAME = /^scan\.spool(?:\.shard-\d{1,9}-of-\d{1,9})?\.ndjson$/;

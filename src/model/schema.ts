@@ -245,6 +245,10 @@ export const Drift = z.object({
 export const ComparedWith = z.object({
   /** The earlier report's file name (base name only: no local path is published). */
   file: z.string(),
+  /** `--compare latest`: the run directory of the index the earlier report is in (`2026-11-30`). */
+  run: z.string().max(100).optional(),
+  /** `--compare latest`: the earlier report's path relative to the index root (`2026-11-30/report.json`). */
+  path: z.string().max(300).optional(),
   startedAt: z.string(),
   /** Servers present in both reports: the only ones the diff covers. */
   serversInBoth: z.number().int(),

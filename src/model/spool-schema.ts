@@ -24,6 +24,17 @@ export const SpoolRun = z.object({
 });
 export type SpoolRun = z.infer<typeof SpoolRun>;
 
+/**
+ * The process that writes the spool: a scan finding a spool whose writer still runs on this host
+ * (another shard or list scanning into the same --out, or the same scan started twice) leaves it
+ * alone rather than taking it for one an interrupted scan left. Optional: spools written before it.
+ */
+export const SpoolWriter = z.object({
+  pid: z.number().int().positive(),
+  host: z.string().max(300),
+});
+export type SpoolWriter = z.infer<typeof SpoolWriter>;
+
 export const SpoolHeader = z.object({
   idemscanSpool: z.literal(SPOOL_VERSION),
   /** This spool's random id, which every line's MAC covers (spool/spool-mac.ts): a line of another spool is refused. */
@@ -32,6 +43,7 @@ export const SpoolHeader = z.object({
   /** When the scan first started: a resumed scan's report keeps it. */
   startedAt: z.iso.datetime(),
   run: SpoolRun,
+  writer: SpoolWriter.optional(),
 });
 export type SpoolHeader = z.infer<typeof SpoolHeader>;
 /** What a new spool's header is made from; its version and id are the spool's own. */

@@ -4,7 +4,7 @@
  * the report stores; neither recounts or re-diffs. Server text is escaped with mdText.
  */
 import { describe, renderDiff, toolLabel } from './diff.js';
-import { trendHighlights } from '../compare/trend.js';
+import { earlierName, trendHighlights } from '../compare/trend.js';
 import { mdText } from './markdown-text.js';
 import { when } from './view.js';
 import { plural } from '../model/verdicts.js';
@@ -46,10 +46,11 @@ export function trendMarkdown(report: Report): string[] {
   if (!c) return [];
   const m = (s: string, max = 300) => mdText(s, max);
   const h = trendHighlights(c);
+  const earlier = earlierName(c);
   const lines = [
     `## Trend since ${m(when(c.startedAt), 40)}`,
     '',
-    `Compared with the report of ${m(when(c.startedAt), 40)} (${m(c.file, 120)}) over the ${plural(c.serversInBoth, 'server')} in both reports; ` +
+    `Compared with ${m(earlier.what, 120)} of ${m(when(c.startedAt), 40)} (${m(earlier.file, 300)}) over the ${plural(c.serversInBoth, 'server')} in both reports; ` +
       `${n(c.onlyOld)} only in the earlier one and ${n(c.onlyNew)} only in this one are not compared.`,
     '',
     `### Servers whose tools or hints changed (${n(h.changedServers.length)})`,

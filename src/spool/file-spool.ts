@@ -70,6 +70,7 @@ export class FileSpool implements ServerSink {
       schemaVersion: start.schemaVersion,
       startedAt: start.startedAt,
       run: start.run,
+      ...(start.writer ? { writer: start.writer } : {}),
     };
     const spool = new FileSpool(file, fd, keyOf, key, id);
     // The header's MAC is made without the id it holds: read first, it gives the id the rest is checked with.

@@ -65,6 +65,24 @@ export function readSpool(file: string, key: SpoolKey): SpoolContents {
   };
 }
 
+/**
+ * Only the header, checked, the file closed again; undefined when there is none this machine's key
+ * signed (no file, not a spool, another machine's): what a new scan reads of a spool it finds there.
+ */
+export function readSpoolHeader(file: string, key: SpoolKey): SpoolHeader | undefined {
+  try {
+    const raw = rawLines(file);
+    try {
+      const first = raw.next();
+      return first.done ? undefined : readHeader(file, first.value.bytes, key);
+    } finally {
+      raw.return(undefined); // closes the file
+    }
+  } catch {
+    return undefined;
+  }
+}
+
 /** Line 1, signed and checked: the header whose id the other lines' MACs cover. */
 function readHeader(file: string, bytes: Buffer, key: SpoolKey): SpoolHeader {
   // The version before 2 wrote JSON lines each with a `mac` field, valid wherever they were put.

@@ -139,7 +139,8 @@ describe('warnings and notes', () => {
     write('runs/2026-01-01/report.json', reportOf([okServer('s', [])]));
     const merged = await run(['merge', report, '--json', 'merged.json']);
     const indexed = await run(['index', 'runs']);
-    expect(merged.stderr).toMatch(/^idemscan: merged 1 report: 1 server/);
+    // Every file merge wrote, then what it merged.
+    expect(merged.stderr).toMatch(/^idemscan: wrote merged\.json\nidemscan: merged 1 report: 1 server/);
     expect(indexed.stderr).toMatch(/idemscan: indexed 1 run in runs$/);
     for (const args of [
       ['merge', report, '--json', 'merged-q.json', '-q'],

@@ -63,8 +63,35 @@ describe('merge --index and --compare latest', () => {
     expect(page).toContain('<a href="2026-12-07/report.json">report.json</a>');
     expect(page).not.toMatch(/<script|https?:\/\//);
 
-    // The same merge again (a re-run of the job): one entry, still compared with the week before.
-    const again = await mergeRun(at('w2.json'), path.join(root, '2026-12-14'), root);
+    // Which run "latest" was is said, and stored as the run's name and its path under the index.
+    expect(second.stderr).toContain(
+      `--compare latest: comparing with the run ${path.join(root, '2026-12-07')} (started 2026-12-07T04:00:00.000Z)`,
+    );
+    expect(report.comparedWith).toMatchObject({
+      file: 'report.json',
+      run: '2026-12-07',
+      path: '2026-12-07/report.json',
+    });
+    // Every file merge wrote is said, the index's too.
+    for (const f of ['report.json', 'report.html', 'report.md'])
+      expect(second.stderr).toContain(`wrote ${path.join(root, '2026-12-14', f)}`);
+    expect(second.stderr).toContain(`wrote ${path.join(root, 'index.json')}`);
+    const trendMd = readFileSync(path.join(root, '2026-12-14', 'report.md'), 'utf8');
+    expect(trendMd).toMatch(/Compared with the 2026-12-07 run of .* \(2026-12-07\/report\.json\) over/);
+    expect(readFileSync(path.join(root, '2026-12-14', 'report.html'), 'utf8')).toMatch(
+      /Compared with the 2026-12-07 run of [^<]* \(<code>2026-12-07\/report\.json<\/code>\) over/,
+    );
+
+    // The same merge again (a re-run of the job, or a shard's report alone) does not replace the run
+    // that is there: exit 2 naming the directory and --replace, nothing written.
+    const before = readFileSync(path.join(root, '2026-12-14', 'report.json'), 'utf8');
+    const refused = await mergeRun(at('w1.json'), path.join(root, '2026-12-14'), root);
+    expect(refused.exitCode).toBe(2);
+    expect(refused.stderr).toContain(`--out ${path.join(root, '2026-12-14')}: holds a run already (its report.json)`);
+    expect(refused.stderr).toContain('merge --replace replaces it');
+    expect(readFileSync(path.join(root, '2026-12-14', 'report.json'), 'utf8')).toBe(before);
+    // With --replace: one entry, still compared with the week before (never with itself).
+    const again = await mergeRun(at('w2.json'), path.join(root, '2026-12-14'), root, ['--replace']);
     expect(again.exitCode, again.stderr).toBe(0);
     expect(RunIndex.parse(read(path.join(root, 'index.json'))).runs).toHaveLength(2);
     expect(Report.parse(read(path.join(root, '2026-12-14', 'report.json'))).comparedWith?.startedAt).toBe(

@@ -40,15 +40,15 @@ function setup() {
   return { dir, out: path.join(dir, 'out'), log, env, list };
 }
 
-/** `scan FILE` with a hanging last server, stopped by SIGINT once `servers` lines are in the spool. */
-async function interruptedScan(file: string, out: string, servers: number, flags: string[] = []) {
+/** `scan FILE` with a hanging last server, stopped by SIGINT once `servers` lines are in the spool (`spool`, under `out`). */
+async function interruptedScan(file: string, out: string, servers: number, flags: string[] = [], spool = SPOOL) {
   const child = execa(
     process.execPath,
     [CLI, 'scan', file, '--out', out, '--concurrency', String(servers + 1), '--timeout', '60000', ...flags],
     { reject: false },
   );
   const spooled = () =>
-    existsSync(path.join(out, SPOOL)) ? readFileSync(path.join(out, SPOOL), 'utf8').split('\n').length - 2 : 0;
+    existsSync(path.join(out, spool)) ? readFileSync(path.join(out, spool), 'utf8').split('\n').length - 2 : 0;
   const deadline = Date.now() + 30_000;
   while (spooled() < servers && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
   expect(spooled()).toBe(servers);
@@ -271,5 +271,146 @@ describe('the spool', () => {
     const r = await idemscan(['scan', file, '--out', out]);
     expect(r.exitCode, r.stderr).toBe(0);
     expect(readFileSync(victim, 'utf8')).toBe('untouched');
+  });
+
+  /** Shard 1/2 holds c and d, shard 2/2 a and b (by their names' hash); `hang` makes the first of each hang. */
+  function shardList(env: Record<string, string>, hang: boolean) {
+    const slow = (name: string) =>
+      hang
+        ? { name, command: process.execPath, args: [FIXTURES.raw], env: { ...env, MODE: 'hang' } }
+        : modern(name, env);
+    return [slow('c'), modern('d', env), slow('a'), modern('b', env)];
+  }
+  const shardScan = (file: string, out: string, shard: string, extra: string[] = []) =>
+    idemscan(['scan', file, '--shard', shard, '--out', out, '--concurrency', '2', '--timeout', '4000', '-q', ...extra]);
+  const interrupted = /interrupted scan/;
+
+  it('two shards at once: each its own spool, none taken for an interrupted scan (separate --out: nothing said)', async () => {
+    const { dir, out, env, list } = setup();
+    const file = list(shardList(env, true));
+    // The same --out (the README's loop before): the other shard's spool is left alone, and the race said.
+    const first = shardScan(file, out, '1/2', ['--json', path.join(dir, 'shard-1.json')]);
+    const deadline = Date.now() + 20_000;
+    while (!existsSync(path.join(out, 'scan.spool.shard-1-of-2.ndjson')) && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 20));
+    const second = await shardScan(file, out, '2/2', ['--json', path.join(dir, 'shard-2.json')]);
+    const one = await first;
+    expect([one.exitCode, second.exitCode], one.stderr + second.stderr).toEqual([0, 0]);
+    expect(one.stderr + second.stderr).not.toMatch(interrupted);
+    expect(second.stderr).toMatch(/another scan is writing to .* now \(scan\.spool\.shard-1-of-2\.ndjson, pid \d+\)/);
+    const names = (i: number) =>
+      (JSON.parse(readFileSync(path.join(dir, `shard-${i}.json`), 'utf8')) as Report).servers.map((s) => s.name);
+    expect([names(1), names(2)]).toEqual([
+      ['c', 'd'],
+      ['a', 'b'],
+    ]);
+    expect(existsSync(path.join(out, 'scan.spool.shard-1-of-2.ndjson'))).toBe(false);
+    expect(existsSync(path.join(out, 'scan.spool.shard-2-of-2.ndjson'))).toBe(false);
+
+    // Each shard its own --out, as the README's loop now: not a warning.
+    const [a, b] = await Promise.all([
+      shardScan(file, path.join(dir, 'shard-1'), '1/2'),
+      shardScan(file, path.join(dir, 'shard-2'), '2/2'),
+    ]);
+    expect([a.exitCode, b.exitCode]).toEqual([0, 0]);
+    expect(a.stderr + b.stderr).not.toContain('warning');
+  });
+
+  it('scans one after another into one --out: nothing said', async () => {
+    const { out, env, list } = setup();
+    const file = list(shardList(env, false));
+    for (const shard of ['1/2', '2/2', '1/2']) {
+      const r = await shardScan(file, out, shard);
+      expect(r.exitCode, r.stderr).toBe(0);
+      expect(r.stderr).not.toContain('warning');
+    }
+    const whole = await idemscan(['scan', file, '--out', out, '-q']);
+    expect(whole.stderr).not.toContain('warning');
+  });
+
+  it(
+    'the same list scanned twice at once into one --out: the second spools beside the first, never over it',
+    { timeout: 150_000 },
+    async () => {
+      const { dir, out, log, env, list } = setup();
+      const hang = { name: 'h', command: process.execPath, args: [FIXTURES.raw], env: { ...env, MODE: 'hang' } };
+      const hanging = list([modern('a', env), hang]);
+      const start = () =>
+        execa(process.execPath, [CLI, 'scan', hanging, '--out', out, '--timeout', '120000', '-q'], { reject: false });
+      const home = path.join(out, SPOOL);
+      const text = (file: string) => (existsSync(file) ? readFileSync(file, 'utf8') : '');
+      /** Until `file` holds the header and one server (a finished: the scan is past its start). */
+      const spooled = async (file: string) => {
+        const deadline = Date.now() + 40_000;
+        while (text(file).split('\n').length <= 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+        expect(text(file).split('\n').length, file).toBeGreaterThan(2);
+      };
+      const first = start();
+      await spooled(home);
+      const header = text(home).split('\n')[0];
+      const one = path.join(dir, 'one.json'); // beside targets.json, which `list` rewrites
+      writeFileSync(one, JSON.stringify({ servers: [modern('a', env)] }));
+      const beside = await idemscan(['scan', one, '--out', out, '-q']);
+      expect(beside.exitCode, beside.stderr).toBe(0);
+      expect(beside.stderr).not.toMatch(interrupted);
+      expect(beside.stderr).toMatch(/another scan is writing to .* now \(scan\.spool\.ndjson, pid \d+\)/);
+      expect(text(home).split('\n')[0]).toBe(header);
+      const resume = await idemscan(['scan', hanging, '--out', out, '-q', '--resume']);
+      expect(resume.exitCode).toBe(2);
+      expect(resume.stderr).toMatch(
+        /--resume: .*scan\.spool\.ndjson is being written by a scan running now \(pid \d+\)/,
+      );
+
+      // Interrupted while the first still runs: kept beside it, and said where.
+      const second = start();
+      await spooled(path.join(out, `${SPOOL}.${second.pid}`));
+      second.kill('SIGINT');
+      const stopped = await second;
+      expect(stopped.exitCode).toBe(130);
+      expect(stopped.stderr).toContain(
+        `kept in ${path.join(out, `${SPOOL}.${second.pid}`)}: another scan's spool is at`,
+      );
+      // Interrupted once the name is free again (here: the first's spool removed by hand): moved to
+      // the name --resume reads.
+      const third = start();
+      await spooled(path.join(out, `${SPOOL}.${third.pid}`));
+      rmSync(home);
+      third.kill('SIGINT');
+      const moved = await third;
+      expect(moved.exitCode, moved.stderr).toBe(130);
+      expect(moved.stderr).toContain(`kept in ${home}: the same scan with --resume`);
+      expect(existsSync(path.join(out, `${SPOOL}.${third.pid}`))).toBe(false);
+      first.kill('SIGINT');
+      expect((await first).exitCode).toBe(130);
+      await waitGone(log.entries().map((e) => e.pid));
+      const resumed = await idemscan(['scan', list([modern('a', env), modern('h', env)]), '--out', out, '--resume']);
+      expect(resumed.exitCode, resumed.stderr).toBe(0);
+      expect(readReport(out).options.resumed).toBe(1);
+    },
+  );
+
+  it("an interrupted shard's spool: another shard leaves it alone, the same shard resumes it or replaces it, warning", async () => {
+    const { dir, out, log, env, list } = setup();
+    const file = list(shardList(env, true));
+    const spool = 'scan.spool.shard-1-of-2.ndjson';
+    await interruptedScan(file, out, 1, ['--shard', '1/2'], spool);
+    await waitGone(log.entries().map((e) => e.pid));
+    const kept = readFileSync(path.join(out, spool));
+    const other = await shardScan(file, out, '2/2');
+    expect(other.stderr).not.toContain('warning');
+    expect(readFileSync(path.join(out, spool))).toEqual(kept);
+    const healed = path.join(dir, 'healed.json'); // beside targets.json, which `list` rewrites
+    writeFileSync(healed, JSON.stringify({ servers: shardList(env, false) }));
+    const resumed = await shardScan(healed, out, '1/2', ['--resume']);
+    expect(resumed.exitCode, resumed.stderr).toBe(0);
+    expect(readReport(out).options.resumed).toBe(1);
+    expect(readReport(out).servers.map((s) => s.name)).toEqual(['c', 'd']);
+    expect(existsSync(path.join(out, spool))).toBe(false);
+
+    await interruptedScan(file, out, 1, ['--shard', '1/2'], spool);
+    await waitGone(log.entries().map((e) => e.pid));
+    const fresh = await shardScan(healed, out, '1/2');
+    expect(fresh.exitCode, fresh.stderr).toBe(0);
+    expect(fresh.stderr).toContain(`warning: replacing ${path.join(out, spool)}, the servers an interrupted scan kept`);
   });
 });

@@ -21,6 +21,8 @@ describe('docs/examples/ecosystem-scan.yml', () => {
     expect(scan).toContain('--shard ${{ matrix.shard }}/$SHARDS');
     expect(scan).toContain('--sandbox');
     expect(scan).toContain('--cache-dir .idemscan-cache/shard-${{ matrix.shard }}');
+    // Its own --out too: shards side by side on one machine would race on one report.json.
+    expect(scan).toContain('--out output/shard-${{ matrix.shard }}');
   });
 
   it('merges into every format, the dataset included, with --compare', () => {
@@ -54,5 +56,19 @@ describe('docs/examples/ecosystem-scan.yml', () => {
     expect(text).toContain('npm install -g git+https://github.com/<owner>/idemscan#<sha>');
     expect(text).toContain('git ls-remote\n# https://github.com/<owner>/idemscan HEAD');
     expect(text).not.toMatch(/OWNER|@v1\b|v1\.0\.0/);
+  });
+});
+
+describe("the README's census loop", () => {
+  const lines = readFileSync(new URL('../../README.md', import.meta.url), 'utf8').split('\n');
+
+  it('gives each shard of the parallel loop its own --out, and merges the reports written there', () => {
+    const loop = lines.find((l) => l.startsWith('for i in') && l.includes('--shard $i/'));
+    expect(loop).toBeDefined();
+    const out = /--out (\S*\$i\S*)/.exec(loop!)?.[1];
+    expect(out, "the loop's --out names the shard").toBeDefined();
+    expect(loop).not.toMatch(/--json \S+/); // one report per shard, in its own folder
+    const merge = lines.find((l) => l.startsWith('npx idemscan merge'));
+    expect(merge).toContain(`merge ${out!.replace('$i', '*')}/report.json --out output/ecosystem/`);
   });
 });

@@ -55,6 +55,7 @@ describe('docs/examples/registry-census.yml', () => {
     expect(scan).toContain('scan packages.json --shard ${{ matrix.shard }}/$SHARDS');
     expect(scan).toContain('--sandbox');
     expect(scan).toContain('--cache-dir .idemscan-cache/shard-${{ matrix.shard }}');
+    expect(scan).toContain('--out output/shard-${{ matrix.shard }}');
     expect(
       doc.jobs.packages!.steps.some(
         (s) => s.uses?.startsWith('actions/cache') && s.with!.path === '.idemscan-cache/shard-${{ matrix.shard }}',
