@@ -8,6 +8,7 @@ import { DiffDocument } from './diff.js';
 import { docsProblem } from './rule-pages.js';
 import { Confidence, Severity, Summary, Verdict } from './schema-base.js';
 import { ToolProbe } from './probe-schema.js';
+import { ServerAdvice } from './advice-schema.js';
 
 export { Confidence, Severity, Summary, Verdict, WeightedShare, WeightedSummary } from './schema-base.js';
 import { SCHEMA_VERSION } from './schema-version.js';
@@ -183,6 +184,8 @@ export const ServerReport = z.object({
   durationMs: z.number(),
   tools: z.array(ToolReport),
   findings: z.array(Finding),
+  /** A scanned server's answer: what a client may do with its tools (model/advice.ts; filled when an older report is read). */
+  advice: ServerAdvice.optional(),
 });
 
 const driftTool = { server: z.string(), tool: z.string(), occurrence: z.number().int().optional() };
@@ -334,6 +337,7 @@ export type DriftChange = z.infer<typeof DriftChange>;
 export type Drift = z.infer<typeof Drift>;
 export type ProfileUse = z.infer<typeof ProfileUse>;
 export type Report = z.infer<typeof Report>;
+export type { ServerAdvice } from './advice-schema.js';
 
 export function reportJsonSchema(): unknown {
   return z.toJSONSchema(Report, { target: 'draft-2020-12', io: 'output' });
