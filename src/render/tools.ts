@@ -15,13 +15,16 @@ import { failureLines, wrap } from './table.js';
 import { cutEnd, displayWidth, distinctCuts, pad } from './width.js';
 import type { RenderOptions, Reporter } from './types.js';
 import { fixAnnotations } from './fix-snippet.js';
+import { declaresNothing } from '../model/advice.js';
 
 function hints(t: ToolReport): string {
   const given = HINT_NAMES.flatMap((h) => {
     const text = hintText(t.annotations, h);
     return text === undefined ? [] : [`${h.replace('Hint', '')}=${cellText(text, 20)}`];
   });
-  return given.length ? given.join(' ') : 'no hints';
+  if (given.length) return given.join(' ');
+  // Unprotected because nothing was declared, not because a write was: the reason, next to the verdict.
+  return declaresNothing(t) ? "no hints declared (the spec's defaults make it a write)" : 'no hints';
 }
 
 function evidence(t: ToolReport): string {
