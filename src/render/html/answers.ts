@@ -6,7 +6,7 @@
 import type { Report } from '../../model/schema.js';
 import { advicePhrases, answerMeta, failedAnswer, metaText, type AdviceWords } from '../advice.js';
 import { PAGE_ANSWERS } from '../markdown-answers.js';
-import { name, text } from './escape.js';
+import { name } from './escape.js';
 
 const WORDS: AdviceWords = {
   name: (t) => name(t, 160),
