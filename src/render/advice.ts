@@ -105,13 +105,16 @@ export function answerMeta(s: Pick<ServerReport, 'serverInfo' | 'target'>): Answ
   };
 }
 
-/** `1.2.3 (npm pkg@1.2.3 for pkg@latest), listed by claude-desktop, cursor`, escaped by `w`; '' when nothing is known. */
+/**
+ * What follows the server's name: ` 1.2.3 (pkg@1.2.3 for pkg@latest), listed by Claude Desktop,
+ * Cursor`, escaped by `w`; '' when nothing is known.
+ */
 export function metaText(m: AnswerMeta, w: Pick<AdviceWords, 'name'>, npm?: string): string {
-  const parts: string[] = [];
-  if (m.version)
-    parts.push(`${w.name(m.version)}${m.resolvedFrom && npm ? ` (${w.name(npm)} for ${w.name(m.resolvedFrom)})` : ''}`);
-  if (m.clients.length) parts.push(`listed by ${m.clients.map((c) => w.name(c)).join(', ')}`);
-  return parts.join(', ');
+  const version = m.version
+    ? ` ${w.name(m.version)}${m.resolvedFrom && npm ? ` (${w.name(npm)} for ${w.name(m.resolvedFrom)})` : ''}`
+    : '';
+  const listed = m.clients.length ? `, listed by ${m.clients.map((c) => w.name(c)).join(', ')}` : '';
+  return version + listed;
 }
 
 /** The answer for a server that failed: nothing is known of its tools, so nothing may be retried on its word. */

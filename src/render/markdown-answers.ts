@@ -24,7 +24,7 @@ export function answersMarkdown(report: Report): string[] {
     const phrases = s.status === 'ok' ? advicePhrases(s, WORDS) : [failedAnswer(s)];
     if (phrases.length === 0) continue;
     const meta = metaText(answerMeta(s), WORDS, s.target.npm);
-    lines.push(`- **${mdText(s.name, 80)}**${meta ? ` ${meta}` : ''}: ${phrases.join('; ')}.`);
+    lines.push(`- **${mdText(s.name, 80)}**${meta}: ${phrases.join('; ')}.`);
   }
   const rest = report.servers.length - PAGE_ANSWERS;
   if (rest > 0) lines.push(`- and ${rest.toLocaleString('en-US')} more servers: see the Servers table.`);

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { ADVICE_NAMES, serverAdvice } from '../../src/model/advice.js';
 import { parseReport } from '../../src/compare/read.js';
 import { serverReport as buildServer } from '../../src/server-report.js';
-import { advicePhrases } from '../../src/render/advice.js';
+import { advicePhrases, answerMeta, metaText } from '../../src/render/advice.js';
 import { answerLines, answersFold } from '../../src/render/answers.js';
 import { markdownReporter } from '../../src/render/markdown.js';
 import { renderPage } from '../../src/render/html/page.js';
@@ -106,5 +106,26 @@ describe('the answer in words', () => {
     expect(lines.join('\n')).not.toContain('\u001b');
     expect(lines.join(' ').replace(/ +/g, ' ')).toContain('+6 more (no hints declared)');
     for (const l of lines) expect(stringWidth(l)).toBeLessThanOrEqual(60);
+  });
+
+  it('names the version scanned, the one idemscan resolved for an unpinned entry, and the clients', () => {
+    const s = okServer('fs', [], {
+      serverInfo: { name: 'fs', version: '0.6.2' },
+      target: {
+        transport: 'stdio',
+        npm: '@scope/fs@0.6.2',
+        launcher: { runner: 'npx', spec: '@scope/fs@latest', resolved: true },
+        listedBy: [
+          { client: 'Claude Desktop', file: '/h/a.json' },
+          { client: 'Cursor', file: '/h/b.json' },
+          { client: 'Cursor', file: '/p/.cursor/mcp.json' },
+        ],
+      },
+    });
+    expect(metaText(answerMeta(s), plain, s.target.npm)).toBe(
+      ' 0.6.2 (@scope/fs@0.6.2 for @scope/fs@latest), listed by Claude Desktop, Cursor',
+    );
+    const pinned = { ...s, serverInfo: undefined, target: { transport: 'stdio' as const, npm: 'pkg@1.2.3' } };
+    expect(metaText(answerMeta(pinned), plain, pinned.target.npm)).toBe(' 1.2.3');
   });
 });

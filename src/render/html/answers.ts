@@ -21,7 +21,7 @@ export function answersSection(report: Report): string {
     if (phrases.length === 0) return [];
     const meta = metaText(answerMeta(s), WORDS, s.target.npm);
     return [
-      `<li><strong>${name(s.name, 120)}</strong>${meta ? ` <span class="muted">${meta}</span>` : ''}: ${phrases.join('; ')}.</li>`,
+      `<li><strong>${name(s.name, 120)}</strong>${meta ? `<span class="muted">${meta}</span>` : ''}: ${phrases.join('; ')}.</li>`,
     ];
   });
   const rest = report.servers.length - PAGE_ANSWERS;
