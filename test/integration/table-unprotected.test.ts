@@ -53,8 +53,11 @@ it.each([80, 60])('at COLUMNS=%i every line scan prints fits, the per-server ans
     env: { COLUMNS: String(columns) },
   });
   expect(r.exitCode, r.stderr).toBe(0);
-  const wide = r.stdout.split('\n').filter((l) => stringWidth(l) > columns);
-  expect(wide).toEqual([]);
+  const wide = (text: string) => text.split('\n').filter((l) => stringWidth(l) > columns);
+  expect(wide(r.stdout)).toEqual([]);
+  // stderr's messages too (cli/say.ts), the one that names the HTML command among them.
+  expect(r.stderr).toContain('for the HTML report');
+  expect(wide(r.stderr)).toEqual([]);
   // The answer block, wrapped: the server's line, then its continuation lines indented.
   const block = r.stdout.slice(r.stdout.indexOf('What a client may do with each server:'));
   expect(block).toMatch(/^ {2}widgets 1\.0\.0: retry the 3 reads; /m);
