@@ -12,7 +12,8 @@ import { serverView } from './view.js';
 import { httpsDocs, ownPage, reportRules, ruleDocUrl, shippedPageUrl } from '../model/rule-pages.js';
 import { cellText, GAP, naturalWidths, renderColumns, totalWidth, type Column } from './columns.js';
 import { failureLines, wrap } from './table.js';
-import { cutEnd, displayWidth, distinctCuts, pad } from './width.js';
+import { cutEnd, displayWidth, distinctCuts, pad, wrapTo } from './width.js';
+import { terminalAnswer } from './answers.js';
 import type { RenderOptions, Reporter } from './types.js';
 import { fixAnnotations } from './fix-snippet.js';
 import { declaresNothing } from '../model/advice.js';
@@ -145,6 +146,9 @@ export const toolsReporter: Reporter = {
       if (findings.length) out.push('', '  findings:');
       for (const f of findings) out.push(...findingLines(f, report, options, width));
       out.push('', ...wrap(serverSummary(s), width - 2).map((l) => `  ${l}`));
+      // The per-server answer, as under the scan's table (render/answers.ts).
+      const answer = terminalAnswer(s);
+      if (answer) out.push(...wrapTo(`what a client may do: ${answer.answer}`, width, '  ', '    '));
     }
     return out.join('\n') + '\n';
   },
