@@ -6,6 +6,7 @@
 import type { Negotiated } from './connect/negotiate.js';
 import { boundedObject, serverInfoOf } from './model/bounds.js';
 import { LIMITS } from './model/limits.js';
+import { serverAdvice } from './model/advice.js';
 import type { AuthInfo, Failure, Finding, ServerReport, TargetInfo, ToolReport } from './model/schema.js';
 
 /** What is known of a server so far: only `status`, `target` and `durationMs` are always. */
@@ -28,11 +29,12 @@ export interface ServerParts {
 
 export function serverReport(name: string, parts: ServerParts): ServerReport {
   const { session, trusted } = parts;
+  const tools = parts.tools ?? [];
   return {
     name,
     idempotencyCapability: parts.idempotencyCapability ?? false,
     ...(trusted === undefined ? {} : { trusted }),
-    tools: parts.tools ?? [],
+    tools,
     findings: parts.findings ?? [],
     status: parts.status,
     failure: parts.failure,
@@ -42,6 +44,8 @@ export function serverReport(name: string, parts: ServerParts): ServerReport {
     capabilities: session?.capabilities && boundedObject(session.capabilities, LIMITS.capabilitiesJson),
     auth: parts.auth,
     durationMs: parts.durationMs,
+    // The answer is computed here, once, from the verdicts; reporters read it (model/advice.ts).
+    advice: serverAdvice({ status: parts.status, tools, trusted }),
   };
 }
 

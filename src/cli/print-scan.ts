@@ -2,7 +2,7 @@
  * What `scan` and `audit` print when the scan is done: the table (or audit's tool view) at the
  * terminal's width, the files written, and with `-q` only what went wrong.
  */
-import { failureLines } from '../render/table.js';
+import { failureLines, wrap } from '../render/table.js';
 import path from 'node:path';
 import { reporter, REPORTERS } from '../render/index.js';
 import { wholeReport, type ReportStream } from '../model/report-head.js';
@@ -37,7 +37,7 @@ export async function printResult(
   else stream.write(r.render(wholeReport(report), options));
   // Under the headline's figures, what a client's user should do about them (model/verdicts.ts).
   const advice = report.summary.serversOk > 0 ? retryAdvice(summaryCounts(report.summary)) : undefined;
-  if (advice) stream.write(`${advice}.\n`);
+  if (advice) stream.write(`${wrap(`${advice}.`, options.width).join('\n')}\n`);
 }
 
 /** The JSON report file the table's pointer names: `--json PATH`, else --out's report.json when written. */

@@ -6,7 +6,7 @@
  * notes, never a warning or what went wrong. Light (no render/message.ts): main.ts loads it at start.
  */
 import type { Shown } from '../model/shown.js';
-import { visibleEscaper } from '../render/terminal.js';
+import { noCommandLines, visibleEscaper } from '../render/terminal.js';
 
 let quiet = false;
 
@@ -17,19 +17,55 @@ export function setQuiet(value: unknown): void {
 
 const put = (text: string) => void process.stderr.write(text);
 
+/**
+ * Columns a line on stderr may take: `COLUMNS`, else the terminal's; a pipe or a file has no bound
+ * (a log keeps each message on one line). render/width.ts's outputWidth, repeated: this module is
+ * loaded before any command and must stay light.
+ */
+function stderrWidth(): number {
+  const columns = Number(process.env.COLUMNS);
+  if (Number.isInteger(columns) && columns > 0) return columns;
+  const s = process.stderr;
+  return s.isTTY && s.columns > 0 ? s.columns : Infinity;
+}
+
+/**
+ * One message as lines that fit the width, continued with two spaces (issue 28: every line the
+ * terminal shows fits). A word longer than a line (a path, a command to copy) stays whole. The text
+ * is escaped already (render/message.ts), so its characters are one column each but for wide
+ * letters, which the width allows for by being a bound, not a measure. A continuation could start
+ * with `::`: the lines go through noCommandLines.
+ */
+function fitLine(line: string, width = stderrWidth()): string {
+  if (!Number.isFinite(width) || line.length <= width) return line;
+  const out: string[] = [];
+  let current = '';
+  for (const word of line.split(' ')) {
+    const lead = out.length === 0 ? '' : '  ';
+    if (current && lead.length + current.length + 1 + word.length > width) {
+      out.push(lead + current);
+      current = word;
+    } else current = current ? `${current} ${word}` : word;
+  }
+  if (current) out.push((out.length === 0 ? '' : '  ') + current);
+  return noCommandLines(out.join('\n'));
+}
+
+const message = (text: string) => put(`${fitLine(text)}\n`);
+
 /** `idemscan: warning: TEXT`, even with -q: the run is less than asked, or something looks like a mistake. */
 export function warn(text: Shown): void {
-  put(`idemscan: warning: ${text.text}\n`);
+  message(`idemscan: warning: ${text.text}`);
 }
 
 /** `idemscan: TEXT`, even with -q: what went wrong, what was not done, what is about to be done to a server. */
 export function tell(text: Shown): void {
-  put(`idemscan: ${text.text}\n`);
+  message(`idemscan: ${text.text}`);
 }
 
 /** `idemscan: TEXT`, unless -q: what was done (wrote, found, merged, indexed). */
 export function note(text: Shown): void {
-  if (!quiet) put(`idemscan: ${text.text}\n`);
+  if (!quiet) message(`idemscan: ${text.text}`);
 }
 
 /** Whole lines as they are (a listing with its own prefixes and line breaks); `always`: even with -q. */

@@ -7,6 +7,8 @@ import { parseJson, REPORT_DEPTH } from '../model/bounded-input.js';
 import { Report, SCHEMA_VERSION } from '../model/schema.js';
 import { InputError } from '../model/input-error.js';
 import { describeZodError } from '../model/zod-errors.js';
+import { serverAdvice } from '../model/advice.js';
+import { undeclaredCount } from '../model/summary.js';
 
 /**
  * A saved file that cannot be used (a report, a lock file, a run index, suppressions): unreadable,
@@ -40,7 +42,21 @@ export function parseReport(text: string, file: string): Report {
   const doc = versionedJson(text, file, 'report', 'schemaVersion', SCHEMA_VERSION);
   const parsed = Report.safeParse(doc);
   if (!parsed.success) throw new ReportFileError(file, `invalid report: ${describeZodError('', parsed.error)}`);
-  return parsed.data;
+  return withAnswers(parsed.data);
+}
+
+/**
+ * A report written before the per-server answer and the undeclared count (issue 28) gets them
+ * here, the one place a saved report is read, by the same functions a scan uses: every reporter
+ * then reads them from the report, whatever its age.
+ */
+function withAnswers(report: Report): Report {
+  const servers = report.servers.map((s) =>
+    s.advice !== undefined || s.status !== 'ok' ? s : { ...s, advice: serverAdvice(s) },
+  );
+  const { summary } = report;
+  const undeclared = summary.unprotectedUndeclared ?? undeclaredCount(servers);
+  return { ...report, summary: { ...summary, unprotectedUndeclared: undeclared }, servers };
 }
 
 /** A file's text, up to SAVED_BOUNDS.maxBytes; one that cannot be read is a ReportFileError naming it (and `field`, the flag). */

@@ -56,6 +56,8 @@ export const Summary = z.object({
   keyed: z.number().int(),
   idempotent: z.number().int(),
   unprotected: z.number().int(),
+  /** Of the unprotected tools, those that declare no behaviour hint at all (the spec's defaults make them writes); absent in reports before it. */
+  unprotectedUndeclared: z.number().int().optional(),
   /** Download-weighted figures; present only when some scanned-ok server has a `downloads` figure. */
   weighted: WeightedSummary.optional(),
   /** `idemscan probe` only: tools by experiment outcome. */

@@ -9,6 +9,7 @@ import { docsProblem } from './rule-pages.js';
 import { Confidence, Severity, Summary, Verdict } from './schema-base.js';
 import { ToolProbe } from './probe-schema.js';
 import { Gate } from './gate.js';
+import { ServerAdvice } from './advice-schema.js';
 
 export { Confidence, Severity, Summary, Verdict, WeightedShare, WeightedSummary } from './schema-base.js';
 import { SCHEMA_VERSION } from './schema-version.js';
@@ -199,6 +200,8 @@ export const ServerReport = z.object({
   durationMs: z.number(),
   tools: z.array(ToolReport),
   findings: z.array(Finding),
+  /** A scanned server's answer: what a client may do with its tools (model/advice.ts; filled when an older report is read). */
+  advice: ServerAdvice.optional(),
 });
 
 const driftTool = { server: z.string(), tool: z.string(), occurrence: z.number().int().optional() };
@@ -365,6 +368,7 @@ export type Drift = z.infer<typeof Drift>;
 export type ProfileUse = z.infer<typeof ProfileUse>;
 export type Report = z.infer<typeof Report>;
 export type { Gate, GateMatch } from './gate.js';
+export type { ServerAdvice } from './advice-schema.js';
 
 export function reportJsonSchema(): unknown {
   return z.toJSONSchema(Report, { target: 'draft-2020-12', io: 'output' });

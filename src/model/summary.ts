@@ -1,5 +1,6 @@
 import type { ServerReport, Summary, Verdict, WeightedSummary } from './schema.js';
 import { isAnnotated, total, verdictFields, VERDICTS, zeroCounts } from './verdicts.js';
+import { declaresNothing } from './advice.js';
 
 /**
  * Counts over every tool of every server that was scanned (failed servers add no tools), and,
@@ -21,6 +22,8 @@ export class SummaryTally {
   private ok = 0;
   private failed = 0;
   private annotated = 0;
+  /** Unprotected tools with no behaviour hint (shown apart from those that declare a write). */
+  private undeclared = 0;
   private readonly verdicts = zeroCounts();
   /** Over scanned-ok servers with a `downloads` figure (weightedSummary). */
   private weightedServers = 0;
@@ -38,6 +41,7 @@ export class SummaryTally {
     for (const t of s.tools) {
       if (t.verdict in this.verdicts) this.verdicts[t.verdict] += 1;
       if (isAnnotated(t.annotations)) this.annotated += 1;
+      if (declaresNothing(t)) this.undeclared += 1;
       seen.add(t.verdict);
     }
     // A failed server's downloads are left out of the total: nothing is known of its tools, and
@@ -65,6 +69,7 @@ export class SummaryTally {
       notReadOnly: tools - readOnly,
       annotated: this.annotated,
       ...others,
+      unprotectedUndeclared: this.undeclared,
       ...(weighted ? { weighted } : {}),
     };
   }
@@ -81,4 +86,11 @@ export class SummaryTally {
     }
     return { servers: this.weightedServers, downloads: total, verdicts };
   }
+}
+
+/** `summary.unprotectedUndeclared` of a report written before it: counted over its servers as the tally would. */
+export function undeclaredCount(servers: Iterable<ServerReport>): number {
+  let n = 0;
+  for (const s of servers) for (const t of s.tools) if (declaresNothing(t)) n += 1;
+  return n;
 }

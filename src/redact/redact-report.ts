@@ -42,6 +42,7 @@ function withOwnValues(clean: ServerReport, server: ServerReport): ServerReport 
     ...(clean.failure && server.failure ? { failure: { ...clean.failure, kind: server.failure.kind } } : {}),
     ...(clean.protocol && server.protocol ? { protocol: { ...clean.protocol, era: server.protocol.era } } : {}),
     findings: findings(clean.findings, server.findings),
+    ...(clean.advice && server.advice ? { advice: { ...clean.advice, kind: server.advice.kind } } : {}),
     tools: clean.tools.map((tool, i) => {
       const own = server.tools[i]!;
       return {

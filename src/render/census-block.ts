@@ -60,16 +60,16 @@ export function censusBlock(report: Report, links: CensusLinks): string {
       `${n(s.servers)} of them scanned${how.length ? ` (${how.join(', ')})` : ''}${files.length ? `: ${files.join(', ')}` : ''}. ` +
       `Every run with its figures: [${links.index}/index.html](${links.index}/index.html) ([JSON](${links.index}/index.json)).`,
     '',
-    '| servers scanned | tools | not read-only | keyed | protocol-keyed | only `idempotentHint` | unprotected | annotated | failures |',
-    '| --: | --: | --: | --: | --: | --: | --: | --: | --: |',
-    `| ${n(s.serversOk)} | ${n(s.tools)} | ${n(s.notReadOnly)} | ${n(s.keyed)} | ${n(s.protocolKeyed)} | ${n(s.idempotent)} | ${n(s.unprotected)} | ${n(s.annotated)} (${share(s.annotated, s.tools)}) | ${n(s.serversFailed)} |`,
+    '| servers scanned | tools | not read-only | keyed | protocol-keyed | only `idempotentHint` | unprotected | of them, no hints | annotated | failures |',
+    '| --: | --: | --: | --: | --: | --: | --: | --: | --: | --: |',
+    `| ${n(s.serversOk)} | ${n(s.tools)} | ${n(s.notReadOnly)} | ${n(s.keyed)} | ${n(s.protocolKeyed)} | ${n(s.idempotent)} | ${n(s.unprotected)} | ${s.unprotectedUndeclared === undefined ? '-' : n(s.unprotectedUndeclared)} | ${n(s.annotated)} (${share(s.annotated, s.tools)}) | ${n(s.serversFailed)} |`,
     '',
     [
       `Of the ${n(s.notReadOnly)} tools that are not read-only, **${n(safe)} (${pct1(safe, s.notReadOnly)}) can be retried safely** by a client${keyedWhere(report)}.`,
       s.protocolKeyed === 0
         ? 'No server advertises `tools.idempotency`.'
         : `${plural(s.protocolKeyed, 'tool')} are on servers that advertise \`tools.idempotency\`.`,
-      `${n(s.idempotent)} more are safe only if you trust their \`idempotentHint\`; ${n(s.unprotected)} may repeat their effect on a retry.`,
+      `${n(s.idempotent)} more are safe only if you trust their \`idempotentHint\`; ${n(s.unprotected)} may repeat their effect on a retry${undeclared(s)}.`,
       weighted(report),
       report.skipped?.length
         ? `${plural(report.skipped.length, 'list entry', 'list entries')} ${report.skipped.length === 1 ? 'was' : 'were'} not scanned, each with its reason in the report.`
@@ -95,6 +95,13 @@ function keyedWhere(report: Report): string {
   if (by.length === 0) return '';
   const shown = by.slice(0, 5).map((x, i) => `${i === 0 ? plural(x.k, 'tool') : n(x.k)} of ${mdText(x.name, 60)}`);
   return ` (${shown.join(', ')}${by.length > 5 ? `, and ${n(by.length - 5)} more servers` : ''})`;
+}
+
+/** `: 40 declare a write and 75 declare no hints at all (...)`: the unprotected told apart, when the report counts them. */
+function undeclared(s: Report['summary']): string {
+  const none = s.unprotectedUndeclared;
+  if (none === undefined || s.unprotected === 0) return '';
+  return `: ${n(s.unprotected - none)} declare a write and ${n(none)} declare no hints at all (the spec's defaults make them writes)`;
 }
 
 function weighted(report: Report): string {

@@ -64,7 +64,7 @@ function summaryLine(label: string, a: number, b: number): string {
   return `${label} ${a} -> ${b}${d === 0 ? '' : ` (${d > 0 ? '+' : ''}${d})`}`;
 }
 
-const SUMMARY_ROWS: [Exclude<keyof Summary, 'weighted' | 'probe'>, string][] = [
+const SUMMARY_ROWS: [Exclude<keyof Summary, 'weighted' | 'probe' | 'unprotectedUndeclared'>, string][] = [
   ['servers', 'servers'],
   ['serversOk', 'servers ok'],
   ['serversFailed', 'servers failed'],

@@ -22,7 +22,9 @@ import { METHODOLOGY_PLACE, methodPoints, methodologyUrl } from './method.js';
 import type { RenderOptions, Reporter } from './types.js';
 import { fixAnnotations } from './fix-snippet.js';
 import { probeMarkdown } from './probe-view.js';
-import { serverView } from './view.js';
+import { headline, serverView } from './view.js';
+import { answersMarkdown } from './markdown-answers.js';
+import { undeclaredWords } from './advice.js';
 
 const pct = (n: number, of: number) => (of === 0 ? '-' : `${n} (${share(n, of)})`);
 const row = (cells: (string | number)[]) => `| ${cells.join(' | ')} |`;
@@ -92,8 +94,31 @@ function verdictTable(report: Report): string[] {
   return [
     row(['verdict', 'tools', 'share', 'what a client may do']),
     row(['---', '--:', '--:', '---']),
-    ...VERDICTS.map((v) => row([`${v.mark} ${v.id}`, c[v.id], share(c[v.id], n), v.meaning])),
+    ...VERDICTS.flatMap((v) => [
+      row([`${v.mark} ${v.id}`, c[v.id], share(c[v.id], n), v.meaning]),
+      ...(v.id === 'unprotected' ? undeclaredRows(report, n) : []),
+    ]),
     row(['**all**', `**${n}**`, n === 0 ? '-' : '100%', '']),
+  ];
+}
+
+/** Under `unprotected`, its two parts: the same verdict, told apart by whether the tool declares anything. */
+function undeclaredRows(report: Report, n: number): string[] {
+  const { unprotected, unprotectedUndeclared: none } = report.summary;
+  if (none === undefined || unprotected === 0) return [];
+  return [
+    row([
+      '↳ unprotected, declares a write',
+      unprotected - none,
+      share(unprotected - none, n),
+      "a hint says it writes: the author's word",
+    ]),
+    row([
+      '↳ unprotected, declares no hints',
+      none,
+      share(none, n),
+      "no behaviour hint: the spec's defaults make it a write",
+    ]),
   ];
 }
 
@@ -177,7 +202,10 @@ function fixesList(found: Finding[]): string[] {
 
 function advice(report: Report): string[] {
   const a = retryAdvice(summaryCounts(report.summary));
-  return a ? ['', `${a}.`] : [];
+  const h = headline(report);
+  // The split on a line of its own, in the same paragraph.
+  const split = h.undeclared && h.unprotected > 0 ? [`${undeclaredWords(h.undeclared, h.unprotected)}.`] : [];
+  return a ? ['', `${a}.`, ...split] : [];
 }
 
 /** Target entries that were not scanned, with the reason each gives (the HTML's Skipped targets). */
@@ -221,6 +249,8 @@ export const markdownReporter: Reporter = {
       '',
       `**${headlineText(summaryCounts(s))}.**`,
       ...advice(report),
+      '',
+      ...answersMarkdown(report),
       '',
       '## Verdicts',
       '',

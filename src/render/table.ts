@@ -10,11 +10,13 @@ import { headline, serverView } from './view.js';
 import { headlineText, plural, summaryCounts, VERDICTS } from '../model/verdicts.js';
 import { noCommandLines } from './terminal.js';
 import { cellText, naturalWidths, renderColumns, totalWidth, type Column } from './columns.js';
-import { cutEnd, displayWidth, distinctCuts } from './width.js';
+import { cutEnd, displayWidth, distinctCuts, wrapTo } from './width.js';
 import { tellingLine } from './stderr-line.js';
 import type { ServerFold } from '../model/report-head.js';
 import { wholeStreamReporter } from './types.js';
 import { unprotectedLines, worstServers, type WorstServers } from './unprotected.js';
+import { answerLines, answersFold, type Answers } from './answers.js';
+import { undeclaredWords } from './advice.js';
 
 /** Headings of the verdict columns, from the longest to the shortest. */
 const VERDICT_HEADS: Record<Verdict, readonly string[]> = {
@@ -115,6 +117,7 @@ export function summaryTable(servers: Iterable<ServerReport>, summary: Summary, 
 export interface TableFolded {
   rows: Row[];
   worst: WorstServers;
+  answers: Answers;
 }
 
 /**
@@ -124,12 +127,14 @@ export interface TableFolded {
 export function tableFold(): ServerFold<TableFolded> {
   const rows: Row[] = [];
   const worst = worstServers();
+  const answers = answersFold();
   return {
     add(s) {
       rows.push(serverRow(s));
       worst.add(s);
+      answers.add(s);
     },
-    result: () => ({ rows, worst: worst.result() }),
+    result: () => ({ rows, worst: worst.result(), answers: answers.result() }),
   };
 }
 
@@ -194,29 +199,22 @@ export function headlineLines(report: Pick<Report, 'summary'>): string[] {
   if (h.tools === 0 || h.writes === 0) return [first];
   const n = (x: number) => x.toLocaleString('en-US');
   const verb = (x: number, one: string, many: string) => (x === 1 ? one : many);
+  // Tools that declare nothing are counted apart: the same verdict, but no author said they write.
+  const split = h.undeclared && h.unprotected > 0 ? ` ${undeclaredWords(h.undeclared, h.unprotected)}.` : '';
   return [
     first,
     `${n(h.protocolKeyed)} protocol-keyed and ${n(h.keyed)} keyed; ${n(h.hintOnly)} more ${verb(h.hintOnly, 'is', 'are')} only hint-idempotent ` +
-      `(safe if you trust the server); ${n(h.unprotected)} ${verb(h.unprotected, 'is', 'are')} unprotected: a retry may repeat the effect.`,
+      `(safe if you trust the server); ${n(h.unprotected)} ${verb(h.unprotected, 'is', 'are')} unprotected: a retry may repeat the effect.${split}`,
   ];
 }
 
 /**
- * Words to lines of at most `width` columns (a word longer than that gets a line of its own). A
- * line it starts inside escaped text may begin with `::`: each goes through noCommandLines.
+ * Words to lines of at most `width` columns (wrapTo: a word longer than a line is broken, so no
+ * line is wider). A line it starts inside escaped text may begin with `::`: each goes through
+ * noCommandLines.
  */
 export function wrap(text: string, width: number): string[] {
-  if (!Number.isFinite(width)) return [noCommandLines(text)];
-  const lines: string[] = [];
-  let line = '';
-  for (const word of text.split(' ')) {
-    if (line && line.length + 1 + word.length > width) {
-      lines.push(line);
-      line = word;
-    } else line = line ? `${line} ${word}` : word;
-  }
-  if (line) lines.push(line);
-  return lines.map((line) => noCommandLines(line));
+  return wrapTo(text, width).map((line) => noCommandLines(line));
 }
 
 export const tableReporter = wholeStreamReporter((report, out, options = {}) => {
@@ -233,7 +231,9 @@ export const tableReporter = wholeStreamReporter((report, out, options = {}) => 
       `interrupted: ${o.scanned ?? summary.servers} of ${plural(o.targets ?? summary.servers, 'server')} scanned`,
     );
   }
-  lines.push('', ...headlineLines(report).flatMap((l) => wrap(l, Math.max(40, width))));
+  lines.push('', ...headlineLines(report).flatMap((l) => wrap(l, width)));
+  const answers = answerLines(folded.answers, width);
+  if (answers.length > 0) lines.push('', ...answers);
   const worst = unprotectedLines(folded.worst, width, options.toolsCommand);
   if (worst.length > 0) lines.push('', ...worst);
   out(lines.join('\n') + '\n');

@@ -12,16 +12,20 @@ import { serverView } from './view.js';
 import { httpsDocs, ownPage, reportRules, ruleDocUrl, shippedPageUrl } from '../model/rule-pages.js';
 import { cellText, GAP, naturalWidths, renderColumns, totalWidth, type Column } from './columns.js';
 import { failureLines, wrap } from './table.js';
-import { cutEnd, displayWidth, distinctCuts, pad } from './width.js';
+import { cutEnd, displayWidth, distinctCuts, pad, wrapTo } from './width.js';
+import { terminalAnswer } from './answers.js';
 import type { RenderOptions, Reporter } from './types.js';
 import { fixAnnotations } from './fix-snippet.js';
+import { declaresNothing } from '../model/advice.js';
 
 function hints(t: ToolReport): string {
   const given = HINT_NAMES.flatMap((h) => {
     const text = hintText(t.annotations, h);
     return text === undefined ? [] : [`${h.replace('Hint', '')}=${cellText(text, 20)}`];
   });
-  return given.length ? given.join(' ') : 'no hints';
+  if (given.length) return given.join(' ');
+  // Unprotected because nothing was declared, not because a write was: the reason, next to the verdict.
+  return declaresNothing(t) ? "no hints declared (the spec's defaults make it a write)" : 'no hints';
 }
 
 function evidence(t: ToolReport): string {
@@ -142,6 +146,9 @@ export const toolsReporter: Reporter = {
       if (findings.length) out.push('', '  findings:');
       for (const f of findings) out.push(...findingLines(f, report, options, width));
       out.push('', ...wrap(serverSummary(s), width - 2).map((l) => `  ${l}`));
+      // The per-server answer, as under the scan's table (render/answers.ts).
+      const answer = terminalAnswer(s);
+      if (answer) out.push(...wrapTo(`what a client may do: ${answer.answer}`, width, '  ', '    '));
     }
     return out.join('\n') + '\n';
   },

@@ -6,6 +6,7 @@
 import type { ServerFold } from '../model/report-head.js';
 import { cellText } from './columns.js';
 import { cutEnd, cutMiddle, displayWidth } from './width.js';
+import { declaresNothing } from '../model/advice.js';
 
 /** Servers listed at most: the rest are in the tools view. */
 export const WORST_SERVERS = 5;
@@ -28,10 +29,13 @@ export function worstServers(): ServerFold<WorstServers> {
   let having = 0;
   return {
     add(s) {
-      const tools = s.tools.filter((t) => t.verdict === 'unprotected').map((t) => t.name);
-      if (tools.length === 0) return;
+      const unprotected = s.tools.filter((t) => t.verdict === 'unprotected');
+      if (unprotected.length === 0) return;
       having += 1;
-      shown.push({ name: s.name, tools });
+      // Declared writes first: they are what the author says repeats; those that declare nothing follow.
+      const undeclared = unprotected.filter(declaresNothing);
+      const tools = [...unprotected.filter((t) => !declaresNothing(t)), ...undeclared].map((t) => t.name);
+      shown.push({ name: s.name, tools, undeclared: undeclared.length });
       shown.sort(worstFirst);
       if (shown.length > WORST_SERVERS) shown.pop();
     },
@@ -54,7 +58,7 @@ export function unprotectedLines(worst: WorstServers, width: number, toolsComman
       width,
     ),
   ];
-  for (const s of shown) lines.push(serverLine(cutMiddle(cellText(s.name, 256), NAME_WIDTH), s.tools, width));
+  for (const s of shown) lines.push(serverLine(cutMiddle(cellText(s.name, 256), NAME_WIDTH), s, width));
   const how = toolsCommand ?? 'idemscan report <report.json> --format tools';
   const say = `Every tool with its verdict and evidence${toolsCommand ? '' : ' (write the report with --format json)'}:`;
   // A command is never cut (it would not run): on a line of its own when the two do not fit.
@@ -66,6 +70,8 @@ export function unprotectedLines(worst: WorstServers, width: number, toolsComman
 interface Worst {
   name: string;
   tools: string[];
+  /** How many of them declare no hint at all (the last of `tools`). */
+  undeclared: number;
 }
 
 /** Most unprotected tools first, then by name. */
@@ -73,9 +79,16 @@ function worstFirst(a: Worst, b: Worst): number {
   return b.tools.length - a.tools.length || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
 }
 
+/** `(12)`, or `(12, 3 with no hints)`: those that declare nothing are counted apart from declared writes. */
+function countText(s: Worst): string {
+  const n = s.tools.length;
+  return s.undeclared === 0 ? `(${n})` : `(${n}, ${s.undeclared === n ? 'all' : s.undeclared} with no hints)`;
+}
+
 /** `  name (12): a, b, c, +9 more`, as many names as fit `width`. */
-function serverLine(name: string, tools: string[], width: number): string {
-  const start = `  ${name} (${tools.length}): `;
+function serverLine(name: string, s: Worst, width: number): string {
+  const tools = s.tools;
+  const start = `  ${name} ${countText(s)}: `;
   const limit = Number.isFinite(width) ? tools.length : Math.min(tools.length, NAMES_UNBOUNDED);
   let line = start;
   let listed = 0;

@@ -50,6 +50,8 @@ export interface Headline {
   /** Only hint-idempotent: safe if the server is trusted. */
   hintOnly: number;
   unprotected: number;
+  /** Of the unprotected, those that declare no hint at all (undefined: a report that does not say). */
+  undeclared?: number;
   tools: number;
   servers: number;
   serversOk: number;
@@ -66,6 +68,7 @@ export function headline(report: Pick<Report, 'summary'>): Headline {
     keyed: s.keyed,
     hintOnly: s.idempotent,
     unprotected: s.unprotected,
+    undeclared: s.unprotectedUndeclared,
     tools: s.tools,
     servers: s.servers,
     serversOk: s.serversOk,

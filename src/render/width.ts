@@ -114,3 +114,30 @@ export function outputWidth(
   if (stream.isTTY && stream.columns && stream.columns > 0) return stream.columns;
   return Infinity;
 }
+
+/**
+ * Words to lines of at most `width` columns, the first starting with `first`, the rest with `rest`
+ * (a hanging indent); unbounded width gives one line. A word wider than a whole line (a long key
+ * path) is broken into pieces that fit, not cut: nothing of it is lost, and no line is wider.
+ */
+export function wrapTo(text: string, width: number, first = '', rest = first): string[] {
+  if (!Number.isFinite(width)) return [`${first}${text}`];
+  const lines: string[] = [];
+  let line = '';
+  const lead = () => (lines.length === 0 ? first : rest);
+  const room = () => Math.max(1, width - displayWidth(lead()));
+  for (let word of text.split(' ')) {
+    if (line && displayWidth(line) + 1 + displayWidth(word) > room()) {
+      lines.push(lead() + line);
+      line = '';
+    }
+    while (!line && displayWidth(word) > room()) {
+      const piece = head(word, room()) || Array.from(word)[0]!;
+      lines.push(lead() + piece);
+      word = word.slice(piece.length);
+    }
+    line = line ? `${line} ${word}` : word;
+  }
+  if (line) lines.push(lead() + line);
+  return lines;
+}

@@ -2,6 +2,7 @@
 import { classifyServer } from '../../src/classify/index.js';
 import type { Report, ServerReport, ToolReport } from '../../src/model/schema.js';
 import { summarize } from '../../src/model/summary.js';
+import { serverAdvice } from '../../src/model/advice.js';
 
 /** A server that answered with `rawTools`; `extra` overrides any field (its `capabilities` are classified too). */
 export function okServer(
@@ -18,6 +19,8 @@ export function okServer(
     durationMs: 1,
     tools: c.tools,
     findings: c.findings,
+    // As server-report.ts sets it on every scanned server.
+    advice: serverAdvice({ status: 'ok', tools: c.tools, trusted: extra.trusted }),
     ...extra,
   };
 }

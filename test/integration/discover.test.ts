@@ -104,6 +104,21 @@ describe('scan --discover', () => {
       `idemscan: skipped Roo Code (${path.join(h.project, '.roo/mcp.json')}): a directory, not a file`,
     );
     expect(r.stderr).toMatch(/skipped Codex \(.*\.codex\/config\.toml\): not valid TOML/);
+    // Issue 28: the answer per server names the clients that list it and the version scanned.
+    const saved = path.join(cache, 'discovered.json');
+    writeFileSync(saved, r.stdout);
+    const table = await run(['report', saved, '--format', 'table'], h, cache);
+    expect(table.exitCode, table.stderr).toBe(0);
+    const answer = table.stdout.slice(table.stdout.indexOf('What a client may do with each server:'));
+    expect(answer).toMatch(
+      new RegExp(
+        `^ {2}payments ${byName.payments!.serverInfo!.version!.replace(/\./g, '\\.')}, listed by Claude Desktop, Claude Code, Cursor, Cline, Codex: `,
+        'm',
+      ),
+    );
+    expect(answer).toMatch(
+      /^ {2}remote, listed by Gemini CLI, VS Code, Amazon Q Developer: not scanned \(unreachable\)/m,
+    );
   });
 
   it('without --project-configs scans the user-scope servers only, and says what it left', async () => {

@@ -110,7 +110,7 @@ describe('merge --index and --compare latest', () => {
     expect(RunIndex.parse(read(path.join(root, 'index.json')))).toEqual(index);
     const readme = readFileSync(at('README.md'), 'utf8');
     expect(readme).toContain('## Ecosystem census, 2026-12-14');
-    expect(readme).toContain('| 2 | 2 | 1 | 1 | 0 | 0 | 0 | 1 (50%) | 0 |');
+    expect(readme).toContain('| 2 | 2 | 1 | 1 | 0 | 0 | 0 | 0 | 1 (50%) | 0 |');
     expect(readme).toContain('[2026-12-07 run](eco/2026-12-07/)');
     expect(readme).not.toContain('old figures');
     expect(readme.endsWith('<!-- census:end -->\n\nafter\n')).toBe(true);

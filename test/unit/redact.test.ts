@@ -4,6 +4,7 @@ import { expandFields } from '../../src/targets/expand.js';
 import { describeTarget, Redactor } from '../../src/redact/redact.js';
 import { redactDeep, redactServer } from '../../src/redact/redact-report.js';
 import { serverReport, toolReport } from '../helpers/reports.js';
+import { serverAdvice } from '../../src/model/advice.js';
 
 describe('redaction', () => {
   it('keeps env and header names, never their values', () => {
@@ -248,6 +249,18 @@ describe('the report pass', () => {
     expect(t.findings[0]).toEqual({ rule: 'read-name-not-read-only', severity: 'warning', message: '[REDACTED]' });
     expect(out.name).toBe('s');
     expect(out.protocol?.era).toBe('modern');
+  });
+
+  it("redacts the answer's tool names like the tools', and keeps its kind (issue 28)", () => {
+    const plain = new Redactor({ headers: { 'X-Mode': 'mixed', 'X-Tool': 'secret_tool_11' } });
+    const tools = [
+      tool({ name: 'secret_tool_11', verdict: 'unprotected', effective: { ...tool({}).effective, readOnly: false } }),
+      tool({ name: 'list' }),
+    ];
+    const out = redactServer(server(tools, { advice: serverAdvice(server(tools)) }), plain);
+    expect(out.advice?.kind).toBe('mixed');
+    expect(out.advice?.undeclared.tools).toEqual(['[REDACTED]']);
+    expect(JSON.stringify(out)).not.toContain('secret_tool_11');
   });
 
   it('keeps a "__proto__" key a plain key', () => {

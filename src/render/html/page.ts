@@ -20,6 +20,8 @@ import { STYLES } from './styles.js';
 import { trendSection } from './trend.js';
 import { probeSection } from './probe.js';
 import { weightedSection } from './weighted.js';
+import { answersSection } from './answers.js';
+import { undeclaredWords } from '../advice.js';
 
 const sha256 = (s: string): string => `'sha256-${createHash('sha256').update(s, 'utf8').digest('base64')}'`;
 
@@ -66,7 +68,8 @@ function headlineSection(report: Report): string {
       `<strong>${h.protocolKeyed.toLocaleString('en-US')}</strong> protocol-keyed (the server deduplicates an <code>idempotencyKey</code>) and ` +
       `<strong>${h.keyed.toLocaleString('en-US')}</strong> keyed (a key argument). ` +
       `<strong>${h.hintOnly.toLocaleString('en-US')}</strong> more ${h.hintOnly === 1 ? 'is' : 'are'} only hint-idempotent (safe if you trust the server); ` +
-      `<strong>${h.unprotected.toLocaleString('en-US')}</strong> ${h.unprotected === 1 ? 'is' : 'are'} unprotected: a retry may repeat the effect.`;
+      `<strong>${h.unprotected.toLocaleString('en-US')}</strong> ${h.unprotected === 1 ? 'is' : 'are'} unprotected: a retry may repeat the effect.` +
+      (h.undeclared && h.unprotected > 0 ? ` ${text(undeclaredWords(h.undeclared, h.unprotected))}.` : '');
   }
   const s = report.summary;
   const stat = (label: string, value: string, small = ''): string =>
@@ -191,6 +194,7 @@ export function renderPage(full: Report, options: RenderOptions = {}): string {
     `<style>${STYLES}</style></head>\n<body${report.summary.tools > OPEN_SECTIONS_UP_TO ? ' class="large"' : ''}>` +
     header(report, shortened) +
     `<main>${headlineSection(report)}` +
+    answersSection(report) +
     `<div class="charts"><div class="card">${overallChart(report)}</div>` +
     (report.summary.tools > 0 ? `<div class="card">${serverChart(report)}</div>` : '') +
     `</div>` +

@@ -41,6 +41,8 @@ function serverRow(s: ServerReport, i: number): string {
     numCell(ok ? protectedN : undefined, 'good') +
     numCell(ok ? c.idempotent : undefined, 'warn') +
     numCell(ok ? c.unprotected : undefined, 'bad') +
+    // Of them, those that declare nothing: the same verdict, told apart (the report's advice).
+    numCell(ok ? s.advice?.undeclared.count : undefined) +
     failure +
     `</tr>`
   );
@@ -57,6 +59,11 @@ export function serverTable(report: Report): string {
     sortHeader('Protected', 'num', 'protocol-keyed + keyed: safe to retry with a key'),
     sortHeader('Hint only', 'num', 'idempotent by hint alone: safe only if you trust the server'),
     sortHeader('Unprotected', 'num'),
+    sortHeader(
+      'No hints',
+      'num',
+      "of the unprotected, those that declare no hints at all (the spec's defaults make them writes)",
+    ),
     sortHeader('Failure', 'text'),
   ].join('');
   const n = report.servers.length;

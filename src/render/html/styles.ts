@@ -27,6 +27,8 @@ h1{font-size:1.25rem;margin:0}
 h2{font-size:1.1rem;margin:2rem 0 .75rem}
 h4{font-size:.95rem;margin:1rem 0 .4rem}
 .muted{color:var(--muted)}
+.answers{margin:.4rem 0 0;padding-left:1.2rem}.answers li{margin:.25rem 0;overflow-wrap:anywhere}
+.undeclared{color:var(--muted);white-space:nowrap}
 .sr-only{position:absolute;width:1px;height:1px;padding:0;margin:-1px;overflow:hidden;clip:rect(0,0,0,0);white-space:nowrap;border:0}
 header.top{padding-top:24px}
 .brand{display:flex;align-items:baseline;gap:.6rem;flex-wrap:wrap}

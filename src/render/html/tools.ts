@@ -6,13 +6,18 @@ import { serverView } from '../view.js';
 import { plural, VERDICTS, verdictInfo } from '../../model/verdicts.js';
 import { sortHeader } from './servers.js';
 import { fixAnnotations } from '../fix-snippet.js';
+import { declaresNothing } from '../../model/advice.js';
 
 /** Up to this many tools in the whole report, every server section starts open (and prints with JS off). */
 export const OPEN_SECTIONS_UP_TO = 400;
 
 export function verdictBadge(t: ToolReport): string {
   const v = verdictInfo(t.verdict);
-  return `<span class="verdict v-${v.css}">${v.mark} ${v.id}</span>`;
+  // The same verdict, its reason shown: no hint at all is not the author declaring a write.
+  const none = declaresNothing(t)
+    ? ` <small class="undeclared" title="no behaviour hint: the spec's defaults make it a destructive write">no hints declared</small>`
+    : '';
+  return `<span class="verdict v-${v.css}">${v.mark} ${v.id}</span>${none}`;
 }
 
 function hintsCell(t: ToolReport): string {

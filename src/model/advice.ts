@@ -1,0 +1,54 @@
+/**
+ * The per-server answer (issue 28): what a client may do with one server's tools, computed once
+ * from the verdicts the report holds (never from the classifier again) and stored in the report as
+ * `advice`, so every reporter says the same. A pure function of one server report.
+ */
+import type { AdviceGroup, ServerAdvice } from './advice-schema.js';
+import type { ServerReport, ToolReport } from './schema.js';
+import { isAnnotated } from './verdicts.js';
+
+export type { AdviceGroup, ServerAdvice } from './advice-schema.js';
+
+/** Names a group keeps (the count has them all): enough for "a, b, c, +9 more" anywhere it is shown. */
+export const ADVICE_NAMES = 20;
+
+/** Unprotected and without any behaviour hint: the spec's defaults, not the author, made it a write. */
+export function declaresNothing(t: Pick<ToolReport, 'verdict' | 'annotations'>): boolean {
+  return t.verdict === 'unprotected' && !isAnnotated(t.annotations);
+}
+
+function group(tools: readonly ToolReport[]): AdviceGroup {
+  return { count: tools.length, tools: tools.slice(0, ADVICE_NAMES).map((t) => t.name) };
+}
+
+/** The key a retry sends again: the server's `idempotencyKey`, else the tool's first strong key argument. */
+function keyOf(t: ToolReport): ServerAdvice['withKey']['tools'][number] {
+  if (t.verdict === 'protocol-keyed') return { tool: t.name, key: 'idempotencyKey', protocol: true };
+  const k = t.keyArguments.find((a) => a.confidence === 'strong') ?? t.keyArguments[0];
+  return { tool: t.name, key: k?.path ?? '' };
+}
+
+/** The answer for a server that was scanned; undefined for one that failed (nothing is known of its tools). */
+export function serverAdvice(s: Pick<ServerReport, 'status' | 'tools' | 'trusted'>): ServerAdvice | undefined {
+  if (s.status !== 'ok') return undefined;
+  const of = (test: (t: ToolReport) => boolean) => s.tools.filter(test);
+  const keyed = of((t) => t.verdict === 'keyed' || t.verdict === 'protocol-keyed');
+  const advice: ServerAdvice = {
+    kind: 'no-tools',
+    retry: group(of((t) => t.verdict === 'read-only')),
+    withKey: { count: keyed.length, tools: keyed.slice(0, ADVICE_NAMES).map(keyOf) },
+    ifTrusted: group(of((t) => t.verdict === 'idempotent')),
+    ask: group(of((t) => t.verdict === 'unprotected' && !declaresNothing(t))),
+    undeclared: group(of(declaresNothing)),
+  };
+  return { ...advice, kind: kindOf(advice, s.tools.length, s.trusted === true) };
+}
+
+function kindOf(a: ServerAdvice, tools: number, trusted: boolean): ServerAdvice['kind'] {
+  const unsafe = a.ask.count + a.undeclared.count;
+  if (tools === 0) return 'no-tools';
+  if (unsafe === tools) return 'ask-first';
+  if (unsafe > 0) return 'mixed';
+  if (a.ifTrusted.count > 0 && !trusted) return 'retry-if-trusted';
+  return a.withKey.count > 0 ? 'retry-with-key' : 'retry-freely';
+}
