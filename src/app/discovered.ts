@@ -19,6 +19,11 @@ export async function addDiscovered(
   if (found.files === 0) tell(msg`--discover found no MCP client configuration (see \`idemscan where\`)`);
   else note(msg`--discover found ${found.servers} server(s) in ${found.files} client file(s)`);
   const { leftOut } = found;
+  // Even with -q, one line each: the client starts these, and neither flag alone gets them scanned.
+  for (const s of found.unexpanded)
+    tell(
+      msg`skipped ${show.name(s.name)} (${show.path(s.source)}): ${show.reason(s.reason)}; a project-scope server, scanned only with ${PROJECT_FLAG}`,
+    );
   if (leftOut.servers > 0) {
     // Even with -q: the scan is less than the clients configure here, and this says why.
     const files = leftOut.files;
