@@ -9,6 +9,7 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { defaultCacheDir } from '../model/cache-dir.js';
 import { InputError } from '../model/input-error.js';
+import { idemscanCommand } from '../model/invocation.js';
 import { TOOL_VERSION } from '../model/version.js';
 import { msg, show } from '../render/message.js';
 import type { ScanOptions } from '../scan.js';
@@ -96,13 +97,13 @@ function refuseUrls(files: string[]): void {
   const url = files.find((f) => urlScheme(f) !== undefined);
   if (url !== undefined)
     throw new InputError(
-      msg`"${show.url(url)}" is a URL; scan reads target files (for one server: idemscan audit URL)`,
+      msg`"${show.url(url)}" is a URL; scan reads target files (for one server: ${idemscanCommand('audit URL')})`,
     );
   for (const f of files) {
     const bare = existsSync(f) ? undefined : schemelessUrl(f);
     if (bare !== undefined)
       throw new InputError(
-        msg`"${show.url(f)}" is a URL without its scheme, and no file; scan reads target files (for one server: idemscan audit ${show.url(bare)})`,
+        msg`"${show.url(f)}" is a URL without its scheme, and no file; scan reads target files (for one server: ${idemscanCommand('audit')} ${show.url(bare)})`,
       );
   }
 }

@@ -13,6 +13,7 @@
 import { Command, CommanderError } from '@commander-js/extra-typings';
 import { DEFAULT_LOCK_FILE, FILE_FORMATS, PRINT_FORMATS } from '../model/formats.js';
 import { TOOL_VERSION } from '../model/version.js';
+import { invocation } from '../model/invocation.js';
 import { InputError } from '../model/input-error.js';
 import { inputErrorText } from '../render/message.js';
 import { EXIT } from './exit.js';
@@ -164,14 +165,14 @@ function program(): Command {
     .description('Scan MCP servers and tell which tools are safe to retry')
     .version(TOOL_VERSION)
     // The error and commander's suggestion, then where the rest is: the whole help would push both off the screen.
-    .showHelpAfterError('see: idemscan --help')
+    .showHelpAfterError(`see: ${invocation()} --help`)
     .exitOverride();
   scanning(idemscan);
   reading(idemscan);
   publishing(idemscan);
   registerWhere(idemscan);
   registerAuth(idemscan);
-  for (const cmd of idemscan.commands) cmd.showHelpAfterError(`see: idemscan ${cmd.name()} --help`);
+  for (const cmd of idemscan.commands) cmd.showHelpAfterError(`see: ${invocation()} ${cmd.name()} --help`);
   // The one place -q is read for idemscan's own stderr lines (cli/say.ts): the command's own flag.
   idemscan.hook('preAction', (_program, command) => setQuiet(command.opts().quiet));
   return idemscan;
