@@ -74,7 +74,9 @@ export function retryDecision(tool: Record<string, unknown> | ReportedTool, cont
   const reason =
     made.decision === 'safe' && reported.verdict === 'idempotent'
       ? 'idempotentHint: true, from a server you trust'
-      : verdictInfo(reported.verdict).meaning;
+      : made.decision === 'never' && reported.verdict === 'keyed'
+        ? 'the report says keyed but names no strong key argument: there is no key to send'
+        : verdictInfo(reported.verdict).meaning;
   return { ...made, verdict: reported.verdict, reason } as RetryDecision;
 }
 
