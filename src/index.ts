@@ -1,3 +1,6 @@
+// Node's types for the signatures that use them (NodeJS.ProcessEnv, Buffer): kept in index.d.ts so a
+// consumer needs no "types": ["node"] (TypeScript 6+ loads no @types by default); @types/node is a dependency.
+/// <reference types="node" preserve="true" />
 /** The library: `scan()` returns a report and never prints. */
 export { scan, type ScanOptions, type ProgressEvent } from './scan.js';
 /** Bad input of any kind (the classes below extend it): `file`, `field`, `detail`. */
@@ -16,7 +19,9 @@ export {
   type RetryDecision,
   type RetryContext,
   type KeyLocation,
+  type ReportedTool,
 } from './classify/retry.js';
+export { OutcomeUnknown, rawCapabilities } from './retry-helpers.js';
 export { placeKey } from './classify/key-place.js';
 /** `idemscan probe` as a library call (docs/PROBE.md): it calls tools, with real effects. */
 export { probe, readPlan, type ProbeOptions, type ProbeResult } from './probe.js';

@@ -112,7 +112,10 @@ export async function scanInto(
       ...(options.profiles?.length ? { profiles: await profileUses(options.profiles) } : {}),
       ...(options.shard ? { shard: { index: options.shard.index, count: options.shard.count } } : {}),
     },
-    skipped: options.skipped?.length ? options.skipped : undefined,
+    // The report's fields only: `unexpanded` is for the messages of the run that read the file.
+    skipped: options.skipped?.length
+      ? options.skipped.map(({ name, source, reason }) => ({ name, source, reason }))
+      : undefined,
     manifest: {
       node: process.version,
       platform: `${os.platform()} ${os.release()} ${os.arch()}`,

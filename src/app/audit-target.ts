@@ -1,4 +1,5 @@
 /** The one server of `audit` and `probe`: a command after `--`, or an http(s) URL, with its flags. */
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { InputError } from '../model/input-error.js';
 import type { Target } from '../targets/types.js';
@@ -22,6 +23,10 @@ export function auditTarget(words: string[], flags: ServerFlags): Target {
       msg`"${show.url(first)}": not an http(s) URL (${show.name(scheme)}:); audit takes an http(s) URL, or a command after --`,
     );
   }
+  const bare = scheme === undefined && !existsSync(first) ? schemelessUrl(first) : undefined;
+  // `localhost:3000/mcp` would be spawned as a program (ENOENT); no file of that name is here.
+  if (bare !== undefined)
+    throw new InputError(msg`"${show.url(first)}" is a URL without its scheme: give ${show.url(bare)}`);
   if (scheme !== undefined) {
     if (!URL.canParse(first)) throw new InputError(msg`"${show.url(first)}" is not a URL`);
     if (rest.length > 0) throw new InputError('a URL target takes no further arguments');
@@ -66,4 +71,42 @@ export function urlScheme(word: string): string | undefined {
     if (!letter && !(i > 0 && ((c >= 48 && c <= 57) || c === 43 || c === 45 || c === 46))) return undefined;
   }
   return scheme.toLowerCase();
+}
+
+/**
+ * A URL without its scheme (`localhost:3000/mcp`, `127.0.0.1:8080`, `mcp.example.com/mcp`): a host
+ * (`localhost`, an IPv4 address, or a dotted name ending in letters) and a port or a path. The URL
+ * to suggest (http:// for localhost and addresses, https:// for names), else undefined. Loops, not
+ * a regex: the word is the user's, but it can be long.
+ */
+export function schemelessUrl(word: string): string | undefined {
+  if (word.length > 2048 || urlScheme(word) !== undefined) return undefined;
+  const slash = word.indexOf('/');
+  const authority = slash < 0 ? word : word.slice(0, slash);
+  const colon = authority.lastIndexOf(':');
+  const host = colon < 0 ? authority : authority.slice(0, colon);
+  const port = colon < 0 ? undefined : authority.slice(colon + 1);
+  if (port !== undefined && !(port.length >= 1 && port.length <= 5 && every(port, isDigit))) return undefined;
+  // `server.js` alone is as likely a file name as a host: a bare host needs a port or a path.
+  if (port === undefined && slash < 0) return undefined;
+  const kind = hostKind(host);
+  if (kind === undefined) return undefined;
+  return `${kind === 'name' ? 'https' : 'http'}://${word}`;
+}
+
+function hostKind(host: string): 'local' | 'name' | undefined {
+  if (host.toLowerCase() === 'localhost') return 'local';
+  const labels = host.split('.');
+  if (labels.length < 2 || labels.some((l) => l.length === 0 || l.length > 63)) return undefined;
+  if (labels.every((l) => every(l, isDigit))) return labels.length === 4 ? 'local' : undefined;
+  const ok = labels.every((l) => every(l, (c) => isDigit(c) || isLetter(c) || c === 45) && !l.startsWith('-'));
+  return ok && every(labels[labels.length - 1]!, isLetter) ? 'name' : undefined;
+}
+
+const isDigit = (c: number) => c >= 48 && c <= 57;
+const isLetter = (c: number) => (c >= 97 && c <= 122) || (c >= 65 && c <= 90);
+
+function every(s: string, test: (c: number) => boolean): boolean {
+  for (let i = 0; i < s.length; i++) if (!test(s.charCodeAt(i))) return false;
+  return true;
 }

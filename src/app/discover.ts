@@ -4,7 +4,7 @@
  */
 import os from 'node:os';
 import type { Discovery, FoundFile } from '../targets/discover/index.js';
-import type { LoadedTargets } from '../targets/types.js';
+import type { LoadedTargets, SkippedTarget } from '../targets/types.js';
 
 export type { FoundFile, LoadedTargets };
 
@@ -28,6 +28,11 @@ export interface Discovered {
   servers: number;
   /** Without `projectConfigs`: the project-scoped servers left out, and their files. */
   leftOut: { servers: number; files: string[] };
+  /**
+   * Without `projectConfigs`: the project-scope entries skipped for a `${VAR}` left unexpanded, which
+   * `--project-configs` alone would not scan either (they need `--allow-env`); each is named.
+   */
+  unexpanded: SkippedTarget[];
 }
 
 /**
@@ -47,5 +52,8 @@ export async function withDiscovered(loaded: LoadedTargets, options: DiscoverOpt
     files: found.files.length,
     servers: found.targets.length,
     leftOut: { servers: project.length, files: [...new Set(project.flatMap((t) => t.listedBy.map((l) => l.file)))] },
+    unexpanded: options.projectConfigs
+      ? []
+      : found.skipped.filter((s) => projectFiles.has(s.source) && s.unexpanded !== undefined),
   };
 }

@@ -11,6 +11,7 @@ import { lstat, mkdir, mkdtemp, open, rename, stat, unlink } from 'node:fs/promi
 import os from 'node:os';
 import path from 'node:path';
 import { InputError } from '../model/input-error.js';
+import { idemscanCommand, shellWord } from '../model/invocation.js';
 import type { Shown } from '../model/shown.js';
 import { msg, show } from '../render/message.js';
 
@@ -200,15 +201,5 @@ export function wroteLine(dest: string): Shown {
 
 /** `idemscan report output/report.json --format tools`, the path as wroteLine shows it, quoted for a shell. */
 export function toolsCommandFor(reportFile: string): string {
-  return `idemscan report ${shellWord(shownFile(reportFile).text)} --format tools`;
-}
-
-/**
- * A word as a POSIX shell reads it back, as targets/npm.ts quotes install hints; not imported from
- * there, since `report` would then load the sandbox and installer to print a table.
- */
-function shellWord(word: string): string {
-  let plain = word.length > 0;
-  for (const c of word) if (!/[\w./:@%+=,-]/.test(c)) plain = false;
-  return plain ? word : `'${word.replaceAll("'", "'\\''")}'`;
+  return idemscanCommand(`report ${shellWord(shownFile(reportFile).text)} --format tools`);
 }

@@ -5,15 +5,17 @@
  * spool, the report files, OAuth), each bad one an InputError before the scan starts. The CLI adds
  * the signal, the progress and the interrupt, and runs app/scan-run.ts.
  */
+import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { defaultCacheDir } from '../model/cache-dir.js';
 import { InputError } from '../model/input-error.js';
+import { idemscanCommand } from '../model/invocation.js';
 import { TOOL_VERSION } from '../model/version.js';
 import { msg, show } from '../render/message.js';
 import type { ScanOptions } from '../scan.js';
 import { parseShard, selectShard, type Shard } from '../targets/shard.js';
 import type { SkippedTarget, Target } from '../targets/types.js';
-import { auditTarget, urlScheme, type ServerFlags } from './audit-target.js';
+import { auditTarget, schemelessUrl, urlScheme, type ServerFlags } from './audit-target.js';
 import type { LockSettings } from './baseline.js';
 import { loadTargets } from './load-targets.js';
 import { oauthScanOptions, type OAuthFlags } from './oauth-options.js';
@@ -90,15 +92,27 @@ export interface ScanTargets {
   shard?: Shard;
 }
 
+/** A URL is no target file: for one server, audit (a URL without its scheme would be "not found"). */
+function refuseUrls(files: string[]): void {
+  const url = files.find((f) => urlScheme(f) !== undefined);
+  if (url !== undefined)
+    throw new InputError(
+      msg`"${show.url(url)}" is a URL; scan reads target files (for one server: ${idemscanCommand('audit URL')})`,
+    );
+  for (const f of files) {
+    const bare = existsSync(f) ? undefined : schemelessUrl(f);
+    if (bare !== undefined)
+      throw new InputError(
+        msg`"${show.url(f)}" is a URL without its scheme, and no file; scan reads target files (for one server: ${idemscanCommand('audit')} ${show.url(bare)})`,
+      );
+  }
+}
+
 /** `scan` and `lock`: the target files (the bundled list when none is named), --discover's servers, the shard. */
 export async function scanTargets(files: string[], flags: ScanInputFlags, say: Say): Promise<ScanTargets> {
   // --discover alone scans what the clients list; the bundled list only when nothing is named.
   const list = files.length > 0 || flags.discover ? files : [DEFAULT_TARGETS];
-  const url = files.find((f) => urlScheme(f) !== undefined);
-  if (url !== undefined)
-    throw new InputError(
-      msg`"${show.url(url)}" is a URL; scan reads target files (for one server: idemscan audit URL)`,
-    );
+  refuseUrls(files);
   const shard = flags.shard === undefined ? undefined : parseShard(flags.shard);
   if (flags.projectConfigs && !flags.discover)
     throw new InputError('--project-configs chooses what --discover scans: give --discover too');

@@ -10,6 +10,7 @@ import { reporter, REPORTERS } from '../render/index.js';
 import type { Report, ServerReport } from '../model/schema.js';
 import { reportOf, type ReportStream } from '../model/report-head.js';
 import { InputError } from '../model/input-error.js';
+import { idemscanCommand, shellWord } from '../model/invocation.js';
 import type { Shown } from '../model/shown.js';
 import type { RenderOptions, Reporter, ServerWriter } from '../render/types.js';
 import { msg, show } from '../render/message.js';
@@ -209,5 +210,6 @@ export function htmlHint(written: readonly { dest: string; id: string }[], comma
   if (written.some((f) => f.id === 'html')) return undefined;
   const json = written.find((f) => f.id === 'json');
   if (!json) return undefined;
-  return msg`for the HTML report to open in a browser: idemscan report ${shownFile(json.dest)} --format html (or ${command} with --format json,html)`;
+  const report = idemscanCommand(`report ${shellWord(shownFile(json.dest).text)} --format html`);
+  return msg`for the HTML report to open in a browser: ${report} (or ${command} with --format json,html)`;
 }

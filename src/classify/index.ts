@@ -3,13 +3,14 @@ import { LIMITS } from '../model/limits.js';
 import type { Finding, ToolReport } from '../model/schema.js';
 import { bounded, boundedDescription, boundedObject } from '../model/bounds.js';
 import { definitionOf, Unhashable } from '../model/definition-hash.js';
-import { effectiveHints, HINT_NAMES } from './hints.js';
+import { HINT_NAMES } from './hints.js';
 import { evaluateProfile } from './profiles/evaluate.js';
 import type { Profile } from './profiles/schema.js';
-import { findKeyArguments, newStepBudget, SERVER_STEPS, TOOL_STEPS, type StepBudget } from './keys.js';
+import { newStepBudget, SERVER_STEPS, TOOL_STEPS, type StepBudget } from './keys.js';
 import { runServerRules, runToolRules } from './rules/index.js';
 import type { ServerContext } from './rules/types.js';
-import { advertisesIdempotency, verdictOf } from './verdict.js';
+import { toolVerdict } from './tool-verdict.js';
+import { advertisesIdempotency } from './verdict.js';
 import { RULE } from '../model/catalogue.js';
 import { finding } from '../model/finding.js';
 import { plural } from '../model/verdicts.js';
@@ -31,12 +32,7 @@ export interface Classified {
 
 /** `budget`: the steps left for the server's schemas (classifyServer shares one among its tools). */
 export function classifyTool(raw: Record<string, unknown>, serverKeyed: boolean, budget?: StepBudget): ToolReport {
-  const annotations =
-    raw.annotations && typeof raw.annotations === 'object' && !Array.isArray(raw.annotations)
-      ? (raw.annotations as Record<string, unknown>)
-      : undefined;
-  const effective = effectiveHints(annotations);
-  const keyArguments = findKeyArguments(raw.inputSchema, budget, String(raw.name));
+  const { annotations, effective, keyArguments, verdict } = toolVerdict(raw, serverKeyed, budget);
   const definition = definitionOf(raw);
   const title =
     typeof raw.title === 'string' ? raw.title : typeof annotations?.title === 'string' ? annotations.title : undefined;
@@ -46,7 +42,7 @@ export function classifyTool(raw: Record<string, unknown>, serverKeyed: boolean,
     description: typeof raw.description === 'string' ? boundedDescription(raw.description) : undefined,
     annotations: annotations && boundedObject(annotations, LIMITS.annotationsJson, ['title', ...HINT_NAMES]),
     effective,
-    verdict: verdictOf(effective, keyArguments, serverKeyed),
+    verdict,
     keyArguments: keyArguments.slice(0, 50),
     ...(definition instanceof Unhashable ? {} : { definitionHash: definition.hash, fieldHashes: definition.fields }),
     findings: definition instanceof Unhashable ? [unhashable(String(raw.name), definition)] : [],

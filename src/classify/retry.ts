@@ -3,11 +3,18 @@
  * verdict (classify/verdict.ts, and model/verdicts.ts for what each one lets a client do), turned into
  * one decision. Pure: the tool as `tools/list` gave it, or a tool of an idemscan report.
  */
-import type { ToolReport, Verdict } from '../model/schema.js';
+// Types from verdict-ids.ts, not the zod schema: `idemscan/retry`'s .d.ts needs no package.
+import type { Verdict } from '../model/verdict-ids.js';
 import { verdictInfo } from '../model/verdicts.js';
-import { classifyTool } from './index.js';
 import { placeKey } from './key-place.js';
+import { toolVerdict } from './tool-verdict.js';
 import { advertisesIdempotency } from './verdict.js';
+
+/** What a decision reads of a tool of an idemscan report (a `ToolReport` is one). */
+export interface ReportedTool {
+  verdict: Verdict;
+  keyArguments: readonly { name: string; path: string; confidence: string }[];
+}
 
 /** Where the key goes: `params.idempotencyKey` of the request, or an argument at a JSONPath. */
 export type KeyLocation = { in: 'params'; field: 'idempotencyKey' } | { in: 'arguments'; path: string; name: string };
@@ -36,36 +43,40 @@ const DECIDE = {
   'read-only': () => ({ decision: 'safe' }),
   'protocol-keyed': () => ({ decision: 'with-key', key: PROTOCOL_KEY }),
   keyed: (tool) => {
-    const strong = tool.keyArguments.find((k) => k.confidence === 'strong')!;
+    const strong = tool.keyArguments.find((k) => k.confidence === 'strong');
+    // A report's verdict is taken as is; one edited to `keyed` without its strong key is not retried.
+    if (!strong) return { decision: 'never' };
     return { decision: 'with-key', key: { in: 'arguments', path: strong.path, name: strong.name } };
   },
   idempotent: (_tool, trusted) => ({ decision: trusted ? 'safe' : 'if-trusted' }),
   unprotected: () => ({ decision: 'never' }),
 } satisfies Record<
   Verdict,
-  (tool: Pick<ToolReport, 'keyArguments'>, trusted: boolean) => DistributiveOmit<RetryDecision, 'verdict' | 'reason'>
+  (tool: Pick<ReportedTool, 'keyArguments'>, trusted: boolean) => DistributiveOmit<RetryDecision, 'verdict' | 'reason'>
 >;
 
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 
-function isReported(tool: object): tool is ToolReport {
-  return 'verdict' in tool && 'keyArguments' in tool && Array.isArray((tool as ToolReport).keyArguments);
+function isReported(tool: object): tool is ReportedTool {
+  return 'verdict' in tool && 'keyArguments' in tool && Array.isArray((tool as ReportedTool).keyArguments);
 }
 
 /**
  * Whether to re-issue a call whose answer was lost. `tool`: an entry of `tools/list` (its
  * `inputSchema` and `annotations` are read) or a tool of a report (its verdict is used as is).
  */
-export function retryDecision(tool: Record<string, unknown> | ToolReport, context: RetryContext = {}): RetryDecision {
+export function retryDecision(tool: Record<string, unknown> | ReportedTool, context: RetryContext = {}): RetryDecision {
   const reported = isReported(tool)
     ? tool
-    : classifyTool(tool as Record<string, unknown>, advertisesIdempotency(context.capabilities));
+    : toolVerdict(tool as Record<string, unknown>, advertisesIdempotency(context.capabilities));
   const trusted = context.trusted === true;
   const made = DECIDE[reported.verdict](reported, trusted);
   const reason =
     made.decision === 'safe' && reported.verdict === 'idempotent'
       ? 'idempotentHint: true, from a server you trust'
-      : verdictInfo(reported.verdict).meaning;
+      : made.decision === 'never' && reported.verdict === 'keyed'
+        ? 'the report says keyed but names no strong key argument: there is no key to send'
+        : verdictInfo(reported.verdict).meaning;
   return { ...made, verdict: reported.verdict, reason } as RetryDecision;
 }
 

@@ -10,9 +10,10 @@
  * module (and the scanner, reporters, zod schemas and SDK behind it) is imported when that command
  * runs, so `--version` and `--help` cost about what `node -e 0` does (bench/startup.bench.ts).
  */
-import { Command, CommanderError } from '@commander-js/extra-typings';
+import { Command, CommanderError, type CommandUnknownOpts } from '@commander-js/extra-typings';
 import { DEFAULT_LOCK_FILE, FILE_FORMATS, PRINT_FORMATS } from '../model/formats.js';
 import { TOOL_VERSION } from '../model/version.js';
+import { invocation } from '../model/invocation.js';
 import { InputError } from '../model/input-error.js';
 import { inputErrorText } from '../render/message.js';
 import { EXIT } from './exit.js';
@@ -32,6 +33,7 @@ import {
   sarifUri,
   scanFlags,
 } from './flags.js';
+import { examplesText } from './examples.js';
 import { guardLineStarts } from './line-starts.js';
 import { listOption } from './options.js';
 import { registerAuth } from './auth-command.js';
@@ -161,19 +163,26 @@ function refreshing(program: Command): void {
     .action(async (file, flags) => (await import('./refresh-command.js')).refreshCommand(file, flags));
 }
 
+/** Each command's examples after its help (cli/examples.ts), the command named as the user ran it. */
+function withExamples(cmd: CommandUnknownOpts, key: string): void {
+  cmd.addHelpText('after', () => examplesText(key, invocation()));
+  for (const sub of cmd.commands) withExamples(sub, key ? `${key} ${sub.name()}` : sub.name());
+}
+
 function program(): Command {
   const idemscan = new Command('idemscan')
     .description('Scan MCP servers and tell which tools are safe to retry')
     .version(TOOL_VERSION)
     // The error and commander's suggestion, then where the rest is: the whole help would push both off the screen.
-    .showHelpAfterError('see: idemscan --help')
+    .showHelpAfterError(`see: ${invocation()} --help`)
     .exitOverride();
   scanning(idemscan);
   reading(idemscan);
   publishing(idemscan);
   registerWhere(idemscan);
   registerAuth(idemscan);
-  for (const cmd of idemscan.commands) cmd.showHelpAfterError(`see: idemscan ${cmd.name()} --help`);
+  for (const cmd of idemscan.commands) cmd.showHelpAfterError(`see: ${invocation()} ${cmd.name()} --help`);
+  withExamples(idemscan, '');
   // The one place -q is read for idemscan's own stderr lines (cli/say.ts): the command's own flag.
   idemscan.hook('preAction', (_program, command) => setQuiet(command.opts().quiet));
   return idemscan;

@@ -9,6 +9,7 @@
 import type { InstallResult } from '../app/install.js';
 import type { ProgressEvent } from '../app/scan-inputs.js';
 import { boundedTail } from '../model/bounds.js';
+import { idemscanCommand } from '../model/invocation.js';
 import { msg, show } from '../render/message.js';
 import { visibleEscaper } from '../render/terminal.js';
 import { cutEnd } from '../render/width.js';
@@ -174,7 +175,7 @@ export class ScanProgress {
       case 'install': {
         if (this.quiet) return;
         const packages = `${e.packages.length} pinned package${e.packages.length === 1 ? '' : 's'}`;
-        const into = msg`idemscan: installing ${packages} into ${show.path(e.cacheDir)} (once; \`idemscan install\` does it ahead)`;
+        const into = msg`idemscan: installing ${packages} into ${show.path(e.cacheDir)} (once; \`${idemscanCommand('install')}\` does it ahead)`;
         this.status.line(into.text);
         this.install = new InstallProgress(e.packages.length, this.err, this.err);
         return;

@@ -6,7 +6,7 @@
 import os from 'node:os';
 import type { Command } from '@commander-js/extra-typings';
 import type { Shown } from '../model/shown.js';
-import type { FoundFile } from '../app/discover.js';
+import type { FoundFile, LoadedTargets } from '../app/discover.js';
 import { PROJECT_FLAG, servers } from '../app/discovered.js';
 import { msg, show } from '../render/message.js';
 
@@ -22,6 +22,14 @@ function fileLine(f: FoundFile): Shown {
   return msg`${parts.join(', ')}`;
 }
 
+/** Each skipped entry of the file under its line, with its reason (the file's own error is its line). */
+function skippedLines(f: FoundFile, skipped: LoadedTargets['skipped']): string {
+  return skipped
+    .filter((s) => s.source === f.file && s.reason !== f.error)
+    .map((s) => msg`    skipped ${show.name(s.name)}: ${show.reason(s.reason)}\n`.text)
+    .join('');
+}
+
 export function registerWhere(program: Command): void {
   program
     .command('where')
@@ -32,7 +40,10 @@ export function registerWhere(program: Command): void {
     .action(async (flags) => {
       const found = await (await import('../app/discover.js')).discoverHere([], true);
       if (flags.json) {
-        process.stdout.write(JSON.stringify({ files: found.files, servers: found.targets.length }, null, 2) + '\n');
+        const skipped = found.skipped.map(({ name, source, reason }) => ({ name, source, reason }));
+        process.stdout.write(
+          JSON.stringify({ files: found.files, servers: found.targets.length, skipped }, null, 2) + '\n',
+        );
         return;
       }
       if (found.files.length === 0) {
@@ -43,7 +54,8 @@ export function registerWhere(program: Command): void {
       }
       for (const f of found.files)
         process.stdout.write(
-          msg`${f.client.padEnd(18)} ${f.scope.padEnd(7)} ${show.path(f.file)}  ${fileLine(f)}\n`.text,
+          msg`${f.client.padEnd(18)} ${f.scope.padEnd(7)} ${show.path(f.file)}  ${fileLine(f)}\n`.text +
+            skippedLines(f, found.skipped),
         );
       process.stdout.write(
         `${servers(found.targets.length).replace('server', 'distinct server')} in ${found.files.length} file${found.files.length === 1 ? '' : 's'}\n`,

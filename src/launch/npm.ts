@@ -10,6 +10,7 @@ import pLimit from 'p-limit';
 import { contain, type ContainOptions, type SandboxMode } from './sandbox.js';
 import type { PackageTarget } from '../targets/types.js';
 import { defaultCacheDir } from '../model/cache-dir.js';
+import { shellWord } from '../model/invocation.js';
 import { boundedTail } from '../model/bounds.js';
 import { readBoundedText } from '../io/read.js';
 import { MAX_JSON_DEPTH, parseJson } from '../model/bounded-input.js';
@@ -19,6 +20,7 @@ import { MAX_JSON_DEPTH, parseJson } from '../model/bounded-input.js';
  * message: `idemscan install 'my targets.json' --cache-dir /home/me/.cache/idemscan`.
  */
 export function installHint(source: string, cacheDir: string): string {
+  // The report keeps this message, and a report is read elsewhere: the name the docs use.
   return `idemscan install ${shellWord(sourceFile(source))} --cache-dir ${shellWord(cacheDir)}`;
 }
 
@@ -34,11 +36,6 @@ function sourceFile(source: string): string {
 }
 
 /** A word as a POSIX shell reads it back: as is when plain, else single-quoted. */
-function shellWord(word: string): string {
-  let plain = word.length > 0;
-  for (const c of word) if (!/[\w./:@%+=,-]/.test(c)) plain = false;
-  return plain ? word : `'${word.replaceAll("'", "'\\''")}'`;
-}
 
 export function splitSpec(spec: string): { name: string; version: string } {
   const at = spec.lastIndexOf('@');

@@ -5,9 +5,10 @@
  */
 import { z } from 'zod';
 import { ProbeSummary } from './probe-schema.js';
+import { VERDICT_IDS } from './verdict-ids.js';
 
 export const Severity = z.enum(['error', 'warning', 'info']);
-export const Verdict = z.enum(['read-only', 'protocol-keyed', 'keyed', 'idempotent', 'unprotected']);
+export const Verdict = z.enum(VERDICT_IDS);
 export const Confidence = z.enum(['strong', 'weak']);
 
 /** Servers with at least one tool of a verdict, weighted by their monthly downloads. */

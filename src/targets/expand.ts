@@ -33,7 +33,19 @@ export function unsetWords(ref: string, name: string, ctx: ExpandContext): strin
   return `${ref} is not expanded: idemscan reads into ${ctx.untrusted} only the environment variables --allow-env names (--allow-env ${name}, when you trust it with that value)`;
 }
 
-export class ExpandError extends Error {}
+export class ExpandError extends Error {
+  /** `variable`: the `${VAR}` left unexpanded, when that is why (`SkippedTarget.unexpanded`). */
+  constructor(
+    message: string,
+    readonly variable?: string,
+  ) {
+    super(message);
+  }
+}
+
+/** A skipped entry's `unexpanded` field, from the error that skipped it. */
+export const unexpanded = (err: ExpandError): { unexpanded?: string } =>
+  err.variable === undefined ? {} : { unexpanded: err.variable };
 
 const PATTERN = /\$\{([^}]+)\}/g;
 
@@ -59,7 +71,7 @@ export function expandString(value: string, ctx: ExpandContext, fromEnv: string[
     }
     // In an untrusted list a variable that is not allowed reads as unset: its default applies.
     if (fallback !== undefined) return fallback;
-    throw new ExpandError(unsetWords(whole, name, ctx));
+    throw new ExpandError(unsetWords(whole, name, ctx), name);
   });
 }
 
@@ -84,7 +96,10 @@ export function expandFields<T extends Record<string, unknown>>(
       try {
         return expandString(value, ctx, fromEnv);
       } catch (err) {
-        throw new ExpandError(`${at}: ${(err as Error).message}`);
+        throw new ExpandError(
+          `${at}: ${(err as Error).message}`,
+          err instanceof ExpandError ? err.variable : undefined,
+        );
       }
     }
     if (Array.isArray(value)) return value.map((v, i) => walk(v, `${at}[${i}]`));

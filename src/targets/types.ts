@@ -145,6 +145,8 @@ export interface SkippedTarget {
   name: string;
   source: string;
   reason: string;
+  /** The `${VAR}` left unexpanded, when that is why it was skipped (for messages; not in the report). */
+  unexpanded?: string;
 }
 
 export interface LoadedTargets {

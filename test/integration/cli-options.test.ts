@@ -108,6 +108,16 @@ describe('one list parser, checked before any work', () => {
     [['audit', 'file:///etc/passwd'], /not an http\(s\) URL \(file:\)/],
     [['audit', 'ws://127.0.0.1:1/'], /not an http\(s\) URL \(ws:\)/],
     [['scan', 'https://example.com/mcp'], /"https:\/\/example.com\/mcp" is a URL; scan reads target files/],
+    [
+      ['audit', 'localhost:3000/mcp'],
+      /"localhost:3000\/mcp" is a URL without its scheme: give http:\/\/localhost:3000\/mcp$/m,
+    ],
+    [['audit', '--', '127.0.0.1:8080'], /give http:\/\/127\.0\.0\.1:8080$/m],
+    [['probe', '--plan', 'p.json', 'mcp.example.com/mcp'], /give https:\/\/mcp\.example\.com\/mcp$/m],
+    [
+      ['scan', 'localhost:3000/mcp'],
+      /is a URL without its scheme, and no file; .*audit http:\/\/localhost:3000\/mcp\)$/m,
+    ],
   ])('%j is a usage error before anything runs', async (args, message) => {
     const r = await idemscan(args);
     expect(r.exitCode).toBe(2);

@@ -184,6 +184,55 @@ describe('scan --discover', () => {
   });
 });
 
+describe('skipped entries are named with their reason', () => {
+  let h: DiscoverHome;
+  let cache: string;
+  beforeAll(() => {
+    h = discoverHome();
+    cache = mkdtempSync(path.join(os.tmpdir(), 'idemscan-discover-cache-'));
+    // A cloned project's server that reads ${HOME}: a project-scope config gets only --allow-env's variables.
+    const servers = { modern: { command: process.execPath, args: [FIXTURES.modernStdio] } };
+    const homey = { command: process.execPath, args: ['${HOME}/server.js'] };
+    writeFileSync(path.join(h.project, '.mcp.json'), JSON.stringify({ mcpServers: { ...servers, homey } }));
+  });
+  afterAll(() => h.cleanup());
+
+  it('where: every skipped entry under its file, with its reason; --json lists them', async () => {
+    const r = await run(['where'], h, cache);
+    expect(r.exitCode).toBe(0);
+    const lines = r.stdout.split('\n');
+    const codex = lines.findIndex((l) => /^Codex +user /.test(l));
+    expect(lines.slice(codex + 1, codex + 3)).toEqual([
+      '    skipped docs: mcp_servers.docs.bearer_token_env_var: IDEMSCAN_TEST_DOCS_TOKEN is not set in the environment',
+      '    skipped retired: mcp_servers.retired.enabled: the entry is disabled',
+    ]);
+    expect(r.stdout).toMatch(/^Claude Code +project +\S+\.mcp\.json {2}1 server, 1 skipped, /m);
+    expect(r.stdout).toMatch(
+      /^ {4}skipped homey: mcpServers\.homey\.args\[0\]: \$\{HOME\} is not expanded: .*--allow-env HOME/m,
+    );
+    // A file that cannot be read is its own line's error, not a skipped entry under it.
+    expect(r.stdout).not.toMatch(/^ {4}skipped Roo Code/m);
+    const json = JSON.parse((await run(['where', '--json'], h, cache)).stdout) as {
+      skipped: { name: string; source: string; reason: string }[];
+    };
+    expect(json.skipped.find((s) => s.name === 'homey')).toMatchObject({ source: path.join(h.project, '.mcp.json') });
+  });
+
+  it('scan --discover names a project-scope server skipped for an unexpanded ${VAR}, its file and the flags', async () => {
+    const r = await discoverScan(['--timeout', '60000'], h, cache);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stderr).toContain(
+      `idemscan: skipped homey (${path.join(h.project, '.mcp.json')}): mcpServers.homey.args[0]: \${HOME} is not expanded: `,
+    );
+    expect(r.stderr).toMatch(
+      /--allow-env HOME, when you trust it with that value\); a project-scope server, scanned only with --project-configs$/m,
+    );
+    // Not in the report: it was not part of this scan's list.
+    const report = ReportSchema.parse(JSON.parse(r.stdout));
+    expect((report.skipped ?? []).map((s) => s.name)).not.toContain('homey');
+  });
+});
+
 describe('an empty HOME', () => {
   let h: DiscoverHome;
   beforeAll(() => {
@@ -218,6 +267,6 @@ describe('an empty HOME', () => {
     expect(r.exitCode).toBe(0);
     expect(r.stdout).toBe(`No MCP client configuration found in ${h.home} or ${h.project}.`);
     const json = await run(['where', '--json'], h, path.join(h.home, '.cache'));
-    expect(JSON.parse(json.stdout)).toEqual({ files: [], servers: 0 });
+    expect(JSON.parse(json.stdout)).toEqual({ files: [], servers: 0, skipped: [] });
   });
 });

@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { FIXTURES } from '../fixtures/index.js';
-import { idemscan } from '../helpers/cli.js';
+import { CLI, idemscan } from '../helpers/cli.js';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'idemscan-first-'));
 writeFileSync(
@@ -23,7 +23,8 @@ describe('after the first scan', () => {
     expect(r.exitCode, r.stderr).toBe(0);
     expect(r.stderr).toContain('idemscan: wrote output/report.json\n');
     expect(r.stderr).toContain(
-      'idemscan: for the HTML report to open in a browser: idemscan report output/report.json --format html (or scan with --format json,html)',
+      // Run as `node CLI` from elsewhere: the hint names that command (test/integration/invocation.test.ts).
+      `idemscan: for the HTML report to open in a browser: node ${CLI} report output/report.json --format html (or scan with --format json,html)`,
     );
     expect(r.stdout).toContain(ADVICE);
   });

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { sandboxPrefix } from '../../src/launch/sandbox.js';
 import { FIXTURES } from '../fixtures/index.js';
-import { idemscan } from '../helpers/cli.js';
+import { CLI, idemscan } from '../helpers/cli.js';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'idemscan-newcomer-'));
 const fast = ['--probe-timeout', '500', '--timeout', '15000'];
@@ -87,13 +87,14 @@ describe('usage errors', () => {
     expect(r.stderr.split('\n')).toEqual([
       "error: unknown option '--timout'",
       '(Did you mean --timeout?)',
-      'see: idemscan scan --help',
+      // The command as it was run: node and main.js, relative to the working directory (the repository).
+      `see: node ${path.relative(process.cwd(), CLI)} scan --help`,
     ]);
     const top = await idemscan(['scna']);
     expect(top.stderr.split('\n')).toEqual([
       "error: unknown command 'scna'",
       '(Did you mean scan?)',
-      'see: idemscan --help',
+      `see: node ${path.relative(process.cwd(), CLI)} --help`,
     ]);
   });
 

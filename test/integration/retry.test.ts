@@ -111,3 +111,32 @@ describe('a lost answer, with and without retryDecision', () => {
     expect(control.effects.sms).toBe(2);
   });
 });
+
+describe('the example as a module and as a demo', () => {
+  it('importing the helpers (call-tool.ts) runs nothing: no server started, no output', async () => {
+    const helpers = EXAMPLE.replace('lost-response.ts', 'call-tool.ts');
+    const r = await execa(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        '--input-type=module',
+        '-e',
+        `const m = await import(${JSON.stringify(helpers)}); console.log(Object.keys(m).sort().join(','));`,
+      ],
+      { reject: false, timeout: 20_000 },
+    );
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stdout).toBe('OutcomeUnknown,callTool,rawCapabilities');
+    expect(r.stderr).toBe('');
+  });
+
+  it('the demo without arguments fails at once with its usage line (exit 2), starting nothing', async () => {
+    const started = Date.now();
+    const r = await execa(process.execPath, ['--import', 'tsx', EXAMPLE], { reject: false, timeout: 20_000 });
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toMatch(/^usage: lost-response\.ts TOOL ARGS_JSON -- COMMAND/);
+    expect(r.stdout).toBe('');
+    expect(Date.now() - started).toBeLessThan(15_000);
+  });
+});

@@ -8,7 +8,7 @@ import path from 'node:path';
 import stringWidth from 'string-width';
 import { expect, it } from 'vitest';
 import { FIXTURES } from '../fixtures/index.js';
-import { idemscan } from '../helpers/cli.js';
+import { CLI, idemscan } from '../helpers/cli.js';
 
 it('scan prints the unprotected tools under the table and `idemscan report <its report.json> --format tools`', async () => {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'idemscan-unprotected-'));
@@ -27,9 +27,9 @@ it('scan prints the unprotected tools under the table and `idemscan report <its 
   // Issue 28: the count says how many of them declare no hints, and the declared writes come first
   // (create_widget, which declares nothing, follows them and is under "+N more" at 100 columns).
   expect(below).toMatch(/^ {2}widgets \(9, 3 with no hints\): .*submit_order, .*\+\d+ more$/m);
-  expect(below).toContain(
-    "Every tool with its verdict and evidence: idemscan report 'my out/report.json' --format tools",
-  );
+  // The command as it was run (node and the path of main.js), on its own line when it does not fit.
+  expect(below).toMatch(/^Every tool with its verdict and evidence:[\s\S]{0,8}node /m);
+  expect(below).toContain(`node ${CLI} report 'my out/report.json' --format tools`);
   const tools = await idemscan(['report', path.join(dir, 'my out', 'report.json'), '--format', 'tools'], { cwd: dir });
   expect(tools.exitCode, tools.stderr).toBe(0);
   expect(tools.stdout).toContain('create_widget');

@@ -76,6 +76,7 @@ describe('targets/examples', () => {
         source: file('claude-code.mcp.json'),
         reason:
           'mcpServers.local-http.headers.Authorization: ${IDEMSCAN_EXAMPLE_TOKEN} is not expanded: idemscan reads into a target file only the environment variables --allow-env names (--allow-env IDEMSCAN_EXAMPLE_TOKEN, when you trust it with that value)',
+        unexpanded: 'IDEMSCAN_EXAMPLE_TOKEN',
       },
     ]);
   });

@@ -32,8 +32,22 @@ it('every code block of docs/LIBRARY.md is an example file, verbatim, and every 
   );
 });
 
-it("the examples are type-checked: tsconfig.json includes them and maps 'idemscan' to the source", () => {
+it("the examples are type-checked: tsconfig.json includes them and maps 'idemscan' and 'idemscan/retry' to the source", () => {
   const config = JSON.parse(readFileSync(new URL('tsconfig.json', root), 'utf8'));
   expect(config.include).toContain('docs/examples');
   expect(config.compilerOptions.paths.idemscan).toEqual(['./src/index.ts']);
+  expect(config.compilerOptions.paths['idemscan/retry']).toEqual(['./src/retry.ts']);
+  const pkg = JSON.parse(readFileSync(new URL('package.json', root), 'utf8'));
+  expect(pkg.exports['./retry']).toEqual({ types: './dist/retry.d.ts', default: './dist/retry.js' });
+});
+
+it('the page opens with the install, the sample tsconfig (the file, verbatim) and the retry example', () => {
+  const json = DOC.indexOf('```json\n');
+  expect(json).toBeGreaterThan(0);
+  expect(DOC.slice(json + 8, DOC.indexOf('\n```', json + 8) + 1)).toBe(
+    readFileSync(new URL('docs/examples/consumer/tsconfig.json', root), 'utf8'),
+  );
+  expect(DOC.indexOf('npm install')).toBeLessThan(json);
+  expect(blocks(DOC)[0]).toContain("from 'idemscan/retry'");
+  expect(DOC).not.toMatch(/npm install(?: -g)? idemscan(?:@|\s|$)/);
 });

@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { InputError } from '../../src/model/input-error.js';
 import { listParser, positiveInt, wordParser } from '../../src/cli/options.js';
 import { levenshtein, splitList, suggest } from '../../src/model/words.js';
-import { urlScheme } from '../../src/app/audit-target.js';
+import { schemelessUrl, urlScheme } from '../../src/app/audit-target.js';
 import { FILE_FORMATS, PRINT_FORMATS } from '../../src/model/formats.js';
 import { SdkErrorCode, SdkHttpError } from '@modelcontextprotocol/client';
 import { httpFailure } from '../../src/connect/http-failure.js';
@@ -78,6 +78,32 @@ describe('URL-looking words', () => {
     expect(urlScheme('git+ssh://x')).toBe('git+ssh');
     for (const word of ['node', './server.js', 'C:\\\\server.exe', '://x', '1a://x', 'a b://x'])
       expect(urlScheme(word)).toBeUndefined();
+  });
+
+  it('a URL without its scheme: a host and a port or a path; commands and file names are not', () => {
+    expect(schemelessUrl('localhost:3000/mcp')).toBe('http://localhost:3000/mcp');
+    expect(schemelessUrl('LOCALHOST:3000')).toBe('http://LOCALHOST:3000');
+    expect(schemelessUrl('127.0.0.1:8080/mcp')).toBe('http://127.0.0.1:8080/mcp');
+    expect(schemelessUrl('mcp.example.com/mcp')).toBe('https://mcp.example.com/mcp');
+    expect(schemelessUrl('api.example.com:8443')).toBe('https://api.example.com:8443');
+    for (const word of [
+      'node',
+      'server.js',
+      'localhost',
+      './localhost:3000/mcp',
+      'dist/cli/main.js',
+      'node_modules/.bin/server',
+      '1.2.3/x',
+      'localhost:http/x',
+      'localhost:123456',
+      'a..b/x',
+      '-x.com/y',
+      'x.c0m/y',
+      'https://localhost:3000',
+      'C:\\\\server.exe',
+      'a.b/' + 'x'.repeat(3000),
+    ])
+      expect(schemelessUrl(word), word).toBeUndefined();
   });
 });
 

@@ -117,6 +117,24 @@ describe('retryDecision', () => {
     expect(retryDecision(tools.bare)).toMatchObject({ decision: 'never', verdict: 'unprotected' });
   });
 
+  it('a report edited to keyed without its strong key is not re-issued (there is no key to send)', () => {
+    const edited = {
+      verdict: 'keyed' as const,
+      keyArguments: [{ name: 'request_id', path: '$.request_id', confidence: 'weak' }],
+    };
+    expect(retryDecision(edited)).toMatchObject({
+      decision: 'never',
+      verdict: 'keyed',
+      reason: expect.stringContaining('no strong key'),
+    });
+  });
+
+  it('tools/list entries and report tools alike, from the plain-data entry point', async () => {
+    const entry = await import('../../src/retry.js');
+    expect(entry.retryDecision(tools.keyed)).toEqual(retryDecision(tools.keyed));
+    expect(entry.VERDICT_IDS).toEqual(VERDICTS.map((v) => v.id));
+  });
+
   it('re-issues on its own exactly where the verdict table says a retry is safe', () => {
     for (const raw of Object.values(tools)) {
       const reported = classifyTool(raw, false);

@@ -3,11 +3,28 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { expect, it } from 'vitest';
 
 const root = new URL('../../', import.meta.url);
+const DIR = 'docs/examples/retry/';
 
-it('the code block of docs/RETRY.md is the example file, verbatim', () => {
+/** The ```ts blocks of the page. */
+function blocks(text: string): string[] {
+  const out: string[] = [];
+  for (let at = text.indexOf('```ts\n'); at >= 0; at = text.indexOf('```ts\n', at)) {
+    const end = text.indexOf('\n```', at + 6);
+    out.push(text.slice(at + 6, end + 1));
+    at = end + 4;
+  }
+  return out;
+}
+
+it('the code blocks of docs/RETRY.md are the example files, verbatim, the helpers before the demo', () => {
   const doc = readFileSync(new URL('docs/RETRY.md', root), 'utf8');
-  const start = doc.indexOf('```ts\n') + 6;
-  const code = doc.slice(start, doc.indexOf('\n```', start) + 1);
-  expect(readdirSync(new URL('docs/examples/retry/', root))).toEqual(['lost-response.ts']);
-  expect(code).toBe(readFileSync(new URL('docs/examples/retry/lost-response.ts', root), 'utf8'));
+  const shown = blocks(doc).map((code) => {
+    const first = code.slice(0, code.indexOf('\n'));
+    expect(first.startsWith(`// ${DIR}`), `a block that is not an example file: ${first}`).toBe(true);
+    const file = first.slice(3, first.indexOf(':'));
+    expect(code).toBe(readFileSync(new URL(file, root), 'utf8'));
+    return file;
+  });
+  expect(shown).toEqual([`${DIR}call-tool.ts`, `${DIR}lost-response.ts`]);
+  expect(readdirSync(new URL(DIR, root)).sort()).toEqual(['call-tool.ts', 'lost-response.ts']);
 });

@@ -87,6 +87,7 @@ describe('client configs', () => {
         source: '.mcp.json',
         reason:
           'mcpServers.missing.env.A: ${NOT_SET} is not expanded: idemscan reads into a target file only the environment variables --allow-env names (--allow-env NOT_SET, when you trust it with that value)',
+        unexpanded: 'NOT_SET',
       },
     ]);
   });

@@ -4,7 +4,7 @@
  * (`${VAR}` expansion with its secrets, http(s) URLs only), so a skip reason names the field.
  */
 import { z } from 'zod';
-import { ENV_NAME, expandFields, ExpandError } from '../expand.js';
+import { ENV_NAME, expandFields, ExpandError, unexpanded } from '../expand.js';
 import { launchText } from '../formats/fields.js';
 import type { FormatContext } from '../formats/format.js';
 import { toTarget } from '../kind.js';
@@ -43,7 +43,8 @@ export function addTarget(
     });
   } catch (err) {
     if (!(err instanceof ExpandError)) throw err;
-    out.skipped.push({ name, source: ctx.file, reason: err.message.replace(`${at}.url`, `${at}.${urlField}`) });
+    const reason = err.message.replace(`${at}.url`, `${at}.${urlField}`);
+    out.skipped.push({ name, source: ctx.file, reason, ...unexpanded(err) });
     return;
   }
   const problem = entry.url === undefined ? undefined : httpUrlProblem(entry.url);

@@ -4,7 +4,7 @@
  * Windsurf says `serverUrl`, Claude Code says `type: "http" | "sse"`, VS Code `type: "stdio"`.
  */
 import { z } from 'zod';
-import { expandFields, ExpandError } from '../expand.js';
+import { expandFields, ExpandError, unexpanded } from '../expand.js';
 import { toTarget } from '../kind.js';
 import { httpUrlProblem, type LoadedTargets, type Target } from '../types.js';
 import { envMap, headerMap, launchText } from './fields.js';
@@ -53,7 +53,7 @@ function readMap(map: Record<string, unknown>, key: 'mcpServers' | 'servers', ct
       ({ entry, fromEnv } = expandFields(parsed.data, ctx, at));
     } catch (err) {
       if (!(err instanceof ExpandError)) throw err;
-      out.skipped.push({ name, source: ctx.file, reason: err.message });
+      out.skipped.push({ name, source: ctx.file, reason: err.message, ...unexpanded(err) });
       continue;
     }
     const url = entry.httpUrl ?? entry.url ?? entry.serverUrl;

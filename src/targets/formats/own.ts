@@ -1,5 +1,5 @@
 /** Our own list format: `{ "servers": [ { "name", "command" | "url" | "npm" | "pypi" | "mcpb" | "oci", ... } ] }`. */
-import { expandFields, ExpandError } from '../expand.js';
+import { expandFields, ExpandError, unexpanded } from '../expand.js';
 import { toTarget } from '../kind.js';
 import { httpUrlProblem, OwnEntry, type LoadedTargets, type Target } from '../types.js';
 import { describeZodError, type TargetFormat } from './format.js';
@@ -30,7 +30,7 @@ export const ownFormat: TargetFormat = {
         ({ entry, fromEnv } = expandFields(entry, ctx, at));
       } catch (err) {
         if (!(err instanceof ExpandError)) throw err;
-        out.skipped.push({ name: entry.name, source: ctx.file, reason: err.message });
+        out.skipped.push({ name: entry.name, source: ctx.file, reason: err.message, ...unexpanded(err) });
         return;
       }
       const urlProblem = entry.url === undefined ? undefined : httpUrlProblem(entry.url);

@@ -1,0 +1,27 @@
+/**
+ * A raw tool's verdict and the facts it rests on: what `classifyTool` reports and what
+ * `retryDecision` decides from, one path for both. Kept apart from classify/index.ts so that
+ * `idemscan/retry` loads neither the rules, the profiles nor the definition hash.
+ */
+import type { EffectiveHints, KeyArgument, Verdict } from '../model/schema.js';
+import { effectiveHints } from './hints.js';
+import { findKeyArguments, type StepBudget } from './keys.js';
+import { verdictOf } from './verdict.js';
+
+export interface ToolVerdict {
+  /** The annotations object as received, when it is one. */
+  annotations: Record<string, unknown> | undefined;
+  effective: EffectiveHints;
+  keyArguments: KeyArgument[];
+  verdict: Verdict;
+}
+
+export function toolVerdict(raw: Record<string, unknown>, serverKeyed: boolean, budget?: StepBudget): ToolVerdict {
+  const annotations =
+    raw.annotations && typeof raw.annotations === 'object' && !Array.isArray(raw.annotations)
+      ? (raw.annotations as Record<string, unknown>)
+      : undefined;
+  const effective = effectiveHints(annotations);
+  const keyArguments = findKeyArguments(raw.inputSchema, budget, String(raw.name));
+  return { annotations, effective, keyArguments, verdict: verdictOf(effective, keyArguments, serverKeyed) };
+}
