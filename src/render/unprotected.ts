@@ -5,7 +5,7 @@
  */
 import type { ServerFold } from '../model/report-head.js';
 import { cellText } from './columns.js';
-import { cutEnd, cutMiddle, displayWidth } from './width.js';
+import { commandLines, cutEnd, cutMiddle, displayWidth } from './width.js';
 import { declaresNothing } from '../model/advice.js';
 
 /** Servers listed at most: the rest are in the tools view. */
@@ -61,9 +61,10 @@ export function unprotectedLines(worst: WorstServers, width: number, toolsComman
   for (const s of shown) lines.push(serverLine(cutMiddle(cellText(s.name, 256), NAME_WIDTH), s, width));
   const how = toolsCommand ?? 'idemscan report <report.json> --format tools';
   const say = `Every tool with its verdict and evidence${toolsCommand ? '' : ' (write the report with --format json)'}:`;
-  // A command is never cut (it would not run): on a line of its own when the two do not fit.
+  // A command is never cut (it would not run): on lines of its own when the two do not fit, broken
+  // at its spaces with shell continuations.
   if (displayWidth(`${say} ${how}`) <= width) lines.push(`${say} ${how}`);
-  else lines.push(cutEnd(say, width), `  ${how}`);
+  else lines.push(cutEnd(say, width), ...commandLines(how, width));
   return lines;
 }
 

@@ -141,3 +141,39 @@ export function wrapTo(text: string, width: number, first = '', rest = first): s
   if (line) lines.push(lead() + line);
   return lines;
 }
+
+/**
+ * A shell command as lines of at most `width` (after `first`), broken only at spaces outside single
+ * quotes and continued with ` \`, so that every line fits and the lines pasted together still run.
+ * A word longer than a line stays whole: a command is never cut inside a word.
+ */
+export function commandLines(command: string, width: number, first = '  '): string[] {
+  const words = shellWords(command);
+  const lines: string[] = [];
+  let line = '';
+  for (const word of words) {
+    const lead = lines.length === 0 ? first : `${first}    `;
+    if (line && displayWidth(`${lead}${line} ${word} \\`) > width) {
+      lines.push(`${lead}${line} \\`);
+      line = word;
+    } else line = line ? `${line} ${word}` : word;
+  }
+  lines.push(`${lines.length === 0 ? first : `${first}    `}${line}`);
+  return lines;
+}
+
+/** The words of a command as `shellWord` quotes them: spaces inside single quotes do not split. */
+function shellWords(command: string): string[] {
+  const words: string[] = [];
+  let word = '';
+  let quoted = false;
+  for (const ch of command) {
+    if (ch === "'") quoted = !quoted;
+    if (ch === ' ' && !quoted) {
+      if (word) words.push(word);
+      word = '';
+    } else word += ch;
+  }
+  if (word) words.push(word);
+  return words;
+}

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { headlineLines, summaryTable, tableReporter } from '../../src/render/table.js';
 import { serverSummary, toolsReporter } from '../../src/render/tools.js';
 import type { ServerReport } from '../../src/model/schema.js';
-import { cutMiddle, displayWidth, distinctCuts, outputWidth } from '../../src/render/width.js';
+import { commandLines, cutMiddle, displayWidth, distinctCuts, outputWidth } from '../../src/render/width.js';
 import { okServer, reportOf } from '../helpers/reports.js';
 
 const RO = { readOnlyHint: true };
@@ -203,5 +203,27 @@ describe('audit view', () => {
     const rows = text.split('\n').filter((l) => l.startsWith('  get'));
     expect(rows).toHaveLength(2);
     expect(rows[0]).not.toBe(rows[1]);
+  });
+});
+
+describe('commandLines', () => {
+  it('breaks a command only at spaces outside quotes, each line within the width, and the lines paste back', () => {
+    const command = "node /a/very/long/path/to/dist/cli/main.js report 'my out/report.json' --format tools";
+    const lines = commandLines(command, 40);
+    expect(lines.length).toBeGreaterThan(1);
+    for (const line of lines.slice(0, -1)) expect(line.endsWith(' \\')).toBe(true);
+    expect(lines.some((l) => l.includes("'my out/report.json'"))).toBe(true);
+    const pasted = lines.map((l) => l.trim().replace(/ \\$/, '')).join(' ');
+    expect(pasted).toBe(command);
+    // Only the word that cannot fit alone is wider than the line.
+    expect(lines.filter((l) => l.length > 40).map((l) => l.trim())).toEqual([
+      '/a/very/long/path/to/dist/cli/main.js \\',
+    ]);
+  });
+
+  it('keeps a command that fits on one line', () => {
+    expect(commandLines('idemscan report r.json --format tools', 80)).toEqual([
+      '  idemscan report r.json --format tools',
+    ]);
   });
 });
