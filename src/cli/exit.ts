@@ -1,5 +1,5 @@
 /**
- * Documented exit codes (README, "Exit codes"). Bad input of any kind (a flag, a target file, a
+ * Documented exit codes (docs/REFERENCE.md, "Exit codes"). Bad input of any kind (a flag, a target file, a
  * saved report, a plan, a target a command built) is an `InputError` (model/input-error.ts), thrown
  * where it is found and mapped to `usage` once, in main.ts.
  */

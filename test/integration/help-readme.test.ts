@@ -1,9 +1,11 @@
-/** Every option each command's --help lists is in the README, and the help shows choices and defaults. */
+/** Every option each command's --help lists is in the README or the reference it links (docs/REFERENCE.md), and the help shows choices and defaults. */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { idemscan } from '../helpers/cli.js';
 
-const README = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+const README = ['../../README.md', '../../docs/REFERENCE.md']
+  .map((file) => readFileSync(new URL(file, import.meta.url), 'utf8'))
+  .join('\n');
 const COMMANDS = ['scan', 'audit', 'probe', 'lock', 'install', 'schema', 'diff', 'merge', 'report', 'index', 'where'];
 
 /** The flags of the Options section of a --help text, e.g. `--fail-on`, `-q`. */
@@ -19,7 +21,7 @@ function optionsOf(help: string): string[] {
   return flags.filter((f) => f !== '--help' && f !== '-h');
 }
 
-describe('--help agrees with the README', () => {
+describe('--help agrees with the README and docs/REFERENCE.md', () => {
   it.concurrent.each(COMMANDS)('%s', async (command) => {
     const r = await idemscan([command, '--help']);
     expect(r.exitCode).toBe(0);
@@ -28,7 +30,7 @@ describe('--help agrees with the README', () => {
     const missing = flags.filter(
       (f) => !README.includes(`\`${f}`) && !README.includes(` ${f} `) && !README.includes(`${f}\``),
     );
-    expect(missing, `${command} --help options the README does not mention`).toEqual([]);
+    expect(missing, `${command} --help options neither the README nor docs/REFERENCE.md mentions`).toEqual([]);
   });
 
   it('choices and defaults are in the help', async () => {

@@ -50,9 +50,12 @@ describe('the table names the unprotected tools', () => {
       expect(text).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f]/);
       expect(text).toContain('\\u001b');
       const lines = text.trimEnd().split('\n');
-      // The command is never cut: on a line of its own, the only one that may be wider.
-      expect(lines.at(-1)).toBe('  idemscan report <report.json> --format tools');
-      for (const l of lines.slice(0, -1)) expect(displayWidth(l), l).toBeLessThanOrEqual(width);
+      // The command is never cut inside a word: on lines of its own, broken at its spaces with shell
+      // continuations, every line within the width; pasted back together it is the whole command.
+      const start = lines.findIndex((l) => l.startsWith('Every tool with'));
+      const command = lines.slice(start + 1).map((l) => l.trim().replace(/ \\$/, ''));
+      expect(command.join(' ')).toBe('idemscan report <report.json> --format tools');
+      for (const l of lines) expect(displayWidth(l), l).toBeLessThanOrEqual(width);
     }
     expect(below(tableReporter.render(report, { width: 200 }))).toContain(
       'drop\\u001b]8;;http://x\\u0007table, wipe\\u000dall',
