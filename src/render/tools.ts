@@ -29,7 +29,10 @@ function hints(t: ToolReport): string {
 }
 
 function evidence(t: ToolReport): string {
-  return [hints(t), ...t.keyArguments.map((k) => `key ${cellText(k.path, 60)} (${k.confidence})`)].join(', ');
+  const keys = t.keyArguments.map((k) => `key ${cellText(k.path, 60)} (${k.confidence})`);
+  // A verdict a suppression accepted (the server author reviewed it): the reason, beside its evidence.
+  const accepted = t.accepted ? [`${t.accepted.verdict} accepted: ${cellText(t.accepted.reason, 200)}`] : [];
+  return [hints(t), ...keys, ...accepted].join(', ');
 }
 
 /**

@@ -204,8 +204,11 @@ describe('--suppress', () => {
         { verdict: 'unprotected', tool: 'create_payment', reason: 'it is keyed: matches nothing' },
       ],
     });
-    const after = await gate(['--suppress', 'verdicts.json', '--format', 'json,sarif', '--out', 'v1']);
+    const after = await gate(['--suppress', 'verdicts.json', '--format', 'json,sarif,html', '--out', 'v1']);
     expect(after.exitCode, after.stderr).toBe(0);
+    // The acceptance and its reason are shown where the tool's verdict is: the tool list and the page.
+    expect(after.stdout).toContain('unprotected accepted: until v2');
+    expect(readFileSync(path.join(dir, 'v1/report.html'), 'utf8')).toContain('accepted: until v2</small>');
     expect(after.stderr).toContain(
       'warning: verdicts.json: suppressions[4] (verdict unprotected, tool create_payment) matched no tool',
     );

@@ -17,7 +17,9 @@ export function verdictBadge(t: ToolReport): string {
   const none = declaresNothing(t)
     ? ` <small class="undeclared" title="no behaviour hint: the spec's defaults make it a destructive write">no hints declared</small>`
     : '';
-  return `<span class="verdict v-${v.css}">${v.mark} ${v.id}</span>${none}`;
+  // A verdict the server's author reviewed and accepted (--suppress): the reason, never hidden.
+  const accepted = t.accepted ? ` <small class="suppressed-why">accepted: ${text(t.accepted.reason, 400)}</small>` : '';
+  return `<span class="verdict v-${v.css}">${v.mark} ${v.id}</span>${none}${accepted}`;
 }
 
 function hintsCell(t: ToolReport): string {
