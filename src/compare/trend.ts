@@ -8,6 +8,7 @@ import type { ComparedWith, Report } from '../model/schema.js';
 import { summarize } from '../model/summary.js';
 import type { Change } from '../model/diff.js';
 import { diffReports } from './diff.js';
+import { listOf } from './run-index.js';
 
 /**
  * `currentFile`, when known, names the new side in the diff (base name only, like the earlier one);
@@ -38,7 +39,13 @@ export function compareWith(
       { report: oldSide, file },
       { report: both(current), ...(currentFile === undefined ? {} : { file: path.basename(currentFile) }) },
     ),
+    ...(listOf(earlier.report).hash === listOf(current).hash ? {} : { differentList: true }),
   };
+}
+
+/** What the trend section says when the two reports cover different lists; undefined when they do not. */
+export function listWords(c: Pick<ComparedWith, 'differentList'>): string | undefined {
+  return c.differentList ? 'The two runs cover different lists: only the servers in both are compared.' : undefined;
 }
 
 /**

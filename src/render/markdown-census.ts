@@ -4,7 +4,7 @@
  * the report stores; neither recounts or re-diffs. Server text is escaped with mdText.
  */
 import { describe, renderDiff, toolLabel } from './diff.js';
-import { earlierName, trendHighlights } from '../compare/trend.js';
+import { earlierName, listWords, trendHighlights } from '../compare/trend.js';
 import { mdText } from './markdown-text.js';
 import { when } from './view.js';
 import { plural } from '../model/verdicts.js';
@@ -51,7 +51,8 @@ export function trendMarkdown(report: Report): string[] {
     `## Trend since ${m(when(c.startedAt), 40)}`,
     '',
     `Compared with ${m(earlier.what, 120)} of ${m(when(c.startedAt), 40)} (${m(earlier.file, 300)}) over the ${plural(c.serversInBoth, 'server')} in both reports; ` +
-      `${n(c.onlyOld)} only in the earlier one and ${n(c.onlyNew)} only in this one are not compared.`,
+      `${n(c.onlyOld)} only in the earlier one and ${n(c.onlyNew)} only in this one are not compared.` +
+      (listWords(c) ? ` **${m(listWords(c)!, 200)}**` : ''),
     '',
     `### Servers whose tools or hints changed (${n(h.changedServers.length)})`,
     '',

@@ -4,7 +4,7 @@
  * (render/diff.ts describe), escaped for HTML; nothing is recomputed here.
  */
 import { describe, toolLabel } from '../diff.js';
-import { earlierName, trendHighlights } from '../../compare/trend.js';
+import { earlierName, listWords, trendHighlights } from '../../compare/trend.js';
 import type { Change } from '../../model/diff.js';
 import type { Report } from '../../model/schema.js';
 import { text } from './escape.js';
@@ -54,6 +54,7 @@ export function trendSection(report: Report): string {
   if (!c) return '';
   const h = trendHighlights(c);
   const earlier = earlierName(c);
+  const lists = listWords(c);
   const servers = h.changedServers
     .slice(0, TREND_MAX_ROWS)
     .map(
@@ -68,6 +69,7 @@ export function trendSection(report: Report): string {
     `<section id="trend-section" aria-labelledby="trend-h"><h2 id="trend-h">Trend since ${show(when(c.startedAt), 40)}</h2>` +
     `<p>Compared with ${show(earlier.what, 120)} of ${show(when(c.startedAt), 40)} (<code>${show(earlier.file, 300)}</code>) over the ${plural(c.serversInBoth, 'server')} in both reports; ` +
     `${c.onlyOld.toLocaleString('en-US')} only in the earlier report and ${c.onlyNew.toLocaleString('en-US')} only in this one are not compared. ` +
+    (lists ? `<strong>${show(lists, 200)}</strong> ` : '') +
     `Changes: <strong>${d.counts.worse.toLocaleString('en-US')} worse</strong>, ${d.counts.better.toLocaleString('en-US')} better, ${d.counts.neutral.toLocaleString('en-US')} other.</p>` +
     block('Servers whose tools or hints changed', h.changedServers.length, serverTable) +
     block('Hints removed or weakened', h.hintsWeakened.length, changeRows(h.hintsWeakened)) +
