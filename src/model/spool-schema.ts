@@ -32,6 +32,9 @@ export type SpoolRun = z.infer<typeof SpoolRun>;
 export const SpoolWriter = z.object({
   pid: z.number().int().positive(),
   host: z.string().max(300),
+  /** When that process started (Linux: boot id and start time in clock ticks, /proc/PID/stat), so
+   * a pid the system gave since to another process is not taken for the writer. */
+  started: z.string().max(80).optional(),
 });
 export type SpoolWriter = z.infer<typeof SpoolWriter>;
 

@@ -8,8 +8,9 @@ import type { ServerReport } from '../model/schema.js';
 import { advicePhrases, answerMeta, failedAnswer, metaText, type AdviceWords } from './advice.js';
 import { cellText } from './columns.js';
 import { cutMiddle, wrapTo } from './width.js';
+import { PAGE_ANSWERS } from './markdown-answers.js';
 
-/** Servers answered on the terminal; the Markdown and HTML reports answer every one. */
+/** Servers answered on the terminal; the Markdown and HTML reports answer `PAGE_ANSWERS`, the JSON every one. */
 export const ANSWER_SERVERS = 30;
 /** Names a group shows on the terminal before "+N more". */
 const NAMES = 3;
@@ -67,7 +68,7 @@ export function answerLines(answers: Answers, width: number): string[] {
   if (rest > 0)
     lines.push(
       ...wrapTo(
-        `+${rest.toLocaleString('en-US')} more servers: the Markdown and HTML reports answer every one`,
+        `+${rest.toLocaleString('en-US')} more servers: the Markdown and HTML reports answer the first ${PAGE_ANSWERS}, the JSON report (servers[].advice) every one`,
         width,
         '  ',
         '    ',
