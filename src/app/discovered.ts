@@ -23,7 +23,7 @@ export async function addDiscovered(
   // Even with -q, one line each: the client starts these, and neither flag alone gets them scanned.
   for (const s of found.unexpanded)
     tell(
-      msg`skipped ${show.name(s.name)} (${show.path(s.source)}): ${show.reason(s.reason)}; a project-scope server, scanned only with ${PROJECT_FLAG}`,
+      msg`skipped ${show.name(s.name)} (${show.path(s.source)}): ${show.reason(s.reason)}; a project-scope server, scanned only with ${PROJECT_FLAG} --allow-env ${show.name(s.unexpanded ?? 'VAR')}`,
     );
   if (leftOut.servers > 0) {
     // Even with -q: the scan is less than the clients configure here, and this says why.

@@ -83,18 +83,21 @@ export class FailOnFold {
   }
 
   add(s: ServerReport): void {
-    for (const t of s.tools) {
-      const rules = t.findings.filter((f) => this.fails(f)).map((f) => f.rule);
-      for (const rule of rules) add(this.byRule, rule, `${s.name}/${t.name}`);
-      const verdict = this.failingVerdict(t);
-      if (verdict) add(this.byVerdict, verdict, `${s.name}/${t.name}`);
-      if (verdict || rules.length > 0) this.keep({ server: s.name, tool: t.name, verdict, rules });
-    }
-    // The server's own findings: one match per tool they name (duplicate-tool-name), or the server alone.
+    // The server's own findings: those that name a tool (duplicate-tool-name) join that tool's one
+    // match, so a tool is one line of the gate; the rest are the server's match.
     const own = new Map<string | undefined, string[]>();
     for (const f of s.findings.filter((x) => this.fails(x))) {
       add(this.byRule, f.rule, f.tool === undefined ? s.name : `${s.name}/${f.tool}`);
       own.set(f.tool, [...(own.get(f.tool) ?? []), f.rule]);
+    }
+    for (const t of s.tools) {
+      const rules = t.findings.filter((f) => this.fails(f)).map((f) => f.rule);
+      for (const rule of rules) add(this.byRule, rule, `${s.name}/${t.name}`);
+      rules.push(...(own.get(t.name) ?? []));
+      own.delete(t.name);
+      const verdict = this.failingVerdict(t);
+      if (verdict) add(this.byVerdict, verdict, `${s.name}/${t.name}`);
+      if (verdict || rules.length > 0) this.keep({ server: s.name, tool: t.name, verdict, rules });
     }
     for (const [tool, rules] of own) this.keep({ server: s.name, tool, rules });
   }

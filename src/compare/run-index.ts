@@ -7,6 +7,7 @@
  * Pure: values in, values out (app/run-index.ts reads them and makes the files).
  */
 import { createHash } from 'node:crypto';
+import path from 'node:path';
 import { z } from 'zod';
 import { clip } from '../model/cut.js';
 import { RUN_FILES } from '../model/formats.js';
@@ -141,7 +142,7 @@ export function listOf(report: Pick<Report, 'servers' | 'skipped'>): RunList {
   const files = new Set<string>();
   const add = (name: string, source: string | undefined) => {
     const at = source?.lastIndexOf('#') ?? -1;
-    const file = source === undefined ? '' : at > 0 ? source.slice(0, at) : source;
+    const file = listFile(source === undefined ? '' : at > 0 ? source.slice(0, at) : source);
     if (file !== '') files.add(clip(file, MAX_LIST_FILE_CHARS));
     entries.add(JSON.stringify([file, name]));
   };
@@ -154,6 +155,17 @@ export function listOf(report: Pick<Report, 'servers' | 'skipped'>): RunList {
     entries: entries.size,
     hash: `sha256:${hash.digest('hex')}`,
   };
+}
+
+/**
+ * A list file as the index compares it: `./targets/x.json`, `targets//x.json` and `targets/x.json`
+ * are one file (how a path was typed does not make another list). Linear, no regex on the text.
+ */
+function listFile(file: string): string {
+  if (file === '') return file;
+  let f = path.posix.normalize(file.replaceAll('\\', '/'));
+  while (f.startsWith('./')) f = f.slice(2);
+  return f;
 }
 
 /** Each run marked with whether it covers a different list than the run before it (the next, older, entry). */

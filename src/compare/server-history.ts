@@ -6,7 +6,7 @@
  * Pure: reports in, values out.
  */
 import { createHash } from 'node:crypto';
-import { parsePinnedSpec, parsePypiSpec } from '../model/package-spec.js';
+import { serverVersion } from '../model/package-spec.js';
 import type { Report, ServerReport } from '../model/schema.js';
 import { VERDICTS, type VerdictCounts } from '../model/verdicts.js';
 import { compareText } from './diff.js';
@@ -27,19 +27,6 @@ export interface ServerRun {
   counts: VerdictCounts;
   /** A hash of the tools' names and definition hashes: equal in two runs, no definition changed. Absent when a tool has none. */
   definitions?: string;
-}
-
-/** The package a server ran from and its version: the pinned npm or PyPI version, else what serverInfo says (server text). */
-export function serverVersion(s: Pick<ServerReport, 'target' | 'serverInfo'>): { package?: string; version?: string } {
-  const spec =
-    s.target.npm !== undefined
-      ? parsePinnedSpec(s.target.npm)
-      : s.target.pypi !== undefined
-        ? parsePypiSpec(s.target.pypi)
-        : undefined;
-  const pinned = spec && 'name' in spec ? spec : undefined;
-  const version = pinned?.version ?? s.serverInfo?.version;
-  return { ...(pinned ? { package: pinned.name } : {}), ...(version === undefined ? {} : { version }) };
 }
 
 function serverRun(dir: string, s: ServerReport): ServerRun {

@@ -25,6 +25,9 @@ export const ServerAdvice = z.object({
   withKey: z.object({
     count: z.number().int().nonnegative(),
     tools: z.array(z.object({ tool: z.string(), key: z.string(), protocol: z.boolean().optional() })),
+    /** Over every keyed tool, not only those named: all of them protocol-keyed, or all sharing one key argument (its path). */
+    allProtocol: z.boolean().optional(),
+    sameKey: z.string().optional(),
   }),
   /** Only `idempotentHint`: retry if the server is trusted (it is, when the server's `trusted` is true). */
   ifTrusted: AdviceGroup,

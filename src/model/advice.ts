@@ -28,6 +28,16 @@ function keyOf(t: ToolReport): ServerAdvice['withKey']['tools'][number] {
   return { tool: t.name, key: k?.path ?? '' };
 }
 
+/** The keyed tools, the first named, and what all of them share (so the sentence holds past the names). */
+function withKey(keyed: readonly ToolReport[]): ServerAdvice['withKey'] {
+  const keys = keyed.map(keyOf);
+  const all = { count: keyed.length, tools: keys.slice(0, ADVICE_NAMES) };
+  if (keys.length === 0) return all;
+  if (keys.every((k) => k.protocol)) return { ...all, allProtocol: true };
+  const first = keys[0]!.key;
+  return first !== '' && keys.every((k) => !k.protocol && k.key === first) ? { ...all, sameKey: first } : all;
+}
+
 /** The answer for a server that was scanned; undefined for one that failed (nothing is known of its tools). */
 export function serverAdvice(s: Pick<ServerReport, 'status' | 'tools' | 'trusted'>): ServerAdvice | undefined {
   if (s.status !== 'ok') return undefined;
@@ -36,7 +46,7 @@ export function serverAdvice(s: Pick<ServerReport, 'status' | 'tools' | 'trusted
   const advice: ServerAdvice = {
     kind: 'no-tools',
     retry: group(of((t) => t.verdict === 'read-only')),
-    withKey: { count: keyed.length, tools: keyed.slice(0, ADVICE_NAMES).map(keyOf) },
+    withKey: withKey(keyed),
     ifTrusted: group(of((t) => t.verdict === 'idempotent')),
     ask: group(of((t) => t.verdict === 'unprotected' && !declaresNothing(t))),
     undeclared: group(of(declaresNothing)),

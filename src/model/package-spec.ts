@@ -10,6 +10,7 @@
  */
 // Only the parser: all of semver costs ~50 ms at start-up.
 import parseSemver from 'semver/functions/parse.js';
+import type { ServerReport } from './schema.js';
 
 export interface PinnedSpec {
   name: string;
@@ -134,4 +135,17 @@ export function packageUrlProblem(url: string, local = false): string | undefine
   if (u.protocol === 'https:' || (local && u.protocol === 'file:')) return undefined;
   if (u.protocol === 'http:' && LOOPBACK.includes(u.hostname)) return undefined;
   return `${u.protocol} is not https (plain http only on loopback)`;
+}
+
+/** The package a server ran from and its version: the pinned npm or PyPI version, else what serverInfo says (server text). */
+export function serverVersion(s: Pick<ServerReport, 'target' | 'serverInfo'>): { package?: string; version?: string } {
+  const spec =
+    s.target.npm !== undefined
+      ? parsePinnedSpec(s.target.npm)
+      : s.target.pypi !== undefined
+        ? parsePypiSpec(s.target.pypi)
+        : undefined;
+  const pinned = spec && 'name' in spec ? spec : undefined;
+  const version = pinned?.version ?? s.serverInfo?.version;
+  return { ...(pinned ? { package: pinned.name } : {}), ...(version === undefined ? {} : { version }) };
 }

@@ -6,6 +6,7 @@
  */
 import type { AdviceGroup, ServerAdvice } from '../model/advice.js';
 import type { ServerReport } from '../model/schema.js';
+import { serverVersion } from '../model/package-spec.js';
 
 /** How a format shows a server's text: a tool name, a key path (as code), and how many names a group shows. */
 export interface AdviceWords {
@@ -33,8 +34,7 @@ function reads(a: ServerAdvice, tools: number): string[] {
 function keyed(a: ServerAdvice, w: AdviceWords): string[] {
   const k = a.withKey;
   if (k.count === 0) return [];
-  const protocol = k.tools.filter((t) => t.protocol);
-  if (protocol.length === k.tools.length)
+  if (k.allProtocol)
     return [
       `retry ${list(
         k.tools.map((t) => t.tool),
@@ -42,20 +42,21 @@ function keyed(a: ServerAdvice, w: AdviceWords): string[] {
         w,
       )} with the same ${w.code('idempotencyKey')}`,
     ];
-  const keys = new Set(k.tools.map((t) => t.key));
-  if (keys.size === 1 && protocol.length === 0)
+  if (k.sameKey !== undefined)
     return [
       `retry ${list(
         k.tools.map((t) => t.tool),
         k.count,
         w,
-      )} with the same key (${w.code(k.tools[0]!.key)})`,
+      )} with the same key (${w.code(k.sameKey)})`,
     ];
   const each = k.tools
     .slice(0, w.names)
-    .map((t) => `${w.name(t.tool)} (${w.code(t.protocol ? 'idempotencyKey' : t.key)})`);
+    .map((t) => `${w.name(t.tool)}${t.protocol || t.key ? ` (${w.code(t.protocol ? 'idempotencyKey' : t.key)})` : ''}`);
   const more = k.count - each.length;
-  return [`retry with the same key: ${[...each, ...(more > 0 ? [`+${more} more`] : [])].join(', ')}`];
+  return [
+    `retry with the same key: ${[...each, ...(more > 0 ? [`+${more.toLocaleString('en-US')} more`] : [])].join(', ')}`,
+  ];
 }
 
 function trusted(a: ServerAdvice, isTrusted: boolean, w: AdviceWords): string[] {
@@ -84,8 +85,10 @@ export function advicePhrases(s: Pick<ServerReport, 'advice' | 'tools' | 'truste
 
 /** What the answer's head says of a server besides its name: the version scanned and the clients that list it. */
 export interface AnswerMeta {
-  /** `serverInfo.version`, else the npm version idemscan ran. */
+  /** The package version idemscan ran (`serverVersion`, the one the dataset and server pages show), else `serverInfo.version`. */
   version?: string;
+  /** What the server says of itself (`serverInfo.version`) when that is another version. */
+  reports?: string;
   /** The package as the client config wrote it, when idemscan resolved its version (`pkg@latest`, `pkg`). */
   resolvedFrom?: string;
   /** The clients whose config lists it (`scan --discover`), each once. */
@@ -94,12 +97,13 @@ export interface AnswerMeta {
 
 export function answerMeta(s: Pick<ServerReport, 'serverInfo' | 'target'>): AnswerMeta {
   const npm = s.target.npm;
-  const npmVersion = npm && npm.lastIndexOf('@') > 0 ? npm.slice(npm.lastIndexOf('@') + 1) : undefined;
-  const version = s.serverInfo?.version ?? npmVersion;
+  const { version } = serverVersion(s);
+  const told = s.serverInfo?.version;
   const launcher = s.target.launcher;
   const clients = [...new Set((s.target.listedBy ?? []).map((l) => l.client))];
   return {
     ...(version ? { version } : {}),
+    ...(told && told !== version ? { reports: told } : {}),
     ...(launcher?.resolved && npm ? { resolvedFrom: launcher.spec } : {}),
     clients,
   };
@@ -111,7 +115,7 @@ export function answerMeta(s: Pick<ServerReport, 'serverInfo' | 'target'>): Answ
  */
 export function metaText(m: AnswerMeta, w: Pick<AdviceWords, 'name'>, npm?: string): string {
   const version = m.version
-    ? ` ${w.name(m.version)}${m.resolvedFrom && npm ? ` (${w.name(npm)} for ${w.name(m.resolvedFrom)})` : ''}`
+    ? ` ${w.name(m.version)}${m.reports ? ` (reports ${w.name(m.reports)})` : ''}${m.resolvedFrom && npm ? ` (${w.name(npm)} for ${w.name(m.resolvedFrom)})` : ''}`
     : '';
   const listed = m.clients.length ? `, listed by ${m.clients.map((c) => w.name(c)).join(', ')}` : '';
   return version + listed;

@@ -5,7 +5,7 @@
  * the report was made, and nothing here reads the server's raw data again.
  */
 import { HINT_NAMES, receivedText, type HintName } from '../model/verdicts.js';
-import { serverVersion } from '../compare/server-history.js';
+import { serverVersion } from '../model/package-spec.js';
 import type { ReportHead } from '../model/report-head.js';
 import type { KeyArgument, ServerReport, ToolReport, Verdict } from '../model/schema.js';
 

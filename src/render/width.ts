@@ -162,17 +162,27 @@ export function commandLines(command: string, width: number, first = '  '): stri
   return lines;
 }
 
-/** The words of a command as `shellWord` quotes them: spaces inside single quotes do not split. */
+/**
+ * The words of a command as `shellWord` quotes them: spaces inside single quotes do not split, and
+ * a backslash outside them takes the next character as it is (`'\''`, the quote inside a word).
+ */
 function shellWords(command: string): string[] {
   const words: string[] = [];
   let word = '';
   let quoted = false;
+  let escaped = false;
   for (const ch of command) {
-    if (ch === "'") quoted = !quoted;
-    if (ch === ' ' && !quoted) {
+    if (escaped) {
+      word += ch;
+      escaped = false;
+    } else if (ch === ' ' && !quoted) {
       if (word) words.push(word);
       word = '';
-    } else word += ch;
+    } else {
+      if (ch === "'") quoted = !quoted;
+      else if (ch === '\\' && !quoted) escaped = true;
+      word += ch;
+    }
   }
   if (word) words.push(word);
   return words;

@@ -8,6 +8,8 @@
  */
 import type { KeyArgument, ServerReport, ToolReport } from '../model/schema.js';
 import type { SavedToolList } from './types.js';
+import { MAX_JSON_DEPTH } from '../model/bounded-input.js';
+import { LIMITS } from '../model/limits.js';
 
 /** What the description of a key found by its description says (classify/names.ts reads it so). */
 const CALLS_ITSELF_A_KEY = 'Idempotency key.';
@@ -37,9 +39,12 @@ function toolOf(tool: ToolReport): Record<string, unknown> {
 export function schemaOf(keys: readonly KeyArgument[]): Schema {
   const root: Schema = { type: 'object' };
   for (const key of keys) {
-    const steps = pathSteps(key.path);
-    // A path cut short in the report (or of another form): the key at the top, by its name.
-    const usable = steps && steps.at(-1)?.kind === 'property' ? steps : [prop(key.name)];
+    // A path longer than a scan ever writes (a hostile report: one object per step) is not walked.
+    const steps = key.path.length <= LIMITS.keyPathChars ? pathSteps(key.path) : undefined;
+    // A path cut short in the report (or of another form, or deeper than a schema is read): the key
+    // at the top, by its name.
+    const usable =
+      steps && steps.length <= MAX_JSON_DEPTH && steps.at(-1)?.kind === 'property' ? steps : [prop(key.name)];
     let node = root;
     for (const step of usable.slice(0, -1)) node = child(node, step);
     Object.assign(child(node, usable.at(-1)!), leaf(key));

@@ -225,7 +225,7 @@ describe('skipped entries are named with their reason', () => {
       `idemscan: skipped homey (${path.join(h.project, '.mcp.json')}): mcpServers.homey.args[0]: \${HOME} is not expanded: `,
     );
     expect(r.stderr).toMatch(
-      /--allow-env HOME, when you trust it with that value\); a project-scope server, scanned only with --project-configs$/m,
+      /--allow-env HOME, when you trust it with that value\); a project-scope server, scanned only with --project-configs --allow-env HOME$/m,
     );
     // Not in the report: it was not part of this scan's list.
     const report = ReportSchema.parse(JSON.parse(r.stdout));

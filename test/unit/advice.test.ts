@@ -30,7 +30,11 @@ describe('serverAdvice', () => {
     const a = serverAdvice(shop())!;
     expect(a.kind).toBe('mixed');
     expect(a.retry).toEqual({ count: 2, tools: ['list_orders', 'get_order'] });
-    expect(a.withKey).toEqual({ count: 1, tools: [{ tool: 'create_order', key: '$.idempotency_key' }] });
+    expect(a.withKey).toEqual({
+      count: 1,
+      sameKey: '$.idempotency_key',
+      tools: [{ tool: 'create_order', key: '$.idempotency_key' }],
+    });
     expect(a.ifTrusted.tools).toEqual(['set_status']);
     expect(a.ask.tools).toEqual(['send_sms']);
     expect(a.undeclared.tools).toEqual(['search']);
@@ -54,6 +58,23 @@ describe('serverAdvice', () => {
     const a = serverAdvice(okServer('big', many))!;
     expect(a.undeclared.count).toBe(ADVICE_NAMES + 7);
     expect(a.undeclared.tools).toHaveLength(ADVICE_NAMES);
+  });
+
+  it('says "the same key" only when every keyed tool shares it, the ones past the names included', () => {
+    const keyed = (name: string, key: string) => ({
+      name,
+      inputSchema: { type: 'object', properties: { [key]: { type: 'string' } } },
+    });
+    const same = Array.from({ length: ADVICE_NAMES + 3 }, (_, i) => keyed(`k${i}`, 'idempotency_key'));
+    expect(serverAdvice(okServer('same', same))!.withKey.sameKey).toBe('$.idempotency_key');
+    // The one tool with another key is past the names the report keeps: the sentence must not say "the same key".
+    const other = [...same, keyed('last', 'client_token')];
+    const server = okServer('other', other);
+    const a = server.advice!;
+    expect(a.withKey.tools.map((t) => t.tool)).not.toContain('last');
+    expect(a.withKey.sameKey).toBeUndefined();
+    const words = { name: (s: string) => s, code: (s: string) => s, names: 3 };
+    expect(advicePhrases(server, words).join('; ')).toMatch(/^retry with the same key: k0 \(\$\.idempotency_key\)/);
   });
 
   it('is set by the one server-report builder on scanned servers only', () => {
@@ -127,5 +148,12 @@ describe('the answer in words', () => {
     );
     const pinned = { ...s, serverInfo: undefined, target: { transport: 'stdio' as const, npm: 'pkg@1.2.3' } };
     expect(metaText(answerMeta(pinned), plain, pinned.target.npm)).toBe(' 1.2.3');
+    // The package version idemscan ran is the version scanned (the dataset's and the server pages'
+    // too); what the server says of itself follows when it differs (the reference filesystem server
+    // 2026.8.31 calls itself 0.2.0).
+    const told = { ...pinned, serverInfo: { name: 'fs', version: '0.2.0' } };
+    expect(metaText(answerMeta(told), plain, told.target.npm)).toBe(' 1.2.3 (reports 0.2.0)');
+    const command = { ...told, target: { transport: 'stdio' as const, command: 'node' } };
+    expect(metaText(answerMeta(command), plain, undefined)).toBe(' 0.2.0');
   });
 });

@@ -103,6 +103,15 @@ describe('postProcess', () => {
       { server: 'few', tool: 'w4', verdict: 'unprotected' },
       { server: 'few', rules: ['uniform-hints'] },
     ]);
+    // A server finding that names a tool (duplicate-tool-name) joins that tool's match: one line per tool.
+    const twice = () => [okServer('dup', [many[0]!, many[0]!])];
+    const { servers: _d, summary: _o, ...dupHead } = reportOf(twice());
+    const dupOn = { ...failOn, severity: undefined, rules: new Set(['duplicate-tool-name']) };
+    const d = await postProcess(dupHead as ReportHead, twice, { failOn: dupOn });
+    const matches = d.stream.head.gate!.matches;
+    expect(matches.filter((m) => m.tool === 'w0')).toHaveLength(2); // the two tools of that name
+    expect(matches[0]).toEqual({ server: 'dup', tool: 'w0', verdict: 'unprotected', rules: ['duplicate-tool-name'] });
+    expect(matches.some((m) => m.tool === 'w0' && m.verdict === undefined)).toBe(false);
   });
 
   it('settles the head before adding to it: the keys are written in that order', async () => {

@@ -66,6 +66,17 @@ describe('the input schema a report stands for', () => {
     ]);
   });
 
+  it('does not walk a path longer or deeper than a scan writes (a hostile report): the key at the top', () => {
+    const deep = `$${'[*]'.repeat(100_000)}.idempotency_key`;
+    const nested = `$${'.a'.repeat(100)}.idempotency_key`;
+    for (const path of [deep, nested]) {
+      const schema = schemaOf([{ name: 'idempotency_key', path, confidence: 'strong', reason: 'name' }]);
+      expect(findKeyArguments(schema)).toEqual([
+        { name: 'idempotency_key', path: '$.idempotency_key', confidence: 'strong', reason: 'name' },
+      ]);
+    }
+  });
+
   it('a property named __proto__ is a plain property', () => {
     const keys = [
       { name: '__proto__', path: '$.__proto__.idempotency_key', confidence: 'strong' as const, reason: 'name' },

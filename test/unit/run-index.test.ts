@@ -41,6 +41,9 @@ describe('the list a run covers', () => {
     expect(reordered).toEqual(a);
     expect(listOf(run('2026-12-08', [popular[0]!])).hash).not.toBe(a.hash);
     expect(listOf(run('2026-12-08', [from('a', 'other.json#servers[0]'), popular[1]!])).hash).not.toBe(a.hash);
+    // How the path was typed does not make another list.
+    const typed = [from('a', './targets/popular.json#servers[0]'), from('b', 'targets//popular.json#servers[1]')];
+    expect(listOf(run('2026-12-08', typed))).toEqual(a);
   });
 
   it('marks each run whose list differs from the run before it, in the index JSON', () => {
@@ -140,6 +143,11 @@ describe('a server across runs', () => {
     expect(page).toContain('<b>changed</b>');
     expect(page).toContain('first run');
     expect(page).toContain('<a href="../2026-12-08/report.html">2026-12-08</a>');
+    // Every row has as many cells as the table has heads.
+    const count = (html: string, tag: RegExp) => (html.match(tag) ?? []).length;
+    const heads = count(page.slice(page.indexOf('<thead>'), page.indexOf('</thead>')), /<th scope="col"/g);
+    for (const row of page.slice(page.indexOf('<tbody>')).split('</tr>').slice(0, -1))
+      expect(count(row, /<t[hd][ >]/g), row).toBe(heads);
   });
 
   it('is linked from the index page by its page name, its name escaped', () => {

@@ -5,6 +5,7 @@ import { serverSummary, toolsReporter } from '../../src/render/tools.js';
 import type { ServerReport } from '../../src/model/schema.js';
 import { commandLines, cutMiddle, displayWidth, distinctCuts, outputWidth } from '../../src/render/width.js';
 import { okServer, reportOf } from '../helpers/reports.js';
+import { shellWord } from '../../src/model/invocation.js';
 
 const RO = { readOnlyHint: true };
 const tools = [
@@ -219,6 +220,13 @@ describe('commandLines', () => {
     expect(lines.filter((l) => l.length > 40).map((l) => l.trim())).toEqual([
       '/a/very/long/path/to/dist/cli/main.js \\',
     ]);
+  });
+
+  it("keeps a word with a quote in it (shellWord's '\\'') whole", () => {
+    const command = `idemscan report ${shellWord("Bob's runs/report.json")} --format tools`;
+    const lines = commandLines(command, 30);
+    expect(lines.some((l) => l.includes(shellWord("Bob's runs/report.json")))).toBe(true);
+    expect(lines.map((l) => l.trim().replace(/ \\$/, '')).join(' ')).toBe(command);
   });
 
   it('keeps a command that fits on one line', () => {

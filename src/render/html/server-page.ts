@@ -10,17 +10,8 @@ import { VERDICTS } from '../../model/verdicts.js';
 import { text } from './escape.js';
 import { indexShell, num } from './index-page.js';
 
-const HEADS = [
-  'run',
-  'date',
-  'status',
-  'package',
-  'version',
-  'era',
-  'tools',
-  ...VERDICTS.map((v) => v.id),
-  'definitions',
-];
+// The run's date is under its name in the first cell (rows and heads must count alike).
+const HEADS = ['run', 'status', 'package', 'version', 'era', 'tools', ...VERDICTS.map((v) => v.id), 'definitions'];
 const NUMERIC = new Set(['tools', ...VERDICTS.map((v) => v.id)]);
 
 /** Whether the definitions changed since the server's previous run (the next row). */
@@ -57,7 +48,7 @@ export function renderServerPage(name: string, rows: readonly ServerRow[], of: n
   return indexShell(
     `${clip(name, 100)}: every run`,
     `<p><a href="../index.html">All runs</a>. This server is in ${num(rows.length)} of ${num(of)} run${of === 1 ? '' : 's'}, newest first. ` +
-      `Verdict columns count its tools (README, "Verdicts"); <i>definitions</i> says whether any tool's definition hash changed since its run before ` +
+      `Verdict columns count its tools (README, "Why"); <i>definitions</i> says whether any tool's definition hash changed since its run before ` +
       `(– when a report has none); <span class="diff">different list</span> marks a run over other list entries than the run before it.</p>` +
       `<table><thead><tr>${head}</tr></thead><tbody>${body}</tbody></table>`,
   );
