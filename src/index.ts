@@ -12,17 +12,8 @@ export { TargetFileError } from './targets/types.js';
 export { discover, CLIENTS, type Discovery, type DiscoverPlaces } from './targets/discover/index.js';
 export { classifyTool, classifyServer } from './classify/index.js';
 export { findKeyArguments, keyConfidence } from './classify/keys.js';
-/** At retry time: whether to re-issue a call whose answer was lost (docs/RETRY.md), on the scanner's own verdicts. */
-export {
-  retryDecision,
-  withRetryKey,
-  type RetryDecision,
-  type RetryContext,
-  type KeyLocation,
-  type ReportedTool,
-} from './classify/retry.js';
-export { OutcomeUnknown, rawCapabilities } from './retry-helpers.js';
-export { placeKey } from './classify/key-place.js';
+/** At retry time: whether to re-issue a call whose answer was lost (docs/RETRY.md): `idemscan/retry`, whole. */
+export * from './retry.js';
 /** `idemscan probe` as a library call (docs/PROBE.md): it calls tools, with real effects. */
 export { probe, readPlan, type ProbeOptions, type ProbeResult } from './probe.js';
 export { parsePlan, PlanError, type ProbePlan } from './model/probe-plan.js';
@@ -30,6 +21,8 @@ export { ProbeOutcome, ProbeCall, ToolProbe, ProbeSummary } from './model/probe-
 export { PROBE_OUTCOMES, countProbes } from './model/probe-outcomes.js';
 export { REPORTERS, reporter } from './render/index.js';
 export * from './model/schema.js';
+// The zod schema and its type, not retry.ts's plain type of the same name (both are the five verdicts).
+export { Verdict } from './model/schema.js';
 export { killAllServers } from './connect/stdio.js';
 /** Pure functions over reports and lock files (what `diff`, `lock`, `merge` and `--baseline` do). */
 export { diffReports, type DiffInput } from './compare/diff.js';

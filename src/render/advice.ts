@@ -110,13 +110,17 @@ export function answerMeta(s: Pick<ServerReport, 'serverInfo' | 'target'>): Answ
 }
 
 /**
- * What follows the server's name: ` 1.2.3 (pkg@1.2.3 for pkg@latest), listed by Claude Desktop,
- * Cursor`, escaped by `w`; '' when nothing is known.
+ * What follows the server's name: ` 1.2.3 (resolved for pkg@latest; the server reports 0.2.0),
+ * listed by Claude Desktop, Cursor`, escaped by `w`; '' when nothing is known.
  */
-export function metaText(m: AnswerMeta, w: Pick<AdviceWords, 'name'>, npm?: string): string {
-  const version = m.version
-    ? ` ${w.name(m.version)}${m.reports ? ` (reports ${w.name(m.reports)})` : ''}${m.resolvedFrom && npm ? ` (${w.name(npm)} for ${w.name(m.resolvedFrom)})` : ''}`
-    : '';
+export function metaText(m: AnswerMeta, w: Pick<AdviceWords, 'name'>): string {
+  // The version is the package's, so the package is not repeated: only the entry it was resolved
+  // for (`pkg@latest`, `pkg`) and what the server says of itself when that differs.
+  const notes = [
+    ...(m.resolvedFrom ? [`resolved for ${w.name(m.resolvedFrom)}`] : []),
+    ...(m.reports ? [`the server reports ${w.name(m.reports)}`] : []),
+  ];
+  const version = m.version ? ` ${w.name(m.version)}${notes.length ? ` (${notes.join('; ')})` : ''}` : '';
   const listed = m.clients.length ? `, listed by ${m.clients.map((c) => w.name(c)).join(', ')}` : '';
   return version + listed;
 }

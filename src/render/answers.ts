@@ -37,7 +37,7 @@ export interface Answers {
 export function terminalAnswer(s: ServerReport): TerminalAnswer | undefined {
   const phrases = s.status === 'ok' ? advicePhrases(s, WORDS) : [failedAnswer(s)];
   if (phrases.length === 0) return undefined; // a scanned server without `advice` (made by a library caller)
-  const meta = metaText(answerMeta(s), WORDS, s.target.npm);
+  const meta = metaText(answerMeta(s), WORDS);
   return { head: `${WORDS.name(s.name)}${meta}`, answer: phrases.join('; ') };
 }
 

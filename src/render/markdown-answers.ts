@@ -23,7 +23,7 @@ export function answersMarkdown(report: Report): string[] {
   for (const s of report.servers.slice(0, PAGE_ANSWERS)) {
     const phrases = s.status === 'ok' ? advicePhrases(s, WORDS) : [failedAnswer(s)];
     if (phrases.length === 0) continue;
-    const meta = metaText(answerMeta(s), WORDS, s.target.npm);
+    const meta = metaText(answerMeta(s), WORDS);
     lines.push(`- **${mdText(s.name, 80)}**${meta}: ${phrases.join('; ')}.`);
   }
   const rest = report.servers.length - PAGE_ANSWERS;

@@ -83,8 +83,9 @@ function consumer(name: string, withDependencies: boolean, files: Record<string,
 
 const example = (name: string) => path.join(repo, 'docs/examples/library', name);
 
+/** The consumer's build, as its author runs it: `tsc -p .`, emitting dist/ (TypeScript 6+ checks outDir/rootDir only then). */
 async function typecheck(tsc: string, dir: string) {
-  const r = await execa(process.execPath, [tsc, '-p', '.', '--noEmit'], { cwd: dir, reject: false, timeout: 120_000 });
+  const r = await execa(process.execPath, [tsc, '-p', '.'], { cwd: dir, reject: false, timeout: 120_000 });
   return { code: r.exitCode, out: `${r.stdout}${r.stderr}` };
 }
 
@@ -121,6 +122,10 @@ describe('a consumer project type-checks with the sample tsconfig, no "types" se
       const r = await typecheck(tsc, dir);
       expect(r.out, tsc).toBe('');
       expect(r.code).toBe(0);
+      // And what it built runs, with nothing but idemscan in node_modules.
+      const ran = await execa(process.execPath, ['dist/retry-decision.js'], { cwd: dir, reject: false });
+      expect(ran.stderr).toBe('');
+      expect(ran.stdout).toMatch(/^with-key retry with the same key argument/);
     }
   }, 120_000);
 

@@ -143,17 +143,17 @@ describe('the answer in words', () => {
         ],
       },
     });
-    expect(metaText(answerMeta(s), plain, s.target.npm)).toBe(
-      ' 0.6.2 (@scope/fs@0.6.2 for @scope/fs@latest), listed by Claude Desktop, Cursor',
+    expect(metaText(answerMeta(s), plain)).toBe(
+      ' 0.6.2 (resolved for @scope/fs@latest), listed by Claude Desktop, Cursor',
     );
     const pinned = { ...s, serverInfo: undefined, target: { transport: 'stdio' as const, npm: 'pkg@1.2.3' } };
-    expect(metaText(answerMeta(pinned), plain, pinned.target.npm)).toBe(' 1.2.3');
+    expect(metaText(answerMeta(pinned), plain)).toBe(' 1.2.3');
     // The package version idemscan ran is the version scanned (the dataset's and the server pages'
     // too); what the server says of itself follows when it differs (the reference filesystem server
     // 2026.8.31 calls itself 0.2.0).
     const told = { ...pinned, serverInfo: { name: 'fs', version: '0.2.0' } };
-    expect(metaText(answerMeta(told), plain, told.target.npm)).toBe(' 1.2.3 (reports 0.2.0)');
+    expect(metaText(answerMeta(told), plain)).toBe(' 1.2.3 (the server reports 0.2.0)');
     const command = { ...told, target: { transport: 'stdio' as const, command: 'node' } };
-    expect(metaText(answerMeta(command), plain, undefined)).toBe(' 0.2.0');
+    expect(metaText(answerMeta(command), plain)).toBe(' 0.2.0');
   });
 });

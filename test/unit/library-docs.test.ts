@@ -1,24 +1,14 @@
 /** docs/LIBRARY.md shows the example files as they are, and `npm run typecheck` covers them. */
 import { readdirSync, readFileSync } from 'node:fs';
 import { expect, it } from 'vitest';
+import { tsBlocks } from '../helpers/doc-blocks.js';
 
 const root = new URL('../../', import.meta.url);
 const DOC = readFileSync(new URL('docs/LIBRARY.md', root), 'utf8');
 const DIR = 'docs/examples/library/';
 
-/** The ```ts blocks of the page. */
-function blocks(text: string): string[] {
-  const out: string[] = [];
-  for (let at = text.indexOf('```ts\n'); at >= 0; at = text.indexOf('```ts\n', at)) {
-    const end = text.indexOf('\n```', at + 6);
-    out.push(text.slice(at + 6, end + 1));
-    at = end + 4;
-  }
-  return out;
-}
-
 it('every code block of docs/LIBRARY.md is an example file, verbatim, and every example file is shown', () => {
-  const shown = blocks(DOC).map((code) => {
+  const shown = tsBlocks(DOC).map((code) => {
     const first = code.slice(0, code.indexOf('\n'));
     expect(first.startsWith(`// ${DIR}`), `a block that is not an example file: ${first}`).toBe(true);
     const file = first.slice(3, first.indexOf(':'));
@@ -48,6 +38,6 @@ it('the page opens with the install, the sample tsconfig (the file, verbatim) an
     readFileSync(new URL('docs/examples/consumer/tsconfig.json', root), 'utf8'),
   );
   expect(DOC.indexOf('npm install')).toBeLessThan(json);
-  expect(blocks(DOC)[0]).toContain("from 'idemscan/retry'");
+  expect(tsBlocks(DOC)[0]).toContain("from 'idemscan/retry'");
   expect(DOC).not.toMatch(/npm install(?: -g)? idemscan(?:@|\s|$)/);
 });

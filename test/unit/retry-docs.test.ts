@@ -1,24 +1,14 @@
 /** docs/RETRY.md shows docs/examples/retry/ as it is (retry.test.ts runs it; `npm run typecheck` covers it). */
 import { readdirSync, readFileSync } from 'node:fs';
 import { expect, it } from 'vitest';
+import { tsBlocks } from '../helpers/doc-blocks.js';
 
 const root = new URL('../../', import.meta.url);
 const DIR = 'docs/examples/retry/';
 
-/** The ```ts blocks of the page. */
-function blocks(text: string): string[] {
-  const out: string[] = [];
-  for (let at = text.indexOf('```ts\n'); at >= 0; at = text.indexOf('```ts\n', at)) {
-    const end = text.indexOf('\n```', at + 6);
-    out.push(text.slice(at + 6, end + 1));
-    at = end + 4;
-  }
-  return out;
-}
-
 it('the code blocks of docs/RETRY.md are the example files, verbatim, the helpers before the demo', () => {
   const doc = readFileSync(new URL('docs/RETRY.md', root), 'utf8');
-  const shown = blocks(doc).map((code) => {
+  const shown = tsBlocks(doc).map((code) => {
     const first = code.slice(0, code.indexOf('\n'));
     expect(first.startsWith(`// ${DIR}`), `a block that is not an example file: ${first}`).toBe(true);
     const file = first.slice(3, first.indexOf(':'));

@@ -19,7 +19,7 @@ export function answersSection(report: Report): string {
   const items = report.servers.slice(0, PAGE_ANSWERS).flatMap((s) => {
     const phrases = s.status === 'ok' ? advicePhrases(s, WORDS) : [failedAnswer(s)];
     if (phrases.length === 0) return [];
-    const meta = metaText(answerMeta(s), WORDS, s.target.npm);
+    const meta = metaText(answerMeta(s), WORDS);
     return [
       `<li><strong>${name(s.name, 120)}</strong>${meta ? `<span class="muted">${meta}</span>` : ''}: ${phrases.join('; ')}.</li>`,
     ];
