@@ -85,11 +85,9 @@ export class FailOnFold {
   add(s: ServerReport): void {
     // The server's own findings: those that name a tool (duplicate-tool-name) join that tool's one
     // match, so a tool is one line of the gate; the rest are the server's match.
+    const failing = s.findings.filter((x) => this.fails(x));
     const own = new Map<string | undefined, string[]>();
-    for (const f of s.findings.filter((x) => this.fails(x))) {
-      add(this.byRule, f.rule, f.tool === undefined ? s.name : `${s.name}/${f.tool}`);
-      own.set(f.tool, [...(own.get(f.tool) ?? []), f.rule]);
-    }
+    for (const f of failing) own.set(f.tool, [...(own.get(f.tool) ?? []), f.rule]);
     for (const t of s.tools) {
       const rules = t.findings.filter((f) => this.fails(f)).map((f) => f.rule);
       for (const rule of rules) add(this.byRule, rule, `${s.name}/${t.name}`);
@@ -99,6 +97,8 @@ export class FailOnFold {
       if (verdict) add(this.byVerdict, verdict, `${s.name}/${t.name}`);
       if (verdict || rules.length > 0) this.keep({ server: s.name, tool: t.name, verdict, rules });
     }
+    // After the tools' own, as stderr lists them: the server's findings last.
+    for (const f of failing) add(this.byRule, f.rule, f.tool === undefined ? s.name : `${s.name}/${f.tool}`);
     for (const [tool, rules] of own) this.keep({ server: s.name, tool, rules });
   }
 
