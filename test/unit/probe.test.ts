@@ -1,4 +1,5 @@
 /** The probe's pure parts: key placement, the outcome from the calls, the plan, and retryDecision on the scanner's verdicts. */
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { classifyTool } from '../../src/classify/index.js';
 import { parseKeyPath, placeKey } from '../../src/classify/key-place.js';
@@ -123,6 +124,15 @@ describe('the plan', () => {
       'setup[0]: unknown field "args"',
     );
     expect(() => parsePlan({ observe: {}, tools: { a: {} } })).toThrow('observe.tool');
+  });
+});
+
+describe('docs/PROBE.md', () => {
+  it('every JSON plan it shows is a valid plan', () => {
+    const text = readFileSync(new URL('../../docs/PROBE.md', import.meta.url), 'utf8');
+    const blocks = [...text.matchAll(/```json\n([^`]*)```/g)].map((m) => m[1]!);
+    expect(blocks.length).toBeGreaterThanOrEqual(2);
+    for (const b of blocks) expect(() => parsePlan(JSON.parse(b), 'docs/PROBE.md')).not.toThrow();
   });
 });
 
