@@ -18,7 +18,10 @@ export { readPlan } from './probe/read-plan.js';
 export type ProbeOptions = Pick<
   ScanOptions,
   'timeoutMs' | 'probeTimeoutMs' | 'sandbox' | 'trust' | 'cacheDir' | 'signal' | 'onProgress'
->;
+> & {
+  /** What the plan is called in a PlanError (its file): a plan that does not match the server names it and the field. */
+  planFile?: string;
+};
 
 export interface ProbeResult {
   report: Report;
@@ -34,8 +37,9 @@ export interface ProbeResult {
 export async function probe(target: Target, plan: ProbePlan, options: ProbeOptions = {}): Promise<ProbeResult> {
   const timeoutMs = options.timeoutMs ?? 30_000;
   let probed: Probed | undefined;
+  const { planFile, ...scanOptions } = options;
   const report = await scanTuned([{ ...target, secrets: [...(target.secrets ?? []), ...planSecrets(plan)] }], {
-    ...options,
+    ...scanOptions,
     timeoutMs,
     concurrency: 1,
     install: false,
@@ -44,14 +48,22 @@ export async function probe(target: Target, plan: ProbePlan, options: ProbeOptio
       (probed = await probeServer(launch, connect, plan, { timeoutMs, signal: options.signal })),
   });
   if (probed?.crashed) throw new Error(`idemscan probe: ${probed.crashed}`);
-  if (probed?.missing?.length) {
-    const listed = report.servers[0]?.tools.map((t) => t.name) ?? [];
-    throw new PlanError(
-      `the plan names ${probed.missing.map((n) => JSON.stringify(n)).join(', ')}, which the server does not list (it lists ${listed.slice(0, 20).join(', ') || 'no tools'}); nothing was called`,
-    );
-  }
+  if (probed?.missing?.length) throw missingError(probed, report, planFile);
   const probeSummary = countProbes(report.servers.flatMap((s) => s.tools));
   if (probeSummary) report.summary.probe = probeSummary;
   report.options.probe = { tools: Object.keys(plan.tools) };
   return { report, warnings: probed?.warnings ?? [] };
+}
+
+/** A plan naming tools the server does not list: the names, the first one's field, and what it does list. */
+function missingError(probed: Probed, report: Report, planFile: string | undefined): PlanError {
+  const missing = probed.missing ?? [];
+  const listed = report.servers[0]?.tools.map((t) => t.name) ?? [];
+  return new PlanError(
+    `the plan names ${missing.map((n) => JSON.stringify(n)).join(', ')}, which the server does not list (it lists ${listed.slice(0, 20).join(', ') || 'no tools'}); nothing was called`,
+    {
+      ...(probed.missingFields?.[0] === undefined ? {} : { field: probed.missingFields[0] }),
+      ...(planFile === undefined ? {} : { file: planFile }),
+    },
+  );
 }

@@ -2,7 +2,8 @@
 import type { LoadedProfile } from './classify/profiles/index.js';
 import type { ConnectOptions, Launch, Observation } from './connect/observe.js';
 import type { OAuthScanOptions } from './connect/oauth/server-auth.js';
-import type { ToolProbe } from './model/probe-schema.js';
+import type { ToolProbes } from './model/probe-cases.js';
+import type { ProbeSetup } from './model/probe-schema.js';
 import type { ServerReport } from './model/schema.js';
 import type { PrepareEvent } from './launch/prepare.js';
 import type { Shard } from './targets/shard.js';
@@ -74,8 +75,10 @@ export type Visit = (launch: Launch, connect: ConnectOptions) => Promise<Visited
 
 export interface Visited {
   observation: Observation;
-  /** Each listed tool's `tools[].probe`, added before redaction (`idemscan probe`). */
-  probeOf?: (tool: string) => ToolProbe;
+  /** Each listed tool's `tools[].probe` (or `probes`, one per case), added before redaction (`idemscan probe`). */
+  probeOf?: (tool: string) => ToolProbes;
+  /** The probe plan's set-up calls, kept as `servers[].probeSetup` (redacted with the rest). */
+  probeSetup?: ProbeSetup;
 }
 
 export type ProgressEvent =

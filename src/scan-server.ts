@@ -62,7 +62,11 @@ async function scanServer(
   const packaged = planned.plan;
   const saved = target.transport === 'static';
   const visit = opts.visit ?? observeOnly;
-  const { observation: obs, probeOf } = saved
+  const {
+    observation: obs,
+    probeOf,
+    probeSetup,
+  } = saved
     ? { observation: await (await import('./connect/saved.js')).observeSaved(target, connect) }
     : await visit(launch, target.timeoutMs ? { ...connect, timeoutMs: target.timeoutMs } : connect).finally(
         packaged.cleanup,
@@ -84,7 +88,8 @@ async function scanServer(
       trusted,
       findings: obs.findings,
     });
-  return listedServer(target, obs, { ...seen, saved, trusted }, opts, probeOf);
+  const listed = listedServer(target, obs, { ...seen, saved, trusted }, opts, probeOf);
+  return probeSetup ? { ...listed, probeSetup } : listed;
 }
 
 /** A server whose tools were listed: classified (and, for `idemscan probe`, each tool's probe added). */
@@ -108,7 +113,7 @@ function listedServer(
     profiles: opts.profiles?.map((p) => p.profile),
   });
   // Before redaction: the answers quoted in the evidence are cleaned like every other text.
-  if (probeOf) for (const tool of classified.tools) tool.probe = probeOf(tool.name);
+  if (probeOf) for (const tool of classified.tools) Object.assign(tool, probeOf(tool.name));
   return serverReport(target.name, {
     ...seen,
     status: 'ok',

@@ -46,7 +46,7 @@ export interface ProbeInputs {
   target: Target;
   plan: ProbePlan;
   /** What the plan will call: its tools and its observers, said before anything connects. */
-  calls: { tools: string[]; observers: string[] };
+  calls: { tools: string[]; observers: string[]; setup: string[] };
   settings: Omit<ProbeRunSettings, 'interrupt'>;
 }
 
@@ -67,6 +67,7 @@ export async function probeInputs(words: string[], flags: ProbeFlags): Promise<P
     sandbox: flags.sandbox,
     trust: flags.trust,
     cacheDir: flags.cacheDir,
+    planFile: flags.plan,
   };
   const settings = { options, files, nameFromServerInfo: flags.name === undefined, gates };
   return { target, plan, calls: plannedCalls(plan), settings };

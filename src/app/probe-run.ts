@@ -3,6 +3,7 @@
  * the report named and written by the one writer, and the exit facts. The plan is read first
  * (`readProbePlan`) so the caller can say what will be called before anything connects.
  */
+import { experimentName, probesOf } from '../model/probe-cases.js';
 import type { ProbeOutcome } from '../model/probe-schema.js';
 import type { ProbePlan } from '../model/probe-plan.js';
 import { streamOf } from '../model/report-head.js';
@@ -53,10 +54,13 @@ export async function runProbe(
   let report = await settings.interrupt.settle(result.report, result.report.servers.length, 1);
   if (settings.nameFromServerInfo) report = { ...report, servers: report.servers.map(nameFromServerInfo) };
   const written = await writeReports(streamOf(report), settings.files, 'probe', io);
+  // One match per experiment: a tool planned as cases is named with the case that matched.
   const matched = report.servers.flatMap((s) =>
-    s.tools
-      .filter((t) => t.probe && settings.gates.has(t.probe.outcome))
-      .map((t) => msg`${show.name(t.name)} (${t.probe!.outcome})`),
+    s.tools.flatMap((t) =>
+      probesOf(t)
+        .filter((p) => settings.gates.has(p.outcome))
+        .map((p) => msg`${show.name(experimentName(t.name, p))} (${p.outcome})`),
+    ),
   );
   return {
     report,

@@ -5,7 +5,7 @@
  * app/probe-inputs.ts and app/probe-run.ts.
  */
 import { probeMatchText, runProbe, type ProbeFacts } from '../app/probe-run.js';
-import { probeInputs, type Target } from '../app/probe-inputs.js';
+import { probeInputs, type ProbeInputs, type Target } from '../app/probe-inputs.js';
 import { probeTerminalLines } from '../render/probe-view.js';
 import { joinShown, msg, show } from '../render/message.js';
 import { EXIT } from './exit.js';
@@ -31,7 +31,7 @@ export async function probeCommand(words: string[], flags: ProbeFlags): Promise<
 }
 
 /** Loud, whatever -q says: these calls change the server's state. */
-function announce({ tools, observers }: { tools: string[]; observers: string[] }, target: Target): void {
+function announce({ tools, observers, setup }: ProbeInputs['calls'], target: Target): void {
   const list = (names: string[]) =>
     joinShown(
       names.map((n) => msg`${show.name(n)}`),
@@ -40,8 +40,9 @@ function announce({ tools, observers }: { tools: string[]; observers: string[] }
   const watched = observers.length
     ? msg`, and the observer${observers.length === 1 ? '' : 's'} ${list(observers)}`
     : msg``;
+  const first = setup.length ? msg`, after the setup calls ${list(setup)} (once each)` : msg``;
   say.lines(
-    msg`idemscan probe: will call ${list(tools)} on ${show.name(target.name)}, each up to twice (and once more with conflictArguments)${watched}; their effects are real: use a test backend\n`,
+    msg`idemscan probe: will call ${list(tools)} on ${show.name(target.name)}, each up to twice (and once more with conflictArguments)${watched}${first}; their effects are real: use a test backend\n`,
     true,
   );
 }

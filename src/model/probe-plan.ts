@@ -9,11 +9,15 @@ import { describeZodError } from './zod-errors.js';
 
 const Args = z.record(z.string(), z.unknown());
 
+/** A tool called with fixed arguments: an observer, or a set-up step. */
+const ToolCall = z.strictObject({ tool: z.string().min(1), arguments: Args.default({}) });
+
+/** One experiment: a tool planned once, or each case of a tool planned as a list. */
 const PlannedTool = z.strictObject({
   /** Sent as the tool's arguments; the key goes in on top of them. */
   arguments: Args.default({}),
-  /** A read-only tool whose answer changes when the effect happens. Without one the outcome is `inconclusive`. */
-  observe: z.strictObject({ tool: z.string().min(1), arguments: Args.default({}) }).optional(),
+  /** A read-only tool whose answer changes when the effect happens. Without one (nor the plan's) the outcome is `inconclusive`. */
+  observe: ToolCall.optional(),
   /** Sent once more with the same key: a server should refuse them (`idempotency_key_conflict`). */
   conflictArguments: Args.optional(),
   /** How long each call of this tool may go unanswered, in ms, instead of --timeout (which still bounds connecting and the observer). */
@@ -21,11 +25,45 @@ const PlannedTool = z.strictObject({
 });
 
 export const ProbePlan = z.strictObject({
-  tools: z.record(z.string().min(1), PlannedTool).refine((t) => Object.keys(t).length > 0, 'the plan names no tool'),
+  /** Called once each, in order, before the experiments: seed data the experiments need. */
+  setup: z.array(ToolCall).optional(),
+  /** The observer of every planned tool (and case) that names none. */
+  observe: ToolCall.optional(),
+  /** Run in this order; a list is one experiment per case, in its order. */
+  tools: z
+    .record(
+      z.string().min(1),
+      z.union([PlannedTool, z.array(PlannedTool).min(1, 'a list of cases needs one case')], {
+        // Only for input that is neither: a planned object's own issues keep their words.
+        error: (issue) =>
+          issue.code === 'invalid_union' ? 'expected a planned tool (an object) or a list of cases' : undefined,
+      }),
+    )
+    .refine((t) => Object.keys(t).length > 0, 'the plan names no tool'),
 });
 
 export type ProbePlan = z.infer<typeof ProbePlan>;
 export type PlannedTool = z.infer<typeof PlannedTool>;
+export type PlannedCall = z.infer<typeof ToolCall>;
+
+/** One experiment of the plan: a tool, its case number when the plan lists cases, and its observer resolved. */
+export interface PlannedExperiment {
+  name: string;
+  /** 1-based; absent for a tool planned as one object (the report stays as it was). */
+  case?: number;
+  planned: PlannedTool;
+}
+
+/** Every experiment in plan order, each with its own observer or else the plan's. */
+export function planExperiments(plan: ProbePlan): PlannedExperiment[] {
+  const withObserver = (t: PlannedTool): PlannedTool =>
+    t.observe || !plan.observe ? t : { ...t, observe: plan.observe };
+  return Object.entries(plan.tools).flatMap(([name, t]) =>
+    Array.isArray(t)
+      ? t.map((c, i) => ({ name, case: i + 1, planned: withObserver(c) }))
+      : [{ name, planned: withObserver(t) }],
+  );
+}
 
 /** A plan that cannot be used: unreadable, not JSON, not a plan, or naming a tool the server does not list. An InputError. */
 export class PlanError extends InputError {
@@ -42,8 +80,23 @@ export function parsePlan(data: unknown, source = 'plan'): ProbePlan {
 
 function checkPlan(data: unknown, place: InputPlace): ProbePlan {
   const parsed = ProbePlan.safeParse(data);
-  if (!parsed.success) throw new PlanError(describeZodError('', parsed.error), place);
+  if (!parsed.success)
+    throw new PlanError(describeZodError('', new z.ZodError(branchIssues(data, parsed.error))), place);
   return parsed.data;
+}
+
+/**
+ * A planned tool that is an object (or a list) but a wrong one: the issues of that shape, at their
+ * own fields (`tools.a.timeoutMs`), not zod's "matches neither" at `tools.a`.
+ */
+function branchIssues(data: unknown, error: z.ZodError): z.core.$ZodIssue[] {
+  return error.issues.flatMap((issue) => {
+    if (issue.code !== 'invalid_union' || issue.path.length !== 2 || issue.path[0] !== 'tools') return [issue];
+    const value = (data as { tools: Record<string, unknown> }).tools[String(issue.path[1])];
+    if (!value || typeof value !== 'object') return [issue];
+    const branch = issue.errors[Array.isArray(value) ? 1 : 0] ?? [];
+    return branch.map((i) => ({ ...i, path: [...issue.path, ...i.path] }));
+  });
 }
 
 /** A plan names a few tools and their arguments: far below this. */
@@ -58,11 +111,28 @@ export function planOfText(text: string, file: string): ProbePlan {
   return checkPlan(parsed.value, place);
 }
 
-/** Every tool the plan lets idemscan call: the planned ones and their observers, each once. */
-export function plannedCalls(plan: ProbePlan): { tools: string[]; observers: string[] } {
+/** Every tool the plan lets idemscan call: the planned ones, their observers and the set-up steps, each once. */
+export function plannedCalls(plan: ProbePlan): { tools: string[]; observers: string[]; setup: string[] } {
   const tools = Object.keys(plan.tools);
-  const observers = [...new Set(Object.values(plan.tools).flatMap((t) => (t.observe ? [t.observe.tool] : [])))].filter(
-    (o) => !tools.includes(o),
-  );
-  return { tools, observers };
+  const observed = planExperiments(plan).flatMap((e) => (e.planned.observe ? [e.planned.observe.tool] : []));
+  const observers = [...new Set(observed)].filter((o) => !tools.includes(o));
+  const setup = [...new Set((plan.setup ?? []).map((s) => s.tool))];
+  return { tools, observers, setup };
+}
+
+/**
+ * Where each tool the plan names sits in it, for an error that names the field: the first place
+ * of each name (`tools.create_order`, `tools.create_order[1].observe.tool`, `setup[0].tool`, `observe.tool`).
+ */
+export function planFields(plan: ProbePlan): Map<string, string> {
+  const out = new Map<string, string>();
+  const add = (tool: string, field: string) => void (out.has(tool) || out.set(tool, field));
+  (plan.setup ?? []).forEach((s, i) => add(s.tool, `setup[${i}].tool`));
+  if (plan.observe) add(plan.observe.tool, 'observe.tool');
+  for (const [name, t] of Object.entries(plan.tools)) {
+    add(name, `tools.${name}`);
+    const cases = Array.isArray(t) ? t.map((c, i) => [c, `[${i}]`] as const) : [[t, ''] as const];
+    for (const [c, at] of cases) if (c.observe) add(c.observe.tool, `tools.${name}${at}.observe.tool`);
+  }
+  return out;
 }

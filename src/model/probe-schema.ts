@@ -21,6 +21,8 @@ export const ProbeCall = z.object({
 });
 
 export const ToolProbe = z.object({
+  /** The plan lists cases for this tool: which one this is (1-based, in plan order); absent otherwise. */
+  case: z.number().int().min(1).optional(),
   outcome: ProbeOutcome,
   /** Where the key went: a JSONPath into the arguments, `params.idempotencyKey`, both joined by ", ", or null. */
   key: z.string().nullable(),
@@ -45,10 +47,20 @@ export const ProbeSummary = z.object({
   notProbed: z.number().int(),
 });
 
+/** The plan's `setup` steps as they were called, in order, once, before the experiments. */
+export const ProbeSetup = z.object({
+  calls: z.array(ProbeCall),
+  /** Set when a step failed (an error, `isError`, no answer): then no experiment ran. */
+  failed: z.string().optional(),
+  requests: z.number().int(),
+  durationMs: z.number().int(),
+});
+
 export type ProbeOutcome = z.infer<typeof ProbeOutcome>;
 export type ProbeCall = z.infer<typeof ProbeCall>;
 export type ToolProbe = z.infer<typeof ToolProbe>;
 export type ProbeSummary = z.infer<typeof ProbeSummary>;
+export type ProbeSetup = z.infer<typeof ProbeSetup>;
 
 /**
  * In memory only, between the layers of the experiment: probe/prepare.ts makes the
@@ -56,6 +68,8 @@ export type ProbeSummary = z.infer<typeof ProbeSummary>;
  */
 export interface ProbeExperiment {
   name: string;
+  /** The plan lists cases for this tool: this one's number (1-based). */
+  case?: number;
   /** The plan's arguments with the key at every strong key argument's path. */
   arguments: Record<string, unknown>;
   conflictArguments?: Record<string, unknown>;

@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { DiffDocument } from './diff.js';
 import { docsProblem } from './rule-pages.js';
 import { Confidence, Severity, Summary, Verdict } from './schema-base.js';
-import { ToolProbe } from './probe-schema.js';
+import { ProbeSetup, ToolProbe } from './probe-schema.js';
 import { Gate } from './gate.js';
 import { ServerAdvice } from './advice-schema.js';
 
@@ -77,6 +77,8 @@ export const ToolReport = z.object({
   findings: z.array(Finding),
   /** `idemscan probe` only: the lost-response experiment on this tool (docs/PROBE.md). */
   probe: ToolProbe.optional(),
+  /** `idemscan probe`, a tool the plan lists cases for: one experiment per case, in plan order (each with `case`); then `probe` is absent. */
+  probes: z.array(ToolProbe).optional(),
   /**
    * Set by `--suppress` (compare/suppress.ts) when an entry names this tool's verdict: reviewed and
    * accepted, so `--fail-on <verdict>` does not count the tool; SARIF shows its result dismissed.
@@ -202,6 +204,8 @@ export const ServerReport = z.object({
   findings: z.array(Finding),
   /** A scanned server's answer: what a client may do with its tools (model/advice.ts; filled when an older report is read). */
   advice: ServerAdvice.optional(),
+  /** `idemscan probe` with a plan's `setup`: its calls, once, before the experiments (docs/PROBE.md). */
+  probeSetup: ProbeSetup.optional(),
 });
 
 const driftTool = { server: z.string(), tool: z.string(), occurrence: z.number().int().optional() };

@@ -1,22 +1,28 @@
 /**
  * `idemscan probe` on one server (docs/PROBE.md): open a session, list its tools, prepare the
- * experiments, run them, judge them, close. Unlike a scan it calls tools, with real effects.
+ * experiments, call the plan's set-up steps, run the experiments, judge them, close. Unlike a scan
+ * it calls tools, with real effects.
  */
 import type { ConnectOptions, Launch, Observation } from '../connect/observe.js';
-import { open } from '../connect/session.js';
+import { open, type Session } from '../connect/session.js';
 import type { ProbePlan } from '../model/probe-plan.js';
-import type { ToolProbe } from '../model/probe-schema.js';
+import type { ToolProbes } from '../model/probe-cases.js';
+import type { ProbeExperiment, ProbeSetup, RanExperiment, ToolProbe } from '../model/probe-schema.js';
 import { toolProbe } from './outcome.js';
-import { prepareProbe } from './prepare.js';
-import { runExperiments } from './run.js';
+import { prepareProbe, type PreparedProbe } from './prepare.js';
+import { runExperiments, runSetup } from './run.js';
 
 /** What the experiment found (undefined fields: it never got to the listing). */
 export interface Probed {
   observation: Observation;
-  /** Each listed tool's `tools[].probe` (unplanned ones: `not-probed`); absent when nothing was judged. */
-  probeOf?: (tool: string) => ToolProbe;
-  /** Planned or observing tools the server does not list: then nothing was called. */
+  /** Each listed tool's probe fields (unplanned ones: `not-probed`); absent when nothing was judged. */
+  probeOf?: (tool: string) => ToolProbes;
+  /** The plan's set-up calls as they went; absent without `setup`. */
+  probeSetup?: ProbeSetup;
+  /** Planned, observing or set-up tools the server does not list: then nothing was called. */
   missing?: string[];
+  /** Where the plan names each of `missing` (`setup[0].tool`, `tools.x[1].observe.tool`). */
+  missingFields?: string[];
   /** Worth a line on stderr: an observer not declared read-only. */
   warnings?: string[];
   /** A bug tripped by the server's data, as `probe()` throws it. */
@@ -29,6 +35,8 @@ const NOT_PROBED: ToolProbe = {
   evidence: { reason: 'not in the plan: never called', calls: [], requests: 0, durationMs: 0 },
 };
 
+type RunOpts = { timeoutMs: number; signal?: AbortSignal };
+
 /**
  * `timeoutMs` bounds each call of the experiment (but the calls of a planned tool with its own
  * `timeoutMs`); `connect.timeoutMs` the session up to its listing. Never throws.
@@ -37,25 +45,56 @@ export async function probeServer(
   launch: Launch,
   connect: ConnectOptions,
   plan: ProbePlan,
-  opts: { timeoutMs: number; signal?: AbortSignal },
+  opts: RunOpts,
 ): Promise<Probed> {
   const opened = await open(launch, connect);
   if (!opened.ok) return { observation: opened.observation };
   const { session } = opened;
   const listed = await session.listTools();
   if (!listed.ok) return { observation: await session.close() };
-  const probes = new Map<string, ToolProbe>();
   let found: Omit<Probed, 'observation'> = {};
   try {
     const prepared = prepareProbe(listed.tools, session.server.capabilities, plan);
-    found = { missing: prepared.missing, warnings: prepared.warnings };
-    if (prepared.missing.length === 0) {
-      found.probeOf = (tool) => probes.get(tool) ?? NOT_PROBED;
-      const ran = await runExperiments(session, prepared.experiments, opts);
-      prepared.experiments.forEach((e, i) => probes.set(e.name, toolProbe(e, ran[i]!)));
-    }
+    found = { missing: prepared.missing, missingFields: prepared.missingFields, warnings: prepared.warnings };
+    if (prepared.missing.length === 0) found = { ...found, ...(await experiments(session, prepared, opts)) };
   } catch (err) {
     found.crashed = String((err as Error)?.message ?? err);
   }
   return { observation: await session.close(), ...found };
+}
+
+/** The set-up calls, then the experiments (none when the set-up failed), judged per tool. */
+async function experiments(
+  session: Session,
+  prepared: PreparedProbe,
+  opts: RunOpts,
+): Promise<Pick<Probed, 'probeOf' | 'probeSetup'>> {
+  let setup: ProbeSetup | undefined;
+  let ran: RanExperiment[];
+  if (prepared.setup.length > 0) {
+    const done = await runSetup(session, prepared.setup, opts);
+    setup = {
+      calls: done.calls.map(({ compared: _c, why: _w, ended: _e, ...kept }) => kept),
+      ...(done.failed ? { failed: done.failed } : {}),
+      requests: done.calls.length,
+      durationMs: done.durationMs,
+    };
+  }
+  if (setup?.failed) {
+    const notRun = `the plan's setup failed (${setup.failed})`;
+    ran = prepared.experiments.map(() => ({ calls: [], durationMs: 0, notRun }));
+  } else ran = await runExperiments(session, prepared.experiments, opts);
+  const byTool = byToolOf(prepared.experiments, ran);
+  return { probeOf: (tool) => byTool.get(tool) ?? { probe: NOT_PROBED }, ...(setup ? { probeSetup: setup } : {}) };
+}
+
+/** A tool planned once has `probe`; one planned as cases `probes`, in case order. */
+function byToolOf(experiments: readonly ProbeExperiment[], ran: readonly RanExperiment[]): Map<string, ToolProbes> {
+  const out = new Map<string, ToolProbes>();
+  experiments.forEach((e, i) => {
+    const judged = toolProbe(e, ran[i]!);
+    if (e.case === undefined) out.set(e.name, { probe: judged });
+    else out.set(e.name, { probes: [...(out.get(e.name)?.probes ?? []), judged] });
+  });
+  return out;
 }

@@ -27,7 +27,12 @@ export function judge(calls: readonly SentCall[], observed: boolean): Judged {
         : ('rejected' as const)
       : undefined;
   const withConflict = (j: Omit<Judged, 'conflict'>): Judged => (conflict ? { ...j, conflict } : j);
-  const broken = calls.find((c) => STEPS_THAT_MUST_SUCCEED.has(c.step) && c.status !== 'ok');
+  // An observer's error answer is an observation like any other (compared by its text): only silence breaks it.
+  const broken = calls.find(
+    (c) =>
+      STEPS_THAT_MUST_SUCCEED.has(c.step) &&
+      (c.step.startsWith('observe') ? c.status === 'no-answer' : c.status !== 'ok'),
+  );
   if (broken)
     return withConflict({
       outcome: 'failed',
@@ -66,14 +71,17 @@ export function judge(calls: readonly SentCall[], observed: boolean): Judged {
 
 /** The report's `tools[].probe` of one experiment, from what the connector sent and got. */
 export function toolProbe(experiment: ProbeExperiment, ran: RanExperiment): ToolProbe {
+  const which = experiment.case === undefined ? {} : { case: experiment.case };
   if (ran.notRun !== undefined)
     return {
+      ...which,
       outcome: 'failed',
       key: null,
       evidence: { reason: `not run: ${ran.notRun}`, calls: [], requests: 0, durationMs: 0 },
     };
   const judged = judge(ran.calls, !!experiment.observe);
   return {
+    ...which,
     outcome: judged.outcome,
     key: experiment.keyLocations.length ? experiment.keyLocations.join(', ') : null,
     ...(judged.conflict ? { conflict: judged.conflict } : {}),

@@ -1,5 +1,5 @@
 /** The probe plan's own secrets (docs/PROBE.md): its arguments go into calls, and answers may echo them. */
-import type { ProbePlan } from '../model/probe-plan.js';
+import { planExperiments, type ProbePlan } from '../model/probe-plan.js';
 import { isSecretValue } from '../redact/redact.js';
 
 /** Secret-looking values of the plan's arguments (an `api_key`, a token): redacted from the report like a launch's. */
@@ -12,10 +12,11 @@ export function planSecrets(plan: ProbePlan): string[] {
     } else if (Array.isArray(v)) for (const x of v) walk(x, name, depth + 1);
     else if (v && typeof v === 'object') for (const [k, x] of Object.entries(v)) walk(x, k, depth + 1);
   };
-  for (const t of Object.values(plan.tools)) {
+  for (const { planned: t } of planExperiments(plan)) {
     walk(t.arguments, '', 0);
     walk(t.conflictArguments, '', 0);
     walk(t.observe?.arguments, '', 0);
   }
+  for (const s of plan.setup ?? []) walk(s.arguments, '', 0);
   return out;
 }

@@ -1,21 +1,33 @@
 /**
- * The experiments of `idemscan probe` (docs/PROBE.md) before anything is sent: which planned and
- * observing tools the server does not list, which observers are not declared read-only, and for
- * each planned tool its arguments with a fresh key wherever classification found a strong key.
- * Pure but for the keys (`newKey`): run.ts sends the calls.
+ * The experiments of `idemscan probe` (docs/PROBE.md) before anything is sent: which planned,
+ * observing and set-up tools the server does not list, which observers are not declared
+ * read-only, and for each experiment (a planned tool, or each of its cases) its arguments with a
+ * fresh key wherever classification found a strong key. Pure but for the keys (`newKey`): run.ts
+ * sends the calls.
  */
 import { randomUUID } from 'node:crypto';
 import { bounded } from '../model/bounds.js';
-import type { ProbePlan } from '../model/probe-plan.js';
+import {
+  planExperiments,
+  planFields,
+  type PlannedCall,
+  type PlannedExperiment,
+  type ProbePlan,
+} from '../model/probe-plan.js';
 import type { ProbeExperiment } from '../model/probe-schema.js';
+import type { ToolReport } from '../model/schema.js';
 import { classifyTool } from '../classify/index.js';
 import { placeKey } from '../classify/key-place.js';
 import { advertisesIdempotency } from '../classify/verdict.js';
 
 export interface PreparedProbe {
+  /** The plan's set-up calls, in order: sent once, before the experiments. */
+  setup: PlannedCall[];
   experiments: ProbeExperiment[];
-  /** Tools the plan names (to call or to observe with) that the server does not list: then nothing is called. */
+  /** Tools the plan names (to call, observe with or set up) that the server does not list: then nothing is called. */
   missing: string[];
+  /** Where the plan names each missing tool first (`setup[0].tool`), in the order of `missing`. */
+  missingFields: string[];
   /** Said once on stderr: an observer not declared read-only. */
   warnings: string[];
 }
@@ -27,42 +39,50 @@ export function prepareProbe(
   newKey: () => string = randomUUID,
 ): PreparedProbe {
   const listed = new Map(tools.map((t) => [String(t.name), t]));
-  const named = Object.entries(plan.tools).flatMap(([name, t]) => [name, ...(t.observe ? [t.observe.tool] : [])]);
-  const missing = [...new Set(named.filter((n) => !listed.has(n)))];
+  const fields = planFields(plan);
+  const missing = [...fields.keys()].filter((n) => !listed.has(n));
   // A plan that does not match the server is a mistake in the plan: nothing at all is called.
-  if (missing.length > 0) return { experiments: [], missing, warnings: [] };
+  if (missing.length > 0)
+    return { setup: [], experiments: [], missing, missingFields: missing.map((m) => fields.get(m)!), warnings: [] };
   const serverKeyed = advertisesIdempotency(capabilities);
+  const planned = planExperiments(plan);
   const warnings: string[] = [];
-  for (const observer of new Set(Object.values(plan.tools).flatMap((t) => (t.observe ? [t.observe.tool] : [])))) {
+  for (const observer of new Set(planned.flatMap((e) => (e.planned.observe ? [e.planned.observe.tool] : [])))) {
     if (classifyTool(listed.get(observer)!, false).verdict !== 'read-only') {
       warnings.push(
         `observer ${JSON.stringify(bounded(observer, 80))} is not declared read-only (readOnlyHint); its calls are real calls too`,
       );
     }
   }
-  const experiments = Object.entries(plan.tools).map(([name, planned]): ProbeExperiment => {
-    const tool = classifyTool(listed.get(name)!, serverKeyed);
-    const key = newKey();
-    const keyLocations: string[] = [];
-    let args = planned.arguments;
-    let conflictArgs = planned.conflictArguments;
-    for (const k of tool.keyArguments.filter((a) => a.confidence === 'strong')) {
-      const put = placeKey(args, k.path, key);
-      args = put.args;
-      if (conflictArgs) conflictArgs = placeKey(conflictArgs, k.path, key).args;
-      if (put.placed) keyLocations.push(k.path);
-    }
-    if (serverKeyed) keyLocations.push('params.idempotencyKey');
-    return {
-      name,
-      arguments: args,
-      ...(conflictArgs ? { conflictArguments: conflictArgs } : {}),
-      ...(planned.observe ? { observe: planned.observe } : {}),
-      ...(planned.timeoutMs ? { timeoutMs: planned.timeoutMs } : {}),
-      key,
-      protocolKey: serverKeyed,
-      keyLocations,
-    };
-  });
-  return { experiments, missing, warnings };
+  const classified = new Map<string, ToolReport>();
+  const classifiedOf = (name: string) =>
+    classified.get(name) ?? classified.set(name, classifyTool(listed.get(name)!, serverKeyed)).get(name)!;
+  const experiments = planned.map((e) => experimentOf(e, classifiedOf(e.name), serverKeyed, newKey()));
+  return { setup: plan.setup ?? [], experiments, missing, missingFields: [], warnings };
+}
+
+/** One experiment: the plan's arguments (and conflict arguments) with its own fresh key at every strong key path. */
+function experimentOf(e: PlannedExperiment, tool: ToolReport, serverKeyed: boolean, key: string): ProbeExperiment {
+  const { planned } = e;
+  const keyLocations: string[] = [];
+  let args = planned.arguments;
+  let conflictArgs = planned.conflictArguments;
+  for (const k of tool.keyArguments.filter((a) => a.confidence === 'strong')) {
+    const put = placeKey(args, k.path, key);
+    args = put.args;
+    if (conflictArgs) conflictArgs = placeKey(conflictArgs, k.path, key).args;
+    if (put.placed) keyLocations.push(k.path);
+  }
+  if (serverKeyed) keyLocations.push('params.idempotencyKey');
+  return {
+    name: e.name,
+    ...(e.case === undefined ? {} : { case: e.case }),
+    arguments: args,
+    ...(conflictArgs ? { conflictArguments: conflictArgs } : {}),
+    ...(planned.observe ? { observe: planned.observe } : {}),
+    ...(planned.timeoutMs ? { timeoutMs: planned.timeoutMs } : {}),
+    key,
+    protocolKey: serverKeyed,
+    keyLocations,
+  };
 }

@@ -13,7 +13,7 @@ import type { Session } from '../connect/session.js';
 const ANSWER_CHARS = 500;
 
 /**
- * Runs the experiments classify/probe-prepare.ts made, in order, each call bounded by `timeoutMs`
+ * Runs the experiments probe/prepare.ts made, in order, each call bounded by `timeoutMs`
  * (a planned tool's own calls by its plan's `timeoutMs` when it has one); always values, never a
  * throw. A connection that ended leaves the later experiments not run.
  */
@@ -67,18 +67,54 @@ function boundOf(e: ProbeExperiment, toolName: string, timeoutMs: number): Bound
   return { ms: timeoutMs, from: '--timeout' };
 }
 
-/** The steps in order; the first that does not answer well ends the experiment (judge() says which). */
+/** An observer's answer, an error one included, is an observation (compared by its text); silence is not. */
+const answered = (c: SentCall) => c.status !== 'no-answer';
+
+/**
+ * The steps in order; the first that does not answer well ends the experiment (judge() says which).
+ * A re-issue the server refused is still observed: whether its effect stayed once is the question.
+ */
 async function experiment(e: ProbeExperiment, send: Send): Promise<void> {
   const { name, arguments: args, conflictArguments: conflictArgs } = e;
   const observe = async (step: string) =>
-    e.observe ? (await send(step, e.observe.tool, e.observe.arguments, false)).status === 'ok' : true;
+    e.observe ? answered(await send(step, e.observe.tool, e.observe.arguments, false)) : true;
   if (!(await observe('observe-before'))) return;
   if ((await send('call', name, args, true)).status !== 'ok') return;
   // The answer above is "lost": the client saw nothing, and re-issues the same request.
   if (!(await observe('observe-after-call'))) return;
-  if ((await send('reissue', name, args, true)).status !== 'ok') return;
-  if (!(await observe('observe-after-reissue'))) return;
+  const reissue = await send('reissue', name, args, true);
+  if (!answered(reissue)) return;
+  if (!(await observe('observe-after-reissue')) || reissue.status !== 'ok') return;
   if (conflictArgs) await send('conflict', name, conflictArgs, true);
+}
+
+/**
+ * The plan's set-up calls, once each, in order, before any experiment, each bounded by
+ * `timeoutMs`; the first that does not answer well stops them (`failed` says which and why), and
+ * then no experiment runs: its state is not the one the plan set up.
+ */
+export async function runSetup(
+  session: Session,
+  setup: readonly { tool: string; arguments: Record<string, unknown> }[],
+  opts: { timeoutMs: number; signal?: AbortSignal },
+): Promise<{ calls: SentCall[]; failed?: string; durationMs: number }> {
+  const started = performance.now();
+  const calls: SentCall[] = [];
+  const bound = { ms: opts.timeoutMs, from: '--timeout' };
+  let failed: string | undefined;
+  for (const [i, s] of setup.entries()) {
+    if (opts.signal?.aborted) {
+      failed = 'interrupted';
+      break;
+    }
+    const call = await callTool(session, `setup-${i + 1}`, s.tool, s.arguments, undefined, bound);
+    calls.push(call);
+    if (call.status !== 'ok') {
+      failed = `setup[${i}] (${s.tool}) ${call.why ?? call.status}`;
+      break;
+    }
+  }
+  return { calls, ...(failed ? { failed } : {}), durationMs: Math.round(performance.now() - started) };
 }
 
 /** One `tools/call`, always a value: an answer, an error, or silence. */
@@ -107,7 +143,9 @@ function answerOf(outcome: RpcOutcome): Answered {
   if (!outcome.ok) {
     const type = (outcome.error.data as { type?: unknown } | undefined)?.type;
     const why = `answered error ${outcome.error.code} ${bounded(outcome.error.message, 200)}${typeof type === 'string' ? ` (${bounded(type, 60)})` : ''}`;
-    return { status: 'error', answer: why, why };
+    // What an observer's error answer is compared by: the whole code and message, not the cut words.
+    const compared = JSON.stringify({ error: { code: outcome.error.code, message: outcome.error.message } });
+    return { status: 'error', answer: why, compared, why };
   }
   const r = outcome.result;
   const compared = JSON.stringify({ content: r.content, structuredContent: r.structuredContent }) ?? '';

@@ -5,6 +5,7 @@
 import { createHash } from 'node:crypto';
 import type { Result, ReportingDescriptor } from 'sarif';
 import { mdText } from './markdown-text.js';
+import { experimentName, probesOf } from '../model/probe-cases.js';
 import { PROBE_OUTCOMES } from '../model/probe-outcomes.js';
 import type { ProbeOutcome, ToolProbe } from '../model/probe-schema.js';
 import type { Report } from '../model/schema.js';
@@ -17,12 +18,14 @@ export interface ProbeRow {
   probe: ToolProbe;
 }
 
-/** The probed tools first (not-probed ones only count): what the experiment found. */
+/** The probed tools first (not-probed ones only count): what the experiment found, one row per case (`tool case 2`). */
 export function probeRows(report: Report): ProbeRow[] {
   return report.servers.flatMap((s) =>
-    s.tools
-      .filter((t) => t.probe && t.probe.outcome !== 'not-probed')
-      .map((t) => ({ server: s.name, tool: t.name, probe: t.probe! })),
+    s.tools.flatMap((t) =>
+      probesOf(t)
+        .filter((p) => p.outcome !== 'not-probed')
+        .map((p) => ({ server: s.name, tool: experimentName(t.name, p), probe: p })),
+    ),
   );
 }
 

@@ -149,7 +149,7 @@ describe.each(WHERE)('probe over $kind, $era era', (where) => {
       repeatedEffect: 2,
       inconclusive: 1,
       failed: 1,
-      notProbed: 6,
+      notProbed: 8,
     });
     expect(run.stderr).toMatch(/^idemscan probe: will call create_order, .*their effects are real/m);
   });
@@ -166,7 +166,105 @@ describe.each(WHERE)('probe over $kind, $era era', (where) => {
   });
 });
 
+/**
+ * The plan's other shapes: a set-up step, a default observer, a tool planned as cases, and an
+ * observer that errors until the effect happens. Tools in plan order (not the listing's).
+ */
+const SHAPES_PLAN = file('shapes.json', {
+  setup: [{ tool: 'write_file', arguments: { path: 'log', content: 'seed;' } }],
+  observe: { tool: 'read_file', arguments: { path: 'new' } },
+  tools: {
+    write_file: [
+      { arguments: { path: 'new', content: 'v1' } },
+      {
+        arguments: { path: 'log', content: 'row;', mode: 'append' },
+        observe: { tool: 'read_file', arguments: { path: 'log' } },
+      },
+    ],
+    create_order: { arguments: { item: 'book' }, ...counts },
+  },
+});
+
+describe.each(WHERE)('probe plan shapes over $kind, $era era', (where) => {
+  it('setup once and first, a default observer, cases reported apart, an observer error observed', async () => {
+    const { run, report, f } = await runProbe(where, SHAPES_PLAN);
+    expect(run.exitCode, run.stderr).toBe(0);
+    const server = report!.servers[0]!;
+    const writeFile = server.tools.find((t) => t.name === 'write_file')!;
+    expect(writeFile.probe).toBeUndefined();
+    expect(writeFile.probes!.map((p) => [p.case, p.outcome])).toEqual([
+      [1, 'retry-safe'],
+      [2, 'repeated-effect'],
+    ]);
+    // Case 1's observer answered ENOENT before the call: the file's creation was observed.
+    const first = writeFile.probes![0]!.evidence;
+    expect(first.observer).toBe('read_file');
+    expect(first.calls[0]).toMatchObject({ step: 'observe-before', status: 'tool-error' });
+    expect(first.calls[0]!.answer).toContain('ENOENT');
+    // Case 2 appends to what the set-up wrote, twice.
+    const second = writeFile.probes![1]!.evidence.calls;
+    expect(second.map((c) => c.answer)).toContain('seed;row;row;');
+    expect(second[0]!.answer).toBe('seed;');
+    expect(server.tools.find((t) => t.name === 'create_order')!.probe).toMatchObject({ outcome: 'retry-safe' });
+    expect(server.tools.find((t) => t.name === 'create_order')!.probe!.case).toBeUndefined();
+    expect(server.probeSetup).toMatchObject({
+      requests: 1,
+      calls: [{ step: 'setup-1', tool: 'write_file', status: 'ok' }],
+    });
+    expect(server.probeSetup!.failed).toBeUndefined();
+    expect(report!.summary.probe).toMatchObject({ retrySafe: 2, repeatedEffect: 1, failed: 0 });
+    // Set-up first, then the tools in plan order: write_file's two cases, then create_order.
+    const calls = calledTools(f.calls);
+    expect(calls[0]).toBe('write_file');
+    expect(calls.indexOf('create_order')).toBeGreaterThan(calls.lastIndexOf('write_file'));
+    expect(run.stderr).toMatch(
+      /will call write_file, create_order .*observers read_file, get_counts, after the setup calls write_file \(once each\)/,
+    );
+  });
+});
+
 describe('probe: what it refuses, gates and survives', () => {
+  it('a set-up tool the server does not list: exit 2 naming the plan file and the field, nothing called', async () => {
+    const plan = file('setup-missing.json', {
+      setup: [{ tool: 'seed_database', arguments: {} }],
+      tools: { create_order: { arguments: { item: 'a' }, ...counts } },
+    });
+    const { run, f } = await runProbe({ kind: 'stdio', era: 'modern' }, plan);
+    expect(run.exitCode).toBe(2);
+    expect(run.stderr).toContain(`setup[0].tool ${plan}`);
+    expect(run.stderr).toContain('"seed_database", which the server does not list');
+    expect(existsSync(f.calls)).toBe(false);
+  });
+
+  it('a set-up step that fails: no experiment runs, each says why; --fail-on names each case', async () => {
+    const plan = file('setup-fails.json', {
+      setup: [
+        { tool: 'fail_payment', arguments: { amount: 1 } },
+        { tool: 'write_file', arguments: { path: 'x', content: 'never' } },
+      ],
+      tools: { send_sms: [{ arguments: { to: 'a', body: 'b' } }, { arguments: { to: 'c', body: 'd' } }] },
+    });
+    const { run, report, f, effects } = await runProbe({ kind: 'stdio', era: 'legacy' }, plan, {}, [
+      '--fail-on',
+      'failed',
+    ]);
+    expect(run.exitCode, run.stderr).toBe(1);
+    expect(calledTools(f.calls)).toEqual(['fail_payment']);
+    expect(effects).toMatchObject({ sms: 0 });
+    const server = report!.servers[0]!;
+    expect(server.probeSetup).toMatchObject({
+      requests: 1,
+      failed: expect.stringContaining('setup[0] (fail_payment) answered isError: true'),
+    });
+    const sms = server.tools.find((t) => t.name === 'send_sms')!.probes!;
+    expect(sms.map((p) => [p.case, p.outcome, p.evidence.requests])).toEqual([
+      [1, 'failed', 0],
+      [2, 'failed', 0],
+    ]);
+    expect(sms[0]!.evidence.reason).toContain("not run: the plan's setup failed");
+    expect(run.stderr).toContain('--fail-on matched: send_sms case 1 (failed), send_sms case 2 (failed)');
+  });
+
   it('without --plan: exit 2 and nothing is started, let alone called', async () => {
     const f = files();
     const run = await idemscan([

@@ -1,4 +1,5 @@
 /** The probe's pure parts: key placement, the outcome from the calls, the plan, and retryDecision on the scanner's verdicts. */
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { classifyTool } from '../../src/classify/index.js';
 import { parseKeyPath, placeKey } from '../../src/classify/key-place.js';
@@ -6,7 +7,8 @@ import { judge } from '../../src/probe/outcome.js';
 import type { SentCall } from '../../src/model/probe-schema.js';
 import { retryDecision, withRetryKey } from '../../src/classify/retry.js';
 import { VERDICTS } from '../../src/model/verdicts.js';
-import { parsePlan } from '../../src/model/probe-plan.js';
+import { parsePlan, planExperiments, plannedCalls, type PlannedTool } from '../../src/model/probe-plan.js';
+import { prepareProbe } from '../../src/probe/prepare.js';
 import { planSecrets } from '../../src/probe/plan-secrets.js';
 
 describe('placeKey', () => {
@@ -64,6 +66,13 @@ describe('judge', () => {
     );
     expect(failed).toMatchObject({ outcome: 'failed', reason: 'call (t) answered isError: true' });
   });
+  it("an observer's error answer is an observation: a read that fails until the effect shows it", () => {
+    const erroring = (step: string, text: string): SentCall => ({ ...call(step, text, 'tool-error'), why: 'isError' });
+    const created = [erroring('observe-before', 'ENOENT'), ...steps('', 'v1', 'v1').slice(1)];
+    expect(judge(created, true).outcome).toBe('retry-safe');
+    const silent: SentCall = { ...call('observe-before', ''), status: 'no-answer', why: 'no answer' };
+    expect(judge([silent], true)).toMatchObject({ outcome: 'failed', reason: 'observe-before (t) no answer' });
+  });
   it('a conflict call that errors is rejected, one that succeeds accepted', () => {
     expect(judge([...steps('0', '1', '1'), call('conflict', 'e', 'error')], true).conflict).toBe('rejected');
     expect(judge([...steps('0', '1', '1'), call('conflict', 'ok')], true).conflict).toBe('accepted');
@@ -77,13 +86,84 @@ describe('the plan', () => {
     expect(() => parsePlan({ tool: {} })).toThrow('unknown field "tool"');
   });
   it("takes a tool's own bound on each of its calls, a whole number of ms", () => {
-    expect(parsePlan({ tools: { a: { timeoutMs: 1_000 } } }).tools.a!.timeoutMs).toBe(1_000);
+    expect((parsePlan({ tools: { a: { timeoutMs: 1_000 } } }).tools.a as PlannedTool).timeoutMs).toBe(1_000);
     for (const timeoutMs of [0, 1.5, '1000'])
       expect(() => parsePlan({ tools: { a: { timeoutMs } } })).toThrow('tools.a.timeoutMs');
   });
-  it('takes secret-named argument values for redaction', () => {
+  it('takes secret-named argument values for redaction, in cases and set-up steps too', () => {
     const plan = parsePlan({ tools: { a: { arguments: { api_key: 'sk-12345678', amount: 'ten' } } } });
     expect(planSecrets(plan)).toEqual(['sk-12345678']);
+    const shaped = parsePlan({
+      setup: [{ tool: 's', arguments: { token: 'tok-setup-1234' } }],
+      tools: { a: [{ arguments: {} }, { arguments: { password: 'pw-case-2-abcd' } }] },
+    });
+    expect(planSecrets(shaped).sort()).toEqual(['pw-case-2-abcd', 'tok-setup-1234']);
+  });
+  it('cases, a default observer and set-up steps; a wrong one names its field', () => {
+    const plan = parsePlan({
+      setup: [{ tool: 'seed' }],
+      observe: { tool: 'count' },
+      tools: {
+        b: [{ arguments: { x: 1 } }, { arguments: { x: 2 }, observe: { tool: 'other' } }],
+        a: { arguments: {} },
+      },
+    });
+    expect(planExperiments(plan).map((e) => [e.name, e.case, e.planned.observe?.tool])).toEqual([
+      ['b', 1, 'count'],
+      ['b', 2, 'other'],
+      ['a', undefined, 'count'],
+    ]);
+    expect(plan.setup).toEqual([{ tool: 'seed', arguments: {} }]);
+    expect(plannedCalls(plan)).toEqual({ tools: ['b', 'a'], observers: ['count', 'other'], setup: ['seed'] });
+    expect(() => parsePlan({ tools: { a: [] } })).toThrow('tools.a: a list of cases needs one case');
+    expect(() => parsePlan({ tools: { a: [{ argumnets: {} }] } })).toThrow('tools.a[0]: unknown field "argumnets"');
+    expect(() => parsePlan({ tools: { a: 5 } })).toThrow(
+      'tools.a: expected a planned tool (an object) or a list of cases',
+    );
+    expect(() => parsePlan({ setup: [{ tool: 'x', args: {} }], tools: { a: {} } })).toThrow(
+      'setup[0]: unknown field "args"',
+    );
+    expect(() => parsePlan({ observe: {}, tools: { a: {} } })).toThrow('observe.tool');
+  });
+});
+
+describe('docs/PROBE.md', () => {
+  it('every JSON plan it shows is a valid plan', () => {
+    const text = readFileSync(new URL('../../docs/PROBE.md', import.meta.url), 'utf8');
+    const blocks = [...text.matchAll(/```json\n([^`]*)```/g)].map((m) => m[1]!);
+    expect(blocks.length).toBeGreaterThanOrEqual(2);
+    for (const b of blocks) expect(() => parsePlan(JSON.parse(b), 'docs/PROBE.md')).not.toThrow();
+  });
+});
+
+describe('prepareProbe', () => {
+  const listed = [
+    { name: 'write', inputSchema: { type: 'object', properties: { idempotency_key: { type: 'string' } } } },
+    { name: 'count', inputSchema: { type: 'object' }, annotations: { readOnlyHint: true } },
+  ];
+  it('one experiment per case, each with its own key; an old plan keeps its one experiment without a case', () => {
+    let n = 0;
+    const plan = parsePlan({
+      observe: { tool: 'count' },
+      tools: { write: [{ arguments: { a: 1 } }, { arguments: { a: 2 } }] },
+    });
+    const prepared = prepareProbe(listed, undefined, plan, () => `k${++n}`);
+    expect(prepared.experiments.map((e) => [e.case, e.arguments, e.observe?.tool])).toEqual([
+      [1, { a: 1, idempotency_key: 'k1' }, 'count'],
+      [2, { a: 2, idempotency_key: 'k2' }, 'count'],
+    ]);
+    const old = prepareProbe(listed, undefined, parsePlan({ tools: { write: {} } }), () => 'k');
+    expect(old.experiments).toHaveLength(1);
+    expect('case' in old.experiments[0]!).toBe(false);
+  });
+  it('a set-up, observing or planned tool the server does not list: nothing prepared, its field named', () => {
+    const plan = parsePlan({ setup: [{ tool: 'seed' }], tools: { write: [{ observe: { tool: 'look' } }] } });
+    expect(prepareProbe(listed, undefined, plan)).toMatchObject({
+      experiments: [],
+      setup: [],
+      missing: ['seed', 'look'],
+      missingFields: ['setup[0].tool', 'tools.write[0].observe.tool'],
+    });
   });
 });
 
