@@ -4,7 +4,7 @@
  * (src/probe/). Unlike `scan()`, it calls tools, and their effects are real: run it against a test
  * backend you own.
  */
-import { countProbes } from './model/probe-outcomes.js';
+import { countProbes, noteObservers } from './model/probe-outcomes.js';
 import { PlanError, type ProbePlan } from './model/probe-plan.js';
 import type { Report } from './model/schema.js';
 import { probeServer, type Probed } from './probe/on-session.js';
@@ -50,6 +50,7 @@ export async function probe(target: Target, plan: ProbePlan, options: ProbeOptio
       `the plan names ${probed.missing.map((n) => JSON.stringify(n)).join(', ')}, which the server does not list (it lists ${listed.slice(0, 20).join(', ') || 'no tools'}); nothing was called`,
     );
   }
+  for (const s of report.servers) noteObservers(s.tools);
   const probeSummary = countProbes(report.servers.flatMap((s) => s.tools));
   if (probeSummary) report.summary.probe = probeSummary;
   report.options.probe = { tools: Object.keys(plan.tools) };

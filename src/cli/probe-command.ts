@@ -5,7 +5,7 @@
  * app/probe-inputs.ts and app/probe-run.ts.
  */
 import { probeMatchText, runProbe, type ProbeFacts } from '../app/probe-run.js';
-import { probeInputs, type Target } from '../app/probe-inputs.js';
+import { probeInputs, type ProbeInputs } from '../app/probe-inputs.js';
 import { probeTerminalLines } from '../render/probe-view.js';
 import { joinShown, msg, show } from '../render/message.js';
 import { EXIT } from './exit.js';
@@ -17,7 +17,7 @@ import { streamOf } from '../model/report-head.js';
 
 export async function probeCommand(words: string[], flags: ProbeFlags): Promise<void> {
   const { target, plan, calls, settings } = await probeInputs(words, flags);
-  announce(calls, target);
+  announce(calls);
   const interrupt = watchSignals();
   const run = { ...settings, options: { ...settings.options, signal: interrupt.signal }, interrupt };
   const facts = await runProbe(target, plan, run, { print: (t) => void process.stdout.write(t), say });
@@ -31,7 +31,7 @@ export async function probeCommand(words: string[], flags: ProbeFlags): Promise<
 }
 
 /** Loud, whatever -q says: these calls change the server's state. */
-function announce({ tools, observers }: { tools: string[]; observers: string[] }, target: Target): void {
+function announce({ tools, observers, conflicts, server }: ProbeInputs['calls']): void {
   const list = (names: string[]) =>
     joinShown(
       names.map((n) => msg`${show.name(n)}`),
@@ -41,7 +41,7 @@ function announce({ tools, observers }: { tools: string[]; observers: string[] }
     ? msg`, and the observer${observers.length === 1 ? '' : 's'} ${list(observers)}`
     : msg``;
   say.lines(
-    msg`idemscan probe: will call ${list(tools)} on ${show.name(target.name)}, each up to twice (and once more with conflictArguments)${watched}; their effects are real: use a test backend\n`,
+    msg`idemscan probe: will call ${list(tools)} on ${show.name(server)}, each up to twice${conflicts ? ' (and once more with conflictArguments)' : ''}${watched}; their effects are real: use a test backend\n`,
     true,
   );
 }

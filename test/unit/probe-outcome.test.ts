@@ -1,0 +1,93 @@
+/** The probe's second-round outcomes and counts: reissue-refused, observers counted apart, the words shown. */
+import { describe, expect, it } from 'vitest';
+import { countProbes, noteObservers } from '../../src/model/probe-outcomes.js';
+import type { SentCall, ToolProbe } from '../../src/model/probe-schema.js';
+import { judge } from '../../src/probe/outcome.js';
+import { safeLines } from '../../src/render/terminal.js';
+
+const call = (step: string, compared: string, status: SentCall['status'] = 'ok', why?: string): SentCall => ({
+  step,
+  tool: step.startsWith('observe') ? 'look' : 't',
+  ms: 1,
+  status,
+  compared,
+  ...(why ? { why } : {}),
+});
+const refusedWith = (status: 'error' | 'tool-error', before: string, afterCall: string, afterReissue: string) => [
+  call('observe-before', before),
+  call('call', 'moved'),
+  call('observe-after-call', afterCall),
+  call('reissue', 'exists', status, `answered ${status === 'error' ? 'error -32602' : 'isError: true'} (exists)`),
+  call('observe-after-reissue', afterReissue),
+];
+
+describe('judge: a re-issue answered with an error', () => {
+  it('after an effect that did not repeat is reissue-refused, as a JSON-RPC error and as isError', () => {
+    for (const status of ['error', 'tool-error'] as const) {
+      const j = judge(refusedWith(status, '0', '1', '1'), true);
+      expect(j.outcome).toBe('reissue-refused');
+      expect(j.reason).toContain('a retrying client is told the call failed');
+      expect(j.reason).toContain('exists');
+    }
+  });
+  it('is repeated-effect when the observer changed again, inconclusive when it never changed', () => {
+    expect(judge(refusedWith('error', '0', '1', '2'), true).outcome).toBe('repeated-effect');
+    expect(judge(refusedWith('tool-error', '0', '0', '0'), true)).toMatchObject({ outcome: 'inconclusive' });
+  });
+  it('failed keeps "nothing was learned": the call, an observer, or a re-issue never answered', () => {
+    const steps = refusedWith('error', '0', '1', '1');
+    const observerFailed = steps.map((c) =>
+      c.step === 'observe-after-reissue' ? { ...c, status: 'error' as const } : c,
+    );
+    expect(judge(observerFailed, true).outcome).toBe('failed');
+    const silent = steps.map((c) => (c.step === 'reissue' ? { ...c, status: 'no-answer' as const } : c));
+    expect(judge(silent.slice(0, 4), true).outcome).toBe('failed');
+    expect(judge(steps.slice(0, 4), true).outcome).toBe('failed'); // no observation after the re-issue
+  });
+  it('an inconclusive tool whose re-issue ran says it was called twice', () => {
+    const plain = ['observe-before', 'call', 'observe-after-call', 'reissue', 'observe-after-reissue'].map((s) =>
+      call(s, s.startsWith('observe') ? '0' : 'r'),
+    );
+    expect(judge(plain, true).reason).toContain('called twice');
+    expect(judge([call('call', 'a'), call('reissue', 'a')], false).reason).toContain('called twice');
+  });
+});
+
+const probe = (outcome: ToolProbe['outcome'], calls: SentCall[] = []): ToolProbe => ({
+  outcome,
+  key: null,
+  evidence: { reason: 'not in the plan: never called', calls, requests: calls.length, durationMs: 0 },
+});
+
+describe('countProbes', () => {
+  it('counts reissue-refused, and a tool used only as an observer apart from not-probed', () => {
+    const tools = [
+      { name: 'move', probe: probe('reissue-refused', refusedWith('error', '0', '1', '1')) },
+      { name: 'other', probe: probe('retry-safe', refusedWith('error', '0', '1', '1').slice(0, 3)) },
+      { name: 'look', probe: probe('not-probed') },
+      { name: 'idle', probe: probe('not-probed') },
+    ];
+    expect(countProbes(tools)).toEqual({
+      retrySafe: 1,
+      reissueRefused: 1,
+      repeatedEffect: 0,
+      inconclusive: 0,
+      failed: 0,
+      notProbed: 1,
+      observers: 1,
+      observerCalls: 5,
+    });
+    noteObservers(tools);
+    expect(tools[2]!.probe.evidence.reason).toBe('not in the plan itself: called 5 times as an observer');
+    expect(tools[3]!.probe.evidence.reason).toBe('not in the plan: never called');
+  });
+});
+
+describe('safeLines', () => {
+  it('a multi-line server error as lines, each still escaped, and bounded', () => {
+    expect(safeLines('Error: boom\n    at x (\u001b[31m)\r\n')).toEqual(['Error: boom', '    at x (\\u001b[31m)', '']);
+    const many = safeLines(Array.from({ length: 20 }, (_, i) => `l${i}`).join('\n'));
+    expect(many).toHaveLength(9);
+    expect(many.at(-1)).toBe('(12 more lines)');
+  });
+});
