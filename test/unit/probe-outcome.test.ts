@@ -4,6 +4,7 @@ import { countProbes, noteObservers } from '../../src/model/probe-outcomes.js';
 import type { SentCall, ToolProbe } from '../../src/model/probe-schema.js';
 import { judge } from '../../src/probe/outcome.js';
 import { safeLines } from '../../src/render/terminal.js';
+import { installAdvice } from '../../src/launch/npm.js';
 
 const call = (step: string, compared: string, status: SentCall['status'] = 'ok', why?: string): SentCall => ({
   step,
@@ -89,5 +90,14 @@ describe('safeLines', () => {
     const many = safeLines(Array.from({ length: 20 }, (_, i) => `l${i}`).join('\n'));
     expect(many).toHaveLength(9);
     expect(many.at(-1)).toBe('(12 more lines)');
+  });
+});
+
+describe('installAdvice', () => {
+  it('names install with a target file, and for a server of the command line a command that takes one', () => {
+    expect(installAdvice('/a/targets.json', '/c')).toBe('run `idemscan install /a/targets.json --cache-dir /c` first');
+    const line = installAdvice('command line', '/my cache');
+    expect(line).toContain("run `idemscan audit` with the same server and --cache-dir '/my cache' first");
+    expect(line).not.toContain("install 'command line'");
   });
 });
