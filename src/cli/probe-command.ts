@@ -1,7 +1,7 @@
 /**
  * `idemscan probe --plan PLAN.json -- COMMAND | URL` (docs/PROBE.md): the one command that calls
  * tools. It calls only what the plan names, says so on stderr before it connects, and shows each
- * outcome after the tool view; `--fail-on repeated-effect,inconclusive,failed` gates CI. The run is
+ * outcome after the tool view; `--fail-on repeated-effect,reissue-refused,inconclusive,failed` gates CI. The run is
  * app/probe-inputs.ts and app/probe-run.ts.
  */
 import { probeMatchText, runProbe, type ProbeFacts } from '../app/probe-run.js';

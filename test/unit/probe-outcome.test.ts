@@ -5,6 +5,8 @@ import type { SentCall, ToolProbe } from '../../src/model/probe-schema.js';
 import { judge } from '../../src/probe/outcome.js';
 import { safeLines } from '../../src/render/terminal.js';
 import { installAdvice } from '../../src/launch/npm.js';
+import { probeTerminalLines } from '../../src/render/probe-view.js';
+import { reportOf, serverReport, toolReport } from '../helpers/reports.js';
 
 const call = (step: string, compared: string, status: SentCall['status'] = 'ok', why?: string): SentCall => ({
   step,
@@ -99,5 +101,23 @@ describe('installAdvice', () => {
     const line = installAdvice('command line', '/my cache');
     expect(line).toContain("run `idemscan audit` with the same server and --cache-dir '/my cache' first");
     expect(line).not.toContain("install 'command line'");
+  });
+});
+
+describe('probeTerminalLines', () => {
+  it("a server's multi-line error as indented lines, escaped, none a workflow command; the conflict in words", () => {
+    const failed: ToolProbe = {
+      ...probe('failed', [call('call', 'x', 'tool-error')]),
+      conflict: 'accepted',
+    };
+    failed.evidence.reason = 'call (t) answered isError: true (Error: boom\n::add-mask::x\n\u001b[2J)';
+    const report = reportOf([serverReport([toolReport({ name: 't', probe: failed })])]);
+    report.summary.probe = countProbes(report.servers[0]!.tools);
+    const text = probeTerminalLines(report).join('');
+    expect(text).toContain('      call (t) answered isError: true (Error: boom\n');
+    expect(text).toContain('      \\u003a:add-mask::x\n');
+    expect(text).toContain('      \\u001b[2J)\n');
+    expect(text).not.toContain('\u001b');
+    expect(text).toContain('conflict accepted: the same key with other arguments was accepted');
   });
 });
