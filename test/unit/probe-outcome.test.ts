@@ -6,6 +6,7 @@ import { judge } from '../../src/probe/outcome.js';
 import { safeLines } from '../../src/render/terminal.js';
 import { installAdvice } from '../../src/launch/npm.js';
 import { probeTerminalLines } from '../../src/render/probe-view.js';
+import { probeSection } from '../../src/render/html/probe.js';
 import { reportOf, serverReport, toolReport } from '../helpers/reports.js';
 
 const call = (step: string, compared: string, status: SentCall['status'] = 'ok', why?: string): SentCall => ({
@@ -119,5 +120,6 @@ describe('probeTerminalLines', () => {
     expect(text).toContain('      \\u001b[2J)\n');
     expect(text).not.toContain('\u001b');
     expect(text).toContain('conflict accepted: the same key with other arguments was accepted');
+    expect(probeSection(report)).toContain('(Error: boom<br>::add-mask::x<br>\\u001b[2J)</td>');
   });
 });

@@ -4,13 +4,21 @@ import type { Report } from '../../model/schema.js';
 import { probeRows, probeSummaryText } from '../probe-view.js';
 import { text } from './escape.js';
 
+/** A server's multi-line error as lines (each escaped, at most 8), as the terminal shows it. */
+const reasonHtml = (reason: string) =>
+  reason
+    .split('\n')
+    .slice(0, 8)
+    .map((l) => text(l, 400))
+    .join('<br>');
+
 export function probeSection(report: Report): string {
   if (!report.summary.probe) return '';
   const rows = probeRows(report)
     .map(
       ({ tool, probe: p }) =>
         `<tr><td>${text(tool, 200)}</td><td>${PROBE_OUTCOMES[p.outcome].mark} ${text(p.outcome)}</td><td>${p.key === null ? '-' : `<code>${text(p.key, 200)}</code>`}</td>` +
-        `<td>${p.conflict ? `${text(p.conflict)}: ${text(PROBE_CONFLICTS[p.conflict])}` : '-'}</td><td class="num">${p.evidence.requests}</td><td class="num">${p.evidence.durationMs}</td><td>${text(p.evidence.reason, 400)}</td></tr>`,
+        `<td>${p.conflict ? `${text(p.conflict)}: ${text(PROBE_CONFLICTS[p.conflict])}` : '-'}</td><td class="num">${p.evidence.requests}</td><td class="num">${p.evidence.durationMs}</td><td>${reasonHtml(p.evidence.reason)}</td></tr>`,
     )
     .join('');
   return (
