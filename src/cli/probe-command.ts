@@ -41,7 +41,7 @@ function announce({ tools, observers, conflicts, server }: ProbeInputs['calls'])
     ? msg`, and the observer${observers.length === 1 ? '' : 's'} ${list(observers)}`
     : msg``;
   say.lines(
-    msg`idemscan probe: will call ${list(tools)} on ${show.name(server)}, each up to twice${conflicts ? ' (and once more with conflictArguments)' : ''}${watched}; their effects are real: use a test backend\n`,
+    msg`idemscan probe: will call ${list(tools)} on ${show.path(server)}, each up to twice${conflicts ? ' (and once more with conflictArguments)' : ''}${watched}; their effects are real: use a test backend\n`,
     true,
   );
 }
