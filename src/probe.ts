@@ -4,7 +4,7 @@
  * (src/probe/). Unlike `scan()`, it calls tools, and their effects are real: run it against a test
  * backend you own.
  */
-import { countProbes } from './model/probe-outcomes.js';
+import { countProbes, noteObservers } from './model/probe-outcomes.js';
 import { PlanError, type ProbePlan } from './model/probe-plan.js';
 import type { Report } from './model/schema.js';
 import { probeServer, type Probed } from './probe/on-session.js';
@@ -49,6 +49,7 @@ export async function probe(target: Target, plan: ProbePlan, options: ProbeOptio
   });
   if (probed?.crashed) throw new Error(`idemscan probe: ${probed.crashed}`);
   if (probed?.missing?.length) throw missingError(probed, report, planFile);
+  for (const s of report.servers) noteObservers(s.tools);
   const probeSummary = countProbes(report.servers.flatMap((s) => s.tools));
   if (probeSummary) report.summary.probe = probeSummary;
   report.options.probe = { tools: Object.keys(plan.tools) };

@@ -15,7 +15,12 @@ import { checkReportFiles } from './write-reports.js';
 
 export type { Target };
 
-const GATES = ['repeated-effect', 'inconclusive', 'failed'] as const satisfies readonly ProbeOutcome[];
+const GATES = [
+  'repeated-effect',
+  'reissue-refused',
+  'inconclusive',
+  'failed',
+] as const satisfies readonly ProbeOutcome[];
 type Gate = (typeof GATES)[number];
 
 function parseGates(list: string | undefined): Set<Gate> {
@@ -45,8 +50,12 @@ export interface ProbeFlags extends ServerFlags {
 export interface ProbeInputs {
   target: Target;
   plan: ProbePlan;
-  /** What the plan will call: its tools and its observers, said before anything connects. */
-  calls: { tools: string[]; observers: string[]; setup: string[] };
+  /**
+   * What the plan will call, said before anything connects: its tools, its observers, its set-up
+   * calls, whether any case has `conflictArguments`, and the server as the user gave it (its name
+   * is not known yet).
+   */
+  calls: { tools: string[]; observers: string[]; setup: string[]; conflicts: boolean; server: string };
   settings: Omit<ProbeRunSettings, 'interrupt'>;
 }
 
@@ -70,5 +79,20 @@ export async function probeInputs(words: string[], flags: ProbeFlags): Promise<P
     planFile: flags.plan,
   };
   const settings = { options, files, nameFromServerInfo: flags.name === undefined, gates };
-  return { target, plan, calls: plannedCalls(plan), settings };
+  const calls = { ...plannedCalls(plan), conflicts: hasConflicts(plan), server: serverText(target, flags) };
+  return { target, plan, calls, settings };
+}
+
+/** A tool's entry may be one case or a list of them. */
+const hasConflicts = (plan: ProbePlan) =>
+  Object.values(plan.tools)
+    .flat()
+    .some((c) => c.conflictArguments !== undefined);
+
+/** --name, else the URL or the command line: `node server.mjs`, not the `node` a name would say. */
+function serverText(target: Target, flags: ProbeFlags): string {
+  if (flags.name !== undefined) return target.name;
+  if (target.kind === 'remote') return target.url;
+  if (target.kind === 'command') return [target.command, ...(target.args ?? [])].join(' ');
+  return target.name;
 }

@@ -215,7 +215,7 @@ export const probeFlags = (cmd: Command) =>
     )
       .option(
         '--fail-on <list>',
-        'exit 1 when a tool has one of these outcomes: repeated-effect, inconclusive, failed (comma-separated)',
+        'exit 1 when a tool has one of these outcomes: repeated-effect, reissue-refused, inconclusive, failed (comma-separated)',
       )
       .addOption(timeout('bound on connecting and listing, then on each call'))
       .addOption(probeTimeout())

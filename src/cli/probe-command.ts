@@ -1,11 +1,11 @@
 /**
  * `idemscan probe --plan PLAN.json -- COMMAND | URL` (docs/PROBE.md): the one command that calls
  * tools. It calls only what the plan names, says so on stderr before it connects, and shows each
- * outcome after the tool view; `--fail-on repeated-effect,inconclusive,failed` gates CI. The run is
+ * outcome after the tool view; `--fail-on repeated-effect,reissue-refused,inconclusive,failed` gates CI. The run is
  * app/probe-inputs.ts and app/probe-run.ts.
  */
 import { probeMatchText, runProbe, type ProbeFacts } from '../app/probe-run.js';
-import { probeInputs, type ProbeInputs, type Target } from '../app/probe-inputs.js';
+import { probeInputs, type ProbeInputs } from '../app/probe-inputs.js';
 import { probeTerminalLines } from '../render/probe-view.js';
 import { joinShown, msg, show } from '../render/message.js';
 import { EXIT } from './exit.js';
@@ -17,7 +17,7 @@ import { streamOf } from '../model/report-head.js';
 
 export async function probeCommand(words: string[], flags: ProbeFlags): Promise<void> {
   const { target, plan, calls, settings } = await probeInputs(words, flags);
-  announce(calls, target);
+  announce(calls);
   const interrupt = watchSignals();
   const run = { ...settings, options: { ...settings.options, signal: interrupt.signal }, interrupt };
   const facts = await runProbe(target, plan, run, { print: (t) => void process.stdout.write(t), say });
@@ -31,7 +31,7 @@ export async function probeCommand(words: string[], flags: ProbeFlags): Promise<
 }
 
 /** Loud, whatever -q says: these calls change the server's state. */
-function announce({ tools, observers, setup }: ProbeInputs['calls'], target: Target): void {
+function announce({ tools, observers, setup, conflicts, server }: ProbeInputs['calls']): void {
   const list = (names: string[]) =>
     joinShown(
       names.map((n) => msg`${show.name(n)}`),
@@ -42,7 +42,7 @@ function announce({ tools, observers, setup }: ProbeInputs['calls'], target: Tar
     : msg``;
   const first = setup.length ? msg`, after the setup calls ${list(setup)} (once each)` : msg``;
   say.lines(
-    msg`idemscan probe: will call ${list(tools)} on ${show.name(target.name)}, each up to twice (and once more with conflictArguments)${watched}${first}; their effects are real: use a test backend\n`,
+    msg`idemscan probe: will call ${list(tools)} on ${show.path(server)}, each up to twice${conflicts ? ' (and once more with conflictArguments)' : ''}${watched}${first}; their effects are real: use a test backend\n`,
     true,
   );
 }

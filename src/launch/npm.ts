@@ -25,6 +25,15 @@ export function installHint(source: string, cacheDir: string): string {
 }
 
 /**
+ * What to do about a package that is not installed. `idemscan install` takes target files, so a
+ * server given on the command line has none: audit, which installs and calls no tool, is that command.
+ */
+export function installAdvice(source: string, cacheDir: string): string {
+  if (source !== 'command line') return `run \`${installHint(source, cacheDir)}\` first`;
+  return `probe (and audit --no-install) does not install: run \`idemscan audit\` with the same server and --cache-dir ${shellWord(cacheDir)} first (it installs missing pinned packages and calls no tool), or put the server in a target file and run \`idemscan install FILE\``;
+}
+
+/**
  * The file of a target's `source` (`file#servers[0]`). A file name, or an entry's name, may hold a
  * `#` too: the longest prefix before a `#` that is a file wins.
  */

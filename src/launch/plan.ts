@@ -13,7 +13,7 @@ import type {
   Target,
   TargetOAuthEntry,
 } from '../targets/types.js';
-import { cacheContainment, installHint } from './npm.js';
+import { cacheContainment, installAdvice } from './npm.js';
 import { packageOf } from './packages.js';
 import type { PackageLaunch } from './package-kind.js';
 import { pypiProblem } from './pypi-launch.js';
@@ -113,7 +113,7 @@ async function packageLaunch(
   const installError = ctx.installErrors.get(pkg.spec);
   if (installError) throw new Error(`${pkg.spec} was not installed: ${installError}`);
   if (!pkg.kind.installed(pkg.target, ctx.cacheDir))
-    throw new Error(`${pkg.spec} is not installed: run \`${installHint(target.source, ctx.cacheDir)}\` first`);
+    throw new Error(`${pkg.spec} is not installed: ${installAdvice(target.source, ctx.cacheDir)}`);
   const ready = await pkg.kind.launch(pkg.target, ctx.cacheDir);
   return { ...ready, resolved: [ready.command, ...ctx.redactArgs(ready.args)].join(' ') };
 }

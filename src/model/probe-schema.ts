@@ -4,7 +4,14 @@
  */
 import { z } from 'zod';
 
-export const ProbeOutcome = z.enum(['retry-safe', 'repeated-effect', 'inconclusive', 'failed', 'not-probed']);
+export const ProbeOutcome = z.enum([
+  'retry-safe',
+  'reissue-refused',
+  'repeated-effect',
+  'inconclusive',
+  'failed',
+  'not-probed',
+]);
 
 /** One request of an experiment, in the order sent. */
 export const ProbeCall = z.object({
@@ -45,6 +52,11 @@ export const ProbeSummary = z.object({
   inconclusive: z.number().int(),
   failed: z.number().int(),
   notProbed: z.number().int(),
+  /** The effect happened once and the re-issue answered an error (absent in reports before it existed). */
+  reissueRefused: z.number().int().optional(),
+  /** Tools called only as observers (not counted in notProbed), and their calls over every experiment. */
+  observers: z.number().int().optional(),
+  observerCalls: z.number().int().optional(),
 });
 
 /** The plan's `setup` steps as they were called, in order, once, before the experiments. */

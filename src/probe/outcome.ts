@@ -10,13 +10,13 @@ export interface Judged {
   conflict?: 'rejected' | 'accepted';
 }
 
-const STEPS_THAT_MUST_SUCCEED = new Set([
-  'observe-before',
-  'call',
-  'observe-after-call',
-  'reissue',
-  'observe-after-reissue',
-]);
+type Verdict = Omit<Judged, 'conflict'>;
+
+/** Steps whose silence means nothing was learned (the call itself must also answer ok). */
+const STEPS_THAT_MUST_ANSWER = new Set(['observe-before', 'observe-after-call', 'reissue', 'observe-after-reissue']);
+
+/** Said of an inconclusive tool whose re-issue was carried out: its effect, if it has one, ran twice. */
+const CALLED_TWICE = 'the tool was called twice (the call and the re-issue), so any effect it has ran twice';
 
 export function judge(calls: readonly SentCall[], observed: boolean): Judged {
   const conflictCall = calls.find((c) => c.step === 'conflict');
@@ -26,47 +26,62 @@ export function judge(calls: readonly SentCall[], observed: boolean): Judged {
         ? ('accepted' as const)
         : ('rejected' as const)
       : undefined;
-  const withConflict = (j: Omit<Judged, 'conflict'>): Judged => (conflict ? { ...j, conflict } : j);
-  // An observer's error answer is an observation like any other (compared by its text): only silence breaks it.
-  const broken = calls.find(
-    (c) =>
-      STEPS_THAT_MUST_SUCCEED.has(c.step) &&
-      (c.step.startsWith('observe') ? c.status === 'no-answer' : c.status !== 'ok'),
+  const verdict = judgeCalls(calls, observed);
+  return conflict ? { ...verdict, conflict } : verdict;
+}
+
+function judgeCalls(calls: readonly SentCall[], observed: boolean): Verdict {
+  // An observer's error answer is an observation like any other (compared by its text), and a
+  // refused re-issue is judged below (reissue-refused): for those only silence breaks the experiment.
+  const broken = calls.find((c) =>
+    c.step === 'call' ? c.status !== 'ok' : STEPS_THAT_MUST_ANSWER.has(c.step) && c.status === 'no-answer',
   );
-  if (broken)
-    return withConflict({
-      outcome: 'failed',
-      reason: `${broken.step} (${broken.tool}) ${broken.why ?? broken.status}`,
-    });
+  if (broken) return { outcome: 'failed', reason: `${broken.step} (${broken.tool}) ${broken.why ?? broken.status}` };
   const first = calls.find((c) => c.step === 'call');
   const again = calls.find((c) => c.step === 'reissue');
-  if (!first || !again)
-    return withConflict({ outcome: 'failed', reason: 'the experiment did not run to the re-issue' });
-  if (!observed) {
-    const same = first.compared === again.compared;
-    return withConflict({
-      outcome: 'inconclusive',
-      reason: `no observer in the plan; the two answers were ${same ? 'identical' : 'different'}, which tells neither way (a replayed answer and an overwrite look alike; an answer may carry a timestamp)`,
-    });
-  }
+  if (!first || !again) return { outcome: 'failed', reason: 'the experiment did not run to the re-issue' };
+  const refused = again.status !== 'ok' ? `the re-issue ${again.why ?? again.status}` : undefined;
+  if (!observed) return unobserved(first, again, refused);
   const [before, afterCall, afterReissue] = ['observe-before', 'observe-after-call', 'observe-after-reissue'].map(
     (s) => calls.find((c) => c.step === s)?.compared,
   );
+  if (afterReissue === undefined)
+    return { outcome: 'failed', reason: 'the observer was not called after the re-issue' };
   if (afterReissue !== afterCall)
-    return withConflict({
+    return {
       outcome: 'repeated-effect',
-      reason: 'the observer changed again on the re-issue: the effect happened twice',
-    });
+      reason: `the observer changed again on the re-issue${refused ? `, though ${refused}` : ''}: the effect happened twice`,
+    };
   if (afterCall === before) {
-    return withConflict({
+    const why = refused ? `; ${refused}` : `; ${CALLED_TWICE}`;
+    return {
       outcome: 'inconclusive',
-      reason: 'the observer did not change on the first call either: it does not show this effect',
-    });
+      reason: `the observer did not change on the first call either: it does not show this effect${why}`,
+    };
   }
-  return withConflict({
+  if (refused)
+    return {
+      outcome: 'reissue-refused',
+      reason: `the observer changed on the call and not again, and ${refused}: the effect happened once, but a retrying client is told the call failed`,
+    };
+  return {
     outcome: 'retry-safe',
     reason: 'the observer changed on the call and not on the re-issue (deduplicated, or a true overwrite)',
-  });
+  };
+}
+
+/** No observer: the answers alone cannot tell an effect that repeated from one that did not. */
+function unobserved(first: SentCall, again: SentCall, refused: string | undefined): Verdict {
+  if (refused)
+    return {
+      outcome: 'inconclusive',
+      reason: `no observer in the plan; ${refused}, and without an observer that cannot tell a refused repeat from a failed one`,
+    };
+  const same = first.compared === again.compared;
+  return {
+    outcome: 'inconclusive',
+    reason: `no observer in the plan; the two answers were ${same ? 'identical' : 'different'}, which tells neither way (a replayed answer and an overwrite look alike; an answer may carry a timestamp); ${CALLED_TWICE}`,
+  };
 }
 
 /** The report's `tools[].probe` of one experiment, from what the connector sent and got. */

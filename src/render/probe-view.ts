@@ -6,10 +6,11 @@ import { createHash } from 'node:crypto';
 import type { Result, ReportingDescriptor } from 'sarif';
 import { mdText } from './markdown-text.js';
 import { experimentName, probesOf } from '../model/probe-cases.js';
-import { PROBE_OUTCOMES } from '../model/probe-outcomes.js';
+import { observerCalls, PROBE_CONFLICTS, PROBE_OUTCOMES } from '../model/probe-outcomes.js';
 import type { ProbeOutcome, ToolProbe } from '../model/probe-schema.js';
 import type { Report } from '../model/schema.js';
-import { msg, show } from './message.js';
+import { msg, rendered, show } from './message.js';
+import { noCommandLines, safeLines } from './terminal.js';
 import { plural } from '../model/verdicts.js';
 
 export interface ProbeRow {
@@ -29,32 +30,47 @@ export function probeRows(report: Report): ProbeRow[] {
   );
 }
 
-/** `3 retry-safe, 1 repeated-effect, 5 not probed`. */
+/** `3 retry-safe, 1 repeated-effect, 5 not-probed; 1 observer (12 calls)`. */
 export function probeSummaryText(report: Report): string | undefined {
   const s = report.summary.probe;
   if (!s) return undefined;
   const parts = (Object.keys(PROBE_OUTCOMES) as ProbeOutcome[])
-    .filter((o) => s[PROBE_OUTCOMES[o].field] > 0)
+    .filter((o) => (s[PROBE_OUTCOMES[o].field] ?? 0) > 0)
     .map((o) => `${s[PROBE_OUTCOMES[o].field]} ${o}`);
-  return parts.join(', ') || 'nothing probed';
+  const observers = s.observers ? `; ${plural(s.observers, 'observer')} (${plural(s.observerCalls ?? 0, 'call')})` : '';
+  return (parts.join(', ') || 'nothing probed') + observers;
 }
 
 const cost = (p: ToolProbe) => `${plural(p.evidence.requests, 'request')}, ${p.evidence.durationMs} ms`;
 
+/** The reason, a line each of its own lines (a server's multi-line error), escaped. */
+const reasonLines = (reason: string) => safeLines(reason, 400).map((l) => msg`      ${rendered(l)}`.text);
+
+function rowLines({ tool, probe: p }: ProbeRow): string[] {
+  const key = p.key === null ? 'no key' : msg`key ${show.name(p.key)}`;
+  const conflict = p.conflict ? `; conflict ${p.conflict}` : '';
+  return [
+    msg`  ${PROBE_OUTCOMES[p.outcome].mark} ${show.name(tool)}: ${p.outcome} (${key}${conflict}; ${cost(p)})`.text,
+    ...reasonLines(p.evidence.reason),
+    ...(p.conflict ? [`      conflict ${p.conflict}: ${PROBE_CONFLICTS[p.conflict]}`] : []),
+  ];
+}
+
+/** The tools called only as observers, with their calls: real calls too, so counted. */
+function observerLines(report: Report): string[] {
+  return report.servers.flatMap((s) =>
+    [...observerCalls(s.tools)]
+      .filter(([name]) => s.tools.some((t) => t.name === name && t.probe?.outcome === 'not-probed'))
+      .map(([name, n]) => msg`  · ${show.name(name)}: observer, called ${plural(n, 'time')}`.text),
+  );
+}
+
 export function probeTerminalLines(report: Report): string[] {
   const rows = probeRows(report);
   if (rows.length === 0 && !report.summary.probe) return [];
-  const lines = ['', `Probe: ${probeSummaryText(report)}`];
-  for (const r of rows) {
-    const p = r.probe;
-    const key = p.key === null ? 'no key' : msg`key ${show.name(p.key)}`;
-    const conflict = p.conflict ? `; conflict ${p.conflict}` : '';
-    lines.push(
-      msg`  ${PROBE_OUTCOMES[p.outcome].mark} ${show.name(r.tool)}: ${p.outcome} (${key}${conflict}; ${cost(p)})`.text,
-    );
-    lines.push(msg`      ${show.reason(p.evidence.reason)}`.text);
-  }
-  return lines.map((l) => l + '\n');
+  const lines = ['', `Probe: ${probeSummaryText(report)}`, ...rows.flatMap(rowLines), ...observerLines(report)];
+  // A continuation line of a server's error may start with `::` once the runner trims its indent.
+  return lines.map((l) => noCommandLines(l) + '\n');
 }
 
 export function probeMarkdown(report: Report): string[] {
@@ -73,7 +89,7 @@ export function probeMarkdown(report: Report): string[] {
         mdText(tool, 80),
         `${PROBE_OUTCOMES[p.outcome].mark} ${p.outcome}`,
         p.key === null ? '-' : mdText(p.key, 120),
-        p.conflict ?? '-',
+        p.conflict ? `${p.conflict}: ${PROBE_CONFLICTS[p.conflict]}` : '-',
         p.evidence.requests,
         p.evidence.durationMs,
         mdText(p.evidence.reason, 300),
@@ -87,6 +103,11 @@ const SARIF_OUTCOMES = {
   'repeated-effect': { level: 'error', title: 'A re-issued call repeated its effect (the lost-response experiment)' },
   failed: { level: 'warning', title: 'A call of the lost-response experiment failed' },
   inconclusive: { level: 'note', title: 'The lost-response experiment could not tell' },
+  // Last, so the rules before it keep their indexes.
+  'reissue-refused': {
+    level: 'warning',
+    title: 'A re-issued call was refused after its effect happened: the client is told a done call failed',
+  },
 } as const satisfies Partial<Record<ProbeOutcome, { level: Result.level; title: string }>>;
 
 const ruleId = (o: keyof typeof SARIF_OUTCOMES) => `probe-${o}`;

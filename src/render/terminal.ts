@@ -77,3 +77,14 @@ export const visibleText = visibleEscaper(' ');
 export function safeText(text: string, max = 200): string {
   return clip(visibleText(text), max);
 }
+
+/**
+ * A text of several lines (a server's error with its stack) as lines, each made visible and cut,
+ * instead of one line with `\u000a` in it: at most `maxLines`, the rest counted. Splitting on a
+ * plain character is linear.
+ */
+export function safeLines(text: string, max = 200, maxLines = 8): string[] {
+  const lines = text.split('\n').map((l) => (l.endsWith('\r') ? l.slice(0, -1) : l));
+  const kept = lines.slice(0, maxLines).map((l) => safeText(l, max));
+  return lines.length > maxLines ? [...kept, `(${lines.length - maxLines} more lines)`] : kept;
+}

@@ -40,7 +40,16 @@ const ARGUMENT_OUTCOMES = {
   get_counts: 'not-probed',
   delete_everything: 'not-probed',
 };
-const ARGUMENT_EFFECTS = { orders: 1, invoices: 2, sms: 2, statusWrites: 2, charges: 2, transfers: 0, failures: 1 };
+const ARGUMENT_EFFECTS = {
+  orders: 1,
+  invoices: 2,
+  sms: 2,
+  statusWrites: 2,
+  charges: 2,
+  transfers: 0,
+  failures: 1,
+  moves: 0,
+};
 
 /** PROTOCOL_KEYS=1: params.idempotencyKey honoured (charge_card) and ignored (transfer_funds). */
 const PROTOCOL_PLAN = file('protocol.json', {
@@ -146,10 +155,15 @@ describe.each(WHERE)('probe over $kind, $era era', (where) => {
     );
     expect(report!.summary.probe).toEqual({
       retrySafe: 2,
+      reissueRefused: 0,
       repeatedEffect: 2,
       inconclusive: 1,
       failed: 1,
-      notProbed: 8,
+      // The observers get_counts and get_status were called: counted apart, not as not-probed.
+      // 9: both branches' fixture tools are listed (read_file, write_file; list_files, move_file, move_file_rpc).
+      notProbed: 9,
+      observers: 2,
+      observerCalls: 13,
     });
     expect(run.stderr).toMatch(/^idemscan probe: will call create_order, .*their effects are real/m);
   });

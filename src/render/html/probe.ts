@@ -1,8 +1,16 @@
 /** The probe's outcomes on the HTML page (docs/PROBE.md): the same rows as the terminal and Markdown (probe-view.ts). */
-import { PROBE_OUTCOMES } from '../../model/probe-outcomes.js';
+import { PROBE_CONFLICTS, PROBE_OUTCOMES } from '../../model/probe-outcomes.js';
 import type { Report } from '../../model/schema.js';
 import { probeRows, probeSummaryText } from '../probe-view.js';
 import { text } from './escape.js';
+
+/** A server's multi-line error as lines (each escaped, at most 8), as the terminal shows it. */
+const reasonHtml = (reason: string) =>
+  reason
+    .split('\n')
+    .slice(0, 8)
+    .map((l) => text(l, 400))
+    .join('<br>');
 
 export function probeSection(report: Report): string {
   if (!report.summary.probe) return '';
@@ -10,7 +18,7 @@ export function probeSection(report: Report): string {
     .map(
       ({ tool, probe: p }) =>
         `<tr><td>${text(tool, 200)}</td><td>${PROBE_OUTCOMES[p.outcome].mark} ${text(p.outcome)}</td><td>${p.key === null ? '-' : `<code>${text(p.key, 200)}</code>`}</td>` +
-        `<td>${text(p.conflict ?? '-')}</td><td class="num">${p.evidence.requests}</td><td class="num">${p.evidence.durationMs}</td><td>${text(p.evidence.reason, 400)}</td></tr>`,
+        `<td>${p.conflict ? `${text(p.conflict)}: ${text(PROBE_CONFLICTS[p.conflict])}` : '-'}</td><td class="num">${p.evidence.requests}</td><td class="num">${p.evidence.durationMs}</td><td>${reasonHtml(p.evidence.reason)}</td></tr>`,
     )
     .join('');
   return (
