@@ -17,7 +17,7 @@ export { readPlan } from './probe/read-plan.js';
 
 export type ProbeOptions = Pick<
   ScanOptions,
-  'timeoutMs' | 'probeTimeoutMs' | 'sandbox' | 'trust' | 'cacheDir' | 'signal' | 'onProgress'
+  'timeoutMs' | 'probeTimeoutMs' | 'sandbox' | 'writable' | 'trust' | 'cacheDir' | 'signal' | 'onProgress'
 >;
 
 export interface ProbeResult {

@@ -1,0 +1,75 @@
+/**
+ * `--writable PATH` (docs/SANDBOX.md): what the user binds read-write into the sandbox, checked
+ * before anything starts, and the paths a server is given (its arguments, its env values) that the
+ * sandbox would not show. A test backend the sandbox hides is an error naming it, not a stand-in
+ * store the server quietly creates in its private /tmp.
+ */
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { HIDDEN, NAMED_ROOTS, safeRealpath, within } from './bwrap.js';
+import { homeDirs } from './homes.js';
+import { looksLikePath } from './resolution.js';
+import { cacheDirs } from './npm.js';
+
+/** Why `dir` cannot be bound read-write (binding it would undo the hiding), or undefined. */
+export function writableProblem(dir: string, cacheDir: string, home = process.env.HOME): string | undefined {
+  const real = safeRealpath(dir);
+  if (!real) return 'does not exist';
+  if (real === '/') return 'is the root directory: binding it read-write would undo the whole sandbox';
+  const realHome = home && path.isAbsolute(home) ? (safeRealpath(home) ?? path.resolve(home)) : undefined;
+  if (realHome && within(realHome, real))
+    return real === realHome
+      ? 'is HOME, which the sandbox hides (give a directory inside it)'
+      : 'holds HOME, which the sandbox hides (give a directory inside it)';
+  const roots = [...HIDDEN, ...homeDirs(undefined)].map((d) => safeRealpath(d) ?? d);
+  const root = roots.find((r) => r === real || within(r, real));
+  if (root) return `${root === real ? 'is' : 'holds'} ${root}, which the sandbox hides (give a directory inside it)`;
+  const cache = cacheDirs(cacheDir)
+    .map((d) => safeRealpath(d) ?? d)
+    .find((c) => within(real, c) || within(c, real));
+  if (cache) return `is or holds idemscan's cache (${cache}: other packages, OAuth tokens), which the sandbox hides`;
+  return undefined;
+}
+
+/** A path a server is given, and where: `argument 2`, `env MEMORY_FILE_PATH`. */
+export interface GivenPath {
+  path: string;
+  via: string;
+}
+
+/**
+ * What a server is given that names an existing file or directory the sandbox will not show: under
+ * a home, HOME, another hidden root or the cache, and not inside a `--writable` directory. An
+ * argument under /tmp or /var/tmp is bound back read-only (docs/SANDBOX.md), so only an env value
+ * is unbound there.
+ */
+export function unboundPaths(
+  given: { args: string[]; env: Record<string, string>; cwd?: string },
+  writable: string[],
+  cacheDir: string,
+  home = process.env.HOME,
+): GivenPath[] {
+  const cwd = given.cwd ?? process.cwd();
+  const named = [
+    ...given.args.map((arg, i) => ({ value: valueOf(arg), via: `argument ${i + 1}` })),
+    ...Object.entries(given.env).map(([name, value]) => ({ value, via: `env ${name}`, env: true })),
+  ];
+  const bound = writable.map((w) => safeRealpath(w) ?? path.resolve(w));
+  const hidden = [...HIDDEN, ...homeDirs(home), ...cacheDirs(cacheDir)].map((d) => safeRealpath(d) ?? path.resolve(d));
+  const shown = NAMED_ROOTS.map((d) => safeRealpath(d) ?? d);
+  const out: GivenPath[] = [];
+  for (const n of named) {
+    if (!looksLikePath(n.value)) continue;
+    const abs = path.resolve(cwd, n.value);
+    const real = existsSync(abs) ? safeRealpath(abs) : undefined;
+    if (!real || bound.some((b) => within(real, b))) continue;
+    const roots = hidden.filter((h) => within(real, h)).sort((a, b) => b.length - a.length);
+    if (roots.length === 0) continue;
+    const readOnly = !('env' in n) && shown.includes(roots[0]!) && roots.length === 1;
+    if (!readOnly) out.push({ path: abs, via: n.via });
+  }
+  return out;
+}
+
+/** `--flag=/x` names `/x`. */
+const valueOf = (arg: string) => (arg.startsWith('-') && arg.includes('=') ? arg.slice(arg.indexOf('=') + 1) : arg);
