@@ -5,7 +5,17 @@
  * argument or env value the sandbox hides stops the run before the server starts (scan: a warning);
  * and a server installed with `npm install --prefix DIR` resolves its dependencies.
  */
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -163,6 +173,49 @@ describe.skipIf(!hasBwrap)('a server run by path from an npm install --prefix la
         expect(byName.tmp!.tools.map((t) => t.name)).toEqual(['ping']);
         // HOME's own files are not bound with the node_modules below it.
         expect(byName.peek!.failure?.stderr).toContain('ENOENT');
+      } finally {
+        process.env.HOME = savedHome;
+      }
+    },
+  );
+});
+
+const venvWorks = hasBwrap && spawnSync('python3', ['-m', 'venv', '--help'], { stdio: 'ignore' }).status === 0;
+if (hasBwrap && !venvWorks)
+  console.warn('sandbox-writable.test.ts: the venv case skipped, python3 -m venv does not work here');
+
+describe.skipIf(!venvWorks)('a Python venv run by path', () => {
+  it(
+    'under HOME imports from its site-packages under --sandbox; HOME itself stays hidden',
+    { timeout: 60_000 },
+    async () => {
+      const home = mkdtempSync(path.join(dir, 'venv-home-'));
+      writeFileSync(path.join(home, '.env'), 'SECRET=1');
+      const venv = path.join(home, 'venv');
+      expect(spawnSync('python3', ['-m', 'venv', '--without-pip', venv]).status).toBe(0);
+      const lib = readdirSync(path.join(venv, 'lib')).find((n) => n.startsWith('python'))!;
+      const mod = path.join(venv, 'lib', lib, 'site-packages', 'probe_mod');
+      mkdirSync(mod, { recursive: true });
+      writeFileSync(path.join(mod, '__init__.py'), 'X = 41');
+      const code = `import sys, probe_mod; print("prefix", sys.prefix, probe_mod.X + 1, file=sys.stderr); open(${JSON.stringify(path.join(home, '.env'))})`;
+      const savedHome = process.env.HOME;
+      process.env.HOME = home;
+      try {
+        const report = await scan(
+          [
+            {
+              name: 'venv',
+              source: 'test',
+              transport: 'stdio',
+              command: path.join(venv, 'bin', 'python'),
+              args: ['-c', code],
+            },
+          ],
+          { sandbox: true, timeoutMs: 20_000, cacheDir: path.join(dir, 'venv-cache') },
+        );
+        const stderr = report.servers[0]!.failure?.stderr ?? '';
+        expect(stderr).toContain(`prefix ${venv} 42`);
+        expect(stderr).toContain('FileNotFoundError'); // ~/.env: not bound with the venv
       } finally {
         process.env.HOME = savedHome;
       }
