@@ -4,9 +4,9 @@
  * sandbox would not show. A test backend the sandbox hides is an error naming it, not a stand-in
  * store the server quietly creates in its private /tmp.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { HIDDEN, NAMED_ROOTS, safeRealpath, within } from './bwrap.js';
+import { HIDDEN, NAMED_ROOTS, onlyFilesIn, safeRealpath, within } from './bwrap.js';
 import { homeDirs } from './homes.js';
 import { looksLikePath } from './resolution.js';
 import { cacheDirs } from './npm.js';
@@ -28,6 +28,12 @@ export function writableProblem(dir: string, cacheDir: string, home = process.en
     .map((d) => safeRealpath(d) ?? d)
     .find((c) => within(real, c) || within(c, real));
   if (cache) return `is or holds idemscan's cache (${cache}: other packages, OAuth tokens), which the sandbox hides`;
+  // Under a hidden root, a socket would be reachable again (ssh-agent under /tmp): as for named paths.
+  const hidden = roots.some((r) => within(real, r));
+  if (hidden && statSync(real).isDirectory() && !onlyFilesIn(real))
+    return 'holds a Unix socket, FIFO or device (or more than 100,000 entries), which the sandbox keeps hidden under /tmp and the homes';
+  if (hidden && !statSync(real).isDirectory() && !statSync(real).isFile())
+    return 'is not a regular file or directory (a socket, FIFO or device stays hidden)';
   return undefined;
 }
 

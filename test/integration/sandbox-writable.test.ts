@@ -16,6 +16,8 @@ import {
   symlinkSync,
   writeFileSync,
 } from 'node:fs';
+import { once } from 'node:events';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -96,7 +98,12 @@ describe.skipIf(!hasBwrap)('--writable', () => {
     const cache = path.join(dir, 'refuse-cache');
     mkdirSync(cache);
     const env = { HOME: home, IDEMSCAN_CACHE: cache };
+    // A directory under /tmp that holds a listening socket (an ssh-agent's): binding it would reach the socket.
+    const agent = mkdtempSync(path.join(dir, 'agent-'));
+    const listener = net.createServer().listen(path.join(agent, 'agent.sock'));
+    await once(listener, 'listening');
     const cases: [string[], string][] = [
+      [['--sandbox', '--writable', agent], 'holds a Unix socket'],
       [['--sandbox', '--writable', '/'], 'is the root directory'],
       [['--sandbox', '--writable', home], 'is HOME, which the sandbox hides'],
       [['--sandbox', '--writable', dir], 'holds HOME, which the sandbox hides'],
@@ -112,6 +119,7 @@ describe.skipIf(!hasBwrap)('--writable', () => {
       expect(run.stderr).toContain(words);
       expect(run.stderr).toContain('--writable');
     }
+    listener.close();
   });
 });
 
