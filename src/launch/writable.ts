@@ -8,7 +8,7 @@ import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { HIDDEN, NAMED_ROOTS, onlyFilesIn, safeRealpath, within } from './bwrap.js';
 import { homeDirs } from './homes.js';
-import { looksLikePath } from './resolution.js';
+import { argPaths, looksLikePath, resolutionPaths } from './resolution.js';
 import { cacheDirs } from './npm.js';
 
 /** Why `dir` cannot be bound read-write (binding it would undo the hiding), or undefined. */
@@ -60,8 +60,10 @@ export function unboundPaths(
     ...given.args.map((arg, i) => ({ value: valueOf(arg), via: `argument ${i + 1}` })),
     ...Object.entries(given.env).map(([name, value]) => ({ value, via: `env ${name}`, env: true })),
   ];
-  const bound = writable.map((w) => safeRealpath(w) ?? path.resolve(w));
   const hidden = [...HIDDEN, ...homeDirs(home), ...cacheDirs(cacheDir)].map((d) => safeRealpath(d) ?? path.resolve(d));
+  // A script installed in a node_modules under a home is shown with the node_modules above it (resolution.ts).
+  const resolved = resolutionPaths(argPaths(given.args, cwd), hidden, home);
+  const bound = [...writable.map((w) => safeRealpath(w) ?? path.resolve(w)), ...resolved];
   const shown = NAMED_ROOTS.map((d) => safeRealpath(d) ?? d);
   const out: GivenPath[] = [];
   for (const n of named) {
