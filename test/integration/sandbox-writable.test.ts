@@ -181,6 +181,10 @@ describe.skipIf(!hasBwrap)('a server run by path from an npm install --prefix la
         expect(byName.tmp!.tools.map((t) => t.name)).toEqual(['ping']);
         // HOME's own files are not bound with the node_modules below it.
         expect(byName.peek!.failure?.stderr).toContain('ENOENT');
+        // audit's check of what the user typed knows the script is shown: no refusal.
+        const env = { HOME: home, IDEMSCAN_CACHE: path.join(dir, 'prefix-cache') };
+        const audited = await idemscan(['audit', '--sandbox', '--', process.execPath, inHome], { env });
+        expect(audited.exitCode, audited.stderr).toBe(0);
       } finally {
         process.env.HOME = savedHome;
       }
