@@ -17,7 +17,7 @@ export { readPlan } from './probe/read-plan.js';
 
 export type ProbeOptions = Pick<
   ScanOptions,
-  'timeoutMs' | 'probeTimeoutMs' | 'sandbox' | 'trust' | 'cacheDir' | 'signal' | 'onProgress'
+  'timeoutMs' | 'probeTimeoutMs' | 'sandbox' | 'writable' | 'trust' | 'cacheDir' | 'signal' | 'onProgress'
 > & {
   /** What the plan is called in a PlanError (its file): a plan that does not match the server names it and the field. */
   planFile?: string;

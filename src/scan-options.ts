@@ -31,6 +31,8 @@ export interface ScanOptions {
   cacheDir?: string;
   /** Run stdio servers in bubblewrap (or, without it, a loopback-only network namespace). */
   sandbox?: boolean;
+  /** `--writable`: directories bound read-write into bubblewrap, the user's explicit choice (docs/SANDBOX.md). */
+  writable?: string[];
   /**
    * Server names whose hints the user trusts (as `trusted: true` on a Target): a target's name, in
    * any case; with `trustServerInfo`, also the name the server gives itself (serverInfo.name).

@@ -46,6 +46,7 @@ async function scanServer(
   const planned = await planLaunch(target, {
     cacheDir: opts.cacheDir,
     sandbox: !!opts.sandbox,
+    writable: opts.writable,
     installErrors: opts.installErrors,
     redactArgs: (args) => redact.args(args),
   });
@@ -58,7 +59,7 @@ async function scanServer(
       trusted,
     });
   const launch: Launch = planned.plan;
-  const { resolved, sandbox } = planned.plan;
+  const { resolved, sandbox, writable } = planned.plan;
   const packaged = planned.plan;
   const saved = target.transport === 'static';
   const visit = opts.visit ?? observeOnly;
@@ -73,7 +74,13 @@ async function scanServer(
       );
   const described = describeTarget(target, resolved, redact);
   const fakeEnv = [...(described.fakeEnv ?? []), ...(packaged.fakeEnv ?? [])];
-  const target_ = { ...described, sandbox, digest: packaged.digest, fakeEnv: fakeEnv.length ? fakeEnv : undefined };
+  const target_ = {
+    ...described,
+    sandbox,
+    writable,
+    digest: packaged.digest,
+    fakeEnv: fakeEnv.length ? fakeEnv : undefined,
+  };
   const { durationMs } = obs;
   // Stopped while this server was listed or closed: it is left out of the report, so classifying
   // it would only delay the stop.

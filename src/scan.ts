@@ -107,6 +107,7 @@ export async function scanInto(
       probeTimeoutMs: connect.probeTimeoutMs,
       maxPages: connect.maxPages,
       sandbox: options.sandbox ?? false,
+      ...(options.writable?.length ? { writable: options.writable } : {}),
       trust: options.trust ?? [],
       ...(options.signal?.aborted ? { interrupted: true, scanned: sink.size, targets: listed.length } : {}),
       ...(options.profiles?.length ? { profiles: await profileUses(options.profiles) } : {}),

@@ -12,6 +12,7 @@ import type { Target } from '../targets/types.js';
 import { auditTarget, type ServerFlags } from './audit-target.js';
 import { readProbePlan, type ProbeRunSettings } from './probe-run.js';
 import { checkReportFiles } from './write-reports.js';
+import { checkWritable, refuseUnbound } from './writable.js';
 
 export type { Target };
 
@@ -43,6 +44,7 @@ export interface ProbeFlags extends ServerFlags {
   timeout?: number;
   probeTimeout?: number;
   sandbox?: boolean;
+  writable?: string[];
   trust?: string[];
   cacheDir?: string;
 }
@@ -67,6 +69,8 @@ export async function probeInputs(words: string[], flags: ProbeFlags): Promise<P
     );
   const gates: ReadonlySet<ProbeOutcome> = parseGates(flags.failOn);
   const target = auditTarget(words, flags);
+  const writable = checkWritable(flags);
+  refuseUnbound(target, writable, flags);
   const plan = await readProbePlan(flags.plan);
   const files = { out: flags.out, formats: flags.format, json: flags.json };
   await checkReportFiles(files);
@@ -74,6 +78,7 @@ export async function probeInputs(words: string[], flags: ProbeFlags): Promise<P
     timeoutMs: flags.timeout,
     probeTimeoutMs: flags.probeTimeout,
     sandbox: flags.sandbox,
+    writable,
     trust: flags.trust,
     cacheDir: flags.cacheDir,
     planFile: flags.plan,

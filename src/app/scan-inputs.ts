@@ -21,6 +21,7 @@ import { loadTargets } from './load-targets.js';
 import { oauthScanOptions, type OAuthFlags } from './oauth-options.js';
 import type { Say } from './say.js';
 import { checkScan, type ScanRunSettings } from './scan-run.js';
+import { checkWritable, refuseUnbound, unboundWarnings } from './writable.js';
 
 export type { ProgressEvent } from '../scan.js';
 export type { Target };
@@ -46,6 +47,7 @@ export interface ScanInputFlags extends OAuthFlags, LockSettings {
   sarifUri?: string[];
   suppress?: string;
   sandbox?: boolean;
+  writable?: string[];
   install?: boolean;
   cacheDir?: string;
   allowSdist?: boolean;
@@ -79,7 +81,8 @@ export async function checkFlags(flags: ScanInputFlags) {
     ? (await import('./sarif-uri.js')).parseSarifUris(flags.sarifUri)
     : undefined;
   const suppress = await (await import('./suppress-file.js')).loadSuppress(flags.suppress); // and suppression entries without a reason
-  return { profiles, failOn, sarifUris, suppress };
+  const writable = checkWritable(flags); // --writable without --sandbox, or a path that would undo the hiding
+  return { profiles, failOn, sarifUris, suppress, writable };
 }
 
 export type CheckedFlags = Awaited<ReturnType<typeof checkFlags>>;
@@ -128,6 +131,7 @@ export async function scanTargets(files: string[], flags: ScanInputFlags, say: S
     say.tell(msg`skipped ${show.name(s.name)} (${show.path(s.source)}): ${show.reason(s.reason)}`);
   // A shard may be empty (more shards than servers): that is an empty report, not an error.
   const targets = shard ? selectShard(loaded.targets, shard) : loaded.targets;
+  for (const line of unboundWarnings(targets, checked.writable, flags)) say.warn(line);
   return { checked, targets, skipped: loaded.skipped, shard };
 }
 
@@ -175,6 +179,8 @@ export async function runSettings(
   const baseline = await checkScan(files, { ...flags, drift: checked.failOn?.drift }, manyInMemory);
   const oauth = oauthScanOptions(flags, kind.named, signIn); // and a --client-secret-env variable that is not set
   const { suppress, failOn, sarifUris } = checked;
+  // What the user typed for audit: a path the sandbox hides is an error before the server starts.
+  if (kind.writer === 'audit') for (const t of targets) refuseUnbound(t, checked.writable, flags);
   const saveTools = kind.saveTools === undefined ? undefined : await toolsSaver(kind.saveTools, targets);
   return {
     targets,
@@ -212,6 +218,7 @@ function scanOptions(flags: ScanInputFlags, checked: CheckedFlags, kind: RunKind
     trustServerInfo: kind.nameFromServerInfo,
     profiles: checked.profiles,
     sandbox: flags.sandbox,
+    writable: checked.writable,
     install: flags.install,
     cacheDir: flags.cacheDir,
     allowSdist: flags.allowSdist,

@@ -58,7 +58,8 @@ async function showResult(result: ScanResult, flags: ScanFlags, view: 'table' | 
     reportFile: reportFileOf(flags),
   });
   const sandboxed = result.report.head.options.sandbox === true;
-  for (const line of sandboxLines(result.sandbox, sandboxed, process.getuid?.() === 0)) say.note(line);
+  const { writable } = result.report.head.options;
+  for (const line of sandboxLines(result.sandbox, sandboxed, process.getuid?.() === 0, writable)) say.note(line);
 }
 
 /** What the run says, on stderr through say.ts; `--json -` on stdout; the progress line gone once the scan is. */

@@ -64,6 +64,11 @@ const sandbox = () =>
     '--sandbox',
     'run stdio servers under bubblewrap: no network, no home directories, read-only system (network namespace only, without bwrap; docs/SANDBOX.md)',
   );
+const writable = () =>
+  repeatable(
+    '--writable <path>',
+    'with --sandbox: bind this existing directory or file read-write inside the sandbox (a test backend; never HOME, a parent of it or a hidden root; docs/SANDBOX.md)',
+  );
 const concurrency = (what: string) => intOption('--concurrency <n>', what, DEFAULTS.concurrency);
 /** Probe bounds each call by `--timeout` too, and says so. */
 const timeout = (what = 'bound on each server, from start to last page') =>
@@ -120,6 +125,7 @@ const scanOptions = <O extends OptionValues>(cmd: Command<[], O>) =>
     .addOption(rulesBaseUrl())
     .addOption(sarifUri())
     .addOption(sandbox())
+    .addOption(writable())
     .option('--no-install', 'do not install missing pinned packages (npm, PyPI, .mcpb, OCI)')
     .addOption(cacheDir())
     .addOption(allowSdist())
@@ -223,6 +229,7 @@ export const probeFlags = (cmd: Command) =>
     "the server's own name",
   )
     .addOption(sandbox())
+    .addOption(writable())
     .addOption(cacheDir())
     .addOption(quiet('no tool view; the line saying what will be called is printed anyway'));
 

@@ -11,11 +11,11 @@ import { isFile } from '../targets/file-kind.js';
 /** Homes hold keys and tokens; /run and the temp dirs hold sockets (ssh-agent, Docker, D-Bus),
  * which a read-only mount does not stop anyone connecting to; /mnt and /media hold mounted disks
  * (a Windows drive under WSL). Each becomes an empty tmpfs: /tmp and HOME are then scratch space. */
-const HIDDEN = ['/home', '/root', '/run', '/tmp', '/var/tmp', '/mnt', '/media'];
+export const HIDDEN = ['/home', '/root', '/run', '/tmp', '/var/tmp', '/mnt', '/media'];
 
 /** The hidden roots under which a path a target names may be bound back (a checkout under /tmp);
  * under the others (homes, /run, /mnt, /media, the cache dirs) nothing a target names is. */
-const NAMED_ROOTS = ['/tmp', '/var/tmp'];
+export const NAMED_ROOTS = ['/tmp', '/var/tmp'];
 
 /** Entries a named directory's walk looks at before it gives up and binds nothing. */
 const WALK_LIMIT = 100_000;
@@ -182,7 +182,7 @@ const WALK_MEMO_MS = 10_000;
 
 /** `dir` holds only regular files, directories and symlinks (which resolve inside the sandbox, not
  * on the host), at any depth, within WALK_LIMIT entries, and all of it can be listed. */
-function onlyFilesIn(dir: string): boolean {
+export function onlyFilesIn(dir: string): boolean {
   const memo = walked.get(dir);
   if (memo && performance.now() - memo.at < WALK_MEMO_MS) return memo.clean;
   const clean = walk(dir);

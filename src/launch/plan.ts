@@ -29,6 +29,8 @@ interface PlanShared {
   digest?: string;
   /** Names the package's launch gave fake values (a bundle's `user_config`), added to the target's. */
   fakeEnv?: string[];
+  /** `--writable`: the directories bound read-write into bubblewrap (the report's `target.writable`). */
+  writable?: string[];
   /** Run once the server has closed (a container's env file). */
   cleanup?: () => Promise<void>;
 }
@@ -75,6 +77,8 @@ export interface PlanContext {
   cacheDir: string;
   /** `--sandbox`: bubblewrap, or a network namespace without it. */
   sandbox: boolean;
+  /** `--writable`: directories the user binds read-write into the sandbox (checked by the caller). */
+  writable?: string[];
   /** Why a package cannot run, by spec (resolution, checks and installs that failed: prepare.ts). */
   installErrors: ReadonlyMap<string, string>;
   /** The server's redaction of its arguments, for `resolved` (launch/ does not import redact/). */
@@ -138,7 +142,11 @@ function containStdio(
   };
   // A container is contained by its engine; bubblewrap would hide the engine's socket.
   const container = !!ready?.container;
-  const contained = contain({ command, args, cwd: target.cwd, env }, { sandbox: ctx.sandbox && !container, ...own });
+  const writable = ctx.sandbox && !container ? (ctx.writable ?? []) : [];
+  const contained = contain(
+    { command, args, cwd: target.cwd, env },
+    { sandbox: ctx.sandbox && !container, ...own, writable },
+  );
   return {
     transport: 'stdio',
     command: contained.command,
@@ -147,6 +155,7 @@ function containStdio(
     spawnEnv: contained.env,
     cwd: contained.cwd,
     sandbox: container ? 'container' : contained.sandbox,
+    writable: contained.sandbox === 'bubblewrap' && writable.length > 0 ? writable : undefined,
     resolved: ready?.resolved,
     digest: ready?.digest,
     fakeEnv: ready?.fakeEnv,

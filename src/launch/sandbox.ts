@@ -21,10 +21,11 @@
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { bwrapArgs, safeRealpath, SCRATCH_BYTES, within, type BwrapPlan } from './bwrap.js';
+import { bwrapArgs, HIDDEN, safeRealpath, SCRATCH_BYTES, within, type BwrapPlan } from './bwrap.js';
 import { isDirectory } from '../targets/file-kind.js';
 import { findExecutable, hostProgram } from './executables.js';
 import { homeDirs } from './homes.js';
+import { argPaths, resolutionPaths } from './resolution.js';
 import { carriedAssignments, carrierEnv, getDefaultEnvironment, serverEnv } from './server-env.js';
 
 export type SandboxMode = 'bubblewrap' | 'netns' | 'none' | 'none-host-proc';
@@ -261,14 +262,19 @@ function bubblewrapPlan(launch: Launch, programs: string[], opts: ContainOptions
   // A cache dir that is not there yet cannot be hidden; one created during the scan could be read.
   for (const dir of hide) if (!safeRealpath(dir) && !homes.some((h) => within(dir, h))) tryMkdir(dir);
   // What the server's own entry holds is bound with the entry.
-  const named = [...argPaths(launch.args, cwd), cwd].filter((p) => !own.some((o) => within(realOf(p), o)));
+  const given = argPaths(launch.args, cwd);
+  const named = [...given, cwd].filter((p) => !own.some((o) => within(realOf(p), o)));
+  // A script installed by path (`npm install --prefix DIR`) resolves its imports in the node_modules above it.
+  const resolution = resolutionPaths([programs[0]!, ...given], [...homes, ...HIDDEN, ...hide].map(realOf), home);
   const hiddenCache = (p: string) =>
     hide.map(realOf).some((d) => within(realOf(p), d)) && !own.some((o) => within(realOf(p), o));
   return {
     home,
     homes: homes.filter((h) => h !== '/home' && h !== '/root' && h !== home),
     hide,
-    readable: [...new Set(programs.flatMap(commandPaths))].filter((p) => !hiddenCache(p)).concat(opts.readable ?? []),
+    readable: [...new Set([...programs.flatMap(commandPaths), ...resolution])]
+      .filter((p) => !hiddenCache(p))
+      .concat(opts.readable ?? []),
     named: named.filter((p) => !isGuarded(p)),
     writable: opts.writable ?? [],
     placeholders: named.filter((p) => isGuarded(p) && isDirectory(p)),
@@ -283,18 +289,4 @@ function tryMkdir(dir: string): void {
   } catch {
     // Not ours to create: nothing is in it to hide.
   }
-}
-
-/** Arguments that name existing paths (`/x`, `./x`, `--flag=/x`), resolved against cwd. */
-function argPaths(args: string[], cwd: string): string[] {
-  return args
-    .map((arg) => (arg.startsWith('-') && arg.includes('=') ? arg.slice(arg.indexOf('=') + 1) : arg))
-    .filter(
-      (arg) =>
-        arg.length > 0 &&
-        arg.length < 4096 &&
-        !arg.includes('\0') &&
-        (path.isAbsolute(arg) || arg.startsWith('.') || arg.includes('/')),
-    )
-    .map((arg) => path.resolve(cwd, arg));
 }

@@ -143,6 +143,8 @@ export const TargetInfo = z.object({
    * /proc entries), container for an OCI image (the engine contains it: no network, no
    * capabilities, read-only). Absent for HTTP servers. */
   sandbox: z.enum(['bubblewrap', 'netns', 'none', 'none-host-proc', 'container']).optional(),
+  /** `--writable`: the directories bound read-write into bubblewrap (the user's choice), real paths. */
+  writable: z.array(z.string()).optional(),
 });
 
 export const ProtocolInfo = z.object({
@@ -305,6 +307,8 @@ export const ReportOptions = loose({
   probeTimeoutMs: z.number().optional(),
   maxPages: z.number().optional(),
   sandbox: z.boolean().optional(),
+  /** `--writable`: the directories bound read-write into the sandbox. */
+  writable: z.array(z.string()).optional(),
   /** `--trust`: the server names whose hints are trusted. */
   trust: z.array(z.string()).optional(),
   /** Ended by a signal: `scanned` of `targets` servers were. */

@@ -16,9 +16,33 @@ export const METHOD_POINTS: readonly string[] = [
 const PROBE_POINT =
   'What is read: what the server declares when its tools are listed (`tools/list`), and, for the tools of the probe plan only, what the lost-response experiment observed: each was called (`tools/call`), its answer treated as lost, and the call re-issued with the same key (docs/PROBE.md). Every other tool was never called.';
 
-/** The points for this report: a probe report says which tools were called. */
-export function methodPoints(report: { summary: { probe?: unknown } }): readonly string[] {
-  return report.summary.probe ? [PROBE_POINT, ...METHOD_POINTS.slice(1)] : METHOD_POINTS;
+/** The points for this report: a probe report says which tools were called; `--writable` what the sandbox let the servers change. */
+export function methodPoints(report: {
+  summary: { probe?: unknown };
+  options?: { writable?: readonly string[] };
+}): readonly string[] {
+  const points = report.summary.probe ? [PROBE_POINT, ...METHOD_POINTS.slice(1)] : METHOD_POINTS;
+  const writable = report.options?.writable ?? [];
+  return writable.length > 0 ? [...points, writablePoint(writable)] : points;
+}
+
+/** At most this many `--writable` paths are named, each cut to PATH_CHARS. */
+const NAMED_PATHS = 10;
+const PATH_CHARS = 200;
+
+/**
+ * A saved report is untrusted: each path becomes one code span (no backtick, no control character
+ * or line break), cut, so neither reporter's markup can be steered by it.
+ */
+function writablePoint(paths: readonly string[]): string {
+  const clean = (p: string) =>
+    [...String(p)]
+      .filter((c) => c !== '`' && c.charCodeAt(0) >= 0x20 && c.charCodeAt(0) !== 0x7f)
+      .slice(0, PATH_CHARS)
+      .join('');
+  const named = paths.slice(0, NAMED_PATHS).map((p) => `\`${clean(p)}\``);
+  const more = paths.length > NAMED_PATHS ? ` and ${paths.length - NAMED_PATHS} more` : '';
+  return `Under \`--sandbox\`, the servers could write to ${named.join(', ')}${more} (\`--writable\`, the user's choice: a test backend); everything else outside their scratch space was read-only or hidden.`;
 }
 
 /** Where docs/METHODOLOGY.md is when there is no page to link: in the package, and in any clone. */

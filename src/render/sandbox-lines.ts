@@ -24,6 +24,7 @@ export function sandboxLines(
   counts: ReadonlyMap<string, number>,
   sandboxed: boolean | undefined,
   asRoot: boolean,
+  writable: readonly string[] = [],
 ): Shown[] {
   if (counts.size === 0) return [];
   const servers = (n: number) => `${n} stdio server${n === 1 ? '' : 's'}`;
@@ -33,6 +34,14 @@ export function sandboxLines(
   const lines = [
     only ? msg`sandbox for ${servers(only[1])}: ${words(only[0])}` : msg`sandbox: ${joinShown(each, '; ')}`,
   ];
+  // The user's explicit choice, said beside the containment it opens.
+  if (writable.length > 0)
+    lines.push(
+      msg`writable inside the sandbox (--writable): ${joinShown(
+        writable.map((w) => msg`${show.path(w)}`),
+        ', ',
+      )}`,
+    );
   if (asRoot) {
     lines.push(
       sandboxed === true

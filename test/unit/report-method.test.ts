@@ -115,3 +115,26 @@ describe('what to do with unprotected tools', () => {
     expect(retryAdvice(countVerdicts([{ verdict: 'keyed' }, { verdict: 'read-only' }]))).toBeUndefined();
   });
 });
+
+describe('method and limits under --writable', () => {
+  const writable = reportOf([okServer('memory', [{ name: 'create' }])], {
+    options: { sandbox: true, writable: ['/srv/scratch', '/srv/`<img src=x onerror=alert(1)>`\n- injected'] },
+  });
+
+  it('Markdown and HTML name the paths the servers could write, each in one code span, their markup inert', () => {
+    const md = markdownReporter.render(writable);
+    const section = md.slice(md.indexOf('## Method and limits'), md.indexOf('## Servers'));
+    expect(section).toContain(
+      'the servers could write to `/srv/scratch`, `/srv/<img src=x onerror=alert(1)>- injected`',
+    );
+    expect(section).not.toContain('\n- injected');
+    const html = renderPage(writable);
+    expect(html).toContain('<code>/srv/scratch</code>');
+    expect(html).toContain('<code>/srv/&lt;img src=x onerror=alert(1)&gt;- injected</code>');
+    expect(html).not.toContain('<img src=x');
+  });
+
+  it('says nothing of it without --writable', () => {
+    expect(markdownReporter.render(report)).not.toContain('--writable');
+  });
+});

@@ -17,7 +17,10 @@ const streamed = (...args: Parameters<typeof reportOf>) => reportOf(...args);
 const printed = async (report: ReturnType<typeof reportOf>, asRoot: boolean) => {
   const { servers, summary: _summary, ...head } = report;
   const { sandbox, stream } = await postProcess(head, () => servers, {});
-  return sandboxLines(sandbox, stream.head.options.sandbox === true, asRoot).map((l) => `idemscan: ${l.text}\n`);
+  const { writable } = stream.head.options;
+  return sandboxLines(sandbox, stream.head.options.sandbox === true, asRoot, writable).map(
+    (l) => `idemscan: ${l.text}\n`,
+  );
 };
 
 describe('sandboxLines', async () => {
@@ -52,5 +55,13 @@ describe('sandboxLines', async () => {
     expect((await printed(streamed([server('a', 'bubblewrap')], { options: { sandbox: true } }), true))[1]).toBe(
       'idemscan: running as root: the sandbox is the only protection between the servers and this machine\n',
     );
+  });
+
+  it('--writable: the paths the servers could write, escaped, after the sandbox line', async () => {
+    const options = { sandbox: true, writable: ['/srv/scratch', '/srv/\u001b[31mred'] };
+    expect(await printed(streamed([server('a', 'bubblewrap')], { options }), false)).toEqual([
+      'idemscan: sandbox for 1 stdio server: bubblewrap (no network, no home directories, read-only system)\n',
+      'idemscan: writable inside the sandbox (--writable): /srv/scratch, /srv/\\u001b[31mred\n',
+    ]);
   });
 });

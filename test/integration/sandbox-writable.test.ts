@@ -1,0 +1,236 @@
+/**
+ * `--writable PATH` and the paths a sandboxed server is given (issue 29, docs/SANDBOX.md), through
+ * the built CLI against real servers under bubblewrap: a directory the user binds is written for
+ * real (the file is read outside afterwards); what would undo the hiding is refused; a path
+ * argument or env value the sandbox hides stops the run before the server starts (scan: a warning);
+ * and a server installed with `npm install --prefix DIR` resolves its dependencies.
+ */
+import { spawnSync } from 'node:child_process';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import { once } from 'node:events';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { FIXTURES } from '../fixtures/index.js';
+import { idemscan } from '../helpers/cli.js';
+import { sandboxPrefix } from '../../src/launch/sandbox.js';
+import { scan } from '../../src/scan.js';
+import { Report } from '../../src/model/schema.js';
+
+const hasBwrap = sandboxPrefix()?.[0] === 'bwrap';
+if (!hasBwrap) console.warn('sandbox-writable.test.ts: skipped, bubblewrap (bwrap) does not work on this machine');
+
+const dir = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'idemscan-writable-')));
+const PLAN = path.join(dir, 'plan.json');
+writeFileSync(
+  PLAN,
+  JSON.stringify({ tools: { create_order: { arguments: { item: 'a' }, observe: { tool: 'get_counts' } } } }),
+);
+const probe = (extra: string[], target = ['--', process.execPath, FIXTURES.probeStdio], env?: Record<string, string>) =>
+  idemscan(['probe', '--plan', PLAN, ...extra, ...target], env && { env });
+
+describe.skipIf(!hasBwrap)('--writable', () => {
+  it(
+    'a directory the user binds is written by the sandboxed server, and the report names it',
+    { timeout: 60_000 },
+    async () => {
+      const backend = mkdtempSync(path.join(dir, 'backend-'));
+      const effects = path.join(backend, 'effects.json');
+      const json = path.join(dir, 'report.json');
+      const run = await probe(['--sandbox', '--writable', backend, '--env', `EFFECTS_FILE=${effects}`, '--json', json]);
+      expect(run.exitCode, run.stderr).toBe(0);
+      // The server's own count, written inside the sandbox, read here outside it.
+      expect(JSON.parse(readFileSync(effects, 'utf8'))).toMatchObject({ orders: 1 });
+      const report = Report.parse(JSON.parse(readFileSync(json, 'utf8')));
+      expect(report.servers[0]!.target).toMatchObject({ sandbox: 'bubblewrap', writable: [backend] });
+      expect(report.options.writable).toEqual([backend]);
+    },
+  );
+
+  it('without --writable the same file is refused before the server starts, naming the variable and the flag', async () => {
+    const backend = mkdtempSync(path.join(dir, 'unbound-'));
+    const store = path.join(backend, 'memory.json');
+    writeFileSync(store, '{}');
+    const calls = path.join(dir, 'unbound-calls.log');
+    const run = await probe(['--sandbox', '--env', `MEMORY_FILE_PATH=${store}`, '--env', `CALLS_LOG=${calls}`]);
+    expect(run.exitCode).toBe(2);
+    expect(run.stderr).toContain(`env MEMORY_FILE_PATH names ${store}, which the sandbox hides`);
+    expect(run.stderr).toContain('--writable');
+    expect(existsSync(calls)).toBe(false); // nothing was started, let alone called
+    expect(readFileSync(store, 'utf8')).toBe('{}');
+  });
+
+  it('an argument under HOME is refused for audit and probe, a warning for scan', { timeout: 60_000 }, async () => {
+    const home = mkdtempSync(path.join(dir, 'home-'));
+    mkdirSync(path.join(home, 'data'));
+    const db = path.join(home, 'data', 'data.db');
+    writeFileSync(db, '');
+    const env = { HOME: home, IDEMSCAN_CACHE: path.join(dir, 'cache') };
+    const target = ['--', process.execPath, FIXTURES.probeStdio, db];
+    const audited = await idemscan(['audit', '--sandbox', ...target], { env });
+    expect(audited.exitCode).toBe(2);
+    expect(audited.stderr).toContain(`argument 2 names ${db}, which the sandbox hides`);
+    expect((await probe(['--sandbox'], target, env)).stderr).toContain(`argument 2 names ${db}`);
+    // With the directory bound, the same command runs.
+    expect(
+      (await idemscan(['audit', '--sandbox', '--writable', path.join(home, 'data'), ...target], { env })).exitCode,
+    ).toBe(0);
+    const list = path.join(dir, 'list.json');
+    const entry = { command: process.execPath, args: [FIXTURES.probeStdio, db] };
+    writeFileSync(list, JSON.stringify({ mcpServers: { backend: entry } }));
+    const scanned = await idemscan(['scan', '--sandbox', list, '--json', path.join(dir, 'scan.json')], { env });
+    expect(scanned.exitCode, scanned.stderr).toBe(0);
+    expect(scanned.stderr).toContain(`backend: argument 2 names ${db}, which the sandbox hides`);
+  });
+
+  it('refuses /, HOME, a parent of HOME, a hidden root, the cache, a missing path, and --writable without --sandbox', async () => {
+    const home = mkdtempSync(path.join(dir, 'refuse-home-'));
+    const cache = path.join(dir, 'refuse-cache');
+    mkdirSync(cache);
+    const env = { HOME: home, IDEMSCAN_CACHE: cache };
+    // A directory under /tmp that holds a listening socket (an ssh-agent's): binding it would reach the socket.
+    const agent = mkdtempSync(path.join(dir, 'agent-'));
+    const listener = net.createServer().listen(path.join(agent, 'agent.sock'));
+    await once(listener, 'listening');
+    const cases: [string[], string][] = [
+      [['--sandbox', '--writable', agent], 'holds a Unix socket'],
+      [['--sandbox', '--writable', '/'], 'is the root directory'],
+      [['--sandbox', '--writable', home], 'is HOME, which the sandbox hides'],
+      [['--sandbox', '--writable', dir], 'holds HOME, which the sandbox hides'],
+      [['--sandbox', '--writable', '/var/tmp'], 'is /var/tmp, which the sandbox hides'],
+      [['--sandbox', '--writable', '/run'], 'is /run, which the sandbox hides'],
+      [['--sandbox', '--writable', cache], "idemscan's cache"],
+      [['--sandbox', '--writable', path.join(dir, 'absent')], 'does not exist'],
+      [['--writable', home], 'give --sandbox too'],
+    ];
+    for (const [flags, words] of cases) {
+      const run = await probe(flags, ['--', process.execPath, FIXTURES.probeStdio], env);
+      expect(run.exitCode, flags.join(' ')).toBe(2);
+      expect(run.stderr).toContain(words);
+      expect(run.stderr).toContain('--writable');
+    }
+    listener.close();
+  });
+});
+
+/** A server package with a dependency, as `npm install --prefix DIR` lays it out (the SDK linked in). */
+function prefixLayout(prefix: string): string {
+  const modules = path.join(prefix, 'node_modules');
+  const pkg = path.join(modules, 'fx-server');
+  mkdirSync(path.join(pkg, 'dist'), { recursive: true });
+  mkdirSync(path.join(modules, '@modelcontextprotocol'));
+  const real = (name: string) => realpathSync(path.join(process.cwd(), 'node_modules', name));
+  symlinkSync(real('@modelcontextprotocol/sdk'), path.join(modules, '@modelcontextprotocol', 'sdk'));
+  symlinkSync(real('zod'), path.join(modules, 'zod'));
+  writeFileSync(
+    path.join(pkg, 'package.json'),
+    JSON.stringify({ name: 'fx-server', version: '1.0.0', type: 'module' }),
+  );
+  writeFileSync(
+    path.join(pkg, 'dist', 'index.js'),
+    [
+      "import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';",
+      "import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';",
+      "const server = new McpServer({ name: 'fx', version: '1.0.0' });",
+      "server.registerTool('ping', { description: 'Ping.', annotations: { readOnlyHint: true } }, async () => ({ content: [{ type: 'text', text: 'pong' }] }));",
+      'await server.connect(new StdioServerTransport());',
+    ].join('\n'),
+  );
+  return path.join(pkg, 'dist', 'index.js');
+}
+
+describe.skipIf(!hasBwrap)('a server run by path from an npm install --prefix layout', () => {
+  it(
+    'starts under --sandbox, under /tmp and under HOME, and the rest of HOME stays hidden',
+    { timeout: 60_000 },
+    async () => {
+      const home = mkdtempSync(path.join(dir, 'prefix-home-'));
+      writeFileSync(path.join(home, '.env'), 'SECRET=1');
+      const inTmp = prefixLayout(path.join(dir, 'prefix'));
+      const inHome = prefixLayout(path.join(home, 'servers'));
+      const savedHome = process.env.HOME;
+      process.env.HOME = home;
+      try {
+        const report = await scan(
+          [
+            { name: 'tmp', source: 'test', transport: 'stdio', command: process.execPath, args: [inTmp] },
+            { name: 'home', source: 'test', transport: 'stdio', command: process.execPath, args: [inHome] },
+            {
+              name: 'peek',
+              source: 'test',
+              transport: 'stdio',
+              command: process.execPath,
+              args: ['-e', `require('fs').readFileSync(${JSON.stringify(path.join(home, '.env'))})`, inHome],
+            },
+          ],
+          { sandbox: true, timeoutMs: 20_000, cacheDir: path.join(dir, 'prefix-cache') },
+        );
+        const byName = Object.fromEntries(report.servers.map((s) => [s.name, s]));
+        expect(byName.tmp!.status, byName.tmp!.failure?.stderr).toBe('ok');
+        expect(byName.home!.status, byName.home!.failure?.stderr).toBe('ok');
+        expect(byName.tmp!.tools.map((t) => t.name)).toEqual(['ping']);
+        // HOME's own files are not bound with the node_modules below it.
+        expect(byName.peek!.failure?.stderr).toContain('ENOENT');
+        // audit's check of what the user typed knows the script is shown: no refusal.
+        const env = { HOME: home, IDEMSCAN_CACHE: path.join(dir, 'prefix-cache') };
+        const audited = await idemscan(['audit', '--sandbox', '--', process.execPath, inHome], { env });
+        expect(audited.exitCode, audited.stderr).toBe(0);
+      } finally {
+        process.env.HOME = savedHome;
+      }
+    },
+  );
+});
+
+const venvWorks = hasBwrap && spawnSync('python3', ['-m', 'venv', '--help'], { stdio: 'ignore' }).status === 0;
+if (hasBwrap && !venvWorks)
+  console.warn('sandbox-writable.test.ts: the venv case skipped, python3 -m venv does not work here');
+
+describe.skipIf(!venvWorks)('a Python venv run by path', () => {
+  it(
+    'under HOME imports from its site-packages under --sandbox; HOME itself stays hidden',
+    { timeout: 60_000 },
+    async () => {
+      const home = mkdtempSync(path.join(dir, 'venv-home-'));
+      writeFileSync(path.join(home, '.env'), 'SECRET=1');
+      const venv = path.join(home, 'venv');
+      expect(spawnSync('python3', ['-m', 'venv', '--without-pip', venv]).status).toBe(0);
+      const lib = readdirSync(path.join(venv, 'lib')).find((n) => n.startsWith('python'))!;
+      const mod = path.join(venv, 'lib', lib, 'site-packages', 'probe_mod');
+      mkdirSync(mod, { recursive: true });
+      writeFileSync(path.join(mod, '__init__.py'), 'X = 41');
+      const code = `import sys, probe_mod; print("prefix", sys.prefix, probe_mod.X + 1, file=sys.stderr); open(${JSON.stringify(path.join(home, '.env'))})`;
+      const savedHome = process.env.HOME;
+      process.env.HOME = home;
+      try {
+        const report = await scan(
+          [
+            {
+              name: 'venv',
+              source: 'test',
+              transport: 'stdio',
+              command: path.join(venv, 'bin', 'python'),
+              args: ['-c', code],
+            },
+          ],
+          { sandbox: true, timeoutMs: 20_000, cacheDir: path.join(dir, 'venv-cache') },
+        );
+        const stderr = report.servers[0]!.failure?.stderr ?? '';
+        expect(stderr).toContain(`prefix ${venv} 42`);
+        expect(stderr).toContain('FileNotFoundError'); // ~/.env: not bound with the venv
+      } finally {
+        process.env.HOME = savedHome;
+      }
+    },
+  );
+});
