@@ -44,8 +44,7 @@ function sourceFile(source: string): string {
   return source;
 }
 
-/** A word as a POSIX shell reads it back: as is when plain, else single-quoted. */
-
+/** A pinned `pkg@1.2.3` or `@scope/pkg@1.2.3` as its name and version, split at its last `@`. */
 export function splitSpec(spec: string): { name: string; version: string } {
   const at = spec.lastIndexOf('@');
   return { name: spec.slice(0, at), version: spec.slice(at + 1) };

@@ -9,11 +9,16 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { onlyFilesIn, safeRealpath, within } from './bwrap.js';
 import { prefixProblem, venvPrefix } from './python.js';
+import { isFile } from '../targets/file-kind.js';
+
+/** What an argument names: `--flag=/x` names `/x`, any other argument itself. */
+export const argValue = (arg: string): string =>
+  arg.startsWith('-') && arg.includes('=') ? arg.slice(arg.indexOf('=') + 1) : arg;
 
 /** Arguments that name paths (`/x`, `./x`, `--flag=/x`), resolved against cwd. */
 export function argPaths(args: string[], cwd: string): string[] {
   return args
-    .map((arg) => (arg.startsWith('-') && arg.includes('=') ? arg.slice(arg.indexOf('=') + 1) : arg))
+    .map(argValue)
     .filter(looksLikePath)
     .map((arg) => path.resolve(cwd, arg));
 }
@@ -38,7 +43,7 @@ export function resolutionPaths(files: string[], hidden: string[], home: string 
   const out = new Set<string>();
   for (const file of files) {
     const real = safeRealpath(file);
-    if (!real || !isRegular(real)) continue;
+    if (!real || !isFile(real)) continue;
     const root = hidden.filter((h) => within(real, h)).sort((a, b) => b.length - a.length)[0];
     if (root) for (const dir of nodeModulesAbove(real, root)) out.add(dir);
     for (const p of venvParts(path.resolve(file), hidden, home)) out.add(p);
@@ -68,7 +73,7 @@ function venvParts(command: string, hidden: string[], home: string | undefined):
   const prefix = venvPrefix(real);
   const interpreter = typeof prefix === 'string' && !prefixProblem(prefix, home) ? [prefix] : [];
   const parts = [path.join(real, 'pyvenv.cfg'), path.join(real, 'bin'), ...sitePackages(real)];
-  return [...parts.filter((p) => existsSync(p) && (isRegular(p) || onlyFilesIn(p))), ...interpreter];
+  return [...parts.filter((p) => existsSync(p) && (isFile(p) || onlyFilesIn(p))), ...interpreter];
 }
 
 /** `lib/python3.X/site-packages` (and lib64's, when it is a directory of its own). */
@@ -83,12 +88,4 @@ function sitePackages(venv: string): string[] {
     }
     return names.map((n) => path.join(dir, n, 'site-packages')).filter((p) => existsSync(p));
   });
-}
-
-function isRegular(p: string): boolean {
-  try {
-    return statSync(p).isFile();
-  } catch {
-    return false;
-  }
 }

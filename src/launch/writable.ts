@@ -8,7 +8,7 @@ import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { HIDDEN, NAMED_ROOTS, onlyFilesIn, safeRealpath, within } from './bwrap.js';
 import { homeDirs } from './homes.js';
-import { argPaths, looksLikePath, resolutionPaths } from './resolution.js';
+import { argPaths, argValue, looksLikePath, resolutionPaths } from './resolution.js';
 import { cacheDirs } from './npm.js';
 
 /** Why `dir` cannot be bound read-write (binding it would undo the hiding), or undefined. */
@@ -57,7 +57,7 @@ export function unboundPaths(
 ): GivenPath[] {
   const cwd = given.cwd ?? process.cwd();
   const named = [
-    ...given.args.map((arg, i) => ({ value: valueOf(arg), via: `argument ${i + 1}` })),
+    ...given.args.map((arg, i) => ({ value: argValue(arg), via: `argument ${i + 1}` })),
     ...Object.entries(given.env).map(([name, value]) => ({ value, via: `env ${name}`, env: true })),
   ];
   const hidden = [...HIDDEN, ...homeDirs(home), ...cacheDirs(cacheDir)].map((d) => safeRealpath(d) ?? path.resolve(d));
@@ -78,6 +78,3 @@ export function unboundPaths(
   }
   return out;
 }
-
-/** `--flag=/x` names `/x`. */
-const valueOf = (arg: string) => (arg.startsWith('-') && arg.includes('=') ? arg.slice(arg.indexOf('=') + 1) : arg);
