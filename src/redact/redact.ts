@@ -23,6 +23,9 @@ export function looksRandom(value: string): boolean {
   return classes >= 3 || (classes === 2 && /\d/.test(value) && value.length >= 20);
 }
 
+/** Whether a variable, flag or argument of this name holds a secret (`API_KEY`, `--token`). */
+export const isSecretName = (name: string): boolean => SECRET_NAME.test(name);
+
 /** Whether the value of an env variable named `name` is to be treated as a secret. */
 export function isSecretValue(name: string, value: string): boolean {
   return (SECRET_NAME.test(name) && value.length >= 4) || looksRandom(value);

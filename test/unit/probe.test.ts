@@ -99,6 +99,15 @@ describe('the plan', () => {
     });
     expect(planSecrets(shaped).sort()).toEqual(['pw-case-2-abcd', 'tok-setup-1234']);
   });
+  it('keeps test data that only looks random, and a config key named `key`', () => {
+    const plan = parsePlan({
+      tools: {
+        set_config_value: { arguments: { key: 'allowedDirectories', value: ['/scratch'] } },
+        write: { arguments: { range: 'Sheet1!B2:B2', rows: '[["Name","Qty"],["pen",1]]', apiKey: 'k-1234' } },
+      },
+    });
+    expect(planSecrets(plan)).toEqual(['k-1234']);
+  });
   it('cases, a default observer and set-up steps; a wrong one names its field', () => {
     const plan = parsePlan({
       setup: [{ tool: 'seed' }],
