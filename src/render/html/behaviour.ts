@@ -100,7 +100,7 @@ function experimentTable(table: BehaviourTable): string {
   const heads = [
     'server',
     'tool',
-    `hints (${HINTS_HEAD})`,
+    'hints',
     'verdict',
     'key',
     'outcome',
@@ -114,14 +114,14 @@ function experimentTable(table: BehaviourTable): string {
     : `<tr><td colspan="${heads.length}">No experiment.</td></tr>`;
   return (
     `<h2 id="rows-h">Experiments</h2><p>One row per experiment (a tool planned as several cases has a row per case). ` +
-    `Hints as declared, ${text(HINTS_HEAD)} (— absent: the spec's default applies); expected: the outcome the library file states, ` +
+    `Hints as declared, in the order ${text(HINTS_HEAD)} (— absent: the spec's default applies); expected: the outcome the library file states, ` +
     `<span class="differs">≠</span> where the probe saw another; outcomes: ${(
       Object.keys(PROBE_OUTCOMES) as (keyof typeof PROBE_OUTCOMES)[]
     )
       .filter((o) => o !== 'not-probed')
       .map((o) => `${text(outcomeCell(o))} (${text(PROBE_OUTCOMES[o].meaning)})`)
       .join(', ')}.</p>` +
-    `<table class="behaviour">${th(heads, new Set(['requests / ms']))}<tbody>${body}</tbody></table>`
+    `<div class="wide"><table class="behaviour">${th(heads, new Set(['requests / ms']))}<tbody>${body}</tbody></table></div>`
   );
 }
 

@@ -25,7 +25,9 @@ const STYLE =
   'text.end-label{stroke:none}.trend-key{list-style:none;padding:0}.trend svg.key{width:2.4rem;height:.8rem;margin-right:.4rem;vertical-align:middle}' +
   '.diff{font-weight:600}.servers{columns:16rem}' +
   // The behaviour table (behaviour.ts): its section here and its own page.
-  'table.agreements{width:auto}table.behaviour td{vertical-align:top}.differs{font-weight:600}summary{cursor:pointer}' +
+  'table.agreements{width:auto}body:has(table.behaviour){max-width:100rem}.wide{overflow-x:auto}' +
+  'table.behaviour td{vertical-align:top}table.behaviour td:nth-child(8){min-width:18rem}td.n{white-space:nowrap}' +
+  '.differs{font-weight:600}summary{cursor:pointer}' +
   '@media (prefers-color-scheme:dark){body{background:#111;color:#ddd}a{color:#8bf}' +
   '.t-annotated{stroke:#67a9cf;fill:#67a9cf}.t-unprotected{stroke:#ef8a62;fill:#ef8a62}' +
   '.t-keyed{stroke:#7fbf7b;fill:#7fbf7b}.t-weighted{stroke:#dfc27d;fill:#dfc27d}}';
