@@ -92,5 +92,23 @@ describe('the behaviour table on the census index', () => {
     expect(r.exitCode, r.stderr).toBe(0);
     expect(page(root)).toContain(SECTION);
     expect(page(root)).toContain('<a href="2026-12-14/report.json">report.json</a>');
+
+    // A table gone bad since: the merge still indexes its run, says so, and drops the section.
+    writeFileSync(path.join(root, 'behaviour', 'behaviour.json'), '[1, 2');
+    const again = await idemscan([
+      'merge',
+      shard,
+      '--out',
+      path.join(root, '2026-12-14'),
+      '--index',
+      root,
+      '--replace',
+    ]);
+    expect(again.exitCode, again.stderr).toBe(0);
+    expect(again.stderr).toContain(
+      `left the behaviour table ${path.join(root, 'behaviour', 'behaviour.json')} off the index page: not valid JSON`,
+    );
+    expect(page(root)).not.toContain(SECTION);
+    expect(page(root)).toContain('<a href="2026-12-14/report.json">report.json</a>');
   });
 });
