@@ -34,7 +34,7 @@ it('shows every experiment with its hostile text as text, the reason in a detail
     const o = await open(browser, path.join(root, 'index.html'), { viewport: { width: 1280, height: 900 } });
     const { page } = o;
     expect(await page.locator('section#behaviour li').count()).toBe(3);
-    await page.getByRole('link', { name: 'The whole table' }).click();
+    await page.getByRole('link', { name: 'the whole table' }).click();
     await page.waitForLoadState('load');
     expect(page.url()).toMatch(/\/behaviour\/behaviour\.html$/);
     const rows = page.locator('table.behaviour tbody tr');

@@ -40,7 +40,7 @@ describe('the behaviour table on the census index', () => {
     expect(r.stderr).not.toContain('warning');
     const html = page(root);
     expect(html).toContain(SECTION);
-    expect(html).toContain('<a href="behaviour/behaviour.html">The whole table</a>');
+    expect(html).toContain('<a href="behaviour/behaviour.html">the whole table</a>');
     expect(html).toContain('Of 6 experiments on 4 servers, 2 agree with what the tool declares');
     expect(html).toContain('&lt;script&gt;alert(1)&lt;/<wbr>script&gt;');
     expect(html).not.toMatch(/<script/);

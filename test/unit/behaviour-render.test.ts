@@ -157,7 +157,7 @@ describe('the behaviour table in HTML', () => {
     expect(section.startsWith('<section id="behaviour"')).toBe(true);
     expect(section.endsWith('</section>')).toBe(true);
     expect(section).toContain(HEAD);
-    expect(section).toContain('<a href="behaviour/behaviour.html">The whole table</a>');
+    expect(section).toContain('<a href="behaviour/behaviour.html">the whole table</a>');
     const listed = section.match(/<li><strong>[^<]+<\/strong>/g);
     expect(listed).toEqual([
       '<li><strong>△ overstates</strong>',

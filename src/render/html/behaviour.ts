@@ -154,7 +154,10 @@ function disagreements(table: BehaviourTable): string {
         `<li><strong>${text(agreementCell(r.agreement))}</strong>: ${name(r.server, 100)} <code>${name(toolCell(r), 200)}</code>: ${text(r.words, 300)}</li>`,
     );
   const more = rows.length - shown.length;
-  return `<ul class="disagree">${shown.join('')}</ul>${more > 0 ? `<p>And ${figure(more)} more on the table's page.</p>` : ''}`;
+  return (
+    `<p>Where declaration and behaviour disagree, overstating first (a client told it may retry would repeat the effect):</p>` +
+    `<ul class="disagree">${shown.join('')}</ul>${more > 0 ? `<p>And ${figure(more)} more on the table's page.</p>` : ''}`
+  );
 }
 
 /** The census index's section: the summary, the disagreements, and a link to the whole page at `href`. */
@@ -164,6 +167,6 @@ export function renderBehaviourSection(table: BehaviourTable, href: string): str
     `<p>The plan library's probes of ${figure(table.summary.servers)} servers, ${text(when(table.generatedAt), 40)}: each tool called, its answer treated as lost, the call re-issued, and what changed observed, beside what the tool declares.</p>` +
     summary(table) +
     disagreements(table) +
-    `<p><a href="${text(href, 400)}">The whole table</a>: every experiment, the servers, the cost, and the method and limits.</p></section>`
+    `<p>Every experiment, the servers, the cost, and the method and limits: <a href="${text(href, 400)}">the whole table</a></p></section>`
   );
 }
