@@ -17,6 +17,7 @@ import {
   methodPoints,
   outcomeCell,
   outcomeCounts,
+  reportHref,
   took,
   toolCell,
   verdictCell,
@@ -49,7 +50,7 @@ function head(table: BehaviourTable): string[] {
 
 function serverRow(s: BehaviourServer): string {
   return row([
-    mdText(s.name, 80),
+    reportHref(s.report) === undefined ? mdText(s.name, 80) : `[${mdText(s.name, 80)}](${reportHref(s.report)})`,
     mdText(s.package, 120),
     s.version === undefined ? '—' : mdText(s.version, 40),
     figure(s.toolsListed),

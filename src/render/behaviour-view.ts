@@ -82,6 +82,17 @@ export function expectedCell(r: BehaviourRow): { text: string; differs: boolean 
   return { text: r.expected, differs: r.expected !== r.outcome };
 }
 
+/**
+ * A server's probe report as a link target: only a relative path of plain segments (letters,
+ * digits, `.`, `_`, `-`; no `..`, no scheme, no leading `/`), else undefined and no link: the
+ * table is saved input, and a URL from it is never trusted as it is.
+ */
+export function reportHref(report: string | undefined): string | undefined {
+  if (report === undefined || report.length > 200) return undefined;
+  const segments = report.split('/');
+  return segments.every((p) => /^[\w.-]+$/.test(p) && p !== '.' && p !== '..') ? report : undefined;
+}
+
 /** The whole figures, `1,234` (never NaN from a hand-edited file). */
 export const figure = (n: number | undefined): string =>
   n === undefined || !Number.isFinite(n) ? '—' : n.toLocaleString('en-US');

@@ -57,6 +57,10 @@ describe('the behaviour table in Markdown', () => {
     for (const line of rows) expect(cells(line)).toHaveLength(9);
     expect(cells(servers[3]!)[7]).toContain('could not start: &lt;b&gt;exit 1&lt;/b&gt;');
     expect(cells(servers[0]!).slice(3, 7)).toEqual(['9', '2', '14', '1.8 s']);
+    // A server's probe report is linked only as a plain relative path.
+    expect(cells(servers[0]!)[0]).toBe('[memory](memory/report.json)');
+    expect(cells(servers[1]!)[0]).toBe('sqlite');
+    expect(md).not.toMatch(/passwd|javascript:/);
   });
 
   it('shows the hints compactly, the verdict and outcome words of the model, the case, a mark where expected differs', () => {
@@ -144,6 +148,9 @@ describe('the behaviour table in HTML', () => {
     expect(page).toContain('write_<wbr>query case 2');
     expect(page).toContain('UNIQUE constraint failed:<br>items.id');
     expect(page).toContain('<code>false/true/true</code>');
+    expect(page).toContain('<th scope="row"><a href="memory/report.json">memory</a></th>');
+    expect(page).toContain('<th scope="row">sqlite</th>');
+    expect(page).not.toMatch(/passwd|javascript:/);
   });
 
   it('has the head, the agreement counts and the method and limits', () => {

@@ -20,6 +20,7 @@ import {
   methodPoints,
   outcomeCell,
   outcomeCounts,
+  reportHref,
   took,
   toolCell,
   verdictCell,
@@ -64,9 +65,15 @@ function summary(table: BehaviourTable): string {
   return `<p>${text(headSentence(table), 2_000)}. ${text(expectedSentence(table), 400)}</p>${agreementTable(table)}`;
 }
 
+/** The server's name, linking its probe report when the table names one (reportHref). */
+function serverName(s: BehaviourServer): string {
+  const href = reportHref(s.report);
+  return href === undefined ? name(s.name, 100) : `<a href="${text(href)}">${name(s.name, 100)}</a>`;
+}
+
 function serverRow(s: BehaviourServer): string {
   return (
-    `<tr><th scope="row">${name(s.name, 100)}</th><td>${name(s.package, 200)}</td><td>${s.version === undefined ? '—' : text(s.version, 60)}</td>` +
+    `<tr><th scope="row">${serverName(s)}</th><td>${name(s.package, 200)}</td><td>${s.version === undefined ? '—' : text(s.version, 60)}</td>` +
     `<td class="n">${figure(s.toolsListed)}</td><td class="n">${figure(s.experiments)}</td><td class="n">${figure(s.requests)}</td>` +
     `<td class="n">${text(took(s.durationMs))}</td><td>${s.error === undefined ? '' : lines(s.error)}</td></tr>`
   );
