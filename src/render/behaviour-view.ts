@@ -116,7 +116,7 @@ export function methodPoints(table: BehaviourTable): string[] {
     node: clean(table.method.node),
   };
   return [
-    `Every plan of the library (\`${m.library}\`) ran through \`idemscan probe --sandbox\` (bubblewrap; network: ${m.network}; a read-only system; an empty HOME) with only a fresh scratch directory bound \`--writable\`; the plan's \`setup\` seeded the backend in it. Node ${m.node}.`,
+    `Every plan of the library (\`${m.library}\`) ran through \`idemscan probe --sandbox\` (bubblewrap: a read-only system, an empty HOME, network ${m.network}) with only a fresh scratch directory bound \`--writable\`; the plan's \`setup\` seeded the backend in it. Node ${m.node}.`,
     'The experiment: each planned tool is called, its answer treated as lost, and the same call re-issued with a new JSON-RPC id; an observer tool reads the state before the call, after it and after the re-issue. Its effects are real (in the scratch backend).',
     'The outcome says whether the effect happened again on the re-issue. It cannot tell a deduplication from a true overwrite (neither matters to a retrying client), nor see effects outside what the observer reads.',
     'Not tried: concurrent calls, arguments other than the plan’s, server versions other than the pinned one. The library’s own plans are the only inputs tried.',

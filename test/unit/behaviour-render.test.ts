@@ -103,7 +103,7 @@ describe('the behaviour table in Markdown', () => {
   it('has the method and limits', () => {
     const method = md.slice(md.indexOf('## Method and limits'));
     expect(method).toContain(
-      '`idemscan probe --sandbox` (bubblewrap; network: loopback only; a read-only system; an empty HOME)',
+      '`idemscan probe --sandbox` (bubblewrap: a read-only system, an empty HOME, network loopback only)',
     );
     expect(method).toContain('re-issued with a new JSON-RPC id');
     expect(method).toContain('cannot tell a deduplication from a true overwrite');
