@@ -6,6 +6,7 @@
 import path from 'node:path';
 import { indexFiles, withMergedRun, type RunIndex } from './run-index.js';
 import { historyOf, serverLinks, serverPageFiles } from './run-index-servers.js';
+import { behaviourHtmlOf, readBehaviour, type BehaviourRead } from './run-index-behaviour.js';
 import { SERVERS_DIR } from '../compare/run-index.js';
 import type { ServerHistory } from '../compare/server-history.js';
 import { InputError } from '../model/input-error.js';
@@ -24,10 +25,22 @@ export async function writeIndexFile(dest: string, data: string, note?: Note): P
   note?.(wroteLine(dest));
 }
 
-/** ROOT/index.json, ROOT/index.html and a page per server of `history` under ROOT/servers/. */
-export async function writeIndex(root: string, index: RunIndex, history: ServerHistory, note: Note): Promise<void> {
+/**
+ * ROOT/index.json, ROOT/index.html and a page per server of `history` under ROOT/servers/. The
+ * index page shows the behaviour table's section when ROOT/behaviour/behaviour.json is a valid
+ * table: `behaviour` as the caller read it (rebuildIndex and updateIndex say what was wrong with a
+ * bad one), else read here, a bad one left off without a word.
+ */
+export async function writeIndex(
+  root: string,
+  index: RunIndex,
+  history: ServerHistory,
+  note: Note,
+  opts: { behaviour?: BehaviourRead } = {},
+): Promise<void> {
   const links = serverLinks(index, history);
-  for (const { dest, data } of indexFiles(root, index, links)) await writeIndexFile(dest, data, note);
+  const behaviour = behaviourHtmlOf('behaviour' in opts ? opts.behaviour : await readBehaviour(root));
+  for (const { dest, data } of indexFiles(root, index, links, behaviour)) await writeIndexFile(dest, data, note);
   for (const { dest, data } of serverPageFiles(root, index, history, links)) await writeIndexFile(dest, data);
   if (links.length > 0)
     note(
@@ -44,5 +57,8 @@ export async function updateIndex(root: string, run: string, report: Report, not
   const history = await historyOf(root, index, { dir: run, report }, (file, why) =>
     note(msg`server pages: left out ${show.path(file)}: ${why}`),
   );
-  await writeIndex(root, index, history, note);
+  const behaviour = await readBehaviour(root, (file, why) =>
+    note(msg`left the behaviour table ${show.path(file)} off the index page: ${why}`),
+  );
+  await writeIndex(root, index, history, note, { behaviour });
 }

@@ -41,6 +41,7 @@ import { ServerHistory } from '../compare/server-history.js';
 import { BLOCK_END, BLOCK_START, censusBlock } from '../render/census-block.js';
 import { msg, show } from '../render/message.js';
 import { codeOf } from './output.js';
+import { readBehaviour, type BehaviourRead } from './run-index-behaviour.js';
 
 export type { RunIndex };
 
@@ -57,15 +58,19 @@ export async function readIndex(root: string): Promise<RunIndex> {
   return parsed.data;
 }
 
-/** The files of an index: ROOT/index.json and ROOT/index.html (linking the server pages `servers`). */
+/**
+ * The files of an index: ROOT/index.json and ROOT/index.html (linking the server pages `servers`,
+ * with the behaviour table's section `behaviour`, app/run-index-behaviour.ts, when there is one).
+ */
 export function indexFiles(
   root: string,
   index: RunIndex,
   servers: readonly ServerLink[] = [],
+  behaviour = '',
 ): { dest: string; data: string }[] {
   return [
     { dest: path.join(root, INDEX_FILE), data: JSON.stringify(index, null, 2) + '\n' },
-    { dest: path.join(root, INDEX_PAGE), data: renderIndexPage(index, servers) },
+    { dest: path.join(root, INDEX_PAGE), data: renderIndexPage(index, servers, undefined, behaviour) },
   ];
 }
 
@@ -128,10 +133,14 @@ export interface IndexedRun {
   report: Report;
 }
 
-/** An index rebuilt: the index, its servers across runs, the newest run with its report, and the runs left out. */
+/**
+ * An index rebuilt: the index, its servers across runs, the newest run with its report, the runs
+ * left out, and the behaviour table ROOT/behaviour/behaviour.json (app/run-index-behaviour.ts).
+ */
 export interface RebuiltIndex {
   index: RunIndex;
   history: ServerHistory;
+  behaviour: BehaviourRead;
   newest?: IndexedRun;
   indexed: number;
   skipped: number;
@@ -142,6 +151,7 @@ export interface RebuiltIndex {
  * run whose report cannot be read, is no valid report or cannot be indexed is skipped (`onSkipped`
  * names its file): one bad run in a repository of published runs costs its own entry only. The
  * reports are read one at a time, each folded into the servers' history; only the newest is kept.
+ * A bad behaviour table is named through `onSkipped` too: it costs the index page its section.
  */
 export async function rebuildIndex(
   root: string,
@@ -173,7 +183,15 @@ export async function rebuildIndex(
     history.add(name, run.report);
     if (!newest || newestFirst(run.entry, newest.entry) < 0) newest = run;
   }
-  return { index: indexOf(entries), history, ...(newest ? { newest } : {}), indexed: entries.length, skipped };
+  const behaviour = await readBehaviour(root, (file, why) => onSkipped(file, `left off the index page: ${why}`));
+  return {
+    index: indexOf(entries),
+    history,
+    behaviour,
+    ...(newest ? { newest } : {}),
+    indexed: entries.length,
+    skipped,
+  };
 }
 
 async function indexedRun(name: string, file: string, files: string[]): Promise<IndexedRun | { error: string }> {

@@ -24,6 +24,10 @@ const STYLE =
   '.t-unprotected polyline{stroke-dasharray:8 4}.t-keyed polyline{stroke-dasharray:2 3}.t-weighted polyline{stroke-dasharray:10 3 2 3}' +
   'text.end-label{stroke:none}.trend-key{list-style:none;padding:0}.trend svg.key{width:2.4rem;height:.8rem;margin-right:.4rem;vertical-align:middle}' +
   '.diff{font-weight:600}.servers{columns:16rem}' +
+  // The behaviour table (behaviour.ts): its section here and its own page.
+  'table.agreements{width:auto}body:has(table.behaviour){max-width:100rem}.wide{overflow-x:auto}' +
+  'table.behaviour td{vertical-align:top}table.behaviour td:nth-child(8){min-width:18rem}td.n{white-space:nowrap}' +
+  '.differs{font-weight:600}summary{cursor:pointer}' +
   '@media (prefers-color-scheme:dark){body{background:#111;color:#ddd}a{color:#8bf}' +
   '.t-annotated{stroke:#67a9cf;fill:#67a9cf}.t-unprotected{stroke:#ef8a62;fill:#ef8a62}' +
   '.t-keyed{stroke:#7fbf7b;fill:#7fbf7b}.t-weighted{stroke:#dfc27d;fill:#dfc27d}}';
@@ -121,10 +125,12 @@ const HEADS = [
 // Every column but the run, its date, its list and its files is a figure, right-aligned.
 const NUMERIC = new Set(HEADS.filter((h) => !['run', 'date', 'list', 'files'].includes(h)));
 
+/** `behaviour`: the behaviour table's section (render/behaviour.ts's behaviourSection, already escaped), or ''. */
 export function renderIndexPage(
   index: RunIndex,
   servers: readonly ServerLink[] = [],
   title = 'idemscan census runs',
+  behaviour = '',
 ): string {
   const head = HEADS.map((h) => `<th scope="col"${NUMERIC.has(h) ? ' class="n"' : ''}>${h}</th>`).join('');
   const body =
@@ -139,6 +145,7 @@ export function renderIndexPage(
       `The same list as JSON: <a href="index.json">index.json</a>.</p>` +
       trendChart(index) +
       `<table><thead><tr>${head}</tr></thead><tbody>${body}</tbody></table>` +
+      behaviour +
       serverList(servers, index.runs.length),
   );
 }
