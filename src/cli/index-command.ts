@@ -11,7 +11,7 @@ import type { IndexFlags } from './flags.js';
 
 export async function indexCommand(root: string, flags: IndexFlags): Promise<void> {
   const rebuilt = await rebuildIndex(root, (file, why) => warn(msg`skipped ${show.path(file)}: ${why}`));
-  await writeIndex(root, rebuilt.index, rebuilt.history, note);
+  await writeIndex(root, rebuilt.index, rebuilt.history, note, { behaviour: rebuilt.behaviour });
   if (flags.readme !== undefined)
     await writeIndexFile(flags.readme, await readmeWithCensus(root, flags.readme, rebuilt), note);
   const { indexed, skipped } = rebuilt;
