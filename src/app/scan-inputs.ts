@@ -21,7 +21,7 @@ import { loadTargets } from './load-targets.js';
 import { oauthScanOptions, type OAuthFlags } from './oauth-options.js';
 import type { Say } from './say.js';
 import { checkScan, type ScanRunSettings } from './scan-run.js';
-import { checkWritable, refuseUnbound, unboundWarnings } from './writable.js';
+import { checkWritable, refuseUnbound } from './writable.js';
 
 export type { ProgressEvent } from '../scan.js';
 export type { Target };
@@ -131,7 +131,7 @@ export async function scanTargets(files: string[], flags: ScanInputFlags, say: S
     say.tell(msg`skipped ${show.name(s.name)} (${show.path(s.source)}): ${show.reason(s.reason)}`);
   // A shard may be empty (more shards than servers): that is an empty report, not an error.
   const targets = shard ? selectShard(loaded.targets, shard) : loaded.targets;
-  for (const line of unboundWarnings(targets, checked.writable, flags)) say.warn(line);
+  // A path a listed server is given that the sandbox would hide: the library warns (scan.ts), as the scan starts.
   return { checked, targets, skipped: loaded.skipped, shard };
 }
 
