@@ -190,7 +190,7 @@ export async function runSettings(
     render: { rulesBaseUrl: flags.rulesBaseUrl, sarifUris },
     post: { nameFromServerInfo: kind.nameFromServerInfo, suppress, baseline, failOn },
     // `scan` spools each server to --out as it finishes (flat memory, --resume); audit and lock keep one report.
-    spool: kind.writer === 'scan' ? spoolSettings(flags) : undefined,
+    spool: kind.writer === 'scan' ? spoolSettings(flags, checked.writable) : undefined,
     lock: flags.lock,
     saveTools,
   };
@@ -228,13 +228,15 @@ function scanOptions(flags: ScanInputFlags, checked: CheckedFlags, kind: RunKind
 }
 
 /** The spool of `scan` under --out, and the options a resumed scan must share with the one it resumes. */
-function spoolSettings(flags: ScanInputFlags): ScanRunSettings['spool'] {
+function spoolSettings(flags: ScanInputFlags, writable: string[] | undefined): ScanRunSettings['spool'] {
   const run = {
     tool: TOOL_VERSION,
     trust: flags.trust ?? [],
     sandbox: !!flags.sandbox,
     maxPages: flags.maxPages,
     profiles: flags.profile ?? [],
+    // Real paths (checkWritable's), sorted: the same directories given another way are the same run.
+    ...(writable?.length ? { writable: [...writable].sort() } : {}),
   };
   return { resume: !!flags.resume, cacheDir: flags.cacheDir ?? defaultCacheDir(), run };
 }
