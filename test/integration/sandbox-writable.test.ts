@@ -58,6 +58,9 @@ describe.skipIf(!hasBwrap)('--writable', () => {
       const report = Report.parse(JSON.parse(readFileSync(json, 'utf8')));
       expect(report.servers[0]!.target).toMatchObject({ sandbox: 'bubblewrap', writable: [backend] });
       expect(report.options.writable).toEqual([backend]);
+      // The same lines scan and audit say after their table: the containment, and what it opens.
+      expect(run.stderr).toContain('idemscan: sandbox for 1 stdio server: bubblewrap');
+      expect(run.stderr).toContain(`idemscan: writable inside the sandbox (--writable): ${backend}`);
     },
   );
 
