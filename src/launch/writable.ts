@@ -10,6 +10,7 @@ import { HIDDEN, NAMED_ROOTS, onlyFilesIn, safeRealpath, within } from './bwrap.
 import { homeDirs } from './homes.js';
 import { argPaths, argValue, looksLikePath, resolutionPaths } from './resolution.js';
 import { cacheDirs } from './npm.js';
+import { isDirectory } from '../targets/file-kind.js';
 import type { Target } from '../targets/types.js';
 
 /** Why `dir` cannot be bound read-write (binding it would undo the hiding), or undefined. */
@@ -118,9 +119,7 @@ function realOfNamed(abs: string, value: string): { real: string; missing?: bool
   }
   if (!path.isAbsolute(value)) return undefined;
   const parent = safeRealpath(path.dirname(abs));
-  return parent && statSync(parent).isDirectory()
-    ? { real: path.join(parent, path.basename(abs)), missing: true }
-    : undefined;
+  return parent && isDirectory(parent) ? { real: path.join(parent, path.basename(abs)), missing: true } : undefined;
 }
 
 /**
