@@ -10,6 +10,8 @@ import type { Report } from './model/schema.js';
 import { probeServer, type Probed } from './probe/on-session.js';
 import { planSecrets } from './probe/plan-secrets.js';
 import { scanTuned } from './scan.js';
+import { checkWritableOption, refuseUnbound } from './scan-input.js';
+import { defaultCacheDir } from './model/cache-dir.js';
 import type { ScanOptions } from './scan-options.js';
 import type { Target } from './targets/types.js';
 
@@ -38,11 +40,15 @@ export async function probe(target: Target, plan: ProbePlan, options: ProbeOptio
   const timeoutMs = options.timeoutMs ?? 30_000;
   let probed: Probed | undefined;
   const { planFile, ...scanOptions } = options;
+  // What the user gave the server is checked before anything starts: a hidden path is an error here.
+  const cacheDir = options.cacheDir ?? defaultCacheDir();
+  refuseUnbound(target, checkWritableOption(options, cacheDir) ?? [], options, cacheDir);
   const report = await scanTuned([{ ...target, secrets: [...(target.secrets ?? []), ...planSecrets(plan)] }], {
     ...scanOptions,
     timeoutMs,
     concurrency: 1,
     install: false,
+    unboundChecked: true,
     // The one target's session: open, list, prepare, run, judge, close (probe/on-session.ts).
     visit: async (launch, connect) =>
       (probed = await probeServer(launch, connect, plan, { timeoutMs, signal: options.signal })),

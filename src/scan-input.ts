@@ -4,9 +4,10 @@
  * `transport` used to reach the connector as an HTTP target with no URL ("Invalid URL"). Plain
  * checks, no zod: `audit` of one server loads none of the schemas.
  */
+import { hiddenWhy, realWritable, unboundOf, writableRefusal, type GivenPath } from './launch/writable.js';
 import { InputError } from './model/input-error.js';
-import type { TargetInput } from './targets/types.js';
-import type { InternalScanOptions } from './scan-options.js';
+import type { Target, TargetInput } from './targets/types.js';
+import type { InternalScanOptions, ScanOptions } from './scan-options.js';
 import { httpUrlProblem } from './targets/url.js';
 
 /** `targets`: not an array; `target`: one entry is malformed; `option`: a ScanOptions field is. */
@@ -124,6 +125,51 @@ export function checkOptions(options: unknown): void {
   const trust = options.trust;
   if (trust !== undefined && !(Array.isArray(trust) && trust.every((n) => typeof n === 'string')))
     throw new ScanInputError('option', 'options.trust', 'expected an array of server names');
+  const writable = options.writable;
+  if (writable !== undefined && !(Array.isArray(writable) && writable.every((d) => typeof d === 'string' && d !== '')))
+    throw new ScanInputError('option', 'options.writable', 'expected an array of directory paths');
   if (options.signal !== undefined && !(options.signal instanceof AbortSignal))
     throw new ScanInputError('option', 'options.signal', 'expected an AbortSignal');
+}
+
+/**
+ * `writable` (`--writable`, docs/SANDBOX.md): the real directories to bind read-write, each
+ * checked by launch/writable.ts's rules; undefined when none is given. A ScanInputError naming
+ * `options.writable` for one that would undo the hiding, or without `sandbox`.
+ */
+export function checkWritableOption(options: Pick<ScanOptions, 'writable' | 'sandbox'>, cacheDir: string) {
+  const refusal = writableRefusal(options.writable, options.sandbox, cacheDir);
+  if (refusal?.dir === undefined && refusal)
+    throw new ScanInputError(
+      'option',
+      'options.writable',
+      `${refusal.problem}: set sandbox: true (--sandbox) too; without it a server can write everywhere you can`,
+    );
+  if (refusal)
+    throw new ScanInputError('option', 'options.writable', `${refusal.dir} ${refusal.problem}; nothing was started`);
+  return options.writable?.length ? realWritable(options.writable) : undefined;
+}
+
+/** How the library says it (one message for library and CLI callers: it names the option and the flag). */
+const bindIt = 'bind its directory read-write with the writable option (--writable DIR), or run without the sandbox';
+const unboundText = (u: GivenPath) => `${u.via} names ${u.path}, ${hiddenWhy(u)}: ${bindIt}`;
+
+/** probe(): a path the sandbox would hide is a ScanInputError naming the target's field, before the server starts. */
+export function refuseUnbound(target: Target, writable: readonly string[], options: ScanOptions, cacheDir: string) {
+  const [first] = unboundOf(target, writable, options.sandbox, cacheDir);
+  if (first) throw new ScanInputError('target', `target.${first.field}`, `${unboundText(first)}; nothing was started`);
+}
+
+/** scan(): one warning per target that gives its server a path the sandbox would hide. */
+export function unboundWarnings(
+  targets: readonly Target[],
+  writable: readonly string[],
+  options: ScanOptions,
+  cacheDir: string,
+) {
+  return targets.flatMap((t) => {
+    const [first, ...more] = unboundOf(t, writable, options.sandbox, cacheDir);
+    const others = more.length ? ` (and ${more.length} more)` : '';
+    return first ? [`${t.name.slice(0, 100)}: ${unboundText(first)}${others}`] : [];
+  });
 }

@@ -68,6 +68,8 @@ export interface ScanOptions {
 export interface InternalScanOptions extends ScanOptions, Partial<Pick<ConnectOptions, ConnectTuning>> {
   /** What is done with each live server; a scan's is `observe()` (open, list, close). */
   visit?: Visit;
+  /** The caller refused the paths the sandbox would hide already (probe()): no warnings for them. */
+  unboundChecked?: boolean;
 }
 
 type ConnectTuning = 'maxFrameBytes' | 'stderrTailBytes' | 'killGraceMs';

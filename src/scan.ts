@@ -17,13 +17,13 @@ import { reportOf, type ReportHead } from './model/report-head.js';
 import { MemorySink, type ServerSink } from './spool/sink.js';
 import type { RunSecrets } from './redact/run-secrets.js';
 import { SCHEMA_VERSION } from './model/schema-version.js';
-import { checkOptions, checkTargets } from './scan-input.js';
+import { checkOptions, checkTargets, checkWritableOption, unboundWarnings } from './scan-input.js';
 import { toTarget } from './targets/kind.js';
 import { summarize } from './model/summary.js';
 import { defaultCacheDir } from './model/cache-dir.js';
 import { prepareTargets, type Prepared } from './launch/prepare.js';
 import { NameMatcher } from './model/server-names.js';
-import type { TargetInput } from './targets/types.js';
+import type { Target, TargetInput } from './targets/types.js';
 import { TOOL_NAME, TOOL_VERSION } from './model/version.js';
 
 import type { InternalScanOptions, ScanOptions } from './scan-options.js';
@@ -39,6 +39,7 @@ export function scan(listed: readonly TargetInput[], options: ScanOptions = {}):
     stderrTailBytes: _s,
     killGraceMs: _k,
     visit: _v,
+    unboundChecked: _u,
     ...published
   } = options as InternalScanOptions;
   return scanTuned(listed, published);
@@ -76,6 +77,7 @@ export async function scanInto(
   checkTargets(input);
   const listed = input.map(toTarget);
   checkOptions(options);
+  options = withSandboxPaths(listed, options);
   const startedAt = new Date();
   if (options.signal) setMaxListeners(0, options.signal); // one abort listener per running server, by design
   const connect: ConnectOptions = { ...DEFAULT_CONNECT_OPTIONS, ...definedOnly(options) };
@@ -126,6 +128,20 @@ export async function scanInto(
     },
   };
   return { head, redactLater: (server) => secrets.redactLater(server) };
+}
+
+/**
+ * `writable` checked and made real (a ScanInputError before anything starts), and a warning for
+ * each target that gives its server a path the sandbox would hide (probe() refuses them first).
+ */
+function withSandboxPaths(listed: readonly Target[], options: InternalScanOptions): InternalScanOptions {
+  const cacheDir = options.cacheDir ?? defaultCacheDir();
+  const writable = checkWritableOption(options, cacheDir);
+  const fresh = listed.filter((_, i) => !options.resumed?.has(i));
+  if (!options.unboundChecked)
+    for (const message of unboundWarnings(fresh, writable ?? [], options, cacheDir))
+      options.onProgress?.({ type: 'warning', message });
+  return { ...options, writable };
 }
 
 /**

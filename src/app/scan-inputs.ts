@@ -21,7 +21,7 @@ import { loadTargets } from './load-targets.js';
 import { oauthScanOptions, type OAuthFlags } from './oauth-options.js';
 import type { Say } from './say.js';
 import { checkScan, type ScanRunSettings } from './scan-run.js';
-import { checkWritable, refuseUnbound, unboundWarnings } from './writable.js';
+import { checkWritable, refuseUnbound } from './writable.js';
 
 export type { ProgressEvent } from '../scan.js';
 export type { Target };
@@ -131,7 +131,7 @@ export async function scanTargets(files: string[], flags: ScanInputFlags, say: S
     say.tell(msg`skipped ${show.name(s.name)} (${show.path(s.source)}): ${show.reason(s.reason)}`);
   // A shard may be empty (more shards than servers): that is an empty report, not an error.
   const targets = shard ? selectShard(loaded.targets, shard) : loaded.targets;
-  for (const line of unboundWarnings(targets, checked.writable, flags)) say.warn(line);
+  // A path a listed server is given that the sandbox would hide: the library warns (scan.ts), as the scan starts.
   return { checked, targets, skipped: loaded.skipped, shard };
 }
 
@@ -190,7 +190,7 @@ export async function runSettings(
     render: { rulesBaseUrl: flags.rulesBaseUrl, sarifUris },
     post: { nameFromServerInfo: kind.nameFromServerInfo, suppress, baseline, failOn },
     // `scan` spools each server to --out as it finishes (flat memory, --resume); audit and lock keep one report.
-    spool: kind.writer === 'scan' ? spoolSettings(flags) : undefined,
+    spool: kind.writer === 'scan' ? spoolSettings(flags, checked.writable) : undefined,
     lock: flags.lock,
     saveTools,
   };
@@ -228,13 +228,15 @@ function scanOptions(flags: ScanInputFlags, checked: CheckedFlags, kind: RunKind
 }
 
 /** The spool of `scan` under --out, and the options a resumed scan must share with the one it resumes. */
-function spoolSettings(flags: ScanInputFlags): ScanRunSettings['spool'] {
+function spoolSettings(flags: ScanInputFlags, writable: string[] | undefined): ScanRunSettings['spool'] {
   const run = {
     tool: TOOL_VERSION,
     trust: flags.trust ?? [],
     sandbox: !!flags.sandbox,
     maxPages: flags.maxPages,
     profiles: flags.profile ?? [],
+    // Real paths (checkWritable's), sorted: the same directories given another way are the same run.
+    ...(writable?.length ? { writable: [...writable].sort() } : {}),
   };
   return { resume: !!flags.resume, cacheDir: flags.cacheDir ?? defaultCacheDir(), run };
 }

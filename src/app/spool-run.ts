@@ -177,12 +177,13 @@ function checkHeader(file: string, header: SpoolHeader, run: SpoolRun): void {
     throw new InputError(
       msg`--resume: ${show.path(file)}: written for report schema ${show.name(header.schemaVersion)}, this idemscan writes ${SCHEMA_VERSION}: scan without --resume`,
     );
-  const differ = (Object.keys(run) as (keyof SpoolRun)[]).filter(
-    (k) => JSON.stringify(header.run[k]) !== JSON.stringify(run[k]),
-  );
+  // Both sides' keys: an option only the interrupted scan had (`writable`) differs as well.
+  const keys = [...new Set([...Object.keys(run), ...Object.keys(header.run)])] as (keyof SpoolRun)[];
+  const differ = keys.filter((k) => JSON.stringify(header.run[k]) !== JSON.stringify(run[k]));
   if (differ.length === 0) return;
   const said = differ.map(
-    (k) => msg`${k} ${show.reason(JSON.stringify(header.run[k]))} then, ${show.reason(JSON.stringify(run[k]))} now`,
+    (k) =>
+      msg`${k} ${show.reason(JSON.stringify(header.run[k]) ?? 'none')} then, ${show.reason(JSON.stringify(run[k]) ?? 'none')} now`,
   );
   throw new InputError(
     msg`--resume: ${show.path(file)} was scanned with other options (${joinShown(said, '; ')}): resume with the same options, or scan without --resume`,

@@ -14,6 +14,8 @@ import type { ProbeFlags } from './flags.js';
 import { printResult, reportFileOf } from './print-scan.js';
 import { watchSignals } from './signals.js';
 import { streamOf } from '../model/report-head.js';
+import type { Report } from '../model/schema.js';
+import { sandboxLines } from '../render/sandbox-lines.js';
 
 export async function probeCommand(words: string[], flags: ProbeFlags): Promise<void> {
   const { target, plan, calls, settings } = await probeInputs(words, flags);
@@ -26,8 +28,18 @@ export async function probeCommand(words: string[], flags: ProbeFlags): Promise<
   await printResult(streamOf(report), 'tools', { quiet: flags.quiet, jsonToStdout, reportFile: reportFileOf(flags) });
   // The outcomes are output (stdout; stderr when the JSON report goes to stdout); probe-view escapes what it quotes.
   if (!flags.quiet) (jsonToStdout ? process.stderr : process.stdout).write(probeTerminalLines(report).join(''));
+  sayContainment(report);
   // Read again: a signal that came while the outcomes were printed still decides the exit.
   process.exitCode = exitCode({ ...facts, interrupted: interrupt.interrupted });
+}
+
+/** Which sandbox the server ran in and what it could write, as scan and audit say it after their table. */
+function sayContainment(report: Report): void {
+  const counts = new Map<string, number>();
+  for (const s of report.servers)
+    if (s.target.sandbox) counts.set(s.target.sandbox, (counts.get(s.target.sandbox) ?? 0) + 1);
+  const { sandbox, writable } = report.options;
+  for (const line of sandboxLines(counts, sandbox, process.getuid?.() === 0, writable)) say.note(line);
 }
 
 /** Loud, whatever -q says: these calls change the server's state. */

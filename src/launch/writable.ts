@@ -10,6 +10,8 @@ import { HIDDEN, NAMED_ROOTS, onlyFilesIn, safeRealpath, within } from './bwrap.
 import { homeDirs } from './homes.js';
 import { argPaths, argValue, looksLikePath, resolutionPaths } from './resolution.js';
 import { cacheDirs } from './npm.js';
+import { isDirectory } from '../targets/file-kind.js';
+import type { Target } from '../targets/types.js';
 
 /** Why `dir` cannot be bound read-write (binding it would undo the hiding), or undefined. */
 export function writableProblem(dir: string, cacheDir: string, home = process.env.HOME): string | undefined {
@@ -37,17 +39,94 @@ export function writableProblem(dir: string, cacheDir: string, home = process.en
   return undefined;
 }
 
-/** A path a server is given, and where: `argument 2`, `env MEMORY_FILE_PATH`. */
+/** Why `writable` cannot be bound as given: the first directory refused, or no sandbox to bind it in. */
+export interface WritableRefusal {
+  /** The directory refused; absent when the refusal is that there is no sandbox. */
+  dir?: string;
+  problem: string;
+}
+
+/** The first problem of `writable` (the CLI's `--writable`, the library's option), or undefined. */
+export function writableRefusal(
+  writable: readonly string[] | undefined,
+  sandbox: boolean | undefined,
+  cacheDir: string,
+): WritableRefusal | undefined {
+  if (!writable?.length) return undefined;
+  if (!sandbox) return { problem: 'binds a directory inside the sandbox, so it needs the sandbox too' };
+  for (const dir of writable) {
+    const problem = writableProblem(dir, cacheDir);
+    if (problem) return { dir, problem };
+  }
+  return undefined;
+}
+
+/** The real paths of directories `writableRefusal` accepted, each once. */
+export const realWritable = (writable: readonly string[]): string[] => [
+  ...new Set(writable.map((dir) => safeRealpath(dir) ?? path.resolve(dir))),
+];
+
+/** A path a server is given, and where: `argument 2`, `env MEMORY_FILE_PATH`, `cwd`. */
 export interface GivenPath {
   path: string;
   via: string;
+  /** The target's field that gives it: `args[1]`, `env.MEMORY_FILE_PATH`, `cwd`. */
+  field: string;
+  /** It does not exist yet: the server would create it where the sandbox hides it. */
+  missing?: boolean;
+}
+
+/** Why a GivenPath is refused, in words any caller's message can end with. */
+export const hiddenWhy = (u: GivenPath): string =>
+  u.missing
+    ? 'which does not exist yet, in a directory the sandbox hides (the server would create it in its private scratch space, where nothing is kept)'
+    : 'which the sandbox hides (the server would see nothing there, or make a new file in its private scratch space)';
+
+/** What the sandbox would hide of a stdio target's arguments, env values and cwd (none without the sandbox). */
+export function unboundOf(target: Target, writable: readonly string[], sandbox: boolean | undefined, cacheDir: string) {
+  if (!sandbox || (target.kind !== 'command' && target.kind !== 'package')) return [];
+  return unboundPaths({ args: target.args ?? [], env: target.env ?? {}, cwd: target.cwd }, [...writable], cacheDir);
+}
+
+/** What a target names: each path argument, each env value, its cwd when it gives one. */
+function namedPaths(given: { args: string[]; env: Record<string, string>; cwd?: string }) {
+  return [
+    ...given.args.map((arg, i) => ({
+      value: argValue(arg),
+      via: `argument ${i + 1}`,
+      field: `args[${i}]`,
+      env: false,
+    })),
+    ...Object.entries(given.env).map(([name, value]) => ({
+      value,
+      via: `env ${name}`,
+      field: `env.${name}`,
+      env: true,
+    })),
+    ...(given.cwd === undefined ? [] : [{ value: given.cwd, via: 'cwd', field: 'cwd', env: false }]),
+  ].filter((n) => looksLikePath(n.value));
 }
 
 /**
- * What a server is given that names an existing file or directory the sandbox will not show: under
- * a home, HOME, another hidden root or the cache, and not inside a `--writable` directory. An
- * argument under /tmp or /var/tmp is bound back read-only (docs/SANDBOX.md), so only an env value
- * is unbound there.
+ * The real path a named value stands for: itself when it exists; when it does not, an absolute
+ * value whose parent directory exists (a store the server will create) is that parent's real path
+ * and its own name. Else undefined: nothing the sandbox could hide.
+ */
+function realOfNamed(abs: string, value: string): { real: string; missing?: boolean } | undefined {
+  if (existsSync(abs)) {
+    const real = safeRealpath(abs);
+    return real ? { real } : undefined;
+  }
+  if (!path.isAbsolute(value)) return undefined;
+  const parent = safeRealpath(path.dirname(abs));
+  return parent && isDirectory(parent) ? { real: path.join(parent, path.basename(abs)), missing: true } : undefined;
+}
+
+/**
+ * What a server is given that names a file or directory the sandbox will not show: under a home,
+ * HOME, another hidden root or the cache, and not inside a `--writable` directory; also one that
+ * does not exist yet in such a directory. An existing argument or cwd under /tmp or /var/tmp is
+ * bound back read-only (docs/SANDBOX.md), so only an env value or a missing path is unbound there.
  */
 export function unboundPaths(
   given: { args: string[]; env: Record<string, string>; cwd?: string },
@@ -56,25 +135,20 @@ export function unboundPaths(
   home = process.env.HOME,
 ): GivenPath[] {
   const cwd = given.cwd ?? process.cwd();
-  const named = [
-    ...given.args.map((arg, i) => ({ value: argValue(arg), via: `argument ${i + 1}` })),
-    ...Object.entries(given.env).map(([name, value]) => ({ value, via: `env ${name}`, env: true })),
-  ];
   const hidden = [...HIDDEN, ...homeDirs(home), ...cacheDirs(cacheDir)].map((d) => safeRealpath(d) ?? path.resolve(d));
   // A script installed in a node_modules under a home is shown with the node_modules above it (resolution.ts).
   const resolved = resolutionPaths(argPaths(given.args, cwd), hidden, home);
   const bound = [...writable.map((w) => safeRealpath(w) ?? path.resolve(w)), ...resolved];
   const shown = NAMED_ROOTS.map((d) => safeRealpath(d) ?? d);
   const out: GivenPath[] = [];
-  for (const n of named) {
-    if (!looksLikePath(n.value)) continue;
-    const abs = path.resolve(cwd, n.value);
-    const real = existsSync(abs) ? safeRealpath(abs) : undefined;
-    if (!real || bound.some((b) => within(real, b))) continue;
-    const roots = hidden.filter((h) => within(real, h)).sort((a, b) => b.length - a.length);
+  for (const n of namedPaths(given)) {
+    const abs = n.field === 'cwd' ? path.resolve(n.value) : path.resolve(cwd, n.value);
+    const found = realOfNamed(abs, n.value);
+    if (!found || bound.some((b) => within(found.real, b))) continue;
+    const roots = hidden.filter((h) => within(found.real, h)).sort((a, b) => b.length - a.length);
     if (roots.length === 0) continue;
-    const readOnly = !('env' in n) && shown.includes(roots[0]!) && roots.length === 1;
-    if (!readOnly) out.push({ path: abs, via: n.via });
+    const readOnly = !n.env && !found.missing && shown.includes(roots[0]!) && roots.length === 1;
+    if (!readOnly) out.push({ path: abs, via: n.via, field: n.field, ...(found.missing ? { missing: true } : {}) });
   }
   return out;
 }

@@ -21,6 +21,8 @@ export const SpoolRun = z.object({
   sandbox: z.boolean(),
   maxPages: z.number(),
   profiles: z.array(z.string().max(1_000)).max(100),
+  /** `--writable`'s real paths, sorted (what a sandboxed server could change); absent without it and in older spools. */
+  writable: z.array(z.string().max(4_096)).max(1_000).optional(),
 });
 export type SpoolRun = z.infer<typeof SpoolRun>;
 

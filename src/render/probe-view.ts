@@ -15,18 +15,30 @@ import { plural } from '../model/verdicts.js';
 
 export interface ProbeRow {
   server: string;
+  /** The experiment's name: the tool's, with its case when the plan lists cases (`write_query case 2`). */
   tool: string;
+  /** The tool's own name (SARIF's logical location). */
+  toolName: string;
   probe: ToolProbe;
 }
 
-/** The probed tools first (not-probed ones only count): what the experiment found, one row per case (`tool case 2`). */
+/**
+ * What the experiment found, one row per case (`tool case 2`), in plan order (`options.probe.tools`,
+ * the order the tools ran in; the cases in theirs), not the server's listing order; not-probed
+ * tools only count (observers are said after the rows).
+ */
 export function probeRows(report: Report): ProbeRow[] {
+  const planned = new Map((report.options.probe?.tools ?? []).map((name, i) => [name, i]));
+  const rank = (name: string) => planned.get(name) ?? planned.size;
   return report.servers.flatMap((s) =>
-    s.tools.flatMap((t) =>
-      probesOf(t)
-        .filter((p) => p.outcome !== 'not-probed')
-        .map((p) => ({ server: s.name, tool: experimentName(t.name, p), probe: p })),
-    ),
+    // A stable sort: a tool the plan does not name (a report from elsewhere) keeps its place among the rest.
+    [...s.tools]
+      .sort((a, b) => rank(a.name) - rank(b.name))
+      .flatMap((t) =>
+        probesOf(t)
+          .filter((p) => p.outcome !== 'not-probed')
+          .map((p) => ({ server: s.name, tool: experimentName(t.name, p), toolName: t.name, probe: p })),
+      ),
   );
 }
 
@@ -130,23 +142,24 @@ export function probeSarifResults(
   firstIndex: number,
 ): Result[] {
   const ids = Object.keys(SARIF_OUTCOMES) as (keyof typeof SARIF_OUTCOMES)[];
-  return probeRows(report).flatMap(({ server, tool, probe: p }) => {
+  return probeRows(report).flatMap(({ server, tool, toolName, probe: p }) => {
     const at = ids.indexOf(p.outcome as keyof typeof SARIF_OUTCOMES);
     if (at < 0) return [];
     const o = ids[at]!;
-    const name = `${server}/${tool}`;
     return [
       {
         ruleId: ruleId(o),
         ruleIndex: firstIndex + at,
         level: SARIF_OUTCOMES[o].level,
-        message: { text: `${name}: ${p.outcome}: ${p.evidence.reason}` },
+        // The case is the experiment's, said here and in the properties; the location is the tool.
+        message: { text: `${server}/${tool}: ${p.outcome}: ${p.evidence.reason}` },
         locations: [
           {
             physicalLocation: locate(server),
-            logicalLocations: [{ name: tool, fullyQualifiedName: name, kind: 'function' }],
+            logicalLocations: [{ name: toolName, fullyQualifiedName: `${server}/${toolName}`, kind: 'function' }],
           },
         ],
+        // One result per experiment: the case stays in the fingerprint, as before.
         partialFingerprints: {
           'idemscanFinding/v1': createHash('sha256')
             .update(JSON.stringify([server, tool, ruleId(o)]))
@@ -155,7 +168,8 @@ export function probeSarifResults(
         },
         properties: {
           server,
-          tool,
+          tool: toolName,
+          ...(p.case === undefined ? {} : { case: p.case, experiment: tool }),
           outcome: p.outcome,
           key: p.key,
           ...(p.conflict ? { conflict: p.conflict } : {}),

@@ -365,14 +365,22 @@ describe('probe: what it refuses, gates and survives', () => {
     expect(text).not.toContain(secret);
   });
 
-  it('runs under --sandbox', async () => {
+  it('runs under --sandbox, its test backend bound with --writable', async () => {
     const plan = file('sandbox.json', {
       tools: {
         create_order: { arguments: { item: 'a' }, ...counts },
         send_sms: { arguments: { to: 'x', body: 'y' }, ...counts },
       },
     });
-    const { run, report } = await runProbe({ kind: 'stdio', era: 'modern' }, plan, {}, ['--sandbox']);
+    // The effects file does not exist yet: without --writable the server would make it in its private /tmp.
+    const refused = await runProbe({ kind: 'stdio', era: 'modern' }, plan, {}, ['--sandbox']);
+    expect(refused.run.exitCode).toBe(2);
+    expect(refused.run.stderr).toContain('env EFFECTS_FILE names');
+    const { run, report } = await runProbe({ kind: 'stdio', era: 'modern' }, plan, {}, [
+      '--sandbox',
+      '--writable',
+      dir,
+    ]);
     expect(run.exitCode, run.stderr).toBe(0);
     expect(report!.servers[0]!.target.sandbox).toBeDefined();
     expect(outcomes(report)).toMatchObject({ create_order: 'retry-safe', send_sms: 'repeated-effect' });

@@ -25,6 +25,10 @@ import { FIXTURES } from '../fixtures/index.js';
 import { idemscan } from '../helpers/cli.js';
 import { sandboxPrefix } from '../../src/launch/sandbox.js';
 import { scan } from '../../src/scan.js';
+import { probe as probeCall } from '../../src/probe.js';
+import { ScanInputError } from '../../src/scan-input.js';
+import { parsePlan } from '../../src/model/probe-plan.js';
+import type { ProgressEvent } from '../../src/scan-options.js';
 import { Report } from '../../src/model/schema.js';
 
 const hasBwrap = sandboxPrefix()?.[0] === 'bwrap';
@@ -54,6 +58,9 @@ describe.skipIf(!hasBwrap)('--writable', () => {
       const report = Report.parse(JSON.parse(readFileSync(json, 'utf8')));
       expect(report.servers[0]!.target).toMatchObject({ sandbox: 'bubblewrap', writable: [backend] });
       expect(report.options.writable).toEqual([backend]);
+      // The same lines scan and audit say after their table: the containment, and what it opens.
+      expect(run.stderr).toContain('idemscan: sandbox for 1 stdio server: bubblewrap');
+      expect(run.stderr).toContain(`idemscan: writable inside the sandbox (--writable): ${backend}`);
     },
   );
 
@@ -120,6 +127,84 @@ describe.skipIf(!hasBwrap)('--writable', () => {
       expect(run.stderr).toContain('--writable');
     }
     listener.close();
+  });
+});
+
+describe.skipIf(!hasBwrap)('the library calls make the same checks', () => {
+  const plan = parsePlan(JSON.parse(readFileSync(PLAN, 'utf8')));
+  const fixture = {
+    kind: 'command',
+    name: 'fx',
+    source: 'test',
+    transport: 'stdio',
+    command: process.execPath,
+  } as const;
+  const rejection = async (run: Promise<unknown>) => {
+    const err = await run.then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(err).toBeInstanceOf(ScanInputError);
+    return err as ScanInputError;
+  };
+
+  it('probe() refuses writable without sandbox, a directory that undoes the hiding, and a hidden store', async () => {
+    const backend = mkdtempSync(path.join(dir, 'lib-'));
+    const target = { ...fixture, args: [FIXTURES.probeStdio] };
+    const noSandbox = await rejection(probeCall(target, plan, { writable: [backend] }));
+    expect(noSandbox.field).toBe('options.writable');
+    expect(noSandbox.message).toContain('sandbox: true');
+    const root = await rejection(probeCall(target, plan, { sandbox: true, writable: ['/'] }));
+    expect(root.message).toContain('is the root directory');
+    // A store the server would create: it does not exist yet, its directory is hidden (under /tmp).
+    const store = path.join(backend, 'memory.jsonl');
+    const calls = path.join(backend, 'calls.log');
+    const hidden = await rejection(
+      probeCall({ ...target, env: { MEMORY_FILE_PATH: store, CALLS_LOG: calls } }, plan, { sandbox: true }),
+    );
+    expect(hidden.field).toBe('target.env.MEMORY_FILE_PATH');
+    expect(hidden.message).toContain(`names ${store}, which does not exist yet`);
+    expect(hidden.message).toContain('writable');
+    expect(existsSync(calls)).toBe(false); // nothing was started
+    // Bound, the same probe runs, and the server creates the store for real.
+    const env = { EFFECTS_FILE: path.join(backend, 'effects.json') };
+    const { report } = await probeCall({ ...target, env }, plan, {
+      sandbox: true,
+      writable: [backend],
+      timeoutMs: 20_000,
+    });
+    expect(report.servers[0]!.status, report.servers[0]!.failure?.stderr).toBe('ok');
+    expect(existsSync(env.EFFECTS_FILE)).toBe(true);
+  });
+
+  it('probe() refuses a cwd the sandbox hides', async () => {
+    const home = mkdtempSync(path.join(dir, 'cwd-home-'));
+    mkdirSync(path.join(home, 'project'));
+    const savedHome = process.env.HOME;
+    process.env.HOME = home;
+    try {
+      const target = { ...fixture, args: [FIXTURES.probeStdio], cwd: path.join(home, 'project') };
+      const err = await rejection(probeCall(target, plan, { sandbox: true, cacheDir: path.join(dir, 'cwd-cache') }));
+      expect(err.field).toBe('target.cwd');
+    } finally {
+      process.env.HOME = savedHome;
+    }
+  });
+
+  it('scan() warns per target that gives a hidden path, and refuses a bad writable', async () => {
+    const store = path.join(mkdtempSync(path.join(dir, 'lib-scan-')), 'store.json');
+    const events: ProgressEvent[] = [];
+    const target = { name: 'fx', source: 'test', transport: 'stdio', command: process.execPath } as const;
+    await scan([{ ...target, args: [FIXTURES.probeStdio], env: { STORE: store } }], {
+      sandbox: true,
+      timeoutMs: 20_000,
+      onProgress: (e) => events.push(e),
+    });
+    const warnings = events.flatMap((e) => (e.type === 'warning' ? [e.message] : []));
+    expect(warnings).toContainEqual(expect.stringContaining(`fx: env STORE names ${store}, which does not exist yet`));
+    const err = await rejection(scan([target], { sandbox: true, writable: [path.join(dir, 'absent')] }));
+    expect(err.field).toBe('options.writable');
+    expect(err.message).toContain('does not exist');
   });
 });
 

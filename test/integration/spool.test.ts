@@ -4,7 +4,16 @@
  * back (as untrusted input) and scans only the rest. Real stdio fixture servers, the built CLI.
  */
 import { execFileSync } from 'node:child_process';
-import { appendFileSync, existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  existsSync,
+  mkdtempSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { execa } from 'execa';
@@ -103,6 +112,10 @@ describe('the spool', () => {
     const trusting = await idemscan(['scan', second, '--out', out, '--resume', '--trust', 'a']);
     expect(trusting.exitCode).toBe(2);
     expect(trusting.stderr).toContain('was scanned with other options (trust [] then, ["a"] now)');
+    // --writable is one of the options a resumed scan must share (its real paths, sorted).
+    const writing = await idemscan(['scan', second, '--out', out, '--resume', '--sandbox', '--writable', out]);
+    expect(writing.exitCode).toBe(2);
+    expect(writing.stderr).toContain(`writable none then, ${JSON.stringify([realpathSync(out)])} now`);
     const fewer = await idemscan(['scan', list([modern('a', env)]), '--out', out, '--resume']);
     expect(fewer.exitCode).toBe(2);
     expect(fewer.stderr).toContain('holds 1 server this list does not (b)');

@@ -5,7 +5,7 @@ import type { SentCall, ToolProbe } from '../../src/model/probe-schema.js';
 import { judge } from '../../src/probe/outcome.js';
 import { safeLines } from '../../src/render/terminal.js';
 import { installAdvice } from '../../src/launch/npm.js';
-import { probeTerminalLines } from '../../src/render/probe-view.js';
+import { probeMarkdown, probeSarifResults, probeTerminalLines } from '../../src/render/probe-view.js';
 import { probeSection } from '../../src/render/html/probe.js';
 import { reportOf, serverReport, toolReport } from '../helpers/reports.js';
 
@@ -126,5 +126,50 @@ describe('probeTerminalLines', () => {
     expect(text).not.toContain('\u001b');
     expect(text).toContain('conflict accepted: the same key with other arguments was accepted');
     expect(probeSection(report)).toContain('(Error: boom<br>::add-mask::x<br>\\u001b[2J)</td>');
+  });
+});
+
+describe('probe rows', () => {
+  // Listed z, b, a; planned a (two cases), then z; b only observed.
+  const ran = (n: string) => probe('retry-safe', [call('call', n)]);
+  const tools = [
+    toolReport({ name: 'z', probe: { ...ran('z'), outcome: 'repeated-effect' } }),
+    toolReport({ name: 'b', probe: probe('not-probed') }),
+    toolReport({
+      name: 'a',
+      probes: [
+        { ...ran('a'), case: 1 },
+        { ...ran('a'), case: 2, outcome: 'repeated-effect' },
+      ],
+    }),
+  ];
+  const report = reportOf([serverReport(tools)], { options: { probe: { tools: ['a', 'z'] } } });
+  report.summary.probe = countProbes(tools);
+
+  it('follow the plan, cases in their order, in the terminal, Markdown and HTML', () => {
+    const at = (text: string) =>
+      ['a case 1', 'a case 2', 'z'].map((n) =>
+        text.indexOf(`${n}:`) >= 0 ? text.indexOf(`${n}:`) : text.indexOf(`>${n}<`),
+      );
+    const terminal = at(probeTerminalLines(report).join(''));
+    expect(terminal.every((i) => i >= 0)).toBe(true);
+    expect([...terminal].sort((x, y) => x - y)).toEqual(terminal);
+    const md = probeMarkdown(report).filter(
+      (l) => l.startsWith('| ') && !l.startsWith('| tool') && !l.startsWith('| ---'),
+    );
+    expect(md.map((l) => l.split(' | ')[0])).toEqual(['| a case 1', '| a case 2', '| z']);
+    const html = probeSection(report);
+    const cells = ['>a case 1<', '>a case 2<', '>z<'].map((c) => html.indexOf(c));
+    expect(cells.every((i) => i >= 0)).toBe(true);
+    expect([...cells].sort((x, y) => x - y)).toEqual(cells);
+  });
+
+  it('SARIF names the tool as its logical location, and the case in the message and properties', () => {
+    const results = probeSarifResults(report, () => undefined, 0);
+    expect(results.map((r) => r.locations?.[0]?.logicalLocations?.[0]?.name)).toEqual(['a', 'z']);
+    const [caseTwo] = results;
+    expect(caseTwo!.locations![0]!.logicalLocations![0]!.fullyQualifiedName).toBe(`${report.servers[0]!.name}/a`);
+    expect(caseTwo!.message.text).toContain('a case 2');
+    expect(caseTwo!.properties).toMatchObject({ tool: 'a', case: 2, experiment: 'a case 2' });
   });
 });
