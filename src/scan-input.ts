@@ -160,7 +160,12 @@ export function refuseUnbound(target: Target, writable: readonly string[], optio
   if (first) throw new ScanInputError('target', `target.${first.field}`, `${unboundText(first)}; nothing was started`);
 }
 
-/** scan(): one warning per target that gives its server a path the sandbox would hide. */
+/**
+ * scan(): one warning per target that gives its server an existing path the sandbox would hide
+ * (its listing may then differ or fail). A path that does not exist yet is left out: a listing
+ * writes nothing, and a store the server makes in its private scratch space harms no scan (the
+ * reference list's memory server is given such a file). probe() refuses both.
+ */
 export function unboundWarnings(
   targets: readonly Target[],
   writable: readonly string[],
@@ -168,7 +173,7 @@ export function unboundWarnings(
   cacheDir: string,
 ) {
   return targets.flatMap((t) => {
-    const [first, ...more] = unboundOf(t, writable, options.sandbox, cacheDir);
+    const [first, ...more] = unboundOf(t, writable, options.sandbox, cacheDir).filter((u) => !u.missing);
     const others = more.length ? ` (and ${more.length} more)` : '';
     return first ? [`${t.name.slice(0, 100)}: ${unboundText(first)}${others}`] : [];
   });

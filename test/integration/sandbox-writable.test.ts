@@ -191,17 +191,23 @@ describe.skipIf(!hasBwrap)('the library calls make the same checks', () => {
     }
   });
 
-  it('scan() warns per target that gives a hidden path, and refuses a bad writable', async () => {
-    const store = path.join(mkdtempSync(path.join(dir, 'lib-scan-')), 'store.json');
+  it('scan() warns per target that gives an existing hidden path, not one a listing never writes, and refuses a bad writable', async () => {
+    const data = mkdtempSync(path.join(dir, 'lib-scan-'));
+    const store = path.join(data, 'store.json');
     const events: ProgressEvent[] = [];
     const target = { name: 'fx', source: 'test', transport: 'stdio', command: process.execPath } as const;
-    await scan([{ ...target, args: [FIXTURES.probeStdio], env: { STORE: store } }], {
-      sandbox: true,
-      timeoutMs: 20_000,
-      onProgress: (e) => events.push(e),
-    });
+    const scanned = (name: string, env: Record<string, string>) =>
+      scan([{ ...target, name, args: [FIXTURES.probeStdio], env }], {
+        sandbox: true,
+        timeoutMs: 20_000,
+        onProgress: (e) => events.push(e),
+      });
+    await scanned('fx', { STORE: store });
+    await scanned('fy', { DATA: data });
     const warnings = events.flatMap((e) => (e.type === 'warning' ? [e.message] : []));
-    expect(warnings).toContainEqual(expect.stringContaining(`fx: env STORE names ${store}, which does not exist yet`));
+    expect(warnings).toContainEqual(expect.stringContaining(`fy: env DATA names ${data}`));
+    // A store the server would make: a listing writes nothing, so no warning (probe() refuses it, above).
+    expect(warnings.filter((w) => w.startsWith('fx:'))).toEqual([]);
     const err = await rejection(scan([target], { sandbox: true, writable: [path.join(dir, 'absent')] }));
     expect(err.field).toBe('options.writable');
     expect(err.message).toContain('does not exist');
