@@ -33,8 +33,18 @@ export function checkWritable(flags: WritableFlags): string[] | undefined {
 const saying = (u: GivenPath): Shown =>
   msg`${show.name(u.via)} names ${show.path(u.path)}, ${hiddenWhy(u)}: bind it with --writable DIR (its directory), or run without --sandbox`;
 
-/** audit and probe: a path the user typed that the sandbox would hide stops the run before the server starts. */
-export function refuseUnbound(target: Target, writable: string[] | undefined, flags: WritableFlags): void {
-  const [first] = unboundOf(target, writable ?? [], flags.sandbox, flags.cacheDir ?? defaultCacheDir());
+/**
+ * audit and probe: a path the user typed that the sandbox would hide stops the run before the
+ * server starts. A file that does not exist yet matters only to probe (`missing`): an audit's
+ * listing writes nothing, so a store the server would make in its private scratch harms it not.
+ */
+export function refuseUnbound(
+  target: Target,
+  writable: string[] | undefined,
+  flags: WritableFlags,
+  missing: 'refuse' | 'ignore' = 'refuse',
+): void {
+  const given = unboundOf(target, writable ?? [], flags.sandbox, flags.cacheDir ?? defaultCacheDir());
+  const [first] = missing === 'refuse' ? given : given.filter((u) => !u.missing);
   if (first) throw new InputError(msg`${saying(first)}; nothing was started`);
 }

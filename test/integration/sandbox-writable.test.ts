@@ -77,6 +77,17 @@ describe.skipIf(!hasBwrap)('--writable', () => {
     expect(readFileSync(store, 'utf8')).toBe('{}');
   });
 
+  it('a store that does not exist yet is refused by probe, not by audit, whose listing writes nothing', async () => {
+    const store = path.join(mkdtempSync(path.join(dir, 'not-yet-')), 'memory.json');
+    const target = ['--env', `MEMORY_FILE_PATH=${store}`, '--', process.execPath, FIXTURES.probeStdio];
+    const probed = await probe(['--sandbox', '--env', `MEMORY_FILE_PATH=${store}`]);
+    expect(probed.exitCode).toBe(2);
+    expect(probed.stderr).toContain(`env MEMORY_FILE_PATH names ${store}, which does not exist yet`);
+    const audited = await idemscan(['audit', '--sandbox', ...target]);
+    expect(audited.exitCode, audited.stderr).toBe(0);
+    expect(audited.stderr).not.toContain('does not exist yet');
+  });
+
   it('an argument under HOME is refused for audit and probe, a warning for scan', { timeout: 60_000 }, async () => {
     const home = mkdtempSync(path.join(dir, 'home-'));
     mkdirSync(path.join(home, 'data'));
