@@ -44,9 +44,18 @@ export async function install(
 ): Promise<InstallOutcome> {
   const loaded = await loadTargets(files, options.allowEnv);
   for (const target of loaded.skipped) onEvent({ type: 'skipped', target });
+  return installTargets(loaded.targets, options, onEvent);
+}
+
+/** The packages of `listed` into the cache (also `probe-census`'s, app/probe-census.ts). */
+export async function installTargets(
+  listed: Target[],
+  options: Omit<InstallOptions, 'allowEnv'>,
+  onEvent: (e: InstallEvent) => void,
+): Promise<InstallOutcome> {
   const cacheDir = options.cacheDir ?? defaultCacheDir();
   // The scan's own steps (launch/prepare.ts), online: install resolves unpinned ones as a scan would now.
-  const { targets, installErrors: errors } = await checkedTargets(loaded.targets, true, cacheDir);
+  const { targets, installErrors: errors } = await checkedTargets(listed, true, cacheDir);
   for (const [spec, error] of errors) onEvent({ type: 'refused', spec, error });
   if (options.allowSdist && targets.some((t) => t.pypi)) onEvent({ type: 'warning', message: SDIST_WARNING });
   const { installMissing, packageOf } = await import('../launch/packages.js');
