@@ -42,7 +42,7 @@ function announce(prepared: PreparedCensus, dir: string): void {
   );
   const n = prepared.servers.length;
   say.lines(
-    msg`idemscan probe-census: will probe ${n} server${n === 1 ? '' : 's'} of ${show.path(dir)} (${names}), one at a time, calling the ${prepared.calls} tools their plans name (each planned tool up to twice, with its observer, after its set-up calls); their effects are real, but confined to a fresh scratch directory per server under --sandbox (bubblewrap, no network)\n`,
+    msg`idemscan probe-census: will probe ${n} server${n === 1 ? '' : 's'} of ${show.path(dir)} (${names}), one at a time, calling the ${prepared.calls} tool${prepared.calls === 1 ? '' : 's'} their plans name (each planned tool up to twice, with its observer, after its set-up calls); their effects are real, but confined to a fresh scratch directory per server under --sandbox (bubblewrap, no network)\n`,
     true,
   );
 }
@@ -98,7 +98,10 @@ const mismatchLine = (r: BehaviourRow): Shown =>
 function exitCode(facts: CensusFacts): number {
   const { servers, rows } = facts.table;
   if (facts.interrupted) return EXIT.interrupted;
-  if (servers.length > 0 && servers.every((s) => s.error !== undefined)) return EXIT.allFailed;
+  if (servers.length > 0 && servers.every((s) => s.error !== undefined)) {
+    say.tell(msg`no server of the library could be probed`);
+    return EXIT.allFailed;
+  }
   const differs = rows.some((r) => r.expected !== undefined && r.expected !== r.outcome);
   if (differs || servers.some((s) => s.error !== undefined)) return EXIT.failOn;
   return facts.outputsFailed ? EXIT.outputFailed : EXIT.ok;
