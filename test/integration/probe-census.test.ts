@@ -136,6 +136,35 @@ describe.skipIf(!hasBwrap)('probe-census', () => {
     expect(alone.exitCode, alone.stderr).toBe(3);
   });
 
+  it(
+    'SIGINT stops the server being probed, starts no other, and writes the table (exit 130)',
+    { timeout: 60_000 },
+    async () => {
+      const hang = { tools: { hang_forever: { timeoutMs: 30_000 } } };
+      const server = (name: string) => ({ name, command: process.execPath, args: [FIXTURES.probeStdio] });
+      const lib = path.join(dir, 'hang');
+      mkdirSync(lib);
+      for (const name of ['a-hang', 'b-next'])
+        writeFileSync(
+          path.join(lib, `${name}.json`),
+          JSON.stringify({ description: 'x', server: server(name), plan: hang }),
+        );
+      const out = path.join(dir, 'hang-out');
+      const child = census([lib, '--out', out]);
+      child.stderr?.on('data', (chunk: Buffer) => {
+        // Once it said what it will call, the first server is starting or hanging: stop it there.
+        if (String(chunk).includes('will probe')) setTimeout(() => child.kill('SIGINT'), 1_500);
+      });
+      const run = await child;
+      expect(run.exitCode, run.stderr).toBe(130);
+      const table = tableOf(out);
+      expect(table.rows).toEqual([]);
+      expect(table.servers.map((s) => s.name)).toEqual(['a-hang', 'b-next']);
+      expect(table.servers[1]!.error).toBe('not probed: the run was interrupted');
+      expect(table.servers[0]!.error).toBeDefined();
+    },
+  );
+
   it('a bad library file is exit 2 naming the file and the field, before anything starts', async () => {
     const calls = path.join(dir, 'bad-calls.log');
     const lib = ownLibrary('bad', (shop) => {
