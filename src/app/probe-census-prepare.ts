@@ -52,7 +52,9 @@ export async function prepareCensus(inputs: CensusInputs): Promise<PreparedCensu
       `probe-census runs the plan library only under --sandbox with bubblewrap, which does not work here (${support.note ?? support.mode}); install bubblewrap (docs/SANDBOX.md); nothing was started`,
     );
   const entries = await readLibrary(inputs.dir, inputs.only);
-  await checkOutputDir('--out', inputs.out, [...TABLE_FILES, REPORTS_DIR]);
+  await checkOutputDir('--out', inputs.out, [...TABLE_FILES]);
+  const reports = entries.map((e) => `${e.name}.json`);
+  await checkOutputDir('--out', path.join(inputs.out, REPORTS_DIR), reports);
   const library = await realpath(inputs.dir);
   const servers: CensusServer[] = [];
   try {

@@ -99,6 +99,11 @@ describe.skipIf(!hasBwrap)('probe-census', () => {
       const files = Report.parse(JSON.parse(readFileSync(path.join(out, 'reports', 'files.json'), 'utf8')));
       expect(files.servers[0]!.probeSetup?.calls[0]?.answer).toBe(`wrote ${files.options.writable?.[0]}/seed.txt`);
       expect(readdirSync(out).sort()).toEqual(['behaviour.html', 'behaviour.json', 'behaviour.md', 'reports']);
+      // Run again into the same --out (its reports/ there already): the table is replaced.
+      const again = await census([LIBRARY, '--only', 'shop', '--out', out, '-q']);
+      expect(again.exitCode, again.stderr).toBe(0);
+      expect(again.stdout).toBe('');
+      expect(tableOf(out).servers.map((s) => s.name)).toEqual(['shop']);
     },
   );
 
