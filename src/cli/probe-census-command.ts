@@ -53,6 +53,9 @@ function onEvent(e: CensusEvent, quiet: boolean): void {
     const ev = e.event;
     if (ev.type === 'refused') say.tell(msg`${show.path(ev.spec)}: ${show.message(ev.error)}`);
     if (ev.type === 'warning') say.warn(msg`${ev.message}`);
+    // A package already in the cache is done in 0 ms: only those installed now are worth a line.
+    if (ev.type === 'done' && ev.result.ok && ev.result.ms > 0)
+      say.note(msg`installed ${show.path(ev.result.spec)} (${(ev.result.ms / 1000).toFixed(1)} s)`);
     if (ev.type === 'done' && !ev.result.ok)
       say.tell(msg`${show.path(ev.result.spec)}: ${show.message(ev.result.error ?? 'install failed')}`);
     return;
