@@ -10,6 +10,7 @@ import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import { readBoundedText } from '../io/read.js';
+import { PLAN_LIBRARY_MARK } from '../launch/npm.js';
 import { MAX_JSON_DEPTH, parseJson } from '../model/bounded-input.js';
 import { InputError } from '../model/input-error.js';
 import { MAX_PLAN_BYTES, parsePlan, type ProbePlan } from '../model/probe-plan.js';
@@ -137,5 +138,6 @@ export function materialize(
   // Nothing is left to expand (checkPlaceholders): an empty environment, so nothing could be read from it.
   const made = ownEntryTarget(parsed.entry, 'server', { file: entry.file, env: {}, untrusted: entry.file });
   if ('skipped' in made) throw new InputError(made.skipped.reason, { file: entry.file });
-  return { target: made.target, plan: parsePlan(substitute(entry.plan, places), entry.file, 'plan') };
+  const target = { ...made.target, source: `${made.target.source}${PLAN_LIBRARY_MARK}` };
+  return { target, plan: parsePlan(substitute(entry.plan, places), entry.file, 'plan') };
 }

@@ -129,6 +129,8 @@ describe('materialize', () => {
       env: { STORE: '/s/$1/store.json' },
       cwd: '/s/$1',
     });
+    // Its source says it is a library's: a missing package's advice is probe-census's, not `install FILE`.
+    expect(target.source).toBe('probes/shop.json#server (plan library)');
     expect(plan.setup?.[0]?.arguments).toEqual({ file: '/s/$1/seed.json' });
     expect(plan.tools.create_order).toMatchObject({ arguments: { item: 'book', note: 'in /s/$1' } });
   });
