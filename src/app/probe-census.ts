@@ -66,9 +66,10 @@ export async function runCensus(
   let outputsFailed = false;
   const parts: ReturnType<typeof behaviourOf>[] = [];
   try {
-    if (settings.install) await installAll(prepared.servers, settings, io.onEvent);
+    const failed = settings.install ? await installAll(prepared.servers, settings, io.onEvent) : new Map();
     for (const s of prepared.servers) {
-      const done = await censusOne(s, settings, io.say);
+      const installError = failed.get(s.entry.package);
+      const done = installError ? notInstalled(s, installError) : await censusOne(s, settings, io.say);
       if (done.file) files.push(done.file);
       outputsFailed ||= done.outputsFailed;
       const part = behaviourOf(done.run);
@@ -101,13 +102,29 @@ async function installAll(
   servers: readonly CensusServer[],
   settings: CensusSettings,
   onEvent: (e: CensusEvent) => void,
-): Promise<void> {
+): Promise<Map<string, string>> {
+  const failed = new Map<string, string>();
   const options = { concurrency: 2, cacheDir: settings.cacheDir };
   await installTargets(
     servers.map((s) => s.target),
     options,
-    (event) => onEvent({ type: 'install', event }),
+    (event) => {
+      if (event.type === 'refused') failed.set(event.spec, event.error);
+      if (event.type === 'done' && !event.result.ok) failed.set(event.result.spec, event.result.error ?? 'failed');
+      onEvent({ type: 'install', event });
+    },
   );
+  return failed;
+}
+
+/** A server whose package did not install: its install error, not a probe's "not installed". */
+function notInstalled(s: CensusServer, error: string): Done {
+  const run = { name: s.entry.name, package: s.entry.package, planned: Object.keys(s.plan.tools) };
+  return {
+    run: { ...run, error: bounded(`install failed: ${error}`, ERROR_CHARS) },
+    warnings: [],
+    outputsFailed: false,
+  };
 }
 
 interface Done {

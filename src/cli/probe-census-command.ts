@@ -51,19 +51,25 @@ function onEvent(e: CensusEvent, quiet: boolean): void {
   if (e.type === 'kept') return say.note(msg`kept the scratch directory ${show.path(e.scratch)}`);
   if (e.type === 'install') {
     const ev = e.event;
-    if (ev.type === 'refused') say.tell(msg`${show.path(ev.spec)}: ${show.message(ev.error)}`);
+    // A package refused or not installed is said once, as its server's error (below).
     if (ev.type === 'warning') say.warn(msg`${ev.message}`);
     // A package already in the cache is done in 0 ms: only those installed now are worth a line.
     if (ev.type === 'done' && ev.result.ok && ev.result.ms > 0)
       say.note(msg`installed ${show.path(ev.result.spec)} (${(ev.result.ms / 1000).toFixed(1)} s)`);
-    if (ev.type === 'done' && !ev.result.ok)
-      say.tell(msg`${show.path(ev.result.spec)}: ${show.message(ev.result.error ?? 'install failed')}`);
     return;
   }
   for (const w of e.warnings) say.warn(msg`${show.name(e.server.name)}: ${w}`);
-  if (e.server.error !== undefined) say.tell(msg`${serverHead(e.server)}: ${show.message(e.server.error)}`);
+  if (e.server.error !== undefined) say.tell(msg`${serverHead(e.server)}: ${firstLines(e.server.error)}`);
   else if (!quiet) process.stdout.write(serverLine(e.server, e.rows).text + '\n');
   for (const r of e.rows) if (r.expected !== undefined && r.expected !== r.outcome) say.tell(mismatchLine(r));
+}
+
+/** A multi-line error (npm's, a server's) as its first lines, each escaped, indented under the first. */
+function firstLines(text: string, max = 3): Shown {
+  const lines = text.split('\n').filter((l) => l.trim() !== '');
+  const shown = lines.slice(0, max).map((l) => msg`${show.message(l)}`);
+  const more = lines.length > max ? [msg`(${lines.length - max} more lines)`] : [];
+  return joinShown([...shown, ...more], '\n    ');
 }
 
 const serverHead = (s: BehaviourServer): Shown =>
