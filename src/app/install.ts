@@ -17,6 +17,8 @@ export interface InstallOptions {
   cacheDir?: string;
   allowEnv?: readonly string[];
   allowSdist?: boolean;
+  /** Stops the installs (npm is ended): `probe-census` after a signal. */
+  signal?: AbortSignal;
 }
 
 export type InstallEvent =
@@ -55,7 +57,7 @@ export async function installTargets(
 ): Promise<InstallOutcome> {
   const cacheDir = options.cacheDir ?? defaultCacheDir();
   // The scan's own steps (launch/prepare.ts), online: install resolves unpinned ones as a scan would now.
-  const { targets, installErrors: errors } = await checkedTargets(listed, true, cacheDir);
+  const { targets, installErrors: errors } = await checkedTargets(listed, true, cacheDir, options.signal);
   for (const [spec, error] of errors) onEvent({ type: 'refused', spec, error });
   if (options.allowSdist && targets.some((t) => t.pypi)) onEvent({ type: 'warning', message: SDIST_WARNING });
   const { installMissing, packageOf } = await import('../launch/packages.js');
@@ -65,7 +67,13 @@ export async function installTargets(
   // Cached ones are listed too: installMissing skips them, so they are told here.
   const cached = await cachedResults(targets, cacheDir, errors);
   for (const r of cached) onDone(r);
-  const ctx = { cacheDir, concurrency: options.concurrency, onDone, allowSdist: options.allowSdist };
+  const ctx = {
+    cacheDir,
+    concurrency: options.concurrency,
+    onDone,
+    allowSdist: options.allowSdist,
+    signal: options.signal,
+  };
   const installed = await installMissing(targets, ctx, errors);
   return { cacheDir, results: [...cached, ...installed], refused: errors.size };
 }

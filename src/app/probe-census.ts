@@ -69,7 +69,11 @@ export async function runCensus(
     const failed = settings.install ? await installAll(prepared.servers, settings, io.onEvent) : new Map();
     for (const s of prepared.servers) {
       const installError = failed.get(s.entry.package);
-      const done = installError ? notInstalled(s, installError) : await censusOne(s, settings, io.say);
+      // After a signal, every server left is "not probed" (censusOne), whatever its install did.
+      const done =
+        installError && !settings.signal?.aborted
+          ? notInstalled(s, installError)
+          : await censusOne(s, settings, io.say);
       if (done.file) files.push(done.file);
       outputsFailed ||= done.outputsFailed;
       const part = behaviourOf(done.run);
@@ -97,14 +101,14 @@ const tableHead = (settings: CensusSettings) => ({
   node: process.version,
 });
 
-/** The packages into the cache, as `idemscan install` does; one that fails fails its server's probe ("not installed"). */
+/** The packages into the cache, as `idemscan install` does (a signal stops them); by spec, the ones that failed. */
 async function installAll(
   servers: readonly CensusServer[],
   settings: CensusSettings,
   onEvent: (e: CensusEvent) => void,
 ): Promise<Map<string, string>> {
   const failed = new Map<string, string>();
-  const options = { concurrency: 2, cacheDir: settings.cacheDir };
+  const options = { concurrency: 2, cacheDir: settings.cacheDir, signal: settings.signal };
   await installTargets(
     servers.map((s) => s.target),
     options,
