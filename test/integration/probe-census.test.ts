@@ -5,7 +5,16 @@
  * wrong `expect` (exit 1, naming the row), a server that does not start (its error, the other's
  * rows), none that starts (exit 3), and a bad file (exit 2, nothing started).
  */
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -99,6 +108,7 @@ describe.skipIf(!hasBwrap)('probe-census', () => {
       const files = Report.parse(JSON.parse(readFileSync(path.join(out, 'reports', 'files.json'), 'utf8')));
       expect(files.servers[0]!.probeSetup?.calls[0]?.answer).toBe(`wrote ${files.options.writable?.[0]}/seed.txt`);
       expect(readdirSync(out).sort()).toEqual(['behaviour.html', 'behaviour.json', 'behaviour.md', 'reports']);
+      for (const kept of [scratch, files.options.writable?.[0] ?? '']) rmSync(kept, { recursive: true, force: true });
       // Run again into the same --out (its reports/ there already): the table is replaced.
       const again = await census([LIBRARY, '--only', 'shop', '--out', out, '-q']);
       expect(again.exitCode, again.stderr).toBe(0);
