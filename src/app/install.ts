@@ -17,6 +17,8 @@ export interface InstallOptions {
   cacheDir?: string;
   allowEnv?: readonly string[];
   allowSdist?: boolean;
+  /** Stops the installs (npm is ended): `probe-census` after a signal. */
+  signal?: AbortSignal;
 }
 
 export type InstallEvent =
@@ -44,9 +46,18 @@ export async function install(
 ): Promise<InstallOutcome> {
   const loaded = await loadTargets(files, options.allowEnv);
   for (const target of loaded.skipped) onEvent({ type: 'skipped', target });
+  return installTargets(loaded.targets, options, onEvent);
+}
+
+/** The packages of `listed` into the cache (also `probe-census`'s, app/probe-census.ts). */
+export async function installTargets(
+  listed: Target[],
+  options: Omit<InstallOptions, 'allowEnv'>,
+  onEvent: (e: InstallEvent) => void,
+): Promise<InstallOutcome> {
   const cacheDir = options.cacheDir ?? defaultCacheDir();
   // The scan's own steps (launch/prepare.ts), online: install resolves unpinned ones as a scan would now.
-  const { targets, installErrors: errors } = await checkedTargets(loaded.targets, true, cacheDir);
+  const { targets, installErrors: errors } = await checkedTargets(listed, true, cacheDir, options.signal);
   for (const [spec, error] of errors) onEvent({ type: 'refused', spec, error });
   if (options.allowSdist && targets.some((t) => t.pypi)) onEvent({ type: 'warning', message: SDIST_WARNING });
   const { installMissing, packageOf } = await import('../launch/packages.js');
@@ -56,7 +67,13 @@ export async function install(
   // Cached ones are listed too: installMissing skips them, so they are told here.
   const cached = await cachedResults(targets, cacheDir, errors);
   for (const r of cached) onDone(r);
-  const ctx = { cacheDir, concurrency: options.concurrency, onDone, allowSdist: options.allowSdist };
+  const ctx = {
+    cacheDir,
+    concurrency: options.concurrency,
+    onDone,
+    allowSdist: options.allowSdist,
+    signal: options.signal,
+  };
   const installed = await installMissing(targets, ctx, errors);
   return { cacheDir, results: [...cached, ...installed], refused: errors.size };
 }

@@ -34,6 +34,10 @@ export const EXAMPLES: Readonly<Record<string, readonly Example[]>> = {
       'probe --plan plan.json --fail-on repeated-effect http://localhost:3000/mcp',
     ],
   ],
+  'probe-census': [
+    ['the plan library under probes/, each server sandboxed, the table in output/ecosystem/behaviour', 'probe-census'],
+    ['two of its servers, the table elsewhere', 'probe-census probes --only memory,filesystem --out behaviour'],
+  ],
   lock: [
     ['pin every tool of a list in idemscan.lock.json', 'lock mcp.json'],
     ['later: exit 1 when a tool changed since the lock', 'scan mcp.json --baseline idemscan.lock.json --fail-on drift'],

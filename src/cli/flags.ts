@@ -233,6 +233,23 @@ export const probeFlags = (cmd: Command) =>
     .addOption(cacheDir())
     .addOption(quiet('no tool view; the line saying what will be called is printed anyway'));
 
+/** `probe-census [DIR]`: the plan library, always under the sandbox (there is no flag to leave it). */
+export const probeCensusFlags = (cmd: Command) =>
+  cmd
+    .addOption(
+      repeatable('--only <name>', 'probe only these library servers (NAME of DIR/NAME.json)', { commas: true }),
+    )
+    .option(
+      '--out <dir>',
+      'directory for behaviour.json, .md, .html and reports/NAME.json',
+      'output/ecosystem/behaviour',
+    )
+    .addOption(timeout('bound on connecting and listing, then on each call'))
+    .option('--no-install', 'do not install missing pinned packages (their servers then fail)')
+    .addOption(cacheDir())
+    .option('--keep-scratch', "keep each server's scratch directory (its test backend) and say where")
+    .addOption(quiet('no line per server; what will be called, mismatches and errors are printed anyway'));
+
 export const loginFlags = (cmd: Command) =>
   oauthOptions(cmd)
     .addOption(
@@ -296,6 +313,7 @@ export type AuditFlags = FlagsOf<typeof auditFlags>;
 type Lock = FlagsOf<typeof lockFlags>;
 export type ProbeFlags = FlagsOf<typeof probeFlags>;
 export type InstallFlags = FlagsOf<typeof installFlags>;
+export type ProbeCensusFlags = FlagsOf<typeof probeCensusFlags>;
 
 /**
  * What the body of scan, audit and lock reads: the flags all three declare, as declared, and the

@@ -24,6 +24,7 @@ import {
   indexFlags,
   installFlags,
   lockFlags,
+  probeCensusFlags,
   probeFlags,
   pullFlags,
   quiet,
@@ -71,6 +72,12 @@ function scanning(program: Command): void {
     .usage('--plan PLAN.json [options] -- COMMAND [ARGS...]  |  --plan PLAN.json [options] URL')
     .argument('<target...>', 'a command and its arguments (after --), or an http(s) URL')
     .action(async (words, flags) => (await import('./probe-command.js')).probeCommand(words, flags));
+  probeCensusFlags(program.command('probe-census'))
+    .description(
+      'probe every server of a plan library (DIR/NAME.json) under --sandbox, one at a time, and write the behaviour table (real effects, in scratch directories: docs/PROBE.md)',
+    )
+    .argument('[dir]', 'the plan library', 'probes')
+    .action(async (dir, flags) => (await import('./probe-census-command.js')).probeCensusCommand(dir, flags));
   lockFlags(program.command('lock'))
     .description('scan, then pin every tool (definitionHash, verdict, hints) in a lock file for --baseline')
     .argument('[files...]', 'target files, as for scan (default: the bundled reference list)')

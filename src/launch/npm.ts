@@ -24,11 +24,16 @@ export function installHint(source: string, cacheDir: string): string {
   return `idemscan install ${shellWord(sourceFile(source))} --cache-dir ${shellWord(cacheDir)}`;
 }
 
+/** The end of a plan-library server's `source` (app/probe-library.ts): its file is no target file `install` reads. */
+export const PLAN_LIBRARY_MARK = ' (plan library)';
+
 /**
  * What to do about a package that is not installed. `idemscan install` takes target files, so a
  * server given on the command line has none: audit, which installs and calls no tool, is that command.
  */
 export function installAdvice(source: string, cacheDir: string): string {
+  if (source.endsWith(PLAN_LIBRARY_MARK))
+    return `probe-census installs the missing pinned packages of its library: run it without --no-install (--cache-dir ${shellWord(cacheDir)})`;
   if (source !== 'command line') return `run \`${installHint(source, cacheDir)}\` first`;
   return `probe (and audit --no-install) does not install: run \`idemscan audit\` with the same server and --cache-dir ${shellWord(cacheDir)} first (it installs missing pinned packages and calls no tool), or put the server in a target file and run \`idemscan install FILE\``;
 }

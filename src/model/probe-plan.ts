@@ -73,15 +73,18 @@ export class PlanError extends InputError {
   }
 }
 
-/** `source`: what the plan is called in the error (its file, say). */
-export function parsePlan(data: unknown, source = 'plan'): ProbePlan {
-  return checkPlan(data, { file: source });
+/**
+ * `source`: what the plan is called in the error (its file, say); `at`: where the plan sits in it
+ * (`plan` in a plan-library file, so an error names `plan.tools.x`).
+ */
+export function parsePlan(data: unknown, source = 'plan', at = ''): ProbePlan {
+  return checkPlan(data, { file: source }, at);
 }
 
-function checkPlan(data: unknown, place: InputPlace): ProbePlan {
+function checkPlan(data: unknown, place: InputPlace, at = ''): ProbePlan {
   const parsed = ProbePlan.safeParse(data);
   if (!parsed.success)
-    throw new PlanError(describeZodError('', new z.ZodError(branchIssues(data, parsed.error))), place);
+    throw new PlanError(describeZodError(at, new z.ZodError(branchIssues(data, parsed.error))), place);
   return parsed.data;
 }
 

@@ -11,6 +11,7 @@ const COMMANDS = [
   'scan',
   'audit',
   'probe',
+  'probe-census',
   'lock',
   'install',
   'schema',

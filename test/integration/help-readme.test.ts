@@ -6,7 +6,20 @@ import { idemscan } from '../helpers/cli.js';
 const README = ['../../README.md', '../../docs/REFERENCE.md']
   .map((file) => readFileSync(new URL(file, import.meta.url), 'utf8'))
   .join('\n');
-const COMMANDS = ['scan', 'audit', 'probe', 'lock', 'install', 'schema', 'diff', 'merge', 'report', 'index', 'where'];
+const COMMANDS = [
+  'scan',
+  'audit',
+  'probe',
+  'probe-census',
+  'lock',
+  'install',
+  'schema',
+  'diff',
+  'merge',
+  'report',
+  'index',
+  'where',
+];
 
 /** The flags of the Options section of a --help text, e.g. `--fail-on`, `-q`. */
 function optionsOf(help: string): string[] {

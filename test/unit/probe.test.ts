@@ -10,6 +10,7 @@ import { VERDICTS } from '../../src/model/verdicts.js';
 import { parsePlan, planExperiments, plannedCalls, type PlannedTool } from '../../src/model/probe-plan.js';
 import { prepareProbe } from '../../src/probe/prepare.js';
 import { planSecrets } from '../../src/probe/plan-secrets.js';
+import { entryOf } from '../../src/app/probe-library.js';
 
 describe('placeKey', () => {
   it('puts the key at nested, bracketed and wildcard paths without changing the input', () => {
@@ -137,11 +138,14 @@ describe('the plan', () => {
 });
 
 describe('docs/PROBE.md', () => {
-  it('every JSON plan it shows is a valid plan', () => {
+  it('every JSON plan it shows is a valid plan, and its plan-library file a valid one', () => {
     const text = readFileSync(new URL('../../docs/PROBE.md', import.meta.url), 'utf8');
-    const blocks = [...text.matchAll(/```json\n([^`]*)```/g)].map((m) => m[1]!);
-    expect(blocks.length).toBeGreaterThanOrEqual(2);
-    for (const b of blocks) expect(() => parsePlan(JSON.parse(b), 'docs/PROBE.md')).not.toThrow();
+    const blocks = [...text.matchAll(/```json\n([^`]*)```/g)].map((m) => JSON.parse(m[1]!) as Record<string, unknown>);
+    const [library, plans] = [blocks.filter((b) => 'server' in b), blocks.filter((b) => !('server' in b))];
+    expect(plans.length).toBeGreaterThanOrEqual(2);
+    for (const b of plans) expect(() => parsePlan(b, 'docs/PROBE.md')).not.toThrow();
+    expect(library).toHaveLength(1);
+    expect(entryOf(library[0], 'probes/memory.json').expect).toHaveProperty('create_relations');
   });
 });
 
