@@ -255,7 +255,18 @@ function scriptEnv(dir: string): Record<string, string> {
     npm_config_globalconfig: path.join(dir, '.no-global-npmrc'),
     npm_config_update_notifier: 'false',
     PUPPETEER_SKIP_DOWNLOAD: '1',
+    ...nodeHeaders(),
   };
+}
+
+/**
+ * node-gyp builds a native addon against the running Node's headers, which it downloads unless
+ * told where they are; the scripts have no network. A Node whose prefix ships its headers
+ * (`include/node/node.h`: Debian's nodejs beside /usr/bin/node, the official tarballs) lends them.
+ */
+export function nodeHeaders(execPath = process.execPath): { npm_config_nodedir?: string } {
+  const prefix = path.dirname(path.dirname(execPath));
+  return existsSync(path.join(prefix, 'include', 'node', 'node.h')) ? { npm_config_nodedir: prefix } : {};
 }
 
 /** A package.json is a few KB; its `exports` maps nest a handful of levels. */

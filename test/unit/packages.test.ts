@@ -13,6 +13,7 @@ import { pypiLaunchTargets, readUvx } from '../../src/launch/pypi-launch.js';
 import { prefixProblem, venvPrefix } from '../../src/launch/python.js';
 import type { CommandTarget } from '../../src/targets/types.js';
 import { entryNameProblem, readZip } from '../../src/launch/zip.js';
+import { nodeHeaders } from '../../src/launch/npm.js';
 import { zip } from '../helpers/zip-writer.js';
 
 describe('pinned PyPI and OCI specs', () => {
@@ -315,5 +316,17 @@ describe('registry packages', () => {
       one({ registryType: 'pypi', identifier: 'p', version: '1.0', registryBaseUrl: 'http://idx.example' }).skipped[0]!
         .reason,
     ).toMatch(/registryBaseUrl: .*http: is not https/);
+  });
+});
+
+describe('install scripts build against the local Node headers', () => {
+  it('names the prefix of a Node that ships include/node/node.h, and nothing for one without', () => {
+    const prefix = mkdtempSync(path.join(os.tmpdir(), 'node-prefix-'));
+    mkdirSync(path.join(prefix, 'bin'));
+    const node = path.join(prefix, 'bin', 'node');
+    expect(nodeHeaders(node)).toEqual({});
+    mkdirSync(path.join(prefix, 'include', 'node'), { recursive: true });
+    writeFileSync(path.join(prefix, 'include', 'node', 'node.h'), '');
+    expect(nodeHeaders(node)).toEqual({ npm_config_nodedir: prefix });
   });
 });
