@@ -179,4 +179,17 @@ describe('the behaviour table in HTML', () => {
     expect(html.match(/<li>/g)).toHaveLength(SECTION_ROWS);
     expect(html).toContain('And 5 more on the table');
   });
+
+  it("the index's section takes a server at a time, so a short list shows many servers", () => {
+    const row = (server: string, tool: string) => ({
+      ...table.rows[0]!,
+      server,
+      tool,
+      agreement: 'understates' as const,
+    });
+    const rows = [row('a', 'a1'), row('a', 'a2'), row('a', 'a3'), row('b', 'b1'), row('c', 'c1'), row('b', 'b2')];
+    const html = behaviourSection({ ...table, rows }, 'b.html');
+    const tools = [...html.matchAll(/<code>(\w+)<\/code>/g)].map((m) => m[1]);
+    expect(tools).toEqual(['a1', 'b1', 'c1', 'a2', 'b2', 'a3']);
+  });
 });

@@ -32,7 +32,7 @@ import { indexShell } from './index-page.js';
 const TITLE = 'Behaviour of MCP tools: the lost-response experiment';
 
 /** Rows the index's section lists of those that disagree; the whole table is on its own page. */
-export const SECTION_ROWS = 40;
+export const SECTION_ROWS = 12;
 
 /** Our own sentences with `code` spans: escaped, then every other backtick span made <code>. */
 const withCode = (s: string): string =>
@@ -152,7 +152,7 @@ export function renderBehaviourPage(table: BehaviourTable): string {
 /** The experiments whose declaration and behaviour disagree, overstating first: what a client author must know. */
 function disagreements(table: BehaviourTable): string {
   const order: Agreement[] = ['overstates', 'understates'];
-  const rows = order.flatMap((a) => table.rows.filter((r) => r.agreement === a));
+  const rows = order.flatMap((a) => acrossServers(table.rows.filter((r) => r.agreement === a)));
   if (rows.length === 0) return '';
   const shown = rows
     .slice(0, SECTION_ROWS)
@@ -165,6 +165,20 @@ function disagreements(table: BehaviourTable): string {
     `<p>Where declaration and behaviour disagree, overstating first (a client told it may retry would repeat the effect):</p>` +
     `<ul class="disagree">${shown.join('')}</ul>${more > 0 ? `<p>And ${figure(more)} more on the table's page.</p>` : ''}`
   );
+}
+
+/** Rows taken a server at a time (each server's first, then each one's second, ...): a short list shows many servers. */
+function acrossServers(rows: readonly BehaviourTable['rows'][number][]): BehaviourTable['rows'][number][] {
+  const seen = new Map<string, number>();
+  const rank = rows.map((r) => {
+    const n = seen.get(r.server) ?? 0;
+    seen.set(r.server, n + 1);
+    return n;
+  });
+  return rows
+    .map((r, i) => ({ r, n: rank[i]!, i }))
+    .sort((a, b) => a.n - b.n || a.i - b.i)
+    .map((x) => x.r);
 }
 
 /** The census index's section: the summary, the disagreements, and a link to the whole page at `href`. */
