@@ -49,6 +49,14 @@ describe('docs/examples/ecosystem-scan.yml', () => {
     expect((doc.jobs.merge as { permissions?: Record<string, string> }).permissions?.contents).toBe('write');
   });
 
+  it('publishes the behaviour table of the plan library where the index page reads it', () => {
+    const merge = runs('merge');
+    expect(merge).toContain('probe-census probes --out "$INDEX/behaviour"');
+    // Before the index is written, so its page shows the new table.
+    expect(merge.indexOf('probe-census')).toBeLessThan(merge.indexOf('index "$INDEX" --readme'));
+    expect(merge).toMatch(/git add .*"\$INDEX\/behaviour"/);
+  });
+
   it('tells how to install idemscan from its repository, not from the npm registry it is not on', () => {
     const text = readFileSync(file, 'utf8');
     expect(text).not.toContain('npx --yes idemscan@');
