@@ -102,7 +102,8 @@ export function summaryOf(servers: readonly BehaviourServer[], rows: readonly Be
       if (r.expected === r.outcome) matched++;
     }
   }
-  return { servers: servers.length, experiments: rows.length, outcomes, agreements, expected, matched };
+  const probed = servers.filter((s) => s.error === undefined).length;
+  return { servers: servers.length, probed, experiments: rows.length, outcomes, agreements, expected, matched };
 }
 
 export interface TableHead {

@@ -19,12 +19,15 @@ import { checkWritable, refuseUnbound } from './writable.js';
 /** The table's files in `--out`, and the folder of the probe reports beside them. */
 export const TABLE_FILES = ['behaviour.json', 'behaviour.md', 'behaviour.html'] as const;
 export const REPORTS_DIR = 'reports';
+/** Where the published table lives: the census index reads ROOT/behaviour/behaviour.json. */
+export const DEFAULT_OUT = 'output/ecosystem/behaviour';
 
 export interface CensusInputs {
   /** The library folder as given (`method.library`). */
   dir: string;
   only?: readonly string[];
-  out: string;
+  /** `--out`; without it the published table's directory, which a part of the library must not replace. */
+  out?: string;
   cacheDir?: string;
 }
 
@@ -42,6 +45,8 @@ export interface PreparedCensus {
   servers: CensusServer[];
   /** The tools all plans call, for the line said before anything starts. */
   calls: number;
+  /** The directory the table and the reports go to. */
+  out: string;
 }
 
 /** Every check before an install or a call; the scratch directories are made here. */
@@ -51,10 +56,11 @@ export async function prepareCensus(inputs: CensusInputs): Promise<PreparedCensu
     throw new InputError(
       `probe-census runs the plan library only under --sandbox with bubblewrap, which does not work here (${support.note ?? support.mode}); install bubblewrap (docs/SANDBOX.md); nothing was started`,
     );
+  const out = outOf(inputs);
   const entries = await readLibrary(inputs.dir, inputs.only);
-  await checkOutputDir('--out', inputs.out, [...TABLE_FILES]);
+  await checkOutputDir('--out', out, [...TABLE_FILES]);
   const reports = entries.map((e) => `${e.name}.json`);
-  await checkOutputDir('--out', path.join(inputs.out, REPORTS_DIR), reports);
+  await checkOutputDir('--out', path.join(out, REPORTS_DIR), reports);
   const library = await realpath(inputs.dir);
   const servers: CensusServer[] = [];
   try {
@@ -64,7 +70,17 @@ export async function prepareCensus(inputs: CensusInputs): Promise<PreparedCensu
     throw err;
   }
   const calls = servers.reduce((n, s) => n + callsOf(s.plan), 0);
-  return { servers, calls };
+  return { servers, calls, out };
+}
+
+/** `--out`, else the published table's directory, but never for a part of the library (`--only`). */
+function outOf(inputs: CensusInputs): string {
+  if (inputs.out !== undefined) return inputs.out;
+  if (inputs.only?.length)
+    throw new InputError(
+      `--only probes part of the library: give --out DIR, so the published table (${DEFAULT_OUT}) is not replaced by a part of it; nothing was started`,
+    );
+  return DEFAULT_OUT;
 }
 
 async function prepareOne(entry: LibraryEntry, library: string, cacheDir: string | undefined): Promise<CensusServer> {
@@ -73,7 +89,9 @@ async function prepareOne(entry: LibraryEntry, library: string, cacheDir: string
     const { target, plan } = materialize(entry, { scratch, library });
     const flags = { sandbox: true, writable: [scratch], cacheDir };
     const writable = checkWritable(flags) ?? [scratch];
-    refuseUnbound(target, writable, flags);
+    refuseUnbound(target, writable, flags, {
+      fix: 'keep it under ${scratch}, the one directory a library server may write',
+    });
     return { entry, target, plan, scratch, writable };
   } catch (err) {
     await rm(scratch, { recursive: true, force: true });

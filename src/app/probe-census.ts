@@ -13,7 +13,10 @@ import { TOOL_VERSION } from '../model/version.js';
 import { bounded } from '../model/bounds.js';
 import { behaviourOf, behaviourTable, type ServerRun } from './behaviour-rows.js';
 import { installTargets, type InstallEvent } from './install.js';
-import { writeOutputFile } from './output.js';
+import { codeOf, writeFallback, writeOutputFile } from './output.js';
+import { msg, show } from '../render/message.js';
+import { Redactor } from '../redact/redact.js';
+import { planSecrets } from '../probe/plan-secrets.js';
 import {
   removeScratch,
   REPORTS_DIR,
@@ -74,6 +77,8 @@ export async function runCensus(
         installError && !settings.signal?.aborted
           ? notInstalled(s, installError)
           : await censusOne(s, settings, io.say);
+      // Its backend is gone with it: no server's state outlives its probe (--keep-scratch keeps them all).
+      if (!settings.keepScratch) await removeScratch([s]);
       if (done.file) files.push(done.file);
       outputsFailed ||= done.outputsFailed;
       const part = behaviourOf(done.run);
@@ -85,10 +90,11 @@ export async function runCensus(
     else await removeScratch(prepared.servers);
   }
   const table = behaviourTable(tableHead(settings), parts);
+  const written = await writeTable(table, settings.out, io.say);
   return {
     table,
-    files: [...(await writeTable(table, settings.out)), ...files],
-    outputsFailed,
+    files: [...written.files, ...files],
+    outputsFailed: outputsFailed || written.failed,
     interrupted: !!settings.signal?.aborted,
   };
 }
@@ -121,11 +127,20 @@ async function installAll(
   return failed;
 }
 
+/**
+ * An error of ours about a server (its install's, a thrown probe's), as the table keeps it: bounded
+ * and redacted like every text of its probe report (the launch's secrets, the plan's).
+ */
+function errorText(s: CensusServer, text: string): string {
+  const secrets = [...(s.target.secrets ?? []), ...planSecrets(s.plan)];
+  return bounded(new Redactor({ ...s.target, secrets }).text(text), ERROR_CHARS);
+}
+
 /** A server whose package did not install: its install error, not a probe's "not installed". */
 function notInstalled(s: CensusServer, error: string): Done {
   const run = { name: s.entry.name, package: s.entry.package, planned: Object.keys(s.plan.tools) };
   return {
-    run: { ...run, error: bounded(`install failed: ${error}`, ERROR_CHARS) },
+    run: { ...run, error: errorText(s, `install failed: ${error}`) },
     warnings: [],
     outputsFailed: false,
   };
@@ -182,16 +197,32 @@ async function probeOne(
       signal: settings.signal,
     });
   } catch (err) {
-    // Raw (bounded) as every server text of the table: its readers escape it.
-    return { error: bounded(String((err as Error)?.message ?? err), ERROR_CHARS) };
+    // Unescaped, as every server text of the table: its readers escape it.
+    return { error: errorText(s, String((err as Error)?.message ?? err)) };
   }
 }
 
-/** behaviour.json (keys in the schema's order), behaviour.md and behaviour.html, in `out`. */
-async function writeTable(table: BehaviourTable, out: string): Promise<string[]> {
+/**
+ * behaviour.json (keys in the schema's order), behaviour.md and behaviour.html, in `out`. Every
+ * server has run by now: a file that cannot be written (the disk filled, the folder went) goes to
+ * a fallback file, as a scan's reports do, and `failed` makes the exit 4.
+ */
+async function writeTable(table: BehaviourTable, out: string, say: Say): Promise<{ files: string[]; failed: boolean }> {
   const { behaviourHtml, behaviourMarkdown } = await import('../render/behaviour.js');
   const texts = [JSON.stringify(table, null, 2) + '\n', behaviourMarkdown(table), behaviourHtml(table)];
-  const files = TABLE_FILES.map((name) => path.join(out, name));
-  for (const [i, file] of files.entries()) await writeOutputFile(file, texts[i]!);
-  return files;
+  const files: string[] = [];
+  let failed = false;
+  for (const [i, name] of TABLE_FILES.entries()) {
+    const file = path.join(out, name);
+    try {
+      await writeOutputFile(file, texts[i]!);
+      files.push(file);
+    } catch (err) {
+      const saved = await writeFallback(name, texts[i]!);
+      say.warn(msg`could not write ${show.path(file)} (${codeOf(err)}): saved to ${show.path(saved)}`);
+      files.push(saved);
+      failed = true;
+    }
+  }
+  return { files, failed };
 }

@@ -118,6 +118,12 @@ function checkServer(raw: Record<string, unknown>, file: string): OwnEntryValue 
       'server.url: a library server runs under --sandbox, which contains stdio servers only: give "npm" or "command"',
       { file },
     );
+  const other = (['pypi', 'oci', 'mcpb'] as const).find((k) => entry[k] !== undefined);
+  if (other !== undefined)
+    throw new InputError(
+      `server.${other}: a library server is an "npm" package or a "command": the table says each ran in bubblewrap with only its scratch directory writable, which the library holds to for these two`,
+      { file },
+    );
   if (entry.skip !== undefined)
     throw new InputError('server.skip: a library file is run whole; remove the file instead', { file });
   return entry;

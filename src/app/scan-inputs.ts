@@ -180,7 +180,8 @@ export async function runSettings(
   const oauth = oauthScanOptions(flags, kind.named, signIn); // and a --client-secret-env variable that is not set
   const { suppress, failOn, sarifUris } = checked;
   // What the user typed for audit: a path the sandbox hides is an error before the server starts.
-  if (kind.writer === 'audit') for (const t of targets) refuseUnbound(t, checked.writable, flags, 'ignore');
+  if (kind.writer === 'audit')
+    for (const t of targets) refuseUnbound(t, checked.writable, flags, { missing: 'ignore' });
   const saveTools = kind.saveTools === undefined ? undefined : await toolsSaver(kind.saveTools, targets);
   return {
     targets,

@@ -30,8 +30,9 @@ export function checkWritable(flags: WritableFlags): string[] | undefined {
   return flags.writable?.length ? realWritable(flags.writable) : undefined;
 }
 
-const saying = (u: GivenPath): Shown =>
-  msg`${show.name(u.via)} names ${show.path(u.path)}, ${hiddenWhy(u)}: bind it with --writable DIR (its directory), or run without --sandbox`;
+const BIND_IT = 'bind it with --writable DIR (its directory), or run without --sandbox';
+const saying = (u: GivenPath, fix: string): Shown =>
+  msg`${show.name(u.via)} names ${show.path(u.path)}, ${hiddenWhy(u)}: ${fix}`;
 
 /**
  * audit and probe: a path the user typed that the sandbox would hide stops the run before the
@@ -42,9 +43,10 @@ export function refuseUnbound(
   target: Target,
   writable: string[] | undefined,
   flags: WritableFlags,
-  missing: 'refuse' | 'ignore' = 'refuse',
+  /** `missing: 'ignore'` for audit; `fix`: what to do, for a caller without the flags (probe-census). */
+  how: { missing?: 'refuse' | 'ignore'; fix?: string } = {},
 ): void {
   const given = unboundOf(target, writable ?? [], flags.sandbox, flags.cacheDir ?? defaultCacheDir());
-  const [first] = missing === 'refuse' ? given : given.filter((u) => !u.missing);
-  if (first) throw new InputError(msg`${saying(first)}; nothing was started`);
+  const [first] = how.missing === 'ignore' ? given.filter((u) => !u.missing) : given;
+  if (first) throw new InputError(msg`${saying(first, how.fix ?? BIND_IT)}; nothing was started`);
 }

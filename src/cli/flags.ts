@@ -241,8 +241,7 @@ export const probeCensusFlags = (cmd: Command) =>
     )
     .option(
       '--out <dir>',
-      'directory for behaviour.json, .md, .html and reports/NAME.json',
-      'output/ecosystem/behaviour',
+      'directory for behaviour.json, .md, .html and reports/NAME.json (default: output/ecosystem/behaviour; required with --only)',
     )
     .addOption(timeout('bound on connecting and listing, then on each call'))
     .option('--no-install', 'do not install missing pinned packages (their servers then fail)')

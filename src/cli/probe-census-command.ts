@@ -22,7 +22,7 @@ export async function probeCensusCommand(dir: string, flags: ProbeCensusFlags): 
   const interrupt = watchSignals();
   const settings = {
     dir,
-    out: flags.out,
+    out: prepared.out,
     cacheDir: flags.cacheDir,
     install: flags.install,
     timeoutMs: flags.timeout,
@@ -42,7 +42,7 @@ function announce(prepared: PreparedCensus, dir: string): void {
   );
   const n = prepared.servers.length;
   say.lines(
-    msg`idemscan probe-census: will probe ${n} server${n === 1 ? '' : 's'} of ${show.path(dir)} (${names}), one at a time, calling the ${prepared.calls} tool${prepared.calls === 1 ? '' : 's'} their plans name (each planned tool up to twice, with its observer, after its set-up calls); their effects are real, but confined to a fresh scratch directory per server under --sandbox (bubblewrap, no network)\n`,
+    msg`idemscan probe-census: will probe ${n} server${n === 1 ? '' : 's'} of ${show.path(dir)} (${names}), one at a time, calling the ${prepared.calls} tool${prepared.calls === 1 ? '' : 's'} their plans name (each planned tool up to twice, with its observer, after its set-up calls); their effects are real, but confined to a fresh scratch directory per server under --sandbox (bubblewrap, loopback-only network)\n`,
     true,
   );
 }

@@ -61,7 +61,9 @@ export const BehaviourServer = z.object({
 });
 
 export const BehaviourSummary = z.object({
+  /** Library servers, and those of them probed (the others have `error` and no rows). */
   servers: z.number().int(),
+  probed: z.number().int(),
   experiments: z.number().int(),
   /** Rows per outcome and per agreement (every key present, zeros included). */
   outcomes: z.record(ProbeOutcome, z.number().int()),

@@ -29,6 +29,12 @@ export const AGREEMENT_ORDER = Object.keys(AGREEMENTS) as Agreement[];
 
 const count = (n: number) => n.toLocaleString('en-US');
 
+/** "12 servers", or "11 servers (1 more could not be probed)". */
+export function serversProbed(table: BehaviourTable): string {
+  const { servers, probed } = table.summary;
+  return `${plural(probed, 'server')}${servers > probed ? ` (${count(servers - probed)} more could not be probed)` : ''}`;
+}
+
 /**
  * "Of 46 experiments on 9 servers, 21 agree with what the tool declares, 17 understate (...), 2
  * overstate (...), 6 unknown": the summary's own counts.
@@ -37,7 +43,7 @@ export function headSentence(table: BehaviourTable): string {
   const s = table.summary;
   const a = (k: Agreement) => count(s.agreements[k] ?? 0);
   return (
-    `Of ${plural(s.experiments, 'experiment')} on ${plural(s.servers, 'server')}, ` +
+    `Of ${plural(s.experiments, 'experiment')} on ${serversProbed(table)}, ` +
     `${a('agrees')} agree with what the tool declares, ` +
     `${a('understates')} understate (declare not idempotent, or nothing, but did not repeat their effect), ` +
     `${a('overstates')} overstate (declare idempotent, a key or read-only and repeated their effect, or changed state while read-only), ` +

@@ -110,10 +110,17 @@ describe.skipIf(!hasBwrap)('probe-census', () => {
       expect(readdirSync(out).sort()).toEqual(['behaviour.html', 'behaviour.json', 'behaviour.md', 'reports']);
       for (const kept of [scratch, files.options.writable?.[0] ?? '']) rmSync(kept, { recursive: true, force: true });
       // Run again into the same --out (its reports/ there already): the table is replaced.
-      const again = await census([LIBRARY, '--only', 'shop', '--out', out, '-q']);
+      // Its scratch directory in a temp directory of its own: without --keep-scratch none is left.
+      const tmp = mkdtempSync(path.join(dir, 'tmpdir-'));
+      const again = await idemscan(['probe-census', LIBRARY, '--only', 'shop', '--out', out, '-q'], {
+        env: { ...env, TMPDIR: tmp },
+      });
       expect(again.exitCode, again.stderr).toBe(0);
       expect(again.stdout).toBe('');
       expect(tableOf(out).servers.map((s) => s.name)).toEqual(['shop']);
+      const used = Report.parse(JSON.parse(readFileSync(path.join(out, 'reports', 'shop.json'), 'utf8')));
+      expect(used.options.writable?.[0]?.startsWith(path.join(tmp, 'idemscan-scratch-shop-'))).toBe(true);
+      expect(readdirSync(tmp).filter((f) => f.startsWith('idemscan-scratch-'))).toEqual([]);
     },
   );
 
@@ -194,5 +201,14 @@ describe.skipIf(!hasBwrap)('probe-census', () => {
     expect(run.stderr).not.toContain('will probe');
     expect(existsSync(calls)).toBe(false);
     expect(existsSync(path.join(out, 'behaviour.json'))).toBe(false);
+  });
+
+  it('--only without --out is exit 2: a part of the library never replaces the published table', async () => {
+    const cwd = mkdtempSync(path.join(dir, 'only-cwd-'));
+    const run = await idemscan(['probe-census', LIBRARY, '--only', 'shop'], { env, cwd });
+    expect(run.exitCode).toBe(2);
+    expect(run.stderr).toContain('--only probes part of the library: give --out DIR');
+    expect(run.stderr).not.toContain('will probe');
+    expect(existsSync(path.join(cwd, 'output'))).toBe(false);
   });
 });

@@ -20,7 +20,7 @@ const page = behaviourHtml(table);
 const section = behaviourSection(table, 'behaviour/behaviour.html');
 
 const HEAD =
-  'Of 6 experiments on 4 servers, 2 agree with what the tool declares, 2 understate (declare not idempotent, or nothing, but did not repeat their effect), ' +
+  'Of 6 experiments on 3 servers (1 more could not be probed), 2 agree with what the tool declares, 2 understate (declare not idempotent, or nothing, but did not repeat their effect), ' +
   '1 overstate (declare idempotent, a key or read-only and repeated their effect, or changed state while read-only), 1 unknown (the probe could not tell)';
 
 /** The rows of the Markdown table whose header starts with `first`. */

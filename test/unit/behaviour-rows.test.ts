@@ -122,6 +122,7 @@ describe('behaviourTable', () => {
     const table = behaviourTable(head, [behaviourOf(run()), behaviourOf(run({ name: 'other', error: 'boom' }))]);
     expect(table.summary).toEqual({
       servers: 2,
+      probed: 1,
       experiments: 3,
       outcomes: {
         'retry-safe': 2,

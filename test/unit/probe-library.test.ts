@@ -65,6 +65,11 @@ describe('a library file', () => {
       [{ ...good(), server: { ...good().server, name: 'other' } }, 'server.name: other, but the file is shop.json'],
       [{ ...good(), server: { name: 'shop', url: 'https://x.example/mcp' } }, 'server.url'],
       [
+        { ...good(), server: { name: 'shop', oci: `docker.io/x/shop@sha256:${'a'.repeat(64)}` } },
+        'server.oci: a library server is',
+      ],
+      [{ ...good(), server: { name: 'shop', pypi: 'shop-mcp==1.0.0' } }, 'server.pypi: a library server is'],
+      [
         { ...good(), plan: { tools: { create_order: { argumnets: {} } } } },
         'plan.tools.create_order: unknown field "argumnets"',
       ],

@@ -21,6 +21,7 @@ import {
   outcomeCell,
   outcomeCounts,
   reportHref,
+  serversProbed,
   took,
   toolCell,
   verdictCell,
@@ -185,7 +186,7 @@ function acrossServers(rows: readonly BehaviourTable['rows'][number][]): Behavio
 export function renderBehaviourSection(table: BehaviourTable, href: string): string {
   return (
     `<section id="behaviour" aria-labelledby="behaviour-h"><h2 id="behaviour-h">Behaviour table: what the tools do when a call is re-issued</h2>` +
-    `<p>The plan library's probes of ${figure(table.summary.servers)} servers, ${text(when(table.generatedAt), 40)}: each tool called, its answer treated as lost, the call re-issued, and what changed observed, beside what the tool declares.</p>` +
+    `<p>The plan library's probes of ${text(serversProbed(table), 100)}, ${text(when(table.generatedAt), 40)}: each tool called, its answer treated as lost, the call re-issued, and what changed observed, beside what the tool declares.</p>` +
     summary(table) +
     disagreements(table) +
     `<p>Every experiment, the servers, the cost, and the method and limits: <a href="${text(href, 400)}">the whole table</a></p></section>`
