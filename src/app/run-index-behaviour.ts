@@ -12,10 +12,10 @@ import { BehaviourTable } from '../model/behaviour.js';
 import { parseJson } from '../model/bounded-input.js';
 import { describeZodError } from '../model/zod-errors.js';
 import { SAVED_BOUNDS } from '../compare/read.js';
+import { BEHAVIOUR_DIR } from '../compare/run-index.js';
 import { behaviourSection } from '../render/behaviour.js';
 
 /** Where the index looks for the table, and the page its section links, relative to ROOT. */
-export const BEHAVIOUR_DIR = 'behaviour';
 export const BEHAVIOUR_FILE = `${BEHAVIOUR_DIR}/behaviour.json`;
 export const BEHAVIOUR_PAGE = `${BEHAVIOUR_DIR}/behaviour.html`;
 

@@ -21,6 +21,8 @@ export const INDEX_PAGE = 'index.html';
 
 /** Where the index keeps a page per server across runs (app/run-index-servers.ts): no run may be named so. */
 export const SERVERS_DIR = 'servers';
+/** Where probe-census publishes the behaviour table beside the runs (app/run-index-behaviour.ts): no run either. */
+export const BEHAVIOUR_DIR = 'behaviour';
 
 /**
  * A run directory's name becomes part of a relative link: one path segment of safe characters, not
@@ -28,7 +30,7 @@ export const SERVERS_DIR = 'servers';
  */
 const RUN_DIR = /^[\w.-]{1,100}$/;
 export const isRunDirName = (name: string): boolean =>
-  RUN_DIR.test(name) && name !== '.' && name !== '..' && name !== SERVERS_DIR;
+  RUN_DIR.test(name) && name !== '.' && name !== '..' && name !== SERVERS_DIR && name !== BEHAVIOUR_DIR;
 
 const count = z.number().int().nonnegative();
 

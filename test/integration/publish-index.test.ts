@@ -195,6 +195,10 @@ describe('merge --index and --compare latest', () => {
     const pages = await idemscan(['merge', at('w1.json'), '--out', at('eco', 'servers'), '--index', at('eco')]);
     expect(pages.exitCode).toBe(2);
     expect(pages.stderr).toContain('is not a run directory right under --index');
+    // Nor ROOT/behaviour/, where probe-census publishes the behaviour table.
+    const table = await idemscan(['merge', at('w1.json'), '--out', at('eco', 'behaviour'), '--index', at('eco')]);
+    expect(table.exitCode).toBe(2);
+    expect(table.stderr).toContain('is not a run directory right under --index');
     const noReadme = await idemscan(['index', at('eco'), '--readme', at('w1.json')]);
     expect(noReadme.exitCode).toBe(2);
     expect(noReadme.stderr).toContain('no <!-- census:start --> ... <!-- census:end --> block');
