@@ -41,7 +41,9 @@ describe('the behaviour table on the census index', () => {
     const html = page(root);
     expect(html).toContain(SECTION);
     expect(html).toContain('<a href="behaviour/behaviour.html">the whole table</a>');
-    expect(html).toContain('Of 6 experiments on 3 servers (1 more could not be probed), 2 agree with what the tool declares');
+    expect(html).toContain(
+      'Of 6 experiments on 3 servers (1 more could not be probed), 2 agree with what the tool declares',
+    );
     expect(html).toContain('&lt;script&gt;alert(1)&lt;/<wbr>script&gt;');
     expect(html).not.toMatch(/<script/);
     // The runs are indexed as before.
