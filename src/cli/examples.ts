@@ -73,6 +73,10 @@ export const EXAMPLES: Readonly<Record<string, readonly Example[]>> = {
     ['rebuild index.json and index.html of the runs under a folder', 'index runs'],
     ['and the census block of the newest run in a README', 'index runs --readme README.md'],
   ],
+  stats: [
+    ['the census statistics of a run, into its folder', 'stats runs/2026-12-02/report.json'],
+    ['the 50 most downloaded beside all, elsewhere', 'stats runs/2026-12-02/report.json --top 50 --out stats'],
+  ],
   registry: [['the MCP Registry as a target file', 'registry pull --out registry.json']],
   'registry pull': [
     ['every latest active server of the MCP Registry as a target file', 'registry pull --out registry.json'],

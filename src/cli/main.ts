@@ -39,6 +39,7 @@ import { guardLineStarts } from './line-starts.js';
 import { listOption } from './options.js';
 import { registerAuth } from './auth-command.js';
 import { registerWhere } from './where-command.js';
+import { statsFlags } from './stats-flags.js';
 import { bug, setQuiet, tell } from './say.js';
 
 // A reader that goes away (`idemscan scan | head -1`) is no failure of the scan: what it missed
@@ -151,6 +152,12 @@ function publishing(program: Command): void {
     )
     .argument('<root>', 'the directory of the runs, e.g. output/ecosystem')
     .action(async (root, flags) => (await import('./index-command.js')).indexCommand(root, flags));
+  statsFlags(program.command('stats'))
+    .description(
+      'the census statistics of a report (annotation and hint shares, verdicts raw and by downloads, keys by name, contradicting hints, by server size), for all its servers and the --top most downloaded: stats.json and stats.md',
+    )
+    .argument('<report>', 'a report.json, e.g. output/ecosystem/2026-12-02/report.json')
+    .action(async (file, flags) => (await import('./stats-command.js')).statsCommand(file, flags));
   const registry = program.command('registry').description('the MCP Registry: pull its servers into a target file');
   pullFlags(registry.command('pull'))
     .description(

@@ -12,7 +12,7 @@ import maxSatisfying from 'semver/ranges/max-satisfying.js';
 import satisfies from 'semver/functions/satisfies.js';
 import validRange from 'semver/ranges/valid.js';
 import { npmLaunchOf } from './launchers.js';
-import { isInstalled, npmEnv, ownNpmProject } from './npm.js';
+import { isInstalled, npmEnv, ownNpmProject } from './npm-cache.js';
 import { exactVersionProblem } from '../model/package-spec.js';
 import type { Target } from '../targets/types.js';
 import { boundedTail } from '../model/bounds.js';

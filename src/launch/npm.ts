@@ -4,9 +4,11 @@
  * wrapper process between us and the server.
  */
 import { existsSync } from 'node:fs';
-import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import pLimit from 'p-limit';
+import { installEntry, sweepParts } from './npm-entry.js';
+import { BASE_ENV, installedPackageJson, isInstalled, packageDir, SCRIPTS_RAN } from './npm-cache.js';
 import { contain, type ContainOptions, type SandboxMode } from './sandbox.js';
 import type { PackageTarget } from '../targets/types.js';
 import { defaultCacheDir } from '../model/cache-dir.js';
@@ -49,16 +51,6 @@ function sourceFile(source: string): string {
   return source;
 }
 
-/** A pinned `pkg@1.2.3` or `@scope/pkg@1.2.3` as its name and version, split at its last `@`. */
-export function splitSpec(spec: string): { name: string; version: string } {
-  const at = spec.lastIndexOf('@');
-  return { name: spec.slice(0, at), version: spec.slice(at + 1) };
-}
-
-export function packageDir(cacheDir: string, spec: string): string {
-  return path.join(cacheDir, 'npm', spec.replace(/\//g, '+'));
-}
-
 /**
  * What a sandboxed process gets of idemscan's caches (for `contain`): its own package entry,
  * read-only, and nothing else of them (other entries, OAuth tokens, the era memo), wherever they are.
@@ -70,21 +62,6 @@ export function cacheContainment(cacheDir: string, entry?: string): Pick<Contain
 /** The scan's cache dir and the default one: both hold tokens and entries a server may reach. */
 export function cacheDirs(cacheDir: string): string[] {
   return [...new Set([path.resolve(cacheDir), path.resolve(defaultCacheDir())])];
-}
-
-function installedPackageJson(cacheDir: string, spec: string): string {
-  return path.join(packageDir(cacheDir, spec), 'node_modules', splitSpec(spec).name, 'package.json');
-}
-
-/** Written once a package's install scripts have run (only for targets that declare them). */
-const SCRIPTS_RAN = '.idemscan-scripts-ran';
-
-/** Installed, and when `withScripts`, its install scripts have run too. */
-export function isInstalled(cacheDir: string, spec: string, withScripts = false): boolean {
-  return (
-    existsSync(installedPackageJson(cacheDir, spec)) &&
-    (!withScripts || existsSync(path.join(packageDir(cacheDir, spec), SCRIPTS_RAN)))
-  );
 }
 
 /** Specs whose targets declare `installScripts`, with the reason given. */
@@ -106,8 +83,9 @@ export interface InstallResult {
 /**
  * Installs each distinct pinned package once, in parallel under a limit. No package code runs:
  * `--ignore-scripts`. Specs in `scripts` then get `npm rebuild` in the sandbox (see runScripts).
- * `signal` (Ctrl-C) ends the npm processes; an entry they left half-written is removed, so that
- * it is not taken for installed. `onDone` hears of each package as it finishes (for progress).
+ * `signal` (Ctrl-C) ends the npm processes; npm writes into a part that becomes the entry only when
+ * it succeeded (npm-entry.ts), and an entry whose install scripts were cut short is removed.
+ * `onDone` hears of each package as it finishes (for progress).
  */
 export async function installPackages(
   specs: string[],
@@ -118,6 +96,7 @@ export async function installPackages(
   onDone?: (result: InstallResult) => void,
 ): Promise<InstallResult[]> {
   const limit = pLimit(concurrency);
+  await sweepParts(cacheDir);
   const reported = (result: InstallResult): InstallResult => {
     onDone?.(result);
     return result;
@@ -136,31 +115,9 @@ export async function installPackages(
         const dir = packageDir(cacheDir, spec);
         const elapsed = () => Math.round(performance.now() - started);
         if (!isInstalled(cacheDir, spec)) {
-          await ownNpmProject(dir);
-          const { execa } = await import('execa'); // loaded when npm runs: ~0.1 s of start-up otherwise
-          const run = await execa(
-            'npm',
-            [
-              'install',
-              '--ignore-scripts',
-              '--no-audit',
-              '--no-fund',
-              '--no-package-lock',
-              '--omit=dev',
-              '--loglevel=error',
-              spec,
-            ],
-            // No package code runs here, so npm gets the user's npm settings (registry, auth for
-            // private packages, proxy) and nothing else.
-            { cwd: dir, reject: false, timeout: 10 * 60_000, extendEnv: false, env: npmEnv(), cancelSignal: signal },
-          );
-          if (run.isCanceled) return interrupted(spec, elapsed());
-          if (run.exitCode !== 0 || !isInstalled(cacheDir, spec)) {
-            // A timed-out or failed npm can leave the package's own package.json behind, and the
-            // next run would take the half-written entry for installed.
-            await rm(dir, { recursive: true, force: true });
-            return { spec, ok: false, ms: elapsed(), error: boundedTail(String(run.stderr || run.message), 2000) };
-          }
+          const installed = await installEntry(spec, cacheDir, signal);
+          if (!installed.ok && installed.canceled) return { spec, ok: false, ms: elapsed(), error: 'interrupted' };
+          if (!installed.ok) return { spec, ok: false, ms: elapsed(), error: installed.error };
         }
         if (!withScripts) return { spec, ok: true, ms: elapsed() };
         const ran = await runScripts(dir, cacheDir, signal);
@@ -175,16 +132,6 @@ export async function installPackages(
       }).then(reported),
     ),
   );
-}
-
-/**
- * Makes `dir` a package of idemscan's own for npm to run in: npm reads the project .npmrc of the
- * nearest directory with a package.json at or above its cwd, here `dir`'s (there is none), never
- * that of a repository the cache or idemscan's cwd is in (which could choose the registry).
- */
-export async function ownNpmProject(dir: string): Promise<void> {
-  await mkdir(dir, { recursive: true });
-  await writeFile(path.join(dir, 'package.json'), JSON.stringify({ private: true, name: 'idemscan-cache-entry' }));
 }
 
 /**
@@ -227,18 +174,6 @@ async function runScripts(
       error: `install scripts failed: ${boundedTail(String(run.stderr || run.message), 2000)}`,
     };
   return { mode: launch.sandbox };
-}
-
-const BASE_ENV =
-  /^(?:PATH|HOME|USER|LOGNAME|SHELL|TMPDIR|TEMP|TMP|LANG|SystemRoot|ComSpec|APPDATA|LOCALAPPDATA|NODE_EXTRA_CA_CERTS|SSL_CERT_FILE|SSL_CERT_DIR)$/i;
-
-/** For npm itself (installs, `npm view`): the user's npm settings and nothing else. */
-export function npmEnv(): Record<string, string> {
-  const keep = Object.entries(process.env).filter(
-    ([k, v]) =>
-      v !== undefined && (BASE_ENV.test(k) || /^(?:HTTPS?_PROXY|NO_PROXY)$/i.test(k) || /^npm_config_/i.test(k)),
-  ) as [string, string][];
-  return { ...Object.fromEntries(keep), npm_config_update_notifier: 'false', PUPPETEER_SKIP_DOWNLOAD: '1' };
 }
 
 /** For package code: the basics only. No npm_config_* (tokens), no proxy variables (credentials in

@@ -3,14 +3,8 @@
  * the scan (`install`, or `scan` unless --no-install) and launched from it. npm's own code is in
  * npm.ts; the others each have their file. scan() and `idemscan install` read only this table.
  */
-import {
-  installPackages,
-  installScriptSpecs,
-  isInstalled,
-  packageDir,
-  resolveNpmLaunch,
-  type InstallResult,
-} from './npm.js';
+import { installPackages, installScriptSpecs, resolveNpmLaunch, type InstallResult } from './npm.js';
+import { isInstalled, packageDir } from './npm-cache.js';
 import { mcpbKind } from './mcpb.js';
 import { ociKind } from './oci.js';
 import type { InstallContext, PackageKind, PackageType } from './package-kind.js';

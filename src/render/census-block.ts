@@ -94,7 +94,7 @@ function keyedWhere(report: Report): string {
     .sort((a, b) => b.k - a.k || (a.name < b.name ? -1 : 1));
   if (by.length === 0) return '';
   const shown = by.slice(0, 5).map((x, i) => `${i === 0 ? plural(x.k, 'tool') : n(x.k)} of ${mdText(x.name, 60)}`);
-  return ` (${shown.join(', ')}${by.length > 5 ? `, and ${n(by.length - 5)} more servers` : ''})`;
+  return ` (${shown.join(', ')}${by.length > 5 ? `, and ${n(by.length - 5)} more ${by.length - 5 === 1 ? 'server' : 'servers'}` : ''})`;
 }
 
 /** `: 40 declare a write and 75 declare no hints at all (...)`: the unprotected told apart, when the report counts them. */

@@ -19,6 +19,7 @@ const COMMANDS = [
   'merge',
   'report',
   'index',
+  'stats',
   'registry pull',
   'targets refresh',
   'where',

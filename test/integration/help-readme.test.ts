@@ -18,6 +18,7 @@ const COMMANDS = [
   'merge',
   'report',
   'index',
+  'stats',
   'where',
 ];
 

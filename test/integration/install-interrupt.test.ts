@@ -10,7 +10,7 @@ import path from 'node:path';
 import { execa } from 'execa';
 import { afterAll, expect, it } from 'vitest';
 import { CLI } from '../helpers/cli.js';
-import { packageDir } from '../../src/launch/npm.js';
+import { packageDir } from '../../src/launch/npm-cache.js';
 
 let requests = 0;
 const registry = http.createServer(() => void requests++); // never answers

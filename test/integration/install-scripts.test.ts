@@ -10,7 +10,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { parseTargets } from '../../src/targets/load.js';
-import { installPackages, isInstalled, packageDir } from '../../src/launch/npm.js';
+import { installPackages } from '../../src/launch/npm.js';
+import { isInstalled, packageDir } from '../../src/launch/npm-cache.js';
 import { sandboxPrefix } from '../../src/launch/sandbox.js';
 
 const PACKAGE = fileURLToPath(new URL('../fixtures/packages/install-probe', import.meta.url));

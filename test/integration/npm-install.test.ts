@@ -4,7 +4,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect, it } from 'vitest';
 import { Report } from '../../src/model/schema.js';
-import { installPackages, isInstalled } from '../../src/launch/npm.js';
+import { installPackages } from '../../src/launch/npm.js';
+import { isInstalled } from '../../src/launch/npm-cache.js';
 import { sandboxPrefix } from '../../src/launch/sandbox.js';
 import { idemscan } from '../helpers/cli.js';
 

@@ -67,6 +67,6 @@ describe('output/ecosystem/index.json', () => {
       }),
     );
     expect(await readIndex(root)).toEqual(rebuilt);
-    expect(rebuilt.runs.map((r) => r.dir)).toEqual(['2026-12-01', '2026-11-30', '2026-11-29']);
+    expect(rebuilt.runs.map((r) => r.dir)).toEqual(['2026-12-02', '2026-12-01', '2026-11-30', '2026-11-29']);
   });
 });

@@ -13,7 +13,7 @@ const runs = (job: string) => doc.jobs[job]!.steps.map((s) => s.run ?? '').join(
 
 describe('docs/examples/ecosystem-scan.yml', () => {
   it('scans every shard of the census list under --sandbox, each with its own npm cache', () => {
-    expect(doc.env.TARGETS).toBe('targets/popular-npm.json');
+    expect(doc.env.TARGETS).toBe('targets/npm-census.json');
     expect(doc.jobs.scan!.strategy!.matrix.shard).toEqual(
       Array.from({ length: Number(doc.env.SHARDS) }, (_, i) => i + 1),
     );
@@ -39,6 +39,12 @@ describe('docs/examples/ecosystem-scan.yml', () => {
     expect(text).not.toMatch(/output\/ecosystem\/\d{4}-\d{2}-\d{2}/);
     expect(doc.env.PREVIOUS).toBeUndefined();
     expect(runs('merge')).toMatch(/merge shards\/shard-\*\.json --out "\$out" --index "\$INDEX" --compare latest/);
+  });
+
+  it('writes the census statistics into the run directory it publishes', () => {
+    const merge = runs('merge');
+    expect(merge).toContain('stats "$OUT/report.json" --top 125');
+    expect(merge.indexOf('stats "$OUT')).toBeLessThan(merge.indexOf('git add "$OUT"'));
   });
 
   it('publishes: regenerates the README census block and commits the run, the index and the README', () => {

@@ -6,7 +6,8 @@ import { describe, expect, it, vi } from 'vitest';
 import { bar, InstallProgress, ScanProgress, type Terminal } from '../../src/cli/progress.js';
 import { unscannedText } from '../../src/app/interrupt.js';
 import type { ServerReport } from '../../src/model/schema.js';
-import { installPackages, packageDir, type InstallResult } from '../../src/launch/npm.js';
+import { installPackages, type InstallResult } from '../../src/launch/npm.js';
+import { packageDir } from '../../src/launch/npm-cache.js';
 
 function terminal(isTTY: boolean): Terminal & { text: string } {
   const t = { text: '', isTTY, columns: 60, write: (s: string) => (t.text += s) };

@@ -1,0 +1,23 @@
+/**
+ * Why an entry of a census list cannot start here, as a group: a list's `skip` reason starts with
+ * one of these words and a colon (`needs network at start: it fetches ...`), so that a run's
+ * statistics can count its skips by cause without reading the prose.
+ */
+export const SKIP_GROUPS = [
+  'needs network at start',
+  'needs a real credential',
+  'crashes on Node 20',
+  'not a server',
+  'cannot be installed',
+  'needs local state',
+  'timeout',
+  'broken',
+] as const;
+
+export function skipGroup(reason: string): string {
+  const lead = reason
+    .slice(0, Math.max(0, reason.indexOf(':')))
+    .trim()
+    .toLowerCase();
+  return SKIP_GROUPS.find((g) => g.toLowerCase() === lead) ?? 'other';
+}

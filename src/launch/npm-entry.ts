@@ -1,0 +1,117 @@
+/**
+ * One npm package installed into its cache entry, all or nothing. npm writes into a private part,
+ * `CACHE/npm/.parts/ENTRY-HOST-PID-RANDOM`, which is renamed onto the entry only once the install
+ * has succeeded: another idemscan installing into the same cache (two shards, a second terminal),
+ * a timeout or a SIGKILL can never leave a half-written entry that the next run takes for installed
+ * (an entry counts as installed once its package's package.json is there, and npm writes that file
+ * early). Parts live apart from the entries, so that no entry's name can be read as a part's.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { readdir, rename, rm, stat } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { isInstalled, npmEnv, ownNpmProject, packageDir, splitSpec } from './npm-cache.js';
+import { boundedTail } from '../model/bounds.js';
+
+const INSTALL_TIMEOUT_MS = 10 * 60_000;
+/** A part older than this is left over whoever made it: no install outlives its timeout. */
+const STALE_PART_MS = 12 * INSTALL_TIMEOUT_MS;
+/** `-HOST-PID-RANDOM` at the end of a part's name; HOST tells another machine's part on a shared cache. */
+const PART = /-([0-9a-f]{8})-(\d+)-[0-9a-f]{8}$/;
+const HOST = createHash('sha256').update(os.hostname()).digest('hex').slice(0, 8);
+
+export type EntryInstall = { ok: true } | { ok: false; canceled: boolean; error: string };
+
+const partsDir = (cacheDir: string) => path.join(cacheDir, 'npm', '.parts');
+/** A new part for `spec` of process `pid` on this machine (exported for the tests of sweepParts). */
+export const newPart = (cacheDir: string, spec: string, pid = process.pid) =>
+  path.join(
+    partsDir(cacheDir),
+    `${path.basename(packageDir(cacheDir, spec))}-${HOST}-${pid}-${randomBytes(4).toString('hex')}`,
+  );
+
+/** `npm install SPEC` (no scripts, no dev dependencies) into a part, then renamed onto the entry. */
+export async function installEntry(spec: string, cacheDir: string, signal?: AbortSignal): Promise<EntryInstall> {
+  const part = newPart(cacheDir, spec);
+  try {
+    await ownNpmProject(part);
+    const { execa } = await import('execa'); // loaded when npm runs: ~0.1 s of start-up otherwise
+    const run = await execa(
+      'npm',
+      [
+        'install',
+        '--ignore-scripts',
+        '--no-audit',
+        '--no-fund',
+        '--no-package-lock',
+        '--omit=dev',
+        '--loglevel=error',
+        spec,
+      ],
+      // No package code runs here, so npm gets the user's npm settings (registry, auth for private
+      // packages, proxy) and nothing else.
+      { cwd: part, reject: false, timeout: INSTALL_TIMEOUT_MS, extendEnv: false, env: npmEnv(), cancelSignal: signal },
+    );
+    if (run.isCanceled) return { ok: false, canceled: true, error: 'interrupted' };
+    const installed = path.join(part, 'node_modules', splitSpec(spec).name, 'package.json');
+    if (run.exitCode !== 0 || !existsSync(installed))
+      return { ok: false, canceled: false, error: boundedTail(String(run.stderr || run.message), 2000) };
+    return await publish(part, spec, cacheDir);
+  } finally {
+    await rm(part, { recursive: true, force: true });
+  }
+}
+
+/**
+ * The part becomes the entry. A rename onto a directory that holds anything fails, so an entry
+ * another process published meanwhile is never replaced (theirs is as good as ours). What is in the
+ * way and is no installed entry (one an older idemscan left half-written) is moved aside, which is
+ * atomic, then removed.
+ */
+async function publish(part: string, spec: string, cacheDir: string): Promise<EntryInstall> {
+  const dir = packageDir(cacheDir, spec);
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await rename(part, dir);
+      return { ok: true };
+    } catch (err) {
+      if (isInstalled(cacheDir, spec)) return { ok: true };
+      if (attempt === 2)
+        return { ok: false, canceled: false, error: `cannot publish ${dir}: ${(err as Error).message}` };
+    }
+    // Two processes may both find it in the way; the second may then move aside the first's fresh
+    // entry, and publish its own, as good, at the same path before the next attempt.
+    const aside = newPart(cacheDir, spec);
+    await rename(dir, aside).catch(() => undefined);
+    await rm(aside, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Removes the parts left by idemscan processes that have ended (killed, or their machine
+ * rebooted): this machine's parts whose process is gone, and any part older than an install can run.
+ */
+export async function sweepParts(cacheDir: string): Promise<void> {
+  const dir = partsDir(cacheDir);
+  const names = await readdir(dir).catch(() => [] as string[]);
+  await Promise.all(
+    names.map(async (name) => {
+      const at = path.join(dir, name);
+      const match = PART.exec(name);
+      const gone = match?.[1] === HOST && !alive(Number(match[2]));
+      const age = Date.now() - ((await stat(at).catch(() => undefined))?.mtimeMs ?? Date.now());
+      if (gone || age > STALE_PART_MS) await rm(at, { recursive: true, force: true });
+    }),
+  );
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    // EPERM: the process is there, another user's.
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
