@@ -186,6 +186,13 @@ function boundedFetch(
     if (!res.ok) return errorResponse(res);
     answer.type = res.headers.get('content-type');
     answer.bytes = 0;
+    // An announced length within the bound needs no counting stream: fetch itself fails a body
+    // that runs past its Content-Length.
+    const declared = Number(res.headers.get('content-length') ?? NaN);
+    if (declared >= 0 && declared <= limit) {
+      answer.bytes = declared;
+      return res;
+    }
     return guardBody(
       res,
       limit,
