@@ -115,8 +115,8 @@ export async function installPackages(
         const dir = packageDir(cacheDir, spec);
         const elapsed = () => Math.round(performance.now() - started);
         if (!isInstalled(cacheDir, spec)) {
+          // A cut-short install published nothing (its error says 'interrupted'): nothing to remove.
           const installed = await installEntry(spec, cacheDir, signal);
-          if (!installed.ok && installed.canceled) return { spec, ok: false, ms: elapsed(), error: 'interrupted' };
           if (!installed.ok) return { spec, ok: false, ms: elapsed(), error: installed.error };
         }
         if (!withScripts) return { spec, ok: true, ms: elapsed() };
