@@ -8,7 +8,6 @@ import { LIMITS } from '../model/limits.js';
 import type { Channel } from './channel.js';
 import { remoteOf, type ConnectOptions, type Launch } from './connect-options.js';
 import { ScanFailure } from './failure.js';
-import type { HttpChannel } from './http.js';
 import type { ServerAuth } from './oauth/server-auth.js';
 import { RETRY } from './retry-policy.js';
 import { StdioChannel } from './stdio.js';
@@ -70,15 +69,28 @@ export function stdioAttempts(run: AttemptRun): Attempts {
   };
 }
 
+/** The HTTP channels, loaded with the first HTTP target (a stdio scan never loads them). */
+export interface HttpChannels {
+  streamable: new (opts: HttpChannelOptions) => Channel;
+  sse: new (opts: HttpChannelOptions) => Channel;
+}
+
+interface HttpChannelOptions {
+  url: string;
+  headers?: Record<string, string>;
+  maxBodyBytes: number;
+  authProvider?: ReturnType<ServerAuth['transportAuth']>;
+  onResponse?: (res: Response) => void;
+}
+
 /** Streamable HTTP first, then HTTP+SSE on its refusal (`sse` targets: SSE only); all once more signed in. */
-export function httpAttempts(run: AttemptRun, serverAuth: ServerAuth, Http: typeof HttpChannel): Attempts {
+export function httpAttempts(run: AttemptRun, serverAuth: ServerAuth, channels: HttpChannels): Attempts {
   const { opts } = run;
   const target = remoteOf(run.target);
   const make = (kind: 'streamable' | 'sse'): Attempt => ({
-    channel: new Http({
+    channel: new channels[kind]({
       url: target.url,
       headers: target.headers,
-      kind,
       maxBodyBytes: opts.maxFrameBytes,
       authProvider: serverAuth.transportAuth(),
       onResponse: (res) => serverAuth.observe(res),

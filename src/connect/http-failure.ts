@@ -59,6 +59,10 @@ function unreachable(e: SystemError, host: string | undefined): ScanFailure {
   );
 }
 
+/** A 401 or 403: the report says so in these words, whichever transport saw it. */
+export const refusedCredentials = (status?: number): ScanFailure =>
+  new ScanFailure('auth', `HTTP ${status ?? 401}: the server refused the credentials`, status);
+
 /**
  * Maps an error from fetch or the SDK's HTTP transports to a failure kind. `host`: the target's
  * `host:port`, named when the system error does not name one (never the URL: it may hold secrets).
@@ -69,7 +73,7 @@ export function httpFailure(err: unknown, host?: string): ScanFailure {
   const status = statusOf(err);
   const message = e.message ?? String(err);
   if (e.name === 'UnauthorizedError' || status === 401 || status === 403) {
-    return new ScanFailure('auth', `HTTP ${status ?? 401}: the server refused the credentials`, status);
+    return refusedCredentials(status);
   }
   const system = systemError(err);
   if (system) return unreachable(system, host);
@@ -91,7 +95,7 @@ export function httpFailure(err: unknown, host?: string): ScanFailure {
 }
 
 /**
- * The HTTP status of a refused request: the SDK's `SdkHttpError.status` (Streamable HTTP), the
+ * The HTTP status of a refused request: the SDK's `SdkHttpError.status` (its auth layer), the
  * SSE transport's `SseError` code (its GET). Its POST throws a plain Error that names the status
  * only in its words (`Error POSTing to endpoint (HTTP 404): ...`), so only for a plain Error are
  * the words read.

@@ -13,6 +13,8 @@ export const CLIENT_CAPABILITIES_META_KEY = 'io.modelcontextprotocol/clientCapab
 export const SERVER_INFO_META_KEY = 'io.modelcontextprotocol/serverInfo';
 /** The newest 2025-era (initialize) revision. */
 export const LATEST_PROTOCOL_VERSION = '2025-11-25';
+/** The first 2026-era revision: dates compare as strings, and every later one is modern too. */
+export const FIRST_MODERN_PROTOCOL_VERSION = '2026-07-28';
 /** The initialize-era revisions the SDK speaks. */
 export const SUPPORTED_PROTOCOL_VERSIONS = ['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05', '2024-10-07'];
 /** JSON-RPC error codes idemscan reads (the SDK's ProtocolErrorCode). */

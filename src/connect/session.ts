@@ -98,11 +98,14 @@ class Run implements Session, AttemptRun {
     if (this.target.transport === 'stdio') this.attempts = stdioAttempts(this);
     else {
       const { ServerAuth } = await import('./oauth/server-auth.js');
-      const { HttpChannel } = await import('./http.js');
+      const [{ StreamableChannel }, { SseChannel }] = await Promise.all([
+        import('./streamable.js'),
+        import('./sse.js'),
+      ]);
       const { opts } = this;
       const target = remoteOf(this.target);
       this.serverAuth = new ServerAuth(target.url, opts.oauth, target.oauthClient, opts.signal);
-      this.attempts = httpAttempts(this, this.serverAuth, HttpChannel);
+      this.attempts = httpAttempts(this, this.serverAuth, { streamable: StreamableChannel, sse: SseChannel });
     }
     this.next = this.attempts.first();
   }

@@ -10,7 +10,7 @@
 /** Where a 3xx's Location may lead. Without one, `init.redirect` applies (fetch follows by default). */
 export interface RedirectPolicy {
   /** The next URL, checked; throws (the caller's own error) to refuse it. `hop` counts from 1. */
-  follow(location: string, from: URL, hop: number): URL;
+  follow(location: string, from: URL, hop: number, status: number): URL;
 }
 
 export interface FetchOptions {
@@ -48,7 +48,7 @@ export async function request(input: string | URL | Request, opts: FetchOptions 
     const location = res.headers.get('location');
     if (res.status < 300 || res.status > 399 || !location) return res;
     await res.body?.cancel().catch(() => {});
-    at = opts.redirects.follow(location, at, hop);
+    at = opts.redirects.follow(location, at, hop, res.status);
   }
 }
 

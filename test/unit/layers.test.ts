@@ -58,9 +58,9 @@ describe('layers', () => {
   });
 
   it('only src/probe/run.ts sends tools/call (a scan never calls a tool)', () => {
-    const senders = files
-      .filter((f) => /['"]tools\/call['"]/.test(readFileSync(f, 'utf8')))
-      .map((f) => path.relative(SRC, f));
+    // Sent: the method as a call's argument or a message's `method` (a table keyed by it sends nothing).
+    const sends = /\(\s*['"]tools\/call['"]|method:\s*['"]tools\/call['"]/;
+    const senders = files.filter((f) => sends.test(readFileSync(f, 'utf8'))).map((f) => path.relative(SRC, f));
     expect(senders).toEqual([path.join('probe', 'run.ts')]);
   });
 

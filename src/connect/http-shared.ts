@@ -1,0 +1,75 @@
+/**
+ * What both HTTP channels (streamable.ts, sse.ts) share about the requests they send: the endpoint
+ * and its credentials, the bodies sent at most once, and refused answers' bodies as a report may
+ * quote them.
+ */
+import { readHead } from '../io/fetch.js';
+import { basicAuthFromUrl } from '../redact/redact.js';
+import { isErrorObject, unquotedBody } from './error-body.js';
+import { ScanFailure } from './failure.js';
+
+/**
+ * A refused request's body is only ever quoted: read up to ERROR_BODY_BYTES, and passed on only
+ * when it is a JSON-RPC or OAuth error object (error-body.ts).
+ */
+const ERROR_BODY_BYTES = 16 * 1024;
+
+/**
+ * The bodies of the requests sent `once` on this connection (SendOptions), and what the one request
+ * of each got. A request may go out again inside one send: after a 401 and a token refresh, after
+ * a 403 `insufficient_scope` step-up (the SDK's SSE transport), after a same-origin 307 or 308.
+ * Every copy passes through `admit()`, which refuses the second before a byte of it is sent. Held
+ * until the connection is gone, so no later path can repeat one either (a probe sends a few dozen
+ * requests at most).
+ */
+export class SentOnce {
+  private readonly held = new Map<string, { sent: boolean; status?: number }>();
+
+  hold(body: string): void {
+    if (!this.held.has(body)) this.held.set(body, { sent: false });
+  }
+
+  /** Before a request goes out: a held body's first copy is noted, its second refused. */
+  admit(body: unknown): { status?: number } | undefined {
+    const entry = typeof body === 'string' ? this.held.get(body) : undefined;
+    if (!entry) return undefined;
+    if (entry.sent) {
+      const status = entry.status;
+      const answered = status === undefined ? 'sent before' : `answered HTTP ${status}`;
+      throw new ScanFailure(
+        status === 401 || status === 403 ? 'auth' : 'protocol',
+        `${answered}; not sent again: the server may have carried it out (a probe call goes out once)`,
+        status,
+      );
+    }
+    entry.sent = true;
+    return entry;
+  }
+}
+
+/** A refused answer's body as a report may quote it: the error object, or only its size and content type. */
+export async function quotableBody(res: Response): Promise<string> {
+  // Past ERROR_BODY_BYTES the rest is never downloaded.
+  const { bytes, cut } = await readHead(res, ERROR_BODY_BYTES);
+  const text = bytes.toString('utf8');
+  return !cut && isErrorObject(text)
+    ? text
+    : unquotedBody(res.headers.get('content-type'), cut ? ERROR_BODY_BYTES : bytes.length, cut);
+}
+
+/** The URL fetch is given, and the headers every request to it carries. */
+export function endpointOf(
+  target: string,
+  extra?: Record<string, string>,
+): { url: URL; headers: Record<string, string> } {
+  const url = new URL(target);
+  const headers = { ...extra };
+  // fetch refuses URLs with credentials (and would put them in its error): send them as Basic auth.
+  const basic = basicAuthFromUrl(url);
+  if (basic) {
+    if (!Object.keys(headers).some((h) => h.toLowerCase() === 'authorization')) headers.Authorization = basic;
+    url.username = '';
+    url.password = '';
+  }
+  return { url, headers };
+}
