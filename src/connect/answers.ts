@@ -4,7 +4,7 @@
  * `limit`, the whole stream included, and the rest is never read.
  */
 import { createParser } from 'eventsource-parser';
-import { readBody } from '../io/fetch.js';
+import { bodyText, type Answer } from '../io/http-request.js';
 import { notJsonRpc } from './error-body.js';
 import { ScanFailure } from './failure.js';
 
@@ -30,25 +30,18 @@ function isMessage(v: unknown): v is Message {
 }
 
 /** A JSON body's messages, each delivered; a body that is not JSON-RPC fails whole, quoted by size only. */
-export async function readJson(res: Response, limit: number, deliver: (m: Message) => void): Promise<void> {
-  // An announced length within the bound needs no counting: fetch fails a body that runs past it.
-  const declared = Number(res.headers.get('content-length') ?? NaN);
-  let text: string;
-  if (declared >= 0 && declared <= limit) text = await res.text();
-  else {
-    const body = await readBody(res, limit);
-    if ('tooLarge' in body) throw tooLarge(limit);
-    text = body.bytes.toString('utf8');
-  }
+export async function readJson(answer: Answer, limit: number, deliver: (m: Message) => void): Promise<void> {
+  const body = await bodyText(answer, limit);
+  if ('tooLarge' in body) throw tooLarge(limit);
   let parsed: unknown;
   try {
-    parsed = JSON.parse(text);
+    parsed = JSON.parse(body.text);
   } catch {
     parsed = undefined;
   }
   const messages = Array.isArray(parsed) ? parsed : [parsed];
   if (messages.length === 0 || !messages.every(isMessage)) {
-    throw new ScanFailure('protocol', notJsonRpc(res.headers.get('content-type'), Buffer.byteLength(text)));
+    throw new ScanFailure('protocol', notJsonRpc(answer.header('content-type'), Buffer.byteLength(body.text)));
   }
   for (const m of messages) deliver(m);
 }
@@ -58,7 +51,7 @@ export async function readJson(res: Response, limit: number, deliver: (m: Messag
  * whether a response (a result or an error) was among them. An event that is no JSON-RPC message
  * is skipped, as the SDK's transport skips it, and so are events of another type.
  */
-export async function readEvents(res: Response, limit: number, deliver: (m: Message) => void): Promise<boolean> {
+export async function readEvents(answer: Answer, limit: number, deliver: (m: Message) => void): Promise<boolean> {
   let answered = false;
   const parser = createParser({
     onEvent: (event) => {
@@ -74,18 +67,13 @@ export async function readEvents(res: Response, limit: number, deliver: (m: Mess
       deliver(m);
     },
   });
-  const reader = res.body!.getReader();
   const decoder = new TextDecoder();
   let seen = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    seen += value.byteLength;
-    if (seen > limit) {
-      await reader.cancel().catch(() => {});
-      throw tooLarge(limit);
-    }
-    parser.feed(decoder.decode(value, { stream: true }));
+  // Leaving the loop (past the bound) destroys the stream: the rest is never read.
+  for await (const chunk of answer.body as AsyncIterable<Buffer>) {
+    seen += chunk.length;
+    if (seen > limit) throw tooLarge(limit);
+    parser.feed(decoder.decode(chunk, { stream: true }));
   }
   // An event the stream ended inside of is dropped, as the spec (and the SDK's parser stream) drops it.
   parser.feed(decoder.decode());

@@ -4,6 +4,7 @@
  * quote them.
  */
 import { readHead } from '../io/fetch.js';
+import { bodyHead, type Answer } from '../io/http-request.js';
 import { basicAuthFromUrl } from '../redact/redact.js';
 import { isErrorObject, unquotedBody } from './error-body.js';
 import { ScanFailure } from './failure.js';
@@ -51,10 +52,18 @@ export class SentOnce {
 export async function quotableBody(res: Response): Promise<string> {
   // Past ERROR_BODY_BYTES the rest is never downloaded.
   const { bytes, cut } = await readHead(res, ERROR_BODY_BYTES);
+  return quoted(bytes, cut, res.headers.get('content-type'));
+}
+
+/** The same, of an answer read by undici's own API (streamable.ts). */
+export async function quotableAnswer(answer: Answer): Promise<string> {
+  const { bytes, cut } = await bodyHead(answer.body, ERROR_BODY_BYTES);
+  return quoted(bytes, cut, answer.header('content-type'));
+}
+
+function quoted(bytes: Buffer, cut: boolean, contentType: string | null): string {
   const text = bytes.toString('utf8');
-  return !cut && isErrorObject(text)
-    ? text
-    : unquotedBody(res.headers.get('content-type'), cut ? ERROR_BODY_BYTES : bytes.length, cut);
+  return !cut && isErrorObject(text) ? text : unquotedBody(contentType, cut ? ERROR_BODY_BYTES : bytes.length, cut);
 }
 
 /** The URL fetch is given, and the headers every request to it carries. */

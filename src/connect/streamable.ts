@@ -2,17 +2,19 @@
  * Streamable HTTP, our own client: one POST per message, its answer a JSON body or an event
  * stream, the session id the `initialize` answer names, the negotiated version as a header. It is
  * what a scan needs and no more: no standalone GET stream (server-initiated messages ride on the
- * POST's stream), no resumption, frames passed on raw. The SDK's transport costs three times a
- * raw client's CPU per server (stream pipelines per answer, schema parsing): bench/raw-remotes.bench.ts.
+ * POST's stream), no resumption, frames passed on raw, and undici's own request API instead of
+ * fetch (io/http-request.ts). The SDK's transport cost three times a raw client's CPU per server
+ * (stream pipelines per answer, schema parsing): bench/raw-client.bench.ts.
  */
 import type { AuthProvider } from '@modelcontextprotocol/client';
-import { request, type RedirectPolicy } from '../io/fetch.js';
+import type { RedirectPolicy } from '../io/fetch.js';
+import { answerOf, type Answer } from '../io/http-request.js';
 import { bounded } from '../model/bounds.js';
 import { answerKind, readEvents, readJson } from './answers.js';
 import type { Channel, ChannelEvents, SendOptions } from './channel.js';
 import { ScanFailure } from './failure.js';
 import { httpFailure, refusedCredentials } from './http-failure.js';
-import { endpointOf, quotableBody, SentOnce } from './http-shared.js';
+import { endpointOf, quotableAnswer, SentOnce } from './http-shared.js';
 import { bodyHeaders, claimedVersion } from './mcp-headers.js';
 import { FIRST_MODERN_PROTOCOL_VERSION } from './protocol.js';
 import { proxyDispatcher } from './proxy.js';
@@ -28,7 +30,7 @@ export interface StreamableOptions {
   maxBodyBytes: number;
   /** Bearer tokens and their refresh on 401 (connect/oauth/server-auth.ts). */
   authProvider?: AuthProvider;
-  /** Sees every answer's status and headers first (a 401's WWW-Authenticate). */
+  /** Sees a refusal's status and headers first (a 401's WWW-Authenticate): 401 and 403 only. */
   onResponse?: (res: Response) => void;
 }
 
@@ -46,6 +48,9 @@ export class StreamableChannel implements Channel {
   private readonly sentOnce = new SentOnce();
   private session?: string;
   private version?: string;
+  /** Requests whose answer is still being read: what `close()` has to cut short. */
+  private inFlight = 0;
+  private closed = false;
 
   constructor(private readonly opts: StreamableOptions) {
     const { url, headers } = endpointOf(opts.url, opts.headers);
@@ -60,8 +65,10 @@ export class StreamableChannel implements Channel {
   async start(): Promise<void> {}
 
   async send(message: unknown, opts?: SendOptions): Promise<void> {
+    if (this.closed) throw new ScanFailure('exited', 'connection closed');
     const body = JSON.stringify(message);
     if (opts?.once) this.sentOnce.hold(body);
+    this.inFlight++;
     try {
       await this.post(message as Message, body, false);
     } catch (err) {
@@ -69,6 +76,8 @@ export class StreamableChannel implements Channel {
       throw failure.message.length <= EXCERPT_CHARS
         ? failure
         : new ScanFailure(failure.kind, bounded(failure.message, EXCERPT_CHARS), failure.status);
+    } finally {
+      this.inFlight--;
     }
   }
 
@@ -77,19 +86,21 @@ export class StreamableChannel implements Channel {
   }
 
   async close(): Promise<void> {
-    this.abort.abort();
+    this.closed = true;
+    // Aborting is not free (every request made with the signal hears it): only when one is still open.
+    if (this.inFlight > 0) this.abort.abort();
   }
 
   /** One message on the wire, and its answer read to the end (a request's) or set aside. */
   private async post(message: Message, body: string, retried: boolean): Promise<void> {
     const initialize = message.method === 'initialize';
     const res = await this.fetch(body, await this.headersFor(message, initialize));
-    if (!res.ok) return this.refused(message, body, res, retried);
-    if (initialize) this.session = res.headers.get('mcp-session-id') || undefined;
+    if (res.status < 200 || res.status > 299) return this.refused(message, body, res, retried);
+    if (initialize) this.session = res.header('mcp-session-id') || undefined;
     const isRequest = typeof message.method === 'string' && message.id !== undefined;
     if (res.status === 202 || !isRequest) return discard(res);
     const deliver = (m: Message) => this.events.onmessage?.(m);
-    const kind = answerKind(res.headers.get('content-type'));
+    const kind = answerKind(res.header('content-type'));
     if (kind === 'json') return readJson(res, this.opts.maxBodyBytes, deliver);
     if (kind === 'events') {
       // Without resumption, a stream that ended unanswered will never answer.
@@ -100,7 +111,7 @@ export class StreamableChannel implements Channel {
     await discard(res);
     throw new ScanFailure(
       'protocol',
-      `Unexpected content type: ${bounded(String(res.headers.get('content-type')), 80)}`,
+      `Unexpected content type: ${bounded(String(res.header('content-type')), 80)}`,
     );
   }
 
@@ -115,15 +126,15 @@ export class StreamableChannel implements Channel {
   }
 
   /** A refusal: a 401 refreshes the token once (the body may then be refused as sent before), else a failure. */
-  private async refused(message: Message, body: string, res: Response, retried: boolean): Promise<void> {
+  private async refused(message: Message, body: string, res: Answer, retried: boolean): Promise<void> {
     const { status } = res;
     const auth = this.opts.authProvider;
     if (status === 401 && auth?.onUnauthorized && !retried) {
-      await auth.onUnauthorized({ response: res, serverUrl: this.url, fetchFn: fetch });
+      await auth.onUnauthorized({ response: res.asResponse(), serverUrl: this.url, fetchFn: fetch });
       await discard(res);
       return this.post(message, body, true);
     }
-    const quoted = await quotableBody(res);
+    const quoted = await quotableAnswer(res);
     if (status === 401 || status === 403) throw refusedCredentials(status);
     // A 2026 server refuses a request it cannot serve with 400 and a JSON-RPC error: that is the answer.
     const version = claimedVersion(message);
@@ -134,17 +145,19 @@ export class StreamableChannel implements Channel {
     throw new ScanFailure('protocol', `HTTP ${status}: Error POSTing to endpoint: ${quoted}`, status);
   }
 
-  private async fetch(body: string, headers: Record<string, string>): Promise<Response> {
+  private async fetch(body: string, headers: Record<string, string>): Promise<Answer> {
     const once = this.sentOnce.admit(body);
     const dispatcher = proxyDispatcher();
-    const res = await request(this.url, {
-      init: { method: 'POST', headers, body },
+    const res = await answerOf(this.url, {
+      method: 'POST',
+      headers,
+      body,
       signal: this.abort.signal,
       redirects: this.redirects(body),
       ...(dispatcher ? { dispatcher } : {}),
     });
     if (once) once.status = res.status;
-    this.opts.onResponse?.(res);
+    if (res.status === 401 || res.status === 403) this.opts.onResponse?.(res.asResponse());
     return res;
   }
 
@@ -189,6 +202,6 @@ function errorFor(quoted: string, id: unknown): Message | undefined {
 }
 
 /** An answer with nothing to read (a 202, the answer to a notification): its socket back to the pool. */
-async function discard(res: Response): Promise<void> {
-  await res.body?.cancel().catch(() => {});
+async function discard(res: Answer): Promise<void> {
+  await res.body.dump().catch(() => {});
 }

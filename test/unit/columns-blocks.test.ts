@@ -26,4 +26,11 @@ describe('renderColumns in blocks', () => {
     const natural = naturalWidths(right, two);
     expect(renderColumns(right, two, natural, true, false)).toEqual(drawColumns(right, two, natural, true, false));
   });
+
+  it('and when a later block holds a wide character or a cell past its width (cli-table3 draws that block)', () => {
+    const mixed = rows.map((r, i) => (i === BLOCK_ROWS + 3 ? ['日本語のサーバー', r[1]!, r[2]!] : [...r]));
+    mixed[BLOCK_ROWS * 2 + 1]![2] = 'ok, and a status far longer than its column';
+    const widths = [...naturalWidths(columns, rows).slice(0, 2), 12];
+    expect(renderColumns(columns, mixed, widths, true, true)).toEqual(drawColumns(columns, mixed, widths, true, true));
+  });
 });

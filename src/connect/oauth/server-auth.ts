@@ -13,7 +13,7 @@ import { CHALLENGE_CHARS, describeAuth, type Challenge } from './describe.js';
 import { guardedFetch, resourceMetadataProblem } from './fetch.js';
 import { IdemscanOAuthProvider, SignInNeeded, type OAuthClientSettings } from './provider.js';
 import { signIn } from './sign-in.js';
-import { canonicalServerUrl, findRecord } from './store.js';
+import { canonicalServerUrl, hasRecord } from './store.js';
 
 /** The scan's OAuth options (CLI flags), before a target's own `oauth` entry is applied. */
 export interface OAuthScanOptions {
@@ -61,7 +61,7 @@ export class ServerAuth {
     // Command-line credentials go only to the servers the user named for them, never to every
     // server of a list (a hostile one would name its own authorization server to receive them).
     const named = !!opts.clientId && (opts.clientOrigins ?? []).includes(new URL(url).origin);
-    const wanted = opts.interactive || opts.storedOnly || targetOAuth || named || findRecord(opts.cacheDir, url);
+    const wanted = opts.interactive || opts.storedOnly || targetOAuth || named || hasRecord(opts.cacheDir, url);
     if (!wanted) return;
     const settings: OAuthClientSettings = {
       cacheDir: opts.cacheDir,

@@ -3,7 +3,7 @@
  * `<cache>/oauth/`, mode 0600 in a 0700 directory. docs/OAUTH.md documents every field.
  */
 import { createHash } from 'node:crypto';
-import { chmodSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { readBoundedTextSync } from '../../io/read.js';
 import { MAX_JSON_DEPTH, parseJson } from '../../model/bounded-input.js';
@@ -83,6 +83,23 @@ export function findRecord(cacheDir: string, serverUrl: string): TokenRecord | u
   return readRecords(cacheDir)
     .filter((r) => r.record.serverUrl === url)
     .sort((a, b) => (b.record.savedAt ?? 0) - (a.record.savedAt ?? 0))[0]?.record;
+}
+
+/**
+ * The servers with a record, read once while the directory stays as it was: a scan asks for every
+ * server of its list, and a list of 10,000 would otherwise read the directory (and each record)
+ * 10,000 times. A record is written by a rename, which changes the directory.
+ */
+let signedIn: { dir: string; stamp: string; urls: Set<string> } | undefined;
+
+export function hasRecord(cacheDir: string, serverUrl: string): boolean {
+  const dir = oauthDir(cacheDir);
+  const st = statSync(dir, { throwIfNoEntry: false });
+  if (!st) return false;
+  const stamp = `${st.ino}:${st.mtimeMs}:${st.ctimeMs}`;
+  if (signedIn?.dir !== dir || signedIn.stamp !== stamp)
+    signedIn = { dir, stamp, urls: new Set(readRecords(cacheDir).map((r) => r.record.serverUrl)) };
+  return signedIn.urls.has(canonicalServerUrl(serverUrl));
 }
 
 /** Written to a temp file and renamed: a crash never leaves half a token file. */
