@@ -7,10 +7,10 @@
  */
 import path from 'node:path';
 import { renderDrift } from '../render/drift.js';
+import { lockedServers, type LockedServers } from '../compare/drift.js';
 import { lockFileOf, lockFold, readLockFile } from '../compare/lock.js';
 import { InputError } from '../model/input-error.js';
 import type { Drift } from '../model/schema.js';
-import type { LockFile } from '../model/lock.js';
 import type { ReportStream } from '../model/report-head.js';
 import { msg, rendered, show } from '../render/message.js';
 import { checkOutputFile, checkRulesBaseUrl, codeOf, writeFallback, writeOutputFile } from './output.js';
@@ -25,7 +25,7 @@ export interface LockSettings {
 
 /** A lock to compare with, and the file it came from (`report.drift.baseline`). */
 export interface Baseline {
-  lock: LockFile;
+  lock: LockedServers;
   file: string;
 }
 
@@ -36,7 +36,8 @@ export async function prepareBaseline(flags: LockSettings, drift: boolean | unde
     throw new InputError('--fail-on drift needs --baseline LOCK (a file written by idemscan lock)');
   if (flags.lock !== undefined) await checkOutputFile('--lock', flags.lock);
   if (flags.baseline === undefined) return undefined;
-  return { lock: await readLockFile(flags.baseline, '--baseline'), file: flags.baseline };
+  // Checked whole before the scan (a bad file is a usage error), then kept as JSON per server.
+  return { lock: lockedServers(await readLockFile(flags.baseline, '--baseline')), file: flags.baseline };
 }
 
 /** The drift listed on stderr (what a CI log shows; -q keeps it only when something drifted). */

@@ -109,10 +109,7 @@ export class StreamableChannel implements Channel {
       return;
     }
     await discard(res);
-    throw new ScanFailure(
-      'protocol',
-      `Unexpected content type: ${bounded(String(res.header('content-type')), 80)}`,
-    );
+    throw new ScanFailure('protocol', `Unexpected content type: ${bounded(String(res.header('content-type')), 80)}`);
   }
 
   private async headersFor(message: Message, initialize: boolean): Promise<Record<string, string>> {

@@ -55,6 +55,10 @@ async function once(url: URL, opts: AnswerOptions): Promise<Answer> {
   } catch (err) {
     throw new TypeError('fetch failed', { cause: err });
   }
+  // An answer's body is read by whoever takes it, maybe after an await (a token refresh): the
+  // stream's own error (an abort at close, a cut connection) must not go unheard meanwhile, or
+  // Node ends the process for it. Readers still get it through their own reads.
+  res.body.on('error', () => {});
   const header = (name: string): string | null => {
     const v = res.headers[name];
     return v === undefined ? null : Array.isArray(v) ? v.join(', ') : v;

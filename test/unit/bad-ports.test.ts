@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import { expect, it } from 'vitest';
 import { BAD_PORTS } from '../../src/io/bad-ports.js';
 
-it('is undici\'s list (the fetch inside Node 20 is undici 6)', () => {
+it("is undici's list (the fetch inside Node 20 is undici 6)", () => {
   const { badPorts } = createRequire(import.meta.url)('undici/lib/web/fetch/constants.js') as { badPorts: string[] };
   expect([...BAD_PORTS]).toEqual(badPorts);
 });
