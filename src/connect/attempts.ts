@@ -8,6 +8,7 @@ import { LIMITS } from '../model/limits.js';
 import type { Channel } from './channel.js';
 import { remoteOf, type ConnectOptions, type Launch } from './connect-options.js';
 import { ScanFailure } from './failure.js';
+import type { HttpChannelOptions } from './http-shared.js';
 import type { ServerAuth } from './oauth/server-auth.js';
 import { RETRY } from './retry-policy.js';
 import { StdioChannel } from './stdio.js';
@@ -73,14 +74,6 @@ export function stdioAttempts(run: AttemptRun): Attempts {
 export interface HttpChannels {
   streamable: new (opts: HttpChannelOptions) => Channel;
   sse: new (opts: HttpChannelOptions) => Channel;
-}
-
-interface HttpChannelOptions {
-  url: string;
-  headers?: Record<string, string>;
-  maxBodyBytes: number;
-  authProvider?: ReturnType<ServerAuth['transportAuth']>;
-  onResponse?: (res: Response) => void;
 }
 
 /** Streamable HTTP first, then HTTP+SSE on its refusal (`sse` targets: SSE only); all once more signed in. */

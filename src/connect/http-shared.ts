@@ -6,8 +6,30 @@
 import { readHead } from '../io/fetch.js';
 import { bodyHead, type Answer } from '../io/http-request.js';
 import { basicAuthFromUrl } from '../redact/redact.js';
+import type { AuthProvider } from '@modelcontextprotocol/client';
+import { bounded } from '../model/bounds.js';
 import { isErrorObject, unquotedBody } from './error-body.js';
 import { ScanFailure } from './failure.js';
+
+/** What either channel is made with (connect/attempts.ts makes them). */
+export interface HttpChannelOptions {
+  url: string;
+  headers?: Record<string, string>;
+  maxBodyBytes: number;
+  /** Bearer tokens and their refresh on 401 (connect/oauth/server-auth.ts). */
+  authProvider?: AuthProvider;
+  /** Sees a refused answer's status and headers first (a 401's WWW-Authenticate). */
+  onResponse?: (res: Response) => void;
+}
+
+/** A failure's words, which may quote a refused body, up to this many characters in the report. */
+const EXCERPT_CHARS = 2_000;
+
+export function excerpt(failure: ScanFailure): ScanFailure {
+  return failure.message.length <= EXCERPT_CHARS
+    ? failure
+    : new ScanFailure(failure.kind, bounded(failure.message, EXCERPT_CHARS), failure.status);
+}
 
 /**
  * A refused request's body is only ever quoted: read up to ERROR_BODY_BYTES, and passed on only

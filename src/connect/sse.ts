@@ -3,31 +3,14 @@
  * event stream that names the endpoint to POST to, every answer on that stream. Streamable HTTP
  * is our own (streamable.ts).
  */
-import { SSEClientTransport, type AuthProvider } from '@modelcontextprotocol/client';
+import { SSEClientTransport } from '@modelcontextprotocol/client';
 import type { Channel, ChannelEvents, SendOptions } from './channel.js';
 import { guardBody, request } from '../io/fetch.js';
-import { bounded } from '../model/bounds.js';
 import { notJsonRpc } from './error-body.js';
 import { ScanFailure } from './failure.js';
 import { httpFailure } from './http-failure.js';
 import { proxyDispatcher } from './proxy.js';
-import { endpointOf, quotableBody, SentOnce } from './http-shared.js';
-
-/**
- * The SDK quotes a refused request's whole body in its error, and the error becomes the report's
- * failure message: quoted up to EXCERPT_CHARS (and only when it is an error object; sent-once.ts).
- */
-const EXCERPT_CHARS = 2_000;
-
-export interface HttpOptions {
-  url: string;
-  headers?: Record<string, string>;
-  maxBodyBytes: number;
-  /** Bearer tokens and their refresh on 401 (connect/oauth/server-auth.ts). */
-  authProvider?: AuthProvider;
-  /** Sees every response's status and headers before the SDK does (a 401's WWW-Authenticate). */
-  onResponse?: (res: Response) => void;
-}
+import { endpointOf, excerpt, quotableBody, SentOnce, type HttpChannelOptions } from './http-shared.js';
 
 export class SseChannel implements Channel {
   readonly events: ChannelEvents = {};
@@ -40,7 +23,7 @@ export class SseChannel implements Channel {
   private readonly answer: OkAnswer = { bytes: 0 };
   private readonly sentOnce = new SentOnce();
 
-  constructor(opts: HttpOptions) {
+  constructor(opts: HttpChannelOptions) {
     const { url, headers } = endpointOf(opts.url, opts.headers);
     this.host = url.host;
     const init = {
@@ -90,12 +73,6 @@ export class SseChannel implements Channel {
     this.abort.abort();
     await this.transport.close().catch(() => {});
   }
-}
-
-function excerpt(failure: ScanFailure): ScanFailure {
-  return failure.message.length <= EXCERPT_CHARS
-    ? failure
-    : new ScanFailure(failure.kind, bounded(failure.message, EXCERPT_CHARS));
 }
 
 /**

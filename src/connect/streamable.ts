@@ -6,7 +6,6 @@
  * fetch (io/http-request.ts). The SDK's transport cost three times a raw client's CPU per server
  * (stream pipelines per answer, schema parsing): bench/raw-client.bench.ts.
  */
-import type { AuthProvider } from '@modelcontextprotocol/client';
 import type { RedirectPolicy } from '../io/fetch.js';
 import { answerOf, type Answer } from '../io/http-request.js';
 import { bounded } from '../model/bounds.js';
@@ -14,25 +13,13 @@ import { answerKind, readEvents, readJson } from './answers.js';
 import type { Channel, ChannelEvents, SendOptions } from './channel.js';
 import { ScanFailure } from './failure.js';
 import { httpFailure, refusedCredentials } from './http-failure.js';
-import { endpointOf, quotableAnswer, SentOnce } from './http-shared.js';
+import { endpointOf, excerpt, quotableAnswer, SentOnce, type HttpChannelOptions } from './http-shared.js';
 import { bodyHeaders, claimedVersion } from './mcp-headers.js';
 import { FIRST_MODERN_PROTOCOL_VERSION } from './protocol.js';
 import { proxyDispatcher } from './proxy.js';
 
-/** A refused request's words are quoted up to this (only error objects are quoted at all). */
-const EXCERPT_CHARS = 2_000;
 /** As the SDK's transport and fetch itself: more hops than this is a loop. */
 const MAX_REDIRECTS = 5;
-
-export interface StreamableOptions {
-  url: string;
-  headers?: Record<string, string>;
-  maxBodyBytes: number;
-  /** Bearer tokens and their refresh on 401 (connect/oauth/server-auth.ts). */
-  authProvider?: AuthProvider;
-  /** Sees a refusal's status and headers first (a 401's WWW-Authenticate): 401 and 403 only. */
-  onResponse?: (res: Response) => void;
-}
 
 type Message = Record<string, unknown>;
 
@@ -52,7 +39,7 @@ export class StreamableChannel implements Channel {
   private inFlight = 0;
   private closed = false;
 
-  constructor(private readonly opts: StreamableOptions) {
+  constructor(private readonly opts: HttpChannelOptions) {
     const { url, headers } = endpointOf(opts.url, opts.headers);
     this.url = url;
     this.host = url.host;
@@ -72,10 +59,7 @@ export class StreamableChannel implements Channel {
     try {
       await this.post(message as Message, body, false);
     } catch (err) {
-      const failure = httpFailure(err, this.host);
-      throw failure.message.length <= EXCERPT_CHARS
-        ? failure
-        : new ScanFailure(failure.kind, bounded(failure.message, EXCERPT_CHARS), failure.status);
+      throw excerpt(httpFailure(err, this.host));
     } finally {
       this.inFlight--;
     }

@@ -76,18 +76,26 @@ export async function readBody(
 }
 
 /** The first `maxBytes` of a body (one only quoted: an error page), and whether there was more. */
-export async function readHead(res: Response, maxBytes: number): Promise<{ bytes: Buffer<ArrayBuffer>; cut: boolean }> {
-  const chunks: Uint8Array[] = [];
+export function readHead(res: Response, maxBytes: number): Promise<{ bytes: Buffer<ArrayBuffer>; cut: boolean }> {
+  return headOf(chunksOf(res.body ?? new Blob().stream()), maxBytes);
+}
+
+/** The first `maxBytes` of a stream of chunks; leaving early cancels it, so the rest is never read. */
+export async function headOf(
+  chunks: AsyncIterable<Uint8Array>,
+  maxBytes: number,
+): Promise<{ bytes: Buffer<ArrayBuffer>; cut: boolean }> {
+  const kept: Uint8Array[] = [];
   let seen = 0;
-  for await (const chunk of chunksOf(res.body ?? new Blob().stream())) {
+  for await (const chunk of chunks) {
     if (seen + chunk.byteLength > maxBytes) {
-      chunks.push(chunk.subarray(0, maxBytes - seen));
-      return { bytes: Buffer.concat(chunks), cut: true };
+      kept.push(chunk.subarray(0, maxBytes - seen));
+      return { bytes: Buffer.concat(kept), cut: true };
     }
     seen += chunk.byteLength;
-    chunks.push(chunk);
+    kept.push(chunk);
   }
-  return { bytes: Buffer.concat(chunks), cut: false };
+  return { bytes: Buffer.concat(kept), cut: false };
 }
 
 /**

@@ -8,7 +8,7 @@
  */
 import { request as undiciRequest, type Dispatcher } from 'undici';
 import { BAD_PORTS } from './bad-ports.js';
-import type { RedirectPolicy } from './fetch.js';
+import { headOf, type RedirectPolicy } from './fetch.js';
 
 /** An answer: its status, headers (lower-case names) and body, a stream not yet read. */
 export interface Answer {
@@ -102,16 +102,6 @@ export async function bodyText(answer: Answer, maxBytes: number): Promise<{ text
 }
 
 /** The first `maxBytes` of a body (one only quoted: an error page), and whether there was more. */
-export async function bodyHead(body: Body, maxBytes: number): Promise<{ bytes: Buffer; cut: boolean }> {
-  const chunks: Buffer[] = [];
-  let seen = 0;
-  for await (const chunk of body as AsyncIterable<Buffer>) {
-    if (seen + chunk.length > maxBytes) {
-      chunks.push(chunk.subarray(0, maxBytes - seen));
-      return { bytes: Buffer.concat(chunks), cut: true };
-    }
-    seen += chunk.length;
-    chunks.push(chunk);
-  }
-  return { bytes: Buffer.concat(chunks), cut: false };
+export function bodyHead(body: Body, maxBytes: number): Promise<{ bytes: Buffer; cut: boolean }> {
+  return headOf(body as AsyncIterable<Buffer>, maxBytes);
 }
