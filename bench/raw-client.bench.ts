@@ -97,6 +97,9 @@ async function stdio(servers: number, rounds: number): Promise<void> {
 
 async function remotes(n: number, url: string): Promise<void> {
   const urls = Array.from({ length: n }, (_, i) => `${url}/${i}`);
+  // The CLI runs under spawnSync, which blocks this loop: the fixture closes the raw client's idle
+  // sockets meanwhile, and fetch would reuse one before it has heard. Let it hear first.
+  await new Promise((r) => setTimeout(r, 500));
   const cpu0 = process.cpuUsage();
   const t0 = performance.now();
   const limit = pLimit(64);
