@@ -7,8 +7,8 @@
  */
 import path from 'node:path';
 import { renderDrift } from '../render/drift.js';
-import { lockedServers, type LockedServers } from '../compare/drift.js';
-import { lockFileOf, lockFold, readLockFile } from '../compare/lock.js';
+import type { LockedServers } from '../compare/drift.js';
+import { lockFileOf, lockFold, readLockedServers } from '../compare/lock.js';
 import { InputError } from '../model/input-error.js';
 import type { Drift } from '../model/schema.js';
 import type { ReportStream } from '../model/report-head.js';
@@ -37,7 +37,7 @@ export async function prepareBaseline(flags: LockSettings, drift: boolean | unde
   if (flags.lock !== undefined) await checkOutputFile('--lock', flags.lock);
   if (flags.baseline === undefined) return undefined;
   // Checked whole before the scan (a bad file is a usage error), then kept as JSON per server.
-  return { lock: lockedServers(await readLockFile(flags.baseline, '--baseline')), file: flags.baseline };
+  return { lock: await readLockedServers(flags.baseline, '--baseline'), file: flags.baseline };
 }
 
 /** The drift listed on stderr (what a CI log shows; -q keeps it only when something drifted). */

@@ -17,22 +17,35 @@ export function driftOf(report: Report, lock: LockFile, baseline: string): Drift
 }
 
 /**
- * A lock's servers as their JSON, each parsed when its server is compared: held through a scan, a
- * lock of 10,000 servers parsed whole took ~70 MB (its file is 19 MB; issue 31). Bytes, not
- * strings: outside the JS heap, they do not grow the garbage V8 lets pile up beside them.
+ * A lock's servers as JSON bytes, each parsed when its server is compared: a lock of 10,000
+ * servers parsed whole took ~70 MB of heap through the scan (its file is 19 MB; issue 31). Read
+ * from a file (compare/lock.ts), the bytes are the file's own, kept whole: freeing that one large
+ * block mid-run raised glibc's mmap threshold to its size, and the allocator then kept ~30 MB
+ * more through the scan.
  */
 export interface LockedServers {
   lockedAt: string;
-  servers: ReadonlyMap<string, Buffer>;
+  bytes: Buffer;
+  /** Each server's JSON as [start, end) in `bytes`, by name. */
+  servers: ReadonlyMap<string, readonly [number, number]>;
 }
 
-const lockedServer = (server: LockServer): Buffer => Buffer.from(JSON.stringify(server), 'utf8');
-
+/** A lock already parsed (the library's driftOf), its servers written into one block. */
 export function lockedServers(lock: LockFile): LockedServers {
-  return { lockedAt: lock.lockedAt, servers: new Map(lock.servers.map((s) => [s.name, lockedServer(s)])) };
+  const texts = lock.servers.map((s) => JSON.stringify(s));
+  const bytes = Buffer.allocUnsafeSlow(texts.reduce((n, t) => n + Buffer.byteLength(t), 0));
+  const servers = new Map<string, readonly [number, number]>();
+  let at = 0;
+  texts.forEach((text, i) => {
+    const end = at + bytes.write(text, at);
+    servers.set(lock.servers[i]!.name, [at, end]);
+    at = end;
+  });
+  return { lockedAt: lock.lockedAt, bytes, servers };
 }
 
-const parsed = (bytes: Buffer) => JSON.parse(bytes.toString('utf8')) as LockServer;
+const parsed = (lock: LockedServers, [start, end]: readonly [number, number]) =>
+  JSON.parse(lock.bytes.toString('utf8', start, end)) as LockServer;
 
 /**
  * The drift folded one server at a time, so a spooled scan compares without holding its servers:
@@ -53,7 +66,9 @@ export class DriftFold {
     const o = this.lock.servers.get(n.name);
     this.scanned.set(
       n.name,
-      o === undefined ? [{ kind: 'server-added', server: n.name, tools: n.tools.length }] : serverDrift(parsed(o), n),
+      o === undefined
+        ? [{ kind: 'server-added', server: n.name, tools: n.tools.length }]
+        : serverDrift(parsed(this.lock, o), n),
     );
   }
 
@@ -64,7 +79,11 @@ export class DriftFold {
       const mine = this.scanned.get(name);
       if (mine) changes.push(...mine);
       else if (!this.sharded)
-        changes.push({ kind: 'server-removed', server: name, tools: parsed(locked.get(name)!).tools.length });
+        changes.push({
+          kind: 'server-removed',
+          server: name,
+          tools: parsed(this.lock, locked.get(name)!).tools.length,
+        });
     }
     return { baseline: this.baseline, lockedAt: this.lock.lockedAt, drifted: changes.length > 0, changes };
   }

@@ -8,9 +8,12 @@
 import { HINT_NAMES } from '../model/verdicts.js';
 import type { Report, ServerReport } from '../model/schema.js';
 import { foldOver, type ReportHead, type ServerFold } from '../model/report-head.js';
-import { LOCK_VERSION, LockFile, type LockServer } from '../model/lock.js';
+import { parseJson } from '../model/bounded-input.js';
+import { topLevelArray } from '../model/json-items.js';
+import { LOCK_VERSION, LockFile, LockServer } from '../model/lock.js';
+import { lockedServers, type LockedServers } from './drift.js';
 import { describeZodError } from '../model/zod-errors.js';
-import { readText, ReportFileError, versionedJson } from './read.js';
+import { readBytes, readText, ReportFileError, SAVED_BOUNDS, versionedJson } from './read.js';
 
 export function lockOf(report: Report): LockFile {
   return lockFileOf(report, foldOver(report.servers, lockFold));
@@ -46,6 +49,38 @@ function receivedHints(annotations: Record<string, unknown> | undefined): Record
   const out: Record<string, unknown> = {};
   for (const h of HINT_NAMES) if (annotations && Object.hasOwn(annotations, h)) out[h] = annotations[h];
   return out;
+}
+
+/**
+ * A lock file read for `--baseline`: checked as readLockFile checks it, but a server at a time,
+ * and kept as the file's bytes (drift.ts `LockedServers`). Parsed whole (its graph and zod's
+ * copy), a lock of 10,000 servers took 160 MB at once and left the process larger through the
+ * scan (issue 31). A file whose `servers` cannot be located (its key written with escapes, say)
+ * is read whole instead.
+ */
+export async function readLockedServers(file: string, field?: string): Promise<LockedServers> {
+  const bytes = await readBytes(file, field);
+  const array = topLevelArray(bytes, 'servers');
+  if (!array) return lockedServers(await readLockFile(file, field));
+  const rest = `${bytes.toString('utf8', 0, array.start)}[]${bytes.toString('utf8', array.end)}`;
+  const head = LockFile.safeParse(versionedJson(rest, file, 'lock file', 'lockVersion', LOCK_VERSION, field));
+  const invalid = (detail: string) => new ReportFileError(file, `invalid lock file: ${detail}`, field);
+  if (!head.success) throw invalid(describeZodError('', head.error));
+  const bounds = { ...SAVED_BOUNDS, maxDepth: SAVED_BOUNDS.maxDepth - 2 };
+  const servers = new Map<string, readonly [number, number]>();
+  array.items.forEach(([start, end], i) => {
+    const item = parseJson(bytes.toString('utf8', start, end), bounds);
+    if ('error' in item)
+      throw new ReportFileError(
+        file,
+        `${item.why === 'syntax' ? 'not valid JSON: ' : ''}servers[${i}]: ${item.error}`,
+        field,
+      );
+    const server = LockServer.safeParse(item.value);
+    if (!server.success) throw invalid(describeZodError(`servers[${i}]`, server.error));
+    servers.set(server.data.name, [start, end]);
+  });
+  return { lockedAt: head.data.lockedAt, bytes, servers };
 }
 
 /** Reads and validates a lock file; a file that cannot be used throws ReportFileError naming it (and `field`, the flag). */

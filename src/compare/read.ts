@@ -2,7 +2,7 @@
  * Reads a report file written by `scan`, `audit` or `merge`: its schemaVersion, then the zod
  * `Report` schema. The one loader of `report`, `diff` and `merge`.
  */
-import { readBoundedText } from '../io/read.js';
+import { readBounded, readBoundedText } from '../io/read.js';
 import { parseJson, REPORT_DEPTH } from '../model/bounded-input.js';
 import { Report, SCHEMA_VERSION } from '../model/schema.js';
 import { InputError } from '../model/input-error.js';
@@ -57,6 +57,13 @@ function withAnswers(report: Report): Report {
   const { summary } = report;
   const undeclared = summary.unprotectedUndeclared ?? undeclaredCount(servers);
   return { ...report, summary: { ...summary, unprotectedUndeclared: undeclared }, servers };
+}
+
+/** A file's bytes, up to SAVED_BOUNDS.maxBytes; one that cannot be read is a ReportFileError naming it (and `field`, the flag). */
+export async function readBytes(file: string, field?: string): Promise<Buffer> {
+  const got = await readBounded(file, { maxBytes: SAVED_BOUNDS.maxBytes });
+  if ('error' in got) throw new ReportFileError(file, got.error, field);
+  return got.bytes;
 }
 
 /** A file's text, up to SAVED_BOUNDS.maxBytes; one that cannot be read is a ReportFileError naming it (and `field`, the flag). */
