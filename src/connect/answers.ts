@@ -7,6 +7,7 @@ import { createParser } from 'eventsource-parser';
 import { bodyText, type Answer } from '../io/http-request.js';
 import { notJsonRpc } from './error-body.js';
 import { ScanFailure } from './failure.js';
+import { tooLarge } from './http-shared.js';
 
 type Message = Record<string, unknown>;
 
@@ -15,8 +16,6 @@ export function answerKind(contentType: string | null): 'json' | 'events' | unde
   const essence = contentType?.split(';', 1)[0]!.trim().toLowerCase();
   return essence === 'application/json' ? 'json' : essence === 'text/event-stream' ? 'events' : undefined;
 }
-
-const tooLarge = (limit: number) => new ScanFailure('protocol', `response body exceeded ${limit} bytes`);
 
 /**
  * A request, a notification or a response, as JSON-RPC 2.0 frames them; anything else (an internal

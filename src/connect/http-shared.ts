@@ -22,6 +22,10 @@ export interface HttpChannelOptions {
   onResponse?: (res: Response) => void;
 }
 
+/** An answer past the body bound (`--max-frame-bytes`), in either channel's words. */
+export const tooLarge = (limit: number): ScanFailure =>
+  new ScanFailure('protocol', `response body exceeded ${limit} bytes`);
+
 /** A failure's words, which may quote a refused body, up to this many characters in the report. */
 const EXCERPT_CHARS = 2_000;
 

@@ -10,7 +10,7 @@ import { notJsonRpc } from './error-body.js';
 import { ScanFailure } from './failure.js';
 import { httpFailure } from './http-failure.js';
 import { proxyDispatcher } from './proxy.js';
-import { endpointOf, excerpt, quotableBody, SentOnce, type HttpChannelOptions } from './http-shared.js';
+import { endpointOf, excerpt, quotableBody, SentOnce, tooLarge, type HttpChannelOptions } from './http-shared.js';
 
 export class SseChannel implements Channel {
   readonly events: ChannelEvents = {};
@@ -115,7 +115,7 @@ function boundedFetch(
     return guardBody(
       res,
       limit,
-      () => new ScanFailure('protocol', `response body exceeded ${limit} bytes`),
+      () => tooLarge(limit),
       (seen) => (answer.bytes = seen),
     );
   };

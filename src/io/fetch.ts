@@ -64,15 +64,23 @@ export async function readBody(
     await res.body?.cancel().catch(() => {});
     return { tooLarge: true, declared };
   }
-  const chunks: Uint8Array[] = [];
+  return allOf(chunksOf(res.body ?? new Blob().stream()), maxBytes);
+}
+
+/** A stream of chunks read whole, or refused once past `maxBytes`. */
+export async function allOf(
+  chunks: AsyncIterable<Uint8Array>,
+  maxBytes: number,
+): Promise<{ bytes: Buffer<ArrayBuffer> } | { tooLarge: true }> {
+  const kept: Uint8Array[] = [];
   let seen = 0;
   // Leaving the loop early cancels the stream: the rest is never downloaded.
-  for await (const chunk of chunksOf(res.body ?? new Blob().stream())) {
+  for await (const chunk of chunks) {
     seen += chunk.byteLength;
     if (seen > maxBytes) return { tooLarge: true };
-    chunks.push(chunk);
+    kept.push(chunk);
   }
-  return { bytes: Buffer.concat(chunks) };
+  return { bytes: Buffer.concat(kept) };
 }
 
 /** The first `maxBytes` of a body (one only quoted: an error page), and whether there was more. */

@@ -8,7 +8,7 @@
  */
 import { request as undiciRequest, type Dispatcher } from 'undici';
 import { BAD_PORTS } from './bad-ports.js';
-import { headOf, type RedirectPolicy } from './fetch.js';
+import { allOf, headOf, type RedirectPolicy } from './fetch.js';
 
 /** An answer: its status, headers (lower-case names) and body, a stream not yet read. */
 export interface Answer {
@@ -91,14 +91,8 @@ export async function bodyText(answer: Answer, maxBytes: number): Promise<{ text
   }
   // Within its Content-Length the parser reads no byte more: no counting needed.
   if (declared >= 0) return { text: await answer.body.text() };
-  const chunks: Buffer[] = [];
-  let seen = 0;
-  for await (const chunk of answer.body as AsyncIterable<Buffer>) {
-    seen += chunk.length;
-    if (seen > maxBytes) return { tooLarge: true }; // leaving the loop destroys the stream
-    chunks.push(chunk);
-  }
-  return { text: Buffer.concat(chunks).toString('utf8') };
+  const all = await allOf(answer.body as AsyncIterable<Buffer>, maxBytes);
+  return 'tooLarge' in all ? all : { text: all.bytes.toString('utf8') };
 }
 
 /** The first `maxBytes` of a body (one only quoted: an error page), and whether there was more. */
