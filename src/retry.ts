@@ -5,6 +5,7 @@
  */
 export {
   retryDecision,
+  retryDecisionFromReport,
   withRetryKey,
   type RetryDecision,
   type RetryContext,

@@ -9,6 +9,7 @@ import { InputError } from './model/input-error.js';
 import type { Target, TargetInput } from './targets/types.js';
 import type { InternalScanOptions, ScanOptions } from './scan-options.js';
 import { httpUrlProblem } from './targets/url.js';
+import { entryProblem } from './targets/names.js';
 
 /** `targets`: not an array; `target`: one entry is malformed; `option`: a ScanOptions field is. */
 export type ScanInputErrorKind = 'targets' | 'target' | 'option';
@@ -29,7 +30,8 @@ export class ScanInputError extends InputError {
 const TRANSPORTS = ['stdio', 'http', 'sse', 'static'] as const;
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const isText = (v: unknown) => typeof v === 'string' && v !== '';
-const isTextRecord = (v: unknown) => isObject(v) && Object.values(v).every((x) => typeof x === 'string');
+const isTextRecord = (v: unknown): v is Record<string, string> =>
+  isObject(v) && Object.values(v).every((x) => typeof x === 'string');
 
 /** Throws a ScanInputError for the first malformed target. */
 export function checkTargets(targets: unknown): asserts targets is TargetInput[] {
@@ -78,6 +80,8 @@ export function checkTargets(targets: unknown): asserts targets is TargetInput[]
       if (t.args !== undefined && !(Array.isArray(t.args) && t.args.every((a) => typeof a === 'string')))
         throw fail('args', 'expected an array of strings');
       if (t.env !== undefined && !isTextRecord(t.env)) throw fail('env', 'expected an object of string values');
+      const env = t.env && entryProblem(t.env, 'env');
+      if (env) throw fail(`env.${JSON.stringify(env[0]).slice(0, 100)}`, env[1]);
       if (t.cwd !== undefined && typeof t.cwd !== 'string') throw fail('cwd', 'expected a string');
     } else {
       if (typeof t.url !== 'string')
@@ -91,6 +95,8 @@ export function checkTargets(targets: unknown): asserts targets is TargetInput[]
         );
       if (t.headers !== undefined && !isTextRecord(t.headers))
         throw fail('headers', 'expected an object of string values');
+      const header = t.headers && entryProblem(t.headers, 'headers');
+      if (header) throw fail(`headers.${JSON.stringify(header[0]).slice(0, 100)}`, header[1]);
     }
     if (t.timeoutMs !== undefined && !isPositiveInt(t.timeoutMs))
       throw fail('timeoutMs', 'expected a positive whole number of milliseconds');

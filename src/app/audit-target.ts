@@ -2,6 +2,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { InputError } from '../model/input-error.js';
+import { entryProblem } from '../targets/names.js';
 import type { Target } from '../targets/types.js';
 import { msg, show } from '../render/message.js';
 
@@ -36,7 +37,7 @@ export function auditTarget(words: string[], flags: ServerFlags): Target {
       kind: 'remote',
       transport: flags.sse ? 'sse' : 'http',
       url: first,
-      headers: pairs(flags.header ?? [], ':', '--header'),
+      headers: checkedPairs(flags.header ?? [], ':', '--header', 'headers'),
     };
   }
   return {
@@ -46,8 +47,16 @@ export function auditTarget(words: string[], flags: ServerFlags): Target {
     transport: 'stdio',
     command: first,
     args: rest,
-    env: pairs(flags.env ?? [], '=', '--env'),
+    env: checkedPairs(flags.env ?? [], '=', '--env', 'env'),
   };
+}
+
+/** `NAME<sep>value` flags as a record, each name checked as a target file's would be. */
+function checkedPairs(items: string[], sep: string, flag: string, kind: 'env' | 'headers'): Record<string, string> {
+  const record = pairs(items, sep, flag);
+  const problem = entryProblem(record, kind);
+  if (problem) throw new InputError(msg`${flag} "${show.name(problem[0])}": ${problem[1]}`);
+  return record;
 }
 
 function pairs(items: string[], sep: string, flag: string): Record<string, string> {

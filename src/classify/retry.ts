@@ -1,12 +1,16 @@
 /**
  * What a client does when the answer to a `tools/call` is lost (docs/RETRY.md): the scanner's own
  * verdict (classify/verdict.ts, and model/verdicts.ts for what each one lets a client do), turned into
- * one decision. Pure: the tool as `tools/list` gave it, or a tool of an idemscan report.
+ * one decision. Pure. Two inputs, never told apart by their fields: a `tools/list` entry is judged
+ * from its schema and annotations (`retryDecision`); a saved report's verdict is taken only when the
+ * caller says the tool is a report's (`retryDecisionFromReport`). A server can write any field into
+ * its own entry, `verdict` and `keyArguments` included.
  */
 // Types from verdict-ids.ts, not the zod schema: `idemscan/retry`'s .d.ts needs no package.
 import type { Verdict } from '../model/verdict-ids.js';
 import { verdictInfo } from '../model/verdicts.js';
-import { placeKey } from './key-place.js';
+import { describeHint } from './hints.js';
+import { parseKeyPath, placeKey } from './key-place.js';
 import { toolVerdict } from './tool-verdict.js';
 import { advertisesIdempotency } from './verdict.js';
 
@@ -36,48 +40,85 @@ export interface RetryContext {
   trusted?: boolean;
 }
 
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
+type Made = DistributiveOmit<RetryDecision, 'verdict' | 'reason'>;
+
 const PROTOCOL_KEY: KeyLocation = { in: 'params', field: 'idempotencyKey' };
 
-/** One decision per verdict; `satisfies` keeps it total when a verdict is added. */
+/** One decision per verdict; `satisfies` keeps it total when a verdict is added. Looked up only through `known`. */
 const DECIDE = {
   'read-only': () => ({ decision: 'safe' }),
   'protocol-keyed': () => ({ decision: 'with-key', key: PROTOCOL_KEY }),
-  keyed: (tool) => {
-    const strong = tool.keyArguments.find((k) => k.confidence === 'strong');
-    // A report's verdict is taken as is; one edited to `keyed` without its strong key is not retried.
-    if (!strong) return { decision: 'never' };
-    return { decision: 'with-key', key: { in: 'arguments', path: strong.path, name: strong.name } };
+  keyed: (keys) => {
+    const strong = strongKey(keys);
+    return strong ? { decision: 'with-key', key: { in: 'arguments', ...strong } } : { decision: 'never' };
   },
-  idempotent: (_tool, trusted) => ({ decision: trusted ? 'safe' : 'if-trusted' }),
+  idempotent: (_keys, trusted) => ({ decision: trusted ? 'safe' : 'if-trusted' }),
   unprotected: () => ({ decision: 'never' }),
-} satisfies Record<
-  Verdict,
-  (tool: Pick<ReportedTool, 'keyArguments'>, trusted: boolean) => DistributiveOmit<RetryDecision, 'verdict' | 'reason'>
->;
+} satisfies Record<Verdict, (keyArguments: unknown, trusted: boolean) => Made>;
 
-type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
+/** One of the five verdicts: an own key of DECIDE, so `toString` or `__proto__` is not one. */
+const known = (v: unknown): v is Verdict => typeof v === 'string' && Object.hasOwn(DECIDE, v);
 
-function isReported(tool: object): tool is ReportedTool {
-  return 'verdict' in tool && 'keyArguments' in tool && Array.isArray((tool as ReportedTool).keyArguments);
+/**
+ * The key to send, the same rule for both inputs: the first strong key argument whose name and path
+ * are strings and whose path `placeKey` writes (else `withRetryKey` would re-issue without a key).
+ */
+function strongKey(keys: unknown): { path: string; name: string } | undefined {
+  if (!Array.isArray(keys)) return undefined;
+  for (const k of keys as unknown[]) {
+    if (!k || typeof k !== 'object') continue;
+    const { name, path, confidence } = k as Record<string, unknown>;
+    if (confidence !== 'strong' || typeof name !== 'string' || typeof path !== 'string') continue;
+    if (parseKeyPath(path)?.length) return { path, name };
+  }
+  return undefined;
+}
+
+function decide(verdict: Verdict, keyArguments: unknown, trusted: boolean): RetryDecision {
+  const made = DECIDE[verdict](keyArguments, trusted);
+  const reason =
+    made.decision === 'safe' && verdict === 'idempotent'
+      ? 'idempotentHint: true, from a server you trust'
+      : made.decision === 'never' && verdict === 'keyed'
+        ? 'keyed, but no strong key argument at a path a key can be put: there is no key to send'
+        : verdictInfo(verdict).meaning;
+  return { ...made, verdict, reason } as RetryDecision;
+}
+
+/** A value for a reason, as hints are quoted (short JSON), and only printable ASCII: nothing a terminal acts on. */
+function shown(value: unknown): string {
+  return describeHint(value).replace(/[^\x20-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
 /**
- * Whether to re-issue a call whose answer was lost. `tool`: an entry of `tools/list` (its
- * `inputSchema` and `annotations` are read) or a tool of a report (its verdict is used as is).
+ * Whether to re-issue a call whose answer was lost, for an entry of `tools/list` as the server sent
+ * it: judged from its `inputSchema` (key arguments) and `annotations`, and `context.capabilities`;
+ * any other field (a `verdict`, `keyArguments`) is the server's own words and is not read.
  */
-export function retryDecision(tool: Record<string, unknown> | ReportedTool, context: RetryContext = {}): RetryDecision {
-  const reported = isReported(tool)
-    ? tool
-    : toolVerdict(tool as Record<string, unknown>, advertisesIdempotency(context.capabilities));
-  const trusted = context.trusted === true;
-  const made = DECIDE[reported.verdict](reported, trusted);
-  const reason =
-    made.decision === 'safe' && reported.verdict === 'idempotent'
-      ? 'idempotentHint: true, from a server you trust'
-      : made.decision === 'never' && reported.verdict === 'keyed'
-        ? 'the report says keyed but names no strong key argument: there is no key to send'
-        : verdictInfo(reported.verdict).meaning;
-  return { ...made, verdict: reported.verdict, reason } as RetryDecision;
+export function retryDecision(tool: Record<string, unknown>, context: RetryContext = {}): RetryDecision {
+  const raw = tool && typeof tool === 'object' ? tool : {};
+  const { verdict, keyArguments } = toolVerdict(raw, advertisesIdempotency(context.capabilities));
+  return decide(verdict, keyArguments, context.trusted === true);
+}
+
+/**
+ * The same decision for a tool of a saved idemscan report (`servers[].tools[]`), whose `verdict`
+ * and `keyArguments` are taken as the scan wrote them. A verdict idemscan does not know gives
+ * `never` (as `unprotected`), with a reason that names it.
+ */
+export function retryDecisionFromReport(
+  tool: ReportedTool,
+  context: Pick<RetryContext, 'trusted'> = {},
+): RetryDecision {
+  const verdict: unknown = tool && typeof tool === 'object' ? tool.verdict : undefined;
+  if (!known(verdict))
+    return {
+      decision: 'never',
+      verdict: 'unprotected',
+      reason: `the report's verdict ${shown(verdict)} is not one idemscan knows: a re-issue may repeat the effect`,
+    };
+  return decide(verdict, tool.keyArguments, context.trusted === true);
 }
 
 /**

@@ -10,6 +10,7 @@ import type { Report, ServerReport } from '../model/schema.js';
 import { foldOver, type ReportHead, type ServerFold } from '../model/report-head.js';
 import { parseJson } from '../model/bounded-input.js';
 import { topLevelArray } from '../model/json-items.js';
+import { clip } from '../model/cut.js';
 import { LOCK_VERSION, LockFile, LockServer } from '../model/lock.js';
 import { lockedServers, type LockedServers } from './drift.js';
 import { describeZodError } from '../model/zod-errors.js';
@@ -55,12 +56,19 @@ function receivedHints(annotations: Record<string, unknown> | undefined): Record
  * A lock file read for `--baseline`: checked as readLockFile checks it, but a server at a time,
  * and kept as the file's bytes (drift.ts `LockedServers`). Parsed whole (its graph and zod's
  * copy), a lock of 10,000 servers took 160 MB at once and left the process larger through the
- * scan (issue 31). A file whose `servers` cannot be located (its key written with escapes, say)
- * is read whole instead.
+ * scan (issue 31). A file whose top-level object holds a key twice (however spelled) is refused:
+ * JSON.parse keeps the last `servers`, other readers the first, so a reviewer's tool and this
+ * check could read two locks. One without a `servers` array is read whole, for the schema's words.
  */
 export async function readLockedServers(file: string, field?: string): Promise<LockedServers> {
   const bytes = await readBytes(file, field);
   const array = topLevelArray(bytes, 'servers');
+  if (array && 'duplicate' in array)
+    throw new ReportFileError(
+      file,
+      `ambiguous lock file: its top-level key ${JSON.stringify(clip(array.duplicate, 100))} appears twice (JSON readers differ on which one counts)`,
+      field,
+    );
   if (!array) return lockedServers(await readLockFile(file, field));
   const rest = `${bytes.toString('utf8', 0, array.start)}[]${bytes.toString('utf8', array.end)}`;
   const head = LockFile.safeParse(versionedJson(rest, file, 'lock file', 'lockVersion', LOCK_VERSION, field));

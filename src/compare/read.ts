@@ -4,11 +4,12 @@
  */
 import { readBounded, readBoundedText } from '../io/read.js';
 import { parseJson, REPORT_DEPTH } from '../model/bounded-input.js';
-import { Report, SCHEMA_VERSION } from '../model/schema.js';
+import { Report, SCHEMA_VERSION, type ServerReport } from '../model/schema.js';
 import { InputError } from '../model/input-error.js';
 import { describeZodError } from '../model/zod-errors.js';
 import { serverAdvice } from '../model/advice.js';
-import { undeclaredCount } from '../model/summary.js';
+import { countProbes } from '../model/probe-outcomes.js';
+import { summarize } from '../model/summary.js';
 
 /**
  * A saved file that cannot be used (a report, a lock file, a run index, suppressions): unreadable,
@@ -42,21 +43,25 @@ export function parseReport(text: string, file: string): Report {
   const doc = versionedJson(text, file, 'report', 'schemaVersion', SCHEMA_VERSION);
   const parsed = Report.safeParse(doc);
   if (!parsed.success) throw new ReportFileError(file, `invalid report: ${describeZodError('', parsed.error)}`);
-  return withAnswers(parsed.data);
+  return recomputed(parsed.data);
 }
 
 /**
- * A report written before the per-server answer and the undeclared count (issue 28) gets them
- * here, the one place a saved report is read, by the same functions a scan uses: every reporter
- * then reads them from the report, whatever its age.
+ * A saved report's derived fields (each server's advice, the summary) made again from its verdicts
+ * by the functions a scan uses, never taken from the file: an edited advice would otherwise sit
+ * above a table that says unprotected. `gate`, `drift` and `comparedWith` stay as written.
  */
-function withAnswers(report: Report): Report {
-  const servers = report.servers.map((s) =>
-    s.advice !== undefined || s.status !== 'ok' ? s : { ...s, advice: serverAdvice(s) },
-  );
-  const { summary } = report;
-  const undeclared = summary.unprotectedUndeclared ?? undeclaredCount(servers);
-  return { ...report, summary: { ...summary, unprotectedUndeclared: undeclared }, servers };
+function recomputed(report: Report): Report {
+  const servers = report.servers.map(withAdvice);
+  const probe = countProbes(servers.flatMap((s) => s.tools));
+  return { ...report, summary: { ...summarize(servers), ...(probe ? { probe } : {}) }, servers };
+}
+
+/** The server with the advice of its verdicts, where its stored one stood; none for a failed server. */
+function withAdvice(s: ServerReport): ServerReport {
+  const { advice: _stored, ...rest } = s;
+  const advice = serverAdvice(s);
+  return advice === undefined ? rest : { ...s, advice };
 }
 
 /** A file's bytes, up to SAVED_BOUNDS.maxBytes; one that cannot be read is a ReportFileError naming it (and `field`, the flag). */

@@ -3,6 +3,7 @@
  * for HTTP targets (and `idemscan auth`): it imports the SDK, which a stdio scan never loads.
  */
 import { SdkHttpError, SseError } from '@modelcontextprotocol/client';
+import { bounded } from '../model/bounds.js';
 import { ScanFailure } from './failure.js';
 
 /** What each system error means, in words beside its code. */
@@ -59,6 +60,55 @@ function unreachable(e: SystemError, host: string | undefined): ScanFailure {
   );
 }
 
+/** Undici's and fetch's words for a header they will not send (anchored: one pass each), and the name when they give it. */
+const REFUSED_HEADER_WORDS: [RegExp, (m: RegExpExecArray) => string | undefined][] = [
+  [/^invalid header key$/, () => undefined],
+  [/^(?:invalid|duplicate) ([!#$%&'*+.^\w`|~-]+) header$/, (m) => m[1]],
+  [/^expect header not supported$/, () => 'expect'],
+  [/^Headers\.\w+: "([\s\S]*)" is an invalid header name\.$/, (m) => m[1]],
+  // fetch quotes the value here: not a word of it is kept.
+  [/^Headers\.\w+: [\s\S]* is an invalid header value\.$/, () => undefined],
+  [/^Cannot convert argument to a ByteString\b/, () => undefined],
+];
+const UNDICI_REFUSED = new Set(['UND_ERR_INVALID_ARG', 'UND_ERR_NOT_SUPPORTED']);
+
+/**
+ * The words of a header refusal: undici's error under fetch's "fetch failed" (by its code), fetch's
+ * own TypeError from its Headers, or the SSE transport's SseError, which keeps only their words.
+ */
+function refusalWords(err: unknown, depth = 0): string | undefined {
+  if (typeof err !== 'object' || err === null || depth > 4) return undefined;
+  const e = err as { code?: unknown; message?: unknown; cause?: unknown };
+  if (typeof e.message !== 'string') return undefined;
+  if (typeof e.code === 'string' && UNDICI_REFUSED.has(e.code)) return e.message;
+  if (err instanceof SseError) return /^SSE error: (?:TypeError: fetch failed: )?([\s\S]*)$/.exec(e.message)?.[1];
+  if (err instanceof TypeError && e.message !== 'fetch failed') return e.message;
+  return refusalWords(e.cause, depth + 1);
+}
+
+/** Which header undici or fetch refused to send (its name, when they say it), or undefined. */
+function refusedHeader(err: unknown): { name?: string } | undefined {
+  const words = refusalWords(err);
+  if (words === undefined) return undefined;
+  for (const [pattern, name] of REFUSED_HEADER_WORDS) {
+    const m = pattern.exec(words);
+    if (m) return { name: name(m) };
+  }
+  return undefined;
+}
+
+/** Nothing reached the server: the target's headers are what to fix, not the network. */
+function notSent(header: { name?: string }): ScanFailure {
+  const which =
+    header.name === undefined
+      ? "one of the target's headers"
+      : `the target's header ${JSON.stringify(bounded(header.name, 100))}`;
+  return new ScanFailure(
+    'protocol',
+    `the request was not sent: idemscan's HTTP client refuses ${which} (a name that is not an HTTP token or that the client sets itself, or a control character in the value)`,
+  );
+}
+
 /** A 401 or 403: the report says so in these words, whichever transport saw it. */
 export const refusedCredentials = (status?: number): ScanFailure =>
   new ScanFailure('auth', `HTTP ${status ?? 401}: the server refused the credentials`, status);
@@ -77,6 +127,8 @@ export function httpFailure(err: unknown, host?: string): ScanFailure {
   }
   const system = systemError(err);
   if (system) return unreachable(system, host);
+  const header = refusedHeader(err);
+  if (header) return notSent(header);
   if (/fetch failed/i.test(message) && e.cause?.message === 'bad port') {
     // fetch refuses some ports outright (https://fetch.spec.whatwg.org/#port-blocking): 9, 6000, ...
     const port = host?.slice(host.lastIndexOf(':') + 1);

@@ -3,9 +3,9 @@
  * unknown fields (`capabilities.tools.idempotency`, unknown annotation keys) and reject a whole
  * tools page for one malformed entry, and both would make our numbers wrong.
  */
-import { METHOD_NOT_FOUND } from './protocol.js';
 import type { Channel, SendOptions } from './channel.js';
 import { ScanFailure } from './failure.js';
+import { Replies } from './replies.js';
 
 export type RpcOutcome =
   | { ok: true; result: Record<string, unknown> }
@@ -21,15 +21,23 @@ export class RpcClient {
   private nextId = 1;
   private readonly pending = new Map<number, Pending>();
   private closedWith?: ScanFailure;
+  /** Settles (rejects) once the client fails: what a wait on anything else of this server races. */
+  private readonly failed: Promise<never>;
+  private onFailed: (reason: ScanFailure) => void = () => {};
+  private readonly replies: Replies;
 
   constructor(private readonly channel: Channel) {
     channel.events.onmessage = (m) => this.onMessage(m);
     channel.events.onclose = (reason) => this.fail(reason);
+    this.failed = new Promise<never>((_, reject) => (this.onFailed = reject));
+    this.failed.catch(() => {});
+    this.replies = new Replies((reply) => channel.send(reply));
   }
 
-  /** Fails every request in flight, and every later one, with this reason. */
+  /** Fails every request in flight, every wait on a notification, and every later one, with this reason. */
   fail(reason: ScanFailure): void {
     this.closedWith ??= reason;
+    this.onFailed(this.closedWith);
     for (const [id, p] of this.pending) {
       clearTimeout(p.timer);
       p.reject(reason);
@@ -67,23 +75,21 @@ export class RpcClient {
     });
   }
 
+  /** Sent, or given up at the deadline or the signal (an answer to a notification can be an endless stream). */
   async notify(method: string, params: Record<string, unknown> = {}): Promise<void> {
-    await this.channel.send({ jsonrpc: '2.0', method, params });
+    if (this.closedWith) throw this.closedWith;
+    await Promise.race([this.channel.send({ jsonrpc: '2.0', method, params }), this.failed]);
   }
 
   private onMessage(message: Record<string, unknown>): void {
     // Some servers echo our numeric id back as a string; accept "7" for 7.
     const id = typeof message.id === 'string' && /^\d{1,15}$/.test(message.id) ? Number(message.id) : message.id;
     if (typeof id !== 'number' || !('result' in message || 'error' in message)) {
-      // Server-to-client requests (sampling, roots, ping) get a polite refusal so the server
-      // does not wait on us; notifications are ignored.
-      if ((typeof id === 'number' || typeof id === 'string') && typeof message.method === 'string') {
-        const reply =
-          message.method === 'ping'
-            ? { jsonrpc: '2.0', id: message.id, result: {} }
-            : { jsonrpc: '2.0', id: message.id, error: { code: METHOD_NOT_FOUND, message: 'Method not found' } };
-        this.channel.send(reply).catch(() => {});
-      }
+      // Server-to-client requests (sampling, roots, ping) get an answer so the server does not
+      // wait on us; notifications are ignored.
+      const asked = message.id;
+      if ((typeof asked === 'number' || typeof asked === 'string') && typeof message.method === 'string')
+        this.replies.answer(asked, message.method);
       return;
     }
     const p = this.pending.get(id);

@@ -119,7 +119,9 @@ export class StdioChannel implements Channel {
   async send(message: unknown): Promise<void> {
     const stdin = this.child?.stdin;
     if (!stdin || stdin.destroyed) throw new ScanFailure('exited', 'the server closed its input');
-    stdin.write(JSON.stringify(message) + '\n');
+    // Settles once the pipe has taken the line, so a server that stops reading holds its replies
+    // in flight (replies.ts bounds them) rather than in our memory.
+    await new Promise<void>((resolve) => stdin.write(JSON.stringify(message) + '\n', () => resolve()));
   }
 
   private onStdout(chunk: Buffer): void {

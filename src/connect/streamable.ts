@@ -147,7 +147,10 @@ export class StreamableChannel implements Channel {
     return {
       follow: (location, from, hop, status) => {
         const to = URL.canParse(location, from) ? new URL(location, from) : undefined;
-        if (to && hop <= MAX_REDIRECTS && (status === 307 || status === 308) && withinOrigin(from, to)) {
+        const followed = to && (status === 307 || status === 308) && withinOrigin(from, to);
+        const loop = `more than ${MAX_REDIRECTS} redirects in a row, a loop`;
+        if (followed && hop > MAX_REDIRECTS) throw new ScanFailure('protocol', `HTTP ${status}: ${loop}`, status);
+        if (followed) {
           this.sentOnce.admit(body);
           return to;
         }

@@ -19,7 +19,7 @@ import type { InstallContext, PackageKind, PackageLaunch } from './package-kind.
 import { parseOciRef } from '../model/package-spec.js';
 import { findExecutable } from './executables.js';
 import type { PackageTarget } from '../targets/types.js';
-import { boundedTail } from '../model/bounds.js';
+import { bounded, boundedTail } from '../model/bounds.js';
 
 const PULL_TIMEOUT_MS = 20 * 60_000;
 export const ENGINES = ['docker', 'podman'] as const;
@@ -49,19 +49,29 @@ export function ociRunArgs(image: string, envFile: string | undefined, args: str
   return ['run', ...RUN_FLAGS, ...(envFile ? ['--env-file', envFile] : []), image, ...args];
 }
 
+/** No control character (C0, DEL, C1), `=` or whitespace (docker refuses it, podman trims it), no leading `#` (a comment). */
+const plainEnvName = (name: string) => /^[^\s=#\p{Cc}][^\s=\p{Cc}]*$/u.test(name);
+
 /**
  * The target's variables as an engine env file (`NAME=value` a line, read as is: no quotes, no
- * expansion), in a directory of its own that only idemscan's user can enter. A value with a line
- * break cannot be written there, and is refused.
+ * expansion), in a directory of its own that only idemscan's user can enter. Every line written is
+ * one `NAME=value` of the target's own: a name or value that would end the line, or a name the
+ * engine would read otherwise, is refused.
  */
 export async function writeEnvFile(
   env: Record<string, string>,
 ): Promise<{ file: string; remove: () => Promise<void> } | undefined> {
   const entries = Object.entries(env);
   if (entries.length === 0) return undefined;
-  const broken = entries.find(([, v]) => /[\r\n]/.test(v));
+  // A bare `NAME` line copies the engine's own value (a registry credential) into the container.
+  const badName = entries.find(([k]) => !plainEnvName(k));
+  if (badName)
+    throw new Error(
+      `env ${JSON.stringify(bounded(badName[0], 100))}: not a plain environment variable name (empty, starting with "#", or with "=", whitespace or a control character); it cannot be passed to a container`,
+    );
+  const broken = entries.find(([, v]) => /[\r\n\0]/.test(v));
   if (broken)
-    throw new Error(`env ${broken[0].slice(0, 100)}: a value with a line break cannot be passed to a container`);
+    throw new Error(`env ${broken[0].slice(0, 100)}: a value with a line break or NUL cannot be passed to a container`);
   const dir = await mkdtemp(path.join(os.tmpdir(), 'idemscan-env-'));
   const file = path.join(dir, 'env');
   await writeFile(file, entries.map(([k, v]) => `${k}=${v}\n`).join(''), { mode: 0o600, flag: 'wx' });

@@ -1,41 +1,50 @@
 /**
- * Where the items of one array of a JSON document lie, without parsing the document or decoding
- * it: a lock file of 10,000 servers is read a server at a time (compare/lock.ts), since parsed
- * whole it held a graph several times its text. Bytes, since JSON's structure is ASCII and no
- * byte of a UTF-8 sequence is. One linear pass, strings skipped; it only locates, and the caller
- * parses (and so checks) every piece it cuts out.
+ * Where the items of one array of a JSON document lie, without parsing the document: a lock file
+ * of 10,000 servers is read a server at a time (compare/lock.ts), since parsed whole it held a
+ * graph several times its text. Bytes, since JSON's structure is ASCII and no byte of a UTF-8
+ * sequence is. One linear pass, strings skipped; only the top-level object's keys are decoded (a
+ * handful), so the key is found however it is spelled. It only locates, and the caller parses (and
+ * so checks) every piece it cuts out: the rest of the document, and each item.
  */
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 const COLON = 0x3a;
 const COMMA = 0x2c;
 const OPEN_BRACKET = 0x5b;
-const OPEN = new Set([OPEN_BRACKET, 0x7b]);
+const OPEN_BRACE = 0x7b;
+const OPEN = new Set([OPEN_BRACKET, OPEN_BRACE]);
 const CLOSE = new Set([0x5d, 0x7d]);
 const SPACE = new Set([0x20, 0x09, 0x0a, 0x0d]);
+const UTF8 = new TextDecoder();
 
 export interface ArrayItems {
   /** The array itself, `[` to `]` included: cut it out for the rest of the document. */
   start: number;
   end: number;
-  /** Each item's bytes, whitespace around it left out. */
+  /** Each item's bytes, whitespace around it left out; a missing one (`[1,,2]`, `[1,]`) as an empty piece, which no parse accepts. */
   items: [number, number][];
 }
 
 /**
- * The array that is member `key` of the top-level object (the last, if the key repeats, as
- * JSON.parse keeps the last), or undefined: no such member, not an array, the key written with
- * escapes. Offsets are of bytes. Text that is not JSON gives undefined or items that will not parse.
+ * The array that is member `key` of the top-level object, or undefined: no such member, or not an
+ * array. Keys are compared decoded (`"serv\u0065rs"` is `servers`). A key the top-level object
+ * holds twice, however spelled, gives `{ duplicate }`: JSON.parse keeps the last, other readers
+ * the first, so the file is ambiguous, and the caller refuses it rather than pick. Offsets are of
+ * bytes. Text that is not JSON gives undefined or pieces that will not parse.
  */
-export function topLevelArray(text: Uint8Array, key: string): ArrayItems | undefined {
-  const quoted = Buffer.from(JSON.stringify(key), 'utf8');
+export function topLevelArray(text: Uint8Array, key: string): ArrayItems | { duplicate: string } | undefined {
+  const keys = new Set<string>();
   let found: ArrayItems | undefined;
   let depth = 0;
+  let object = false; // the document is an object: at depth 1, a string after `{` or `,` is a key
+  let expectKey = false;
   let wanted = false; // the last top-level key was `key`, its value not yet begun
   let current: ArrayItems | undefined;
   let itemStart = -1;
-  const endItem = (at: number) => {
-    if (current && itemStart >= 0) current.items.push([itemStart, trimmedEnd(text, at)]);
+  const endItem = (at: number, comma: boolean) => {
+    if (!current) return;
+    if (itemStart >= 0) current.items.push([itemStart, trimmedEnd(text, at)]);
+    else if (comma || current.items.length > 0) current.items.push([at, at]);
     itemStart = -1;
   };
   for (let i = 0; i < text.length; i++) {
@@ -44,24 +53,45 @@ export function topLevelArray(text: Uint8Array, key: string): ArrayItems | undef
     if (inItems && itemStart < 0 && !SPACE.has(c) && c !== COMMA && !CLOSE.has(c)) itemStart = i;
     if (c === QUOTE) {
       const end = stringEnd(text, i);
-      if (depth === 1) wanted = end === i + quoted.length && quoted.equals(text.subarray(i, end));
+      if (depth === 1 && expectKey) {
+        const name = decoded(text, i, end);
+        if (name !== undefined && keys.has(name)) return { duplicate: name };
+        if (name !== undefined) keys.add(name);
+        wanted = name === key;
+        expectKey = false;
+      } else if (depth === 1) wanted = false;
       i = end - 1;
     } else if (OPEN.has(c)) {
+      if (depth === 0) object = c === OPEN_BRACE;
+      if (depth === 0) expectKey = object;
       if (depth === 1 && wanted && c === OPEN_BRACKET) current = { start: i, end: -1, items: [] };
       wanted = false;
       depth++;
     } else if (CLOSE.has(c)) {
       depth--;
       if (current && depth === 1) {
-        endItem(i);
+        endItem(i, false);
         current.end = i + 1;
         found = current;
         current = undefined;
       }
-    } else if (inItems && c === COMMA) endItem(i);
-    else if (depth === 1 && c !== COLON && !SPACE.has(c) && c !== COMMA) wanted = false;
+      if (depth === 0) break; // the document's value ends: what follows is not JSON, and the caller's parse says so
+    } else if (inItems && c === COMMA) endItem(i, true);
+    else if (depth !== 1 || c === COLON || SPACE.has(c)) continue;
+    else if (c === COMMA) expectKey = object;
+    else wanted = false;
   }
   return found;
+}
+
+/** The string that opens at `at` and ends before `end`, decoded as JSON.parse decodes it; undefined when it is no JSON string. */
+function decoded(text: Uint8Array, at: number, end: number): string | undefined {
+  try {
+    const value: unknown = JSON.parse(UTF8.decode(text.subarray(at, end)));
+    return typeof value === 'string' ? value : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** The offset just past the string that opens at `at` (or the text's end, unterminated). */

@@ -87,10 +87,3 @@ export class SummaryTally {
     return { servers: this.weightedServers, downloads: total, verdicts };
   }
 }
-
-/** `summary.unprotectedUndeclared` of a report written before it: counted over its servers as the tally would. */
-export function undeclaredCount(servers: Iterable<ServerReport>): number {
-  let n = 0;
-  for (const s of servers) for (const t of s.tools) if (declaresNothing(t)) n += 1;
-  return n;
-}

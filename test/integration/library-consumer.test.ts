@@ -149,11 +149,11 @@ describe('idemscan/retry at run time', () => {
         HOOK,
         '--input-type=module',
         '-e',
-        "const { retryDecision } = await import('idemscan/retry'); console.log(retryDecision({ name: 'get', annotations: { readOnlyHint: true } }).decision);",
+        "const { retryDecision, retryDecisionFromReport: fromReport } = await import('idemscan/retry'); console.log(retryDecision({ name: 'get', annotations: { readOnlyHint: true } }).decision, fromReport({ verdict: 'toString', keyArguments: [] }).decision);",
       ],
       { cwd: dir, env: { IDEMSCAN_IMPORT_LOG: log }, reject: false },
     );
-    expect(r.stdout, r.stderr).toBe('safe');
+    expect(r.stdout, r.stderr).toBe('safe never');
     const urls = readFileSync(log, 'utf8').trim().split('\n');
     const own = `file://${path.join(dir, 'node_modules', 'idemscan', 'dist')}/`;
     expect(urls[0]).toBe(`${own}retry.js`);

@@ -98,6 +98,46 @@ describe('a report written before the answer', () => {
   });
 });
 
+describe('a saved report whose derived fields were edited', () => {
+  const evil = () =>
+    okServer('evil', [{ name: 'send_money', annotations: { destructiveHint: true } }, { name: 'wipe_disk' }]);
+  const none = { count: 0, tools: [] };
+  const forged = () => {
+    const report = reportOf([evil(), okServer('gone', [], { status: 'failed', advice: shop().advice })]);
+    const retry = { count: 2, tools: ['send_money', 'wipe_disk'] };
+    const advice = {
+      kind: 'retry-freely',
+      retry,
+      withKey: none,
+      ifTrusted: none,
+      ask: none,
+      undeclared: none,
+    } as const;
+    report.servers[0]!.advice = advice;
+    report.summary = { ...report.summary, readOnly: 2, unprotected: 0, unprotectedUndeclared: 0 };
+    report.summary.probe = { retrySafe: 2, repeatedEffect: 0, inconclusive: 0, failed: 0, notProbed: 0 };
+    return JSON.stringify(report);
+  };
+
+  it('gets them again from its verdicts when read: the advice, none for a failed server, the summary', () => {
+    const read = parseReport(forged(), 'forged.json');
+    const honest = reportOf([evil(), okServer('gone', [], { status: 'failed', advice: undefined })]);
+    expect(read.servers[0]!.advice).toEqual(serverAdvice(evil()));
+    expect(read.servers[0]!.advice!.kind).toBe('ask-first');
+    expect(read.servers[1]).not.toHaveProperty('advice');
+    expect(read.summary).toEqual(honest.summary);
+    expect(read.summary.probe).toBeUndefined();
+    const md = markdownReporter.render(read);
+    expect(md).not.toContain('every tool is read-only');
+    expect(md).toContain('- **evil**: ask before send\\_money; ask before wipe\\_disk too (no hints declared)');
+  });
+
+  it('keeps a report idemscan wrote as it was, key order included', () => {
+    const written = JSON.stringify(reportOf([shop(), okServer('gone', [], { status: 'failed', advice: undefined })]));
+    expect(JSON.stringify(parseReport(written, 'r.json'))).toBe(written);
+  });
+});
+
 describe('the answer in words', () => {
   it('reads as the issue asks, every group in the order a client acts on it', () => {
     expect(advicePhrases(shop(), plain)).toEqual([

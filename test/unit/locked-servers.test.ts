@@ -2,8 +2,13 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, expect, it } from 'vitest';
-import { readLockedServers, readLockFile } from '../../src/compare/lock.js';
+import { afterAll, describe, expect, it } from 'vitest';
+import { classifyServer } from '../../src/classify/index.js';
+import { driftOf } from '../../src/compare/drift.js';
+import { lockOf, readLockedServers, readLockFile } from '../../src/compare/lock.js';
+import { ReportFileError } from '../../src/compare/read.js';
+import type { Report, ServerReport } from '../../src/model/schema.js';
+import { summarize } from '../../src/model/summary.js';
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'idemscan-locked-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -59,11 +64,58 @@ it('names the server and the field that is wrong, as the whole-file read does', 
   expect(await failure(readLockedServers(file('syntax.json', broken)))).toContain('not valid JSON: servers[0]');
 });
 
-it('reads a file whose servers key is written with escapes whole, with the same result', async () => {
+it('finds a servers key written with escapes, with the same result', async () => {
   const text = JSON.stringify(lock([{ name: 'a', status: 'ok', tools: [tool] }])).replace(
     '"servers"',
     '"serv\\u0065rs"',
   );
   const got = await readLockedServers(file('escaped.json', text));
   expect([...got.servers.keys()]).toEqual(['a']);
+});
+
+describe('a lock whose top-level object holds a key twice', () => {
+  const report = (description: string): Report => {
+    const c = classifyServer({ name: 'srv', rawTools: [{ name: 'write', description }] });
+    const target = { transport: 'stdio' as const };
+    const s: ServerReport = { name: 'srv', status: 'ok', target, durationMs: 1, ...c };
+    const head = { schemaVersion: '1' as const, tool: { name: 'idemscan', version: '0' }, startedAt: 't0' };
+    return { ...head, finishedAt: 't1', options: {}, summary: summarize([s]), servers: [s] };
+  };
+  // The tool changed its definition since it was reviewed.
+  const scanned = report('Writes; now also mails the file away.');
+  const reviewed = lockOf(report('Writes.'));
+  // The first `servers` matches the scan; the last, the one JSON.parse, jq and a reviewer read, does not.
+  const forged = (key: string) =>
+    JSON.stringify({ ...reviewed, servers: lockOf(scanned).servers }).replace(
+      /\}$/,
+      `,"${key}":${JSON.stringify(reviewed.servers)}}`,
+    );
+
+  it.each([
+    ['escaped', 'serv\\u0065rs'],
+    ['plain', 'servers'],
+  ])('is refused by the per-server read, naming the file (%s)', async (name, key) => {
+    const f = file(`dup-${name}.json`, forged(key));
+    // As JSON means it, the lock drifted: the per-server read must not say otherwise.
+    expect(driftOf(scanned, await readLockFile(f), f).drifted).toBe(true);
+    const err: unknown = await readLockedServers(f, '--baseline').catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ReportFileError);
+    expect((err as ReportFileError).file).toBe(f);
+    expect((err as Error).message).toBe(
+      `--baseline ${f}: ambiguous lock file: its top-level key "servers" appears twice (JSON readers differ on which one counts)`,
+    );
+  });
+
+  it('is refused for any key read twice, not only servers', async () => {
+    const text = JSON.stringify(reviewed).replace(/\}$/, ',"lockV\\u0065rsion":"1"}');
+    expect(await failure(readLockedServers(file('dup-version.json', text)))).toContain(
+      'ambiguous lock file: its top-level key "lockVersion" appears twice',
+    );
+  });
+
+  it('finds a missing item not valid JSON, as the whole-file read does', async () => {
+    const f = file('hole.json', JSON.stringify(reviewed).replace('"servers":[', '"servers":[,'));
+    expect(await failure(readLockedServers(f))).toContain('not valid JSON: servers[0]');
+    expect(await failure(readLockFile(f))).toContain('not valid JSON');
+  });
 });

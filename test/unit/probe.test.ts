@@ -5,7 +5,7 @@ import { classifyTool } from '../../src/classify/index.js';
 import { parseKeyPath, placeKey } from '../../src/classify/key-place.js';
 import { judge } from '../../src/probe/outcome.js';
 import type { SentCall } from '../../src/model/probe-schema.js';
-import { retryDecision, withRetryKey } from '../../src/classify/retry.js';
+import { retryDecision, retryDecisionFromReport, withRetryKey } from '../../src/classify/retry.js';
 import { VERDICTS } from '../../src/model/verdicts.js';
 import { parsePlan, planExperiments, plannedCalls, type PlannedTool } from '../../src/model/probe-plan.js';
 import { prepareProbe } from '../../src/probe/prepare.js';
@@ -215,7 +215,7 @@ describe('retryDecision', () => {
       verdict: 'keyed' as const,
       keyArguments: [{ name: 'request_id', path: '$.request_id', confidence: 'weak' }],
     };
-    expect(retryDecision(edited)).toMatchObject({
+    expect(retryDecisionFromReport(edited)).toMatchObject({
       decision: 'never',
       verdict: 'keyed',
       reason: expect.stringContaining('no strong key'),
@@ -225,15 +225,17 @@ describe('retryDecision', () => {
   it('tools/list entries and report tools alike, from the plain-data entry point', async () => {
     const entry = await import('../../src/retry.js');
     expect(entry.retryDecision(tools.keyed)).toEqual(retryDecision(tools.keyed));
+    const reported = classifyTool(tools.keyed, false);
+    expect(entry.retryDecisionFromReport(reported)).toEqual(retryDecisionFromReport(reported));
     expect(entry.VERDICT_IDS).toEqual(VERDICTS.map((v) => v.id));
   });
 
   it('re-issues on its own exactly where the verdict table says a retry is safe', () => {
     for (const raw of Object.values(tools)) {
       const reported = classifyTool(raw, false);
-      const allowed = ['safe', 'with-key'].includes(retryDecision(reported).decision);
+      const allowed = ['safe', 'with-key'].includes(retryDecisionFromReport(reported).decision);
       expect(allowed, raw.name).toBe(VERDICTS.find((v) => v.id === reported.verdict)!.retrySafe);
-      expect(retryDecision(reported)).toEqual(retryDecision(raw));
+      expect(retryDecisionFromReport(reported)).toEqual(retryDecision(raw));
     }
   });
 

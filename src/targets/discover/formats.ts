@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { bounded } from '../../model/bounds.js';
-import { envMap, headerMap, headerName, launchText } from '../formats/fields.js';
+import { envMap, headerMap, headerNames, launchText } from '../formats/fields.js';
 import { unsetWords } from '../expand.js';
 import { describeZodError, entryName, type FormatContext } from '../formats/format.js';
 import { mcpServersFormat } from '../formats/mcp-servers.js';
@@ -43,7 +43,7 @@ const CodexEntry = z
     url: z.string().optional(),
     http_headers: headerMap.optional(),
     /** Header name -> the variable that holds its value. */
-    env_http_headers: z.record(headerName, varName).optional(),
+    env_http_headers: headerNames(varName).optional(),
     bearer_token_env_var: varName.optional(),
     enabled: z.boolean().optional(),
   })

@@ -6,32 +6,19 @@
  */
 import { z } from 'zod';
 import { parseOciRef, parsePinnedSpec, parsePypiSpec } from '../../model/package-spec.js';
-import { refusedEnvName } from '../refused-env.js';
+import { envNameProblem, headerNameProblem, headerValueProblem } from '../names.js';
 
 const noNul = (s: string) => !s.includes('\0');
 
 /** Text that becomes an argument, a command, a path or an env value: the OS cannot take a NUL. */
 export const launchText = z.string().refine(noNul, 'contains a NUL character');
 
-/** The OS splits `NAME=value` at the first `=`: a name with one would set another variable. Loader
- * and engine variables are refused outright (targets/refused-env.ts). */
-function envNameProblem(name: string): string | undefined {
-  if (name === '') return 'empty environment variable name';
-  if (name.includes('=') || !noNul(name)) return 'an environment variable name cannot contain "=" or NUL';
-  return refusedEnvName(name);
-}
-
-/** An HTTP header name is a token (RFC 9110); anything else makes fetch throw on every request. */
-const HEADER_NAME = /^[!#$%&'*+.^\w`|~-]+$/;
-const headerNameProblem = (name: string) => (HEADER_NAME.test(name) ? undefined : 'not a valid HTTP header name');
-/** CR or LF in a header value would start another header. */
-export const headerValue = z.string().refine((s) => !/[\r\n\0]/.test(s), 'contains a line break or NUL');
-
 const checked = (problem: (s: string) => string | undefined) =>
   z.string().superRefine((s, ctx) => {
     const found = problem(s);
     if (found) ctx.addIssue({ code: 'custom', message: found, input: s });
   });
+export const headerValue = checked(headerValueProblem);
 /** For formats that list names and values (the registry's `environmentVariables`, `headers`). */
 export const envName = checked(envNameProblem);
 export const headerName = checked(headerNameProblem);
@@ -63,7 +50,9 @@ function nameMap<V extends z.ZodType<string, unknown>>(value: V, nameProblem: (n
 }
 
 export const envMap = <V extends z.ZodType<string, unknown>>(value: V) => nameMap(value, envNameProblem);
-export const headerMap = nameMap(headerValue, headerNameProblem);
+/** Header names to something else (Codex's `env_http_headers`: the variable holding each value). */
+export const headerNames = <V extends z.ZodType<string, unknown>>(value: V) => nameMap(value, headerNameProblem);
+export const headerMap = headerNames(headerValue);
 
 /** `name@version`, pinned (see model/package-spec.ts). */
 export const npmSpec = checked((spec) => {
