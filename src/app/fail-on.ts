@@ -5,6 +5,7 @@
  * accepted verdicts (a suppression naming the tool's verdict) never count.
  */
 import { LIMITS } from '../model/limits.js';
+import { plural } from '../model/verdicts.js';
 import type { Drift, Finding, Gate, GateMatch, ServerReport, Severity, ToolReport, Verdict } from '../model/schema.js';
 import type { Shown } from '../model/shown.js';
 import { joinShown, msg, show } from '../render/message.js';
@@ -30,8 +31,6 @@ interface Matched {
   count: number;
   names: string[];
 }
-
-const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`;
 
 function add(to: Map<string, Matched>, key: string, name: string): void {
   const m = to.get(key) ?? { count: 0, names: [] };

@@ -6,6 +6,7 @@
  */
 import { access } from 'node:fs/promises';
 import { DEFAULT_SUPPRESS_FILE } from '../model/formats.js';
+import { plural } from '../model/verdicts.js';
 import type { SuppressEntry, Suppressions } from '../model/suppress.js';
 import type { SuppressOutcome } from '../compare/suppress.js';
 import { msg, show } from '../render/message.js';
@@ -31,8 +32,6 @@ export async function loadSuppress(flag: string | undefined): Promise<Suppressio
 
 const label = (index: number, e: SuppressEntry) =>
   msg`suppressions[${index}] (${e.verdict ? msg`verdict ${e.verdict}` : msg`rule ${show.name(e.rule ?? '')}`}${e.tool ? msg`, tool ${show.name(e.tool)}` : ''}${e.server ? msg`, server ${show.name(e.server)}` : ''})`;
-
-const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`;
 
 /** After the fold: an expired entry is always said (it changed what the gate counts), an unused one unless -q. */
 export function tellSuppressions(file: string, outcome: SuppressOutcome, say: Say): void {

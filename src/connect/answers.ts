@@ -4,6 +4,7 @@
  * `limit`, the whole stream included, and the rest is never read.
  */
 import { createParser } from 'eventsource-parser';
+import { BodyTooLarge, within } from '../io/fetch.js';
 import { bodyText, type Answer } from '../io/http-request.js';
 import { notJsonRpc } from './error-body.js';
 import { ScanFailure } from './failure.js';
@@ -67,12 +68,11 @@ export async function readEvents(answer: Answer, limit: number, deliver: (m: Mes
     },
   });
   const decoder = new TextDecoder();
-  let seen = 0;
-  // Leaving the loop (past the bound) destroys the stream: the rest is never read.
-  for await (const chunk of answer.body as AsyncIterable<Buffer>) {
-    seen += chunk.length;
-    if (seen > limit) throw tooLarge(limit);
-    parser.feed(decoder.decode(chunk, { stream: true }));
+  try {
+    for await (const chunk of within(answer.body as AsyncIterable<Buffer>, limit))
+      parser.feed(decoder.decode(chunk, { stream: true }));
+  } catch (err) {
+    throw err instanceof BodyTooLarge ? tooLarge(limit) : err;
   }
   // An event the stream ended inside of is dropped, as the spec (and the SDK's parser stream) drops it.
   parser.feed(decoder.decode());

@@ -67,18 +67,34 @@ export async function readBody(
   return allOf(chunksOf(res.body ?? new Blob().stream()), maxBytes);
 }
 
+/** Marks a body that passed its bound in `within()`. */
+export class BodyTooLarge extends Error {}
+
+/**
+ * The one bounded read of a body: its chunks as they arrive, and BodyTooLarge once more than
+ * `maxBytes` came. Leaving early (the bound, or the reader's own exit) cancels the stream, so the
+ * rest is never downloaded.
+ */
+export async function* within<C extends Uint8Array>(chunks: AsyncIterable<C>, maxBytes: number): AsyncGenerator<C> {
+  let seen = 0;
+  for await (const chunk of chunks) {
+    seen += chunk.byteLength;
+    if (seen > maxBytes) throw new BodyTooLarge(`more than ${maxBytes} bytes`);
+    yield chunk;
+  }
+}
+
 /** A stream of chunks read whole, or refused once past `maxBytes`. */
 export async function allOf(
   chunks: AsyncIterable<Uint8Array>,
   maxBytes: number,
 ): Promise<{ bytes: Buffer<ArrayBuffer> } | { tooLarge: true }> {
   const kept: Uint8Array[] = [];
-  let seen = 0;
-  // Leaving the loop early cancels the stream: the rest is never downloaded.
-  for await (const chunk of chunks) {
-    seen += chunk.byteLength;
-    if (seen > maxBytes) return { tooLarge: true };
-    kept.push(chunk);
+  try {
+    for await (const chunk of within(chunks, maxBytes)) kept.push(chunk);
+  } catch (err) {
+    if (err instanceof BodyTooLarge) return { tooLarge: true };
+    throw err;
   }
   return { bytes: Buffer.concat(kept) };
 }

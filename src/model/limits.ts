@@ -56,6 +56,8 @@ export const LIMITS = {
     name: 80,
     /** A file or directory path. */
     path: 300,
+    /** An idempotency key as a probe sent it. */
+    key: 120,
     /** A URL, or a command-line word that may be one. */
     url: 200,
     /** One cause: why an entry was skipped, what an error said. */

@@ -7,14 +7,13 @@
  */
 import type { Gate, GateMatch, Report } from '../model/schema.js';
 import { LIMITS } from '../model/limits.js';
+import { plural } from '../model/verdicts.js';
 import { mdText } from './markdown-text.js';
 
 /** Failed servers listed on exit 3; the rest are counted. */
 export const FAILED_LISTED = 20;
 /** Lines of the step's stderr kept with its error line (the message's own continuation lines). */
 const ERROR_LINES = 5;
-
-const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`;
 
 /** `- rules / create_widget: verdict unprotected; rules malformed-hint`. */
 function matchLine(m: GateMatch): string {

@@ -2,6 +2,7 @@
  * The probe's results as each reporter shows them (docs/PROBE.md): terminal lines, a Markdown
  * section and SARIF results. One view model, so they say the same; every server text escaped.
  */
+import { LIMITS } from '../model/limits.js';
 import { createHash } from 'node:crypto';
 import type { Result, ReportingDescriptor } from 'sarif';
 import { mdText } from './markdown-text.js';
@@ -56,7 +57,8 @@ export function probeSummaryText(report: Report): string | undefined {
 const cost = (p: ToolProbe) => `${plural(p.evidence.requests, 'request')}, ${p.evidence.durationMs} ms`;
 
 /** The reason, a line each of its own lines (a server's multi-line error), escaped. */
-const reasonLines = (reason: string) => safeLines(reason, 400).map((l) => msg`      ${rendered(l)}`.text);
+const reasonLines = (reason: string) =>
+  safeLines(reason, LIMITS.shown.reason).map((l) => msg`      ${rendered(l)}`.text);
 
 function rowLines({ tool, probe: p }: ProbeRow): string[] {
   const key = p.key === null ? 'no key' : msg`key ${show.name(p.key)}`;
@@ -98,13 +100,13 @@ export function probeMarkdown(report: Report): string[] {
     row(['---', '---', '---', '---', '--:', '--:', '---']),
     ...rows.map(({ tool, probe: p }) =>
       row([
-        mdText(tool, 80),
+        mdText(tool, LIMITS.shown.name),
         `${PROBE_OUTCOMES[p.outcome].mark} ${p.outcome}`,
-        p.key === null ? '-' : mdText(p.key, 120),
+        p.key === null ? '-' : mdText(p.key, LIMITS.shown.key),
         p.conflict ? `${p.conflict}: ${PROBE_CONFLICTS[p.conflict]}` : '-',
         p.evidence.requests,
         p.evidence.durationMs,
-        mdText(p.evidence.reason, 300),
+        mdText(p.evidence.reason, LIMITS.quotedChars),
       ]),
     ),
   ];
