@@ -30,7 +30,7 @@ function stderrWidth(): number {
 }
 
 /**
- * One message as lines that fit the width, continued with two spaces (issue 28: every line the
+ * One message as lines that fit the width, continued with two spaces (every line the
  * terminal shows fits). A word longer than a line (a path, a command to copy) stays whole. The text
  * is escaped already (render/message.ts), so its characters are one column each but for wide
  * letters, which the width allows for by being a bound, not a measure. A continuation could start

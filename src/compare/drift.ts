@@ -18,7 +18,7 @@ export function driftOf(report: Report, lock: LockFile, baseline: string): Drift
 
 /**
  * A lock's servers as JSON bytes, each parsed when its server is compared: a lock of 10,000
- * servers parsed whole took ~70 MB of heap through the scan (its file is 19 MB; issue 31). Read
+ * servers parsed whole took ~70 MB of heap through the scan (its file is 19 MB). Read
  * from a file (compare/lock.ts), the bytes are the file's own, kept whole: freeing that one large
  * block mid-run raised glibc's mmap threshold to its size, and the allocator then kept ~30 MB
  * more through the scan.

@@ -56,7 +56,7 @@ function receivedHints(annotations: Record<string, unknown> | undefined): Record
  * A lock file read for `--baseline`: checked as readLockFile checks it, but a server at a time,
  * and kept as the file's bytes (drift.ts `LockedServers`). Parsed whole (its graph and zod's
  * copy), a lock of 10,000 servers took 160 MB at once and left the process larger through the
- * scan (issue 31). A file whose top-level object holds a key twice (however spelled) is refused:
+ * scan. A file whose top-level object holds a key twice (however spelled) is refused:
  * JSON.parse keeps the last `servers`, other readers the first, so a reviewer's tool and this
  * check could read two locks. One without a `servers` array is read whole, for the schema's words.
  */

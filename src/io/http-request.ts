@@ -1,7 +1,7 @@
 /**
  * One HTTP request through undici's own API rather than fetch: for Streamable HTTP, where a scan
  * of 10,000 remotes makes 40,000 requests and fetch's WHATWG objects (Request, Headers, streams
- * per body) cost four times the CPU (issue 31: 20,000 loopback requests, 7.3 s of CPU by fetch,
+ * per body) cost four times the CPU (20,000 loopback requests, 7.3 s of CPU by fetch,
  * 1.6 s by `undici.request`). It keeps fetch's rules: the Fetch standard's blocked ports (a
  * hostile list must not aim JSON at the SMTP server on localhost), errors shaped as fetch's
  * ("fetch failed", the cause beneath), and redirects only as the caller's policy says.

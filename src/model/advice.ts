@@ -1,5 +1,5 @@
 /**
- * The per-server answer (issue 28): what a client may do with one server's tools, computed once
+ * The per-server answer: what a client may do with one server's tools, computed once
  * from the verdicts the report holds (never from the classifier again) and stored in the report as
  * `advice`, so every reporter says the same. A pure function of one server report.
  */

@@ -155,7 +155,7 @@ export const ProtocolInfo = z.object({
 });
 
 /**
- * What an HTTP server that answered 401 or 403 published about its authorization (issue 9), read
+ * What an HTTP server that answered 401 or 403 published about its authorization, read
  * without signing in: its `WWW-Authenticate` challenge, its protected resource metadata (RFC 9728)
  * and its authorization server's metadata (RFC 8414 / OpenID discovery). Every value is the
  * server's own claim, bounded; an ecosystem report counts who requires OAuth and with which setup.

@@ -11,7 +11,7 @@ export const TOOL_VERSION: string = pkg.version;
 
 /**
  * Owner or name segments that stand for "fill me in", not for a repository anyone can open: a
- * link made from one is a page that does not exist (issue 28), so no link is made at all.
+ * link made from one is a page that does not exist, so no link is made at all.
  */
 const PLACEHOLDERS = new Set(['owner', 'user', 'username', 'org', 'organization', 'your-org', 'your-name', 'yourname']);
 const PLACEHOLDER_MARKS = /[<>{}$]/;

@@ -88,7 +88,7 @@ function fitsPlain(row: readonly string[], widths: readonly number[]): boolean {
 /**
  * Such a row as cli-table3 draws it (each cell padded to its width, aligned, the gap between,
  * the line trimmed), at a fraction of its cost per cell: a table of 10,000 servers took 1.8 s
- * through cli-table3 (issue 31). test/unit/columns-blocks.test.ts holds the two to the same lines.
+ * through cli-table3. test/unit/columns-blocks.test.ts holds the two to the same lines.
  */
 function plainLine(row: readonly string[], widths: readonly number[], columns: readonly Column[]): string {
   return row
