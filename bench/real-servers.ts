@@ -63,10 +63,12 @@ export async function prepareReal(cacheDir: string): Promise<{ targets: Target[]
 export async function floorLaunches(targets: Target[], cacheDir: string): Promise<FloorLaunch[]> {
   return Promise.all(
     targets.map(async (t) => {
-      const pkg = packageOf(t)!;
+      const pkg = packageOf(t);
+      if (!pkg) throw new Error(`${t.name}: not a package`);
       const ready = await pkg.kind.launch(pkg.target, cacheDir);
-      const env = ready.env ? { ...ready.env, ...t.env } : t.env;
-      return { command: ready.command, args: ready.args, env, cwd: t.cwd };
+      const { env: own, cwd } = pkg.target;
+      const env = ready.env ? { ...ready.env, ...own } : own;
+      return { command: ready.command, args: ready.args, env, cwd };
     }),
   );
 }

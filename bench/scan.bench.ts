@@ -9,7 +9,8 @@
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import pLimit from 'p-limit';
-import type { Target } from '../src/targets/types.js';
+import { inputOf } from '../src/targets/kind.js';
+import type { TargetInput } from '../src/targets/types.js';
 import { FIXTURES } from '../test/fixtures/index.js';
 import { floorScan, type FloorLaunch } from './floor.js';
 import { benchCacheDir, floorLaunches, prepareReal, rerunWithoutNetwork } from './real-servers.js';
@@ -33,7 +34,13 @@ const timed = async (run: () => Promise<unknown>) => {
 };
 
 /** Floor and idemscan over the same servers: a warm-up of each (file cache, era memo), then alternating rounds. */
-async function compare(title: string, goal: number, targets: Target[], launches: FloorLaunch[], cacheDir?: string) {
+async function compare(
+  title: string,
+  goal: number,
+  targets: TargetInput[],
+  launches: FloorLaunch[],
+  cacheDir?: string,
+) {
   const floorOnce = () => {
     const limit = pLimit(concurrency);
     return Promise.all(launches.map((l) => limit(() => floorScan(l))));
@@ -66,13 +73,18 @@ if (realCache) {
   const prepared = await prepareReal(realCache);
   if ('error' in prepared) throw new Error(prepared.error);
   const title = 'real npm servers (loopback-only network namespace)';
-  await compare(title, 1.05, prepared.targets, await floorLaunches(prepared.targets, realCache), realCache);
+  await compare(
+    title,
+    1.05,
+    prepared.targets.map(inputOf),
+    await floorLaunches(prepared.targets, realCache),
+    realCache,
+  );
 } else {
   if (dist) console.log(`scan() of ${dist}`);
-  const targets: Target[] = Array.from({ length: n }, (_, i) => ({
+  const targets: TargetInput[] = Array.from({ length: n }, (_, i) => ({
     name: `modern-${i}`,
     source: 'bench',
-    kind: 'command',
     transport: 'stdio',
     command: process.execPath,
     args: [FIXTURES.modernStdio],
@@ -101,6 +113,6 @@ if (realCache) {
   }
 }
 
-function launchOf(t: Target): FloorLaunch {
-  return { command: t.command!, args: t.args ?? [] };
+function launchOf(t: TargetInput): FloorLaunch {
+  return { command: t.command ?? '', args: t.args ?? [] };
 }

@@ -6,10 +6,11 @@ export { scan, type ScanOptions, type ProgressEvent } from './scan.js';
 /** Bad input of any kind (the classes below extend it): `file`, `field`, `detail`. */
 export { InputError, type InputPlace } from './model/input-error.js';
 export { ScanInputError, type ScanInputErrorKind } from './scan-input.js';
-export { loadTargetFile, loadTargetFiles, parseTargets } from './targets/load.js';
-export type { TargetInput as Target, SkippedTarget, LoadedTargets, TargetFileErrorKind } from './targets/types.js';
+export { loadTargetFile, loadTargetFiles, parseTargets, discover } from './targets/published.js';
+export type { LoadedInputs as LoadedTargets, DiscoveredInputs as Discovery } from './targets/published.js';
+export type { TargetInput as Target, SkippedTarget, TargetFileErrorKind } from './targets/types.js';
 export { TargetFileError } from './targets/types.js';
-export { discover, CLIENTS, type Discovery, type DiscoverPlaces } from './targets/discover/index.js';
+export { CLIENTS, type DiscoverPlaces } from './targets/discover/index.js';
 export { classifyTool, classifyServer } from './classify/index.js';
 export { findKeyArguments, keyConfidence } from './classify/keys.js';
 /** At retry time: whether to re-issue a call whose answer was lost (docs/RETRY.md): `idemscan/retry`, whole. */

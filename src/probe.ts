@@ -9,11 +9,11 @@ import { PlanError, type ProbePlan } from './model/probe-plan.js';
 import type { Report } from './model/schema.js';
 import { probeServer, type Probed } from './probe/on-session.js';
 import { planSecrets } from './probe/plan-secrets.js';
-import { scanTuned } from './scan.js';
-import { checkWritableOption, refuseUnbound } from './scan-input.js';
+import { scanTargets } from './scan.js';
+import { checkTarget, checkWritableOption, refuseUnbound } from './scan-input.js';
 import { defaultCacheDir } from './model/cache-dir.js';
 import type { ScanOptions } from './scan-options.js';
-import type { Target } from './targets/types.js';
+import type { Target, TargetInput } from './targets/types.js';
 
 export { readPlan } from './probe/read-plan.js';
 
@@ -36,14 +36,19 @@ export interface ProbeResult {
  * the calls of a planned tool with its own `timeoutMs`). A plan naming a tool the server does not
  * list is a PlanError, and then nothing was called.
  */
-export async function probe(target: Target, plan: ProbePlan, options: ProbeOptions = {}): Promise<ProbeResult> {
+export async function probe(target: TargetInput, plan: ProbePlan, options: ProbeOptions = {}): Promise<ProbeResult> {
+  return probeTarget(checkTarget(target), plan, options);
+}
+
+/** `probe` of a target already checked (the CLI's and the plan library's). */
+export async function probeTarget(target: Target, plan: ProbePlan, options: ProbeOptions = {}): Promise<ProbeResult> {
   const timeoutMs = options.timeoutMs ?? 30_000;
   let probed: Probed | undefined;
   const { planFile, ...scanOptions } = options;
   // What the user gave the server is checked before anything starts: a hidden path is an error here.
   const cacheDir = options.cacheDir ?? defaultCacheDir();
   refuseUnbound(target, checkWritableOption(options, cacheDir) ?? [], options, cacheDir);
-  const report = await scanTuned([{ ...target, secrets: [...(target.secrets ?? []), ...planSecrets(plan)] }], {
+  const report = await scanTargets([{ ...target, secrets: [...(target.secrets ?? []), ...planSecrets(plan)] }], {
     ...scanOptions,
     timeoutMs,
     concurrency: 1,

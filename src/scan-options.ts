@@ -1,10 +1,11 @@
 /** What `scan()` takes and what it reports while it runs (docs/LIBRARY.md); types only, shared by scan.ts and scan-server.ts. */
 import type { LoadedProfile } from './classify/profiles/index.js';
-import type { ConnectOptions, Launch, Observation } from './connect/observe.js';
+import type { ConnectOptions, Observation } from './connect/observe.js';
 import type { OAuthScanOptions } from './connect/oauth/server-auth.js';
 import type { ToolProbes } from './model/probe-cases.js';
 import type { ProbeSetup } from './model/probe-schema.js';
 import type { ServerReport } from './model/schema.js';
+import type { LaunchPlan } from './launch/plan.js';
 import type { PrepareEvent } from './launch/prepare.js';
 import type { Shard } from './targets/shard.js';
 import type { SkippedTarget } from './targets/types.js';
@@ -75,7 +76,7 @@ export interface InternalScanOptions extends ScanOptions, Partial<Pick<ConnectOp
 type ConnectTuning = 'maxFrameBytes' | 'stderrTailBytes' | 'killGraceMs';
 
 /** One live server's session, used as the caller needs, always resolving with what it showed. */
-export type Visit = (launch: Launch, connect: ConnectOptions) => Promise<Visited>;
+export type Visit = (launch: LaunchPlan, connect: ConnectOptions) => Promise<Visited>;
 
 export interface Visited {
   observation: Observation;

@@ -4,17 +4,18 @@
  */
 import { LIMITS } from './model/limits.js';
 import { classifyServer } from './classify/index.js';
-import { observe, type ConnectOptions, type Launch, type Observation } from './connect/observe.js';
+import { observe, type ConnectOptions, type Observation } from './connect/observe.js';
 import type { OAuthScanOptions } from './connect/oauth/server-auth.js';
 import { bounded } from './model/bounds.js';
 import { fitServerReport } from './model/budget.js';
 import type { ServerReport } from './model/schema.js';
 import { cacheDirs } from './launch/npm.js';
-import { planLaunch } from './launch/plan.js';
+import { planLaunch, type LaunchPlan } from './launch/plan.js';
 import { describeTarget, type Redactor } from './redact/redact.js';
 import { RunSecrets } from './redact/run-secrets.js';
 import { redactServer } from './redact/redact-report.js';
 import { NameMatcher } from './model/server-names.js';
+import { inputOf, transportOf } from './targets/kind.js';
 import type { Target } from './targets/types.js';
 import type { InternalScanOptions, Visit, Visited } from './scan-options.js';
 import { serverReport, type ServerParts } from './server-report.js';
@@ -54,25 +55,25 @@ async function scanServer(
     return serverReport(target.name, {
       status: 'failed',
       failure: planned.failure,
-      target: describeTarget(target, planned.resolved, redact),
+      target: describeTarget(inputOf(target), planned.resolved, redact),
       durationMs: 0,
       trusted,
     });
-  const launch: Launch = planned.plan;
+  const launch: LaunchPlan = planned.plan;
   const { resolved, sandbox, writable } = planned.plan;
   const packaged = planned.plan;
-  const saved = target.transport === 'static';
+  const saved = launch.transport === 'static';
   const visit = opts.visit ?? observeOnly;
   const {
     observation: obs,
     probeOf,
     probeSetup,
   } = saved
-    ? { observation: await (await import('./connect/saved.js')).observeSaved(target, connect) }
+    ? { observation: await (await import('./connect/saved.js')).observeSaved(launch.saved, connect) }
     : await visit(launch, target.timeoutMs ? { ...connect, timeoutMs: target.timeoutMs } : connect).finally(
         packaged.cleanup,
       );
-  const described = describeTarget(target, resolved, redact);
+  const described = describeTarget(inputOf(target), resolved, redact);
   const fakeEnv = [...(described.fakeEnv ?? []), ...(packaged.fakeEnv ?? [])];
   const target_ = {
     ...described,
@@ -146,7 +147,7 @@ export function crashed(target: Target, err: unknown, secrets: RunSecrets): Serv
       kind: 'protocol',
       message: `idemscan could not process this server: ${bounded(String((err as Error)?.message ?? err), LIMITS.errorChars)}`,
     },
-    target: { transport: target.transport, source: target.source },
+    target: { transport: transportOf(target), source: target.source },
     durationMs: 0,
   });
   // The error may quote what the server sent: the same single pass as every other report.

@@ -18,7 +18,7 @@ import { MemorySink, type ServerSink } from './spool/sink.js';
 import type { RunSecrets } from './redact/run-secrets.js';
 import { SCHEMA_VERSION } from './model/schema-version.js';
 import { checkOptions, checkTargets, checkWritableOption, unboundWarnings } from './scan-input.js';
-import { toTarget } from './targets/kind.js';
+import { transportOf } from './targets/kind.js';
 import { summarize } from './model/summary.js';
 import { defaultCacheDir } from './model/cache-dir.js';
 import { prepareTargets, type Prepared } from './launch/prepare.js';
@@ -47,6 +47,12 @@ export function scan(listed: readonly TargetInput[], options: ScanOptions = {}):
 
 /** `scan` with the options src/index.ts does not publish: the connector's tuning, `idemscan probe`'s visit. */
 export async function scanTuned(listed: readonly TargetInput[], options: InternalScanOptions = {}): Promise<Report> {
+  // Malformed input is the caller's mistake, not a server's failure: a ScanInputError, before any work.
+  return scanTargets(checkTargets(listed), options);
+}
+
+/** Checked targets into a report held in memory (`scanTuned`'s, `probe`'s). */
+export async function scanTargets(listed: readonly Target[], options: InternalScanOptions = {}): Promise<Report> {
   const sink = new MemorySink();
   const run = await scanInto(listed, options, sink);
   const servers = sink.servers().map((s) => run.redactLater(s));
@@ -69,13 +75,10 @@ export interface ScanRun {
  * reads the servers from the sink and sums them up (model/summary.ts).
  */
 export async function scanInto(
-  input: readonly TargetInput[],
+  listed: readonly Target[],
   options: InternalScanOptions,
   sink: ServerSink,
 ): Promise<ScanRun> {
-  // Malformed input is the caller's mistake, not a server's failure: a ScanInputError, before any work.
-  checkTargets(input);
-  const listed = input.map(toTarget);
   checkOptions(options);
   options = withSandboxPaths(listed, options);
   const startedAt = new Date();
@@ -174,7 +177,7 @@ async function scanAll(
   const closes = new PendingCloses();
   await Promise.all(
     targets.map((target, index) =>
-      (target.transport === 'stdio' ? stdioLimit : httpLimit)(async () => {
+      (transportOf(target) === 'stdio' ? stdioLimit : httpLimit)(async () => {
         if (options.signal?.aborted) return;
         options.onProgress?.({ type: 'start', target: target.name, index, total: targets.length });
         const server = await scanOne(target, { ...connect, eraMemo, signal: options.signal, oauth, closes }, one).catch(

@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { InputError } from '../model/input-error.js';
 import { entryProblem } from '../targets/names.js';
+import { checkTarget } from '../scan-input.js';
 import type { Target } from '../targets/types.js';
 import { msg, show } from '../render/message.js';
 
@@ -31,24 +32,23 @@ export function auditTarget(words: string[], flags: ServerFlags): Target {
   if (scheme !== undefined) {
     if (!URL.canParse(first)) throw new InputError(msg`"${show.url(first)}" is not a URL`);
     if (rest.length > 0) throw new InputError('a URL target takes no further arguments');
-    return {
+    // Checked as scan() checks a library caller's target (`--name ''` is `targets[0].name`).
+    return checkTarget({
       name: flags.name ?? new URL(first).host,
       source: 'command line',
-      kind: 'remote',
       transport: flags.sse ? 'sse' : 'http',
       url: first,
       headers: checkedPairs(flags.header ?? [], ':', '--header', 'headers'),
-    };
+    });
   }
-  return {
+  return checkTarget({
     name: flags.name ?? path.basename(first),
     source: 'command line',
-    kind: 'command',
     transport: 'stdio',
     command: first,
     args: rest,
     env: checkedPairs(flags.env ?? [], '=', '--env', 'env'),
-  };
+  });
 }
 
 /** `NAME<sep>value` flags as a record, each name checked as a target file's would be. */

@@ -49,7 +49,7 @@ export async function install(
   return installTargets(loaded.targets, options, onEvent);
 }
 
-/** The packages of `listed` into the cache (also `probe-census`'s, app/probe-census.ts). */
+/** The packages of `listed` into the cache (also `probe-census`'s). */
 export async function installTargets(
   listed: Target[],
   options: Omit<InstallOptions, 'allowEnv'>,
@@ -59,7 +59,8 @@ export async function installTargets(
   // The scan's own steps (launch/prepare.ts), online: install resolves unpinned ones as a scan would now.
   const { targets, installErrors: errors } = await checkedTargets(listed, true, cacheDir, options.signal);
   for (const [spec, error] of errors) onEvent({ type: 'refused', spec, error });
-  if (options.allowSdist && targets.some((t) => t.pypi)) onEvent({ type: 'warning', message: SDIST_WARNING });
+  if (options.allowSdist && targets.some((t) => t.kind === 'package' && t.package.type === 'pypi'))
+    onEvent({ type: 'warning', message: SDIST_WARNING });
   const { installMissing, packageOf } = await import('../launch/packages.js');
   const specs = new Set(targets.map((t) => packageOf(t)?.spec).filter((s) => s !== undefined && !errors.has(s)));
   onEvent({ type: 'start', packages: specs.size });

@@ -1,16 +1,15 @@
 /**
  * `idemscan merge`: shard reports into one (app/saved-report.ts), written by the one writer, and
- * with `--index ROOT` the run's entry added to ROOT/index.json and index.html (app/run-index-files.ts).
- * Every file written is said (`note`), as scan says its own.
+ * with a run index (`MergeIndex`) the run added to it. Every file written is said (`note`).
  */
 import { lstat } from 'node:fs/promises';
 import path from 'node:path';
 import { InputError } from '../model/input-error.js';
 import { streamOf } from '../model/report-head.js';
 import type { Report } from '../model/schema.js';
-import { checkCompare, earlierReport } from './compare-latest.js';
+import type { Shown } from '../model/shown.js';
 import { wroteLine } from './output.js';
-import { mergeSaved } from './saved-report.js';
+import { mergeSaved, type Earlier } from './saved-report.js';
 import type { Say } from './say.js';
 import { checkReportFiles, writeReports } from './write-reports.js';
 
@@ -19,9 +18,8 @@ export interface MergeFlags {
   out?: string;
   /** Parsed and checked by cli/main.ts (listOption): file formats only. */
   format: string[];
-  /** `OLD.json`, or `latest`: the newest earlier run of `--index`. */
+  /** `OLD.json` (`latest` is the run index's: MergeIndex). */
   compare?: string;
-  index?: string;
   /** `--out` may hold a run (a report.json) already: replace it. */
   replace?: boolean;
 }
@@ -40,11 +38,22 @@ async function checkReplace(out: string | undefined, replace: boolean | undefine
   );
 }
 
+/** What a run index adds to a merge (census/publish/merge-index.ts). */
+export interface MergeIndex {
+  /** Before anything is written: a bad index.json costs no merge. */
+  check(): Promise<void>;
+  /** The earlier report of `--compare`. */
+  earlier(report: Report, warn: (w: Shown) => void): Promise<Earlier>;
+  /** After the files are written: the run added to the index. */
+  add(report: Report): Promise<void>;
+}
+
 /** The merged report, written where the flags say (without --out: to `print`, as `--json -`). */
 export async function mergeRun(
   files: readonly string[],
   flags: MergeFlags,
   io: { print: (text: string) => void; say: Say },
+  index?: MergeIndex,
 ): Promise<Report> {
   const reports = {
     out: flags.out,
@@ -53,17 +62,12 @@ export async function mergeRun(
   };
   await checkReplace(flags.out, flags.replace);
   await checkReportFiles(reports);
-  // The index is read (and checked) before anything is written: a bad index.json costs no merge.
-  const root = flags.index;
-  const indexing = root === undefined ? undefined : await import('./run-index.js');
-  const run = indexing ? indexing.runDirOf(root!, flags.out) : undefined;
-  if (indexing) await indexing.readIndex(root!);
-  checkCompare(flags.compare, root);
-  const earlier = earlierReport(flags.compare, root, run, io.say.note);
+  await index?.check();
+  const earlier = index ? index.earlier : async () => flags.compare;
   const { report, warnings } = await mergeSaved(files, (r, warnings) => earlier(r, (w) => warnings.push(w)));
   for (const w of warnings) io.say.warn(w);
   const written = await writeReports(streamOf(report), reports, 'merge', io);
   for (const { dest } of written.files) io.say.note(wroteLine(dest));
-  if (root !== undefined) await (await import('./run-index-files.js')).updateIndex(root, run!, report, io.say.note);
+  await index?.add(report);
   return report;
 }

@@ -48,8 +48,8 @@ export async function runProbe(
   settings: ProbeRunSettings,
   io: { print: (text: string) => void; say: Say },
 ): Promise<ProbeFacts> {
-  const { probe } = await import('../probe.js');
-  const result = await probe(target, plan, settings.options);
+  const { probeTarget } = await import('../probe.js');
+  const result = await probeTarget(target, plan, settings.options);
   for (const w of result.warnings) io.say.warn(msg`${w}`);
   let report = await settings.interrupt.settle(result.report, result.report.servers.length, 1);
   if (settings.nameFromServerInfo) report = { ...report, servers: report.servers.map(nameFromServerInfo) };

@@ -202,7 +202,7 @@ async function toolsSaver(file: string, targets: Target[]) {
   const { checkSaveTools, ToolsSaver } = await import('./save-tools.js');
   await checkSaveTools(
     file,
-    targets.some((t) => t.transport === 'static'),
+    targets.some((t) => t.kind === 'saved'),
   );
   return new ToolsSaver(file);
 }

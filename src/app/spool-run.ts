@@ -17,6 +17,7 @@ import { readSpool } from '../spool/read-spool.js';
 import { moveHome, runningSpools, thisWriter } from '../spool/spool-writer.js';
 import { SpoolKey } from '../spool/spool-mac.js';
 import type { SpoolHeader, SpoolRun, SpoolWriter } from '../model/spool-schema.js';
+import { inputOf } from '../targets/kind.js';
 import type { Target } from '../targets/types.js';
 import { InputError } from '../model/input-error.js';
 import type { Shown } from '../model/shown.js';
@@ -207,10 +208,38 @@ function resumeText(file: string, kept: number, targets: number, changed: number
  * Where the entry came from and its download count are not the recipe.
  */
 export function targetKey(target: Target, key: SpoolKey): string {
-  // `kind` follows from the other fields: leaving it out keeps the keys of spools written before it.
-  const { source: _source, downloads: _downloads, listedBy: _listedBy, kind: _kind, ...recipe } = target;
-  return key.mac(JSON.stringify(recipe)).slice(0, 32);
+  const flat = new Map(Object.entries(inputOf(target)));
+  return key.mac(JSON.stringify(Object.fromEntries(RECIPE.map((k) => [k, flat.get(k)])))).slice(0, 32);
 }
+
+/** The recipe's fields flat, in the order the list readers give them: spools written before keep their keys. */
+const RECIPE = [
+  'name',
+  'transport',
+  'command',
+  'args',
+  'env',
+  'cwd',
+  'url',
+  'headers',
+  'npm',
+  'bin',
+  'pypi',
+  'index',
+  'mcpb',
+  'oci',
+  'installScripts',
+  'timeoutMs',
+  'skip',
+  'comment',
+  'oauth',
+  'secrets',
+  'scope',
+  'launcher',
+  'trusted',
+  'fakeEnv',
+  'saved',
+] as const;
 
 /**
  * The report's head and its servers over the spool: each server read back redacted with the tokens

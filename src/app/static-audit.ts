@@ -81,5 +81,5 @@ function reportTarget(file: string, found: Report | undefined, name: string | un
       `server ${JSON.stringify(bounded(server.name, 60))} failed in this report (${why}): it has no tools list to audit`,
     );
   }
-  return { name: server.name, source: file, kind: 'saved', transport: 'static', saved: savedFromReport(server) };
+  return { name: server.name, source: file, kind: 'saved', saved: savedFromReport(server) };
 }

@@ -6,7 +6,7 @@
  */
 import { Option, type Command, type OptionValues } from '@commander-js/extra-typings';
 import { DEFAULTS } from '../model/limits.js';
-import { DEFAULT_REGISTRY } from '../model/registry.js';
+import { DEFAULT_REGISTRY } from '../census/registry/default-registry.js';
 import { DEFAULT_LOCK_FILE, DIFF_FORMATS, FILE_FORMATS, PRINT_FORMATS } from '../model/formats.js';
 import { intOption, listOption, repeatable, wordParser } from './options.js';
 

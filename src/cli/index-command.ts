@@ -1,11 +1,11 @@
 /**
  * `idemscan index ROOT [--readme README.md]`: rebuilds ROOT/index.json, ROOT/index.html and the
- * server pages ROOT/servers/*.html from the run directories (app/run-index.ts), and with `--readme` writes the README's census block from
- * the newest run. A run whose report.json is bad is skipped with a warning naming the file.
+ * server pages ROOT/servers/*.html from the run directories (census/publish/run-index.ts), and with
+ * `--readme` writes the README's census block from the newest run. A run whose report.json is bad is skipped with a warning naming the file.
  */
-import { readmeWithCensus, rebuildIndex } from '../app/run-index.js';
+import { readmeWithCensus, rebuildIndex } from '../census/publish/run-index.js';
 import { msg, show } from '../render/message.js';
-import { writeIndex, writeIndexFile } from '../app/run-index-files.js';
+import { writeIndex, writeIndexFile } from '../census/publish/run-index-files.js';
 import { note, warn } from './say.js';
 import type { IndexFlags } from './flags.js';
 

@@ -1,16 +1,17 @@
 /**
  * `idemscan probe-census [DIR]` (docs/PROBE.md, "The plan library and `probe-census`"): says what
- * it will call before anything starts, runs app/probe-census.ts, prints a line per server as it
- * finishes and a line per experiment whose outcome is not the library's `expect`, then the files.
+ * it will call before anything starts, runs census/behaviour/probe-census.ts, prints a line per
+ * server as it finishes and a line per experiment whose outcome is not the library's `expect`, then
+ * the files.
  * Exit 1 when one differs or a server failed, 3 when none could be probed, 130 when interrupted.
  */
-import type { BehaviourRow, BehaviourServer } from '../model/behaviour.js';
+import type { BehaviourRow, BehaviourServer } from '../census/behaviour/behaviour.js';
 import { experimentName } from '../model/probe-cases.js';
 import { ProbeOutcome } from '../model/probe-schema.js';
 import type { Shown } from '../model/shown.js';
 import { joinShown, msg, show } from '../render/message.js';
-import { runCensus, type CensusEvent, type CensusFacts } from '../app/probe-census.js';
-import { prepareCensus, type PreparedCensus } from '../app/probe-census-prepare.js';
+import { runCensus, type CensusEvent, type CensusFacts } from '../census/behaviour/probe-census.js';
+import { prepareCensus, type PreparedCensus } from '../census/behaviour/probe-census-prepare.js';
 import { EXIT } from './exit.js';
 import type { ProbeCensusFlags } from './flags.js';
 import * as say from './say.js';

@@ -1,8 +1,8 @@
 /**
- * `idemscan targets refresh FILE`: app/refresh.ts re-pins; this writes the file back (atomically,
- * unless --dry-run) and prints old -> new on stdout, or the outcome as JSON with --json.
+ * `idemscan targets refresh FILE`: census/registry/refresh.ts re-pins; this writes the file back
+ * (atomically, unless --dry-run) and prints old -> new on stdout, or the outcome as JSON with --json.
  */
-import { refreshTargets, type RefreshOutcome } from '../app/refresh.js';
+import { refreshTargets, type RefreshOutcome } from '../census/registry/refresh.js';
 import { msg, show } from '../render/message.js';
 import { EXIT } from './exit.js';
 import { note, tell } from './say.js';

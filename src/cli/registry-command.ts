@@ -1,5 +1,5 @@
-/** `idemscan registry pull`: app/registry-pull.ts pulls; this writes the file and tells how it went. */
-import { pullRegistry, type PullEvent } from '../app/registry-pull.js';
+/** `idemscan registry pull`: census/registry/registry-pull.ts pulls; this writes the file and says how it went. */
+import { pullRegistry, type PullEvent } from '../census/registry/registry-pull.js';
 import { msg, show } from '../render/message.js';
 import { EXIT } from './exit.js';
 import { note, tell, warn } from './say.js';

@@ -5,7 +5,7 @@
  */
 import { rerender } from '../app/saved-report.js';
 import { checkRulesBaseUrl } from '../app/output.js';
-import { checkCompare, earlierReport, ownRunOf } from '../app/compare-latest.js';
+import { checkCompare, earlierReport, ownRunOf } from '../census/publish/compare-latest.js';
 import type { Report } from '../model/schema.js';
 import { outputWidth } from '../render/width.js';
 import * as say from './say.js';

@@ -8,7 +8,7 @@ import type { ComparedWith, Report } from '../model/schema.js';
 import { summarize } from '../model/summary.js';
 import type { Change } from '../model/diff.js';
 import { diffReports } from './diff.js';
-import { listOf } from './run-index.js';
+import { listOf } from './run-list.js';
 
 /**
  * `currentFile`, when known, names the new side in the diff (base name only, like the earlier one);

@@ -6,7 +6,8 @@
 import { bounded } from '../model/bounds.js';
 import { LIMITS } from '../model/limits.js';
 import type { Channel } from './channel.js';
-import { remoteOf, type ConnectOptions, type Launch } from './connect-options.js';
+import type { LaunchPlan } from '../launch/plan.js';
+import { remoteOf, type ConnectOptions } from './connect-options.js';
 import { ScanFailure } from './failure.js';
 import type { HttpChannelOptions } from './http-shared.js';
 import type { ServerAuth } from './oauth/server-auth.js';
@@ -21,7 +22,7 @@ export interface Attempt {
 
 /** What the policy asks of the server's run: its one deadline, and how far the last attempt got. */
 export interface AttemptRun {
-  readonly target: Launch;
+  readonly target: LaunchPlan;
   readonly opts: ConnectOptions;
   /** Negotiated at least once (then an exit was not about the probe). */
   negotiated(): boolean;

@@ -5,7 +5,7 @@ import type { PendingCloses } from './closes.js';
 import type { EraMemo } from './era-memo.js';
 import type { Negotiated } from './negotiate.js';
 import type { OAuthScanOptions } from './oauth/server-auth.js';
-import type { LaunchPlan } from '../launch/plan.js';
+import type { LaunchPlan, RemotePlan } from '../launch/plan.js';
 import { ScanFailure } from './failure.js';
 
 export interface ConnectOptions {
@@ -72,11 +72,8 @@ export interface Observation {
   durationMs: number;
 }
 
-/** A target's launch plan (launch/plan.ts): a stdio process already in its containment, or a URL with its OAuth client. */
-export type Launch = LaunchPlan;
-
 /** A remote's plan: the HTTP path is given only what is not stdio, and a saved list never. */
-export function remoteOf(launch: Launch): Extract<Launch, { transport: 'http' | 'sse' }> {
+export function remoteOf(launch: LaunchPlan): RemotePlan {
   if (launch.transport === 'stdio' || launch.transport === 'static') throw new ScanFailure('spawn', 'no URL to reach');
   return launch;
 }

@@ -1,14 +1,15 @@
 /** One server's tools, as a scan reads them: open a session, list, close. Always returns, never throws. */
-import type { ConnectOptions, Launch, Observation } from './connect-options.js';
+import type { LaunchPlan } from '../launch/plan.js';
+import type { ConnectOptions, Observation } from './connect-options.js';
 import { open } from './session.js';
 
-export { DEFAULT_CONNECT_OPTIONS, type ConnectOptions, type Launch, type Observation } from './connect-options.js';
+export { DEFAULT_CONNECT_OPTIONS, type ConnectOptions, type Observation } from './connect-options.js';
 
 /**
  * Whatever happens, the server's processes are gone when this resolves, unless `closes` is given:
  * then a listed stdio server may still be ending, and `closes` holds that close.
  */
-export async function observe(target: Launch, opts: ConnectOptions): Promise<Observation> {
+export async function observe(target: LaunchPlan, opts: ConnectOptions): Promise<Observation> {
   const opened = await open(target, opts);
   if (!opened.ok) return opened.observation;
   await opened.session.listTools();

@@ -5,15 +5,14 @@
  * report cannot tell a saved tool from a listed one but by `target.transport: "static"`.
  */
 import { sizeEstimate } from '../model/budget.js';
-import type { Target } from '../targets/types.js';
+import type { SavedToolList } from '../targets/types.js';
 import { keptSession, ServerBudget } from './budget.js';
 import { listTools } from './list.js';
 import type { Negotiated } from './negotiate.js';
 import type { ConnectOptions, Observation } from './observe.js';
 
-export async function observeSaved(target: Pick<Target, 'saved'>, opts: ConnectOptions): Promise<Observation> {
+export async function observeSaved(saved: SavedToolList, opts: ConnectOptions): Promise<Observation> {
   const started = performance.now();
-  const saved = target.saved ?? { tools: [] };
   // No era was negotiated: `static` is what the report's protocol would say, and scan.ts leaves it out.
   const session: Negotiated = keptSession({
     era: 'legacy',

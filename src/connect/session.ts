@@ -12,7 +12,8 @@ import { httpAttempts, stdioAttempts, type Attempt, type Attempts, type AttemptR
 import { ServerBudget } from './budget.js';
 import { endConnection, negotiateSession, stopOn, type Connection } from './connection.js';
 import type { Channel } from './channel.js';
-import { remoteOf, type ConnectOptions, type Launch, type Observation } from './connect-options.js';
+import type { LaunchPlan } from '../launch/plan.js';
+import { remoteOf, type ConnectOptions, type Observation } from './connect-options.js';
 import { memoKey } from './era-memo.js';
 import { explainStdio, stillStarting } from './explain.js';
 import { ScanFailure } from './failure.js';
@@ -52,7 +53,7 @@ export type Called = { id: number; outcome: RpcOutcome } | { id: number; failure
 export type Opened = { ok: true; session: Session } | { ok: false; observation: Observation };
 
 /** Starts (or reaches) the server and negotiates; never throws. */
-export async function open(launch: Launch, opts: ConnectOptions): Promise<Opened> {
+export async function open(launch: LaunchPlan, opts: ConnectOptions): Promise<Opened> {
   const run = new Run(launch, opts);
   try {
     await run.begin();
@@ -78,7 +79,7 @@ class Run implements Session, AttemptRun {
   private stdio?: StdioChannel;
 
   constructor(
-    readonly target: Launch,
+    readonly target: LaunchPlan,
     readonly opts: ConnectOptions,
   ) {
     this.deadline = Date.now() + opts.timeoutMs;

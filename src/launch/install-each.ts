@@ -9,27 +9,31 @@
 import pLimit from 'p-limit';
 import type { InstallContext } from './package-kind.js';
 import type { InstallResult } from './npm.js';
-import type { PackageTarget } from '../targets/types.js';
+import type { PackageTarget, PackageType } from '../targets/types.js';
 import { bounded } from '../model/bounds.js';
 import { LIMITS } from '../model/limits.js';
 
-export interface EachInstaller {
-  spec(target: PackageTarget): string;
+/** `T`: the package type whose targets it installs. */
+export interface EachInstaller<T extends PackageType> {
+  spec(target: PackageTarget<T>): string;
   /**
    * Only for types whose install checks the bytes against the spec itself: where this entry's
    * package is downloaded from. Without it a spec is one package from one place.
    */
-  source?(target: PackageTarget): string;
-  installed(target: PackageTarget, cacheDir: string): boolean;
+  source?(target: PackageTarget<T>): string;
+  installed(target: PackageTarget<T>, cacheDir: string): boolean;
   /** Installs one package; resolves with the error, or undefined when it is installed. */
-  one(target: PackageTarget, ctx: InstallContext): Promise<string | undefined>;
+  one(target: PackageTarget<T>, ctx: InstallContext): Promise<string | undefined>;
   /** Removes what a failed install left. */
-  cleanup(target: PackageTarget, cacheDir: string): Promise<void>;
+  cleanup(target: PackageTarget<T>, cacheDir: string): Promise<void>;
 }
 
+/** At least one. */
+type Some<T> = [T, ...T[]];
+
 /** Entries grouped by key, in the order each key first appears. */
-function groupBy(targets: PackageTarget[], key: (t: PackageTarget) => string): Map<string, PackageTarget[]> {
-  const groups = new Map<string, PackageTarget[]>();
+function groupBy<T>(targets: T[], key: (t: T) => string): Map<string, Some<T>> {
+  const groups = new Map<string, Some<T>>();
   for (const t of targets) {
     const k = key(t);
     const group = groups.get(k);
@@ -39,10 +43,10 @@ function groupBy(targets: PackageTarget[], key: (t: PackageTarget) => string): M
   return groups;
 }
 
-export async function installEach(
-  targets: PackageTarget[],
+export async function installEach<T extends PackageType>(
+  targets: PackageTarget<T>[],
   ctx: InstallContext,
-  kind: EachInstaller,
+  kind: EachInstaller<T>,
 ): Promise<InstallResult[]> {
   const limit = pLimit(ctx.concurrency);
   return Promise.all(
@@ -70,11 +74,11 @@ function failureList(failures: string[]): string[] {
 }
 
 /** One package: from each distinct source of its entries in turn until one installs. */
-async function installSpec(
+async function installSpec<T extends PackageType>(
   spec: string,
-  entries: PackageTarget[],
+  entries: Some<PackageTarget<T>>,
   ctx: InstallContext,
-  kind: EachInstaller,
+  kind: EachInstaller<T>,
 ): Promise<InstallResult> {
   const started = performance.now();
   const ms = () => Math.round(performance.now() - started);
@@ -83,9 +87,9 @@ async function installSpec(
   for (const from of sources) {
     if (ctx.signal?.aborted) return { spec, ok: false, ms: ms(), error: 'interrupted' };
     // Checked before each source: another process may have installed it meanwhile.
-    if (kind.installed(from[0]!, ctx.cacheDir))
+    if (kind.installed(from[0], ctx.cacheDir))
       return { spec, ok: true, ms: failures.length ? ms() : 0, ...noted(spec, failures, from) };
-    const error = await attempt(from[0]!, ctx, kind);
+    const error = await attempt(from[0], ctx, kind);
     if (error === undefined) return { spec, ok: true, ms: ms(), ...noted(spec, failures, from) };
     if (error === 'interrupted') return { spec, ok: false, ms: ms(), error };
     failures.push(kind.source ? `${named(from)}: ${bounded(error, LIMITS.errorChars)}` : error);
@@ -103,7 +107,11 @@ const noted = (spec: string, failures: string[], from: PackageTarget[]) =>
       }
     : {};
 
-async function attempt(target: PackageTarget, ctx: InstallContext, kind: EachInstaller): Promise<string | undefined> {
+async function attempt<T extends PackageType>(
+  target: PackageTarget<T>,
+  ctx: InstallContext,
+  kind: EachInstaller<T>,
+): Promise<string | undefined> {
   let error: string | undefined;
   try {
     error = await kind.one(target, ctx);

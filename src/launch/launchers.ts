@@ -12,19 +12,18 @@ import { exactVersionProblem, npmNameProblem } from '../model/package-spec.js';
 
 export type NpmRunner = 'npx' | 'npm exec' | 'pnpm dlx' | 'bunx' | 'yarn dlx';
 
-export interface NpmLaunch {
+/** What a config's package names: its exact version, or the range or dist-tag to resolve (`latest` when it names none). */
+type NpmVersion = { version: string; range?: undefined } | { version?: undefined; range: string };
+
+export type NpmLaunch = NpmVersion & {
   runner: NpmRunner;
   /** The package as the config names it: `name`, `name@1.2.3`, `name@^1`, `name@latest`. */
   spec: string;
   name: string;
-  /** The exact version, when the config pins one. */
-  version?: string;
-  /** The range or dist-tag to resolve (`latest` when the config names none). */
-  range?: string;
   /** A bin other than the package's own (`npx -p pkg some-bin`). */
   bin?: string;
   args: string[];
-}
+};
 
 /** `uvx pkg` (PyPI): recognised so that the sandbox can say why it cannot run it yet. */
 export interface PypiLaunch {
@@ -168,7 +167,7 @@ const DIST_TAG = /^[a-z][\w.-]{0,63}$/i;
  * `name`, `name@1.2.3`, `@scope/name@^1`, `name@latest`: the name and either the exact version or
  * what is to be resolved. Aliases (`npm:`), paths, tarballs and git URLs are not package specs here.
  */
-export function parseNpmSpec(word: string): { name: string; version?: string; range?: string } | undefined {
+export function parseNpmSpec(word: string): (NpmVersion & { name: string }) | undefined {
   const at = word.indexOf('@', 1);
   const name = at < 0 ? word : word.slice(0, at);
   const version = at < 0 ? undefined : word.slice(at + 1);

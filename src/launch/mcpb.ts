@@ -13,11 +13,13 @@ import { fetchBody, type RedirectPolicy } from '../io/fetch.js';
 import { within } from './bwrap.js';
 import { installEach } from './install-each.js';
 import type { McpbManifest } from './mcpb-manifest.js';
-import type { InstallContext, PackageKind, PackageLaunch } from './package-kind.js';
+import type { InstallContext, PackageKind, PackageCommand } from './package-kind.js';
 import { packageUrlProblem, SHA256 } from '../model/package-spec.js';
 import { findPython } from './python.js';
 import type { PackageTarget } from '../targets/types.js';
 import { readZip, ZipError } from './zip.js';
+
+type McpbTarget = PackageTarget<'mcpb'>;
 
 export const MCPB_LIMITS = {
   maxDownloadBytes: 128 * 1024 * 1024,
@@ -31,8 +33,8 @@ export function mcpbDir(cacheDir: string, sha256: string): string {
   return path.join(cacheDir, 'mcpb', sha256);
 }
 
-const installed = (t: PackageTarget, cacheDir: string) =>
-  SHA256.test(t.mcpb!.sha256) && existsSync(path.join(mcpbDir(cacheDir, t.mcpb!.sha256), 'manifest.json'));
+const installed = (t: McpbTarget, cacheDir: string) =>
+  SHA256.test(t.package.sha256) && existsSync(path.join(mcpbDir(cacheDir, t.package.sha256), 'manifest.json'));
 
 /** A redirect is followed only to a URL a bundle may be downloaded from, at most MAX_REDIRECTS times. */
 const BUNDLE_REDIRECTS: RedirectPolicy = {
@@ -46,8 +48,8 @@ const BUNDLE_REDIRECTS: RedirectPolicy = {
 };
 
 /** The entry's bundle, downloaded (refused past the size bound, announced or streamed) and checked against its sha256, or why not. */
-async function verified(t: PackageTarget, ctx: InstallContext): Promise<Buffer | string> {
-  const { url, sha256 } = t.mcpb!;
+async function verified(t: McpbTarget, ctx: InstallContext): Promise<Buffer | string> {
+  const { url, sha256 } = t.package;
   const problem = packageUrlProblem(url);
   if (problem) return problem;
   const max = MCPB_LIMITS.maxDownloadBytes;
@@ -75,10 +77,10 @@ async function verified(t: PackageTarget, ctx: InstallContext): Promise<Buffer |
     : `sha256 mismatch: the entry pins ${sha256}, the download is ${digest}; nothing was unpacked`;
 }
 
-async function installOne(t: PackageTarget, ctx: InstallContext): Promise<string | undefined> {
+async function installOne(t: McpbTarget, ctx: InstallContext): Promise<string | undefined> {
   const bytes = await verified(t, ctx);
   if (typeof bytes === 'string') return bytes;
-  const final = mcpbDir(ctx.cacheDir, t.mcpb!.sha256);
+  const final = mcpbDir(ctx.cacheDir, t.package.sha256);
   const tmp = `${final}.tmp-${process.pid}`;
   await rm(tmp, { recursive: true, force: true });
   try {
@@ -114,7 +116,7 @@ export function bundleLaunch(
   dir: string,
   manifest: McpbManifest,
   env: Record<string, string> = {},
-): PackageLaunch & { fakeEnv: string[] } {
+): PackageCommand & { fakeEnv: string[] } {
   const base = manifest.server.mcp_config;
   const over = base.platform_overrides?.linux;
   const config = {
@@ -142,8 +144,8 @@ export function bundleLaunch(
   return { command: resolved, args, env: launchEnv, readable, fakeEnv: fake };
 }
 
-async function launch(t: PackageTarget, cacheDir: string): Promise<PackageLaunch> {
-  const dir = mcpbDir(cacheDir, t.mcpb!.sha256);
+async function launch(t: McpbTarget, cacheDir: string): Promise<PackageCommand> {
+  const dir = mcpbDir(cacheDir, t.package.sha256);
   const { readManifest } = await import('./mcpb-manifest.js');
   const checked = await readManifest(dir);
   if ('error' in checked) throw new Error(checked.error);
@@ -178,26 +180,27 @@ export function substitute(dir: string, manifest: McpbManifest, env: Record<stri
   const fill = (text: string) =>
     text.replace(PATTERN, (whole, name: string) => {
       if (name === '__dirname') return dir;
-      if (name.startsWith('user_config.') && values.has(name.slice(12))) return values.get(name.slice(12))!;
-      return whole;
+      const value = name.startsWith('user_config.') ? values.get(name.slice(12)) : undefined;
+      return value ?? whole;
     });
   return { values, fake, fill };
 }
 
-export const mcpbKind: PackageKind = {
-  spec: (t) => (t.mcpb === undefined ? undefined : `mcpb:sha256:${t.mcpb.sha256}`),
+export const mcpbKind: PackageKind<'mcpb'> = {
+  spec: (t) => `mcpb:sha256:${t.package.sha256}`,
   problem(t) {
-    if (!t.mcpb!.sha256) return `no sha256 for ${t.mcpb!.url}: a bundle is downloaded only to be checked against one`;
-    if (!SHA256.test(t.mcpb!.sha256))
-      return `sha256 ${JSON.stringify(t.mcpb!.sha256.slice(0, 80))} is not 64 lowercase hex digits`;
-    return packageUrlProblem(t.mcpb!.url);
+    if (!t.package.sha256)
+      return `no sha256 for ${t.package.url}: a bundle is downloaded only to be checked against one`;
+    if (!SHA256.test(t.package.sha256))
+      return `sha256 ${JSON.stringify(t.package.sha256.slice(0, 80))} is not 64 lowercase hex digits`;
+    return packageUrlProblem(t.package.url);
   },
   installed,
   install: (targets, ctx) =>
     installEach(targets, ctx, {
-      spec: (t) => `mcpb:sha256:${t.mcpb!.sha256}`,
+      spec: (t) => `mcpb:sha256:${t.package.sha256}`,
       // The bytes are checked against the spec, so every distinct URL of one hash is a source worth trying.
-      source: (t) => t.mcpb!.url,
+      source: (t) => t.package.url,
       installed,
       one: installOne,
       cleanup: async () => {}, // the entry appears by rename only when complete

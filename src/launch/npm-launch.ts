@@ -29,15 +29,13 @@ export function npmLaunchTargets(targets: Target[]): Target[] {
     if (t.kind !== 'command') return t;
     const found = npmLaunchOf(t.command, t.args ?? []);
     if (!found) return t;
-    const pinned = found.version !== undefined;
+    const { command: _, ...started } = t;
     return {
-      ...t,
+      ...started,
       kind: 'package',
-      command: undefined,
       args: found.args,
-      npm: `${found.name}@${found.version ?? found.range!}`,
-      bin: found.bin,
-      launcher: { runner: found.runner, spec: found.spec, resolved: !pinned },
+      package: { type: 'npm', spec: `${found.name}@${found.version ?? found.range}`, bin: found.bin },
+      launcher: { runner: found.runner, spec: found.spec, resolved: found.version === undefined },
     };
   });
 }
@@ -61,7 +59,11 @@ export async function resolveUnpinned(
   signal?: AbortSignal,
 ): Promise<Resolution> {
   const unpinned = [
-    ...new Set(targets.flatMap((t) => (t.kind === 'package' && t.launcher?.resolved && t.npm ? [t.npm] : []))),
+    ...new Set(
+      targets.flatMap((t) =>
+        t.kind === 'package' && t.launcher?.resolved && t.package.type === 'npm' ? [t.package.spec] : [],
+      ),
+    ),
   ];
   const out: Resolution = { resolved: new Map(), errors: new Map() };
   const byName = new Map<string, string[]>();
@@ -95,9 +97,10 @@ export async function resolveUnpinned(
 
 /** The targets with each resolved spec in place of the unpinned one. */
 export function withResolved(targets: Target[], resolution: Resolution): Target[] {
-  return targets.map((t) =>
-    t.kind === 'package' && t.npm && resolution.resolved.has(t.npm) ? { ...t, npm: resolution.resolved.get(t.npm) } : t,
-  );
+  return targets.map((t) => {
+    const exact = t.kind === 'package' && t.package.type === 'npm' && resolution.resolved.get(t.package.spec);
+    return exact ? { ...t, package: { ...t.package, spec: exact } } : t;
+  });
 }
 
 /** The installed versions of `name` in the cache; the newest release stands for `latest`. */

@@ -26,7 +26,7 @@ export function installHint(source: string, cacheDir: string): string {
   return `idemscan install ${shellWord(sourceFile(source))} --cache-dir ${shellWord(cacheDir)}`;
 }
 
-/** The end of a plan-library server's `source` (app/probe-library.ts): its file is no target file `install` reads. */
+/** The end of a plan-library server's `source` (census/behaviour/probe-library.ts): its file is no target file `install` reads. */
 export const PLAN_LIBRARY_MARK = ' (plan library)';
 
 /**
@@ -65,8 +65,8 @@ export function cacheDirs(cacheDir: string): string[] {
 }
 
 /** Specs whose targets declare `installScripts`, with the reason given. */
-export function installScriptSpecs(targets: PackageTarget[]): Map<string, string> {
-  return new Map(targets.filter((t) => t.npm && t.installScripts).map((t) => [t.npm!, t.installScripts!]));
+export function installScriptSpecs(targets: PackageTarget<'npm'>[]): Map<string, string> {
+  return new Map(targets.flatMap(({ package: p }) => (p.installScripts ? [[p.spec, p.installScripts]] : [])));
 }
 
 export interface InstallResult {
@@ -209,10 +209,10 @@ const PACKAGE_JSON_BOUNDS = { maxBytes: 16 * 1024 * 1024, maxDepth: MAX_JSON_DEP
 
 /** The command that starts an installed package's bin with the current Node. */
 export async function resolveNpmLaunch(
-  target: PackageTarget,
+  target: PackageTarget<'npm'>,
   cacheDir: string,
 ): Promise<{ command: string; args: string[] }> {
-  const spec = target.npm!;
+  const { spec, bin: named } = target.package;
   const pkgJsonPath = installedPackageJson(cacheDir, spec);
   // The package's own file, as its registry sent it (or as a server run without --sandbox left it):
   // bounded like any file idemscan reads.
@@ -222,13 +222,11 @@ export async function resolveNpmLaunch(
   const pkg = parsed.value as { name: string; bin?: string | Record<string, string> };
   const bins = typeof pkg.bin === 'string' ? { [unscoped(pkg.name)]: pkg.bin } : (pkg.bin ?? {});
   const names = Object.keys(bins);
-  const chosen = target.bin ?? (names.includes(unscoped(pkg.name)) ? unscoped(pkg.name) : names[0]);
+  const chosen = named ?? (names.includes(unscoped(pkg.name)) ? unscoped(pkg.name) : names[0]);
   // Own keys only: a bin named `constructor` must not find Object's.
   const file = chosen && Object.hasOwn(bins, chosen) ? bins[chosen] : undefined;
   if (!file) {
-    throw new Error(
-      `${spec} has no bin${target.bin ? ` named "${target.bin}"` : ''} (has: ${names.join(', ') || 'none'})`,
-    );
+    throw new Error(`${spec} has no bin${named ? ` named "${named}"` : ''} (has: ${names.join(', ') || 'none'})`);
   }
   const binPath = path.resolve(path.dirname(pkgJsonPath), file);
   // Its first line is all that tells a node script: a bin that is huge, a FIFO or missing has none.

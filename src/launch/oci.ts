@@ -15,11 +15,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { readBoundedText } from '../io/read.js';
 import { installEach, installerEnv } from './install-each.js';
-import type { InstallContext, PackageKind, PackageLaunch } from './package-kind.js';
+import type { InstallContext, PackageKind, PackageCommand } from './package-kind.js';
 import { parseOciRef } from '../model/package-spec.js';
 import { findExecutable } from './executables.js';
 import type { PackageTarget } from '../targets/types.js';
 import { bounded, boundedTail } from '../model/bounds.js';
+
+type OciTarget = PackageTarget<'oci'>;
 
 const PULL_TIMEOUT_MS = 20 * 60_000;
 export const ENGINES = ['docker', 'podman'] as const;
@@ -118,10 +120,10 @@ function engineEnv(extra: Record<string, string> = {}): Record<string, string> {
   return { ...installerEnv(), ...Object.fromEntries(own), ...extra };
 }
 
-const digestFile = (cacheDir: string, t: PackageTarget) => path.join(ociDir(cacheDir, t.oci!), 'digest');
-const installed = (t: PackageTarget, cacheDir: string) => existsSync(digestFile(cacheDir, t));
+const digestFile = (cacheDir: string, t: OciTarget) => path.join(ociDir(cacheDir, t.package.ref), 'digest');
+const installed = (t: OciTarget, cacheDir: string) => existsSync(digestFile(cacheDir, t));
 
-async function installOne(t: PackageTarget, ctx: InstallContext): Promise<string | undefined> {
+async function installOne(t: OciTarget, ctx: InstallContext): Promise<string | undefined> {
   const found = findEngine();
   if ('error' in found) return found.error;
   const { execa } = await import('execa');
@@ -133,24 +135,28 @@ async function installOne(t: PackageTarget, ctx: InstallContext): Promise<string
     stdin: 'ignore',
     cancelSignal: ctx.signal,
   } as const;
-  const pull = await execa(found.path, ['pull', t.oci!], opts);
+  const pull = await execa(found.path, ['pull', t.package.ref], opts);
   if (pull.isCanceled) return 'interrupted';
   if (pull.exitCode !== 0)
     return `${found.name} pull failed: ${boundedTail(String(pull.stderr || pull.message), 1000)}`;
-  const inspect = await execa(found.path, ['image', 'inspect', '--format', '{{json .RepoDigests}}', t.oci!], opts);
+  const inspect = await execa(
+    found.path,
+    ['image', 'inspect', '--format', '{{json .RepoDigests}}', t.package.ref],
+    opts,
+  );
   let digest: string | undefined;
   try {
     digest = (JSON.parse(String(inspect.stdout)) as string[]).find((d) => d.includes('@sha256:'));
   } catch {
     digest = undefined;
   }
-  if (!digest) return `${found.name} pulled ${t.oci} but names no digest for it`;
+  if (!digest) return `${found.name} pulled ${t.package.ref} but names no digest for it`;
   await mkdir(path.dirname(digestFile(ctx.cacheDir, t)), { recursive: true });
   await writeFile(digestFile(ctx.cacheDir, t), `${digest}\n`);
   return undefined;
 }
 
-async function launch(t: PackageTarget, cacheDir: string): Promise<PackageLaunch> {
+async function launch(t: OciTarget, cacheDir: string): Promise<PackageCommand> {
   const found = findEngine();
   if ('error' in found) throw new Error(found.error);
   // Written at install; a server run without --sandbox may have put a FIFO or a huge file there.
@@ -158,17 +164,17 @@ async function launch(t: PackageTarget, cacheDir: string): Promise<PackageLaunch
   if ('error' in read) throw new Error(`${digestFile(cacheDir, t)}: ${read.error}`);
   const digest = read.text.trim();
   // The digest recorded at install, so that a re-tagged image is not what runs.
-  const image = digest.includes('@sha256:') ? digest : t.oci!;
+  const image = digest.includes('@sha256:') ? digest : t.package.ref;
   const own = Object.fromEntries(Object.entries(engineEnv()).filter(([k]) => !/^(?:PATH|HOME)$/.test(k)));
   const envFile = await writeEnvFile(t.env ?? {});
   const args = ociRunArgs(image, envFile?.file, t.args ?? []);
   return { command: found.path, args, env: own, readable: [], digest, container: true, cleanup: envFile?.remove };
 }
 
-export const ociKind: PackageKind = {
-  spec: (t) => (t.oci === undefined ? undefined : `oci:${t.oci}`),
+export const ociKind: PackageKind<'oci'> = {
+  spec: (t) => `oci:${t.package.ref}`,
   problem(t) {
-    const got = parseOciRef(t.oci!);
+    const got = parseOciRef(t.package.ref);
     return 'error' in got ? got.error : undefined;
   },
   unavailable: () => {
@@ -178,10 +184,10 @@ export const ociKind: PackageKind = {
   installed,
   install: (targets, ctx) =>
     installEach(targets, ctx, {
-      spec: (t) => `oci:${t.oci}`,
+      spec: (t) => `oci:${t.package.ref}`,
       installed,
       one: installOne,
-      cleanup: (t, cacheDir) => rm(ociDir(cacheDir, t.oci!), { recursive: true, force: true }),
+      cleanup: (t, cacheDir) => rm(ociDir(cacheDir, t.package.ref), { recursive: true, force: true }),
     }),
   launch,
 };

@@ -3,12 +3,10 @@
  * reads alike: one file per type, one table (packages.ts). Types only.
  */
 import type { InstallResult } from './npm.js';
-import type { PackageTarget } from '../targets/types.js';
-
-export type PackageType = 'npm' | 'pypi' | 'mcpb' | 'oci';
+import type { PackageTarget, PackageType } from '../targets/types.js';
 
 /** The command that runs an installed package, and what of it the sandbox binds back. */
-export interface PackageLaunch {
+export interface PackageCommand {
   command: string;
   args: string[];
   /** Added to the target's env (a bundle's `mcp_config.env`); for a container, the engine's own
@@ -36,18 +34,19 @@ export interface InstallContext {
   allowSdist?: boolean;
 }
 
-export interface PackageKind {
+/** A package type's install and launch; `T` is the type whose targets it is given (packages.ts's `kindOf`). */
+export interface PackageKind<T extends PackageType = PackageType> {
   /**
    * The target's package as the manifest and the install lines name it (`pypi:name==1.2.3`): one
    * install and one cache entry, so it holds what makes the bytes differ (a PyPI index, a bundle's sha256).
    */
-  spec(target: PackageTarget): string | undefined;
+  spec(target: PackageTarget<T>): string;
   /** Why the target's package is not one idemscan installs (a library caller's own targets). */
-  problem(target: PackageTarget): string | undefined;
+  problem(target: PackageTarget<T>): string | undefined;
   /** Why no entry of this type can run on this machine (no container engine), checked first. */
   unavailable?(): string | undefined;
-  installed(target: PackageTarget, cacheDir: string): boolean;
+  installed(target: PackageTarget<T>, cacheDir: string): boolean;
   /** Installs the packages of `targets` that are missing, each once. */
-  install(targets: PackageTarget[], ctx: InstallContext): Promise<InstallResult[]>;
-  launch(target: PackageTarget, cacheDir: string): Promise<PackageLaunch>;
+  install(targets: PackageTarget<T>[], ctx: InstallContext): Promise<InstallResult[]>;
+  launch(target: PackageTarget<T>, cacheDir: string): Promise<PackageCommand>;
 }

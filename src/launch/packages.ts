@@ -7,21 +7,21 @@ import { installPackages, installScriptSpecs, resolveNpmLaunch, type InstallResu
 import { isInstalled, packageDir } from './npm-cache.js';
 import { mcpbKind } from './mcpb.js';
 import { ociKind } from './oci.js';
-import type { InstallContext, PackageKind, PackageType } from './package-kind.js';
+import type { InstallContext, PackageKind } from './package-kind.js';
 import { parsePinnedSpec } from '../model/package-spec.js';
 import { pypiKind } from './pypi.js';
-import type { PackageTarget, Target } from '../targets/types.js';
+import type { PackageTarget, PackageType, Target } from '../targets/types.js';
 
-const npmKind: PackageKind = {
-  spec: (t) => t.npm,
+const npmKind: PackageKind<'npm'> = {
+  spec: (t) => t.package.spec,
   problem(t) {
-    const got = parsePinnedSpec(t.npm!);
+    const got = parsePinnedSpec(t.package.spec);
     return 'error' in got ? got.error : undefined;
   },
-  installed: (t, cacheDir) => isInstalled(cacheDir, t.npm!, !!t.installScripts),
+  installed: (t, cacheDir) => isInstalled(cacheDir, t.package.spec, !!t.package.installScripts),
   install: (targets, ctx) =>
     installPackages(
-      targets.map((t) => t.npm!),
+      targets.map((t) => t.package.spec),
       ctx.cacheDir,
       ctx.concurrency,
       installScriptSpecs(targets),
@@ -30,16 +30,21 @@ const npmKind: PackageKind = {
     ),
   launch: async (t, cacheDir) => ({
     ...(await resolveNpmLaunch(t, cacheDir)),
-    readable: [packageDir(cacheDir, t.npm!)],
+    readable: [packageDir(cacheDir, t.package.spec)],
   }),
 };
 
-export const PACKAGES = { npm: npmKind, pypi: pypiKind, mcpb: mcpbKind, oci: ociKind } satisfies Record<
-  PackageType,
-  PackageKind
->;
+export const PACKAGES: { [T in PackageType]: PackageKind<T> } = {
+  npm: npmKind,
+  pypi: pypiKind,
+  mcpb: mcpbKind,
+  oci: ociKind,
+};
 
 const TYPES = Object.keys(PACKAGES) as PackageType[];
+
+/** The kind of a target's package type: the table's entry for the type the target holds. */
+const kindOf = (t: PackageTarget): PackageKind => PACKAGES[t.package.type];
 
 /** A package target's package: its type, spec (as manifest and install lines show it) and kind. */
 export interface PackageOf {
@@ -52,11 +57,8 @@ export interface PackageOf {
 /** The package a target names, if it is a package target. */
 export function packageOf(t: Target): PackageOf | undefined {
   if (t.kind !== 'package') return undefined;
-  for (const type of TYPES) {
-    const spec = PACKAGES[type].spec(t);
-    if (spec !== undefined) return { type, spec, kind: PACKAGES[type], target: t };
-  }
-  return undefined;
+  const kind = kindOf(t);
+  return { type: t.package.type, spec: kind.spec(t), kind, target: t };
 }
 
 /**
@@ -72,7 +74,12 @@ export async function installMissing(
   const byType = TYPES.map(
     (type) => [type, missing.filter((p) => p.type === type).map((p) => p.target)] as const,
   ).filter(([, ts]) => ts.length > 0);
-  const results = await Promise.all(byType.map(([type, ts]) => PACKAGES[type].install(ts, ctx)));
+  const results = await Promise.all(
+    byType.map(([type, ts]) => {
+      const kind: PackageKind = PACKAGES[type];
+      return kind.install(ts, ctx);
+    }),
+  );
   return results.flat();
 }
 

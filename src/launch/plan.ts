@@ -15,7 +15,7 @@ import type {
 } from '../targets/types.js';
 import { cacheContainment, installAdvice } from './npm.js';
 import { packageOf } from './packages.js';
-import type { PackageLaunch } from './package-kind.js';
+import type { PackageCommand } from './package-kind.js';
 import { pypiProblem } from './pypi-launch.js';
 import { contain, type ContainOptions, type SandboxMode } from './sandbox.js';
 
@@ -89,7 +89,7 @@ export interface PlanContext {
 export async function planLaunch(target: Target, ctx: PlanContext): Promise<{ plan: LaunchPlan } | LaunchFailure> {
   if (target.kind === 'saved') return { plan: { transport: 'static', saved: target.saved } };
   if (target.kind === 'remote') return { plan: remotePlan(target) };
-  let ready: (PackageLaunch & { resolved: string }) | undefined;
+  let ready: (PackageCommand & { resolved: string }) | undefined;
   try {
     ready = await packageLaunch(target, ctx);
     return { plan: containStdio(target, ready, ctx) };
@@ -109,7 +109,7 @@ function remotePlan(target: RemoteTarget): RemotePlan {
 async function packageLaunch(
   target: Target,
   ctx: PlanContext,
-): Promise<(PackageLaunch & { resolved: string }) | undefined> {
+): Promise<(PackageCommand & { resolved: string }) | undefined> {
   const pkg = packageOf(target);
   if (!pkg) return undefined;
   const unavailable = pkg.kind.unavailable?.();
@@ -125,7 +125,7 @@ async function packageLaunch(
 /** The command (the package's, or the target's own) in its containment; throws what stops it. */
 function containStdio(
   target: CommandTarget | PackageTarget,
-  ready: (PackageLaunch & { resolved: string }) | undefined,
+  ready: (PackageCommand & { resolved: string }) | undefined,
   ctx: PlanContext,
 ): StdioPlan {
   // Its download would need the network the sandbox takes away: said at once, not after --timeout.

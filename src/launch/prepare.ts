@@ -9,6 +9,7 @@ import { installMissing, missingTargets, packageOf, packageProblems } from './pa
 import { npmLaunchTargets, resolveUnpinned, withResolved } from './npm-launch.js';
 import { pypiLaunchTargets } from './pypi-launch.js';
 import { defaultSupport, sandboxSupport } from './sandbox.js';
+import { transportOf } from '../targets/kind.js';
 import type { Target } from '../targets/types.js';
 
 /** What preparing tells as it goes: installs started and finished, and one-line warnings. */
@@ -79,7 +80,7 @@ export async function prepareTargets(
 ): Promise<Prepared> {
   const warn = (message: string) => options.onProgress?.({ type: 'warning', message });
   const { targets, installErrors } = await checkedTargets(listed, !!options.install, cacheDir, options.signal);
-  const stdio = targets.some((t) => t.transport === 'stdio');
+  const stdio = targets.some((t) => transportOf(t) === 'stdio');
   const sandboxNote = options.sandbox ? sandboxSupport().note : stdio ? defaultSupport().note : undefined;
   if (sandboxNote) warn(sandboxNote);
   const specs = targets.map((t) => packageOf(t)?.spec).filter((s): s is string => s !== undefined);

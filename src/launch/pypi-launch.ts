@@ -66,14 +66,12 @@ export function pypiLaunchTargets(targets: Target[]): Target[] {
     if (t.kind !== 'command') return t;
     const found = readUvx(t.command, t.args ?? []);
     if (!found?.pinned || (found.index !== undefined && packageUrlProblem(found.index, true))) return t;
+    const { command: _, ...started } = t;
     return {
-      ...t,
+      ...started,
       kind: 'package',
-      command: undefined,
       args: found.args,
-      pypi: found.pinned,
-      bin: found.bin,
-      index: found.index,
+      package: { type: 'pypi', spec: found.pinned, bin: found.bin, index: found.index },
       launcher: { runner: 'uvx', spec: found.spec, resolved: false },
     };
   });

@@ -11,12 +11,14 @@ import { rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { readBoundedTextSync } from '../io/read.js';
 import { installEach, installerEnv } from './install-each.js';
-import type { InstallContext, PackageKind, PackageLaunch } from './package-kind.js';
+import type { InstallContext, PackageKind, PackageCommand } from './package-kind.js';
 import { normalizePypiName, packageUrlProblem, parsePypiSpec, type PypiSpec } from '../model/package-spec.js';
 import { findPython, venvPrefix } from './python.js';
 import { findExecutable } from './executables.js';
 import type { PackageTarget } from '../targets/types.js';
 import { boundedTail } from '../model/bounds.js';
+
+type PypiTarget = PackageTarget<'pypi'>;
 
 export const DEFAULT_INDEX = 'https://pypi.org/simple';
 const INSTALL_TIMEOUT_MS = 10 * 60_000;
@@ -53,9 +55,9 @@ export function pypiDir(cacheDir: string, spec: PypiSpec, index: string | undefi
 }
 
 /** The spec a target's package is installed and reported under; its own text when it does not parse (refused). */
-function specOf(t: PackageTarget): string {
-  const got = parsePypiSpec(t.pypi!);
-  return 'error' in got ? `pypi:${t.pypi}` : pypiKey(got, t.index).spec;
+function specOf({ package: p }: PypiTarget): string {
+  const got = parsePypiSpec(p.spec);
+  return 'error' in got ? `pypi:${p.spec}` : pypiKey(got, p.index).spec;
 }
 
 /** Why an index URL is not one pip may read: https, loopback http, or a file:// directory. */
@@ -106,8 +108,8 @@ export function pypiInstallCommands(p: PypiPlan): { command: string; args: strin
   ];
 }
 
-const parsed = (t: PackageTarget): PypiSpec => {
-  const got = parsePypiSpec(t.pypi!);
+const parsed = (t: PypiTarget): PypiSpec => {
+  const got = parsePypiSpec(t.package.spec);
   if ('error' in got) throw new Error(got.error);
   return got;
 };
@@ -116,22 +118,23 @@ const parsed = (t: PackageTarget): PypiSpec => {
  * Installed, and from the entry's own index, as the marker says: an entry made before the index
  * was part of the cache entry may hold another index's package under PyPI's name.
  */
-const installed = (t: PackageTarget, cacheDir: string) => {
-  const got = parsePypiSpec(t.pypi!);
+const installed = ({ package: p }: PypiTarget, cacheDir: string) => {
+  const got = parsePypiSpec(p.spec);
   if ('error' in got) return false;
-  const read = readBoundedTextSync(path.join(pypiDir(cacheDir, got, t.index), INSTALLED), VENV_FILE);
+  const read = readBoundedTextSync(path.join(pypiDir(cacheDir, got, p.index), INSTALLED), VENV_FILE);
   if ('error' in read) return false;
-  const said = read.text.split('\n')[0]!;
+  const [said = ''] = read.text.split('\n');
   const from = said.indexOf(' from ');
   const index = from < 0 ? '' : said.slice(from + 6).replace(SDISTS_ALLOWED, '');
-  return withoutSlash(index) === withoutSlash(t.index ?? DEFAULT_INDEX);
+  return withoutSlash(index) === withoutSlash(p.index ?? DEFAULT_INDEX);
 };
 
-async function installOne(t: PackageTarget, ctx: InstallContext): Promise<string | undefined> {
+async function installOne(t: PypiTarget, ctx: InstallContext): Promise<string | undefined> {
   const python = findPython();
   if ('error' in python) return python.error;
   const spec = parsed(t);
-  const dir = pypiDir(ctx.cacheDir, spec, t.index);
+  const { index = DEFAULT_INDEX } = t.package;
+  const dir = pypiDir(ctx.cacheDir, spec, t.package.index);
   await rm(dir, { recursive: true, force: true });
   const uv = findExecutable('uv');
   const { execa } = await import('execa');
@@ -140,7 +143,7 @@ async function installOne(t: PackageTarget, ctx: InstallContext): Promise<string
     python: python.executable,
     venv: path.join(dir, 'venv'),
     spec: `${spec.name}==${spec.version}`,
-    index: t.index ?? DEFAULT_INDEX,
+    index,
     allowSdist: ctx.allowSdist,
   };
   // Isolated from the user's configuration: no PIP_* or UV_* variable, no config file.
@@ -202,18 +205,19 @@ function safeList(dir: string): string[] {
   }
 }
 
-async function launch(t: PackageTarget, cacheDir: string): Promise<PackageLaunch> {
+async function launch(t: PypiTarget, cacheDir: string): Promise<PackageCommand> {
   const spec = parsed(t);
-  const dir = pypiDir(cacheDir, spec, t.index);
+  const { bin } = t.package;
+  const dir = pypiDir(cacheDir, spec, t.package.index);
   const venv = path.join(dir, 'venv');
   const scripts = consoleScripts(venv, spec.name);
   const chosen =
-    t.bin ??
+    bin ??
     scripts.find((s) => normalizePypiName(s) === normalizePypiName(spec.name)) ??
     (scripts.length === 1 ? scripts[0] : undefined);
   if (!chosen || !scripts.includes(chosen)) {
     throw new Error(
-      `${t.pypi} has no console script${t.bin ? ` named "${t.bin}"` : ' named like the package'} (has: ${scripts.join(', ') || 'none'})`,
+      `${t.package.spec} has no console script${bin ? ` named "${bin}"` : ' named like the package'} (has: ${scripts.join(', ') || 'none'})`,
     );
   }
   const prefix = venvPrefix(venv);
@@ -221,13 +225,13 @@ async function launch(t: PackageTarget, cacheDir: string): Promise<PackageLaunch
   return { command: path.join(venv, 'bin', chosen), args: t.args ?? [], readable: [dir, prefix] };
 }
 
-export const pypiKind: PackageKind = {
-  spec: (t) => (t.pypi === undefined ? undefined : specOf(t)),
-  problem(t) {
-    const got = parsePypiSpec(t.pypi!);
+export const pypiKind: PackageKind<'pypi'> = {
+  spec: specOf,
+  problem({ package: p }) {
+    const got = parsePypiSpec(p.spec);
     if ('error' in got) return got.error;
-    const bad = t.index === undefined ? undefined : indexProblem(t.index);
-    return bad && `index ${t.index}: ${bad}`;
+    const bad = p.index === undefined ? undefined : indexProblem(p.index);
+    return bad && `index ${p.index}: ${bad}`;
   },
   installed,
   install: (targets, ctx) =>
@@ -235,7 +239,7 @@ export const pypiKind: PackageKind = {
       spec: specOf,
       installed,
       one: installOne,
-      cleanup: (t, cacheDir) => rm(pypiDir(cacheDir, parsed(t), t.index), { recursive: true, force: true }),
+      cleanup: (t, cacheDir) => rm(pypiDir(cacheDir, parsed(t), t.package.index), { recursive: true, force: true }),
     }),
   launch,
 };

@@ -30,7 +30,8 @@ import { carriedAssignments, carrierEnv, getDefaultEnvironment, serverEnv } from
 
 export type SandboxMode = 'bubblewrap' | 'netns' | 'none' | 'none-host-proc';
 
-export interface Launch {
+/** A command to start, before `contain` wraps it. */
+export interface Spawn {
   command: string;
   args: string[];
   cwd?: string;
@@ -188,7 +189,7 @@ export function sandboxPrefix(): string[] | null {
  * failure for the caller) where the sandbox is asked for but impossible, or where a wrapper would
  * hide that the command is missing.
  */
-export function contain(launch: Launch, opts: ContainOptions): Contained {
+export function contain(launch: Spawn, opts: ContainOptions): Contained {
   const sandboxed = opts.sandbox ? sandboxMode() : 'none';
   if (opts.sandbox && sandboxed === 'none')
     throw new Error(
@@ -250,7 +251,7 @@ function commandPaths(found: string): string[] {
  * server that checks its argument or cwd still starts. Bound on idemscan's word: the command
  * found on PATH with what it needs, and `opts.readable` (the server's own package entry).
  */
-function bubblewrapPlan(launch: Launch, programs: string[], opts: ContainOptions): BwrapPlan {
+function bubblewrapPlan(launch: Spawn, programs: [string, ...string[]], opts: ContainOptions): BwrapPlan {
   const home = process.env.HOME;
   const cwd = launch.cwd ?? process.cwd();
   const hide = (opts.hidden ?? []).map((d) => path.resolve(d));
@@ -265,7 +266,7 @@ function bubblewrapPlan(launch: Launch, programs: string[], opts: ContainOptions
   const given = argPaths(launch.args, cwd);
   const named = [...given, cwd].filter((p) => !own.some((o) => within(realOf(p), o)));
   // A script installed by path (`npm install --prefix DIR`) resolves its imports in the node_modules above it.
-  const resolution = resolutionPaths([programs[0]!, ...given], [...homes, ...HIDDEN, ...hide].map(realOf), home);
+  const resolution = resolutionPaths([programs[0], ...given], [...homes, ...HIDDEN, ...hide].map(realOf), home);
   const hiddenCache = (p: string) =>
     hide.map(realOf).some((d) => within(realOf(p), d)) && !own.some((o) => within(realOf(p), o));
   return {

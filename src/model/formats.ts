@@ -1,6 +1,6 @@
 /**
  * The file each output format writes under `--out` (none: the format only prints). The reporters
- * (render/index.ts) and the run index's schema (compare/run-index.ts) both read it here.
+ * (render/index.ts) and the run index's schema (census/publish/index-format.ts) both read it here.
  */
 export const FORMAT_FILES = {
   json: 'report.json',

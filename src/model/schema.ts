@@ -266,7 +266,7 @@ export const ComparedWith = z.object({
   onlyNew: z.number().int(),
   /** `idemscan diff` of the two reports restricted to the servers in both (summaries recounted over them). */
   diff: DiffDocument,
-  /** True when the earlier report covers a different list (compare/run-index.ts `listOf`): the trend
+  /** True when the earlier report covers a different list (compare/run-list.ts `listOf`): the trend
    * section says so instead of comparing two lists silently. */
   differentList: z.boolean().optional(),
 });

@@ -3,7 +3,8 @@
  * experiments, call the plan's set-up steps, run the experiments, judge them, close. Unlike a scan
  * it calls tools, with real effects.
  */
-import type { ConnectOptions, Launch, Observation } from '../connect/observe.js';
+import type { ConnectOptions, Observation } from '../connect/observe.js';
+import type { LaunchPlan } from '../launch/plan.js';
 import { open, type Session } from '../connect/session.js';
 import type { ProbePlan } from '../model/probe-plan.js';
 import type { ToolProbes } from '../model/probe-cases.js';
@@ -42,7 +43,7 @@ type RunOpts = { timeoutMs: number; signal?: AbortSignal };
  * `timeoutMs`); `connect.timeoutMs` the session up to its listing. Never throws.
  */
 export async function probeServer(
-  launch: Launch,
+  launch: LaunchPlan,
   connect: ConnectOptions,
   plan: ProbePlan,
   opts: RunOpts,

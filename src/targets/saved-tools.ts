@@ -69,6 +69,6 @@ export function savedTargets(text: string, file: string): Target[] | undefined {
     for (let n = 2; taken.has(name); n++) name = `${own ?? base} #${n}`;
     taken.add(name);
     const where = found.lines ? `line ${i + 1}` : `[${i}]`;
-    return { name, source: many ? `${file}#${where}` : file, kind: 'saved', transport: 'static', saved };
+    return { name, source: many ? `${file}#${where}` : file, kind: 'saved', saved };
   });
 }

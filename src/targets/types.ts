@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { binName, envMap, headerMap, launchText, npmSpec, ociRef, pypiSpec } from './formats/fields.js';
 import { InputError } from '../model/input-error.js';
-import { SHA256 } from '../model/package-spec.js';
+import { SHA256_WORDS } from './check.js';
 
 /** What every target has, whatever its kind. Secrets live here, never in a report. */
 interface TargetShared {
@@ -25,17 +25,20 @@ interface TargetShared {
   listedBy?: { client: string; file: string }[];
 }
 
-/** A command to start as it is written (the report's `transport` is `stdio`). */
-export interface CommandTarget extends TargetShared {
-  kind: 'command';
-  transport: 'stdio';
-  command: string;
+/** What a process is started with besides its command: a command's, or a package's. */
+interface ProcessFields {
   args?: string[];
   env?: Record<string, string>;
   cwd?: string;
 }
 
-/** A server reached over HTTP: Streamable HTTP (then HTTP+SSE) or HTTP+SSE only. */
+/** A command to start as it is written. */
+export interface CommandTarget extends TargetShared, ProcessFields {
+  kind: 'command';
+  command: string;
+}
+
+/** A server reached over HTTP: `http` is Streamable HTTP (then HTTP+SSE), `sse` HTTP+SSE only. */
 export interface RemoteTarget extends TargetShared {
   kind: 'remote';
   transport: 'http' | 'sse';
@@ -45,57 +48,69 @@ export interface RemoteTarget extends TargetShared {
   oauth?: TargetOAuthEntry;
 }
 
-/** A pinned package launched from the install cache (launch/packages.ts): exactly one of `npm`, `pypi`, `mcpb`, `oci`. */
-export interface PackageTarget extends TargetShared {
-  kind: 'package';
-  transport: 'stdio';
-  /** A pinned npm package (`name@version`). */
-  npm?: string;
-  /** A pinned PyPI package (`name==1.2.3`), installed into a virtual environment in the cache. */
-  pypi?: string;
-  /** The console script (PyPI) or bin (npm) to run; default: the one named like the package. */
+/** A pinned npm package (`name@1.2.3`). */
+export interface NpmPackage {
+  type: 'npm';
+  spec: string;
+  /** The bin to run; default: the one named like the package. */
   bin?: string;
-  /** The PEP 503 index a `pypi` package comes from (`https://.../simple`, `file:///...`); PyPI's by default. */
-  index?: string;
-  /** A `.mcpb` bundle: downloaded from `url`, checked against `sha256` before it is unpacked. */
-  mcpb?: { url: string; sha256: string };
-  /** An OCI image, pinned by a tag other than `latest` or by a digest; run by docker or podman. */
-  oci?: string;
-  /** Why this npm package needs its install scripts (they run sandboxed; by default none run). */
+  /** Why it needs its install scripts (they run sandboxed; by default none run). */
   installScripts?: string;
+}
+
+/** A pinned PyPI package (`name==1.2.3`), installed into a virtual environment in the cache. */
+export interface PypiPackage {
+  type: 'pypi';
+  spec: string;
+  /** The console script to run; default: the one named like the package. */
+  bin?: string;
+  /** The PEP 503 index it comes from (`https://.../simple`, `file:///...`); PyPI's by default. */
+  index?: string;
+}
+
+/** A `.mcpb` bundle: downloaded from `url`, checked against `sha256` before it is unpacked. */
+export interface McpbPackage {
+  type: 'mcpb';
+  url: string;
+  sha256: string;
+}
+
+/** An OCI image, pinned by a tag other than `latest` or by a digest; run by docker or podman. */
+export interface OciPackage {
+  type: 'oci';
+  ref: string;
+}
+
+interface Packages {
+  npm: NpmPackage;
+  pypi: PypiPackage;
+  mcpb: McpbPackage;
+  oci: OciPackage;
+}
+export type PackageType = keyof Packages;
+export type TargetPackage = Packages[PackageType];
+
+/** A pinned package launched from the install cache (launch/packages.ts); `T` narrows it to one type. */
+export interface PackageTarget<T extends PackageType = PackageType> extends TargetShared, ProcessFields {
+  kind: 'package';
+  package: Packages[T];
   /** What the config said when it started the package through a runner (`npx -y pkg@^1 ...`):
    * the runner, the package as written, and whether idemscan resolved its version (unpinned). */
   launcher?: { runner: string; spec: string; resolved: boolean };
-  args?: string[];
-  env?: Record<string, string>;
-  cwd?: string;
 }
 
 /** A saved tools/list result (targets/saved-tools.ts), classified without contacting anything. */
 export interface SavedTarget extends TargetShared {
   kind: 'saved';
-  transport: 'static';
   saved: SavedToolList;
 }
 
-type Kinds = CommandTarget | RemoteTarget | PackageTarget | SavedTarget;
-type KeysOf<T> = T extends unknown ? keyof T : never;
-/** Each kind with the other kinds' fields as `undefined`: read anywhere, set only on their own kind. */
-type Exclusive<T, All extends PropertyKey> = T extends unknown
-  ? T & Partial<Record<Exclude<All, keyof T>, undefined>>
-  : never;
+/** A server to scan, after its file or its caller's input was checked (targets/check.ts). */
+export type Target = CommandTarget | RemoteTarget | PackageTarget | SavedTarget;
 
 /**
- * A server to scan, after its file was read and validated: one of four kinds, told apart by
- * `kind` (`transport` is the report's word for it). A field of another kind reads `undefined`, so
- * what describes every kind alike (the report's `target`, the merge key) reads them all.
- */
-export type Target = Exclusive<Kinds, KeysOf<Kinds>>;
-
-/**
- * What a library caller hands `scan()` (exported as `Target`): the fields of every kind in one
- * object, without a kind; `toTarget()` (targets/kind.ts) gives each its kind once scan-input.ts
- * has checked it.
+ * What a library caller hands `scan()` (exported as `Target`), and what the loaders give it: the
+ * fields of every kind in one object, `transport` saying which; targets/kind.ts converts both ways.
  */
 export interface TargetInput extends TargetShared {
   /** `static`: a saved tools/list result (`saved`), classified without contacting anything. */
@@ -117,6 +132,9 @@ export interface TargetInput extends TargetShared {
   installScripts?: string;
   oauth?: TargetOAuthEntry;
 }
+
+/** A target's flat fields as a target file gives them: `transport` may be left to the fields. */
+export type TargetFields = Omit<TargetInput, 'transport'> & { transport?: TargetInput['transport'] };
 
 /**
  * A target's `oauth` entry: a pre-registered public client id and scopes. Never a secret, nor the
@@ -174,7 +192,7 @@ export class TargetFileError extends InputError {
 }
 
 /** One entry of our own list format (documented in the README). Unknown fields are errors: a typo
- * like `tursted` must not pass silently. */
+ * like `tursted` must not pass silently. What makes a target of it is checked by targets/check.ts. */
 export const OwnEntry = z
   .object({
     name: z.string().min(1),
@@ -195,8 +213,8 @@ export const OwnEntry = z
     oci: ociRef.optional(),
     // The reason, required: install scripts are package code run at install time.
     installScripts: z.string().min(1, 'give the reason the package needs its install scripts').optional(),
-    // Accepted here only to be refused below by name, with the reason, not as an unknown field.
-    trusted: z.unknown().optional(),
+    // Named only to be refused with the reason, not as an unknown field.
+    trusted: z.never({ error: TRUSTED_REFUSED }).optional(),
     timeout: z.number().int().positive().max(2_147_483_647).optional(),
     skip: z.string().optional(),
     // Why this pin stays where it is (the latest version does not start here, say): `targets
@@ -210,7 +228,7 @@ export const OwnEntry = z
         z
           .object({
             clientId: z.string().min(1).max(500),
-            // Accepted here only to be refused below by name, with the reason, not as an unknown field.
+            // Named only to be refused below with the reason, not as an unknown field.
             clientSecretEnv: z.unknown().optional(),
             scopes: z.array(z.string().min(1).max(200)).max(50).optional(),
           })
@@ -219,31 +237,11 @@ export const OwnEntry = z
       .optional(),
   })
   .strict()
-  .refine((e) => [e.command, e.url, e.npm, e.pypi, e.mcpb, e.oci].filter(Boolean).length === 1, {
-    message: 'exactly one of "command", "url", "npm", "pypi", "mcpb" or "oci" is required',
-  })
-  .refine((e) => !e.index || e.pypi, { message: '"index" applies to "pypi" packages only', path: ['index'] })
-  .refine((e) => !e.mcpb || e.sha256, {
-    message: 'a "mcpb" bundle needs its "sha256" (it is checked before anything is unpacked)',
-    path: ['sha256'],
-  })
-  .refine((e) => !e.sha256 || (e.mcpb && SHA256.test(e.sha256)), {
-    message: '"sha256" is the 64 hex digits of a "mcpb" bundle',
-    path: ['sha256'],
-  })
-  .refine((e) => !e.oauth || e.url, { message: '"oauth" applies to "url" servers only', path: ['oauth'] })
+  // The file gives a bundle's hash as a field of its own; check.ts checks it beside its bundle.
+  .refine((e) => !e.sha256 || e.mcpb, { message: SHA256_WORDS, path: ['sha256'] })
   .refine((e) => e.oauth === undefined || e.oauth === true || e.oauth.clientSecretEnv === undefined, {
     message: CLIENT_SECRET_REFUSED,
     path: ['oauth', 'clientSecretEnv'],
-  })
-  .refine((e) => e.trusted === undefined, { message: TRUSTED_REFUSED, path: ['trusted'] })
-  .refine((e) => !e.installScripts || e.npm, {
-    message: '"installScripts" applies to "npm" packages only',
-    path: ['installScripts'],
-  })
-  .refine((e) => !e.transport || (e.url ? e.transport !== 'stdio' : e.transport === 'stdio'), {
-    message: '"transport" must be "stdio" for a command or package, "http" or "sse" for a url',
-    path: ['transport'],
   });
 
 // Kept free of zod (scan() checks a library caller's URLs with it, and audit loads no zod).

@@ -8,10 +8,10 @@ import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect, it } from 'vitest';
-import { writeIndex } from '../../src/app/run-index-files.js';
-import { rebuildIndex } from '../../src/app/run-index.js';
-import { BehaviourTable } from '../../src/model/behaviour.js';
-import { behaviourHtml } from '../../src/render/behaviour.js';
+import { writeIndex } from '../../src/census/publish/run-index-files.js';
+import { rebuildIndex } from '../../src/census/publish/run-index.js';
+import { BehaviourTable } from '../../src/census/behaviour/behaviour.js';
+import { behaviourHtml } from '../../src/census/behaviour/behaviour-render.js';
 import { artifact, launch, open } from './browser.js';
 
 const table = BehaviourTable.parse(

@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { parseTargets } from '../../src/targets/load.js';
+import { parseTargets } from '../../src/targets/published.js';
 import { installPackages } from '../../src/launch/npm.js';
 import { isInstalled, packageDir } from '../../src/launch/npm-cache.js';
 import { sandboxPrefix } from '../../src/launch/sandbox.js';

@@ -21,7 +21,7 @@ import { describe, expect, it } from 'vitest';
 import { FIXTURES } from '../fixtures/index.js';
 import { idemscan } from '../helpers/cli.js';
 import { sandboxPrefix } from '../../src/launch/sandbox.js';
-import { BehaviourTable } from '../../src/model/behaviour.js';
+import { BehaviourTable } from '../../src/census/behaviour/behaviour.js';
 import { Report } from '../../src/model/schema.js';
 
 const hasBwrap = sandboxPrefix()?.[0] === 'bwrap';

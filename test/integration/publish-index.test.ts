@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { RunIndex } from '../../src/compare/run-index.js';
+import { RunIndex } from '../../src/census/publish/index-format.js';
 import { Report } from '../../src/model/schema.js';
 import { idemscan } from '../helpers/cli.js';
 import { okServer, reportOf } from '../helpers/reports.js';

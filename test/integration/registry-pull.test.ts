@@ -9,7 +9,7 @@ import { mkdtempSync, readFileSync, truncateSync, writeFileSync } from 'node:fs'
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { loadTargetFile } from '../../src/targets/load.js';
+import { loadTargetFile } from '../../src/targets/published.js';
 import { idemscan } from '../helpers/cli.js';
 import { startFixtureRegistry, type FixtureRegistry } from '../helpers/fixture-registry.js';
 

@@ -3,11 +3,11 @@ import { expect, it } from 'vitest';
 import { FIXTURES } from '../fixtures/index.js';
 import { DEFAULT_CONNECT_OPTIONS } from '../../src/connect/observe.js';
 import { open } from '../../src/connect/session.js';
-import type { Launch } from '../../src/connect/observe.js';
+import type { LaunchPlan } from '../../src/launch/plan.js';
 import { serverEnv } from '../../src/launch/server-env.js';
 
 const opts = { ...DEFAULT_CONNECT_OPTIONS, probeTimeoutMs: 500, timeoutMs: 8_000 };
-const stdio = (file: string): Extract<Launch, { transport: 'stdio' }> => ({
+const stdio = (file: string): Extract<LaunchPlan, { transport: 'stdio' }> => ({
   transport: 'stdio',
   command: process.execPath,
   args: [file],

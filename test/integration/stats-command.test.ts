@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect, it } from 'vitest';
-import { CensusStats } from '../../src/model/census-stats.js';
+import { CensusStats } from '../../src/census/stats/census-stats-schema.js';
 import { idemscan } from '../helpers/cli.js';
 import { okServer, reportOf } from '../helpers/reports.js';
 

@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadTargetFile } from '../../src/targets/load.js';
+import { loadTargetFile } from '../../src/targets/published.js';
 import { idemscan } from '../helpers/cli.js';
 import { startFixtureRegistry, type FixtureRegistry } from '../helpers/fixture-registry.js';
 import { startRegistry, type LocalRegistry } from '../helpers/npm-registry.js';

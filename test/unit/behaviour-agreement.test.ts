@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { agreementOf, declaredHints } from '../../src/model/behaviour-agreement.js';
-import type { DeclaredHints } from '../../src/model/behaviour.js';
+import { agreementOf, declaredHints } from '../../src/census/behaviour/behaviour-agreement.js';
+import type { DeclaredHints } from '../../src/census/behaviour/behaviour.js';
 
 const hints = (h: Partial<DeclaredHints>): DeclaredHints => ({
   readOnlyHint: null,

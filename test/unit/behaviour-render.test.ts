@@ -1,16 +1,16 @@
 /**
- * The behaviour table's reporters (render/behaviour.ts) on a hand-written table
+ * The behaviour table's reporters (census/behaviour/behaviour-render.ts) on a hand-written table
  * (test/fixtures/behaviour/table.json, valid against the schema) whose server names, tool names,
  * keys, reasons and errors are hostile: `<script>`, `|`, newlines, ANSI escapes. Every row is
  * present, the counts are the table's own, the method section is there, and nothing escapes.
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { BehaviourTable } from '../../src/model/behaviour.js';
+import { BehaviourTable } from '../../src/census/behaviour/behaviour.js';
 import { PROBE_OUTCOMES } from '../../src/model/probe-outcomes.js';
 import { VERDICT } from '../../src/model/verdicts.js';
-import { behaviourHtml, behaviourMarkdown, behaviourSection } from '../../src/render/behaviour.js';
-import { SECTION_ROWS } from '../../src/render/html/behaviour.js';
+import { behaviourHtml, behaviourMarkdown, behaviourSection } from '../../src/census/behaviour/behaviour-render.js';
+import { SECTION_ROWS } from '../../src/census/behaviour/behaviour-html.js';
 
 const table = BehaviourTable.parse(
   JSON.parse(readFileSync(new URL('../fixtures/behaviour/table.json', import.meta.url), 'utf8')),

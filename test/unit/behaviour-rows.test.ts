@@ -1,12 +1,12 @@
 /**
- * The behaviour table's rows (app/behaviour-rows.ts) from a probe report's server, shaped as
+ * The behaviour table's rows (census/behaviour/behaviour-rows.ts) from a probe report's server, shaped as
  * `probe()` leaves it (classified tools with `probe` / `probes`, `probeSetup`): one row per
  * experiment in plan order, not-probed tools left out, the agreement stored, `expected` from the
  * library, the server's cost; a failed server has its error and no rows.
  */
 import { describe, expect, it } from 'vitest';
-import { behaviourOf, behaviourTable, type ServerRun } from '../../src/app/behaviour-rows.js';
-import { BehaviourTable } from '../../src/model/behaviour.js';
+import { behaviourOf, behaviourTable, type ServerRun } from '../../src/census/behaviour/behaviour-rows.js';
+import { BehaviourTable } from '../../src/census/behaviour/behaviour.js';
 import { ServerReport } from '../../src/model/schema.js';
 import type { ToolProbe } from '../../src/model/probe-schema.js';
 import { okServer } from '../helpers/reports.js';

@@ -6,10 +6,10 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readIndex, readmeBlock, replaceBlock } from '../../src/app/run-index.js';
+import { readIndex, readmeBlock, replaceBlock } from '../../src/census/publish/run-index.js';
 import { parseReport } from '../../src/compare/read.js';
-import { indexOf, isRunDirName, runEntry } from '../../src/compare/run-index.js';
-import { BLOCK_END, BLOCK_START, censusBlock } from '../../src/render/census-block.js';
+import { indexOf, isRunDirName, runEntry } from '../../src/census/publish/index-format.js';
+import { BLOCK_END, BLOCK_START, censusBlock } from '../../src/census/publish/census-block.js';
 
 const repo = fileURLToPath(new URL('../..', import.meta.url));
 const root = path.join(repo, 'output/ecosystem');

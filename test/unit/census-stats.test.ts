@@ -1,10 +1,10 @@
 /** `idemscan stats`: the census statistics count the report's own judgements, per group. */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { censusStats } from '../../src/app/census-stats.js';
-import { CensusStats } from '../../src/model/census-stats.js';
-import { censusStatsMarkdown } from '../../src/render/census-stats-md.js';
-import { skipGroup } from '../../src/app/skip-groups.js';
+import { censusStats } from '../../src/census/stats/census-stats.js';
+import { CensusStats } from '../../src/census/stats/census-stats-schema.js';
+import { censusStatsMarkdown } from '../../src/census/stats/census-stats-md.js';
+import { skipGroup } from '../../src/census/stats/skip-groups.js';
 import type { ServerReport } from '../../src/model/schema.js';
 import { okServer, reportOf } from '../helpers/reports.js';
 

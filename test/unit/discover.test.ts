@@ -15,7 +15,7 @@ import { parseDocument } from '../../src/targets/discover/parse.js';
 import { readDocument } from '../../src/targets/discover/readers.js';
 import type { ReaderId } from '../../src/targets/discover/clients.js';
 import type { TargetInput } from '../../src/targets/types.js';
-import { toTarget } from '../../src/targets/kind.js';
+import { inputOf, toTarget } from '../../src/targets/kind.js';
 import { discoverHome, emptyHome, type DiscoverHome } from '../helpers/discover-home.js';
 
 const where = (platform: NodeJS.Platform, env: NodeJS.ProcessEnv, home: string, project?: string) =>
@@ -105,15 +105,16 @@ describe('client table', () => {
   });
 });
 
-/** Reads one document of `syntax` with `reader`, as discover() does. */
+/** Reads one document of `syntax` with `reader`, as discover() does; its targets flat. */
 function read(reader: ReaderId, text: string, syntax: 'json' | 'toml' | 'yaml' = 'json', env: NodeJS.ProcessEnv = {}) {
   const parsed = parseDocument(text, syntax);
   if ('error' in parsed) throw new Error(parsed.error);
-  return readDocument(reader, parsed.value, {
+  const got = readDocument(reader, parsed.value, {
     file: '/f',
     env,
     projectCtx: { file: '/f', env: {}, untrusted: 'a project-scope config' },
   });
+  return { ...got, targets: got.targets.map(inputOf) };
 }
 
 describe('readers', () => {
@@ -416,7 +417,7 @@ describe('merging', () => {
 
   it('env values, args and cwd tell servers apart; a taken name gets the client in it', () => {
     const got = mergeTargets(
-      [{ name: 'a', source: 'list.json#a', kind: 'command', transport: 'stdio', command: 'other' }],
+      [{ name: 'a', source: 'list.json#a', kind: 'command', command: 'other' }],
       [t('a', { env: { K: '1' } }, 'Cursor'), t('a', { env: { K: '2' } }, 'Cursor'), t('a', { cwd: '/w' }, 'Zed')],
     );
     expect(got.map((x) => x.name)).toEqual(['a', 'a (Cursor)', 'a (Cursor) #2', 'a (Zed)']);
@@ -430,7 +431,6 @@ describe('merging', () => {
           name: 'mine',
           source: 'list.json#mine',
           kind: 'command',
-          transport: 'stdio',
           command: 'node',
           args: ['s.js'],
         },

@@ -2,8 +2,8 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { loadTargetFile } from '../../src/targets/load.js';
-import type { Target } from '../../src/targets/types.js';
+import { loadTargetFile } from '../../src/targets/published.js';
+import type { LoadedTarget } from '../../src/targets/kind.js';
 
 const DIR = fileURLToPath(new URL('../../targets/examples/', import.meta.url));
 const file = (name: string) => path.join(DIR, name);
@@ -14,7 +14,7 @@ const env = { IDEMSCAN_EXAMPLE_TOKEN: 'test-token', IDEMSCAN_EXAMPLE_SCRATCH: '/
 const EVERYTHING = ['-y', '@modelcontextprotocol/server-everything@2026.8.31', 'stdio'];
 const MEMORY = ['-y', '@modelcontextprotocol/server-memory@2026.8.31'];
 
-const byName = (targets: Target[]) => Object.fromEntries(targets.map((t) => [t.name, t]));
+const byName = (targets: LoadedTarget[]) => Object.fromEntries(targets.map((t) => [t.name, t]));
 
 describe('targets/examples', () => {
   it('claude-desktop.json: mcpServers with command, args and env', async () => {

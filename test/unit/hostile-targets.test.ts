@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { loadTargetFile, MAX_TARGET_FILE_BYTES, parseTargets } from '../../src/targets/load.js';
+import { MAX_TARGET_FILE_BYTES } from '../../src/targets/load.js';
+import { loadTargetFile, parseTargets } from '../../src/targets/published.js';
 import { parsePinnedSpec } from '../../src/model/package-spec.js';
 import { TargetFileError } from '../../src/targets/types.js';
 

@@ -127,7 +127,6 @@ describe('targets', () => {
     name: 'fs',
     source: 'c.json#mcpServers.fs',
     kind: 'command',
-    transport: 'stdio',
     command,
     args,
     env: { A: '1' },
@@ -141,13 +140,14 @@ describe('targets', () => {
     ]);
     expect(pinned).toMatchObject({
       name: 'fs',
-      npm: 'pkg@1.0.0',
+      kind: 'package',
+      package: { type: 'npm', spec: 'pkg@1.0.0' },
       args: ['/data'],
       env: { A: '1' },
       launcher: { runner: 'npx', spec: 'pkg@1.0.0', resolved: false },
     });
-    expect(pinned!.command).toBeUndefined();
-    expect(unpinned).toMatchObject({ npm: 'pkg@latest', launcher: { spec: 'pkg', resolved: true } });
+    expect(pinned).not.toHaveProperty('command');
+    expect(unpinned).toMatchObject({ package: { spec: 'pkg@latest' }, launcher: { spec: 'pkg', resolved: true } });
     expect(plain).toEqual(t('node', ['s.js']));
   });
 

@@ -41,6 +41,17 @@ describe('layers', () => {
     expect(offenders).toEqual([]);
   });
 
+  it('only cli/ imports census/ (src/*.ts included)', () => {
+    const offenders = files
+      .filter((f) => !['cli', 'census'].includes(folderOf(f)))
+      .flatMap((f) =>
+        importsOf(f)
+          .filter((d) => folderOf(d) === 'census')
+          .map((d) => `${path.relative(SRC, f)} -> ${path.relative(SRC, d)}`),
+      );
+    expect(offenders).toEqual([]);
+  });
+
   it('no command module imports another', () => {
     const command = (f: string) => /\/cli\/[\w-]+-command\.ts$|\/cli\/commands\.ts$/.test(f);
     const offenders = files.filter(command).flatMap((f) =>

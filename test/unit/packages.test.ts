@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parseTargets } from '../../src/targets/load.js';
+import { parseTargets } from '../../src/targets/published.js';
 import { bundleLaunch } from '../../src/launch/mcpb.js';
 import { parseManifest } from '../../src/launch/mcpb-manifest.js';
 import { ociRunArgs } from '../../src/launch/oci.js';
@@ -132,7 +132,6 @@ describe('uvx', () => {
     name: 'u',
     source: 's',
     kind: 'command',
-    transport: 'stdio',
     command: 'uvx',
     args,
   });
@@ -152,15 +151,16 @@ describe('uvx', () => {
     },
   );
   it('makes a pinned one a pypi target, and `uv tool run` too', () => {
-    expect(pypiLaunchTargets([t(['pkg==1.2.3', '--x'])])[0]).toMatchObject({
-      command: undefined,
-      pypi: 'pkg==1.2.3',
-      bin: 'pkg',
+    const [made] = pypiLaunchTargets([t(['pkg==1.2.3', '--x'])]);
+    expect(made).not.toHaveProperty('command');
+    expect(made).toMatchObject({
+      kind: 'package',
+      package: { type: 'pypi', spec: 'pkg==1.2.3', bin: 'pkg' },
       args: ['--x'],
       launcher: { runner: 'uvx', spec: 'pkg==1.2.3', resolved: false },
     });
     expect(pypiLaunchTargets([{ ...t(['tool', 'run', 'pkg==2']), command: 'uv' }])[0]).toMatchObject({
-      pypi: 'pkg==2',
+      package: { spec: 'pkg==2' },
     });
   });
 });

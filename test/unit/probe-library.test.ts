@@ -1,5 +1,5 @@
 /**
- * The plan library's reader (app/probe-library.ts, docs/PROBE.md "The plan library and
+ * The plan library's reader (census/behaviour/probe-library.ts, docs/PROBE.md "The plan library and
  * `probe-census`"): a bad file is an InputError naming the file and the field, before anything is
  * installed; `${scratch}` and `${library}` are the only expansion, in the places library.md says.
  */
@@ -7,7 +7,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { entryOf, materialize, readLibrary } from '../../src/app/probe-library.js';
+import { entryOf, materialize, readLibrary } from '../../src/census/behaviour/probe-library.js';
 import { InputError } from '../../src/model/input-error.js';
 
 const FILE = 'probes/shop.json';

@@ -10,7 +10,7 @@ import { VERDICTS } from '../../src/model/verdicts.js';
 import { parsePlan, planExperiments, plannedCalls, type PlannedTool } from '../../src/model/probe-plan.js';
 import { prepareProbe } from '../../src/probe/prepare.js';
 import { planSecrets } from '../../src/probe/plan-secrets.js';
-import { entryOf } from '../../src/app/probe-library.js';
+import { entryOf } from '../../src/census/behaviour/probe-library.js';
 
 describe('placeKey', () => {
   it('puts the key at nested, bracketed and wildcard paths without changing the input', () => {

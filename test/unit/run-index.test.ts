@@ -3,12 +3,13 @@
  * the server pages' names and history, and the index page's trend chart (bounded, escaped, no script).
  */
 import { describe, expect, it } from 'vitest';
-import { indexOf, listOf, RunIndex, runEntry, type RunEntry } from '../../src/compare/run-index.js';
-import { pageNames, ServerHistory } from '../../src/compare/server-history.js';
+import { indexOf, RunIndex, runEntry, type RunEntry } from '../../src/census/publish/index-format.js';
+import { listOf } from '../../src/compare/run-list.js';
+import { pageNames, ServerHistory } from '../../src/census/publish/server-history.js';
 import type { Report, ServerReport } from '../../src/model/schema.js';
-import { renderIndexPage } from '../../src/render/html/index-page.js';
-import { MARKED_RUNS, trendChart } from '../../src/render/html/index-trend.js';
-import { renderServerPage } from '../../src/render/html/server-page.js';
+import { renderIndexPage } from '../../src/census/publish/index-page.js';
+import { MARKED_RUNS, trendChart } from '../../src/census/publish/index-trend.js';
+import { renderServerPage } from '../../src/census/publish/server-page.js';
 import { okServer, reportOf } from '../helpers/reports.js';
 
 const from = (name: string, source: string, tools: Record<string, unknown>[] = [{ name: 'w' }]): ServerReport =>

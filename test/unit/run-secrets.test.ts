@@ -8,7 +8,6 @@ const target: Target = {
   kind: 'command',
   name: 'a',
   source: 't',
-  transport: 'stdio',
   command: 'srv',
   env: { API_TOKEN: 'launch-secret-1' },
 };

@@ -1,6 +1,6 @@
 // Names a target file gives (env, headers) are checked as names in every format that takes them.
 import { describe, expect, it } from 'vitest';
-import { parseTargets } from '../../src/targets/load.js';
+import { parseTargets } from '../../src/targets/published.js';
 import { parseDocument } from '../../src/targets/discover/parse.js';
 import { readDocument } from '../../src/targets/discover/readers.js';
 import type { ReaderId } from '../../src/targets/discover/clients.js';
@@ -19,7 +19,7 @@ function client(reader: ReaderId, text: string, syntax: 'json' | 'toml' | 'yaml'
 }
 
 /** The one skip of a load whose only entry is the bad one. */
-function onlySkip(got: LoadedTargets): string {
+function onlySkip(got: { targets: unknown[]; skipped: LoadedTargets['skipped'] }): string {
   expect(got.targets).toEqual([]);
   expect(got.skipped).toHaveLength(1);
   return got.skipped[0]!.reason;
@@ -241,6 +241,6 @@ describe('targets given as data: a library call and the flags', () => {
     expect(() => auditTarget(['http://127.0.0.1:1/mcp'], { header: ['Upgrade: h2c'] })).toThrow(
       /--header .*HTTP client/,
     );
-    expect(auditTarget(['node', 'server.js'], { env: ['API_KEY=x'] }).env).toEqual({ API_KEY: 'x' });
+    expect(auditTarget(['node', 'server.js'], { env: ['API_KEY=x'] })).toMatchObject({ env: { API_KEY: 'x' } });
   });
 });

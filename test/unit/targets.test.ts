@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { loadTargetFiles, parseTargets } from '../../src/targets/load.js';
+import { loadTargetFiles, parseTargets } from '../../src/targets/published.js';
 import { TargetFileError } from '../../src/targets/types.js';
 
 const env = { HOME: '/home/u', GH_TOKEN: 'ghp_real', EMPTY: '' };

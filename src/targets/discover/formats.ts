@@ -10,7 +10,7 @@ import { unsetWords } from '../expand.js';
 import { describeZodError, entryName, type FormatContext } from '../formats/format.js';
 import { mcpServersFormat } from '../formats/mcp-servers.js';
 import type { LoadedTargets } from '../types.js';
-import { addTarget, disabled, isObject, objectEntries, scalar, varName, type Launch } from './launch.js';
+import { addTarget, disabled, isObject, objectEntries, scalar, varName, type ClientEntry } from './launch.js';
 
 type Reader = (doc: Record<string, unknown>, ctx: FormatContext) => LoadedTargets;
 const empty = (): LoadedTargets => ({ targets: [], skipped: [] });
@@ -62,14 +62,15 @@ export const readCodex: Reader = (doc, ctx) => {
     }
     // A header whose variable is unset would be sent without its token: skip, naming the field.
     const unset = [
-      ...(e.bearer_token_env_var ? [['bearer_token_env_var', e.bearer_token_env_var]] : []),
-      ...Object.entries(e.env_http_headers ?? {}).map(([h, v]) => [`env_http_headers.${h}`, v]),
-    ].find(([, v]) => !ctx.env[v!]);
+      ...(e.bearer_token_env_var ? [['bearer_token_env_var', e.bearer_token_env_var] as const] : []),
+      ...Object.entries(e.env_http_headers ?? {}).map(([h, v]) => [`env_http_headers.${h}`, v] as const),
+    ].find(([, v]) => !ctx.env[v]);
     if (unset) {
+      const [field, variable] = unset;
       out.skipped.push({
         name,
         source: ctx.file,
-        reason: `${at}.${unset[0]}: ${unsetWords(unset[1]!, unset[1]!, ctx)}`,
+        reason: `${at}.${field}: ${unsetWords(variable, variable, ctx)}`,
       });
       continue;
     }
@@ -79,7 +80,7 @@ export const readCodex: Reader = (doc, ctx) => {
     const headers = Object.assign(Object.create(null) as Record<string, string>, e.http_headers);
     for (const [h, v] of Object.entries(e.env_http_headers ?? {})) headers[h] = `\${${v}}`;
     if (e.bearer_token_env_var) headers.Authorization = `Bearer \${${e.bearer_token_env_var}}`;
-    const launch: Launch = e.url
+    const launch: ClientEntry = e.url
       ? { transport: 'http', url: e.url, headers }
       : { transport: 'stdio', command: e.command, args: e.args, env, cwd: e.cwd };
     addTarget(out, name, launch, ctx, at);
@@ -128,7 +129,7 @@ export const readZed: Reader = (doc, ctx) => {
       continue;
     }
     const nested = typeof e.command === 'object' ? e.command : undefined;
-    const launch: Launch = e.url
+    const launch: ClientEntry = e.url
       ? { transport: 'http', url: e.url, headers: e.headers }
       : {
           transport: 'stdio',
@@ -175,7 +176,7 @@ export const readContinue: Reader = (doc, ctx) => {
     const e = checked(ContinueEntry, raw, at, name, ctx, out);
     if (!e) return;
     if (e.disabled) return disabled(out, name, ctx, `${at}.disabled`);
-    const launch: Launch = e.url
+    const launch: ClientEntry = e.url
       ? { transport: e.type === 'sse' ? 'sse' : 'http', url: e.url, headers: e.requestOptions?.headers }
       : { transport: 'stdio', command: e.command, args: e.args, env: e.env, cwd: e.cwd };
     addTarget(out, name, launch, ctx, at);
@@ -213,7 +214,7 @@ export const readGoose: Reader = (doc, ctx) => {
     }
     const env = Object.assign(Object.create(null) as Record<string, string>, e.envs);
     for (const v of e.env_keys ?? []) env[v] ??= `\${${v}:-}`;
-    let launch: Launch;
+    let launch: ClientEntry;
     if (e.type === 'stdio' && e.cmd) launch = { transport: 'stdio', command: e.cmd, args: e.args, env };
     else if ((e.type === 'sse' || e.type === 'streamable_http') && e.uri) {
       launch = { transport: e.type === 'sse' ? 'sse' : 'http', url: e.uri, headers: e.headers };
@@ -269,7 +270,7 @@ export const readOpenCode: Reader = (doc, ctx) => {
       disabled(out, name, ctx, `${at}.${e.enabled === false ? 'enabled' : 'disabled'}`);
       continue;
     }
-    const launch: Launch =
+    const launch: ClientEntry =
       e.type === 'remote'
         ? { transport: 'http', url: e.url, headers: e.headers }
         : { transport: 'stdio', command: e.command[0], args: e.command.slice(1), env: e.environment, cwd: e.cwd };

@@ -17,7 +17,7 @@ export const scalar = z.union([z.string(), z.number(), z.boolean()]).transform(S
 export const varName = z.string().regex(ENV_NAME, 'not an environment variable name');
 
 /** What a client's entry says about starting or reaching its server: the launch part of a Target. */
-export type Launch = Pick<TargetInput, 'transport' | 'command' | 'args' | 'env' | 'cwd' | 'url' | 'headers'>;
+export type ClientEntry = Pick<TargetInput, 'transport' | 'command' | 'args' | 'env' | 'cwd' | 'url' | 'headers'>;
 
 /** A map read into a null-prototype object (config maps may name `__proto__`). */
 export const objectEntries = (v: unknown): [string, unknown][] =>
@@ -29,16 +29,16 @@ export const isObject = (v: unknown): v is Record<string, unknown> => !!v && typ
 export function addTarget(
   out: LoadedTargets,
   name: string,
-  launch: Launch,
+  launch: ClientEntry,
   ctx: FormatContext,
   at: string,
   urlField = 'url',
 ): void {
-  let entry: Launch;
+  let entry: ClientEntry;
   let fromEnv: string[];
   try {
     ({ entry, fromEnv } = expandFields(launch as unknown as Record<string, unknown>, ctx, at) as unknown as {
-      entry: Launch;
+      entry: ClientEntry;
       fromEnv: string[];
     });
   } catch (err) {

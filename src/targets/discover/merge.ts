@@ -5,6 +5,7 @@
  * clients holding different tokens for one URL still reach one server. The first target found
  * keeps its name; each later one adds its client and file to `listedBy`.
  */
+import { inputOf } from '../kind.js';
 import type { Target } from '../types.js';
 
 export interface ListedBy {
@@ -19,17 +20,11 @@ export interface ListedBy {
 export type FoundTarget = Target & { listedBy: ListedBy[]; scope?: 'user' | 'project' };
 
 export function identity(target: Target): string {
-  const t: Target = target;
-  const env = t.env
-    ? Object.keys(t.env)
-        .sort()
-        .map((k) => [k, t.env![k]])
-    : [];
-  const headers = t.headers
-    ? Object.keys(t.headers)
-        .map((h) => h.toLowerCase())
-        .sort()
-    : [];
+  const t = inputOf(target);
+  const env = Object.entries(t.env ?? {}).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  const headers = Object.keys(t.headers ?? {})
+    .map((h) => h.toLowerCase())
+    .sort();
   return JSON.stringify([
     t.transport,
     t.npm ?? '',

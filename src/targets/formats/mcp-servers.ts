@@ -89,11 +89,11 @@ function objectAt(doc: Record<string, unknown>, key: string): Record<string, unk
 export const mcpServersFormat: TargetFormat = {
   id: 'mcpServers',
   detect: (doc) => objectAt(doc, 'mcpServers') !== undefined,
-  read: (doc, ctx) => readMap(objectAt(doc, 'mcpServers')!, 'mcpServers', ctx),
+  read: (doc, ctx) => readMap(objectAt(doc, 'mcpServers') ?? {}, 'mcpServers', ctx),
 };
 
 export const vscodeFormat: TargetFormat = {
   id: 'vscode',
   detect: (doc) => objectAt(doc, 'servers') !== undefined,
-  read: (doc, ctx) => readMap(objectAt(doc, 'servers')!, 'servers', ctx),
+  read: (doc, ctx) => readMap(objectAt(doc, 'servers') ?? {}, 'servers', ctx),
 };

@@ -1,8 +1,16 @@
 /** Our own list format: `{ "servers": [ { "name", "command" | "url" | "npm" | "pypi" | "mcpb" | "oci", ... } ] }`. */
 import type { z } from 'zod';
+import { targetProblems, type TargetProblem } from '../check.js';
 import { expandFields, ExpandError, unexpanded } from '../expand.js';
 import { toTarget } from '../kind.js';
-import { httpUrlProblem, OwnEntry, type LoadedTargets, type SkippedTarget, type Target } from '../types.js';
+import {
+  httpUrlProblem,
+  OwnEntry,
+  type LoadedTargets,
+  type SkippedTarget,
+  type Target,
+  type TargetFields,
+} from '../types.js';
 import { describeZodError, type FormatContext, type TargetFormat } from './format.js';
 
 export const ownFormat: TargetFormat = {
@@ -42,37 +50,48 @@ export function parseOwnEntry(
   ctx: FormatContext,
 ): { entry: OwnEntryValue } | { skipped: SkippedTarget } {
   const parsed = OwnEntry.safeParse(raw);
-  if (parsed.success) return { entry: parsed.data };
-  return { skipped: { name: rawName(raw) ?? at, source: ctx.file, reason: describeZodError(at, parsed.error) } };
+  if (!parsed.success)
+    return { skipped: { name: rawName(raw) ?? at, source: ctx.file, reason: describeZodError(at, parsed.error) } };
+  const problems = targetProblems(fieldsOf(parsed.data, ctx.file));
+  if (problems.length === 0) return { entry: parsed.data };
+  return { skipped: { name: parsed.data.name, source: ctx.file, reason: describeProblems(at, problems) } };
+}
+
+/** As describeZodError words them, with the fields named as the file names them (a bundle's `sha256`). */
+function describeProblems(at: string, problems: TargetProblem[], max = 3): string {
+  const field = (f: string) => (f === '' ? at : `${at}.${f === 'mcpb.sha256' ? 'sha256' : f}`);
+  const shown = problems.slice(0, max).map((p) => `${field(p.field)}: ${p.message}`);
+  return shown.join('; ') + (problems.length > max ? `; and ${problems.length - max} more` : '');
 }
 
 /**
  * A checked entry as a target: `${VAR}` expanded (ctx), its URL checked. Also the plan library's
- * reader (app/probe-library.ts), which hands it one entry.
+ * reader (census/behaviour/probe-library.ts), which hands it one entry.
  */
 export function ownEntryTarget(
   checked: OwnEntryValue,
   at: string,
   ctx: FormatContext,
 ): { target: Target } | { skipped: SkippedTarget } {
-  let entry = checked;
+  let fields: TargetFields;
   let fromEnv: string[];
   try {
-    ({ entry, fromEnv } = expandFields(entry, ctx, at));
+    ({ entry: fields, fromEnv } = expandFields(fieldsOf(checked, `${ctx.file}#${at}`), ctx, at));
   } catch (err) {
     if (!(err instanceof ExpandError)) throw err;
-    return { skipped: { name: entry.name, source: ctx.file, reason: err.message, ...unexpanded(err) } };
+    return { skipped: { name: checked.name, source: ctx.file, reason: err.message, ...unexpanded(err) } };
   }
-  const urlProblem = entry.url === undefined ? undefined : httpUrlProblem(entry.url);
-  if (urlProblem) return { skipped: { name: entry.name, source: ctx.file, reason: `${at}.url: ${urlProblem}` } };
-  return { target: entryTarget(entry, `${ctx.file}#${at}`, fromEnv) };
+  const urlProblem = fields.url === undefined ? undefined : httpUrlProblem(fields.url);
+  if (urlProblem) return { skipped: { name: checked.name, source: ctx.file, reason: `${at}.url: ${urlProblem}` } };
+  return { target: toTarget({ ...fields, secrets: fromEnv.length ? fromEnv : undefined }) };
 }
 
-function entryTarget(entry: OwnEntryValue, source: string, fromEnv: string[]): Target {
-  return toTarget({
+/** The entry's fields as a target's (`mcpb` and its `sha256` as one bundle). */
+function fieldsOf(entry: OwnEntryValue, source: string): TargetFields {
+  return {
     name: entry.name,
     source,
-    transport: entry.transport ?? (entry.url ? 'http' : 'stdio'),
+    transport: entry.transport,
     command: entry.command,
     args: entry.args,
     env: entry.env,
@@ -83,7 +102,7 @@ function entryTarget(entry: OwnEntryValue, source: string, fromEnv: string[]): T
     bin: entry.bin,
     pypi: entry.pypi,
     index: entry.index,
-    mcpb: entry.mcpb ? { url: entry.mcpb, sha256: entry.sha256! } : undefined,
+    mcpb: entry.mcpb === undefined ? undefined : { url: entry.mcpb, sha256: entry.sha256 ?? '' },
     oci: entry.oci,
     installScripts: entry.installScripts,
     timeoutMs: entry.timeout,
@@ -91,8 +110,7 @@ function entryTarget(entry: OwnEntryValue, source: string, fromEnv: string[]): T
     comment: entry.comment,
     downloads: entry.downloads,
     oauth: entry.oauth === true ? {} : entry.oauth && { clientId: entry.oauth.clientId, scopes: entry.oauth.scopes },
-    secrets: fromEnv.length ? fromEnv : undefined,
-  });
+  };
 }
 
 function rawName(raw: unknown): string | undefined {

@@ -11,7 +11,7 @@ import {
   parsePypiSpec,
   SHA256,
 } from '../../model/package-spec.js';
-import type { PackageTarget } from '../types.js';
+import type { TargetPackage } from '../types.js';
 import { quote, withoutTrailingSlashes } from './registry-values.js';
 
 /** The fields of a registry `packages[]` entry the readers look at (registry.ts's `Pkg` schema checks them). */
@@ -22,7 +22,7 @@ interface PkgData {
   version?: unknown;
   fileSha256?: unknown;
 }
-type Read = Pick<PackageTarget, 'npm' | 'pypi' | 'index' | 'mcpb' | 'oci'> | { skip: string };
+type Read = TargetPackage | { skip: string };
 
 /** Where idemscan installs npm packages from; a package declared on another registry is another package. */
 const NPM_REGISTRY = 'https://registry.npmjs.org';
@@ -44,7 +44,7 @@ function npm(pkg: PkgData, field: string): Read {
       skip: `${field}.registryBaseUrl: ${quote(pkg.registryBaseUrl)} is not ${NPM_REGISTRY}, where idemscan installs from`,
     };
   }
-  return { npm: `${id}@${pkg.version as string}` };
+  return { type: 'npm', spec: `${id}@${pkg.version as string}` };
 }
 
 function pypi(pkg: PkgData, field: string): Read {
@@ -62,11 +62,11 @@ function pypi(pkg: PkgData, field: string): Read {
     };
   // The entry's own index (`registryBaseUrl` + `/simple`, PEP 503): any, file:// included.
   const base = pkg.registryBaseUrl === undefined ? undefined : withoutTrailingSlashes(pkg.registryBaseUrl);
-  if (base === undefined || base === PYPI) return { pypi: `${got.name}==${got.version}` };
+  if (base === undefined || base === PYPI) return { type: 'pypi', spec: `${got.name}==${got.version}` };
   const index = base.endsWith('/simple') ? base : `${base}/simple`;
   const problem = packageUrlProblem(index, true);
   if (problem) return { skip: `${field}.registryBaseUrl: ${quote(pkg.registryBaseUrl)}: ${problem}` };
-  return { pypi: `${got.name}==${got.version}`, index };
+  return { type: 'pypi', spec: `${got.name}==${got.version}`, index };
 }
 
 function mcpb(pkg: PkgData, field: string): Read {
@@ -80,7 +80,7 @@ function mcpb(pkg: PkgData, field: string): Read {
     };
   const sha = typeof pkg.fileSha256 === 'string' ? pkg.fileSha256.toLowerCase() : '';
   if (!SHA256.test(sha)) return { skip: `${field}.fileSha256: ${quote(pkg.fileSha256)} is not 64 hex digits` };
-  return { mcpb: { url, sha256: sha } };
+  return { type: 'mcpb', url, sha256: sha };
 }
 
 function oci(pkg: PkgData, field: string): Read {
@@ -90,11 +90,11 @@ function oci(pkg: PkgData, field: string): Read {
   const lastPart = ref.slice(ref.lastIndexOf('/') + 1);
   if (!lastPart.includes(':') && !ref.includes('@') && typeof pkg.version === 'string') ref = `${ref}:${pkg.version}`;
   const host = pkg.registryBaseUrl && URL.canParse(pkg.registryBaseUrl) ? new URL(pkg.registryBaseUrl).host : undefined;
-  const first = ref.split('/')[0]!;
+  const [first = ''] = ref.split('/');
   if (host && !DOCKER_HUB.has(host) && !first.includes('.') && !first.includes(':')) ref = `${host}/${ref}`;
   const got = parseOciRef(ref);
   if ('error' in got) return { skip: `${field}.identifier: ${quote(ref)}: ${got.error}; ${pinnedOnly}` };
-  return { oci: ref };
+  return { type: 'oci', ref };
 }
 
 export const PACKAGE_READERS = { npm, pypi, mcpb, oci } satisfies Record<string, (pkg: PkgData, field: string) => Read>;

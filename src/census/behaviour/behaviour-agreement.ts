@@ -1,0 +1,67 @@
+/**
+ * Whether a tool's declaration matches what a probe observed: the one judgement of the behaviour
+ * table (behaviour.ts), made once by `probe-census` and stored in each row.
+ *
+ * A claim is what a client would rely on to retry: read-only (no effect at all), a key (the server
+ * deduplicates), `idempotentHint: true` (the spec: "calling the tool repeatedly with the same
+ * arguments will have no additional effect"). A tool that claims none of them tells a client not
+ * to retry. The probe says whether the effect happened again on a re-issue; it cannot tell a
+ * deduplication from a true overwrite, and neither matters to a retrying client.
+ */
+import type { Agreement, DeclaredHints } from './behaviour.js';
+import type { ProbeOutcome } from '../../model/probe-schema.js';
+import type { Verdict } from '../../model/verdict-ids.js';
+
+type Claim = 'read-only' | 'keyed' | 'idempotent' | 'not-idempotent' | 'nothing';
+
+const CLAIM_WORDS: Record<Claim, string> = {
+  'read-only': 'declares read-only',
+  keyed: 'takes a key',
+  idempotent: 'declares idempotent',
+  'not-idempotent': 'declares not idempotent',
+  nothing: 'declares no idempotentHint (so not idempotent)',
+};
+
+/** What the probe saw, in words; undefined when it could not tell. */
+const SEEN: Partial<Record<ProbeOutcome, string>> = {
+  'retry-safe': 'does not repeat its effect',
+  'reissue-refused': 'does its effect once and answers the re-issue with an error',
+  'repeated-effect': 'repeats its effect',
+};
+
+function claimOf(declared: DeclaredHints, verdict: Verdict): Claim {
+  if (declared.readOnlyHint === true) return 'read-only';
+  if (verdict === 'keyed' || verdict === 'protocol-keyed') return 'keyed';
+  if (declared.idempotentHint === true) return 'idempotent';
+  return declared.idempotentHint === false ? 'not-idempotent' : 'nothing';
+}
+
+/** The agreement of one experiment, and its words ("declares idempotent, repeats its effect"). */
+export function agreementOf(
+  declared: DeclaredHints,
+  verdict: Verdict,
+  outcome: ProbeOutcome,
+): { agreement: Agreement; words: string } {
+  const claim = claimOf(declared, verdict);
+  const seen = SEEN[outcome];
+  const said = CLAIM_WORDS[claim];
+  if (seen === undefined) return { agreement: 'unknown', words: `${said}; the probe could not tell (${outcome})` };
+  const words = `${said}, ${claim === 'read-only' ? `changes state and ${seen}` : seen}`;
+  // A read-only tool whose call changed the observer broke its claim, whatever the re-issue did.
+  if (claim === 'read-only') return { agreement: 'overstates', words };
+  const safeClaim = claim === 'keyed' || claim === 'idempotent';
+  const repeated = outcome === 'repeated-effect';
+  if (safeClaim) return { agreement: repeated ? 'overstates' : 'agrees', words };
+  return { agreement: repeated ? 'agrees' : 'understates', words };
+}
+
+/** The hints as declared: a boolean, else null (absent, or not a boolean: the default applies). */
+export function declaredHints(annotations: Record<string, unknown> | undefined): DeclaredHints {
+  const read = (k: string) => (typeof annotations?.[k] === 'boolean' ? (annotations[k] as boolean) : null);
+  return {
+    readOnlyHint: read('readOnlyHint'),
+    destructiveHint: read('destructiveHint'),
+    idempotentHint: read('idempotentHint'),
+    openWorldHint: read('openWorldHint'),
+  };
+}

@@ -1,0 +1,115 @@
+/**
+ * The behaviour table as Markdown (behaviour-render.ts exports it): the head, a table of servers,
+ * a row per experiment and the method and limits. Every cell from the table goes through mdText
+ * (a server's names and errors are untrusted; a hand-edited table too); the words come from
+ * behaviour-view.ts.
+ */
+import type { BehaviourServer, BehaviourTable, BehaviourRow } from './behaviour.js';
+import { mdText } from '../../render/markdown-text.js';
+import {
+  agreementCell,
+  expectedCell,
+  expectedSentence,
+  figure,
+  headSentence,
+  HINTS_HEAD,
+  hintsCell,
+  methodPoints,
+  outcomeCell,
+  outcomeCounts,
+  reportHref,
+  took,
+  toolCell,
+  verdictCell,
+} from './behaviour-view.js';
+import { safeText } from '../../render/terminal.js';
+import { when } from '../../render/view.js';
+
+const row = (cells: (string | number)[]) => `| ${cells.join(' | ')} |`;
+
+/**
+ * Our own sentence with `code` spans: a span's text (the library's path among them) made visible
+ * and kept literal by the span itself; the rest through mdText.
+ */
+const withCode = (s: string) =>
+  s
+    .split('`')
+    .map((part, i) => (i % 2 === 1 ? `\`${safeText(part, 400)}\`` : mdText(part, 2_000)))
+    .join('');
+
+function head(table: BehaviourTable): string[] {
+  return [
+    '# Behaviour of MCP tools: the lost-response experiment',
+    '',
+    `Made ${mdText(when(table.generatedAt), 40)} by idemscan ${mdText(table.idemscanVersion, 40)} from the plan library ${mdText(table.method.library, 200)}: ` +
+      `${mdText(outcomeCounts(table), 400)}.`,
+    '',
+    `${mdText(headSentence(table), 1_000)}. ${mdText(expectedSentence(table), 400)}`,
+  ];
+}
+
+function serverRow(s: BehaviourServer): string {
+  return row([
+    reportHref(s.report) === undefined ? mdText(s.name, 80) : `[${mdText(s.name, 80)}](${reportHref(s.report)})`,
+    mdText(s.package, 120),
+    s.version === undefined ? '—' : mdText(s.version, 40),
+    figure(s.toolsListed),
+    figure(s.experiments),
+    figure(s.requests),
+    took(s.durationMs),
+    s.error === undefined ? '' : mdText(s.error, 300),
+  ]);
+}
+
+function serverTable(table: BehaviourTable): string[] {
+  return [
+    '## Servers',
+    '',
+    row(['server', 'package', 'version', 'tools listed', 'experiments', 'requests', 'time', 'error']),
+    row(['---', '---', '---', '--:', '--:', '--:', '--:', '---']),
+    ...table.servers.map(serverRow),
+  ];
+}
+
+function experimentRow(r: BehaviourRow): string {
+  const expected = expectedCell(r);
+  return row([
+    mdText(r.server, 80),
+    mdText(toolCell(r), 120),
+    hintsCell(r.declared),
+    verdictCell(r),
+    r.key === null ? '—' : mdText(r.key, 120),
+    outcomeCell(r.outcome),
+    expected.differs ? `**≠ ${expected.text}**` : expected.text,
+    `${agreementCell(r.agreement)}: ${mdText(r.words, 200)}`,
+    `${figure(r.requests)} / ${figure(r.durationMs)}`,
+  ]);
+}
+
+function experimentTable(table: BehaviourTable): string[] {
+  return [
+    '## Experiments',
+    '',
+    `One row per experiment (a tool planned as several cases has a row per case). Hints as declared, ${HINTS_HEAD} (— absent: the spec's default applies); ` +
+      'expected: the outcome the library file states, **≠** where the probe saw another; each reason is in the JSON table.',
+    '',
+    row([
+      'server',
+      'tool',
+      `hints (${HINTS_HEAD})`,
+      'verdict',
+      'key',
+      'outcome',
+      'expected',
+      'agreement',
+      'requests / ms',
+    ]),
+    row(['---', '---', '---', '---', '---', '---', '---', '---', '--:']),
+    ...table.rows.map(experimentRow),
+  ];
+}
+
+export function renderBehaviourMarkdown(table: BehaviourTable): string {
+  const method = ['## Method and limits', '', ...methodPoints(table).map((p) => `- ${withCode(p)}`)];
+  return [...head(table), '', ...serverTable(table), '', ...experimentTable(table), '', ...method, ''].join('\n');
+}

@@ -1,0 +1,134 @@
+/**
+ * The README's census block, generated from the newest run's report so that no figure in it is
+ * typed by hand (`idemscan index ROOT --readme README.md` writes it between the markers;
+ * test/unit/census-block.test.ts checks the README against it). Server names are escaped with mdText.
+ */
+import { trendHighlights } from '../../compare/trend.js';
+import { mdText } from '../../render/markdown-text.js';
+import type { Report, Verdict, WeightedSummary } from '../../model/schema.js';
+import { plural, protectedCount, share, summaryCounts } from '../../model/verdicts.js';
+
+export const BLOCK_START = '<!-- census:start -->';
+export const BLOCK_END = '<!-- census:end -->';
+
+export interface CensusLinks {
+  /** The run directory, relative to the README (`output/ecosystem/2026-11-30`). */
+  run: string;
+  /** The report files in it. */
+  files: readonly string[];
+  /** The index directory, relative to the README (`output/ecosystem`). */
+  index: string;
+  /** The run the report's trend section compares with, when the index has it. */
+  earlier?: { run: string; date: string; differentList?: boolean };
+  /** The command that writes this block, named in it. */
+  command: string;
+}
+
+const n = (x: number) => x.toLocaleString('en-US');
+const pct1 = (part: number, whole: number) => (whole > 0 ? `${Math.round((1000 * part) / whole) / 10}%` : '-');
+const millions = (x: number) => (x >= 1_000_000 ? `${Math.round(x / 100_000) / 10} million` : n(x));
+
+const FILE_LABELS: readonly [string, string][] = [
+  ['report.html', 'HTML'],
+  ['report.md', 'Markdown'],
+  ['report.json', 'JSON'],
+  ['manifest.json', 'the manifest'],
+  ['tools.csv', 'CSV'],
+  ['tools.ndjson', 'NDJSON'],
+];
+
+/** The block, markers included, ending in a newline. */
+export function censusBlock(report: Report, links: CensusLinks): string {
+  const s = report.summary;
+  const date = report.startedAt.slice(0, 10);
+  const listed = s.servers + (report.skipped?.length ?? 0);
+  const files = FILE_LABELS.filter(([f]) => links.files.includes(f)).map(
+    ([f, label]) => `[${label}](${links.run}/${f})`,
+  );
+  const shards = Array.isArray(report.options.mergedFrom) ? report.options.mergedFrom.length : 0;
+  const how = [
+    report.options.sandbox === true ? 'run under `--sandbox`' : undefined,
+    shards > 1 ? `as ${shards} shards merged` : undefined,
+  ].filter(Boolean);
+  const safe = protectedCount(summaryCounts(s));
+  const lines = [
+    BLOCK_START,
+    `<!-- generated from ${links.run}/report.json by \`${links.command}\`: edit the generator (src/census/publish/census-block.ts), not this block -->`,
+    `## Ecosystem census, ${date}`,
+    '',
+    `[\`${links.run}/\`](${links.run}/) holds the newest run: ${plural(listed, 'list entry', 'list entries')}, ` +
+      `${n(s.servers)} of them scanned${how.length ? ` (${how.join(', ')})` : ''}${files.length ? `: ${files.join(', ')}` : ''}. ` +
+      `Every run with its figures: [${links.index}/index.html](${links.index}/index.html) ([JSON](${links.index}/index.json)).`,
+    '',
+    '| servers scanned | tools | not read-only | keyed | protocol-keyed | only `idempotentHint` | unprotected | of them, no hints | annotated | failures |',
+    '| --: | --: | --: | --: | --: | --: | --: | --: | --: | --: |',
+    `| ${n(s.serversOk)} | ${n(s.tools)} | ${n(s.notReadOnly)} | ${n(s.keyed)} | ${n(s.protocolKeyed)} | ${n(s.idempotent)} | ${n(s.unprotected)} | ${s.unprotectedUndeclared === undefined ? '-' : n(s.unprotectedUndeclared)} | ${n(s.annotated)} (${share(s.annotated, s.tools)}) | ${n(s.serversFailed)} |`,
+    '',
+    [
+      `Of the ${n(s.notReadOnly)} tools that are not read-only, **${n(safe)} (${pct1(safe, s.notReadOnly)}) can be retried safely** by a client${keyedWhere(report)}.`,
+      s.protocolKeyed === 0
+        ? 'No server advertises `tools.idempotency`.'
+        : `${plural(s.protocolKeyed, 'tool')} are on servers that advertise \`tools.idempotency\`.`,
+      `${n(s.idempotent)} more are safe only if you trust their \`idempotentHint\`; ${n(s.unprotected)} may repeat their effect on a retry${undeclared(s)}.`,
+      weighted(report),
+      report.skipped?.length
+        ? `${plural(report.skipped.length, 'list entry', 'list entries')} ${report.skipped.length === 1 ? 'was' : 'were'} not scanned, each with its reason in the report.`
+        : '',
+      trend(report, links),
+    ]
+      .filter(Boolean)
+      .join(' '),
+    BLOCK_END,
+  ];
+  return lines.join('\n') + '\n';
+}
+
+/** ` (3 tools of creem, 1 of lark)`: where the keyed tools are, by server, most first. */
+function keyedWhere(report: Report): string {
+  const by = report.servers
+    .map((srv) => ({
+      name: srv.name,
+      k: srv.tools.filter((t) => t.verdict === 'keyed' || t.verdict === 'protocol-keyed').length,
+    }))
+    .filter((x) => x.k > 0)
+    .sort((a, b) => b.k - a.k || (a.name < b.name ? -1 : 1));
+  if (by.length === 0) return '';
+  const shown = by.slice(0, 5).map((x, i) => `${i === 0 ? plural(x.k, 'tool') : n(x.k)} of ${mdText(x.name, 60)}`);
+  return ` (${shown.join(', ')}${by.length > 5 ? `, and ${n(by.length - 5)} more ${by.length - 5 === 1 ? 'server' : 'servers'}` : ''})`;
+}
+
+/** `: 40 declare a write and 75 declare no hints at all (...)`: the unprotected told apart, when the report counts them. */
+function undeclared(s: Report['summary']): string {
+  const none = s.unprotectedUndeclared;
+  if (none === undefined || s.unprotected === 0) return '';
+  return `: ${n(s.unprotected - none)} declare a write and ${n(none)} declare no hints at all (the spec's defaults make them writes)`;
+}
+
+function weighted(report: Report): string {
+  const w = report.summary.weighted;
+  if (!w || w.downloads === 0) return '';
+  return (
+    `**Weighted by use, ${pct1(w.verdicts.unprotected.downloads, w.downloads)} of the census's ${millions(w.downloads)} monthly downloads go to servers with at least one unprotected tool**, ` +
+    `and ${pct1(protectedCount(downloadsByVerdict(w)), w.downloads)} to servers with a keyed one.`
+  );
+}
+
+function trend(report: Report, links: CensusLinks): string {
+  const c = report.comparedWith;
+  if (!c) return '';
+  const h = trendHighlights(c);
+  const other = links.earlier
+    ? `the [${links.earlier.date} run](${links.earlier.run}/)`
+    : `the report of ${mdText(c.startedAt.slice(0, 10), 20)}`;
+  const what =
+    h.changedServers.length === 0
+      ? 'show no change'
+      : `include ${plural(h.changedServers.length, 'server')} whose tools or hints changed (${plural(h.hintsWeakened.length, 'hint')} removed or weakened, ${plural(h.newKeyed.length, 'new keyed tool')})`;
+  const list = links.earlier?.differentList ? ' (a different list: only the servers in both are compared)' : '';
+  return `The ${plural(c.serversInBoth, 'server')} also in ${other}${list} ${what}.`;
+}
+
+/** The downloads of the servers with a tool of each verdict. */
+function downloadsByVerdict(w: WeightedSummary): Record<Verdict, number> {
+  return Object.fromEntries(Object.entries(w.verdicts).map(([v, x]) => [v, x.downloads])) as Record<Verdict, number>;
+}

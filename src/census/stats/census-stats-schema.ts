@@ -1,0 +1,74 @@
+/**
+ * The census statistics document (`idemscan stats`, census-stats.ts): the figures a reader of
+ * an ecosystem report asks for first, each counted from the report's own judgements (verdicts, key
+ * arguments, findings, the summary), for the whole census and for its most-downloaded servers,
+ * so that the long tail can be set beside the head. Field names are public, as the report's are.
+ */
+import { z } from 'zod';
+import { Summary } from '../../model/schema-base.js';
+
+const int = z.number().int().nonnegative();
+
+/** One behaviour hint across a group's tools: given as a boolean (true or false), or not at all. */
+export const HintCount = z.object({ given: int, true: int, false: int, malformed: int });
+
+export const KeyNameCount = z.object({
+  /** The key argument's name as the tool's schema spells it (`idempotency_key`, `clientToken`). */
+  name: z.string(),
+  tools: int,
+  servers: int,
+});
+
+/** A hint combination the `contradictory-hints` rule reports, by the hint that contradicts readOnlyHint. */
+export const ContradictionCount = z.object({ combination: z.string(), tools: int, servers: int });
+
+/** Servers by how many tools they list: do big servers annotate less? */
+export const SizeBand = z.object({
+  band: z.string(),
+  servers: int,
+  tools: int,
+  annotatedTools: int,
+  unprotectedTools: int,
+  /** Servers whose every tool carries a hint. */
+  serversAllAnnotated: int,
+  /** Servers with at least one unprotected tool. */
+  serversWithUnprotected: int,
+});
+
+export const StatsGroup = z.object({
+  /** `all`, or `top N`: the N scanned-ok servers with the most monthly downloads. */
+  id: z.string(),
+  title: z.string(),
+  /** The group's summary, recounted by model/summary.ts over its servers (weighted figures included). */
+  summary: Summary,
+  hints: z.object({
+    readOnlyHint: HintCount,
+    destructiveHint: HintCount,
+    idempotentHint: HintCount,
+    openWorldHint: HintCount,
+  }),
+  /** Tools with a `title` annotation (a name for people, no behaviour). */
+  titled: int,
+  /** Servers that advertise the `tools.idempotency` capability (SEP-3182). */
+  idempotencyCapability: int,
+  keyNames: z.array(KeyNameCount),
+  contradictions: z.array(ContradictionCount),
+  bySize: z.array(SizeBand),
+});
+
+export const CensusStats = z.object({
+  /** The report counted: its file name, when it started, the idemscan that made it. */
+  report: z.object({ file: z.string(), startedAt: z.string(), tool: z.string() }),
+  /** How every figure is counted, a sentence each (rendered under the tables). */
+  method: z.array(z.string()),
+  groups: z.array(StatsGroup),
+  /** Servers that failed, by failure kind. */
+  failed: z.record(z.string(), int),
+  /** Entries the list skipped (they cannot start here), by the group their reason names. */
+  skipped: z.record(z.string(), int),
+});
+
+export type HintCount = z.infer<typeof HintCount>;
+export type SizeBand = z.infer<typeof SizeBand>;
+export type StatsGroup = z.infer<typeof StatsGroup>;
+export type CensusStats = z.infer<typeof CensusStats>;
