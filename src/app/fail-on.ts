@@ -24,7 +24,7 @@ export interface FailOn {
 export const RANK: Record<Severity, number> = { error: 3, warning: 2, info: 1 };
 
 /** Tools (or servers) named per matched rule or verdict; the rest are counted. */
-export const LISTED = 5;
+const LISTED = 5;
 
 /** How many matched, and the first LISTED of them by name. */
 interface Matched {

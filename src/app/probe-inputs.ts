@@ -14,8 +14,6 @@ import { readProbePlan, type ProbeRunSettings } from './probe-run.js';
 import { checkReportFiles } from './write-reports.js';
 import { checkWritable, refuseUnbound } from './writable.js';
 
-export type { Target };
-
 const GATES = [
   'repeated-effect',
   'reissue-refused',

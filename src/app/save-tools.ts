@@ -152,7 +152,7 @@ const CUT: ReadonlySet<string> = new Set<string>([
 ]);
 
 /** The file's JSON, or why there is none: nested deeper or larger than `--tools` reads. */
-export function fileText(saved: SavedTools): string | { why: string } {
+function fileText(saved: SavedTools): string | { why: string } {
   const extent = jsonExtent(saved, { maxDepth: MAX_JSON_DEPTH, maxLength: MAX_TARGET_FILE_BYTES });
   if ('tooDeep' in extent)
     return { why: `a tool's definition nests deeper than the ${MAX_JSON_DEPTH} levels --tools reads` };

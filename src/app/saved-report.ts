@@ -22,7 +22,7 @@ import { checkReportFiles, writeReports } from './write-reports.js';
 export type Earlier = string | (LoadedReport & { run?: string }) | undefined;
 
 /** The report with `comparedWith` set from the earlier report, a file or one read already (report and merge --compare). */
-export async function withComparison(
+async function withComparison(
   report: Report,
   earlier: Exclude<Earlier, undefined>,
   reportFile?: string,

@@ -29,7 +29,7 @@ export type { Target };
 // What only some runs need is imported when they need it (target files, profiles, --fail-on, lock
 // files): each brings zod schemas, built at import, that `audit` of one server does without.
 
-export const DEFAULT_TARGETS = fileURLToPath(new URL('../../targets/reference.json', import.meta.url));
+const DEFAULT_TARGETS = fileURLToPath(new URL('../../targets/reference.json', import.meta.url));
 
 /** The flags of scan, audit and lock read here, as cli/flags.ts declares them. */
 export interface ScanInputFlags extends OAuthFlags, LockSettings {

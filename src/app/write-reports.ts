@@ -206,7 +206,7 @@ async function writeOne(
  * After the wrote lines, when no HTML was written: how to get the page from the JSON just written
  * (the default scan writes only report.json). Undefined when HTML was written or no JSON file was.
  */
-export function htmlHint(written: readonly { dest: string; id: string }[], command: Writer): Shown | undefined {
+function htmlHint(written: readonly { dest: string; id: string }[], command: Writer): Shown | undefined {
   if (written.some((f) => f.id === 'html')) return undefined;
   const json = written.find((f) => f.id === 'json');
   if (!json) return undefined;

@@ -34,13 +34,13 @@ export const replaceRun = () =>
     '--replace',
     'replace the run --out holds already (a report.json there); without it merge refuses (exit 2)',
   );
-export const allowSdist = () =>
+const allowSdist = () =>
   new Option(
     '--allow-sdist',
     'PyPI: also build packages that ship no wheel (runs their build code at install time, unsandboxed)',
   );
 /** Target files and project configs are others' lists: `${VAR}` in them reads only these variables. */
-export const allowEnv = () =>
+const allowEnv = () =>
   repeatable(
     '--allow-env <name>',
     'an environment variable that target files and project-scope configs may expand as ${NAME} (none by default)',

@@ -12,12 +12,7 @@ import { splitList, suggest } from '../model/words.js';
  * `option: unknown "word"` with the nearest known word, if one is near enough to be a typo,
  * then the known words (cut when there are many, as rule ids are).
  */
-export function unknownWord(
-  option: string,
-  word: string,
-  known: readonly string[],
-  what = 'expected one of',
-): InputError {
+function unknownWord(option: string, word: string, known: readonly string[], what = 'expected one of'): InputError {
   const near = suggest(word, known);
   const list = known.length > 12 ? `${known.slice(0, 12).join(', ')}, ...` : known.join(', ');
   const hint = near ? msg`; did you mean "${near}"?` : msg``;

@@ -5,9 +5,8 @@
  * the files.
  * Exit 1 when one differs or a server failed, 3 when none could be probed, 130 when interrupted.
  */
-import type { BehaviourRow, BehaviourServer } from '../census/behaviour/behaviour.js';
-import { experimentName } from '../model/probe-cases.js';
-import { ProbeOutcome } from '../model/probe-schema.js';
+import { mismatchLine, serverHead, serverLine } from '../census/behaviour/behaviour-lines.js';
+import { plural } from '../model/verdicts.js';
 import type { Shown } from '../model/shown.js';
 import { joinShown, msg, show } from '../render/message.js';
 import { runCensus, type CensusEvent, type CensusFacts } from '../census/behaviour/probe-census.js';
@@ -43,7 +42,7 @@ function announce(prepared: PreparedCensus, dir: string): void {
   );
   const n = prepared.servers.length;
   say.lines(
-    msg`idemscan probe-census: will probe ${n} server${n === 1 ? '' : 's'} of ${show.path(dir)} (${names}), one at a time, calling the ${prepared.calls} tool${prepared.calls === 1 ? '' : 's'} their plans name (each planned tool up to twice, with its observer, after its set-up calls); their effects are real, but confined to a fresh scratch directory per server under --sandbox (bubblewrap, loopback-only network)\n`,
+    msg`idemscan probe-census: will probe ${plural(n, 'server')} of ${show.path(dir)} (${names}), one at a time, calling the ${plural(prepared.calls, 'tool')} their plans name (each planned tool up to twice, with its observer, after its set-up calls); their effects are real, but confined to a fresh scratch directory per server under --sandbox (bubblewrap, loopback-only network)\n`,
     true,
   );
 }
@@ -72,38 +71,6 @@ function firstLines(text: string, max = 3): Shown {
   const more = lines.length > max ? [msg`(${lines.length - max} more lines)`] : [];
   return joinShown([...shown, ...more], '\n    ');
 }
-
-const serverHead = (s: BehaviourServer): Shown =>
-  s.version === undefined ? msg`${show.name(s.name)}` : msg`${show.name(s.name)} ${show.name(s.version)}`;
-
-const VERBS = { agrees: 'agree', understates: 'understate', overstates: 'overstate', unknown: 'unknown' } as const;
-
-/** `memory 2026.8.31: 6 experiments: 4 retry-safe, 2 repeated-effect; 3 agree, 3 understate; 31 requests, 0.4 s`. */
-function serverLine(s: BehaviourServer, rows: readonly BehaviourRow[]): Shown {
-  const count = <K extends string>(keys: readonly K[], of: (r: BehaviourRow) => K, word: (k: K) => string) =>
-    keys
-      .map((k) => [k, rows.filter((r) => of(r) === k).length] as const)
-      .filter(([, n]) => n > 0)
-      .map(([k, n]) => `${n} ${word(k)}`)
-      .join(', ');
-  const outcomes = count(
-    ProbeOutcome.options,
-    (r) => r.outcome,
-    (k) => k,
-  );
-  const agreements = count(
-    Object.keys(VERBS) as (keyof typeof VERBS)[],
-    (r) => r.agreement,
-    (k) => VERBS[k],
-  );
-  const counts = rows.length ? `: ${outcomes}; ${agreements}` : '';
-  const cost = `${s.requests} requests, ${(s.durationMs / 1000).toFixed(1)} s`;
-  return msg`${serverHead(s)}: ${s.experiments} experiment${s.experiments === 1 ? '' : 's'}${counts}; ${cost}`;
-}
-
-/** `memory create_relations: observed repeated-effect, the library expects retry-safe`. */
-const mismatchLine = (r: BehaviourRow): Shown =>
-  msg`${show.name(r.server)} ${show.name(experimentName(r.tool, r))}: observed ${r.outcome}, the library expects ${r.expected ?? ''}`;
 
 function exitCode(facts: CensusFacts): number {
   const { servers, rows } = facts.table;

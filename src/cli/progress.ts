@@ -97,7 +97,7 @@ export function bar(done: number, total: number, width = 20): string {
 }
 
 /** One line per package, as `install` has always printed them. */
-export function installLine(r: InstallResult): string {
+function installLine(r: InstallResult): string {
   const scripts = r.scripts ? msg`, install scripts in ${show.path(r.scripts)}` : msg``;
   const took = r.ms ? msg` (${seconds(r.ms)}${scripts})` : msg` (cached)`;
   return msg`${r.ok ? 'ok    ' : 'FAILED'} ${show.path(r.spec)}${took}`.text;

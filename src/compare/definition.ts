@@ -24,7 +24,7 @@ export function changedFields(o: Hashed, n: Hashed, bothAbsentIsSame: boolean): 
 
 /** Lines of a description diff shown at most, and characters per line. */
 export const DIFF_LINES = 8;
-export const DIFF_LINE_CHARS = 160;
+const DIFF_LINE_CHARS = 160;
 
 /**
  * A short line diff: the lines before the first and after the last difference are dropped, what

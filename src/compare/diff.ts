@@ -68,7 +68,7 @@ export function diffReports(oldInput: DiffInput | Report, newInput: DiffInput | 
 }
 
 /** Changes of one server present in both reports. Tools are compared only when both scans succeeded. */
-export function diffServer(o: ServerReport, n: ServerReport): Change[] {
+function diffServer(o: ServerReport, n: ServerReport): Change[] {
   const server = o.name;
   if (o.status !== n.status) {
     const failed = o.status === 'failed' ? o : n;
@@ -118,13 +118,13 @@ export function diffServer(o: ServerReport, n: ServerReport): Change[] {
 }
 
 /** Which tool a change is about: its server, its name, and which of several tools of that name. */
-export interface ToolSubject {
+interface ToolSubject {
   server: string;
   tool: string;
   occurrence?: number;
 }
 
-export function diffTool(subject: ToolSubject, o: ToolReport, n: ToolReport): Change[] {
+function diffTool(subject: ToolSubject, o: ToolReport, n: ToolReport): Change[] {
   const changes: Change[] = [];
   if (o.verdict !== n.verdict) {
     changes.push({

@@ -43,7 +43,7 @@ export interface ConnectOptions {
 }
 
 /** Where the secrets met while connecting go: the server's Redactor (redact/run-secrets.ts makes it). */
-export interface SecretSink {
+interface SecretSink {
   add(values: readonly string[]): void;
 }
 

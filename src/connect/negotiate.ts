@@ -21,7 +21,7 @@ import { ScanFailure } from './failure.js';
 import type { RpcClient, RpcOutcome } from './rpc.js';
 
 /** Modern revisions we speak; the SDK's own list (`SUPPORTED_MODERN_PROTOCOL_VERSIONS`) is not exported. */
-export const MODERN_VERSIONS = ['2026-07-28'];
+const MODERN_VERSIONS = ['2026-07-28'];
 const CLIENT_INFO = { name: TOOL_NAME, version: TOOL_VERSION };
 
 /** What era negotiation found on a connection (and, for a saved target, what was saved). */

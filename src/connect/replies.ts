@@ -10,7 +10,7 @@ export const REPLIES_IN_FLIGHT = 4;
 /** Replies a connection gets in all: a healthy server pings a few times a minute. */
 export const MAX_REPLIES = 1_000;
 /** A reply echoes the request's id: a string id longer than this gets no reply. */
-export const MAX_REPLY_ID_CHARS = 256;
+const MAX_REPLY_ID_CHARS = 256;
 
 export type Send = (reply: Record<string, unknown>) => Promise<void>;
 

@@ -38,16 +38,16 @@ export interface Session {
   close(): Promise<Observation>;
 }
 
-export type Listed = { ok: true; tools: Record<string, unknown>[] } | { ok: false; failure: Failure };
+type Listed = { ok: true; tools: Record<string, unknown>[] } | { ok: false; failure: Failure };
 
-export interface CallOptions {
+interface CallOptions {
   timeoutMs: number;
   /** On the wire at most once (channel.ts `SendOptions`). */
   once?: boolean;
 }
 
 /** `id`: the JSON-RPC id the request carried. */
-export type Called = { id: number; outcome: RpcOutcome } | { id: number; failure: ScanFailure };
+type Called = { id: number; outcome: RpcOutcome } | { id: number; failure: ScanFailure };
 
 /** A session, or why there is none: the observation of a server that could not be reached. */
 export type Opened = { ok: true; session: Session } | { ok: false; observation: Observation };

@@ -10,7 +10,7 @@ import parseSemver from 'semver/functions/parse.js';
 import validRange from 'semver/ranges/valid.js';
 import { exactVersionProblem, npmNameProblem } from '../model/package-spec.js';
 
-export type NpmRunner = 'npx' | 'npm exec' | 'pnpm dlx' | 'bunx' | 'yarn dlx';
+type NpmRunner = 'npx' | 'npm exec' | 'pnpm dlx' | 'bunx' | 'yarn dlx';
 
 /** What a config's package names: its exact version, or the range or dist-tag to resolve (`latest` when it names none). */
 type NpmVersion = { version: string; range?: undefined } | { version?: undefined; range: string };

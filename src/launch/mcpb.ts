@@ -21,7 +21,7 @@ import { readZip, ZipError } from './zip.js';
 
 type McpbTarget = PackageTarget<'mcpb'>;
 
-export const MCPB_LIMITS = {
+const MCPB_LIMITS = {
   maxDownloadBytes: 128 * 1024 * 1024,
   maxEntries: 20_000,
   maxUnpackedBytes: 512 * 1024 * 1024,
@@ -29,7 +29,7 @@ export const MCPB_LIMITS = {
 const DOWNLOAD_TIMEOUT_MS = 5 * 60_000;
 const MAX_REDIRECTS = 5;
 
-export function mcpbDir(cacheDir: string, sha256: string): string {
+function mcpbDir(cacheDir: string, sha256: string): string {
   return path.join(cacheDir, 'mcpb', sha256);
 }
 
@@ -159,7 +159,7 @@ const PATTERN = /\$\{([^}]{1,200})\}/g;
  * The filler of `${__dirname}` and `${user_config.KEY}` for one bundle: a user_config value gets its
  * default when it has one that is not secret, else an obvious fake value (named in `fake`), never
  * anything of the user's; `env` (the target's) may give a user_config value by its key. */
-export function substitute(dir: string, manifest: McpbManifest, env: Record<string, string> = {}) {
+function substitute(dir: string, manifest: McpbManifest, env: Record<string, string> = {}) {
   const fake: string[] = [];
   const values = new Map<string, string>();
   for (const [key, spec] of Object.entries(manifest.user_config ?? {})) {

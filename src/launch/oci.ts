@@ -24,11 +24,11 @@ import { bounded, boundedTail } from '../model/bounds.js';
 type OciTarget = PackageTarget<'oci'>;
 
 const PULL_TIMEOUT_MS = 20 * 60_000;
-export const ENGINES = ['docker', 'podman'] as const;
+const ENGINES = ['docker', 'podman'] as const;
 type Engine = (typeof ENGINES)[number];
 
 /** The flags of every run: the container is the server's whole containment. */
-export const RUN_FLAGS = [
+const RUN_FLAGS = [
   '--rm',
   '-i',
   '--init',
@@ -80,7 +80,7 @@ export async function writeEnvFile(
   return { file, remove: () => rm(dir, { recursive: true, force: true }) };
 }
 
-export function ociDir(cacheDir: string, ref: string): string {
+function ociDir(cacheDir: string, ref: string): string {
   return path.join(cacheDir, 'oci', ref.replace(/[/:@]/g, '+'));
 }
 

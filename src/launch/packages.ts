@@ -34,7 +34,7 @@ const npmKind: PackageKind<'npm'> = {
   }),
 };
 
-export const PACKAGES: { [T in PackageType]: PackageKind<T> } = {
+const PACKAGES: { [T in PackageType]: PackageKind<T> } = {
   npm: npmKind,
   pypi: pypiKind,
   mcpb: mcpbKind,

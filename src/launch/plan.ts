@@ -36,7 +36,7 @@ interface PlanShared {
 }
 
 /** A process to spawn, already wrapped in its containment. */
-export interface StdioPlan extends PlanShared {
+interface StdioPlan extends PlanShared {
   transport: 'stdio';
   command: string;
   args: string[];
@@ -60,7 +60,7 @@ export interface RemotePlan extends PlanShared {
 }
 
 /** A saved tools/list result: nothing is started. */
-export interface SavedPlan extends PlanShared {
+interface SavedPlan extends PlanShared {
   transport: 'static';
   saved: SavedToolList;
 }

@@ -20,7 +20,7 @@ import { boundedTail } from '../model/bounds.js';
 
 type PypiTarget = PackageTarget<'pypi'>;
 
-export const DEFAULT_INDEX = 'https://pypi.org/simple';
+const DEFAULT_INDEX = 'https://pypi.org/simple';
 const INSTALL_TIMEOUT_MS = 10 * 60_000;
 /** Written last: an entry without it is a half install. */
 const INSTALLED = '.idemscan-installed';
@@ -50,7 +50,7 @@ function pypiKey(spec: PypiSpec, index: string | undefined): { spec: string; dir
   return { spec: `pypi:${name} index:${tag}`, dir: `${dir}@index-${tag}` };
 }
 
-export function pypiDir(cacheDir: string, spec: PypiSpec, index: string | undefined): string {
+function pypiDir(cacheDir: string, spec: PypiSpec, index: string | undefined): string {
   return path.join(cacheDir, 'pypi', pypiKey(spec, index).dir);
 }
 
@@ -61,7 +61,7 @@ function specOf({ package: p }: PypiTarget): string {
 }
 
 /** Why an index URL is not one pip may read: https, loopback http, or a file:// directory. */
-export const indexProblem = (url: string) => packageUrlProblem(url, true);
+const indexProblem = (url: string) => packageUrlProblem(url, true);
 
 export interface PypiPlan {
   /** `uv` when it is on PATH, else pip. */
@@ -171,7 +171,7 @@ async function installOne(t: PypiTarget, ctx: InstallContext): Promise<string | 
 }
 
 /** The `[console_scripts]` of the package's own dist-info, in the venv. */
-export function consoleScripts(venv: string, name: string): string[] {
+function consoleScripts(venv: string, name: string): string[] {
   const want = normalizePypiName(name);
   const lib = path.join(venv, 'lib');
   const out: string[] = [];

@@ -14,7 +14,7 @@ import { isDirectory } from '../targets/file-kind.js';
 import type { Target } from '../targets/types.js';
 
 /** Why `dir` cannot be bound read-write (binding it would undo the hiding), or undefined. */
-export function writableProblem(dir: string, cacheDir: string, home = process.env.HOME): string | undefined {
+function writableProblem(dir: string, cacheDir: string, home = process.env.HOME): string | undefined {
   const real = safeRealpath(dir);
   if (!real) return 'does not exist';
   if (real === '/') return 'is the root directory: binding it read-write would undo the whole sandbox';

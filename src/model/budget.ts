@@ -57,7 +57,7 @@ export interface ShortLimits {
   label: number;
 }
 
-export const SHORT: ShortLimits = { description: 300, keyArguments: 5, findings: 10, message: 200, label: 80 };
+const SHORT: ShortLimits = { description: 300, keyArguments: 5, findings: 10, message: 200, label: 80 };
 
 /**
  * A tool with its long texts shortened: annotations down to the hints and title, the strong key

@@ -20,7 +20,7 @@ export interface RuleInfo {
  * `tool` and `server`: rules run on every listed tool or server (src/classify/rules/). `connection`:
  * found while listing or reading tools (src/connect/, src/classify/index.ts, src/model/budget.ts).
  */
-export type RuleScope = 'tool' | 'server' | 'connection';
+type RuleScope = 'tool' | 'server' | 'connection';
 
 interface Entry {
   id: string;

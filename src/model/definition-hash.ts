@@ -19,7 +19,7 @@ export const DEFINITION_FIELDS = [
   'outputSchema',
   'annotations',
 ] as const;
-export type DefinitionField = (typeof DEFINITION_FIELDS)[number];
+type DefinitionField = (typeof DEFINITION_FIELDS)[number];
 
 export interface DefinitionHashes {
   /** `sha256:` and the hex digest of the canonical definition object. */
@@ -41,7 +41,7 @@ export function definitionOf(raw: Record<string, unknown>): DefinitionHashes | U
 }
 
 /** Items pushed and characters written, at most, per tool: far above what a 16 MiB message holds. */
-export const CANONICAL_WORK_LIMIT = 128 * 1024 * 1024;
+const CANONICAL_WORK_LIMIT = 128 * 1024 * 1024;
 
 /** Why a definition has no hash: it is not JSON data (RFC 8785 has no text for it), or too large. */
 export class Unhashable extends Error {}

@@ -13,7 +13,7 @@ const ID = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 const MAX_DOCS = 2_000;
 
 /** `docs` as a shipped page (a path under docs/rules without `.md`), or undefined when it is not of that form. */
-export function shippedPage(docs: string): string | undefined {
+function shippedPage(docs: string): string | undefined {
   const parts = docs.split('/');
   if (parts.length === 1 && ID.test(parts[0]!)) return docs;
   if (parts.length === 3 && parts[0] === 'profiles' && ID.test(parts[1]!) && ID.test(parts[2]!)) return docs;

@@ -17,7 +17,7 @@ const HEADER_FLAG = /^(?:--header|-H)$/;
  * path, URL or media type. Ordinary values ("production", "/tmp/x", "application/json") are not
  * secrets, and blanking them would damage the report's descriptions.
  */
-export function looksRandom(value: string): boolean {
+function looksRandom(value: string): boolean {
   if (value.length < 12 || /\s/.test(value) || /^[./~]|:\/\/|^[a-z]+\/[a-z0-9.+-]+$/i.test(value)) return false;
   const classes = [/[a-z]/, /[A-Z]/, /\d/, /[^A-Z0-9]/i].filter((re) => re.test(value)).length;
   return classes >= 3 || (classes === 2 && /\d/.test(value) && value.length >= 20);
@@ -27,7 +27,7 @@ export function looksRandom(value: string): boolean {
 export const isSecretName = (name: string): boolean => SECRET_NAME.test(name);
 
 /** Whether the value of an env variable named `name` is to be treated as a secret. */
-export function isSecretValue(name: string, value: string): boolean {
+function isSecretValue(name: string, value: string): boolean {
   return (SECRET_NAME.test(name) && value.length >= 4) || looksRandom(value);
 }
 
@@ -56,7 +56,7 @@ export function basicAuthFromUrl(url: URL): string | undefined {
  * every query value, URL credentials, secret-looking URL path segments, and the values of
  * secret-named flags (`--token=x`, `--api-key x`) and of `--header`.
  */
-export function launchSecrets(target: Pick<TargetInput, 'env' | 'headers' | 'secrets' | 'url' | 'args'>): string[] {
+function launchSecrets(target: Pick<TargetInput, 'env' | 'headers' | 'secrets' | 'url' | 'args'>): string[] {
   const values = [
     ...Object.entries(target.env ?? {}).flatMap(([name, v]) => (isSecretValue(name, v) ? [v] : [])),
     ...Object.values(target.headers ?? {}).flatMap(headerSecrets),

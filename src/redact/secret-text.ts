@@ -8,7 +8,7 @@ import { REDACTED } from './token-shapes.js';
 import { blankTokens, tokenAtEnd } from './token-shapes.js';
 
 /** A part of a secret shorter than this, beside a cut, is left alone (as is any value this short). */
-export const MIN_SECRET = 4;
+const MIN_SECRET = 4;
 
 /**
  * Words that say nothing about the secret they set (`AUTH_REQUIRED=true`); blanking them would

@@ -11,7 +11,7 @@ import { cutMiddle, wrapTo } from './width.js';
 import { PAGE_ANSWERS } from './markdown-answers.js';
 
 /** Servers answered on the terminal; the Markdown and HTML reports answer `PAGE_ANSWERS`, the JSON every one. */
-export const ANSWER_SERVERS = 30;
+const ANSWER_SERVERS = 30;
 /** Names a group shows on the terminal before "+N more". */
 const NAMES = 3;
 const NAME_WIDTH = 40;

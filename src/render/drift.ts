@@ -5,7 +5,7 @@ import { definitionLine } from './diff.js';
 import { safeText } from './terminal.js';
 
 /** Lines of the listing on stderr at most; the report holds every change. */
-export const DRIFT_LINES = 60;
+const DRIFT_LINES = 60;
 
 /** The drift as a terminal listing: every server-sent string through safeText, bounded. */
 export function renderDrift(drift: Drift): string {

@@ -11,7 +11,7 @@ import { plural } from '../model/verdicts.js';
 import { mdText } from './markdown-text.js';
 
 /** Failed servers listed on exit 3; the rest are counted. */
-export const FAILED_LISTED = 20;
+const FAILED_LISTED = 20;
 /** Lines of the step's stderr kept with its error line (the message's own continuation lines). */
 const ERROR_LINES = 5;
 

@@ -5,7 +5,7 @@
 import { TOOL_REPOSITORY } from '../model/version.js';
 
 /** Plain sentences; `code` spans are marked with backticks (each reporter renders them its way). */
-export const METHOD_POINTS: readonly string[] = [
+const METHOD_POINTS: readonly string[] = [
   'What is read: what each server declares when its tools are listed (`tools/list`): the tool annotations (hints) and input schemas, and its capabilities. No tool is ever called (`tools/call` is never sent), so nothing here is observed behaviour.',
   'Hints are untrusted: a server can declare anything. A tool counted as hint-only idempotent is safe to retry only if you trust the server; the verdicts say what a client may assume, not what a tool does.',
   '"Unprotected" means a tool that is not read-only and has no protection against a repeated call: no key argument, no `tools.idempotency` capability, no `idempotentHint`. Tools without annotations count as unprotected, because the spec\'s defaults make them destructive writes. A client that retries one after a timeout may repeat its effect.',

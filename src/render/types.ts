@@ -18,7 +18,7 @@ export interface Reporter {
 }
 
 /** What a report is besides its servers: all a streaming reporter needs before them. */
-export type ReportTop = Pick<ReportStream, 'head' | 'summary'>;
+type ReportTop = Pick<ReportStream, 'head' | 'summary'>;
 
 /** A streaming reporter's pass, fed the servers one at a time. */
 export interface ServerWriter {

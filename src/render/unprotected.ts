@@ -9,7 +9,7 @@ import { commandLines, cutEnd, cutMiddle, displayWidth } from './width.js';
 import { declaresNothing } from '../model/advice.js';
 
 /** Servers listed at most: the rest are in the tools view. */
-export const WORST_SERVERS = 5;
+const WORST_SERVERS = 5;
 /** Tool names per server when the width is unbounded (a pipe). */
 const NAMES_UNBOUNDED = 10;
 const NAME_WIDTH = 40;

@@ -54,7 +54,7 @@ const PATTERN = /\$\{([^}]+)\}/g;
  * whatever it looks like: a config says `${DB_URL}` or `${X_ORG}` precisely to keep the value out
  * of the file, and idemscan cannot tell which of them matter.
  */
-export function expandString(value: string, ctx: ExpandContext, fromEnv: string[] = []): string {
+function expandString(value: string, ctx: ExpandContext, fromEnv: string[] = []): string {
   return value.replace(PATTERN, (whole, body: string) => {
     if (body === 'workspaceFolder' && ctx.workspaceFolder) return ctx.workspaceFolder;
     if (body === 'userHome') return os.homedir();

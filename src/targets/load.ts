@@ -9,7 +9,7 @@ import { registryFormat } from './formats/registry.js';
 import { TargetFileError, type LoadedTargets } from './types.js';
 
 /** Order matters: our own `servers` array is tried before VS Code's `servers` object. */
-export const FORMATS: TargetFormat[] = [ownFormat, mcpServersFormat, registryFormat, vscodeFormat];
+const FORMATS: TargetFormat[] = [ownFormat, mcpServersFormat, registryFormat, vscodeFormat];
 
 /** Far above any real target file (a dump of the whole MCP registry is a few MB), far below a memory problem. */
 export const MAX_TARGET_FILE_BYTES = 16 * 1024 * 1024;

@@ -18,7 +18,7 @@ export interface LoadedInputs {
 }
 
 /** A discovered server: where it is listed, and whether a project lists it. */
-export type FoundInput = LoadedTarget & Pick<FoundTarget, 'listedBy' | 'scope'>;
+type FoundInput = LoadedTarget & Pick<FoundTarget, 'listedBy' | 'scope'>;
 
 export interface DiscoveredInputs extends Omit<Discovery, 'targets' | 'projectTargets'> {
   targets: FoundInput[];

@@ -49,7 +49,7 @@ export interface RemoteTarget extends TargetShared {
 }
 
 /** A pinned npm package (`name@1.2.3`). */
-export interface NpmPackage {
+interface NpmPackage {
   type: 'npm';
   spec: string;
   /** The bin to run; default: the one named like the package. */
@@ -59,7 +59,7 @@ export interface NpmPackage {
 }
 
 /** A pinned PyPI package (`name==1.2.3`), installed into a virtual environment in the cache. */
-export interface PypiPackage {
+interface PypiPackage {
   type: 'pypi';
   spec: string;
   /** The console script to run; default: the one named like the package. */
@@ -69,14 +69,14 @@ export interface PypiPackage {
 }
 
 /** A `.mcpb` bundle: downloaded from `url`, checked against `sha256` before it is unpacked. */
-export interface McpbPackage {
+interface McpbPackage {
   type: 'mcpb';
   url: string;
   sha256: string;
 }
 
 /** An OCI image, pinned by a tag other than `latest` or by a digest; run by docker or podman. */
-export interface OciPackage {
+interface OciPackage {
   type: 'oci';
   ref: string;
 }
@@ -100,7 +100,7 @@ export interface PackageTarget<T extends PackageType = PackageType> extends Targ
 }
 
 /** A saved tools/list result (targets/saved-tools.ts), classified without contacting anything. */
-export interface SavedTarget extends TargetShared {
+interface SavedTarget extends TargetShared {
   kind: 'saved';
   saved: SavedToolList;
 }
@@ -146,7 +146,7 @@ export interface TargetOAuthEntry {
   scopes?: string[];
 }
 
-export const CLIENT_SECRET_REFUSED =
+const CLIENT_SECRET_REFUSED =
   'a target file may not name a client secret (its variable would be sent to whatever authorization server the server names); give it on the command line: --client-secret-env VAR with --oauth and --client-origin (docs/OAUTH.md)';
 
 /** A saved tools/list result: its tools as listed, and what the server said of itself, when saved too. */
@@ -156,7 +156,7 @@ export interface SavedToolList {
   serverInfo?: Record<string, unknown>;
 }
 
-export const TRUSTED_REFUSED =
+const TRUSTED_REFUSED =
   'a target file may not mark its own servers trusted (a list would vouch for itself); trust a server on the command line: --trust NAME';
 
 export interface SkippedTarget {

@@ -3,8 +3,8 @@ import { mkdirSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { chromium, type Browser, type BrowserContextOptions, type Page } from 'playwright-core';
 
-export const CHROMIUM = '/usr/bin/chromium';
-export const ARTIFACTS = fileURLToPath(new URL('../../test-artifacts/', import.meta.url));
+const CHROMIUM = '/usr/bin/chromium';
+const ARTIFACTS = fileURLToPath(new URL('../../test-artifacts/', import.meta.url));
 
 export function launch(): Promise<Browser> {
   return chromium.launch({

@@ -21,7 +21,7 @@ const node = (
 
 export const XSS_SERVER = 'xss <b onmouseover="window.__pwned=9">server</b>';
 
-export const FIXTURE_TARGETS: TargetInput[] = [
+const FIXTURE_TARGETS: TargetInput[] = [
   node('payments-modern', FIXTURES.modernStdio),
   node('payments-legacy', FIXTURES.legacyStdio),
   node('charges', FIXTURES.raw, { MODE: 'idempotency-cap' }),

@@ -29,7 +29,7 @@ interface ActionFile {
   runs: { using: string; steps: Step[] };
 }
 
-export interface StepRun {
+interface StepRun {
   name: string;
   kind: 'run' | 'uses';
   outcome: 'success' | 'failure' | 'skipped';

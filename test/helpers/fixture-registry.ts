@@ -2,7 +2,7 @@
 import { fileURLToPath } from 'node:url';
 import { startListening, type RunningServer } from './hostile-http.js';
 
-export const REGISTRY_FIXTURE = fileURLToPath(new URL('../fixtures/registry-server.mjs', import.meta.url));
+const REGISTRY_FIXTURE = fileURLToPath(new URL('../fixtures/registry-server.mjs', import.meta.url));
 
 /** `hits()`: every request's path and query so far, in order. */
 export type FixtureRegistry = RunningServer;

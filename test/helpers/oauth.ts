@@ -64,7 +64,7 @@ export async function authorizationUrl(text: () => string, timeoutMs = 90_000, e
  * What a person does without a browser's help: GET the consent page, POST its form with Allow,
  * follow the redirect to idemscan's loopback listener. The Chromium test does the same by clicking.
  */
-export async function consentOverHttp(authorizeUrl: string): Promise<void> {
+async function consentOverHttp(authorizeUrl: string): Promise<void> {
   const page = await (await fetch(authorizeUrl)).text();
   const id = /name="id" value="([^"]+)"/.exec(page)?.[1];
   if (!id) throw new Error(`no consent form in: ${page.slice(0, 500)}`);

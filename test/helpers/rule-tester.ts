@@ -19,7 +19,7 @@ import type { Finding, Severity } from '../../src/model/schema.js';
 type Raw = Record<string, unknown>;
 
 /** One tools/list answer: a result (`{ tools, nextCursor }`) or a JSON-RPC error. */
-export type Reply = { result: Raw } | { error: { code: number; message: string } };
+type Reply = { result: Raw } | { error: { code: number; message: string } };
 
 /** What a server sent, and what the scan knows of it. */
 export interface ServerInput {
@@ -37,7 +37,7 @@ export interface ServerInput {
 }
 
 /** What one finding of the rule must show; `message` is a fragment of its message. */
-export interface ExpectedFinding {
+interface ExpectedFinding {
   message?: string;
   tool?: string;
   severity?: Severity;

@@ -89,7 +89,7 @@ function rowsOf(run: ServerRun, s: ServerReport): BehaviourRow[] {
 }
 
 /** The counts of the rows: every outcome and agreement key present, zeros included. */
-export function summaryOf(servers: readonly BehaviourServer[], rows: readonly BehaviourRow[]): BehaviourSummary {
+function summaryOf(servers: readonly BehaviourServer[], rows: readonly BehaviourRow[]): BehaviourSummary {
   const outcomes = Object.fromEntries(ProbeOutcome.options.map((o) => [o, 0])) as BehaviourSummary['outcomes'];
   const agreements = Object.fromEntries(Agreement.options.map((a) => [a, 0])) as BehaviourSummary['agreements'];
   let expected = 0;

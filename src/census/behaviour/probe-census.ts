@@ -30,7 +30,7 @@ import { writeReports } from '../../app/write-reports.js';
 /** A server's error in the table, at most (a PlanError lists the tools the server lists). */
 const ERROR_CHARS = 1_000;
 
-export const NETWORK = 'loopback only (bubblewrap --unshare-net)';
+const NETWORK = 'loopback only (bubblewrap --unshare-net)';
 
 export interface CensusSettings {
   /** The library folder as given: the table's `method.library`. */

@@ -70,7 +70,7 @@ async function libraryNames(dir: string): Promise<string[]> {
 }
 
 /** One file, checked whole: its fields, its placeholders, its server, its plan, its `expect` against the plan. */
-export async function readEntry(file: string): Promise<LibraryEntry> {
+async function readEntry(file: string): Promise<LibraryEntry> {
   const read = await readBoundedText(file, { maxBytes: MAX_PLAN_BYTES });
   if ('error' in read)
     throw new InputError(read.kind === 'unreadable' ? `cannot read it (${read.code ?? 'error'})` : read.error, {

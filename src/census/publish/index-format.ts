@@ -32,7 +32,7 @@ export const isRunDirName = (name: string): boolean =>
 
 const count = z.number().int().nonnegative();
 
-export const RunSummary = z.object({
+const RunSummary = z.object({
   servers: count,
   serversOk: count,
   serversFailed: count,
@@ -48,7 +48,6 @@ export const RunSummary = z.object({
   downloads: count.optional(),
   downloadsUnprotected: count.optional(),
 });
-export type RunSummary = z.infer<typeof RunSummary>;
 
 export const RunEntry = z.object({
   /** The run directory, relative to the index (`2026-11-30`). */

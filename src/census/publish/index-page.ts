@@ -89,7 +89,7 @@ export interface ServerLink {
 }
 
 /** Server links listed on the index page at most; every page is written all the same. */
-export const MAX_SERVER_LINKS = 3000;
+const MAX_SERVER_LINKS = 3000;
 
 function serverList(servers: readonly ServerLink[], runs: number): string {
   if (servers.length === 0) return '';

@@ -16,11 +16,11 @@ import { BEHAVIOUR_DIR } from './index-format.js';
 import { behaviourSection } from '../behaviour/behaviour-render.js';
 
 /** Where the index looks for the table, and the page its section links, relative to ROOT. */
-export const BEHAVIOUR_FILE = `${BEHAVIOUR_DIR}/behaviour.json`;
-export const BEHAVIOUR_PAGE = `${BEHAVIOUR_DIR}/behaviour.html`;
+const BEHAVIOUR_FILE = `${BEHAVIOUR_DIR}/behaviour.json`;
+const BEHAVIOUR_PAGE = `${BEHAVIOUR_DIR}/behaviour.html`;
 
 /** A table of a few hundred rows is tens of kB; a census of the whole library stays far below this. */
-export const BEHAVIOUR_MAX_BYTES = 16 * 1024 * 1024;
+const BEHAVIOUR_MAX_BYTES = 16 * 1024 * 1024;
 
 /** The table, or why the file cannot be used (with its path); undefined when there is none. */
 export type BehaviourRead = { table: BehaviourTable } | { file: string; error: string } | undefined;

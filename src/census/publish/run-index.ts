@@ -91,7 +91,7 @@ export function runDirOf(root: string, out: string | undefined): string {
 }
 
 /** The report files present in a run directory. */
-export async function filesIn(dir: string): Promise<string[]> {
+async function filesIn(dir: string): Promise<string[]> {
   const names = await readdir(dir).catch(() => [] as string[]);
   return RUN_FILES.filter((f) => names.includes(f));
 }
@@ -128,7 +128,7 @@ export async function latestReport(
 }
 
 /** A run of the index with its report, read from ROOT/RUN/report.json. */
-export interface IndexedRun {
+interface IndexedRun {
   entry: RunEntry;
   report: Report;
 }

@@ -37,14 +37,14 @@ interface Pin {
   hold?: string;
 }
 
-export interface Change {
+interface Change {
   name: string;
   registry: Pin['registry'];
   from: string;
   to: string;
 }
 
-export interface Held {
+interface Held {
   name: string;
   at: string;
   latest: string;

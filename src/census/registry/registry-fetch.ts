@@ -11,8 +11,8 @@ import { InputError } from '../../model/input-error.js';
 import { DEFAULT_REGISTRY } from './default-registry.js';
 
 /** A page of 100 full server.json entries is well under 1 MiB. */
-export const MAX_PAGE_BYTES = 8 * 1024 * 1024;
-export const PAGE_TIMEOUT_MS = 30_000;
+const MAX_PAGE_BYTES = 8 * 1024 * 1024;
+const PAGE_TIMEOUT_MS = 30_000;
 
 /** A failure is raw text (it quotes the URL and what the network said): escaped where it is printed. */
 export type Fetched = { ok: true; value: unknown } | { ok: false; error: string };

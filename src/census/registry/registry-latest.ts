@@ -18,7 +18,7 @@ export interface PulledEntry {
   _meta: { [OFFICIAL]: { status: string; isLatest: true; updatedAt?: string; publishedAt?: string } };
 }
 
-export interface PullSkip {
+interface PullSkip {
   name: string;
   reason: string;
 }
@@ -49,12 +49,12 @@ export const newPullState = (kept = new Map<string, PulledEntry>()): PullState =
 });
 
 /** Far above any real server.json (a few KB); below what would let one entry crowd out the rest. */
-export const MAX_ENTRY_BYTES = 256 * 1024;
+const MAX_ENTRY_BYTES = 256 * 1024;
 /**
  * A kept entry sits two levels down in the file `registry pull` writes (`{servers: [entry]}`),
  * which scan reads as a target file: nested at most MAX_JSON_DEPTH levels in all.
  */
-export const MAX_ENTRY_DEPTH = MAX_JSON_DEPTH - 2;
+const MAX_ENTRY_DEPTH = MAX_JSON_DEPTH - 2;
 const MAX_NAME = 200;
 const MAX_VERSION = 128;
 const MAX_PARTS = 32;

@@ -12,7 +12,7 @@ const int = z.number().int().nonnegative();
 /** One behaviour hint across a group's tools: given as a boolean (true or false), or not at all. */
 export const HintCount = z.object({ given: int, true: int, false: int, malformed: int });
 
-export const KeyNameCount = z.object({
+const KeyNameCount = z.object({
   /** The key argument's name as the tool's schema spells it (`idempotency_key`, `clientToken`). */
   name: z.string(),
   tools: int,
@@ -20,7 +20,7 @@ export const KeyNameCount = z.object({
 });
 
 /** A hint combination the `contradictory-hints` rule reports, by the hint that contradicts readOnlyHint. */
-export const ContradictionCount = z.object({ combination: z.string(), tools: int, servers: int });
+const ContradictionCount = z.object({ combination: z.string(), tools: int, servers: int });
 
 /** Servers by how many tools they list: do big servers annotate less? */
 export const SizeBand = z.object({

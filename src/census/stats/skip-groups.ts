@@ -3,7 +3,7 @@
  * one of these words and a colon (`needs network at start: it fetches ...`), so that a run's
  * statistics can count its skips by cause without reading the prose.
  */
-export const SKIP_GROUPS = [
+const SKIP_GROUPS = [
   'needs network at start',
   'needs a real credential',
   'crashes on Node 20',

@@ -16,7 +16,7 @@ import { Profile } from './schema.js';
 export const BUILTIN_IDS = ['openai-apps', 'anthropic-directory'] as const;
 
 /** Words `--fail-on` already gives a meaning to: a profile cannot take them as its id. */
-export const RESERVED_IDS = new Set<string>([
+const RESERVED_IDS = new Set<string>([
   'profile',
   'drift',
   ...Severity.options,

@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { Severity } from '../../model/schema.js';
 
-export const HintName = z.enum(['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint']);
+const HintName = z.enum(['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint']);
 
 /** Lowercase words joined by `-`: safe in a rule id, a file name and a URL. */
 const Id = z
@@ -69,7 +69,6 @@ export const Profile = z
     path: ['requirements'],
   });
 
-export type HintName = z.infer<typeof HintName>;
 export type Requirement = z.infer<typeof Requirement>;
 export type Profile = z.infer<typeof Profile>;
 

@@ -79,7 +79,7 @@ export async function describeAuth(
   return done(info, problems);
 }
 
-export function registrationOf(metadata: AuthorizationServerMetadata): AuthInfo['registration'] {
+function registrationOf(metadata: AuthorizationServerMetadata): AuthInfo['registration'] {
   if ((metadata as { client_id_metadata_document_supported?: unknown }).client_id_metadata_document_supported === true)
     return 'cimd';
   if (typeof metadata.registration_endpoint === 'string') return 'dcr';

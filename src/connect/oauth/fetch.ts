@@ -10,7 +10,7 @@ import { MAX_JSON_DEPTH, parseJson } from '../../model/bounded-input.js';
 import { isErrorObject } from '../error-body.js';
 import { proxyDispatcher } from '../proxy.js';
 
-export const METADATA_BYTES = 256 * 1024;
+const METADATA_BYTES = 256 * 1024;
 const MAX_REDIRECTS = 3;
 
 /** Refused before any byte was sent: the URL breaks the rules above. */

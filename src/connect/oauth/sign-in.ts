@@ -23,7 +23,7 @@ export interface SignInOptions {
 }
 
 /** An error that says the sign-in did not finish (denied, timed out, wrong state). */
-export class SignInFailed extends Error {
+class SignInFailed extends Error {
   constructor(message: string) {
     super(message);
     this.name = 'SignInFailed';

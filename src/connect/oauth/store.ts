@@ -37,7 +37,7 @@ export function canonicalServerUrl(url: string): string {
   return u.href;
 }
 
-export function oauthDir(cacheDir: string): string {
+function oauthDir(cacheDir: string): string {
   return path.join(cacheDir, 'oauth');
 }
 

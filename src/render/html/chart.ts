@@ -10,7 +10,7 @@ import { plural, VERDICTS, type VerdictCounts } from '../../model/verdicts.js';
 
 const WIDTH = 1000;
 /** Servers drawn in the per-server chart at most (largest first); the table lists them all. */
-export const CHART_MAX_SERVERS = 40;
+const CHART_MAX_SERVERS = 40;
 
 /** `3 read-only, 2 keyed, 1 unprotected` (verdicts with no tools left out). */
 export function countsPhrase(counts: VerdictCounts): string {
@@ -46,7 +46,7 @@ export function bar(counts: VerdictCounts, label: string, cls: string, height: n
 }
 
 /** The legend doubles as the key to the verdicts: colour, mark, word, count, share and meaning. */
-export function legend(counts: VerdictCounts): string {
+function legend(counts: VerdictCounts): string {
   const total = VERDICTS.reduce((n, v) => n + counts[v.id], 0);
   const rows = VERDICTS.map(
     (v) =>

@@ -10,7 +10,7 @@ import type { Report, ToolReport } from '../../model/schema.js';
 import { json } from './escape.js';
 
 /** Estimated page bytes (tool rows and the embedded JSON) before tools get the shortest texts. */
-export const PAGE_BYTES = 16 * 1024 * 1024;
+const PAGE_BYTES = 16 * 1024 * 1024;
 /** Description characters of all tools together; each gets its share, from 200 to all of it. */
 const DESCRIPTION_CHARS = 2_000_000;
 /**

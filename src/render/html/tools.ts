@@ -11,7 +11,7 @@ import { declaresNothing } from '../../model/advice.js';
 /** Up to this many tools in the whole report, every server section starts open (and prints with JS off). */
 export const OPEN_SECTIONS_UP_TO = 400;
 
-export function verdictBadge(t: ToolReport): string {
+function verdictBadge(t: ToolReport): string {
   const v = verdictInfo(t.verdict);
   // The same verdict, its reason shown: no hint at all is not the author declaring a write.
   const none = declaresNothing(t)
@@ -58,7 +58,7 @@ function keysCell(t: ToolReport): string {
  */
 type RuleLinks = Map<string, string>;
 
-export function ruleLinks(report: Report, base: string | undefined): RuleLinks {
+function ruleLinks(report: Report, base: string | undefined): RuleLinks {
   const links: RuleLinks = new Map();
   for (const rule of reportRules(report)) {
     const url = base === undefined ? `#rule-${rule.id}` : readerPageUrl(rule, base);

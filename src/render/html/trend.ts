@@ -12,7 +12,7 @@ import { when } from '../view.js';
 import { plural } from '../../model/verdicts.js';
 
 /** Rows per table at most; the JSON embedded in the page (comparedWith) has every change. */
-export const TREND_MAX_ROWS = 300;
+const TREND_MAX_ROWS = 300;
 
 const show = (s: string, max = 300) => text(s, max);
 const DIRECTION = { worse: ['bad', '✗ worse'], better: ['good', '✓ better'], neutral: ['', 'change'] } as const;

@@ -11,10 +11,10 @@ import { percent, serverView } from '../view.js';
 import { plural, verdictInfo } from '../../model/verdicts.js';
 
 /** Servers in the downloads chart. */
-export const TOP_DOWNLOADED = 20;
+const TOP_DOWNLOADED = 20;
 
 /** `1.2M`, `34k`, `950`: a bar's number must fit its narrow column. */
-export function compactCount(n: number): string {
+function compactCount(n: number): string {
   if (n >= 1_000_000) return `${(n / 1_000_000).toFixed(n >= 10_000_000 ? 0 : 1)}M`;
   if (n >= 1_000) return `${Math.round(n / 1_000)}k`;
   return String(n);

@@ -22,7 +22,7 @@ export type ReaderId =
   | 'goose'
   | 'opencode';
 
-export interface ClientFile {
+interface ClientFile {
   scope: 'user' | 'project';
   /** The file (or, with `dir`, the folder), or undefined where it has no place (no project given). */
   at(d: Dirs): string | undefined;

@@ -8,7 +8,7 @@
 import { inputOf } from '../kind.js';
 import type { Target } from '../types.js';
 
-export interface ListedBy {
+interface ListedBy {
   client: string;
   file: string;
 }

@@ -21,7 +21,7 @@ export function syntaxOf(file: string, fallback: Syntax): Syntax {
 class TooDeep extends Error {}
 
 /** Client configs in TOML and YAML are a few kilobytes; the parsers are not built for megabytes of hostile input. */
-export const MAX_DOCUMENT_BYTES = 1024 * 1024;
+const MAX_DOCUMENT_BYTES = 1024 * 1024;
 /** Indentation, and `- ` indicators opening one line, beyond any real config (see yamlShapeProblem). */
 const MAX_YAML_INDENT = 256;
 

@@ -35,7 +35,7 @@ const keyValue = (name: z.ZodType<string>, value: z.ZodType<string>) =>
 const EnvVar = keyValue(envName, launchText);
 const Header = keyValue(headerName, headerValue);
 
-export const Pkg = z.object({
+const Pkg = z.object({
   registryType: z.string().optional(),
   registry_name: z.string().optional(),
   registryBaseUrl: z.string().optional(),
