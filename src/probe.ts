@@ -1,18 +1,23 @@
 /**
- * The library call behind `idemscan probe` (docs/PROBE.md): one server, scanned as `scan()` scans
- * it, and on the same session the lost-response experiment on each tool the plan names
- * (src/probe/). Unlike `scan()`, it calls tools, and their effects are real: run it against a test
+ * The library call behind `idemscan probe` (docs/PROBE.md): one server, prepared and reported as
+ * `scan()` does it, and between the two, on one session, the lost-response experiment on each tool
+ * the plan names (src/probe/). Unlike `scan()`, it calls tools, and their effects are real: run it against a test
  * backend you own.
  */
-import { countProbes, noteObservers } from './model/probe-outcomes.js';
+import type { ConnectOptions } from './connect/observe.js';
+import { countProbes } from './model/probe-outcomes.js';
 import { PlanError, type ProbePlan } from './model/probe-plan.js';
-import type { Report } from './model/schema.js';
-import { probeServer, type Probed } from './probe/on-session.js';
+import { reportOf } from './model/report-head.js';
+import type { Report, ServerReport } from './model/schema.js';
+import { summarize } from './model/summary.js';
+import { probeServer, type Probed, type RunOpts } from './probe/on-session.js';
 import { planSecrets } from './probe/plan-secrets.js';
-import { scanTargets } from './scan.js';
+import { endRun, kept, runHead, started, startRun, type Run } from './scan.js';
 import { checkTarget, checkWritableOption, refuseUnbound } from './scan-input.js';
+import { crashed, listOnly, liveConnect, prepareServer, serverReportOf, type OneOptions } from './scan-server.js';
 import { defaultCacheDir } from './model/cache-dir.js';
 import type { ScanOptions } from './scan-options.js';
+import { MemorySink } from './spool/sink.js';
 import type { Target, TargetInput } from './targets/types.js';
 
 export { readPlan } from './probe/read-plan.js';
@@ -43,34 +48,68 @@ export async function probe(target: TargetInput, plan: ProbePlan, options: Probe
 /** `probe` of a target already checked (the CLI's and the plan library's). */
 export async function probeTarget(target: Target, plan: ProbePlan, options: ProbeOptions = {}): Promise<ProbeResult> {
   const timeoutMs = options.timeoutMs ?? 30_000;
-  let probed: Probed | undefined;
   const { planFile, ...scanOptions } = options;
   // What the user gave the server is checked before anything starts: a hidden path is an error here.
   const cacheDir = options.cacheDir ?? defaultCacheDir();
   refuseUnbound(target, checkWritableOption(options, cacheDir) ?? [], options, cacheDir);
-  const report = await scanTargets([{ ...target, secrets: [...(target.secrets ?? []), ...planSecrets(plan)] }], {
+  const secrets = [...(target.secrets ?? []), ...planSecrets(plan)];
+  const run = await startRun([{ ...target, secrets }], {
     ...scanOptions,
     timeoutMs,
     concurrency: 1,
     install: false,
     unboundChecked: true,
-    // The one target's session: open, list, prepare, run, judge, close (probe/on-session.ts).
-    visit: async (launch, connect) =>
-      (probed = await probeServer(launch, connect, plan, { timeoutMs, signal: options.signal })),
   });
+  const sink = new MemorySink();
+  const probed = await probeAt(run, sink, plan, { timeoutMs, signal: options.signal });
+  await endRun(run, sink);
+  const head = await runHead(run, sink);
+  const servers = sink.servers().map((s) => run.secrets.redactLater(s));
   if (probed?.crashed) throw new Error(`idemscan probe: ${probed.crashed}`);
-  if (probed?.missing?.length) throw missingError(probed, report, planFile);
-  for (const s of report.servers) noteObservers(s.tools);
-  const probeSummary = countProbes(report.servers.flatMap((s) => s.tools));
-  if (probeSummary) report.summary.probe = probeSummary;
-  report.options.probe = { tools: Object.keys(plan.tools) };
-  return { report, warnings: probed?.warnings ?? [] };
+  if (probed?.missing?.length) throw missingError(probed, servers, planFile);
+  const probeSummary = countProbes(servers.flatMap((s) => s.tools));
+  const summary = { ...summarize(servers), ...(probeSummary ? { probe: probeSummary } : {}) };
+  const probeOptions = { ...head.options, probe: { tools: Object.keys(plan.tools) } };
+  return { report: reportOf({ ...head, options: probeOptions }, summary, servers), warnings: probed?.warnings ?? [] };
+}
+
+/** The run's one server probed and kept in the sink; what the experiments found, when they ran. */
+async function probeAt(run: Run, sink: MemorySink, plan: ProbePlan, opts: RunOpts): Promise<Probed | undefined> {
+  const target = run.prepared.targets[0];
+  if (!target || run.options.signal?.aborted) return undefined;
+  started(run, target, 0);
+  const { server, probed } = await probeOne(target, run.connect, run.one, plan, opts).catch((err: unknown) => ({
+    server: crashed(target, err, run.secrets),
+    probed: undefined,
+  }));
+  kept(run, sink, 0, server);
+  return probed;
+}
+
+/**
+ * One server probed: prepared as a scan prepares it, then on one session opened, listed, the
+ * experiments run and judged, closed (probe/on-session.ts), and its report built with them.
+ */
+async function probeOne(
+  target: Target,
+  connect: ConnectOptions,
+  one: OneOptions,
+  plan: ProbePlan,
+  opts: RunOpts,
+): Promise<{ server: ServerReport; probed?: Probed }> {
+  const prepared = await prepareServer(target, connect, one);
+  if ('failed' in prepared) return { server: prepared.failed };
+  const { launch } = prepared;
+  // A saved tool list has no session to call tools on: it is reported as a scan reports it.
+  if (launch.transport === 'static') return { server: await listOnly(prepared, one) };
+  const probed = await probeServer(launch, liveConnect(prepared), plan, opts).finally(launch.cleanup);
+  return { server: serverReportOf(prepared, probed.observation, one, probed), probed };
 }
 
 /** A plan naming tools the server does not list: the names, the first one's field, and what it does list. */
-function missingError(probed: Probed, report: Report, planFile: string | undefined): PlanError {
+function missingError(probed: Probed, servers: ServerReport[], planFile: string | undefined): PlanError {
   const missing = probed.missing ?? [];
-  const listed = report.servers[0]?.tools.map((t) => t.name) ?? [];
+  const listed = servers[0]?.tools.map((t) => t.name) ?? [];
   return new PlanError(
     `the plan names ${missing.map((n) => JSON.stringify(n)).join(', ')}, which the server does not list (it lists ${listed.slice(0, 20).join(', ') || 'no tools'}); nothing was called`,
     {

@@ -2,11 +2,9 @@
 import type { LoadedProfile } from './classify/profiles/index.js';
 import type { ConnectOptions, Observation } from './connect/observe.js';
 import type { OAuthScanOptions } from './connect/oauth/server-auth.js';
-import type { ToolProbes } from './model/probe-cases.js';
-import type { ProbeSetup } from './model/probe-schema.js';
 import type { ServerReport } from './model/schema.js';
-import type { LaunchPlan } from './launch/plan.js';
 import type { PrepareEvent } from './launch/prepare.js';
+import type { Redactor } from './redact/redact.js';
 import type { Shard } from './targets/shard.js';
 import type { SkippedTarget } from './targets/types.js';
 
@@ -64,27 +62,16 @@ export interface ScanOptions {
 
 /**
  * Not published (src/index.ts does not export it): the connector's tuning the tests set, and what
- * is done on each server's connection (`idemscan probe` runs its experiments there).
+ * `audit --save-tools` keeps of each live server.
  */
 export interface InternalScanOptions extends ScanOptions, Partial<Pick<ConnectOptions, ConnectTuning>> {
-  /** What is done with each live server; a scan's is `observe()` (open, list, close). */
-  visit?: Visit;
+  /** Told each live server's observation, read with the tools as sent, and the server's redactor. */
+  onObserved?: (observation: Observation, redactor: Redactor) => void;
   /** The caller refused the paths the sandbox would hide already (probe()): no warnings for them. */
   unboundChecked?: boolean;
 }
 
 type ConnectTuning = 'maxFrameBytes' | 'stderrTailBytes' | 'killGraceMs';
-
-/** One live server's session, used as the caller needs, always resolving with what it showed. */
-export type Visit = (launch: LaunchPlan, connect: ConnectOptions) => Promise<Visited>;
-
-export interface Visited {
-  observation: Observation;
-  /** Each listed tool's `tools[].probe` (or `probes`, one per case), added before redaction (`idemscan probe`). */
-  probeOf?: (tool: string) => ToolProbes;
-  /** The probe plan's set-up calls, kept as `servers[].probeSetup` (redacted with the rest). */
-  probeSetup?: ProbeSetup;
-}
 
 export type ProgressEvent =
   /** Installs and warnings of preparing the targets (launch/prepare.ts). */

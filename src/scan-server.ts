@@ -1,6 +1,7 @@
 /**
- * One server of a scan: contained launch, connection, classification and its one redaction pass.
- * Per-server failures are values; `crashed()` is the last line of defence for a bug tripped by a server.
+ * One server of a scan or a probe: prepared (contained launch, redactor, trust), observed, and its
+ * report built with its one redaction pass. Per-server failures are values; `crashed()` is the last
+ * line of defence for a bug tripped by a server.
  */
 import { LIMITS } from './model/limits.js';
 import { classifyServer } from './classify/index.js';
@@ -8,7 +9,10 @@ import { observe, type ConnectOptions, type Observation } from './connect/observ
 import type { OAuthScanOptions } from './connect/oauth/server-auth.js';
 import { bounded } from './model/bounds.js';
 import { fitServerReport } from './model/budget.js';
-import type { ServerReport } from './model/schema.js';
+import type { ToolProbes } from './model/probe-cases.js';
+import { noteObservers } from './model/probe-outcomes.js';
+import type { ProbeSetup } from './model/probe-schema.js';
+import type { ServerReport, TargetInfo } from './model/schema.js';
 import { cacheDirs } from './launch/npm.js';
 import { planLaunch, type LaunchPlan } from './launch/plan.js';
 import { describeTarget, type Redactor } from './redact/redact.js';
@@ -17,8 +21,8 @@ import { redactServer } from './redact/redact-report.js';
 import { NameMatcher } from './model/server-names.js';
 import { inputOf, transportOf } from './targets/kind.js';
 import type { Target } from './targets/types.js';
-import type { InternalScanOptions, Visit, Visited } from './scan-options.js';
-import { serverReport, type ServerParts } from './server-report.js';
+import type { InternalScanOptions } from './scan-options.js';
+import { serverReport } from './server-report.js';
 
 export interface OneOptions extends InternalScanOptions {
   cacheDir: string;
@@ -28,88 +32,131 @@ export interface OneOptions extends InternalScanOptions {
   trustMatcher: NameMatcher;
 }
 
-export async function scanOne(target: Target, connect: ConnectOptions, opts: OneOptions): Promise<ServerReport> {
-  // The server's one redactor: its launch and the run's shared secrets, then the OAuth tokens,
-  // codes and secrets connecting meets (told to it by the connector).
-  const redactor = opts.secrets.server(target);
-  const server = await scanServer(target, { ...connect, secrets: redactor }, opts, redactor);
-  // Shortened after redaction, so that a cut never leaves half a secret unrecognised.
-  return fitServerReport(redactServer(server, redactor));
+/** A server ready to be reached: what a scan and a probe both start from. */
+export interface PreparedServer {
+  target: Target;
+  launch: LaunchPlan;
+  /** The connector's options for this server, its redactor told where secrets meet it. */
+  connect: ConnectOptions;
+  /** The server's one redactor: its launch and the run's secrets, then what connecting meets. */
+  redactor: Redactor;
+  trusted: boolean;
+  described: TargetInfo;
 }
 
-async function scanServer(
+/** What a probe found on the server's session, kept in its report. */
+export interface ProbeFound {
+  probeOf?: (tool: string) => ToolProbes;
+  probeSetup?: ProbeSetup;
+}
+
+/** The server's launch planned and its target described; a server that cannot start is its report. */
+export async function prepareServer(
   target: Target,
   connect: ConnectOptions,
   opts: OneOptions,
-  redact: Redactor,
-): Promise<ServerReport> {
+): Promise<PreparedServer | { failed: ServerReport }> {
+  const redactor = opts.secrets.server(target);
   const trusted = target.trusted === true || opts.trustMatcher.matches({ target: target.name });
   const planned = await planLaunch(target, {
     cacheDir: opts.cacheDir,
     sandbox: !!opts.sandbox,
     writable: opts.writable,
     installErrors: opts.installErrors,
-    redactArgs: (args) => redact.args(args),
+    redactArgs: (args) => redactor.args(args),
   });
-  if ('failure' in planned)
-    return serverReport(target.name, {
-      status: 'failed',
-      failure: planned.failure,
-      target: describeTarget(inputOf(target), planned.resolved, redact),
-      durationMs: 0,
-      trusted,
-    });
-  const launch: LaunchPlan = planned.plan;
-  const { resolved, sandbox, writable } = planned.plan;
-  const packaged = planned.plan;
-  const saved = launch.transport === 'static';
-  const visit = opts.visit ?? observeOnly;
-  const {
-    observation: obs,
-    probeOf,
-    probeSetup,
-  } = saved
-    ? { observation: await (await import('./connect/saved.js')).observeSaved(launch.saved, connect) }
-    : await visit(launch, target.timeoutMs ? { ...connect, timeoutMs: target.timeoutMs } : connect).finally(
-        packaged.cleanup,
-      );
-  const described = describeTarget(inputOf(target), resolved, redact);
-  const fakeEnv = [...(described.fakeEnv ?? []), ...(packaged.fakeEnv ?? [])];
-  const target_ = {
-    ...described,
-    sandbox,
-    writable,
-    digest: packaged.digest,
-    fakeEnv: fakeEnv.length ? fakeEnv : undefined,
+  if ('failure' in planned) {
+    const described = describeTarget(inputOf(target), planned.resolved, redactor);
+    const parts = { status: 'failed', failure: planned.failure, target: described, durationMs: 0, trusted } as const;
+    return { failed: finished(serverReport(target.name, parts), redactor) };
+  }
+  const launch = planned.plan;
+  const described = describeTarget(inputOf(target), launch.resolved, redactor);
+  const fakeEnv = [...(described.fakeEnv ?? []), ...(launch.fakeEnv ?? [])];
+  return {
+    target,
+    launch,
+    connect: { ...connect, secrets: redactor },
+    redactor,
+    trusted,
+    described: {
+      ...described,
+      sandbox: launch.sandbox,
+      writable: launch.writable,
+      digest: launch.digest,
+      fakeEnv: fakeEnv.length ? fakeEnv : undefined,
+    },
   };
+}
+
+/** The connector's options for a live session of the server: its target's own bound wins. */
+export function liveConnect({ target, connect }: PreparedServer): ConnectOptions {
+  return target.timeoutMs ? { ...connect, timeoutMs: target.timeoutMs } : connect;
+}
+
+/** A scan's server: prepared, its tools listed (nothing called), its report. */
+export async function scanOne(target: Target, connect: ConnectOptions, opts: OneOptions): Promise<ServerReport> {
+  const prepared = await prepareServer(target, connect, opts);
+  return 'failed' in prepared ? prepared.failed : listOnly(prepared, opts);
+}
+
+/** A prepared server observed (opened, listed, closed; a saved list read) and its report. */
+export async function listOnly(prepared: PreparedServer, opts: OneOptions): Promise<ServerReport> {
+  const { launch } = prepared;
+  const { onObserved } = opts;
+  const obs =
+    launch.transport === 'static'
+      ? await (await import('./connect/saved.js')).observeSaved(launch.saved, prepared.connect)
+      : await observe(launch, { ...liveConnect(prepared), ...(onObserved ? { keepSent: true } : {}) }).finally(
+          launch.cleanup,
+        );
+  if (launch.transport !== 'static') onObserved?.(obs, prepared.redactor);
+  return serverReportOf(prepared, obs, opts);
+}
+
+/**
+ * The server's report from what it showed (and what a probe found on it), then its one redaction
+ * pass, then fitted: a cut after redaction never leaves half a secret unrecognised.
+ */
+export function serverReportOf(
+  prepared: PreparedServer,
+  obs: Observation,
+  opts: OneOptions,
+  found: ProbeFound = {},
+): ServerReport {
+  const { target, trusted, described, connect } = prepared;
   const { durationMs } = obs;
+  let server: ServerReport;
   // Stopped while this server was listed or closed: it is left out of the report, so classifying
   // it would only delay the stop.
   if (connect.signal?.aborted)
-    return serverReport(target.name, { status: 'failed', failure: INTERRUPTED, target: target_, trusted, durationMs });
-  const seen = { target: target_, session: obs.session, auth: obs.auth, durationMs };
-  if (obs.failure)
-    return serverReport(target.name, {
-      ...seen,
+    server = serverReport(target.name, {
+      status: 'failed',
+      failure: INTERRUPTED,
+      target: described,
+      trusted,
+      durationMs,
+    });
+  else if (obs.failure)
+    server = serverReport(target.name, {
+      target: described,
+      session: obs.session,
+      auth: obs.auth,
+      durationMs,
       status: 'failed',
       failure: obs.failure,
       trusted,
       findings: obs.findings,
     });
-  const listed = listedServer(target, obs, { ...seen, saved, trusted }, opts, probeOf);
-  return probeSetup ? { ...listed, probeSetup } : listed;
+  else server = listedServer(prepared, obs, opts, found);
+  return finished(server, prepared.redactor);
 }
 
-/** A server whose tools were listed: classified (and, for `idemscan probe`, each tool's probe added). */
-function listedServer(
-  target: Target,
-  obs: Observation,
-  seen: Pick<ServerParts, 'target' | 'session' | 'auth' | 'durationMs' | 'saved' | 'trusted'>,
-  opts: OneOptions,
-  probeOf: Visited['probeOf'],
-): ServerReport {
+/** A server whose tools were listed: classified, with each tool's probe when a probe ran. */
+function listedServer(prepared: PreparedServer, obs: Observation, opts: OneOptions, found: ProbeFound): ServerReport {
+  const { target, described, launch } = prepared;
   const session = obs.session!;
-  let trusted = seen.trusted!;
+  let trusted = prepared.trusted;
   // By the name audit shows for it too (serverInfo.name), known only now.
   if (opts.trustServerInfo)
     trusted = opts.trustMatcher.matches({ target: target.name, serverInfo: session.serverInfo?.name }) || trusted;
@@ -120,24 +167,30 @@ function listedServer(
     rawTools: obs.tools,
     profiles: opts.profiles?.map((p) => p.profile),
   });
-  // Before redaction: the answers quoted in the evidence are cleaned like every other text.
-  if (probeOf) for (const tool of classified.tools) Object.assign(tool, probeOf(tool.name));
-  return serverReport(target.name, {
-    ...seen,
+  const { probeOf, probeSetup } = found;
+  const tools = probeOf ? classified.tools.map((tool) => ({ ...tool, ...probeOf(tool.name) })) : classified.tools;
+  if (probeOf) noteObservers(tools);
+  const listed = serverReport(target.name, {
+    target: described,
+    session,
+    auth: obs.auth,
+    durationMs: obs.durationMs,
+    saved: launch.transport === 'static',
     status: 'ok',
     trusted,
     idempotencyCapability: classified.idempotencyCapability,
-    tools: classified.tools,
+    tools,
     findings: obs.findings.concat(classified.findings),
   });
+  return probeSetup ? { ...listed, probeSetup } : listed;
+}
+
+/** Redacted, then fitted: the order every server's report takes. */
+function finished(server: ServerReport, redactor: Redactor): ServerReport {
+  return fitServerReport(redactServer(server, redactor));
 }
 
 const INTERRUPTED = { kind: 'interrupted', message: 'interrupted' } as const;
-
-/** A scan's use of a live server: its tools, nothing called. */
-const observeOnly: Visit = async (launch, connect): Promise<Visited> => ({
-  observation: await observe(launch, connect),
-});
 
 /** Last line of defence: a bug tripped by one server's data must not lose the other servers. */
 export function crashed(target: Target, err: unknown, secrets: RunSecrets): ServerReport {

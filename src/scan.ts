@@ -27,7 +27,7 @@ import type { Target, TargetInput } from './targets/types.js';
 import { TOOL_NAME, TOOL_VERSION } from './model/version.js';
 
 import type { InternalScanOptions, ScanOptions } from './scan-options.js';
-import { crashed, runSecrets, scanOne } from './scan-server.js';
+import { crashed, runSecrets, scanOne, type OneOptions } from './scan-server.js';
 
 export type { ProgressEvent, ScanOptions } from './scan-options.js';
 
@@ -38,23 +38,18 @@ export function scan(listed: readonly TargetInput[], options: ScanOptions = {}):
     maxFrameBytes: _f,
     stderrTailBytes: _s,
     killGraceMs: _k,
-    visit: _v,
+    onObserved: _o,
     unboundChecked: _u,
     ...published
   } = options as InternalScanOptions;
   return scanTuned(listed, published);
 }
 
-/** `scan` with the options src/index.ts does not publish: the connector's tuning, `idemscan probe`'s visit. */
+/** `scan` with the options src/index.ts does not publish: the connector's tuning the tests set. */
 export async function scanTuned(listed: readonly TargetInput[], options: InternalScanOptions = {}): Promise<Report> {
-  // Malformed input is the caller's mistake, not a server's failure: a ScanInputError, before any work.
-  return scanTargets(checkTargets(listed), options);
-}
-
-/** Checked targets into a report held in memory (`scanTuned`'s, `probe`'s). */
-export async function scanTargets(listed: readonly Target[], options: InternalScanOptions = {}): Promise<Report> {
   const sink = new MemorySink();
-  const run = await scanInto(listed, options, sink);
+  // Malformed input is the caller's mistake, not a server's failure: a ScanInputError, before any work.
+  const run = await scanInto(checkTargets(listed), options, sink);
   const servers = sink.servers().map((s) => run.redactLater(s));
   return reportOf(run.head, summarize(servers), servers);
 }
@@ -79,35 +74,124 @@ export async function scanInto(
   options: InternalScanOptions,
   sink: ServerSink,
 ): Promise<ScanRun> {
-  checkOptions(options);
-  options = withSandboxPaths(listed, options);
+  const run = await startRun(listed, options);
+  const { stdio, http } = run.pools;
+  // A stdio server's start-up is CPU; a remote's listing is waiting: one pool each.
+  const stdioLimit = pLimit(stdio);
+  const httpLimit = pLimit(http);
+  const { targets } = run.prepared;
+  await Promise.all(
+    targets.map((target, index) =>
+      (transportOf(target) === 'stdio' ? stdioLimit : httpLimit)(async () => {
+        if (run.options.signal?.aborted) return;
+        started(run, target, index);
+        const server = await scanOne(target, run.connect, run.one).catch((err: unknown) =>
+          crashed(target, err, run.secrets),
+        );
+        kept(run, sink, index, server);
+      }),
+    ),
+  ).finally(() => run.closes.settled());
+  await endRun(run, sink);
+  return { head: await runHead(run, sink), redactLater: (server) => run.secrets.redactLater(server) };
+}
+
+/** What every server of a run shares, set up before the first starts. */
+export interface Run {
+  listed: readonly Target[];
+  /** The caller's, with `writable` checked. */
+  options: InternalScanOptions;
+  prepared: Prepared;
+  /** Where each prepared target sits in `listed` (a resumed scan prepares only the rest). */
+  positions: readonly number[];
+  pools: { stdio: number; http: number };
+  /** Each server's connector options: the run's era memo, signal, OAuth and pending closes. */
+  connect: ConnectOptions;
+  one: OneOptions;
+  secrets: RunSecrets;
+  eraMemo: EraMemo;
+  closes: PendingCloses;
+  cacheDir: string;
+  startedAt: Date;
+  scanStarted: number;
+  /** Servers done so far. */
+  done: number;
+}
+
+/** The options checked, the targets prepared (resolved, installed), the run's secrets, era memo and trust. */
+export async function startRun(listed: readonly Target[], given: InternalScanOptions): Promise<Run> {
+  checkOptions(given);
+  const options = withSandboxPaths(listed, given);
   const startedAt = new Date();
   if (options.signal) setMaxListeners(0, options.signal); // one abort listener per running server, by design
-  const connect: ConnectOptions = { ...DEFAULT_CONNECT_OPTIONS, ...definedOnly(options) };
   const concurrency = Math.max(1, options.concurrency ?? DEFAULTS.concurrency);
-  const httpConcurrency = Math.max(1, options.httpConcurrency ?? DEFAULTS.httpConcurrency);
+  const pools = { stdio: concurrency, http: Math.max(1, options.httpConcurrency ?? DEFAULTS.httpConcurrency) };
   const cacheDir = options.cacheDir ?? defaultCacheDir();
   // Servers a resumed scan already has are not prepared (installed) again; `positions` maps back.
   const positions = listed.map((_, i) => i).filter((i) => !options.resumed?.has(i));
-  const prepared = await prepareTargets(
-    positions.map((i) => listed[i]!),
-    options,
-    cacheDir,
-    concurrency,
-  );
+  const fresh = positions.map((i) => listed[i]!);
+  const prepared = await prepareTargets(fresh, options, cacheDir, concurrency);
   const scanStarted = performance.now();
-  const pools = { stdio: concurrency, http: httpConcurrency };
-  const resumedNames = [...(options.resumed ?? [])].map((i) => listed[i]!.name);
-  const secrets = await scanAll(prepared, positions, sink, connect, options, cacheDir, pools, resumedNames);
-  const { specs, installs } = prepared;
-  const head: ReportHead = {
+  const eraMemo = EraMemo.load(cacheDir);
+  const oauth: OAuthScanOptions = { timeoutMs: DEFAULTS.signInTimeoutMs, print: () => {}, ...options.oauth, cacheDir };
+  const secrets = await runSecrets(cacheDir, options.oauth, !!options.resumed?.size);
+  const trustMatcher = new NameMatcher(options.trust);
+  // A trusted name whose server a resumed scan read back did find its server.
+  for (const i of options.resumed ?? []) trustMatcher.matches({ target: listed[i]!.name });
+  const one = { ...options, cacheDir, installErrors: prepared.installErrors, secrets, trustMatcher };
+  // Listed servers end in the background, their slots free at once; none outlives the scan.
+  const closes = new PendingCloses();
+  const connect = {
+    ...DEFAULT_CONNECT_OPTIONS,
+    ...definedOnly(options),
+    eraMemo,
+    signal: options.signal,
+    oauth,
+    closes,
+  };
+  const common = { listed, options, prepared, positions, pools, connect, one, secrets, eraMemo, closes, cacheDir };
+  return { ...common, startedAt, scanStarted, done: 0 };
+}
+
+/** Said as the server at `index` of the prepared targets starts. */
+export function started(run: Run, target: Target, index: number): void {
+  run.options.onProgress?.({ type: 'start', target: target.name, index, total: run.prepared.targets.length });
+}
+
+/** The server put in the sink at its list position, and said done. */
+export function kept(run: Run, sink: ServerSink, index: number, server: ServerReport): void {
+  // A server cut short by Ctrl-C did not fail: it was not scanned. One that finished as the
+  // signal came was scanned, and is kept.
+  if (run.options.signal?.aborted && server.status === 'failed') return;
+  sink.add(run.positions[index]!, server);
+  const total = run.prepared.targets.length;
+  run.options.onProgress?.({ type: 'done', server, index: run.done++, total, target: index });
+}
+
+/** Closes awaited, the era memo saved, the secrets settled (what servers read back are redacted with); unmatched trust said. */
+export async function endRun(run: Run, sink: ServerSink): Promise<void> {
+  const { options } = run;
+  await run.closes.settled();
+  run.eraMemo.save(run.cacheDir);
+  await run.secrets.settle();
+  // A trusted name that found no server is most often a typo; in a shard the rest are elsewhere.
+  const untrusted = options.signal?.aborted || options.shard ? [] : run.one.trustMatcher.unmatched();
+  if (untrusted.length > 0)
+    options.onProgress?.({ type: 'warning', message: unmatchedTrust(untrusted, sink, !!options.trustServerInfo) });
+}
+
+/** The report without its servers: what the run was asked, and what it did. */
+export async function runHead(run: Run, sink: ServerSink): Promise<ReportHead> {
+  const { options, connect, listed } = run;
+  const { specs, installs } = run.prepared;
+  return {
     schemaVersion: SCHEMA_VERSION,
     tool: { name: TOOL_NAME, version: TOOL_VERSION },
-    startedAt: startedAt.toISOString(),
+    startedAt: run.startedAt.toISOString(),
     finishedAt: new Date().toISOString(),
     options: {
-      concurrency,
-      httpConcurrency,
+      concurrency: run.pools.stdio,
+      httpConcurrency: run.pools.http,
       timeoutMs: connect.timeoutMs,
       probeTimeoutMs: connect.probeTimeoutMs,
       maxPages: connect.maxPages,
@@ -127,10 +211,9 @@ export async function scanInto(
       platform: `${os.platform()} ${os.release()} ${os.arch()}`,
       packages: [...new Set(specs)].sort(),
       installs: installs.length ? installs.map(({ spec, ok, ms }) => ({ spec, ok, ms })) : undefined,
-      scanMs: Math.round(performance.now() - scanStarted),
+      scanMs: Math.round(performance.now() - run.scanStarted),
     },
   };
-  return { head, redactLater: (server) => secrets.redactLater(server) };
 }
 
 /**
@@ -145,59 +228,6 @@ function withSandboxPaths(listed: readonly Target[], options: InternalScanOption
     for (const message of unboundWarnings(fresh, writable ?? [], options, cacheDir))
       options.onProgress?.({ type: 'warning', message });
   return { ...options, writable };
-}
-
-/**
- * Every target through the pools, each server redacted as it finishes and put in the sink at its
- * list position; returns the run's secrets, settled: what servers read back are redacted with.
- */
-async function scanAll(
-  prepared: Prepared,
-  positions: readonly number[],
-  sink: ServerSink,
-  connect: ConnectOptions,
-  options: InternalScanOptions,
-  cacheDir: string,
-  pools: { stdio: number; http: number },
-  resumedNames: readonly string[],
-): Promise<RunSecrets> {
-  const { targets, installErrors } = prepared;
-  const eraMemo = EraMemo.load(cacheDir);
-  const oauth: OAuthScanOptions = { timeoutMs: DEFAULTS.signInTimeoutMs, print: () => {}, ...options.oauth, cacheDir };
-  const secrets = await runSecrets(cacheDir, options.oauth, !!options.resumed?.size);
-  // A stdio server's start-up is CPU; a remote's listing is waiting: one pool each.
-  const stdioLimit = pLimit(pools.stdio);
-  const httpLimit = pLimit(pools.http);
-  const trust = new NameMatcher(options.trust);
-  // A trusted name whose server a resumed scan read back did find its server.
-  for (const name of resumedNames) trust.matches({ target: name });
-  const one = { ...options, cacheDir, installErrors, secrets, trustMatcher: trust };
-  let done = 0;
-  // Listed servers end in the background, their slots free at once; none outlives the scan.
-  const closes = new PendingCloses();
-  await Promise.all(
-    targets.map((target, index) =>
-      (transportOf(target) === 'stdio' ? stdioLimit : httpLimit)(async () => {
-        if (options.signal?.aborted) return;
-        options.onProgress?.({ type: 'start', target: target.name, index, total: targets.length });
-        const server = await scanOne(target, { ...connect, eraMemo, signal: options.signal, oauth, closes }, one).catch(
-          (err: unknown) => crashed(target, err, secrets),
-        );
-        // A server cut short by Ctrl-C did not fail: it was not scanned. One that finished as the
-        // signal came was scanned, and is kept.
-        if (options.signal?.aborted && server.status === 'failed') return;
-        sink.add(positions[index]!, server);
-        options.onProgress?.({ type: 'done', server, index: done++, total: targets.length, target: index });
-      }),
-    ),
-  ).finally(() => closes.settled());
-  eraMemo.save(cacheDir);
-  await secrets.settle();
-  // A trusted name that found no server is most often a typo; in a shard the rest are elsewhere.
-  const untrusted = options.signal?.aborted || options.shard ? [] : trust.unmatched();
-  if (untrusted.length > 0)
-    options.onProgress?.({ type: 'warning', message: unmatchedTrust(untrusted, sink, !!options.trustServerInfo) });
-  return secrets;
 }
 
 /** `trusted name "notse" matches no server scanned (their names: notes, node or legacy-payments)`. */

@@ -11,11 +11,9 @@ import { RULE } from '../model/catalogue.js';
 import { InputError } from '../model/input-error.js';
 import { TOOL_VERSION } from '../model/version.js';
 import type { Observation } from '../connect/observe.js';
-import { observe } from '../connect/observe.js';
 import { msg, show } from '../render/message.js';
 import { redactDeep } from '../redact/redact-report.js';
-import { Redactor } from '../redact/redact.js';
-import type { Visit } from '../scan-options.js';
+import type { Redactor } from '../redact/redact.js';
 import { MAX_TARGET_FILE_BYTES } from '../targets/load.js';
 import { checkOutputFile, codeOf, writeOutputFile, wroteLine } from './output.js';
 import type { Say } from './say.js';
@@ -35,7 +33,7 @@ export async function checkSaveTools(file: string, saved: boolean): Promise<void
   await checkOutputFile('--save-tools', file);
 }
 
-/** What one audit's server answered, kept by its visit and written once the reports are. */
+/** What one audit's server answered, kept as the scan observes it and written once the reports are. */
 export class ToolsSaver {
   private saved?: SavedTools;
   private why = 'the server was not listed';
@@ -46,15 +44,8 @@ export class ToolsSaver {
 
   constructor(readonly file: string) {}
 
-  /** A scan's visit (open, list, close) that also keeps what the server sent. */
-  readonly visit: Visit = async (launch, connect) => {
-    const observation = await observe(launch, { ...connect, keepSent: true });
-    const redactor = connect.secrets instanceof Redactor ? connect.secrets : undefined;
-    this.keep(observation, redactor);
-    return { observation };
-  };
-
-  private keep(obs: Observation, redactor: Redactor | undefined): void {
+  /** Told each live server's observation (read with the tools as sent) by the scan. */
+  readonly keep = (obs: Observation, redactor: Redactor | undefined): void => {
     if (obs.failure || !obs.session || !obs.sent) {
       this.why = obs.failure ? `the server failed (${obs.failure.kind})` : this.why;
       return;
@@ -73,7 +64,7 @@ export class ToolsSaver {
       tools: obs.sent.map((tool) => cleanTool(tool, clean)),
     };
     this.deepCut = deep.cut;
-  }
+  };
 
   /**
    * Written atomically (app/output.ts), within what --tools reads; false when it could not be. A

@@ -185,7 +185,7 @@ export async function runSettings(
   const saveTools = kind.saveTools === undefined ? undefined : await toolsSaver(kind.saveTools, targets);
   return {
     targets,
-    options: { ...scanOptions(flags, checked, kind), oauth, visit: saveTools?.visit },
+    options: { ...scanOptions(flags, checked, kind), oauth, onObserved: saveTools?.keep },
     writer: kind.writer,
     files,
     render: { rulesBaseUrl: flags.rulesBaseUrl, sarifUris },
@@ -197,7 +197,7 @@ export async function runSettings(
   };
 }
 
-/** `--save-tools`: checked before the scan (a live server, a file that can be written); its visit keeps what is sent. */
+/** `--save-tools`: checked before the scan (a live server, a file that can be written); it keeps what is sent. */
 async function toolsSaver(file: string, targets: Target[]) {
   const { checkSaveTools, ToolsSaver } = await import('./save-tools.js');
   await checkSaveTools(

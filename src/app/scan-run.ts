@@ -38,7 +38,7 @@ export interface Interruption {
 
 export interface ScanRunSettings {
   targets: Target[];
-  /** `visit`: what is done with the live server (`audit --save-tools` keeps what it sent). */
+  /** `onObserved`: what is kept of the live server (`audit --save-tools` keeps what it sent). */
   options: InternalScanOptions;
   writer: 'scan' | 'audit' | 'lock';
   files: ReportFiles;

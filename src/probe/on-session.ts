@@ -36,7 +36,7 @@ const NOT_PROBED: ToolProbe = {
   evidence: { reason: 'not in the plan: never called', calls: [], requests: 0, durationMs: 0 },
 };
 
-type RunOpts = { timeoutMs: number; signal?: AbortSignal };
+export type RunOpts = { timeoutMs: number; signal?: AbortSignal };
 
 /**
  * `timeoutMs` bounds each call of the experiment (but the calls of a planned tool with its own
