@@ -8,7 +8,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { scan } from '../src/scan.js';
+import { scan } from '../src/app/scan/scan.js';
 import { FIXTURES } from '../test/fixtures/index.js';
 import { waitGone } from '../test/helpers/processes.js';
 import { killTagged, tagged } from '../test/helpers/tagged.js';

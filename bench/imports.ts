@@ -24,7 +24,7 @@ function walk(dir: string): string[] {
   });
 }
 
-/** The top folder of a file under src/ (`scan.ts` and the like are their own "folder"). */
+/** The top folder of a file under src/ (`index.ts` and `retry.ts` are their own "folder"). */
 export function folderOf(file: string): string {
   const rel = path.relative(SRC, file);
   const i = rel.indexOf(path.sep);

@@ -59,7 +59,7 @@ export async function prepareReal(cacheDir: string): Promise<{ targets: Target[]
   return { targets };
 }
 
-/** What scan-server.ts starts for each: the package's launch from the cache, the target's env over its own, its cwd. */
+/** What app/scan/scan-server.ts starts for each: the package's launch from the cache, the target's env over its own, its cwd. */
 export async function floorLaunches(targets: Target[], cacheDir: string): Promise<FloorLaunch[]> {
   return Promise.all(
     targets.map(async (t) => {

@@ -5,7 +5,7 @@
  * The goals: 5,000 in <= 45 s and <= 300 MiB peak RSS; 10,000 in <= 90 s and <= 300 MiB.
  * `post` adds the post-processors (issue 27): `--suppress` (every missing-annotations finding),
  * `--baseline` (the lock of the same list, written first by `idemscan lock`) and `--fail-on warning`;
- * 10,000 of them: 344-348 MiB before app/post-process.ts and checkScan, 244-246 MiB after (183 without).
+ * 10,000 of them: 344-348 MiB before app/scan/post-process.ts and checkScan, 244-246 MiB after (183 without).
  * `lock` measures `idemscan lock LIST --lock FILE` instead of the scan (the MiB column: the lock file).
  * Spool reads and figures of 10,000 (issue 27, round 2; wall times under load, noisy): default 198 MiB
  * before, 196 after (4 reads, then 2); post 258 and 258 (4, then 2); lock 486 MiB before, 312 after

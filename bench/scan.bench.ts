@@ -17,8 +17,8 @@ import { benchCacheDir, floorLaunches, prepareReal, rerunWithoutNetwork } from '
 
 const dist = process.env.IDEMSCAN_DIST;
 const { scan } = (await import(
-  dist ? pathToFileURL(path.join(path.resolve(dist), 'scan.js')).href : '../src/scan.js'
-)) as typeof import('../src/scan.js');
+  dist ? pathToFileURL(path.join(path.resolve(dist), 'index.js')).href : '../src/app/scan/scan.js'
+)) as typeof import('../src/app/scan/scan.js');
 
 const argv = process.argv.slice(2);
 /** Internal: the real-server part, in the network namespace (`--real <cache dir>`). */

@@ -2,10 +2,10 @@
 // consumer needs no "types": ["node"] (TypeScript 6+ loads no @types by default); @types/node is a dependency.
 /// <reference types="node" preserve="true" />
 /** The library: `scan()` returns a report and never prints. */
-export { scan, type ScanOptions, type ProgressEvent } from './scan.js';
+export { scan, type ScanOptions, type ProgressEvent } from './app/scan/scan.js';
 /** Bad input of any kind (the classes below extend it): `file`, `field`, `detail`. */
 export { InputError, type InputPlace } from './model/input-error.js';
-export { ScanInputError, type ScanInputErrorKind } from './scan-input.js';
+export { ScanInputError, type ScanInputErrorKind } from './app/scan/scan-input.js';
 export { loadTargetFile, loadTargetFiles, parseTargets, discover } from './targets/published.js';
 export type { LoadedInputs as LoadedTargets, DiscoveredInputs as Discovery } from './targets/published.js';
 export type { TargetInput as Target, SkippedTarget, TargetFileErrorKind } from './targets/types.js';
@@ -16,7 +16,7 @@ export { findKeyArguments, keyConfidence } from './classify/keys.js';
 /** At retry time: whether to re-issue a call whose answer was lost (docs/RETRY.md): `idemscan/retry`, whole. */
 export * from './retry.js';
 /** `idemscan probe` as a library call (docs/PROBE.md): it calls tools, with real effects. */
-export { probe, readPlan, type ProbeOptions, type ProbeResult } from './probe.js';
+export { probe, readPlan, type ProbeOptions, type ProbeResult } from './app/probe/probe.js';
 export { parsePlan, PlanError, type ProbePlan } from './model/probe-plan.js';
 export { ProbeOutcome, ProbeCall, ToolProbe, ProbeSummary } from './model/probe-schema.js';
 export { PROBE_OUTCOMES, countProbes } from './model/probe-outcomes.js';

@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { InputError } from '../model/input-error.js';
 import { entryProblem } from '../targets/names.js';
-import { checkTarget } from '../scan-input.js';
+import { checkTarget } from './scan/scan-input.js';
 import type { Target } from '../targets/types.js';
 import { msg, show } from '../render/message.js';
 

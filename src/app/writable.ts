@@ -1,7 +1,7 @@
 /**
  * `--writable PATH` and the paths a sandboxed server is given (docs/SANDBOX.md), in the flags'
  * words, before anything starts. The rules are launch/writable.ts's, which the library calls
- * (scan-input.ts) check too: here only what the CLI says. A directory that cannot be bound
+ * (app/scan/scan-input.ts) check too: here only what the CLI says. A directory that cannot be bound
  * read-write is a usage error; a path argument, env value or cwd the sandbox would hide is one for
  * audit and probe (what the user typed); scan's lists get the library's warning per target.
  */

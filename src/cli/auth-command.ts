@@ -1,6 +1,6 @@
 /**
- * `idemscan login URL` and `idemscan logout [URL]` (docs/OAUTH.md; the flow is app/auth.ts, the
- * OAuth flags of `scan`, `audit` and `login` app/oauth-options.ts).
+ * `idemscan login URL` and `idemscan logout [URL]` (docs/OAUTH.md; the flow is app/auth/auth.ts, the
+ * OAuth flags of `scan`, `audit` and `login` app/auth/oauth-options.ts).
  */
 import type { Command } from '@commander-js/extra-typings';
 import { InputError } from '../model/input-error.js';
@@ -21,15 +21,15 @@ export function registerAuth(program: Command): void {
     .addOption(cacheDir())
     .action(async (url, flags) => {
       if (url !== undefined && !URL.canParse(url)) throw new InputError(msg`"${show.url(url)}" is not a URL`);
-      const gone = await (await import('../app/auth.js')).signOut(url, flags.cacheDir);
+      const gone = await (await import('../app/auth/auth.js')).signOut(url, flags.cacheDir);
       const what = gone.length === 0 ? 'No stored tokens' : `Removed ${gone.length} token file(s)`;
       process.stdout.write(msg`${what}${url ? msg` for ${show.url(url)}` : ''}\n`.text);
     });
 }
 
 async function login(url: string, flags: FlagsOf<typeof loginFlags>): Promise<void> {
-  const options = (await import('../app/oauth-options.js')).signInOptions(url, flags, block);
-  const got = await (await import('../app/auth.js')).signInTo(url, options);
+  const options = (await import('../app/auth/oauth-options.js')).signInOptions(url, flags, block);
+  const got = await (await import('../app/auth/auth.js')).signInTo(url, options);
   if (!got.ok) {
     tell(msg`login failed: ${show.message(got.message)}`);
     process.exitCode = EXIT.allFailed;

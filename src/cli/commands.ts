@@ -6,10 +6,10 @@ import {
   type CheckedFlags,
   type RunKind,
   type Target,
-} from '../app/scan-inputs.js';
-import { failOnText } from '../app/fail-on.js';
+} from '../app/scan/scan-inputs.js';
+import { failOnText } from '../app/scan/fail-on.js';
 import { unscannedText } from '../app/interrupt.js';
-import { runScan, type ScanEvents, type ScanFacts, type ScanResult } from '../app/scan-run.js';
+import { runScan, type ScanEvents, type ScanFacts, type ScanResult } from '../app/scan/scan-run.js';
 import { EXIT } from './exit.js';
 import * as say from './say.js';
 import type { AuditFlags, ScanFlags } from './flags.js';
@@ -18,7 +18,7 @@ import { ScanProgress } from './progress.js';
 import { sandboxLines } from '../render/sandbox-lines.js';
 import { printResult, reportFileOf } from './print-scan.js';
 
-// The flags become targets and settings in app/scan-inputs.ts; this runs them with the terminal's
+// The flags become targets and settings in app/scan/scan-inputs.ts; this runs them with the terminal's
 // progress and signals, prints the result and sets the exit code.
 
 export async function scanCommand(files: string[], flags: ScanFlags): Promise<void> {

@@ -4,7 +4,7 @@
  * Exit codes: 0 compared (and nothing matched --fail-on), 1 --fail-on regression matched,
  * 2 usage error or a report file that cannot be read or is not a valid report.
  */
-import { diffFiles } from '../app/diff.js';
+import { diffFiles } from '../app/saved/diff.js';
 import { diffJsonSchema } from '../model/diff.js';
 import { InputError } from '../model/input-error.js';
 import { renderDiff } from '../render/diff.js';

@@ -1,5 +1,5 @@
-/** `idemscan install FILES`: the packages of target files into the cache, shown as they finish (app/install.ts). */
-import { install, type InstallEvent } from '../app/install.js';
+/** `idemscan install FILES`: the packages of target files into the cache, shown as they finish (app/packages/install.ts). */
+import { install, type InstallEvent } from '../app/packages/install.js';
 import { msg, show } from '../render/message.js';
 import { EXIT } from './exit.js';
 import type { InstallFlags } from './flags.js';

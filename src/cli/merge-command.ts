@@ -1,12 +1,12 @@
 /**
  * `idemscan merge A.json B.json ... [--json PATH | --out DIR] [--index ROOT] [--compare OLD|latest]`:
- * shard reports into one report (app/merge-run.ts). With `--index ROOT`, `--out` is a run
+ * shard reports into one report (app/saved/merge-run.ts). With `--index ROOT`, `--out` is a run
  * directory ROOT/RUN and the run's entry goes into ROOT/index.json and index.html
  * (census/publish/merge-index.ts).
  * Exit codes: 0 merged, 2 usage error, an unreadable or invalid report or index file, or reports
  * that must not be merged (different schema versions, a server in two reports).
  */
-import { mergeRun, type MergeFlags } from '../app/merge-run.js';
+import { mergeRun, type MergeFlags } from '../app/saved/merge-run.js';
 import type { MergeIndexFlags } from '../census/publish/merge-index.js';
 import { msg } from '../render/message.js';
 import { EXIT } from './exit.js';

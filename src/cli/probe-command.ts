@@ -2,10 +2,10 @@
  * `idemscan probe --plan PLAN.json -- COMMAND | URL` (docs/PROBE.md): the one command that calls
  * tools. It calls only what the plan names, says so on stderr before it connects, and shows each
  * outcome after the tool view; `--fail-on repeated-effect,reissue-refused,inconclusive,failed` gates CI. The run is
- * app/probe-inputs.ts and app/probe-run.ts.
+ * app/probe/probe-inputs.ts and app/probe/probe-run.ts.
  */
-import { probeMatchText, runProbe, type ProbeFacts } from '../app/probe-run.js';
-import { probeInputs, type ProbeInputs } from '../app/probe-inputs.js';
+import { probeMatchText, runProbe, type ProbeFacts } from '../app/probe/probe-run.js';
+import { probeInputs, type ProbeInputs } from '../app/probe/probe-inputs.js';
 import { probeTerminalLines } from '../render/probe-view.js';
 import { joinShown, msg, show } from '../render/message.js';
 import { EXIT } from './exit.js';

@@ -6,8 +6,8 @@
  * this renders them, the one writer of them (cli/say.ts has idemscan's other stderr lines). Each
  * line is made by render/message.ts, so server text in it is escaped and cut.
  */
-import type { InstallResult } from '../app/install.js';
-import type { ProgressEvent } from '../app/scan-inputs.js';
+import type { InstallResult } from '../app/packages/install.js';
+import type { ProgressEvent } from '../app/scan/scan-inputs.js';
 import { boundedTail } from '../model/bounds.js';
 import { idemscanCommand } from '../model/invocation.js';
 import { msg, show } from '../render/message.js';

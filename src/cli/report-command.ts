@@ -1,9 +1,9 @@
 /**
  * `idemscan report FILE.json [--format html,md] [--out DIR]`: re-render a saved report without
- * scanning again (app/saved-report.ts). The file must be a valid report (the zod `Report` schema);
+ * scanning again (app/saved/saved-report.ts). The file must be a valid report (the zod `Report` schema);
  * a bad file is a usage error (exit 2) naming the file and the first fields that are wrong.
  */
-import { rerender } from '../app/saved-report.js';
+import { rerender } from '../app/saved/saved-report.js';
 import { checkRulesBaseUrl } from '../app/output.js';
 import { checkCompare, earlierReport, ownRunOf } from '../census/publish/compare-latest.js';
 import type { Report } from '../model/schema.js';

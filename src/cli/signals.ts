@@ -10,7 +10,7 @@
  * and `settle` lets a pending signal in before the report is written.
  */
 import { killAllServers, settleReport } from '../app/interrupt.js';
-import type { Interruption } from '../app/scan-run.js';
+import type { Interruption } from '../app/scan/scan-run.js';
 import { msg } from '../render/message.js';
 import { EXIT } from './exit.js';
 import { lines, tell } from './say.js';

@@ -6,8 +6,8 @@
 import os from 'node:os';
 import type { Command } from '@commander-js/extra-typings';
 import type { Shown } from '../model/shown.js';
-import type { FoundFile, LoadedTargets } from '../app/discover.js';
-import { PROJECT_FLAG, servers } from '../app/discovered.js';
+import type { FoundFile, LoadedTargets } from '../app/discover/discover.js';
+import { PROJECT_FLAG, servers } from '../app/discover/discovered.js';
 import { msg, show } from '../render/message.js';
 
 function fileLine(f: FoundFile): Shown {
@@ -38,7 +38,7 @@ export function registerWhere(program: Command): void {
     )
     .option('--json', 'print the list as JSON')
     .action(async (flags) => {
-      const found = await (await import('../app/discover.js')).discoverHere([], true);
+      const found = await (await import('../app/discover/discover.js')).discoverHere([], true);
       if (flags.json) {
         const skipped = found.skipped.map(({ name, source, reason }) => ({ name, source, reason }));
         process.stdout.write(

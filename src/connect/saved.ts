@@ -13,7 +13,7 @@ import type { ConnectOptions, Observation } from './observe.js';
 
 export async function observeSaved(saved: SavedToolList, opts: ConnectOptions): Promise<Observation> {
   const started = performance.now();
-  // No era was negotiated: `static` is what the report's protocol would say, and scan.ts leaves it out.
+  // No era was negotiated: `static` is what the report's protocol would say, and app/scan/scan.ts leaves it out.
   const session: Negotiated = keptSession({
     era: 'legacy',
     version: 'static',

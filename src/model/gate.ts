@@ -1,5 +1,5 @@
 /**
- * The report's `gate`: what `--fail-on` matched, as the scan decided it (app/fail-on.ts), so that
+ * The report's `gate`: what `--fail-on` matched, as the scan decided it (app/scan/fail-on.ts), so that
  * SARIF and the Action's job summary name the tools it matched without judging them again.
  */
 import { z } from 'zod';

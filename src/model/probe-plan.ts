@@ -105,7 +105,7 @@ function branchIssues(data: unknown, error: z.ZodError): z.core.$ZodIssue[] {
 /** A plan names a few tools and their arguments: far below this. */
 export const MAX_PLAN_BYTES = 4 * 1024 * 1024;
 
-/** The plan file's text (read by `readPlan`, src/probe.ts, through io/read.ts), parsed and checked; each error names the file. */
+/** The plan file's text (read by `readPlan`, src/app/probe/probe.ts, through io/read.ts), parsed and checked; each error names the file. */
 export function planOfText(text: string, file: string): ProbePlan {
   const place = { field: '--plan', file };
   const parsed = parseJson(text, { maxBytes: MAX_PLAN_BYTES, maxDepth: MAX_JSON_DEPTH });

@@ -28,7 +28,7 @@ export interface ReportStream {
   summary: Summary;
   servers(): Iterable<ServerReport>;
   /**
-   * `make`'s fold over the servers: what the pass that ran it already found (app/post-process.ts
+   * `make`'s fold over the servers: what the pass that ran it already found (app/scan/post-process.ts
    * runs the table's and the lock's beside its own), else a pass now.
    */
   fold<T>(make: FoldMaker<T>): T;

@@ -295,7 +295,7 @@ export const ProfileUse = z.object({
 });
 
 /**
- * `options`: what the run was asked for, as `scan()` (src/scan.ts), the signal handler, `merge`,
+ * `options`: what the run was asked for, as `scan()` (src/app/scan/scan.ts), the signal handler, `merge`,
  * `--suppress` and `probe` write it, in that order (zod keeps the order of the fields named here,
  * then the rest). Every field is optional and unknown keys pass through, so older reports load.
  */

@@ -1,6 +1,6 @@
 /**
  * The Action's job summary under its headline (action/summary.mjs, run by action/scan.sh): on a
- * failed gate, one line per tool the gate matched, read from the report's `gate` (app/fail-on.ts
+ * failed gate, one line per tool the gate matched, read from the report's `gate` (app/scan/fail-on.ts
  * decided them; nothing is judged here); on exit 3, why each server was not scanned (the report's
  * failures); on any other failure, the error line the step printed, so the summary says what went wrong without the log.
  * Every value is report or server text: Markdown-escaped (mdText) and bounded.

@@ -1,6 +1,6 @@
 /**
  * The lines after a scan that say which containment its stdio servers ran in, in words
- * (docs/SANDBOX.md), from the counts app/post-process.ts makes; cli/commands.ts prints them.
+ * (docs/SANDBOX.md), from the counts app/scan/post-process.ts makes; cli/commands.ts prints them.
  */
 import type { Shown } from '../model/shown.js';
 import { joinShown, msg, show } from './message.js';
@@ -17,7 +17,7 @@ const SANDBOX_WORDS: Record<string, string> = {
 
 /**
  * After a scan, the sandbox that ran, counted from the report (`servers[].target.sandbox`, stdio
- * servers only, by app/post-process.ts; `sandboxed`: the report's `options.sandbox`): `sandbox for 3 stdio servers: bubblewrap (...)`. As root, what that means:
+ * servers only, by app/scan/post-process.ts; `sandboxed`: the report's `options.sandbox`): `sandbox for 3 stdio servers: bubblewrap (...)`. As root, what that means:
  * without --sandbox the PID namespace is no sandbox; under it, the sandbox is all there is.
  */
 export function sandboxLines(

@@ -1,6 +1,6 @@
 /**
  * The one check of a target's fields, whoever wrote them: an entry of our own list (after its
- * format's schema, before `${VAR}` expansion) and a library caller's target (scan-input.ts). Plain
+ * format's schema, before `${VAR}` expansion) and a library caller's target (app/scan/scan-input.ts). Plain
  * code, no zod: `audit` of one server loads no schema. A URL's value is checked after expansion
  * (`httpUrlProblem`), by the same callers.
  */

@@ -1,5 +1,5 @@
 /** A report from a real scan of fixture servers, including the injection fixture (xss.mjs). */
-import { scan } from '../../src/scan.js';
+import { scan } from '../../src/app/scan/scan.js';
 import type { Report } from '../../src/model/schema.js';
 import type { TargetInput } from '../../src/targets/types.js';
 import { FIXTURES } from '../fixtures/index.js';

@@ -19,7 +19,7 @@ export function okServer(
     durationMs: 1,
     tools: c.tools,
     findings: c.findings,
-    // As server-report.ts sets it on every scanned server.
+    // As app/scan/server-report.ts sets it on every scanned server.
     advice: serverAdvice({ status: 'ok', tools: c.tools, trusted: extra.trusted }),
     ...extra,
   };

@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
-import { scan, type ScanOptions } from '../../src/scan.js';
+import { scan, type ScanOptions } from '../../src/app/scan/scan.js';
 import type { ServerReport } from '../../src/model/schema.js';
 import { reporter } from '../../src/render/index.js';
 import { sandboxPrefix } from '../../src/launch/sandbox.js';

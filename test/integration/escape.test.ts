@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { scan } from '../../src/scan.js';
+import { scan } from '../../src/app/scan/scan.js';
 import { sandboxPrefix } from '../../src/launch/sandbox.js';
 import type { TargetInput } from '../../src/targets/types.js';
 import { FIXTURES } from '../fixtures/index.js';

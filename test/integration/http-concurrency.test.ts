@@ -3,7 +3,7 @@
  * `--concurrency`: remotes that wait on their network do not queue behind one stdio slot.
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import { scan } from '../../src/scan.js';
+import { scan } from '../../src/app/scan/scan.js';
 import type { TargetInput } from '../../src/targets/types.js';
 import { startHostileHttp, type RunningServer } from '../helpers/hostile-http.js';
 import { idemscan } from '../helpers/cli.js';

@@ -1,7 +1,7 @@
 /** Real HTTP servers on 127.0.0.1: Streamable HTTP of both eras, HTTP+SSE, bearer auth. */
 import net from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
-import { scan } from '../../src/scan.js';
+import { scan } from '../../src/app/scan/scan.js';
 import type { TargetInput } from '../../src/targets/types.js';
 import { PAYMENTS_VERDICTS, startHttpFixture, type HttpFixture } from '../fixtures/index.js';
 

@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { reporter } from '../../src/render/index.js';
 import type { ServerReport } from '../../src/model/schema.js';
-import { scan, type ScanOptions } from '../../src/scan.js';
+import { scan, type ScanOptions } from '../../src/app/scan/scan.js';
 import type { TargetInput } from '../../src/targets/types.js';
 import { FIXTURES } from '../fixtures/index.js';
 

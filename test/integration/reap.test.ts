@@ -3,7 +3,7 @@
  * background), yet scan() returns only once every one of them is gone, on an abort too.
  */
 import { expect, it } from 'vitest';
-import { scan } from '../../src/scan.js';
+import { scan } from '../../src/app/scan/scan.js';
 import type { TargetInput } from '../../src/targets/types.js';
 import { FIXTURES } from '../fixtures/index.js';
 import { isRunning, spawnLog } from '../helpers/processes.js';

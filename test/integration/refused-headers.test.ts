@@ -6,7 +6,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { scan } from '../../src/scan.js';
+import { scan } from '../../src/app/scan/scan.js';
 
 let server: http.Server;
 let url: string;

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { CATALOGUE } from '../../src/model/catalogue.js';
 import type { Finding } from '../../src/model/schema.js';
-import { scan } from '../../src/scan.js';
+import { scan } from '../../src/app/scan/scan.js';
 import { FIXTURES } from '../fixtures/index.js';
 import { checkCase, needsStdio, type RuleCase, type RuleCases, type ServerInput } from '../helpers/rule-tester.js';
 

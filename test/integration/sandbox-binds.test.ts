@@ -8,7 +8,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, expect, it } from 'vitest';
-import { scan } from '../../src/scan.js';
+import { scan } from '../../src/app/scan/scan.js';
 import { sandboxPrefix } from '../../src/launch/sandbox.js';
 import type { TargetInput } from '../../src/targets/types.js';
 

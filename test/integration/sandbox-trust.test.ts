@@ -10,7 +10,7 @@ import path from 'node:path';
 import { createRequire } from 'node:module';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { Report, type ServerReport } from '../../src/model/schema.js';
-import { scan } from '../../src/scan.js';
+import { scan } from '../../src/app/scan/scan.js';
 import { sandboxPrefix } from '../../src/launch/sandbox.js';
 import type { TargetInput } from '../../src/targets/types.js';
 import { FIXTURES } from '../fixtures/index.js';

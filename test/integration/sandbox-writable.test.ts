@@ -24,11 +24,11 @@ import { describe, expect, it } from 'vitest';
 import { FIXTURES } from '../fixtures/index.js';
 import { idemscan } from '../helpers/cli.js';
 import { sandboxPrefix } from '../../src/launch/sandbox.js';
-import { scan } from '../../src/scan.js';
-import { probe as probeCall } from '../../src/probe.js';
-import { ScanInputError } from '../../src/scan-input.js';
+import { scan } from '../../src/app/scan/scan.js';
+import { probe as probeCall } from '../../src/app/probe/probe.js';
+import { ScanInputError } from '../../src/app/scan/scan-input.js';
 import { parsePlan } from '../../src/model/probe-plan.js';
-import type { ProgressEvent } from '../../src/scan-options.js';
+import type { ProgressEvent } from '../../src/app/scan/scan-options.js';
 import { Report } from '../../src/model/schema.js';
 
 const hasBwrap = sandboxPrefix()?.[0] === 'bwrap';

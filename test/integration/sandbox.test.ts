@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Report, type ServerReport } from '../../src/model/schema.js';
-import { scan } from '../../src/scan.js';
+import { scan } from '../../src/app/scan/scan.js';
 import { findExecutable } from '../../src/launch/executables.js';
 import { devNullNote, sandboxPrefix } from '../../src/launch/sandbox.js';
 import { FIXTURES } from '../fixtures/index.js';

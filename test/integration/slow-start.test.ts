@@ -1,7 +1,7 @@
 /** A timeout says whether the server was still starting (more --timeout helps) or answered and then stalled. */
 import { fileURLToPath } from 'node:url';
 import { expect, it } from 'vitest';
-import { scan } from '../../src/scan.js';
+import { scan } from '../../src/app/scan/scan.js';
 import type { TargetInput } from '../../src/targets/types.js';
 import { FIXTURES } from '../fixtures/index.js';
 

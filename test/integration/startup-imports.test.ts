@@ -33,7 +33,7 @@ it(
   async () => {
     const urls = await loaded(['audit', '--out', 'out', '--', process.execPath, FIXTURES.rules]);
     expect(
-      urls.some((u) => u.includes('/dist/scan.js')),
+      urls.some((u) => u.includes('/dist/app/scan/scan.js')),
       'the scanner itself',
     ).toBe(true);
     expect(
@@ -53,13 +53,14 @@ it('--version loads no command module', async () => {
   // message is made with: a bad flag is reported through them before any command runs.
   expect(
     urls.filter(
-      (u) => /\/dist\/(?:cli\/commands|scan|render\/(?!terminal\.js|message\.js))/.test(u) || SCANNING.test(u),
+      (u) =>
+        /\/dist\/(?:cli\/commands|app\/scan\/scan|render\/(?!terminal\.js|message\.js))/.test(u) || SCANNING.test(u),
     ),
   ).toEqual([]);
 });
 
 /** The scanner, the connector, redaction and the target readers (the cache directory's name is a one-line module). */
-const SCANNING = /\/dist\/(?:scan\.js|connect\/|redact\/|targets\/|launch\/)/;
+const SCANNING = /\/dist\/(?:app\/scan\/scan\.js|connect\/|redact\/|targets\/|launch\/)/;
 const CENSUS = fileURLToPath(new URL('../../output/ecosystem/2026-11-30/report.json', import.meta.url));
 
 it.each([

@@ -1,7 +1,7 @@
 /** Real fixture servers as real processes over stdio: both eras, and the broken ones. */
 import { afterAll, describe, expect, it } from 'vitest';
-import { scan, scanTuned } from '../../src/scan.js';
-import type { InternalScanOptions } from '../../src/scan-options.js';
+import { scan, scanTuned } from '../../src/app/scan/scan.js';
+import type { InternalScanOptions } from '../../src/app/scan/scan-options.js';
 import type { TargetInput } from '../../src/targets/types.js';
 import type { ServerReport } from '../../src/model/schema.js';
 import { FIXTURES, PAYMENTS_KEYS, PAYMENTS_VERDICTS } from '../fixtures/index.js';

@@ -6,8 +6,8 @@
  */
 import http from 'node:http';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { scanTuned } from '../../src/scan.js';
-import type { InternalScanOptions } from '../../src/scan-options.js';
+import { scanTuned } from '../../src/app/scan/scan.js';
+import type { InternalScanOptions } from '../../src/app/scan/scan-options.js';
 
 const BOUND = 64 * 1024;
 const SESSION = 'session-7f3a';

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { ADVICE_NAMES, serverAdvice } from '../../src/model/advice.js';
 import { parseReport } from '../../src/compare/read.js';
-import { serverReport as buildServer } from '../../src/server-report.js';
+import { serverReport as buildServer } from '../../src/app/scan/server-report.js';
 import { advicePhrases, answerMeta, metaText } from '../../src/render/advice.js';
 import { answerLines, answersFold } from '../../src/render/answers.js';
 import { markdownReporter } from '../../src/render/markdown.js';

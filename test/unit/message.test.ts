@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { InputError } from '../../src/model/input-error.js';
 import { LIMITS } from '../../src/model/limits.js';
 import { ReportFileError } from '../../src/compare/read.js';
-import { ScanInputError } from '../../src/scan-input.js';
+import { ScanInputError } from '../../src/app/scan/scan-input.js';
 import { TargetFileError } from '../../src/targets/types.js';
 import { inputErrorText, joinShown, msg, show } from '../../src/render/message.js';
 

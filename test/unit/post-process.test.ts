@@ -1,6 +1,6 @@
-/** The post-processors as folds (app/post-process.ts): one pass completes the head, every later pass reads the same servers. */
+/** The post-processors as folds (app/scan/post-process.ts): one pass completes the head, every later pass reads the same servers. */
 import { describe, expect, it } from 'vitest';
-import { postProcess } from '../../src/app/post-process.js';
+import { postProcess } from '../../src/app/scan/post-process.js';
 import type { ReportHead } from '../../src/model/report-head.js';
 import type { ServerReport } from '../../src/model/schema.js';
 import { okServer, reportOf } from '../helpers/reports.js';

@@ -13,7 +13,7 @@ import {
 } from '../../src/classify/profiles/index.js';
 import { CATALOGUE } from '../../src/model/catalogue.js';
 import { InputError } from '../../src/model/input-error.js';
-import { parseFailOn } from '../../src/app/fail-on-words.js';
+import { parseFailOn } from '../../src/app/scan/fail-on-words.js';
 
 const openai = builtinProfiles().get('openai-apps')!;
 const anthropic = builtinProfiles().get('anthropic-directory')!;

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { sandboxLines } from '../../src/render/sandbox-lines.js';
 import type { ServerReport } from '../../src/model/schema.js';
 import { okServer, reportOf } from '../helpers/reports.js';
-import { postProcess } from '../../src/app/post-process.js';
+import { postProcess } from '../../src/app/scan/post-process.js';
 
 const server = (name: string, sandbox?: string): ServerReport =>
   okServer(name, [], {

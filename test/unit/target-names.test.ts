@@ -6,7 +6,7 @@ import { readDocument } from '../../src/targets/discover/readers.js';
 import type { ReaderId } from '../../src/targets/discover/clients.js';
 import { parseManifest } from '../../src/launch/mcpb-manifest.js';
 import { writeEnvFile } from '../../src/launch/oci.js';
-import { checkTargets } from '../../src/scan-input.js';
+import { checkTargets } from '../../src/app/scan/scan-input.js';
 import { auditTarget } from '../../src/app/audit-target.js';
 import type { LoadedTargets } from '../../src/targets/types.js';
 

@@ -1,13 +1,13 @@
 /**
  * The one report writer reads the servers once for every streaming report and for those that need
  * the report whole (app/write-reports.ts), and the table and the lock answer from folds the first
- * pass ran (app/post-process.ts): the bytes are those each reporter writes alone.
+ * pass ran (app/scan/post-process.ts): the bytes are those each reporter writes alone.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { postProcess } from '../../src/app/post-process.js';
+import { postProcess } from '../../src/app/scan/post-process.js';
 import { writeReports } from '../../src/app/write-reports.js';
 import { lockFold, lockOf } from '../../src/compare/lock.js';
 import { streamOf, type ReportHead } from '../../src/model/report-head.js';

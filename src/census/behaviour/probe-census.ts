@@ -12,7 +12,7 @@ import type { Report } from '../../model/schema.js';
 import { TOOL_VERSION } from '../../model/version.js';
 import { bounded } from '../../model/bounds.js';
 import { behaviourOf, behaviourTable, type ServerRun } from './behaviour-rows.js';
-import { installTargets, type InstallEvent } from '../../app/install.js';
+import { installTargets, type InstallEvent } from '../../app/packages/install.js';
 import { codeOf, writeFallback, writeOutputFile } from '../../app/output.js';
 import { msg, show } from '../../render/message.js';
 import { Redactor } from '../../redact/redact.js';
@@ -186,7 +186,7 @@ async function probeOne(
   s: CensusServer,
   settings: CensusSettings,
 ): Promise<{ report: Report; warnings: string[] } | { error: string }> {
-  const { probeTarget } = await import('../../probe.js');
+  const { probeTarget } = await import('../../app/probe/probe.js');
   try {
     return await probeTarget(s.target, s.plan, {
       sandbox: true,

@@ -7,7 +7,7 @@ import { InputError } from '../../model/input-error.js';
 import type { Report } from '../../model/schema.js';
 import type { Shown } from '../../model/shown.js';
 import { msg, show } from '../../render/message.js';
-import type { Earlier } from '../../app/saved-report.js';
+import type { Earlier } from '../../app/saved/saved-report.js';
 
 /** `--compare latest` reads the index `--index` names. */
 export function checkCompare(compare: string | undefined, index: string | undefined): void {

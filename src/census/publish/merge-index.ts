@@ -1,5 +1,5 @@
-/** `merge --index ROOT` and `merge --compare latest`: the run index's part of a merge (app/merge-run.ts). */
-import type { MergeIndex } from '../../app/merge-run.js';
+/** `merge --index ROOT` and `merge --compare latest`: the run index's part of a merge (app/saved/merge-run.ts). */
+import type { MergeIndex } from '../../app/saved/merge-run.js';
 import type { Say } from '../../app/say.js';
 import { checkCompare, earlierReport } from './compare-latest.js';
 import { readIndex, runDirOf } from './run-index.js';

@@ -3,16 +3,16 @@
  * a severity (`error`, `warning`, `info`: that severity or a worse one), a rule id (any finding of
  * it), a verdict (any tool with it), `profile` (any finding of a `--profile`) or a profile id (any
  * finding of that profile). Unknown words are a usage error, found before scanning; the matching
- * is app/fail-on.ts, a fold over the servers.
+ * is app/scan/fail-on.ts, a fold over the servers.
  */
-import { BUILTIN_IDS, ruleId } from '../classify/profiles/index.js';
-import type { Profile } from '../classify/profiles/schema.js';
-import { CATALOGUE } from '../model/catalogue.js';
-import { Severity, Verdict } from '../model/schema.js';
+import { BUILTIN_IDS, ruleId } from '../../classify/profiles/index.js';
+import type { Profile } from '../../classify/profiles/schema.js';
+import { CATALOGUE } from '../../model/catalogue.js';
+import { Severity, Verdict } from '../../model/schema.js';
 import { RANK, type FailOn } from './fail-on.js';
-import { InputError } from '../model/input-error.js';
-import { msg, show } from '../render/message.js';
-import { splitList, suggest } from '../model/words.js';
+import { InputError } from '../../model/input-error.js';
+import { msg, show } from '../../render/message.js';
+import { splitList, suggest } from '../../model/words.js';
 
 /** `profiles`: those given with `--profile`, whose ids and rule ids become words too. */
 export function parseFailOn(list: string | undefined, profiles: Profile[] = []): FailOn | undefined {

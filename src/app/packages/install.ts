@@ -4,13 +4,13 @@
  * npm one at the version a scan would resolve now). Never prints: what happens is events, the
  * outcome a value (cli/install-command.ts shows both).
  */
-import { defaultCacheDir } from '../model/cache-dir.js';
-import { checkedTargets, SDIST_WARNING } from '../launch/prepare.js';
-import type { InstallResult } from '../launch/npm.js';
+import { defaultCacheDir } from '../../model/cache-dir.js';
+import { checkedTargets, SDIST_WARNING } from '../../launch/prepare.js';
+import type { InstallResult } from '../../launch/npm.js';
 
 export type { InstallResult };
-import type { SkippedTarget, Target } from '../targets/types.js';
-import { loadTargets } from './load-targets.js';
+import type { SkippedTarget, Target } from '../../targets/types.js';
+import { loadTargets } from '../load-targets.js';
 
 export interface InstallOptions {
   concurrency: number;
@@ -61,7 +61,7 @@ export async function installTargets(
   for (const [spec, error] of errors) onEvent({ type: 'refused', spec, error });
   if (options.allowSdist && targets.some((t) => t.kind === 'package' && t.package.type === 'pypi'))
     onEvent({ type: 'warning', message: SDIST_WARNING });
-  const { installMissing, packageOf } = await import('../launch/packages.js');
+  const { installMissing, packageOf } = await import('../../launch/packages.js');
   const specs = new Set(targets.map((t) => packageOf(t)?.spec).filter((s) => s !== undefined && !errors.has(s)));
   onEvent({ type: 'start', packages: specs.size });
   const onDone = (result: InstallResult) => onEvent({ type: 'done', result });
@@ -81,7 +81,7 @@ export async function installTargets(
 
 /** A result for each package already in the cache, once per spec. */
 async function cachedResults(targets: Target[], cacheDir: string, errors: ReadonlyMap<string, string>) {
-  const { packageOf } = await import('../launch/packages.js');
+  const { packageOf } = await import('../../launch/packages.js');
   const cached = new Map<string, InstallResult>();
   for (const t of targets) {
     const p = packageOf(t);

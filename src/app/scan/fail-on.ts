@@ -1,14 +1,23 @@
 /**
  * `--fail-on LIST` as a fold over the servers: what in the report matches the words
- * app/fail-on-words.ts parsed, kept as counts and the first few names (a 10,000-server scan holds no
+ * app/scan/fail-on-words.ts parsed, kept as counts and the first few names (a 10,000-server scan holds no
  * list of every match), told at the end and kept in the report (`gate`). Suppressed findings and
  * accepted verdicts (a suppression naming the tool's verdict) never count.
  */
-import { LIMITS } from '../model/limits.js';
-import { plural } from '../model/verdicts.js';
-import type { Drift, Finding, Gate, GateMatch, ServerReport, Severity, ToolReport, Verdict } from '../model/schema.js';
-import type { Shown } from '../model/shown.js';
-import { joinShown, msg, show } from '../render/message.js';
+import { LIMITS } from '../../model/limits.js';
+import { plural } from '../../model/verdicts.js';
+import type {
+  Drift,
+  Finding,
+  Gate,
+  GateMatch,
+  ServerReport,
+  Severity,
+  ToolReport,
+  Verdict,
+} from '../../model/schema.js';
+import type { Shown } from '../../model/shown.js';
+import { joinShown, msg, show } from '../../render/message.js';
 
 export interface FailOn {
   /** The least severe severity that fails, if any was named. */

@@ -10,14 +10,20 @@
  * the head (options.suppress, drift, gate), which reporters write before the servers; every later pass
  * (the reporters') runs the steps only.
  */
-import type { DriftFold } from '../compare/drift.js';
-import type { SuppressOutcome } from '../compare/suppress.js';
-import { bounded } from '../model/bounds.js';
-import { foldOver, type FoldMaker, type ReportHead, type ReportStream, type ServerFold } from '../model/report-head.js';
-import type { Drift, ServerReport } from '../model/schema.js';
-import type { Shown } from '../model/shown.js';
-import type { Suppressions } from '../model/suppress.js';
-import { SummaryTally } from '../model/summary.js';
+import type { DriftFold } from '../../compare/drift.js';
+import type { SuppressOutcome } from '../../compare/suppress.js';
+import { bounded } from '../../model/bounds.js';
+import {
+  foldOver,
+  type FoldMaker,
+  type ReportHead,
+  type ReportStream,
+  type ServerFold,
+} from '../../model/report-head.js';
+import type { Drift, ServerReport } from '../../model/schema.js';
+import type { Shown } from '../../model/shown.js';
+import type { Suppressions } from '../../model/suppress.js';
+import { SummaryTally } from '../../model/summary.js';
 import type { Baseline } from './baseline.js';
 import { FailOnFold, type FailOn } from './fail-on.js';
 
@@ -95,14 +101,15 @@ export async function postProcess(
   settle: (head: ReportHead, scanned: number) => Promise<ReportHead> = async (h) => h,
 ): Promise<Processed> {
   // Imported when used: each brings zod schemas, built at import, that an audit without them does without.
-  const suppress = post.suppress && new (await import('../compare/suppress.js')).SuppressFold(post.suppress);
+  const suppress = post.suppress && new (await import('../../compare/suppress.js')).SuppressFold(post.suppress);
   const step = (s: ServerReport, count: boolean) => {
     const shown = post.nameFromServerInfo ? nameFromServerInfo(s) : s;
     return suppress ? suppress.mark(shown, count) : shown;
   };
   const { baseline } = post;
   const drift =
-    baseline && new (await import('../compare/drift.js')).DriftFold(baseline.lock, baseline.file, !!head.options.shard);
+    baseline &&
+    new (await import('../../compare/drift.js')).DriftFold(baseline.lock, baseline.file, !!head.options.shard);
   const tallies = new Tallies(post, drift, post.failOn && new FailOnFold(post.failOn));
   for (const s of servers()) tallies.add(step(s, true));
   const summary = tallies.summary.summary();

@@ -1,12 +1,12 @@
 /** What `scan()` takes and what it reports while it runs (docs/LIBRARY.md); types only, shared by scan.ts and scan-server.ts. */
-import type { LoadedProfile } from './classify/profiles/index.js';
-import type { ConnectOptions, Observation } from './connect/observe.js';
-import type { OAuthScanOptions } from './connect/oauth/server-auth.js';
-import type { ServerReport } from './model/schema.js';
-import type { PrepareEvent } from './launch/prepare.js';
-import type { Redactor } from './redact/redact.js';
-import type { Shard } from './targets/shard.js';
-import type { SkippedTarget } from './targets/types.js';
+import type { LoadedProfile } from '../../classify/profiles/index.js';
+import type { ConnectOptions, Observation } from '../../connect/observe.js';
+import type { OAuthScanOptions } from '../../connect/oauth/server-auth.js';
+import type { ServerReport } from '../../model/schema.js';
+import type { PrepareEvent } from '../../launch/prepare.js';
+import type { Redactor } from '../../redact/redact.js';
+import type { Shard } from '../../targets/shard.js';
+import type { SkippedTarget } from '../../targets/types.js';
 
 /** The published options of `scan()`: what a caller decides, nothing of how the connector works. */
 export interface ScanOptions {

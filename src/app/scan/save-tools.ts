@@ -6,17 +6,17 @@
  * it negotiated. Only what the server answered is in it, never a header, env value or token of
  * the launch; a secret the server echoes back is redacted as the report redacts it.
  */
-import { jsonExtent, MAX_JSON_DEPTH } from '../model/bounded-input.js';
-import { RULE } from '../model/catalogue.js';
-import { InputError } from '../model/input-error.js';
-import { TOOL_VERSION } from '../model/version.js';
-import type { Observation } from '../connect/observe.js';
-import { msg, show } from '../render/message.js';
-import { redactDeep } from '../redact/redact-report.js';
-import type { Redactor } from '../redact/redact.js';
-import { MAX_TARGET_FILE_BYTES } from '../targets/load.js';
-import { checkOutputFile, codeOf, writeOutputFile, wroteLine } from './output.js';
-import type { Say } from './say.js';
+import { jsonExtent, MAX_JSON_DEPTH } from '../../model/bounded-input.js';
+import { RULE } from '../../model/catalogue.js';
+import { InputError } from '../../model/input-error.js';
+import { TOOL_VERSION } from '../../model/version.js';
+import type { Observation } from '../../connect/observe.js';
+import { msg, show } from '../../render/message.js';
+import { redactDeep } from '../../redact/redact-report.js';
+import type { Redactor } from '../../redact/redact.js';
+import { MAX_TARGET_FILE_BYTES } from '../../targets/load.js';
+import { checkOutputFile, codeOf, writeOutputFile, wroteLine } from '../output.js';
+import type { Say } from '../say.js';
 
 /** The file's fields, in the order written: a `tools/list` result with the `initialize` result's fields around it. */
 export interface SavedTools {

@@ -1,25 +1,25 @@
 /**
- * The run of `idemscan probe` (docs/PROBE.md): the plan's experiments on one server (src/probe.ts),
+ * The run of `idemscan probe` (docs/PROBE.md): the plan's experiments on one server (src/app/probe/probe.ts),
  * the report named and written by the one writer, and the exit facts. The plan is read first
  * (`readProbePlan`) so the caller can say what will be called before anything connects.
  */
-import { experimentName, probesOf } from '../model/probe-cases.js';
-import type { ProbeOutcome } from '../model/probe-schema.js';
-import type { ProbePlan } from '../model/probe-plan.js';
-import { streamOf } from '../model/report-head.js';
-import type { Report } from '../model/schema.js';
-import type { Shown } from '../model/shown.js';
-import { joinShown, msg, show } from '../render/message.js';
-import type { ProbeOptions } from '../probe.js';
-import type { Target } from '../targets/types.js';
-import { nameFromServerInfo } from './post-process.js';
-import type { Say } from './say.js';
-import type { Interruption } from './scan-run.js';
-import { writeReports, type ReportFiles } from './write-reports.js';
+import { experimentName, probesOf } from '../../model/probe-cases.js';
+import type { ProbeOutcome } from '../../model/probe-schema.js';
+import type { ProbePlan } from '../../model/probe-plan.js';
+import { streamOf } from '../../model/report-head.js';
+import type { Report } from '../../model/schema.js';
+import type { Shown } from '../../model/shown.js';
+import { joinShown, msg, show } from '../../render/message.js';
+import type { ProbeOptions } from './probe.js';
+import type { Target } from '../../targets/types.js';
+import { nameFromServerInfo } from '../scan/post-process.js';
+import type { Say } from '../say.js';
+import type { Interruption } from '../scan/scan-run.js';
+import { writeReports, type ReportFiles } from '../write-reports.js';
 
 /** The plan file, read and checked (an InputError naming it). */
 export async function readProbePlan(file: string): Promise<ProbePlan> {
-  return (await import('../probe.js')).readPlan(file);
+  return (await import('./probe.js')).readPlan(file);
 }
 
 export interface ProbeRunSettings {
@@ -48,7 +48,7 @@ export async function runProbe(
   settings: ProbeRunSettings,
   io: { print: (text: string) => void; say: Say },
 ): Promise<ProbeFacts> {
-  const { probeTarget } = await import('../probe.js');
+  const { probeTarget } = await import('./probe.js');
   const result = await probeTarget(target, plan, settings.options);
   for (const w of result.warnings) io.say.warn(msg`${w}`);
   let report = await settings.interrupt.settle(result.report, result.report.servers.length, 1);

@@ -3,18 +3,18 @@
  * (`--lock PATH`, default idemscan.lock.json) pinning every tool's definitionHash, verdict and
  * hints; `--baseline LOCK` on scan, audit and lock compares the fresh report with a lock
  * (report.drift, a listing on stderr, `--fail-on drift`). The comparison itself is
- * src/compare/drift.ts, a fold over the servers (app/post-process.ts runs it).
+ * src/compare/drift.ts, a fold over the servers (app/scan/post-process.ts runs it).
  */
 import path from 'node:path';
-import { renderDrift } from '../render/drift.js';
-import type { LockedServers } from '../compare/drift.js';
-import { lockFileOf, lockFold, readLockedServers } from '../compare/lock.js';
-import { InputError } from '../model/input-error.js';
-import type { Drift } from '../model/schema.js';
-import type { ReportStream } from '../model/report-head.js';
-import { msg, rendered, show } from '../render/message.js';
-import { checkOutputFile, checkRulesBaseUrl, codeOf, writeFallback, writeOutputFile } from './output.js';
-import type { Say } from './say.js';
+import { renderDrift } from '../../render/drift.js';
+import type { LockedServers } from '../../compare/drift.js';
+import { lockFileOf, lockFold, readLockedServers } from '../../compare/lock.js';
+import { InputError } from '../../model/input-error.js';
+import type { Drift } from '../../model/schema.js';
+import type { ReportStream } from '../../model/report-head.js';
+import { msg, rendered, show } from '../../render/message.js';
+import { checkOutputFile, checkRulesBaseUrl, codeOf, writeFallback, writeOutputFile } from '../output.js';
+import type { Say } from '../say.js';
 
 /** The flags of a scan that name lock files (and --rules-base-url, checked with them). */
 export interface LockSettings {
@@ -48,7 +48,7 @@ export function tellDrift(drift: Drift, say: Say): void {
 
 /** Writes the lock file after the scan (a fallback file when it cannot, named on stderr); false if it could not. */
 export async function writeLock(report: ReportStream, file: string, say: Say): Promise<boolean> {
-  // The fold ran in the scan's first pass (app/scan-run.ts), so the servers are not read again.
+  // The fold ran in the scan's first pass (app/scan/scan-run.ts), so the servers are not read again.
   const servers = report.fold(lockFold);
   const data = JSON.stringify(lockFileOf(report.head, servers), null, 2) + '\n';
   for (const s of servers.filter((x) => x.status === 'failed'))

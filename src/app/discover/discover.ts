@@ -1,16 +1,16 @@
 /**
  * The MCP clients' configs found here (HOME and the current folder): what `where` lists and
- * `scan --discover` adds. Never prints: cli/where-command.ts and app/discovered.ts say what was found.
+ * `scan --discover` adds. Never prints: cli/where-command.ts and app/discover/discovered.ts say what was found.
  */
 import os from 'node:os';
-import type { Discovery, FoundFile } from '../targets/discover/index.js';
-import type { LoadedTargets, SkippedTarget } from '../targets/types.js';
+import type { Discovery, FoundFile } from '../../targets/discover/index.js';
+import type { LoadedTargets, SkippedTarget } from '../../targets/types.js';
 
 export type { FoundFile, LoadedTargets };
 
 // Loaded when asked for: the TOML and YAML parsers behind it are not every command's start-up cost.
 export async function discoverHere(allowEnv: readonly string[] = [], projectConfigs = false): Promise<Discovery> {
-  const { discover } = await import('../targets/discover/index.js');
+  const { discover } = await import('../../targets/discover/index.js');
   return discover({ home: os.homedir(), project: process.cwd(), env: process.env, allowEnv, projectConfigs });
 }
 
@@ -46,7 +46,7 @@ export async function withDiscovered(loaded: LoadedTargets, options: DiscoverOpt
   const project = options.projectConfigs ? [] : found.projectTargets;
   const projectFiles = new Set(found.files.filter((f) => f.scope === 'project').map((f) => f.file));
   const skipped = options.projectConfigs ? found.skipped : found.skipped.filter((s) => !projectFiles.has(s.source));
-  const { mergeTargets } = await import('../targets/discover/index.js');
+  const { mergeTargets } = await import('../../targets/discover/index.js');
   return {
     loaded: { targets: mergeTargets(loaded.targets, found.targets), skipped: [...loaded.skipped, ...skipped] },
     files: found.files.length,

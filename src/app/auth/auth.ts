@@ -3,7 +3,7 @@
  * the cache; and `logout`'s removal of stored tokens. Never prints: the sign-in's instructions go
  * to `print`, the outcome is a value. The OAuth modules load only when a command needs them.
  */
-import { defaultCacheDir } from '../model/cache-dir.js';
+import { defaultCacheDir } from '../../model/cache-dir.js';
 
 export interface SignInOptions {
   cacheDir?: string;
@@ -21,9 +21,9 @@ export type SignedIn = { ok: true; file?: string } | { ok: false; message: strin
 
 export async function signInTo(url: string, options: SignInOptions): Promise<SignedIn> {
   const cacheDir = options.cacheDir ?? defaultCacheDir();
-  const { IdemscanOAuthProvider } = await import('../connect/oauth/provider.js');
-  const { signIn } = await import('../connect/oauth/sign-in.js');
-  const { findRecord, recordFile } = await import('../connect/oauth/store.js');
+  const { IdemscanOAuthProvider } = await import('../../connect/oauth/provider.js');
+  const { signIn } = await import('../../connect/oauth/sign-in.js');
+  const { findRecord, recordFile } = await import('../../connect/oauth/store.js');
   const provider = new IdemscanOAuthProvider(url, {
     cacheDir,
     clientId: options.clientId,
@@ -43,8 +43,8 @@ export async function signInTo(url: string, options: SignInOptions): Promise<Sig
 /** The SDK's errors may quote what the authorization server sent back, tokens included. */
 async function failureText(err: unknown, url: string, secrets: Iterable<string>): Promise<string> {
   const [{ Redactor }, { httpFailure }] = await Promise.all([
-    import('../redact/redact.js'),
-    import('../connect/http-failure.js'),
+    import('../../redact/redact.js'),
+    import('../../connect/http-failure.js'),
   ]);
   // A network failure in the words a scan uses (`ECONNREFUSED 127.0.0.1:3000: ...`), not fetch's "fetch failed".
   const failure = httpFailure(err, new URL(url).host);
@@ -55,6 +55,6 @@ async function failureText(err: unknown, url: string, secrets: Iterable<string>)
 
 /** The token files removed: of `url`'s server, or of every server. */
 export async function signOut(url: string | undefined, cacheDir?: string): Promise<string[]> {
-  const { removeRecords } = await import('../connect/oauth/store.js');
+  const { removeRecords } = await import('../../connect/oauth/store.js');
   return removeRecords(cacheDir ?? defaultCacheDir(), url);
 }

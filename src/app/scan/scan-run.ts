@@ -1,23 +1,23 @@
 /**
  * A scan's run, the use case of `scan`, `audit` and `lock`: the servers scanned into a spool file
  * (`scan`: flat memory, `--resume`) or into memory (one server of `audit`; `lock`, which holds the
- * report to pin it), the post-processors folded over them (app/post-process.ts), the reports and the
+ * report to pin it), the post-processors folded over them (app/scan/post-process.ts), the reports and the
  * lock written. Nothing is printed: what there is to say goes to the caller's `Say`, the files and
  * the exit facts come back, and the caller prints the terminal view before `close()`.
  */
-import type { Report } from '../model/schema.js';
-import type { FoldMaker, ReportHead, ReportStream } from '../model/report-head.js';
-import type { Shown } from '../model/shown.js';
-import type { SpoolRun } from '../model/spool-schema.js';
-import type { RenderOptions } from '../render/types.js';
-import { scanInto } from '../scan.js';
-import type { InternalScanOptions } from '../scan-options.js';
-import { MemorySink } from '../spool/sink.js';
-import type { Target } from '../targets/types.js';
+import type { Report } from '../../model/schema.js';
+import type { FoldMaker, ReportHead, ReportStream } from '../../model/report-head.js';
+import type { Shown } from '../../model/shown.js';
+import type { SpoolRun } from '../../model/spool-schema.js';
+import type { RenderOptions } from '../../render/types.js';
+import { scanInto } from './scan.js';
+import type { InternalScanOptions } from './scan-options.js';
+import { MemorySink } from '../../spool/sink.js';
+import type { Target } from '../../targets/types.js';
 import { postProcess, type PostProcessors, type Processed } from './post-process.js';
-import type { Say } from './say.js';
+import type { Say } from '../say.js';
 import type { Baseline, LockSettings } from './baseline.js';
-import { checkReportFiles, writeReports, type ReportFiles } from './write-reports.js';
+import { checkReportFiles, writeReports, type ReportFiles } from '../write-reports.js';
 import type { ToolsSaver } from './save-tools.js';
 
 /** What a run tells its caller besides lines to show. */
@@ -44,7 +44,7 @@ export interface ScanRunSettings {
   files: ReportFiles;
   render: Pick<RenderOptions, 'rulesBaseUrl' | 'sarifUris'>;
   post: PostProcessors;
-  /** `scan`: the servers go to `files.out`'s spool as they finish (app/spool-run.ts). */
+  /** `scan`: the servers go to `files.out`'s spool as they finish (app/scan/spool-run.ts). */
   spool?: { resume: boolean; cacheDir: string; run: SpoolRun };
   /** `lock`: the lock file to write. */
   lock?: string;
@@ -142,8 +142,8 @@ export async function runScan(settings: ScanRunSettings, events: ScanEvents): Pr
  */
 async function laterFolds(settings: ScanRunSettings): Promise<FoldMaker<unknown>[]> {
   const folds: FoldMaker<unknown>[] = [];
-  if (settings.writer !== 'audit') folds.push((await import('../render/table.js')).tableFold);
-  if (settings.lock !== undefined) folds.push((await import('../compare/lock.js')).lockFold);
+  if (settings.writer !== 'audit') folds.push((await import('../../render/table.js')).tableFold);
+  if (settings.lock !== undefined) folds.push((await import('../../compare/lock.js')).lockFold);
   return folds;
 }
 
@@ -162,7 +162,7 @@ async function tellPost(processed: Processed, settings: ScanRunSettings, say: Sa
     (await import('./suppress-file.js')).tellSuppressions(settings.post.suppress!.file, processed.suppress, say);
   const uris = settings.render.sarifUris;
   if (uris) {
-    const { sarifUriWarnings } = await import('./sarif-uri.js');
+    const { sarifUriWarnings } = await import('../sarif-uri.js');
     for (const w of sarifUriWarnings(uris, processed.names, settings.files.formats)) say.warn(w);
   }
 }

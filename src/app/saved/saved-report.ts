@@ -4,19 +4,19 @@
  * adds the trend section. No scanning code is loaded here.
  */
 import path from 'node:path';
-import { mergeReports } from '../compare/merge.js';
-import { readReportFile, type LoadedReport } from '../compare/read.js';
-import { compareWith } from '../compare/trend.js';
-import { InputError } from '../model/input-error.js';
-import { streamOf } from '../model/report-head.js';
-import type { Report } from '../model/schema.js';
-import type { Shown } from '../model/shown.js';
-import { REPORTERS } from '../render/index.js';
-import { msg } from '../render/message.js';
-import type { RenderOptions, SarifUris } from '../render/types.js';
-import { toolsCommandFor } from './output.js';
-import type { Say } from './say.js';
-import { checkReportFiles, writeReports } from './write-reports.js';
+import { mergeReports } from '../../compare/merge.js';
+import { readReportFile, type LoadedReport } from '../../compare/read.js';
+import { compareWith } from '../../compare/trend.js';
+import { InputError } from '../../model/input-error.js';
+import { streamOf } from '../../model/report-head.js';
+import type { Report } from '../../model/schema.js';
+import type { Shown } from '../../model/shown.js';
+import { REPORTERS } from '../../render/index.js';
+import { msg } from '../../render/message.js';
+import type { RenderOptions, SarifUris } from '../../render/types.js';
+import { toolsCommandFor } from '../output.js';
+import type { Say } from '../say.js';
+import { checkReportFiles, writeReports } from '../write-reports.js';
 
 /** The earlier report of `--compare`: a file, one read already (`latest` of a run index: with its run directory's name), or none. */
 export type Earlier = string | (LoadedReport & { run?: string }) | undefined;
@@ -59,7 +59,7 @@ export async function rerender(
   if (named.length > 0) await checkReportFiles({ out, formats: named });
   const { sarifUris } = settings.render;
   if (sarifUris) {
-    const { sarifUriWarnings } = await import('./sarif-uri.js');
+    const { sarifUriWarnings } = await import('../sarif-uri.js');
     for (const w of sarifUriWarnings(
       sarifUris,
       report.servers.map((s) => s.name),

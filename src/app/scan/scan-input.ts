@@ -3,13 +3,13 @@
  * by targets/check.ts (the check target files get too), then given its kind. Plain checks, no zod:
  * `audit` of one server loads none of the schemas.
  */
-import { hiddenWhy, realWritable, unboundOf, writableRefusal, type GivenPath } from './launch/writable.js';
-import { InputError } from './model/input-error.js';
-import { isPositiveInt, targetProblems } from './targets/check.js';
-import { toTarget } from './targets/kind.js';
-import type { Target, TargetInput } from './targets/types.js';
+import { hiddenWhy, realWritable, unboundOf, writableRefusal, type GivenPath } from '../../launch/writable.js';
+import { InputError } from '../../model/input-error.js';
+import { isPositiveInt, targetProblems } from '../../targets/check.js';
+import { toTarget } from '../../targets/kind.js';
+import type { Target, TargetInput } from '../../targets/types.js';
 import type { InternalScanOptions, ScanOptions } from './scan-options.js';
-import { httpUrlProblem } from './targets/url.js';
+import { httpUrlProblem } from '../../targets/url.js';
 
 /** `targets`: not an array; `target`: one entry is malformed; `option`: a ScanOptions field is. */
 export type ScanInputErrorKind = 'targets' | 'target' | 'option';

@@ -3,16 +3,16 @@
  * (required: without one nothing may be called), the `--fail-on` outcomes, the one server, the
  * report files checked, and the run's settings but the interrupt (the CLI's).
  */
-import { InputError } from '../model/input-error.js';
-import { plannedCalls, type ProbePlan } from '../model/probe-plan.js';
-import type { ProbeOutcome } from '../model/probe-schema.js';
-import { splitList } from '../model/words.js';
-import { msg, show } from '../render/message.js';
-import type { Target } from '../targets/types.js';
-import { auditTarget, type ServerFlags } from './audit-target.js';
+import { InputError } from '../../model/input-error.js';
+import { plannedCalls, type ProbePlan } from '../../model/probe-plan.js';
+import type { ProbeOutcome } from '../../model/probe-schema.js';
+import { splitList } from '../../model/words.js';
+import { msg, show } from '../../render/message.js';
+import type { Target } from '../../targets/types.js';
+import { auditTarget, type ServerFlags } from '../audit-target.js';
 import { readProbePlan, type ProbeRunSettings } from './probe-run.js';
-import { checkReportFiles } from './write-reports.js';
-import { checkWritable, refuseUnbound } from './writable.js';
+import { checkReportFiles } from '../write-reports.js';
+import { checkWritable, refuseUnbound } from '../writable.js';
 
 const GATES = [
   'repeated-effect',

@@ -1,17 +1,17 @@
 /**
- * `idemscan merge`: shard reports into one (app/saved-report.ts), written by the one writer, and
+ * `idemscan merge`: shard reports into one (app/saved/saved-report.ts), written by the one writer, and
  * with a run index (`MergeIndex`) the run added to it. Every file written is said (`note`).
  */
 import { lstat } from 'node:fs/promises';
 import path from 'node:path';
-import { InputError } from '../model/input-error.js';
-import { streamOf } from '../model/report-head.js';
-import type { Report } from '../model/schema.js';
-import type { Shown } from '../model/shown.js';
-import { wroteLine } from './output.js';
+import { InputError } from '../../model/input-error.js';
+import { streamOf } from '../../model/report-head.js';
+import type { Report } from '../../model/schema.js';
+import type { Shown } from '../../model/shown.js';
+import { wroteLine } from '../output.js';
 import { mergeSaved, type Earlier } from './saved-report.js';
-import type { Say } from './say.js';
-import { checkReportFiles, writeReports } from './write-reports.js';
+import type { Say } from '../say.js';
+import { checkReportFiles, writeReports } from '../write-reports.js';
 
 export interface MergeFlags {
   json?: string;

@@ -4,23 +4,23 @@
  * the plan names (src/probe/). Unlike `scan()`, it calls tools, and their effects are real: run it against a test
  * backend you own.
  */
-import type { ConnectOptions } from './connect/observe.js';
-import { countProbes } from './model/probe-outcomes.js';
-import { PlanError, type ProbePlan } from './model/probe-plan.js';
-import { reportOf } from './model/report-head.js';
-import type { Report, ServerReport } from './model/schema.js';
-import { summarize } from './model/summary.js';
-import { probeServer, type Probed, type RunOpts } from './probe/on-session.js';
-import { planSecrets } from './probe/plan-secrets.js';
-import { endRun, kept, runHead, started, startRun, type Run } from './scan.js';
-import { checkTarget, checkWritableOption, refuseUnbound } from './scan-input.js';
-import { crashed, listOnly, liveConnect, prepareServer, serverReportOf, type OneOptions } from './scan-server.js';
-import { defaultCacheDir } from './model/cache-dir.js';
-import type { ScanOptions } from './scan-options.js';
-import { MemorySink } from './spool/sink.js';
-import type { Target, TargetInput } from './targets/types.js';
+import type { ConnectOptions } from '../../connect/observe.js';
+import { countProbes } from '../../model/probe-outcomes.js';
+import { PlanError, type ProbePlan } from '../../model/probe-plan.js';
+import { reportOf } from '../../model/report-head.js';
+import type { Report, ServerReport } from '../../model/schema.js';
+import { summarize } from '../../model/summary.js';
+import { probeServer, type Probed, type RunOpts } from '../../probe/on-session.js';
+import { planSecrets } from '../../probe/plan-secrets.js';
+import { endRun, kept, runHead, started, startRun, type Run } from '../scan/scan.js';
+import { checkTarget, checkWritableOption, refuseUnbound } from '../scan/scan-input.js';
+import { crashed, listOnly, liveConnect, prepareServer, serverReportOf, type OneOptions } from '../scan/scan-server.js';
+import { defaultCacheDir } from '../../model/cache-dir.js';
+import type { ScanOptions } from '../scan/scan-options.js';
+import { MemorySink } from '../../spool/sink.js';
+import type { Target, TargetInput } from '../../targets/types.js';
 
-export { readPlan } from './probe/read-plan.js';
+export { readPlan } from '../../probe/read-plan.js';
 
 export type ProbeOptions = Pick<
   ScanOptions,

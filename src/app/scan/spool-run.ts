@@ -2,27 +2,27 @@
  * `scan`'s spool (docs/SCALING.md): every finished server goes to `<out>/scan.spool.ndjson` (a
  * shard's to a file of its own) as it finishes, and the reports are written from it a server at a
  * time, so a scan of 10,000 remotes keeps its memory flat; an interrupted scan leaves the file, and `scan --resume` reads it back
- * and scans only the targets it does not hold. app/scan-run.ts imports it for `scan`.
+ * and scans only the targets it does not hold. app/scan/scan-run.ts imports it for `scan`.
  */
 import { lstatSync } from 'node:fs';
 import v8 from 'node:v8';
 import path from 'node:path';
-import { SPOOL_FILE, spoolFileOf } from '../model/formats.js';
-import type { ReportHead } from '../model/report-head.js';
-import { SCHEMA_VERSION } from '../model/schema-version.js';
-import type { ScanRun } from '../scan.js';
-import type { ServerReport } from '../model/schema.js';
-import { FileSpool } from '../spool/file-spool.js';
-import { readSpool } from '../spool/read-spool.js';
-import { moveHome, runningSpools, thisWriter } from '../spool/spool-writer.js';
-import { SpoolKey } from '../spool/spool-mac.js';
-import type { SpoolHeader, SpoolRun, SpoolWriter } from '../model/spool-schema.js';
-import { inputOf } from '../targets/kind.js';
-import type { Target } from '../targets/types.js';
-import { InputError } from '../model/input-error.js';
-import type { Shown } from '../model/shown.js';
-import { joinShown, msg, show } from '../render/message.js';
-import type { Say } from './say.js';
+import { SPOOL_FILE, spoolFileOf } from '../../model/formats.js';
+import type { ReportHead } from '../../model/report-head.js';
+import { SCHEMA_VERSION } from '../../model/schema-version.js';
+import type { ScanRun } from './scan.js';
+import type { ServerReport } from '../../model/schema.js';
+import { FileSpool } from '../../spool/file-spool.js';
+import { readSpool } from '../../spool/read-spool.js';
+import { moveHome, runningSpools, thisWriter } from '../../spool/spool-writer.js';
+import { SpoolKey } from '../../spool/spool-mac.js';
+import type { SpoolHeader, SpoolRun, SpoolWriter } from '../../model/spool-schema.js';
+import { inputOf } from '../../targets/kind.js';
+import type { Target } from '../../targets/types.js';
+import { InputError } from '../../model/input-error.js';
+import type { Shown } from '../../model/shown.js';
+import { joinShown, msg, show } from '../../render/message.js';
+import type { Say } from '../say.js';
 
 /**
  * With the servers on disk, what is left in memory is small (about 30 MB live at 10,000 remotes),

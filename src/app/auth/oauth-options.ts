@@ -1,8 +1,8 @@
 /** The OAuth flags of the commands that scan and of `login` (docs/OAUTH.md), and what they make of them. */
-import type { OAuthScanOptions } from '../connect/oauth/server-auth.js';
-import { DEFAULTS } from '../model/limits.js';
-import { InputError } from '../model/input-error.js';
-import { msg, show } from '../render/message.js';
+import type { OAuthScanOptions } from '../../connect/oauth/server-auth.js';
+import { DEFAULTS } from '../../model/limits.js';
+import { InputError } from '../../model/input-error.js';
+import { msg, show } from '../../render/message.js';
 import type { SignInOptions } from './auth.js';
 
 export type { OAuthScanOptions };

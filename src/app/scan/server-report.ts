@@ -3,11 +3,11 @@
  * interrupted, failed after connecting, listed, or tripped a bug (`crashed()`). Its keys are
  * written in one order; redaction (redact/) and the budget (model/budget.ts) come after it.
  */
-import type { Negotiated } from './connect/negotiate.js';
-import { boundedObject, serverInfoOf } from './model/bounds.js';
-import { LIMITS } from './model/limits.js';
-import { serverAdvice } from './model/advice.js';
-import type { AuthInfo, Failure, Finding, ServerReport, TargetInfo, ToolReport } from './model/schema.js';
+import type { Negotiated } from '../../connect/negotiate.js';
+import { boundedObject, serverInfoOf } from '../../model/bounds.js';
+import { LIMITS } from '../../model/limits.js';
+import { serverAdvice } from '../../model/advice.js';
+import type { AuthInfo, Failure, Finding, ServerReport, TargetInfo, ToolReport } from '../../model/schema.js';
 
 /** What is known of a server so far: only `status`, `target` and `durationMs` are always. */
 export interface ServerParts {

@@ -3,33 +3,33 @@
  * nothing (profiles, --fail-on words, --sarif-uri, suppression entries), the targets (target files,
  * --discover, the shard; audit's one server), and the run's settings (the scan's options, the
  * spool, the report files, OAuth), each bad one an InputError before the scan starts. The CLI adds
- * the signal, the progress and the interrupt, and runs app/scan-run.ts.
+ * the signal, the progress and the interrupt, and runs app/scan/scan-run.ts.
  */
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { defaultCacheDir } from '../model/cache-dir.js';
-import { InputError } from '../model/input-error.js';
-import { idemscanCommand } from '../model/invocation.js';
-import { TOOL_VERSION } from '../model/version.js';
-import { msg, show } from '../render/message.js';
-import type { ScanOptions } from '../scan.js';
-import { parseShard, selectShard, type Shard } from '../targets/shard.js';
-import type { SkippedTarget, Target } from '../targets/types.js';
-import { auditTarget, schemelessUrl, urlScheme, type ServerFlags } from './audit-target.js';
+import { defaultCacheDir } from '../../model/cache-dir.js';
+import { InputError } from '../../model/input-error.js';
+import { idemscanCommand } from '../../model/invocation.js';
+import { TOOL_VERSION } from '../../model/version.js';
+import { msg, show } from '../../render/message.js';
+import type { ScanOptions } from './scan.js';
+import { parseShard, selectShard, type Shard } from '../../targets/shard.js';
+import type { SkippedTarget, Target } from '../../targets/types.js';
+import { auditTarget, schemelessUrl, urlScheme, type ServerFlags } from '../audit-target.js';
 import type { LockSettings } from './baseline.js';
-import { loadTargets } from './load-targets.js';
-import { oauthScanOptions, type OAuthFlags } from './oauth-options.js';
-import type { Say } from './say.js';
+import { loadTargets } from '../load-targets.js';
+import { oauthScanOptions, type OAuthFlags } from '../auth/oauth-options.js';
+import type { Say } from '../say.js';
 import { checkScan, type ScanRunSettings } from './scan-run.js';
-import { checkWritable, refuseUnbound } from './writable.js';
+import { checkWritable, refuseUnbound } from '../writable.js';
 
-export type { ProgressEvent } from '../scan.js';
+export type { ProgressEvent } from './scan.js';
 export type { Target };
 
 // What only some runs need is imported when they need it (target files, profiles, --fail-on, lock
 // files): each brings zod schemas, built at import, that `audit` of one server does without.
 
-const DEFAULT_TARGETS = fileURLToPath(new URL('../../targets/reference.json', import.meta.url));
+const DEFAULT_TARGETS = fileURLToPath(new URL('../../../targets/reference.json', import.meta.url));
 
 /** The flags of scan, audit and lock read here, as cli/flags.ts declares them. */
 export interface ScanInputFlags extends OAuthFlags, LockSettings {
@@ -61,7 +61,7 @@ export interface ScanInputFlags extends OAuthFlags, LockSettings {
 /** `--profile`: none loads nothing (profiles are zod-validated files). */
 async function profilesOf(names: string[]) {
   if (names.length === 0) return [];
-  return (await import('../classify/profiles/index.js')).loadProfiles(names);
+  return (await import('../../classify/profiles/index.js')).loadProfiles(names);
 }
 
 /**
@@ -78,7 +78,7 @@ export async function checkFlags(flags: ScanInputFlags) {
           profiles.map((p) => p.profile),
         ); // and unknown --fail-on words
   const sarifUris = flags.sarifUri?.length // and --sarif-uri paths outside the repository
-    ? (await import('./sarif-uri.js')).parseSarifUris(flags.sarifUri)
+    ? (await import('../sarif-uri.js')).parseSarifUris(flags.sarifUri)
     : undefined;
   const suppress = await (await import('./suppress-file.js')).loadSuppress(flags.suppress); // and suppression entries without a reason
   const writable = checkWritable(flags); // --writable without --sandbox, or a path that would undo the hiding
@@ -124,7 +124,7 @@ export async function scanTargets(files: string[], flags: ScanInputFlags, say: S
   let loaded = await loadTargets(list, allowEnv);
   if (flags.discover)
     loaded = await (
-      await import('./discovered.js')
+      await import('../discover/discovered.js')
     ).addDiscovered(loaded, { projectConfigs: flags.projectConfigs, allowEnv }, say);
   // Entries that cannot be scanned, even with -q; a source may be a file name from a cloned repository.
   for (const s of loaded.skipped)

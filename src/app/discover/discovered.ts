@@ -1,9 +1,9 @@
-/** `scan --discover`: what app/discover.ts found added to the scan, and said through the caller's `Say`. */
+/** `scan --discover`: what app/discover/discover.ts found added to the scan, and said through the caller's `Say`. */
 import type { DiscoverOptions, LoadedTargets } from './discover.js';
-import { idemscanCommand } from '../model/invocation.js';
-import { plural } from '../model/verdicts.js';
-import { joinShown, msg, show } from '../render/message.js';
-import type { Say } from './say.js';
+import { idemscanCommand } from '../../model/invocation.js';
+import { plural } from '../../model/verdicts.js';
+import { joinShown, msg, show } from '../../render/message.js';
+import type { Say } from '../say.js';
 
 export const PROJECT_FLAG = '--project-configs';
 

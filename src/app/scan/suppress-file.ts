@@ -1,16 +1,16 @@
 /**
  * `--suppress FILE` (default: `.idemscan-suppress.json` in the working directory, when there): read
  * and checked before the scan (a bad file is an input error naming the entry: exit 2), applied after
- * it as a fold over the servers (compare/suppress.ts, run by app/post-process.ts).
+ * it as a fold over the servers (compare/suppress.ts, run by app/scan/post-process.ts).
  * The zod schema is imported only when there is a file: an audit without one loads no zod.
  */
 import { access } from 'node:fs/promises';
-import { DEFAULT_SUPPRESS_FILE } from '../model/formats.js';
-import { plural } from '../model/verdicts.js';
-import type { SuppressEntry, Suppressions } from '../model/suppress.js';
-import type { SuppressOutcome } from '../compare/suppress.js';
-import { msg, show } from '../render/message.js';
-import type { Say } from './say.js';
+import { DEFAULT_SUPPRESS_FILE } from '../../model/formats.js';
+import { plural } from '../../model/verdicts.js';
+import type { SuppressEntry, Suppressions } from '../../model/suppress.js';
+import type { SuppressOutcome } from '../../compare/suppress.js';
+import { msg, show } from '../../render/message.js';
+import type { Say } from '../say.js';
 
 /** The suppressions to apply; none when no file is named and the default file is absent. A bad file is an InputError naming `--suppress`. */
 export async function loadSuppress(flag: string | undefined): Promise<Suppressions | undefined> {
@@ -24,8 +24,8 @@ export async function loadSuppress(flag: string | undefined): Promise<Suppressio
   )
     return undefined;
   const [{ parseSuppressions }, { readText }] = await Promise.all([
-    import('../compare/suppress.js'),
-    import('../compare/read.js'),
+    import('../../compare/suppress.js'),
+    import('../../compare/read.js'),
   ]);
   return parseSuppressions(await readText(file, '--suppress'), file, '--suppress');
 }

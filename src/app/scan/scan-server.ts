@@ -3,24 +3,24 @@
  * report built with its one redaction pass. Per-server failures are values; `crashed()` is the last
  * line of defence for a bug tripped by a server.
  */
-import { LIMITS } from './model/limits.js';
-import { classifyServer } from './classify/index.js';
-import { observe, type ConnectOptions, type Observation } from './connect/observe.js';
-import type { OAuthScanOptions } from './connect/oauth/server-auth.js';
-import { bounded } from './model/bounds.js';
-import { fitServerReport } from './model/budget.js';
-import type { ToolProbes } from './model/probe-cases.js';
-import { noteObservers } from './model/probe-outcomes.js';
-import type { ProbeSetup } from './model/probe-schema.js';
-import type { ServerReport, TargetInfo } from './model/schema.js';
-import { cacheDirs } from './launch/npm.js';
-import { planLaunch, type LaunchPlan } from './launch/plan.js';
-import { describeTarget, type Redactor } from './redact/redact.js';
-import { RunSecrets } from './redact/run-secrets.js';
-import { redactServer } from './redact/redact-report.js';
-import { NameMatcher } from './model/server-names.js';
-import { inputOf, transportOf } from './targets/kind.js';
-import type { Target } from './targets/types.js';
+import { LIMITS } from '../../model/limits.js';
+import { classifyServer } from '../../classify/index.js';
+import { observe, type ConnectOptions, type Observation } from '../../connect/observe.js';
+import type { OAuthScanOptions } from '../../connect/oauth/server-auth.js';
+import { bounded } from '../../model/bounds.js';
+import { fitServerReport } from '../../model/budget.js';
+import type { ToolProbes } from '../../model/probe-cases.js';
+import { noteObservers } from '../../model/probe-outcomes.js';
+import type { ProbeSetup } from '../../model/probe-schema.js';
+import type { ServerReport, TargetInfo } from '../../model/schema.js';
+import { cacheDirs } from '../../launch/npm.js';
+import { planLaunch, type LaunchPlan } from '../../launch/plan.js';
+import { describeTarget, type Redactor } from '../../redact/redact.js';
+import { RunSecrets } from '../../redact/run-secrets.js';
+import { redactServer } from '../../redact/redact-report.js';
+import { NameMatcher } from '../../model/server-names.js';
+import { inputOf, transportOf } from '../../targets/kind.js';
+import type { Target } from '../../targets/types.js';
 import type { InternalScanOptions } from './scan-options.js';
 import { serverReport } from './server-report.js';
 
@@ -106,7 +106,7 @@ export async function listOnly(prepared: PreparedServer, opts: OneOptions): Prom
   const { onObserved } = opts;
   const obs =
     launch.transport === 'static'
-      ? await (await import('./connect/saved.js')).observeSaved(launch.saved, prepared.connect)
+      ? await (await import('../../connect/saved.js')).observeSaved(launch.saved, prepared.connect)
       : await observe(launch, { ...liveConnect(prepared), ...(onObserved ? { keepSent: true } : {}) }).finally(
           launch.cleanup,
         );
@@ -214,7 +214,7 @@ export function runSecrets(
   resumed: boolean,
 ): Promise<RunSecrets> {
   const stored = async () => {
-    const { readRecords, recordSecrets } = await import('./connect/oauth/store.js');
+    const { readRecords, recordSecrets } = await import('../../connect/oauth/store.js');
     return cacheDirs(cacheDir)
       .flatMap((dir) => readRecords(dir))
       .flatMap((r) => recordSecrets(r.record));

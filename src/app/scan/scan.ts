@@ -2,29 +2,29 @@
  * The library core: targets in, a report out. Never prints, never exits; every per-server
  * problem is a value in the report.
  */
-import { DEFAULTS } from './model/limits.js';
+import { DEFAULTS } from '../../model/limits.js';
 import { setMaxListeners } from 'node:events';
 import os from 'node:os';
 import pLimit from 'p-limit';
-import type { LoadedProfile } from './classify/profiles/index.js';
-import { EraMemo } from './connect/era-memo.js';
-import { PendingCloses } from './connect/closes.js';
-import { DEFAULT_CONNECT_OPTIONS, type ConnectOptions } from './connect/observe.js';
-import type { OAuthScanOptions } from './connect/oauth/server-auth.js';
-import { bounded } from './model/bounds.js';
-import type { Report, ServerReport } from './model/schema.js';
-import { reportOf, type ReportHead } from './model/report-head.js';
-import { MemorySink, type ServerSink } from './spool/sink.js';
-import type { RunSecrets } from './redact/run-secrets.js';
-import { SCHEMA_VERSION } from './model/schema-version.js';
+import type { LoadedProfile } from '../../classify/profiles/index.js';
+import { EraMemo } from '../../connect/era-memo.js';
+import { PendingCloses } from '../../connect/closes.js';
+import { DEFAULT_CONNECT_OPTIONS, type ConnectOptions } from '../../connect/observe.js';
+import type { OAuthScanOptions } from '../../connect/oauth/server-auth.js';
+import { bounded } from '../../model/bounds.js';
+import type { Report, ServerReport } from '../../model/schema.js';
+import { reportOf, type ReportHead } from '../../model/report-head.js';
+import { MemorySink, type ServerSink } from '../../spool/sink.js';
+import type { RunSecrets } from '../../redact/run-secrets.js';
+import { SCHEMA_VERSION } from '../../model/schema-version.js';
 import { checkOptions, checkTargets, checkWritableOption, unboundWarnings } from './scan-input.js';
-import { transportOf } from './targets/kind.js';
-import { summarize } from './model/summary.js';
-import { defaultCacheDir } from './model/cache-dir.js';
-import { prepareTargets, type Prepared } from './launch/prepare.js';
-import { NameMatcher } from './model/server-names.js';
-import type { Target, TargetInput } from './targets/types.js';
-import { TOOL_NAME, TOOL_VERSION } from './model/version.js';
+import { transportOf } from '../../targets/kind.js';
+import { summarize } from '../../model/summary.js';
+import { defaultCacheDir } from '../../model/cache-dir.js';
+import { prepareTargets, type Prepared } from '../../launch/prepare.js';
+import { NameMatcher } from '../../model/server-names.js';
+import type { Target, TargetInput } from '../../targets/types.js';
+import { TOOL_NAME, TOOL_VERSION } from '../../model/version.js';
 
 import type { InternalScanOptions, ScanOptions } from './scan-options.js';
 import { crashed, runSecrets, scanOne, type OneOptions } from './scan-server.js';
@@ -255,6 +255,6 @@ function definedOnly(options: InternalScanOptions): Partial<ConnectOptions> {
 
 /** report.options.profiles. Loaded only with --profile: the profile schemas are zod, built at import. */
 async function profileUses(profiles: LoadedProfile[]): Promise<NonNullable<Report['options']['profiles']>> {
-  const { profileUse } = await import('./classify/profiles/index.js');
+  const { profileUse } = await import('../../classify/profiles/index.js');
   return profiles.map(profileUse);
 }

@@ -3,12 +3,12 @@
  * report idemscan wrote (`--server NAME` picks it among several), or an input error saying what
  * the file should hold.
  */
-import { InputError } from '../model/input-error.js';
-import { bounded } from '../model/bounds.js';
-import type { Report } from '../model/schema.js';
-import { msg, show } from '../render/message.js';
-import { savedFromReport } from '../targets/report-tools.js';
-import type { Target } from '../targets/types.js';
+import { InputError } from '../../model/input-error.js';
+import { bounded } from '../../model/bounds.js';
+import type { Report } from '../../model/schema.js';
+import { msg, show } from '../../render/message.js';
+import { savedFromReport } from '../../targets/report-tools.js';
+import type { Target } from '../../targets/types.js';
 
 const NOT_SAVED =
   'not a saved tools/list result (expected {"tools": [...]} with optional "capabilities" and "serverInfo", a bare array of tools, one such result per line, or a report.json idemscan wrote)';
@@ -26,8 +26,8 @@ export async function staticTargets(
       msg`--tools reads a saved tools/list result: give no command or URL as well (got "${show.url(words[0]!)}")`,
     );
   const [{ readBounded }, { savedTargets }] = await Promise.all([
-    import('../targets/load.js'),
-    import('../targets/saved-tools.js'),
+    import('../../targets/load.js'),
+    import('../../targets/saved-tools.js'),
   ]);
   let large: Report | undefined;
   const text = await readBounded(file, '--tools').catch(async (err: unknown) => {
@@ -49,9 +49,9 @@ export async function staticTargets(
 
 /** The report in `file` (`text`, when it was read already), or undefined when it is no report at all. */
 async function report(file: string, text?: string): Promise<Report | undefined> {
-  const { parseReport, readText, SAVED_BOUNDS } = await import('../compare/read.js');
+  const { parseReport, readText, SAVED_BOUNDS } = await import('../../compare/read.js');
   const whole = text ?? (await readText(file, '--tools'));
-  const { parseJson } = await import('../model/bounded-input.js');
+  const { parseJson } = await import('../../model/bounded-input.js');
   const parsed = parseJson(whole, SAVED_BOUNDS);
   const doc = 'value' in parsed ? parsed.value : undefined;
   if (!doc || typeof doc !== 'object' || !Object.hasOwn(doc, 'schemaVersion')) return undefined;
