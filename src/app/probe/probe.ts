@@ -1,10 +1,11 @@
 /**
  * The library call behind `idemscan probe` (docs/PROBE.md): one server, prepared and reported as
  * `scan()` does it, and between the two, on one session, the lost-response experiment on each tool
- * the plan names (src/probe/). Unlike `scan()`, it calls tools, and their effects are real: run it against a test
- * backend you own.
+ * the plan names (src/probe/). Unlike `scan()`, it calls tools, with real effects: run it against a
+ * test backend you own.
  */
 import type { ConnectOptions } from '../../connect/observe.js';
+import { DEFAULTS } from '../../model/limits.js';
 import { countProbes } from '../../model/probe-outcomes.js';
 import { PlanError, type ProbePlan } from '../../model/probe-plan.js';
 import { reportOf } from '../../model/report-head.js';
@@ -47,7 +48,7 @@ export async function probe(target: TargetInput, plan: ProbePlan, options: Probe
 
 /** `probe` of a target already checked (the CLI's and the plan library's). */
 export async function probeTarget(target: Target, plan: ProbePlan, options: ProbeOptions = {}): Promise<ProbeResult> {
-  const timeoutMs = options.timeoutMs ?? 30_000;
+  const timeoutMs = options.timeoutMs ?? DEFAULTS.timeoutMs;
   const { planFile, ...scanOptions } = options;
   // What the user gave the server is checked before anything starts: a hidden path is an error here.
   const cacheDir = options.cacheDir ?? defaultCacheDir();
