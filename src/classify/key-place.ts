@@ -3,6 +3,7 @@
  * `findKeyArguments` writes them: `$.a.b`, `$["odd name"]`, `$.items[*].key`, `$.*`) or in the
  * request's `params.idempotencyKey` (SEP-3182). Pure: the caller's objects are never changed.
  */
+import { isObject } from '../model/is-object.js';
 
 export type PathSegment = { name: string } | { any: true };
 
@@ -37,8 +38,6 @@ export function parseKeyPath(path: string): PathSegment[] | undefined {
   }
   return out;
 }
-
-const isObject = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
 
 /**
  * `args` with `value` at `path`: missing objects on the way are made; a wildcard sets the key in

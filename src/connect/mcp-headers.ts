@@ -8,6 +8,7 @@
  * disagree, and test/integration/http.test.ts lists one.
  */
 import { PROTOCOL_VERSION_META_KEY } from './protocol.js';
+import { isObject } from '../model/is-object.js';
 
 /** Which `params` field `Mcp-Name` mirrors, per method. */
 const NAME_FIELD: Record<string, string> = {
@@ -21,8 +22,6 @@ const NAME_FIELD: Record<string, string> = {
 
 const BASE64_START = '=?base64?';
 const BASE64_END = '?=';
-
-const isObject = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
 
 /** A request (it has an id and a method) whose `_meta` claims a protocol version: that version. */
 export function claimedVersion(message: Record<string, unknown>): string | undefined {

@@ -6,6 +6,7 @@
  */
 import { SHA256 } from '../model/package-spec.js';
 import { entryProblem } from './names.js';
+import { isObject } from '../model/is-object.js';
 
 /** What a bundle's `sha256` must be. */
 export const SHA256_WORDS = '"sha256" is the 64 hex digits of a "mcpb" bundle';
@@ -20,7 +21,6 @@ type Fields = Record<string, unknown>;
 
 const LAUNCH_FIELDS = ['command', 'url', 'npm', 'pypi', 'mcpb', 'oci'] as const;
 
-const isObject = (v: unknown): v is Fields => typeof v === 'object' && v !== null && !Array.isArray(v);
 const isText = (v: unknown) => typeof v === 'string' && v !== '';
 const isTextRecord = (v: unknown): v is Record<string, string> =>
   isObject(v) && Object.values(v).every((x) => typeof x === 'string');

@@ -10,6 +10,7 @@ import { toTarget } from '../../targets/kind.js';
 import type { Target, TargetInput } from '../../targets/types.js';
 import type { InternalScanOptions, ScanOptions } from './scan-options.js';
 import { httpUrlProblem } from '../../targets/url.js';
+import { isObject } from '../../model/is-object.js';
 
 /** `targets`: not an array; `target`: one entry is malformed; `option`: a ScanOptions field is. */
 export type ScanInputErrorKind = 'targets' | 'target' | 'option';
@@ -28,7 +29,6 @@ export class ScanInputError extends InputError {
 }
 
 const TRANSPORTS: readonly unknown[] = ['stdio', 'http', 'sse', 'static'] satisfies TargetInput['transport'][];
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** The targets, each checked and given its kind; a ScanInputError for the first malformed one. */
 export function checkTargets(targets: unknown): Target[] {

@@ -20,8 +20,8 @@ import { ownEntryTarget, parseOwnEntry, type OwnEntryValue } from '../../targets
 import type { Target } from '../../targets/types.js';
 import { checkExpect, type LibraryExpect } from './library-expect.js';
 import { checkPlaceholders, substitute } from './library-placeholders.js';
+import { isObject } from '../../model/is-object.js';
 
-const isObject = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
 const anObject = z.custom<Record<string, unknown>>(isObject, 'expected an object');
 
 /** A library file's own fields; `server`, `plan` and `expect` are checked by their own parsers after it. */

@@ -5,7 +5,7 @@
  * any reader checks them, and each file that lost some says how many.
  */
 import type { ReaderId } from './clients.js';
-import { isObject } from './launch.js';
+import { isObject } from '../../model/is-object.js';
 
 /** Entries read from one file at most (servers and skipped entries alike). */
 export const MAX_SERVERS_PER_FILE = 1_000;

@@ -10,7 +10,8 @@ import { unsetWords } from '../expand.js';
 import { describeZodError, entryName, type FormatContext } from '../formats/format.js';
 import { mcpServersFormat } from '../formats/mcp-servers.js';
 import type { LoadedTargets } from '../types.js';
-import { addTarget, disabled, isObject, objectEntries, scalar, varName, type ClientEntry } from './launch.js';
+import { isObject } from '../../model/is-object.js';
+import { addTarget, disabled, objectEntries, scalar, varName, type ClientEntry } from './launch.js';
 
 type Reader = (doc: Record<string, unknown>, ctx: FormatContext) => LoadedTargets;
 const empty = (): LoadedTargets => ({ targets: [], skipped: [] });

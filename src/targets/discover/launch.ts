@@ -23,8 +23,6 @@ export type ClientEntry = Pick<TargetInput, 'transport' | 'command' | 'args' | '
 export const objectEntries = (v: unknown): [string, unknown][] =>
   v && typeof v === 'object' && !Array.isArray(v) ? Object.entries(v as Record<string, unknown>) : [];
 
-export const isObject = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
-
 /** Adds the entry `at` (e.g. `mcp_servers.github`) to `out`, as a target or a skip with the reason. */
 export function addTarget(
   out: LoadedTargets,

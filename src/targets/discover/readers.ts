@@ -9,7 +9,7 @@ import { mcpServersFormat, vscodeFormat } from '../formats/mcp-servers.js';
 import type { LoadedTargets, Target } from '../types.js';
 import type { ReaderId } from './clients.js';
 import { readCodex, readContinue, readGoose, readOpenCode, readZed } from './formats.js';
-import { isObject } from './launch.js';
+import { isObject } from '../../model/is-object.js';
 
 /** The file's top level or a section is not what the client writes there. */
 export class ShapeError extends Error {}

@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import { parseOciRef, parsePinnedSpec, parsePypiSpec } from '../../model/package-spec.js';
 import { envNameProblem, headerNameProblem, headerValueProblem } from '../names.js';
+import { isObject } from '../../model/is-object.js';
 
 const noNul = (s: string) => !s.includes('\0');
 
@@ -22,8 +23,6 @@ export const headerValue = checked(headerValueProblem);
 /** For formats that list names and values (the registry's `environmentVariables`, `headers`). */
 export const envName = checked(envNameProblem);
 export const headerName = checked(headerNameProblem);
-
-const isObject = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
 
 /**
  * A name -> value map read into a null-prototype object. `z.record` drops a `__proto__` key without
