@@ -2,8 +2,8 @@ import js from '@eslint/js';
 import regexp from 'eslint-plugin-regexp';
 import tseslint from 'typescript-eslint';
 
-// The layers of src/ (docs/ARCHITECTURE.md): what each folder may import besides itself; census/ above
-// app/, cli/ above both, index.ts and retry.ts (the library's entry files) on top. test/unit/layers.test.ts
+// The layers of src/ (docs/ARCHITECTURE.md): what each folder may import besides itself; shell/ and census/
+// above app/, cli/ above all, index.ts and retry.ts (the library's entry files) on top. test/unit/layers.test.ts
 // checks the same table over the import graph, dynamic imports included, reading this one table.
 const BELOW_APP = [
   'model',
@@ -37,9 +37,11 @@ export const LAYERS = {
   // printing): everything but census/ and cli/.
   app: BELOW_APP,
   // 'src/census/': publishing, the plan library's census and the registry pull, above app/; nothing below imports it.
-  census: [...BELOW_APP, 'app'],
-  // 'src/cli/': flag declarations, terminal progress and printing; the rest is app/'s and census/'s.
-  cli: ['model', 'render', 'app', 'census'],
+  // 'src/shell/': what every command shares with the process: stderr lines, exit codes, option parsers, signals.
+  shell: ['model', 'render', 'app'],
+  census: [...BELOW_APP, 'app', 'shell'],
+  // 'src/cli/': the scanner's commands, their flags, terminal progress and printing; census/ declares its own.
+  cli: ['model', 'render', 'app', 'census', 'shell'],
 };
 // (src/index.ts is left to the test: `../index.js` from a subfolder is that folder's own index.)
 const layerRules = Object.entries(LAYERS).map(([folder, allowed]) => ({

@@ -7,20 +7,19 @@ import { checkTarget } from './scan/scan-input.js';
 import type { Target } from '../targets/types.js';
 import { msg, show } from '../render/message.js';
 
-/** The flags of audit and probe that make their server (cli/flags.ts declares them). */
-export interface ServerFlags {
+/** How audit and probe make their one server: its headers or environment, transport and name. */
+export interface ServerSettings {
   header?: string[];
   env?: string[];
   sse?: boolean;
   name?: string;
 }
 
-export function auditTarget(words: string[], flags: ServerFlags): Target {
+export function auditTarget(words: string[], flags: ServerSettings): Target {
   const [first, ...rest] = words;
   if (!first) throw new InputError('audit needs a command (after --), a URL, or --tools FILE');
   const scheme = urlScheme(first);
   if (scheme !== undefined && scheme !== 'http' && scheme !== 'https') {
-    // Not a command to spawn: a URL idemscan cannot connect to (ftp://, file://, ws://).
     throw new InputError(
       msg`"${show.url(first)}": not an http(s) URL (${show.name(scheme)}:); audit takes an http(s) URL, or a command after --`,
     );
@@ -32,7 +31,6 @@ export function auditTarget(words: string[], flags: ServerFlags): Target {
   if (scheme !== undefined) {
     if (!URL.canParse(first)) throw new InputError(msg`"${show.url(first)}" is not a URL`);
     if (rest.length > 0) throw new InputError('a URL target takes no further arguments');
-    // Checked as scan() checks a library caller's target (`--name ''` is `targets[0].name`).
     return checkTarget({
       name: flags.name ?? new URL(first).host,
       source: 'command line',
@@ -82,12 +80,7 @@ export function urlScheme(word: string): string | undefined {
   return scheme.toLowerCase();
 }
 
-/**
- * A URL without its scheme (`localhost:3000/mcp`, `127.0.0.1:8080`, `mcp.example.com/mcp`): a host
- * (`localhost`, an IPv4 address, or a dotted name ending in letters) and a port or a path. The URL
- * to suggest (http:// for localhost and addresses, https:// for names), else undefined. Loops, not
- * a regex: the word is the user's, but it can be long.
- */
+/** The URL to suggest for `localhost:3000/mcp`; loops, not a regex, as the word can be long. */
 export function schemelessUrl(word: string): string | undefined {
   if (word.length > 2048 || urlScheme(word) !== undefined) return undefined;
   const slash = word.indexOf('/');

@@ -1,31 +1,22 @@
-/**
- * What a signal changes in a run, apart from the wiring of the signals (cli/signals.ts): the
- * report's head settled as interrupted, the targets not scanned, and the servers ended.
- */
+/** What a signal changes in a run; the wiring of the signals is shell/signals.ts. */
 import type { Report } from '../model/schema.js';
 import type { Shown } from '../model/shown.js';
 import { joinShown, msg, show } from '../render/message.js';
 
 export { killAllServers } from '../connect/stdio.js';
 
-/**
- * Lets a signal that is pending in the event loop be seen (`stop` aborted by it), then marks the
- * report if one came.
- */
 export async function settleReport<T extends Pick<Report, 'options'>>(
   stop: AbortSignal,
   report: T,
   scanned: number,
   targets: number,
 ): Promise<T> {
-  // A signal that came while the main thread was busy waits for the event loop's poll phase:
-  // the second immediate runs after one (the first may run before it, in this iteration).
+  // A signal pending while the thread was busy is seen in the poll phase; only the second immediate surely follows it.
   for (let i = 0; i < 2; i++) await new Promise((resolve) => setImmediate(resolve));
   if (!stop.aborted || report.options.interrupted) return report;
   return { ...report, options: { ...report.options, interrupted: true, scanned, targets } };
 }
 
-/** A target the scan did not finish: stopped after `ranMs`, or never started. */
 export interface Unscanned {
   name: string;
   ranMs?: number;
@@ -34,7 +25,7 @@ export interface Unscanned {
 /** Servers named after Ctrl-C, at most; the rest are counted. */
 const LISTED = 10;
 
-/** `not scanned (2 of 4): hang (stopped after 3.1 s), hang-2 (not started)`; undefined when every target was scanned. */
+/** `not scanned (2 of 4): hang (stopped after 3.1 s), hang-2 (not started)`. */
 export function unscannedText(unscanned: readonly Unscanned[], targets: number): Shown | undefined {
   if (unscanned.length === 0) return undefined;
   const named = unscanned

@@ -1,9 +1,4 @@
-/**
- * The targets of target files, as every command that reads them loads them (a file that cannot be
- * read is a TargetFileError naming it: exit 2). Their `${VAR}` read only the `--allow-env`
- * variables: a list from a registry, a pull request or a colleague does not choose which of this
- * machine's secrets go into a command line, a header or a URL.
- */
+/** `${VAR}` reads only `--allow-env` variables: a shared list must not choose which secrets go where. */
 import { InputError } from '../model/input-error.js';
 import { msg, show } from '../render/message.js';
 import type { LoadedTargets } from '../targets/types.js';

@@ -1,9 +1,6 @@
 /**
- * Every file idemscan writes goes through here. A report is written to a new temporary file beside
- * its destination (exclusive create, so nothing planted there is opened) and renamed over the
- * destination: rename replaces a symlink planted at `output/report.json` instead of following it,
- * and a reader never sees half a report. Output paths are checked before a scan starts, so a bad
- * `--out` or `--json` costs a second, not the scan.
+ * Every file idemscan writes: a new temporary file beside it renamed over it, so a planted symlink is
+ * replaced, not followed, and no reader sees half a report. Paths are checked before a scan starts.
  */
 import { randomBytes } from 'node:crypto';
 import { closeSync, mkdirSync, openSync, renameSync, unlinkSync, writeSync } from 'node:fs';
@@ -15,13 +12,12 @@ import { idemscanCommand, shellWord } from '../model/invocation.js';
 import type { Shown } from '../model/shown.js';
 import { msg, show } from '../render/message.js';
 
-/** Readable by all, as report files always were; the user's umask still applies (022 leaves 0644). */
+/** Readable by all; the user's umask still applies. */
 const MODE = 0o644;
 
 /** A file's text, or a function that writes it in pieces (a report streamed from the spool). */
 export type Content = string | ((out: (text: string) => void) => void);
 
-/** Writes `data` to `dest` through a temporary file in the same directory and a rename. */
 export async function writeOutputFile(dest: string, data: Content): Promise<void> {
   if (typeof data !== 'string') {
     const file = PieceFile.open(dest);
@@ -57,11 +53,7 @@ const tmpBeside = (dest: string) =>
     `.${path.basename(dest)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`,
   );
 
-/**
- * A file written in pieces by a synchronous reporter, 1 MiB at a time, to a temporary file renamed
- * over `dest` by `close`. A write that fails is kept and thrown by `close`, not at the writer: the
- * other files written from the same read of the servers go on (app/write-reports.ts).
- */
+/** A failed write is thrown by `close`, not at the writer, so the other files of the same read go on. */
 export class PieceFile {
   private pending: string[] = [];
   private size = 0;
@@ -73,7 +65,6 @@ export class PieceFile {
     private readonly fd: number,
   ) {}
 
-  /** The temporary file created beside `dest` (its directory too); throws if it cannot be. */
   static open(dest: string): PieceFile {
     mkdirSync(path.dirname(path.resolve(dest)), { recursive: true });
     const tmp = tmpBeside(dest);
@@ -92,7 +83,6 @@ export class PieceFile {
     this.error ??= { cause: err };
   }
 
-  /** The rest written, the file closed and renamed over `dest`; on any failure removed, and the error thrown. */
   close(): void {
     this.flush();
     try {
@@ -122,10 +112,6 @@ export class PieceFile {
   }
 }
 
-/**
- * `--out DIR`, checked before scanning: created if missing, and a directory we can create files
- * in. `files` are the names that will be written there: none may be a directory.
- */
 export async function checkOutputDir(option: string, dir: string, files: string[] = []): Promise<void> {
   const fail = (why: string) => new InputError(why, { field: option, file: dir });
   const existing = await stat(dir).catch(() => undefined);
@@ -144,7 +130,6 @@ export async function checkOutputDir(option: string, dir: string, files: string[
   });
 }
 
-/** `--json PATH` (not `-`), checked before scanning: its directory can take a new file, and it is no directory. */
 export async function checkOutputFile(option: string, file: string): Promise<void> {
   const fail = (why: string) => new InputError(why, { field: option, file });
   const at = await lstat(file).catch((err: NodeJS.ErrnoException) =>
@@ -167,10 +152,7 @@ async function probe(dir: string): Promise<void> {
   await unlink(tmp);
 }
 
-/**
- * When a report cannot be written where asked (after the scan, so the paths changed meanwhile),
- * it goes to a new private directory under the system's temp directory; returns the file's path.
- */
+/** Where a report goes when its path, checked before the scan, cannot be written after it. */
 export async function writeFallback(fileName: string, data: Content): Promise<string> {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'idemscan-report-'));
   const file = path.join(dir, fileName);
@@ -182,24 +164,21 @@ export function codeOf(err: unknown): string {
   return (err as NodeJS.ErrnoException)?.code ?? (err as Error)?.message ?? String(err);
 }
 
-/** A folder of rule pages: each rule's page is `<url>/<id>.md`. http(s) only, so no viewer gets a `javascript:` link. */
+/** http(s) only, so no viewer gets a `javascript:` link. */
 export function checkRulesBaseUrl(url: string): void {
   if (!URL.canParse(url) || !/^https?:$/.test(new URL(url).protocol))
     throw new InputError(msg`--rules-base-url: "${show.url(url)}" is not an http(s) URL`);
 }
 
-/** A file written, relative to the working directory when under it, escaped and cut. */
 export function shownFile(dest: string): Shown {
   const rel = path.relative(process.cwd(), path.resolve(dest));
   return msg`${show.path(rel && !rel.startsWith('..') && !path.isAbsolute(rel) ? rel : path.resolve(dest))}`;
 }
 
-/** `wrote output/report.json` (relative to the working directory when under it), for `note`. */
 export function wroteLine(dest: string): Shown {
   return msg`wrote ${shownFile(dest)}`;
 }
 
-/** `idemscan report output/report.json --format tools`, the path as wroteLine shows it, quoted for a shell. */
 export function toolsCommandFor(reportFile: string): string {
   return idemscanCommand(`report ${shellWord(shownFile(reportFile).text)} --format tools`);
 }

@@ -1,8 +1,4 @@
-/**
- * `--sarif-uri NAME=PATH` (repeatable) and `--sarif-uri PATH`: the source file in the repository
- * that SARIF results about a server point at, instead of the target file or a placeholder. Parsed
- * when the flags are (light: no reporters), so a bad path is exit 2 before any scan.
- */
+/** `--sarif-uri`: the repository file SARIF results about a server point at; parsed with the flags, before any scan. */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { InputError } from '../model/input-error.js';
@@ -10,11 +6,7 @@ import type { Shown } from '../model/shown.js';
 import type { SarifUris } from '../render/types.js';
 import { joinShown, msg, show } from '../render/message.js';
 
-/**
- * A path relative to the repository root (the working directory, `%SRCROOT%`): `/` between
- * directories, no `..`, no `.` left over, no scheme or drive (`:`), no control characters.
- * Returned with its `./` segments dropped.
- */
+/** Relative to the repository root (`%SRCROOT%`), returned with its `./` segments dropped. */
 export function checkRepoPath(value: string, flag = '--sarif-uri'): string {
   const fail = (why: string) => new InputError(msg`${flag} ${show.quoted(value, 'path')}: ${why}`);
   if (value === '') throw fail('expected a path relative to the repository root, e.g. src/server.ts');
@@ -33,11 +25,7 @@ export function checkRepoPath(value: string, flag = '--sarif-uri'): string {
   return segments.join('/');
 }
 
-/**
- * The `--sarif-uri` values: `NAME=PATH` maps one server (the name the table and report show),
- * a bare `PATH` every server not named (the one server of an `audit`). A PATH with `=` in it takes
- * the NAME= form.
- */
+/** A bare PATH maps every server not named; a PATH with `=` in it takes the NAME= form. */
 export function parseSarifUris(values: readonly string[]): SarifUris | undefined {
   if (values.length === 0) return undefined;
   const byName = new Map<string, string>();
@@ -60,10 +48,6 @@ export function parseSarifUris(values: readonly string[]): SarifUris | undefined
   return { byName, all };
 }
 
-/**
- * What may be a mistake, for a warning after the scan: no SARIF written, names mapped that no
- * server has, and paths that are not files under the working directory.
- */
 export function sarifUriWarnings(
   uris: SarifUris,
   servers: readonly string[],

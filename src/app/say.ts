@@ -1,8 +1,4 @@
-/**
- * What a use case has to say, handed to the caller: app/ never prints. The CLI passes its own
- * writer (cli/say.ts, which knows `-q`); a library caller may collect the lines or drop them. Each
- * line is text render/message.ts made, so every value in it is escaped and bounded already.
- */
+/** app/ never prints: it hands lines, escaped and bounded by render/message.ts, to the caller's writer. */
 import type { Shown } from '../model/shown.js';
 
 export interface Say {

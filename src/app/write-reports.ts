@@ -1,10 +1,4 @@
-/**
- * The one report writer: scan, audit, lock, probe, merge and report write their report files here,
- * checked before the run (a path that cannot be written is an input error, not a lost scan) and
- * written after it. The streaming reporters (JSON, the dataset: those with `open`) are written side
- * by side from one read of the servers; the others get the report in memory, assembled once in that
- * same read when one of them is asked for. The table reads a fold the scan's first pass ran.
- */
+/** Every command's report files, checked before the run; streaming reporters share one read of the servers. */
 import path from 'node:path';
 import { reporter, REPORTERS } from '../render/index.js';
 import type { Report, ServerReport } from '../model/schema.js';
@@ -27,7 +21,6 @@ import {
 } from './output.js';
 import type { Say } from './say.js';
 
-/** Where the reports go: one file under `out` per format that has one, and `--json`. */
 export interface ReportFiles {
   /** `--out DIR`; none (merge without --out): no format files. */
   out?: string;
@@ -37,15 +30,12 @@ export interface ReportFiles {
   json?: string;
 }
 
-/** The commands that write reports. */
 export type Writer = 'scan' | 'audit' | 'lock' | 'probe' | 'merge' | 'report';
 
 interface Policy {
-  /** A scan is never lost: a file that cannot be written goes to a fallback file. Merge and report are quick to repeat: an input error. */
+  /** A scan is never lost (a fallback file); merge and report are quick to repeat (an input error). */
   fallback: boolean;
-  /** The note for a file written, if any. */
   wrote?: (dest: string) => Shown;
-  /** After the files: how to get the HTML page from the JSON just written. */
   hint: boolean;
 }
 
@@ -67,26 +57,19 @@ export interface Written {
 
 const fileNames = (formats: readonly string[]) => formats.flatMap((f) => REPORTERS[f]?.fileName ?? []);
 
-/** `--out` and `--json` before the run: created if missing, writable, no directory where a file goes. */
 export async function checkReportFiles(files: ReportFiles): Promise<void> {
   if (files.out !== undefined) await checkOutputDir('--out', files.out, fileNames(files.formats));
   if (files.json && files.json !== '-') await checkOutputFile('--json', files.json);
 }
 
-/** One report to write: to `dest`, or printed when it has none. */
 interface Target {
   id: string;
   dest?: string;
   reporter: Reporter;
 }
 
-/** How a file's write went. */
 type Attempt = { ok: true } | { ok: false; cause: unknown };
 
-/**
- * Writes every report of `files`, in `--format` order, then `--json`; what has no file goes to
- * `print` (stdout). False in `ok` when a file went to a fallback (scan, audit, lock, probe).
- */
 export async function writeReports(
   report: ReportStream,
   files: ReportFiles,
@@ -109,7 +92,6 @@ export async function writeReports(
   return out;
 }
 
-/** The reports of `files` in the order they are written, each with its file, if any. */
 async function targetsOf(files: ReportFiles): Promise<Target[]> {
   const named = files.formats.map((id) => ({ id, name: REPORTERS[id]?.fileName }));
   const targets: Target[] = [];
@@ -123,10 +105,7 @@ async function targetsOf(files: ReportFiles): Promise<Target[]> {
   return targets;
 }
 
-/**
- * The one read of the servers: every streaming report with a file, the first printed one if it
- * streams (nothing is printed before it), and the servers kept when a reporter needs them whole.
- */
+/** One read of the servers: each streaming report with a file, and the first printed one (nothing prints before). */
 function writeTogether(
   report: ReportStream,
   targets: readonly Target[],
@@ -175,7 +154,6 @@ function print(data: Content, to: (text: string) => void): void {
   else data(to);
 }
 
-/** `dest` written (or, `done`, how the shared read wrote it); a scan's report that failed goes to a fallback file. */
 async function writeOne(
   dest: string,
   id: string,
@@ -202,10 +180,7 @@ async function writeOne(
   if (policy.wrote) say.note(policy.wrote(dest));
 }
 
-/**
- * After the wrote lines, when no HTML was written: how to get the page from the JSON just written
- * (the default scan writes only report.json). Undefined when HTML was written or no JSON file was.
- */
+/** The default scan writes only report.json: say how to get the page from it. */
 function htmlHint(written: readonly { dest: string; id: string }[], command: Writer): Shown | undefined {
   if (written.some((f) => f.id === 'html')) return undefined;
   const json = written.find((f) => f.id === 'json');

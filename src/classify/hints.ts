@@ -12,10 +12,7 @@ export function effectiveHints(annotations: Record<string, unknown> | undefined)
   return out;
 }
 
-/**
- * A tool's annotations as the server sent them. The report keeps a bounded copy (a hint nested
- * 1,000 levels deep does not survive it), so rules about what was sent read this one.
- */
+/** The report keeps a bounded copy, so rules about what was sent read this one. */
 export function receivedAnnotations(raw: Record<string, unknown>): Record<string, unknown> | undefined {
   const a = raw.annotations;
   return a && typeof a === 'object' && !Array.isArray(a) ? (a as Record<string, unknown>) : undefined;

@@ -1,13 +1,9 @@
-/**
- * Putting a deduplication key where a tool takes it: at a key argument's JSONPath (as
- * `findKeyArguments` writes them: `$.a.b`, `$["odd name"]`, `$.items[*].key`, `$.*`) or in the
- * request's `params.idempotencyKey` (SEP-3182). Pure: the caller's objects are never changed.
- */
+// The caller's objects are never changed.
 import { isObject } from '../model/is-object.js';
 
 export type PathSegment = { name: string } | { any: true };
 
-/** The segments of a key argument's path, or undefined when it is not one `findKeyArguments` writes. */
+/** Undefined for a path `findKeyArguments` does not write. */
 export function parseKeyPath(path: string): PathSegment[] | undefined {
   if (!path.startsWith('$')) return undefined;
   const out: PathSegment[] = [];
@@ -24,7 +20,6 @@ export function parseKeyPath(path: string): PathSegment[] | undefined {
       out.push({ any: true });
       i += 3;
     } else if (path.startsWith('["', i)) {
-      // A JSON string: find its closing quote, skipping escaped characters.
       let end = i + 2;
       while (end < path.length && path[end] !== '"') end += path[end] === '\\' ? 2 : 1;
       if (path[end + 1] !== ']') return undefined;
@@ -39,10 +34,7 @@ export function parseKeyPath(path: string): PathSegment[] | undefined {
   return out;
 }
 
-/**
- * `args` with `value` at `path`: missing objects on the way are made; a wildcard sets the key in
- * every element already there (an empty array gets none). `placed` says whether it went anywhere.
- */
+/** A wildcard sets the key in every element already there, so an empty array gets none. */
 export function placeKey(
   args: Record<string, unknown>,
   path: string,

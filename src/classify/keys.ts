@@ -1,12 +1,4 @@
-/**
- * Key-shaped arguments anywhere in a tool's input schema: nested properties, `$ref`/`$defs`,
- * `anyOf`/`oneOf`/`allOf` branches, array items. Names are compared as words, so casing and
- * separators do not matter (`idempotency_key`, `idempotencyKey`, `Idempotency-Key`).
- *
- * Everything here runs on server text, so it runs in time linear in what it reads and reads a
- * bounded amount: names and descriptions are cut before any regular expression sees them, and a
- * schema walk has one budget of steps (nodes, `$ref` hops, properties, branches, enum values).
- */
+// Key-shaped arguments anywhere in an input schema. Bounds: docs/INTERNALS.md, "Untrusted input".
 import { LIMITS } from '../model/limits.js';
 import { bounded } from '../model/bounds.js';
 import type { KeyArgument } from '../model/schema.js';
@@ -14,12 +6,7 @@ import { callsItselfAKey, describesKey, head, keyConfidence, mayBeDescribedKey, 
 
 export { keyConfidence, nameWords } from './names.js';
 
-/**
- * What a property's name and description say together: a strong name is a key; a weak or neutral
- * name whose own description calls it an idempotency or deduplication key is one too (firecrawl's
- * `requestId`: "Idempotency key bound to one ... payload"); a weak name, or a description that
- * only mentions deduplication, is weak evidence.
- */
+/** A name its own description calls a key is strong (firecrawl's `requestId`); a mere mention is weak. */
 function argumentEvidence(name: string, description: unknown): Pick<KeyArgument, 'confidence' | 'reason'> | undefined {
   const confidence = keyConfidence(name);
   if (confidence === 'strong') return { confidence, reason: 'name' };
@@ -30,20 +17,18 @@ function argumentEvidence(name: string, description: unknown): Pick<KeyArgument,
   return undefined;
 }
 
-/** A path segment: `.name`, or `["odd name"]`. */
 function segment(name: string): string {
   return /^[a-z_$][\w$]*$/i.test(name) ? `.${name}` : `[${JSON.stringify(name)}]`;
 }
 
 type Schema = Record<string, unknown>;
-/** Steps of one tool's walk: nodes, `$ref` hops, properties, branches and enum values looked at. */
 export const TOOL_STEPS = 20_000;
-/** Steps of all of one server's walks: a few tens of steps per tool is usual. */
+/** A few tens of steps per tool is usual. */
 export const SERVER_STEPS = 250_000;
 const MAX_DEPTH = 24;
 /** A `$ref` longer than this points nowhere: resolving it would cost its length on every hop. */
 const MAX_REF = 2_048;
-/** What the walk reads of a schema; of a `$ref` and its target, the `$ref`'s siblings win. */
+/** Of a `$ref` and its target, the `$ref`'s siblings win. */
 const KEYWORDS = [
   'allOf',
   'anyOf',
@@ -62,7 +47,6 @@ const KEYWORDS = [
   'type',
 ] as const;
 
-/** Steps left for a server's schemas, and the tools whose walk ran out of them. */
 export interface StepBudget {
   steps: number;
   cut: string[];
@@ -72,10 +56,7 @@ export function newStepBudget(): StepBudget {
   return { steps: SERVER_STEPS, cut: [] };
 }
 
-/**
- * The key arguments of one input schema. With `budget` (shared by a server's tools) the walk takes
- * its steps from it and, when it runs out before the end, adds `tool` to `budget.cut`.
- */
+/** With a server's shared `budget`, a walk that runs out adds `tool` to `budget.cut`. */
 export function findKeyArguments(inputSchema: unknown, budget?: StepBudget, tool = ''): KeyArgument[] {
   if (!isSchema(inputSchema)) return [];
   const allowance = Math.min(TOOL_STEPS, budget?.steps ?? TOOL_STEPS);
@@ -88,18 +69,14 @@ export function findKeyArguments(inputSchema: unknown, budget?: StepBudget, tool
   return [...walk.found.values()];
 }
 
-/**
- * One walk over one input schema. `active` holds the `$ref`s being expanded on the path from the
- * root to the current node (a recursive schema stops where it recurs); it is one set, added to on
- * the way down and taken from on the way up, never copied.
- */
+/** `active`: the `$ref`s expanded on the current path, so recursion stops; one set, never copied. */
 class SchemaWalk {
   readonly found = new Map<string, KeyArgument>();
   private readonly active = new Set<string>();
   private readonly targets = new Map<string, unknown>();
   private readonly keys = new Map<object, string[]>();
 
-  /** Below zero once the walk wanted a step it did not have. */
+  /** Below zero once the walk ran out. */
   left: number;
 
   constructor(
@@ -149,10 +126,7 @@ class SchemaWalk {
     if (!prev || (prev.confidence === 'weak' && arg.confidence === 'strong')) this.found.set(arg.path, arg);
   }
 
-  /**
-   * A key is a scalar: a boolean named `idempotent`, or an object, is not one. Booleans also come
-   * as `enum: [true, false]`, `const: true`, or behind `allOf` and `$ref`. Out of steps: not a key.
-   */
+  /** A key is a scalar; booleans also come as `enum`, `const`, or behind `allOf` and `$ref`. */
   private canHoldKey(schema: Schema, depth: number): boolean {
     if (depth > 8 || !this.spend()) return false;
     const values = Array.isArray(schema.enum) ? schema.enum : 'const' in schema ? [schema.const] : undefined;
@@ -177,10 +151,7 @@ class SchemaWalk {
     return branches ? holds : !('properties' in schema) && !('items' in schema);
   }
 
-  /**
-   * Follows `$ref`s from `node`, one step per hop, and merges what the walk reads of each hop.
-   * The refs followed become active until `release`.
-   */
+  /** The refs followed stay active until `release`. */
   private resolve(node: Schema): [Schema, string[]] {
     const layers: Schema[] = [node];
     const added: string[] = [];
@@ -202,7 +173,7 @@ class SchemaWalk {
     return [merged, added];
   }
 
-  /** `resolve` for a look that goes no deeper along this path (canHoldKey's branches). */
+  /** For a look that goes no deeper along this path. */
   private resolved(node: Schema): Schema {
     const [schema, added] = this.resolve(node);
     this.release(added);
@@ -220,7 +191,7 @@ class SchemaWalk {
     return target;
   }
 
-  /** Each key and value of `obj`, one step each; its keys are listed once however often the walk comes back. */
+  /** Keys are listed once however often the walk comes back. */
   private eachEntry(obj: Schema, fn: (key: string, value: unknown) => void): void {
     let keys = this.keys.get(obj);
     if (!keys) this.keys.set(obj, (keys = Object.keys(obj)));
@@ -230,7 +201,6 @@ class SchemaWalk {
     }
   }
 
-  /** Each element of `list` (when it is an array), one step each, while steps last. */
   private each(list: unknown, fn: (item: unknown) => void): void {
     if (!Array.isArray(list)) return;
     for (const item of list) {
@@ -239,7 +209,7 @@ class SchemaWalk {
     }
   }
 
-  /** `list.every(test)` at one step per element; out of steps counts as false. */
+  /** Out of steps counts as false. */
   private every(list: unknown, test: (item: unknown) => boolean): boolean {
     if (!Array.isArray(list)) return true;
     for (const item of list) if (!this.spend() || !test(item)) return false;

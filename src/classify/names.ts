@@ -1,22 +1,14 @@
-/**
- * What names and descriptions say about deduplication. Names are compared as words, so casing and
- * separators do not matter (`idempotency_key`, `idempotencyKey`, `Idempotency-Key`). Server text:
- * only the head of a name or description is read, and no regular expression here backtracks.
- */
+// Names compare as words, so casing and separators do not matter. Bounds: docs/INTERNALS.md, "Untrusted input".
 import { LIMITS } from '../model/limits.js';
 import { DESCRIPTION_LIMIT } from '../model/bounds.js';
 import { cutHead } from '../model/cut.js';
 
-/**
- * Names that can only mean deduplication, matched against the name's words joined. Anchored at
- * the end: `x-idempotency-key` is a key, `idempotency_key_ttl` or `dedupe_key_prefix` is not.
- */
+/** Matched against the name's words joined; anchored at the end so `idempotency_key_ttl` is not one. */
 const STRONG = [
   /idempoten(?:cy|ce|t)(?:key|token|id)$/,
   /^(?:client|clientrequest)token$/,
   /dedup(?:e|lication)?(?:key|id|token)$/,
 ];
-/** Names that often, not always, mean it. */
 const WEAK = [
   /(?:^|x)requestid$/,
   /requestkey$/,
@@ -29,10 +21,9 @@ const WEAK = [
 ];
 const DESCRIPTION = /idempoten|de-?dup|duplicate (?:request|submission|charge|payment|order)s?/i;
 
-/** How much of a name is read: no tool or argument name worth reading is longer. */
 export const NAME_LIMIT = LIMITS.readNameChars;
 
-/** The head of a server's text, the only part any regular expression gets to see. */
+/** The only part of server text any regular expression gets to see. */
 export function head(text: string, max: number): string {
   return cutHead(text, max);
 }
@@ -48,12 +39,7 @@ function kind(code: number): number {
   return SEPARATOR;
 }
 
-/**
- * Words of a name, lower case: `clientRequestToken` -> client, request, token; `HTTPServer` ->
- * http, server. One pass, no regular expression: a word ends at anything that is not an ASCII
- * letter or digit, before a capital that follows a small letter or digit, and before the last
- * capital of a run that a small letter follows. Only the first NAME_LIMIT characters are read.
- */
+/** No regular expression: `clientRequestToken` -> client, request, token; `HTTPServer` -> http, server. */
 export function nameWords(name: string): string[] {
   return splitWords(head(name, NAME_LIMIT), false);
 }
@@ -72,10 +58,7 @@ function clauseEnd(text: string, i: number): string | undefined {
   return next === 32 || next === 9 || next === 10 || next === 13 ? SENTENCE : undefined;
 }
 
-/**
- * The words of `text` as nameWords splits them; with `clauses`, SENTENCE and CLAUSE mark where
- * sentences and clauses end. One pass over `text`, which the caller has already bounded.
- */
+/** With `clauses`, SENTENCE and CLAUSE mark where sentences and clauses end. */
 function splitWords(text: string, clauses: boolean): string[] {
   const words: string[] = [];
   let start = -1;
@@ -118,7 +101,6 @@ export function mentionsIdempotency(text: unknown): boolean {
 /** A negation among the last three words before a mention ("not", "non-", "is not really"). */
 const NEGATED = /\b(?:not|non|never|no|without|isn't|aren't|cannot|can't)[\s-]+(?:\w+[\s-]+){0,2}$/i;
 
-/** An argument's description that says it deduplicates: a mention, and not a negated one. */
 export function describesKey(text: unknown): boolean {
   if (typeof text !== 'string') return false;
   const bound = head(text, DESCRIPTION_LIMIT);
@@ -127,9 +109,8 @@ export function describesKey(text: unknown): boolean {
   return !!m && !NEGATED.test(bound.slice(Math.max(0, m.index - 40), m.index));
 }
 
-/** What a key is called: "idempotency key", "deduplication id", "key used for deduplication". */
 const KEY_NOUNS = new Set(['key', 'token', 'id', 'identifier']);
-/** What makes it one: "idempotency key", "dedupe token" (`de-duplication` is read as one word). */
+/** `de-duplication` is read as one word (joinDe). */
 const KEY_QUALIFIERS = new Set([
   'idempotency',
   'idempotence',
@@ -140,11 +121,7 @@ const KEY_QUALIFIERS = new Set([
   'deduplicating',
   'deduping',
 ]);
-/**
- * Words that may come before the phrase at the start of a clause: "An optional, client-supplied
- * idempotency key", "Used as the deduplication id", "Unique request id used as an idempotency
- * key". Anything else there ("Unlike", "Not", "See") means the clause is not about this argument.
- */
+/** Words that may precede the phrase in its clause; any other ("Unlike", "See") means another subject. */
 const LEAD = new Set([
   'a',
   'an',
@@ -206,13 +183,7 @@ const NEGATIONS = new Set([
 /** Names a description never turns into a key, whatever it says: credentials and sessions. */
 const CREDENTIAL_WORDS = new Set(['api', 'secret', 'password', 'auth', 'access', 'bearer', 'session', 'apikey']);
 
-/**
- * The description says the argument IS an idempotency or deduplication key: a clause that starts
- * (after a few LEAD words) with "idempotency key" / "deduplication id" / "dedupe token", or with
- * "key/token/id [used] for|to idempotency|deduplicate...", and holds no negation after it. Merely
- * mentioning idempotency ("this tool is idempotent", "not idempotent", "a request id for tracing")
- * does not count. Linear: each word is looked at a bounded number of times.
- */
+/** A clause that starts with a key phrase and no negation after it; a mere mention of idempotency does not count. */
 export function callsItselfAKey(text: unknown): boolean {
   if (typeof text !== 'string') return false;
   const words = joinDe(splitWords(head(text, DESCRIPTION_LIMIT), true));
@@ -239,7 +210,6 @@ function joinDe(words: string[]): string[] {
   return out;
 }
 
-/** Where the key phrase of the clause `words[from, to)` ends, or -1 when the clause does not start with one. */
 function phraseEnd(words: string[], from: number, to: number): number {
   for (let i = from; i < to && i - from <= MAX_LEAD; i++) {
     const w = words[i]!;
@@ -265,7 +235,6 @@ function phraseEnd(words: string[], from: number, to: number): number {
   return -1;
 }
 
-/** For each word: whether a negation follows it before its sentence ends. One pass from the end. */
 function negatedFrom(words: string[]): boolean[] {
   const out = new Array<boolean>(words.length + 1).fill(false);
   for (let i = words.length - 1; i >= 0; i--)
@@ -273,10 +242,7 @@ function negatedFrom(words: string[]): boolean[] {
   return out;
 }
 
-/**
- * A name that a description may raise to a strong key: one with no credential word (`api_key`
- * stays no key however it is described).
- */
+/** `api_key` stays no key however it is described. */
 export function mayBeDescribedKey(name: string): boolean {
   return !nameWords(name).some((w) => CREDENTIAL_WORDS.has(w));
 }

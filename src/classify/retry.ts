@@ -1,11 +1,4 @@
-/**
- * What a client does when the answer to a `tools/call` is lost (docs/RETRY.md): the scanner's own
- * verdict (classify/verdict.ts, and model/verdicts.ts for what each one lets a client do), turned into
- * one decision. Pure. Two inputs, never told apart by their fields: a `tools/list` entry is judged
- * from its schema and annotations (`retryDecision`); a saved report's verdict is taken only when the
- * caller says the tool is a report's (`retryDecisionFromReport`). A server can write any field into
- * its own entry, `verdict` and `keyArguments` included.
- */
+// docs/RETRY.md. Two entry points, never told apart by fields: a server can write `verdict` into its entry.
 // Types from verdict-ids.ts, not the zod schema: `idemscan/retry`'s .d.ts needs no package.
 import type { Verdict } from '../model/verdict-ids.js';
 import { verdictInfo } from '../model/verdicts.js';
@@ -14,29 +7,29 @@ import { parseKeyPath, placeKey } from './key-place.js';
 import { toolVerdict } from './tool-verdict.js';
 import { advertisesIdempotency } from './verdict.js';
 
-/** What a decision reads of a tool of an idemscan report (a `ToolReport` is one). */
+/** What a decision reads of a report's tool (a `ToolReport` is one). */
 export interface ReportedTool {
   verdict: Verdict;
   keyArguments: readonly { name: string; path: string; confidence: string }[];
 }
 
-/** Where the key goes: `params.idempotencyKey` of the request, or an argument at a JSONPath. */
+/** `params.idempotencyKey` of the request, or an argument at a JSONPath. */
 export type KeyLocation = { in: 'params'; field: 'idempotencyKey' } | { in: 'arguments'; path: string; name: string };
 
 export type RetryDecision =
   /** Re-issue as it was: read-only, or an idempotent tool of a trusted server. */
   | { decision: 'safe'; verdict: Verdict; reason: string }
-  /** Re-issue with the same key, at `key`; a key generated before the first attempt. */
+  /** Re-issue with the same key, generated before the first attempt. */
   | { decision: 'with-key'; verdict: Verdict; reason: string; key: KeyLocation }
-  /** Only the server's idempotentHint says a retry is harmless: re-issue only if you trust the server. */
+  /** Only the server's idempotentHint says a retry is harmless. */
   | { decision: 'if-trusted'; verdict: Verdict; reason: string }
   /** A re-issue may repeat the effect: surface "outcome unknown" instead. */
   | { decision: 'never'; verdict: Verdict; reason: string };
 
 export interface RetryContext {
-  /** The server's capabilities as it sent them (`capabilities.tools.idempotency`, SEP-3182). */
+  /** As sent (`capabilities.tools.idempotency`, SEP-3182). */
   capabilities?: Record<string, unknown>;
-  /** The user trusts this server's hints. */
+  /** The user trusts the server's hints. */
   trusted?: boolean;
 }
 
@@ -45,7 +38,7 @@ type Made = DistributiveOmit<RetryDecision, 'verdict' | 'reason'>;
 
 const PROTOCOL_KEY: KeyLocation = { in: 'params', field: 'idempotencyKey' };
 
-/** One decision per verdict; `satisfies` keeps it total when a verdict is added. Looked up only through `known`. */
+/** Looked up only through `known`. */
 const DECIDE = {
   'read-only': () => ({ decision: 'safe' }),
   'protocol-keyed': () => ({ decision: 'with-key', key: PROTOCOL_KEY }),
@@ -57,13 +50,10 @@ const DECIDE = {
   unprotected: () => ({ decision: 'never' }),
 } satisfies Record<Verdict, (keyArguments: unknown, trusted: boolean) => Made>;
 
-/** One of the five verdicts: an own key of DECIDE, so `toString` or `__proto__` is not one. */
+/** An own key, so `toString` or `__proto__` is not one. */
 const known = (v: unknown): v is Verdict => typeof v === 'string' && Object.hasOwn(DECIDE, v);
 
-/**
- * The key to send, the same rule for both inputs: the first strong key argument whose name and path
- * are strings and whose path `placeKey` writes (else `withRetryKey` would re-issue without a key).
- */
+/** Only a path `placeKey` writes: else `withRetryKey` would re-issue without a key. */
 function strongKey(keys: unknown): { path: string; name: string } | undefined {
   if (!Array.isArray(keys)) return undefined;
   for (const k of keys as unknown[]) {
@@ -86,27 +76,19 @@ function decide(verdict: Verdict, keyArguments: unknown, trusted: boolean): Retr
   return { ...made, verdict, reason } as RetryDecision;
 }
 
-/** A value for a reason, as hints are quoted (short JSON), and only printable ASCII: nothing a terminal acts on. */
+/** Printable ASCII only: nothing a terminal acts on. */
 function shown(value: unknown): string {
   return describeHint(value).replace(/[^\x20-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
-/**
- * Whether to re-issue a call whose answer was lost, for an entry of `tools/list` as the server sent
- * it: judged from its `inputSchema` (key arguments) and `annotations`, and `context.capabilities`;
- * any other field (a `verdict`, `keyArguments`) is the server's own words and is not read.
- */
+/** For a `tools/list` entry: judged from its schema and annotations; its own `verdict` is never read. */
 export function retryDecision(tool: Record<string, unknown>, context: RetryContext = {}): RetryDecision {
   const raw = tool && typeof tool === 'object' ? tool : {};
   const { verdict, keyArguments } = toolVerdict(raw, advertisesIdempotency(context.capabilities));
   return decide(verdict, keyArguments, context.trusted === true);
 }
 
-/**
- * The same decision for a tool of a saved idemscan report (`servers[].tools[]`), whose `verdict`
- * and `keyArguments` are taken as the scan wrote them. A verdict idemscan does not know gives
- * `never` (as `unprotected`), with a reason that names it.
- */
+/** For a saved report's tool, taking its verdict as written; an unknown verdict gives `never`. */
 export function retryDecisionFromReport(
   tool: ReportedTool,
   context: Pick<RetryContext, 'trusted'> = {},
@@ -121,10 +103,7 @@ export function retryDecisionFromReport(
   return decide(verdict, tool.keyArguments, context.trusted === true);
 }
 
-/**
- * The request's params with the key where the decision says (`params.idempotencyKey`, or the key
- * argument's path); unchanged for any other decision. Make the key once, before the first attempt.
- */
+/** Params with the key where the decision says; make the key once, before the first attempt. */
 export function withRetryKey<P extends { name: string; arguments?: Record<string, unknown> }>(
   params: P,
   decision: RetryDecision,

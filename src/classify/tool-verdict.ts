@@ -1,8 +1,4 @@
-/**
- * A raw tool's verdict and the facts it rests on: what `classifyTool` reports and what
- * `retryDecision` decides from, one path for both. Kept apart from classify/index.ts so that
- * `idemscan/retry` loads neither the rules, the profiles nor the definition hash.
- */
+// One path for `classifyTool` and `retryDecision`, apart so `idemscan/retry` loads no rules or profiles.
 import type { EffectiveHints, KeyArgument, Verdict } from '../model/schema.js';
 import { effectiveHints } from './hints.js';
 import { findKeyArguments, type StepBudget } from './keys.js';

@@ -1,13 +1,11 @@
-/**
- * `idemscan login URL` and `idemscan logout [URL]` (docs/OAUTH.md; the flow is app/auth/auth.ts, the
- * OAuth flags of `scan`, `audit` and `login` app/auth/oauth-options.ts).
- */
+/** `idemscan login URL` and `idemscan logout [URL]` (docs/OAUTH.md). */
 import type { Command } from '@commander-js/extra-typings';
 import { InputError } from '../model/input-error.js';
 import { msg, show } from '../render/message.js';
-import { EXIT } from './exit.js';
-import { block, tell } from './say.js';
-import { cacheDir, loginFlags, type FlagsOf } from './flags.js';
+import { EXIT } from '../shell/exit.js';
+import { block, tell } from '../shell/say.js';
+import { cacheDir, type FlagsOf } from '../shell/options.js';
+import { loginFlags } from './flags.js';
 
 export function registerAuth(program: Command): void {
   loginFlags(program.command('login'))

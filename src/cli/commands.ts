@@ -1,19 +1,19 @@
 import {
   auditTargets,
-  checkFlags,
+  checkSettings,
   runSettings,
   scanTargets,
-  type CheckedFlags,
+  type CheckedSettings,
   type RunKind,
   type Target,
 } from '../app/scan/scan-inputs.js';
 import { failOnText } from '../app/scan/fail-on.js';
 import { unscannedText } from '../app/interrupt.js';
 import { runScan, type ScanEvents, type ScanFacts, type ScanResult } from '../app/scan/scan-run.js';
-import { EXIT } from './exit.js';
-import * as say from './say.js';
+import { EXIT } from '../shell/exit.js';
+import * as say from '../shell/say.js';
 import type { AuditFlags, ScanFlags } from './flags.js';
-import { watchSignals } from './signals.js';
+import { watchSignals } from '../shell/signals.js';
 import { ScanProgress } from './progress.js';
 import { sandboxLines } from '../render/sandbox-lines.js';
 import { printResult, reportFileOf } from './print-scan.js';
@@ -29,7 +29,7 @@ export async function scanCommand(files: string[], flags: ScanFlags): Promise<vo
 export async function auditCommand(words: string[], flags: AuditFlags): Promise<void> {
   const targets = await auditTargets(words, flags);
   // The URL given here is the one server --client-id is for.
-  await run(await checkFlags(flags), targets, flags, {
+  await run(await checkSettings(flags), targets, flags, {
     writer: 'audit',
     nameFromServerInfo: flags.name === undefined && flags.tools === undefined,
     named: targets[0]?.kind === 'remote' ? targets[0].url : undefined,
@@ -37,7 +37,7 @@ export async function auditCommand(words: string[], flags: AuditFlags): Promise<
   });
 }
 
-async function run(checked: CheckedFlags, targets: Target[], flags: ScanFlags, kind: RunKind): Promise<void> {
+async function run(checked: CheckedSettings, targets: Target[], flags: ScanFlags, kind: RunKind): Promise<void> {
   const settings = await runSettings(checked, targets, flags, kind, say.block);
   const progress = new ScanProgress(process.stderr, flags.quiet); // progress lines have their own writer
   const interrupt = watchSignals();

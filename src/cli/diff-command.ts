@@ -1,14 +1,9 @@
-/**
- * `idemscan diff OLD.json NEW.json`: what changed between two reports (`diff --schema`: the JSON
- * Schema of `--format json`).
- * Exit codes: 0 compared (and nothing matched --fail-on), 1 --fail-on regression matched,
- * 2 usage error or a report file that cannot be read or is not a valid report.
- */
+/** `idemscan diff OLD.json NEW.json`: what changed between two reports. */
 import { diffFiles } from '../app/saved/diff.js';
 import { diffJsonSchema } from '../model/diff.js';
 import { InputError } from '../model/input-error.js';
 import { renderDiff } from '../render/diff.js';
-import { EXIT } from './exit.js';
+import { EXIT } from '../shell/exit.js';
 import type { DiffFlags } from './flags.js';
 
 export async function diffCommand(

@@ -1,14 +1,12 @@
-/**
- * Two or three pasteable examples per command, shown after its --help. Plain strings: --help
- * loads nothing more for them (test/integration/startup-imports.test.ts), and the command is the
- * one the user ran (model/invocation.ts), computed only when a help is shown.
- * test/integration/help-examples.test.ts checks that every flag an example uses is one its command has.
- */
+/** Pasteable examples after each command's --help: plain strings, so --help loads nothing more. */
+
+import { CENSUS_EXAMPLES } from '../census/cli/register.js';
 
 /** [what it does, the command after `idemscan`]. */
 type Example = readonly [string, string];
 
 export const EXAMPLES: Readonly<Record<string, readonly Example[]>> = {
+  ...CENSUS_EXAMPLES,
   '': [
     ['which servers your MCP clients list here, and what a client may retry', 'scan --discover'],
     ['one server of yours, every tool with its verdict', 'audit -- node build/index.js'],
@@ -33,10 +31,6 @@ export const EXAMPLES: Readonly<Record<string, readonly Example[]>> = {
       'an HTTP server, exit 1 when a retry repeats an effect',
       'probe --plan plan.json --fail-on repeated-effect http://localhost:3000/mcp',
     ],
-  ],
-  'probe-census': [
-    ['the plan library under probes/, each server sandboxed, the table in output/ecosystem/behaviour', 'probe-census'],
-    ['two of its servers, the table elsewhere', 'probe-census probes --only memory,filesystem --out behaviour'],
   ],
   lock: [
     ['pin every tool of a list in idemscan.lock.json', 'lock mcp.json'],
@@ -68,24 +62,6 @@ export const EXAMPLES: Readonly<Record<string, readonly Example[]>> = {
     ['the HTML page of a saved report, beside it', 'report output/report.json'],
     ['every tool with its verdict and evidence, on the terminal', 'report output/report.json --format tools'],
     ['Markdown and SARIF into another folder', 'report output/report.json --format md,sarif --out pages'],
-  ],
-  index: [
-    ['rebuild index.json and index.html of the runs under a folder', 'index runs'],
-    ['and the census block of the newest run in a README', 'index runs --readme README.md'],
-  ],
-  stats: [
-    ['the census statistics of a run, into its folder', 'stats runs/2026-12-02/report.json'],
-    ['the 50 most downloaded beside all, elsewhere', 'stats runs/2026-12-02/report.json --top 50 --out stats'],
-  ],
-  registry: [['the MCP Registry as a target file', 'registry pull --out registry.json']],
-  'registry pull': [
-    ['every latest active server of the MCP Registry as a target file', 'registry pull --out registry.json'],
-    ['then scan it', 'scan registry.json --format json,csv'],
-  ],
-  targets: [['re-pin a list to the latest versions', 'targets refresh mcp.json --dry-run']],
-  'targets refresh': [
-    ['what would change, without writing', 'targets refresh mcp.json --dry-run'],
-    ['re-pin every npm and registry entry, writing the file back', 'targets refresh mcp.json'],
   ],
   where: [
     ['the MCP client files found here, with their servers and skipped entries', 'where'],

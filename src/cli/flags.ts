@@ -1,18 +1,17 @@
-/**
- * The flags of every command, each declared once: a shared option is a function that makes it,
- * a group a function that adds its options to a command, and each command's flag type is what
- * commander infers from its declaration (@commander-js/extra-typings), so a flag's type cannot
- * drift from its declaration. Loaded before a command is chosen (main.ts): light, like options.ts.
- */
+/** The flags of every command, declared once; each command's flag type is what commander infers from it. */
 import { Option, type Command, type OptionValues } from '@commander-js/extra-typings';
 import { DEFAULTS } from '../model/limits.js';
-import { DEFAULT_REGISTRY } from '../census/registry/default-registry.js';
 import { DEFAULT_LOCK_FILE, DIFF_FORMATS, FILE_FORMATS, PRINT_FORMATS } from '../model/formats.js';
-import { intOption, listOption, repeatable, wordParser } from './options.js';
-
-/** The options commander hands a command's action, from its declaration (before its arguments). */
-export type FlagsOf<F extends (cmd: Command, ...more: string[]) => unknown> =
-  ReturnType<F> extends Command<[], infer O> ? O : never;
+import {
+  cacheDir,
+  quiet,
+  timeout,
+  intOption,
+  listOption,
+  repeatable,
+  wordParser,
+  type FlagsOf,
+} from '../shell/options.js';
 
 /** scan, audit and lock print the table (or tools) anyway: --format names the files they write. */
 const printsOnly = (word: string) =>
@@ -22,12 +21,6 @@ const printsOnly = (word: string) =>
 
 export const fileFormats = () =>
   listOption('--format <list>', 'formats to write under --out', FILE_FORMATS, ['json'], printsOnly);
-export const cacheDir = () =>
-  new Option(
-    '--cache-dir <dir>',
-    'the cache: installed packages, OAuth tokens, the spool key (default: $IDEMSCAN_CACHE or ~/.cache/idemscan)',
-  );
-export const quiet = (what: string) => new Option('-q, --quiet', what);
 /** `merge --out`: a run there already (its report.json) is replaced only when asked. */
 export const replaceRun = () =>
   new Option(
@@ -70,9 +63,6 @@ const writable = () =>
     'with --sandbox: bind this existing directory or file read-write inside the sandbox (a test backend; never HOME, a parent of it or a hidden root; docs/SANDBOX.md)',
   );
 const concurrency = (what: string) => intOption('--concurrency <n>', what, DEFAULTS.concurrency);
-/** Probe bounds each call by `--timeout` too, and says so. */
-const timeout = (what = 'bound on each server, from start to last page') =>
-  intOption('--timeout <ms>', what, DEFAULTS.timeoutMs);
 const probeTimeout = () =>
   intOption(
     '--probe-timeout <ms>',
@@ -233,22 +223,6 @@ export const probeFlags = (cmd: Command) =>
     .addOption(cacheDir())
     .addOption(quiet('no tool view; the line saying what will be called is printed anyway'));
 
-/** `probe-census [DIR]`: the plan library, always under the sandbox (there is no flag to leave it). */
-export const probeCensusFlags = (cmd: Command) =>
-  cmd
-    .addOption(
-      repeatable('--only <name>', 'probe only these library servers (NAME of DIR/NAME.json)', { commas: true }),
-    )
-    .option(
-      '--out <dir>',
-      'directory for behaviour.json, .md, .html and reports/NAME.json (default: output/ecosystem/behaviour; required with --only)',
-    )
-    .addOption(timeout('bound on connecting and listing, then on each call'))
-    .option('--no-install', 'do not install missing pinned packages (their servers then fail)')
-    .addOption(cacheDir())
-    .option('--keep-scratch', "keep each server's scratch directory (its test backend) and say where")
-    .addOption(quiet('no line per server; what will be called, mismatches and errors are printed anyway'));
-
 export const loginFlags = (cmd: Command) =>
   oauthOptions(cmd)
     .addOption(
@@ -258,33 +232,6 @@ export const loginFlags = (cmd: Command) =>
 
 export const installFlags = (cmd: Command) =>
   cmd.addOption(concurrency('installs at once')).addOption(cacheDir()).addOption(allowSdist()).addOption(allowEnv());
-
-const REGISTRY = `(default: ${DEFAULT_REGISTRY})`;
-
-export const pullFlags = (cmd: Command) =>
-  cmd
-    .option('--base-url <url>', `the registry ${REGISTRY}`)
-    .option(
-      '--updated-since <time>',
-      'ask only for servers updated since TIME (RFC 3339; default: the pulledAt of an existing --out file)',
-    )
-    .option('--out <file>', 'the target file to write', 'registry-servers.json')
-    .addOption(quiet('no progress on stderr'));
-
-export const refreshFlags = (cmd: Command) =>
-  cmd
-    .option('--base-url <url>', `the MCP Registry asked for registry entries ${REGISTRY}`)
-    .addOption(cacheDir())
-    .option('--json', 'print the changes as JSON')
-    .option('--dry-run', 'print what would change; do not write the file');
-
-export const indexFlags = (cmd: Command) =>
-  cmd
-    .option(
-      '--readme <file>',
-      'also write the census block of the newest run into FILE, between <!-- census:start --> and <!-- census:end -->',
-    )
-    .addOption(quiet('no wrote lines on stderr'));
 
 export const diffFlags = (cmd: Command) =>
   cmd
@@ -301,9 +248,6 @@ export const diffFlags = (cmd: Command) =>
     )
     .option('--schema', 'print the JSON Schema of --format json and exit');
 
-export type PullFlags = FlagsOf<typeof pullFlags>;
-export type RefreshFlags = FlagsOf<typeof refreshFlags>;
-export type IndexFlags = FlagsOf<typeof indexFlags>;
 export type DiffFlags = FlagsOf<typeof diffFlags>;
 
 type Common<A, B> = Pick<A, keyof A & keyof B>;
@@ -312,7 +256,6 @@ export type AuditFlags = FlagsOf<typeof auditFlags>;
 type Lock = FlagsOf<typeof lockFlags>;
 export type ProbeFlags = FlagsOf<typeof probeFlags>;
 export type InstallFlags = FlagsOf<typeof installFlags>;
-export type ProbeCensusFlags = FlagsOf<typeof probeCensusFlags>;
 
 /**
  * What the body of scan, audit and lock reads: the flags all three declare, as declared, and the

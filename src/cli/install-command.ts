@@ -1,10 +1,10 @@
 /** `idemscan install FILES`: the packages of target files into the cache, shown as they finish (app/packages/install.ts). */
 import { install, type InstallEvent } from '../app/packages/install.js';
 import { msg, show } from '../render/message.js';
-import { EXIT } from './exit.js';
+import { EXIT } from '../shell/exit.js';
 import type { InstallFlags } from './flags.js';
 import { InstallProgress } from './progress.js';
-import { tell, warn } from './say.js';
+import { tell, warn } from '../shell/say.js';
 
 export async function installCommand(files: string[], flags: InstallFlags): Promise<void> {
   let progress: InstallProgress | undefined;

@@ -1,9 +1,6 @@
 /**
- * Every line the CLI prints, whatever printed it: none may start with `::`, which GitHub Actions
- * runs as a workflow command (terminal.ts, noCommandLines). Guarding the two streams, not each
- * message, keeps a server name at the start of any line (an indented list, a wrapped message) safe
- * and leaves `::` inside a line as it was. Writes are followed across calls: a write that continues
- * a line is not a line start.
+ * No line either stream prints may start with `::`, which GitHub Actions runs as a workflow command:
+ * guarding the streams, not each message, covers a server name that wraps to a line start.
  */
 import { endsAtLineStart, noCommandLines } from '../render/terminal.js';
 

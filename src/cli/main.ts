@@ -1,34 +1,19 @@
 #!/usr/bin/env node
-/**
- * The command line: declares the commands (their flags in flags.ts), runs one, sets the exit code.
- * Exit codes: 0 scanned, 1 --fail-on matched, 2 bad input, a flag or a file (or an internal error,
- * which says so), 3 every target failed, 4 a report file could not be written after the scan
- * (saved to a fallback file, named on stderr), 130 interrupted (cli/exit.ts is the table).
- *
- * Start-up: this file loads only commander, the flag declarations and option parsers, and the
- * message template and writer they report through (render/message.ts, cli/say.ts). Each command's
- * module (and the scanner, reporters, zod schemas and SDK behind it) is imported when that command
- * runs, so `--version` and `--help` cost about what `node -e 0` does (bench/startup.bench.ts).
- */
+/** The command line: declares the commands, runs one, sets the exit code; start-up loads only this (docs/INTERNALS.md). */
 import { Command, CommanderError, type CommandUnknownOpts } from '@commander-js/extra-typings';
 import { DEFAULT_LOCK_FILE, FILE_FORMATS, PRINT_FORMATS } from '../model/formats.js';
 import { TOOL_VERSION } from '../model/version.js';
 import { invocation } from '../model/invocation.js';
 import { InputError } from '../model/input-error.js';
 import { inputErrorText } from '../render/message.js';
-import { EXIT } from './exit.js';
+import { EXIT } from '../shell/exit.js';
 import {
   auditFlags,
   diffFlags,
   fileFormats,
-  indexFlags,
   installFlags,
   lockFlags,
-  probeCensusFlags,
   probeFlags,
-  pullFlags,
-  quiet,
-  refreshFlags,
   replaceRun,
   rulesBaseUrl,
   sarifUri,
@@ -36,11 +21,11 @@ import {
 } from './flags.js';
 import { examplesText } from './examples.js';
 import { guardLineStarts } from './line-starts.js';
-import { listOption } from './options.js';
+import { listOption, quiet } from '../shell/options.js';
 import { registerAuth } from './auth-command.js';
 import { registerWhere } from './where-command.js';
-import { statsFlags } from './stats-flags.js';
-import { bug, setQuiet, tell } from './say.js';
+import { registerProbeCensus, registerPublishing } from '../census/cli/register.js';
+import { bug, setQuiet, tell } from '../shell/say.js';
 
 // A reader that goes away (`idemscan scan | head -1`) is no failure of the scan: what it missed
 // is gone, the report files are still written, and the exit code stays the scan's own.
@@ -73,12 +58,7 @@ function scanning(program: Command): void {
     .usage('--plan PLAN.json [options] -- COMMAND [ARGS...]  |  --plan PLAN.json [options] URL')
     .argument('<target...>', 'a command and its arguments (after --), or an http(s) URL')
     .action(async (words, flags) => (await import('./probe-command.js')).probeCommand(words, flags));
-  probeCensusFlags(program.command('probe-census'))
-    .description(
-      'probe every server of a plan library (DIR/NAME.json) under --sandbox, one at a time, and write the behaviour table (real effects, in scratch directories: docs/PROBE.md)',
-    )
-    .argument('[dir]', 'the plan library', 'probes')
-    .action(async (dir, flags) => (await import('./probe-census-command.js')).probeCensusCommand(dir, flags));
+  registerProbeCensus(program);
   lockFlags(program.command('lock'))
     .description('scan, then pin every tool (definitionHash, verdict, hints) in a lock file for --baseline')
     .argument('[files...]', 'target files, as for scan (default: the bundled reference list)')
@@ -145,38 +125,6 @@ function merging(program: Command): void {
 
 const ALL_FORMATS = [...FILE_FORMATS, ...PRINT_FORMATS];
 
-function publishing(program: Command): void {
-  indexFlags(program.command('index'))
-    .description(
-      'rebuild the index of published runs (ROOT/index.json and index.html) from the run directories ROOT/*/report.json',
-    )
-    .argument('<root>', 'the directory of the runs, e.g. output/ecosystem')
-    .action(async (root, flags) => (await import('./index-command.js')).indexCommand(root, flags));
-  statsFlags(program.command('stats'))
-    .description(
-      'the census statistics of a report (annotation and hint shares, verdicts raw and by downloads, keys by name, contradicting hints, by server size), for all its servers and the --top most downloaded: stats.json and stats.md',
-    )
-    .argument('<report>', 'a report.json, e.g. output/ecosystem/2026-12-02/report.json')
-    .action(async (file, flags) => (await import('./stats-command.js')).statsCommand(file, flags));
-  const registry = program.command('registry').description('the MCP Registry: pull its servers into a target file');
-  pullFlags(registry.command('pull'))
-    .description(
-      'page the MCP Registry (GET /v0.1/servers) and write the latest active version of each server as a target file scan reads (an existing --out file is updated with what changed)',
-    )
-    .action(async (flags) => (await import('./registry-command.js')).pullCommand(flags));
-  refreshing(program);
-}
-
-function refreshing(program: Command): void {
-  const targets = program.command('targets').description('work on target files');
-  refreshFlags(targets.command('refresh'))
-    .description(
-      're-pin every npm and MCP Registry entry of a target file to the latest version its registry reports, and write the file back (old -> new on stdout)',
-    )
-    .argument('<file>', 'a target file: an idemscan list ("npm": "name@1.2.3"), a registry pull file or a server.json')
-    .action(async (file, flags) => (await import('./refresh-command.js')).refreshCommand(file, flags));
-}
-
 /** Each command's examples after its help (cli/examples.ts), the command named as the user ran it. */
 function withExamples(cmd: CommandUnknownOpts, key: string): void {
   cmd.addHelpText('after', () => examplesText(key, invocation()));
@@ -192,12 +140,12 @@ function program(): Command {
     .exitOverride();
   scanning(idemscan);
   reading(idemscan);
-  publishing(idemscan);
+  registerPublishing(idemscan);
   registerWhere(idemscan);
   registerAuth(idemscan);
   for (const cmd of idemscan.commands) cmd.showHelpAfterError(`see: ${invocation()} ${cmd.name()} --help`);
   withExamples(idemscan, '');
-  // The one place -q is read for idemscan's own stderr lines (cli/say.ts): the command's own flag.
+  // The one place -q is read for idemscan's own stderr lines (shell/say.ts): the command's own flag.
   idemscan.hook('preAction', (_program, command) => setQuiet(command.opts().quiet));
   return idemscan;
 }

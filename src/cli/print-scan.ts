@@ -1,7 +1,4 @@
-/**
- * What `scan` and `audit` print when the scan is done: the table (or audit's tool view) at the
- * terminal's width, the files written, and with `-q` only what went wrong.
- */
+/** What `scan` and `audit` print when done: the table or tool view, the files written; with `-q` only what failed. */
 import { failureLines, wrap } from '../render/table.js';
 import path from 'node:path';
 import { reporter, REPORTERS } from '../render/index.js';
@@ -10,7 +7,7 @@ import { msg, rendered, show } from '../render/message.js';
 import { retryAdvice, summaryCounts } from '../model/verdicts.js';
 import { outputWidth } from '../render/width.js';
 import { toolsCommandFor } from '../app/output.js';
-import { tell } from './say.js';
+import { tell } from '../shell/say.js';
 
 /**
  * The table or tool view on stdout (stderr when the JSON report goes to stdout). With `-q` only

@@ -1,18 +1,13 @@
-/**
- * `idemscan probe --plan PLAN.json -- COMMAND | URL` (docs/PROBE.md): the one command that calls
- * tools. It calls only what the plan names, says so on stderr before it connects, and shows each
- * outcome after the tool view; `--fail-on repeated-effect,reissue-refused,inconclusive,failed` gates CI. The run is
- * app/probe/probe-inputs.ts and app/probe/probe-run.ts.
- */
+/** `idemscan probe --plan PLAN.json -- COMMAND | URL` (docs/PROBE.md): the one command that calls tools. */
 import { probeMatchText, runProbe, type ProbeFacts } from '../app/probe/probe-run.js';
 import { probeInputs, type ProbeInputs } from '../app/probe/probe-inputs.js';
 import { probeTerminalLines } from '../render/probe-view.js';
 import { joinShown, msg, show } from '../render/message.js';
-import { EXIT } from './exit.js';
-import * as say from './say.js';
+import { EXIT } from '../shell/exit.js';
+import * as say from '../shell/say.js';
 import type { ProbeFlags } from './flags.js';
 import { printResult, reportFileOf } from './print-scan.js';
-import { watchSignals } from './signals.js';
+import { watchSignals } from '../shell/signals.js';
 import { streamOf } from '../model/report-head.js';
 import type { Report } from '../model/schema.js';
 import { sandboxLines } from '../render/sandbox-lines.js';

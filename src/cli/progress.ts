@@ -1,10 +1,6 @@
 /**
- * Progress on stderr while `scan`, `audit` and `install` run. A line for each server or package as
- * it finishes; on a terminal also one status line at the bottom, redrawn in place (the servers
- * running and for how long, or a bar with counts for installs). When stderr is not a terminal
- * (CI logs, tests) there are only the plain lines. `scan()` stays silent: it emits events, and
- * this renders them, the one writer of them (cli/say.ts has idemscan's other stderr lines). Each
- * line is made by render/message.ts, so server text in it is escaped and cut.
+ * Progress on stderr while `scan`, `audit` and `install` run: a line per server or package, and on a
+ * terminal one status line redrawn in place. Every line is made by `msg`, so server text is escaped.
  */
 import type { InstallResult } from '../app/packages/install.js';
 import type { ProgressEvent } from '../app/scan/scan-inputs.js';

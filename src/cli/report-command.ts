@@ -1,14 +1,10 @@
-/**
- * `idemscan report FILE.json [--format html,md] [--out DIR]`: re-render a saved report without
- * scanning again (app/saved/saved-report.ts). The file must be a valid report (the zod `Report` schema);
- * a bad file is a usage error (exit 2) naming the file and the first fields that are wrong.
- */
+/** `idemscan report FILE.json`: re-render a saved report without scanning again. */
 import { rerender } from '../app/saved/saved-report.js';
 import { checkRulesBaseUrl } from '../app/output.js';
 import { checkCompare, earlierReport, ownRunOf } from '../census/publish/compare-latest.js';
 import type { Report } from '../model/schema.js';
 import { outputWidth } from '../render/width.js';
-import * as say from './say.js';
+import * as say from '../shell/say.js';
 
 export interface ReportFlags {
   /** Parsed and checked by main.ts (listOption). */

@@ -1,8 +1,4 @@
-/**
- * `idemscan where`: the MCP client files found here (HOME and the current folder), with how many
- * servers each holds or why it cannot be read, and which are project-scoped (scanned only with
- * `--project-configs`). And the `--discover` step of `scan`.
- */
+/** `idemscan where`: the MCP client files found here, and the `--discover` step of `scan`. */
 import os from 'node:os';
 import type { Command } from '@commander-js/extra-typings';
 import type { Shown } from '../model/shown.js';

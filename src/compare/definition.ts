@@ -1,7 +1,4 @@
-/**
- * What changed in a tool's definition, for `diff` and `--baseline`: the fields whose hashes differ
- * (docs/DEFINITION-HASH.md), and a short, bounded line diff of the description.
- */
+/** What changed in a tool's definition (docs/DEFINITION-HASH.md), for `diff` and `--baseline`. */
 import { DEFINITION_FIELDS } from '../model/definition-hash.js';
 import { bounded, boundedTail } from '../model/bounds.js';
 
@@ -10,11 +7,7 @@ export interface Hashed {
   fieldHashes?: Record<string, string>;
 }
 
-/**
- * The definition fields whose hash differs, or undefined when the definitions are the same. A side
- * with no hash (an old report, an unhashable definition) cannot be shown to be the same: `[]` when
- * either has none, unless neither does and they come from before hashing (`bothAbsentIsSame`).
- */
+/** A side without a hash cannot be shown the same: `[]`, unless both lack one and `bothAbsentIsSame`. */
 export function changedFields(o: Hashed, n: Hashed, bothAbsentIsSame: boolean): string[] | undefined {
   if (o.definitionHash === undefined && n.definitionHash === undefined) return bothAbsentIsSame ? undefined : [];
   if (o.definitionHash === n.definitionHash) return undefined;
@@ -26,11 +19,7 @@ export function changedFields(o: Hashed, n: Hashed, bothAbsentIsSame: boolean): 
 export const DIFF_LINES = 8;
 const DIFF_LINE_CHARS = 160;
 
-/**
- * A short line diff: the lines before the first and after the last difference are dropped, what
- * remains of each side is shown as `- ` and `+ ` lines (at most DIFF_LINES in all). When a single
- * line changed, both are shown around the first character that differs. Linear: no LCS.
- */
+/** Linear (no LCS): only the lines between the first and last difference, at most DIFF_LINES in all. */
 export function descriptionDiff(from: string | undefined, to: string | undefined): string[] | undefined {
   if (from === to) return undefined;
   const a = (from ?? '').split('\n');

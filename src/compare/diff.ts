@@ -1,12 +1,4 @@
-/**
- * `idemscan diff OLD NEW`: what changed between two reports, per server. Pure: reports in, a diff
- * document out (its schema, the JSON format of `diff --format json`, is model/diff.ts).
- *
- * Every change has a direction: `worse` (a client can retry less safely than before: the
- * regressions `--fail-on regression` fails on), `better`, or `neutral` (worth knowing, but not a
- * safety change by itself: servers or tools added or removed, a hint given explicitly that only
- * restates its default).
- */
+/** `idemscan diff`: each change is `worse` (what `--fail-on regression` fails on), `better` or `neutral`. */
 import { changedFields, descriptionDiff } from './definition.js';
 import {
   DIFF_VERSION,
@@ -188,12 +180,7 @@ export function compareVerdicts(from: Verdict, to: Verdict): Direction {
   return d > 0 ? 'worse' : d < 0 ? 'better' : 'neutral';
 }
 
-/**
- * A hint's direction compares what a client may assume (a non-boolean counts as absent, absent
- * means the spec default): losing the safe value is worse (readOnlyHint true -> false or absent,
- * destructiveHint false -> true or absent), gaining it is better, anything else is neutral
- * (e.g. destructiveHint true -> absent: the default says the same).
- */
+/** By what a client may assume (non-boolean = absent = spec default): losing the safe value is worse. */
 export function hintDirection(
   hint: HintName,
   before: Record<string, unknown> | undefined,

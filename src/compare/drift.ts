@@ -1,9 +1,4 @@
-/**
- * `--baseline idemscan.lock.json`: what changed in a fresh report since its lock file. Pure: the
- * report and the lock in, `report.drift` out. Servers pair by name and tools by name (several of
- * one name in order), as in diff.ts, whose hint and verdict directions decide what is weaker.
- * Anything listed is drift: `--fail-on drift` exits 1 on it.
- */
+/** `--baseline`: a fresh report's drift from its lock, directions as in diff.ts; `--fail-on drift` fails on any. */
 import type { Drift, DriftChange, Report, ServerReport, ToolReport } from '../model/schema.js';
 import { changedFields, descriptionDiff } from './definition.js';
 import { compareText, compareVerdicts, groupByName, hintDirection } from './diff.js';
@@ -16,13 +11,7 @@ export function driftOf(report: Report, lock: LockFile, baseline: string): Drift
   return fold.drift();
 }
 
-/**
- * A lock's servers as JSON bytes, each parsed when its server is compared: a lock of 10,000
- * servers parsed whole took ~70 MB of heap through the scan (its file is 19 MB). Read
- * from a file (compare/lock.ts), the bytes are the file's own, kept whole: freeing that one large
- * block mid-run raised glibc's mmap threshold to its size, and the allocator then kept ~30 MB
- * more through the scan.
- */
+/** Parsed a server at a time: a 10,000-server lock parsed whole held ~70 MB of heap through the scan. */
 export interface LockedServers {
   lockedAt: string;
   bytes: Buffer;
@@ -47,11 +36,7 @@ export function lockedServers(lock: LockFile): LockedServers {
 const parsed = (lock: LockedServers, [start, end]: readonly [number, number]) =>
   JSON.parse(lock.bytes.toString('utf8', start, end)) as LockServer;
 
-/**
- * The drift folded one server at a time, so a spooled scan compares without holding its servers:
- * each scanned server's changes are kept (few), the locked servers not seen are told at the end.
- * A name scanned twice counts as its last server, as a map of the report's servers would.
- */
+/** A fold, so a spooled scan compares without holding its servers; a name scanned twice counts as its last. */
 export class DriftFold {
   private readonly scanned = new Map<string, DriftChange[]>();
 

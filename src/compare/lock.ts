@@ -1,10 +1,4 @@
-/**
- * The lock file (`idemscan lock`, default `idemscan.lock.json`): per server, its tools as reviewed,
- * each with its definitionHash (docs/DEFINITION-HASH.md), verdict and the four hints as received.
- * `scan --baseline` compares a fresh report with it (drift.ts). Built from the servers as the
- * report shows them, a fold a scan runs in its first pass, so it holds only what the report holds
- * (redacted, bounded text) and needs no whole report.
- */
+/** The lock file: per server, each tool's definitionHash, verdict and hints as the (redacted) report holds them. */
 import { HINT_NAMES } from '../model/verdicts.js';
 import type { Report, ServerReport } from '../model/schema.js';
 import { foldOver, type ReportHead, type ServerFold } from '../model/report-head.js';
@@ -52,14 +46,7 @@ function receivedHints(annotations: Record<string, unknown> | undefined): Record
   return out;
 }
 
-/**
- * A lock file read for `--baseline`: checked as readLockFile checks it, but a server at a time,
- * and kept as the file's bytes (drift.ts `LockedServers`). Parsed whole (its graph and zod's
- * copy), a lock of 10,000 servers took 160 MB at once and left the process larger through the
- * scan. A file whose top-level object holds a key twice (however spelled) is refused:
- * JSON.parse keeps the last `servers`, other readers the first, so a reviewer's tool and this
- * check could read two locks. One without a `servers` array is read whole, for the schema's words.
- */
+/** Checked a server at a time (docs/INTERNALS.md, Depth): parsed whole, a 10,000-server lock took 160 MB. */
 export async function readLockedServers(file: string, field?: string): Promise<LockedServers> {
   const bytes = await readBytes(file, field);
   const array = topLevelArray(bytes, 'servers');
@@ -91,7 +78,7 @@ export async function readLockedServers(file: string, field?: string): Promise<L
   return { lockedAt: head.data.lockedAt, bytes, servers };
 }
 
-/** Reads and validates a lock file; a file that cannot be used throws ReportFileError naming it (and `field`, the flag). */
+/** A file that cannot be used throws ReportFileError naming it (and `field`, the flag). */
 export async function readLockFile(file: string, field?: string): Promise<LockFile> {
   const doc = versionedJson(await readText(file, field), file, 'lock file', 'lockVersion', LOCK_VERSION, field);
   const parsed = LockFile.safeParse(doc);

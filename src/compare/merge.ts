@@ -1,7 +1,4 @@
-/**
- * `idemscan merge`: shard reports (`scan --shard I/N`) back into one report whose summary is what
- * one unsharded scan of the same list would have counted. Pure: reports in, a report out.
- */
+/** `idemscan merge`: shard reports into one whose summary is what an unsharded scan would have counted. */
 import { InputError } from '../model/input-error.js';
 import type { Report } from '../model/schema.js';
 import { summarize } from '../model/summary.js';

@@ -1,7 +1,4 @@
-/**
- * Reads a report file written by `scan`, `audit` or `merge`: its schemaVersion, then the zod
- * `Report` schema. The one loader of `report`, `diff` and `merge`.
- */
+/** The one loader of saved reports, for `report`, `diff` and `merge`. */
 import { readBounded, readBoundedText } from '../io/read.js';
 import { parseJson, REPORT_DEPTH } from '../model/bounded-input.js';
 import { Report, SCHEMA_VERSION, type ServerReport } from '../model/schema.js';
@@ -11,10 +8,7 @@ import { serverAdvice } from '../model/advice.js';
 import { countProbes } from '../model/probe-outcomes.js';
 import { summarize } from '../model/summary.js';
 
-/**
- * A saved file that cannot be used (a report, a lock file, a run index, suppressions): unreadable,
- * not JSON, or not valid. Names the file and the field; `field` also the flag that named the file.
- */
+/** A saved file (report, lock, run index, suppressions) that cannot be used; names the file and field. */
 export class ReportFileError extends InputError {
   declare readonly file: string;
 
@@ -24,10 +18,7 @@ export class ReportFileError extends InputError {
   }
 }
 
-/**
- * A saved report, lock file or run index is read whole: at most 256 MB (a census of thousands of
- * servers is tens of MB), nested at most REPORT_DEPTH.
- */
+/** A census of thousands of servers is tens of MB. */
 export const SAVED_BOUNDS = { maxBytes: 256 * 1024 * 1024, maxDepth: REPORT_DEPTH };
 
 export interface LoadedReport {
@@ -46,11 +37,7 @@ export function parseReport(text: string, file: string): Report {
   return recomputed(parsed.data);
 }
 
-/**
- * A saved report's derived fields (each server's advice, the summary) made again from its verdicts
- * by the functions a scan uses, never taken from the file: an edited advice would otherwise sit
- * above a table that says unprotected. `gate`, `drift` and `comparedWith` stay as written.
- */
+/** Recomputed, never trusted: an edited advice could sit above a table that says unprotected. */
 function recomputed(report: Report): Report {
   const servers = report.servers.map(withAdvice);
   const probe = countProbes(servers.flatMap((s) => s.tools));
@@ -64,25 +51,21 @@ function withAdvice(s: ServerReport): ServerReport {
   return advice === undefined ? rest : { ...s, advice };
 }
 
-/** A file's bytes, up to SAVED_BOUNDS.maxBytes; one that cannot be read is a ReportFileError naming it (and `field`, the flag). */
+/** Up to SAVED_BOUNDS.maxBytes; an unreadable file is a ReportFileError naming it (and `field`, the flag). */
 export async function readBytes(file: string, field?: string): Promise<Buffer> {
   const got = await readBounded(file, { maxBytes: SAVED_BOUNDS.maxBytes });
   if ('error' in got) throw new ReportFileError(file, got.error, field);
   return got.bytes;
 }
 
-/** A file's text, up to SAVED_BOUNDS.maxBytes; one that cannot be read is a ReportFileError naming it (and `field`, the flag). */
+/** Up to SAVED_BOUNDS.maxBytes; an unreadable file is a ReportFileError naming it (and `field`, the flag). */
 export async function readText(file: string, field?: string): Promise<string> {
   const got = await readBoundedText(file, { maxBytes: SAVED_BOUNDS.maxBytes });
   if ('error' in got) throw new ReportFileError(file, got.error, field);
   return got.text;
 }
 
-/**
- * A JSON object whose version field (`schemaVersion` of a report, `lockVersion` of a lock file) is
- * the one this idemscan reads, checked before the schema so the error says what is wrong. `field`:
- * the flag that named the file, for the error.
- */
+/** The version field is checked before the schema so the error says what is wrong. */
 export function versionedJson(
   text: string,
   file: string,

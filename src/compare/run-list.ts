@@ -10,13 +10,7 @@ import { compareText } from './diff.js';
 const MAX_LIST_FILES = 50;
 const MAX_LIST_FILE_CHARS = 300;
 
-/**
- * The list a run covers, from its report: the target files its servers and skipped entries came
- * from (`target.source` and `skipped[].source` without their `#servers[N]`), how many entries, and
- * a hash of them (each entry's file and name), so two runs over different lists are told apart
- * without either list at hand. A list re-pinned to newer versions keeps its hash: its entries are
- * the same servers (the versions are on each server's page).
- */
+/** Its hash tells runs over different lists apart; re-pinning to newer versions keeps it. */
 export const RunList = z.object({
   files: z.array(z.string().max(MAX_LIST_FILE_CHARS)).max(MAX_LIST_FILES),
   entries: z.number().int().nonnegative(),
@@ -45,10 +39,7 @@ export function listOf(report: Pick<Report, 'servers' | 'skipped'>): RunList {
   };
 }
 
-/**
- * A list file as the index compares it: `./targets/x.json`, `targets//x.json` and `targets/x.json`
- * are one file (how a path was typed does not make another list). Linear, no regex on the text.
- */
+/** How a path was typed does not make another list. */
 function listFile(file: string): string {
   if (file === '') return file;
   let f = path.posix.normalize(file.replaceAll('\\', '/'));

@@ -1,12 +1,4 @@
-/**
- * Suppressions (`--suppress FILE`, default `.idemscan-suppress.json`): findings a repository has
- * reviewed and accepts, each with its reason. A suppressed finding stays in the report with the
- * reason (SARIF marks it dismissed, with the justification, so code scanning shows it closed and
- * why), is dimmed by the reporters and is not counted by `--fail-on`. An entry naming a tool's
- * verdict (`{"verdict": "unprotected", "tool": ...}`) marks that tool `accepted` the same way:
- * `--fail-on unprotected` no longer counts it, SARIF dismisses its result. An entry past its
- * `expires` date no longer applies, and says so: a suppression is a decision to look again, not forever.
- */
+/** Suppressed findings stay in the report (SARIF: dismissed), uncounted by `--fail-on`; `expires` forces a new look. */
 import type { Finding, ServerReport, ToolReport } from '../model/schema.js';
 import { NameMatcher } from '../model/server-names.js';
 import { SuppressEntry, type Suppressions } from '../model/suppress.js';
@@ -24,10 +16,7 @@ export function entryLabel(entries: readonly unknown[], index: number): string {
   return `suppressions[${index}]${parts.length ? ` (${parts.join(', ')})` : ''}`;
 }
 
-/**
- * Parses a suppression file; a bad one is a ReportFileError whose message names the entry and field
- * (`flag`: the flag that named the file, `--suppress`).
- */
+/** A bad file is a ReportFileError naming the entry and field. */
 export function parseSuppressions(text: string, file: string, flag?: string): Suppressions {
   const fail = (detail: string) => new ReportFileError(file, detail, flag);
   // Written by hand and small: nested as deep as any file idemscan reads.
@@ -44,7 +33,7 @@ export function parseSuppressions(text: string, file: string, flag?: string): Su
       `expected an array of {rule, tool?, server?, reason, expires?} or {verdict, tool, server?, reason, expires?}, or {"suppressions": [...]}${extra.length ? ` (unknown field "${extra[0]!.slice(0, 80)}")` : ''}`,
     );
   }
-  // Entry by entry: the message names the entry by what it says (rule or verdict, tool, server), not by a zod union's paths.
+  // The message names the entry by what it says (rule or verdict, tool, server), not by zod's union paths.
   const entries = list.map((raw, index) => {
     const parsed = SuppressEntry.safeParse(raw);
     if (!parsed.success)
@@ -75,12 +64,7 @@ interface Active {
   server?: NameMatcher;
 }
 
-/**
- * Suppressions as a fold over the servers, one at a time (a spooled scan never holds them all):
- * `mark` marks a server's matching findings and counts them, `outcome` tells at the end which
- * entries expired or matched nothing. Each finding is marked by the first entry, in file order,
- * that matches it, so the marks of a server do not depend on the other servers.
- */
+/** Each finding takes the first matching entry in file order, so a server's marks do not depend on the others. */
 export class SuppressFold {
   private readonly active: Active[] = [];
   private readonly used = new Set<number>();
@@ -98,8 +82,7 @@ export class SuppressFold {
     this.file = suppressions.file.split(/[\\/]/).pop() ?? suppressions.file;
     suppressions.entries.forEach((entry, index) => {
       if (entry.expires !== undefined && entry.expires < date) this.expired.push({ index, entry });
-      // By the name the report shows (a list's key; serverInfo.name only after audit without --name),
-      // never by serverInfo.name itself: any server of a list can call itself by another's name.
+      // By the shown name, never serverInfo.name: any server of a list can call itself by another's name.
       else
         this.active.push({
           index,
@@ -121,7 +104,7 @@ export class SuppressFold {
     return { reason: e.reason, ...(e.expires ? { expires: e.expires } : {}), file: this.file };
   }
 
-  /** Marks the server's matching findings and accepted verdicts, in place, and returns it; `count: false` for a second pass over the same servers. */
+  /** Marks matches in place; `count: false` for a second pass over the same servers. */
   mark(s: ServerReport, count = true): ServerReport {
     const mark = (f: Finding) => {
       if (f.suppressed) return;

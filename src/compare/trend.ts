@@ -1,8 +1,4 @@
-/**
- * The trend section (`report --compare OLD`, `merge --compare OLD`): `idemscan diff` over the
- * servers present in both reports, computed once and stored in the new report as `comparedWith`
- * so every reporter shows the same result and none recomputes it. Pure: reports in, a value out.
- */
+/** Computed once and stored as `comparedWith`, so every reporter shows the same trend. */
 import path from 'node:path';
 import type { ComparedWith, Report } from '../model/schema.js';
 import { summarize } from '../model/summary.js';
@@ -10,10 +6,7 @@ import type { Change } from '../model/diff.js';
 import { diffReports } from './diff.js';
 import { listOf } from './run-list.js';
 
-/**
- * `currentFile`, when known, names the new side in the diff (base name only, like the earlier one);
- * `earlier.run`, the run directory of an index the earlier report is (`--compare latest`), names it.
- */
+/** `currentFile` names the new side; `earlier.run` names the earlier one when it is a run of an index. */
 export function compareWith(
   current: Report,
   earlier: { file: string; report: Report; run?: string },
@@ -48,11 +41,7 @@ export function listWords(c: Pick<ComparedWith, 'differentList'>): string | unde
   return c.differentList ? 'The two runs cover different lists: only the servers in both are compared.' : undefined;
 }
 
-/**
- * What the trend section calls the earlier report, the one place its words are made: `the 2026-11-30
- * run` and its path under the index root (`2026-11-30/report.json`) for a run of an index (`--compare
- * latest`), else `the report` and its file name. Raw text: each reporter escapes it.
- */
+/** The one place the earlier report's words are made; raw text, each reporter escapes it. */
 export function earlierName(c: Pick<ComparedWith, 'file' | 'run' | 'path'>): { what: string; file: string } {
   return c.run === undefined
     ? { what: 'the report', file: c.file }

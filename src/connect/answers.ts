@@ -1,8 +1,4 @@
-/**
- * An ok Streamable HTTP answer, read as the JSON-RPC messages it carries: a JSON body (one message
- * or a batch), or an event stream whose `message` events carry one each. Every byte counts against
- * `limit`, the whole stream included, and the rest is never read.
- */
+/** An ok Streamable HTTP answer's JSON-RPC messages: every byte counts against `limit`, the rest is never read. */
 import { createParser } from 'eventsource-parser';
 import { BodyTooLarge, within } from '../io/fetch.js';
 import { bodyText, type Answer } from '../io/http-request.js';
@@ -12,24 +8,19 @@ import { tooLarge } from './http-shared.js';
 
 type Message = Record<string, unknown>;
 
-/** How an answer's body is read, by its content type's essence (parameters and case aside). */
 export function answerKind(contentType: string | null): 'json' | 'events' | undefined {
   const essence = contentType?.split(';', 1)[0]!.trim().toLowerCase();
   return essence === 'application/json' ? 'json' : essence === 'text/event-stream' ? 'events' : undefined;
 }
 
-/**
- * A request, a notification or a response, as JSON-RPC 2.0 frames them; anything else (an internal
- * service's JSON that happens to parse) is no answer. Unknown members are left to the reader
- * (rpc.ts reads only what it needs), as on stdio.
- */
+/** JSON-RPC 2.0's three shapes; unknown members are left to the reader (rpc.ts), as on stdio. */
 function isMessage(v: unknown): v is Message {
   if (!v || typeof v !== 'object' || Array.isArray(v)) return false;
   const m = v as Message;
   return m.jsonrpc === '2.0' && (typeof m.method === 'string' || 'result' in m || 'error' in m);
 }
 
-/** A JSON body's messages, each delivered; a body that is not JSON-RPC fails whole, quoted by size only. */
+/** A body that is not JSON-RPC fails whole, quoted by size only. */
 export async function readJson(answer: Answer, limit: number, deliver: (m: Message) => void): Promise<void> {
   const body = await bodyText(answer, limit);
   if ('tooLarge' in body) throw tooLarge(limit);
@@ -46,11 +37,7 @@ export async function readJson(answer: Answer, limit: number, deliver: (m: Messa
   for (const m of messages) deliver(m);
 }
 
-/**
- * An event stream's messages, delivered as they come, until the server ends it; resolves with
- * whether a response (a result or an error) was among them. An event that is no JSON-RPC message
- * is skipped, as the SDK's transport skips it, and so are events of another type.
- */
+/** Resolves with whether a response came; an event that is no JSON-RPC message is skipped, as the SDK skips it. */
 export async function readEvents(answer: Answer, limit: number, deliver: (m: Message) => void): Promise<boolean> {
   let answered = false;
   const parser = createParser({

@@ -1,8 +1,4 @@
-/**
- * The connections one server gets, in the order retry-policy.ts allows: a stdio server once more
- * without the era probe; an HTTP server Streamable HTTP, then HTTP+SSE, and both once more after a
- * sign-in. A failure no rule takes is the server's answer and is reported as it is.
- */
+/** The connections one server gets, in the order retry-policy.ts allows. */
 import { bounded } from '../model/bounds.js';
 import { LIMITS } from '../model/limits.js';
 import type { Channel } from './channel.js';
@@ -14,13 +10,11 @@ import type { ServerAuth } from './oauth/server-auth.js';
 import { RETRY } from './retry-policy.js';
 import { StdioChannel } from './stdio.js';
 
-/** One connection to make: its channel, and why the era probe is skipped on it. */
 export interface Attempt {
   channel: Channel;
   skipProbe?: string;
 }
 
-/** What the policy asks of the server's run: its one deadline, and how far the last attempt got. */
 export interface AttemptRun {
   readonly target: LaunchPlan;
   readonly opts: ConnectOptions;
@@ -37,7 +31,6 @@ export interface Attempts {
   after(err: unknown): Promise<Attempt | undefined>;
 }
 
-/** Our own process; started once more without the probe if the retry policy says so. */
 export function stdioAttempts(run: AttemptRun): Attempts {
   const { target, opts } = run;
   if (target.transport !== 'stdio') throw new ScanFailure('spawn', 'no command to start');
@@ -71,7 +64,7 @@ export function stdioAttempts(run: AttemptRun): Attempts {
   };
 }
 
-/** The HTTP channels, loaded with the first HTTP target (a stdio scan never loads them). */
+/** Loaded with the first HTTP target: a stdio scan never loads them. */
 export interface HttpChannels {
   streamable: new (opts: HttpChannelOptions) => Channel;
   sse: new (opts: HttpChannelOptions) => Channel;

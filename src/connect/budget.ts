@@ -1,11 +1,4 @@
-/**
- * The memory budget of one server: everything kept from it while it is scanned (tool entries with
- * their input schemas, cursors, capabilities, serverInfo, negotiation notes) is charged here, so
- * that a server sending 64 pages of 15 MB schemas cannot make idemscan hold a gigabyte.
- *
- * Sizes are estimates of the heap a parsed value takes (sizeEstimate), not of its JSON: `[{},{},...]`
- * parses to about 20 times its JSON size. Each kept value is measured once.
- */
+/** One server's memory budget, in estimated parsed-heap bytes (sizeEstimate), not JSON bytes: docs/INTERNALS.md. */
 import { LIMITS } from '../model/limits.js';
 import { createHash } from 'node:crypto';
 import { bounded, boundedObject, serverInfoOf } from '../model/bounds.js';
@@ -15,7 +8,6 @@ import type { Negotiated } from './negotiate.js';
 import { RULE } from '../model/catalogue.js';
 import { finding } from '../model/finding.js';
 
-/** What one server may make us keep, in estimated heap bytes. */
 export class ServerBudget {
   used = 0;
   exhausted = false;
@@ -48,11 +40,7 @@ export function cursorDigest(cursor: string): string {
   return createHash('sha256').update(cursor).digest('base64');
 }
 
-/**
- * Objects and arrays one message may hold. Parsed, an empty object takes ~64 bytes: 16 MB of
- * `[{},{},...]` would be 300 MB before anything could be measured, so the frame is refused first.
- * A page of 5,000 tools with ordinary schemas holds about 300,000.
- */
+/** An empty object parses to ~64 bytes: 16 MB of `[{},{},...]` is refused before it is parsed. */
 export const MAX_FRAME_NODES = 1_000_000;
 
 /** `{` and `[` bytes in buf[from, to): an upper bound on the objects and arrays they parse to. */
@@ -65,13 +53,9 @@ export function countOpeners(buf: Uint8Array, from: number, to: number): number 
   return n;
 }
 
-/** Of a tool entry, what classification and the report read; `icons`, `_meta`, `outputSchema` go. */
 export const KEPT_TOOL_FIELDS = ['name', 'title', 'description', 'annotations', 'inputSchema'] as const;
 
-/**
- * The session as kept: capabilities and serverInfo are cut to what the report shows when they are
- * large (their `tools.idempotency` and `tools` still read as sent), each note to 1,000 characters.
- */
+/** Large capabilities and serverInfo are cut to what the report shows; each note to 1,000 characters. */
 export function keptSession(session: Negotiated): Negotiated {
   const caps = session.capabilities;
   const capabilities =

@@ -7,19 +7,14 @@ export interface ChannelEvents {
   onclose?: (reason: ScanFailure) => void;
 }
 
-/** How one message is sent. */
 export interface SendOptions {
-  /**
-   * On the wire at most once: never sent again by the transport or its auth layer (after a 401 and
-   * a token refresh, a 403 step-up, a redirect). The probe's `tools/call`: the server may have
-   * carried out a call it then refused, and docs/PROBE.md bounds how often each call is sent.
-   */
+  /** Never sent again (after a 401 refresh, a step-up, a redirect): the server may have acted on it. */
   once?: boolean;
 }
 
 /** One connection to one server, as a stream of raw JSON-RPC frames. */
 export interface Channel {
-  /** Which transport: the one fact the connector asks of it (era probing differs per transport). */
+  /** Era probing differs per transport. */
   readonly kind: 'stdio' | 'streamable' | 'sse';
   /** Started, alive, and silent so far (stdio only): a server still starting up. */
   readonly starting?: boolean;

@@ -1,13 +1,8 @@
-/**
- * Closes still running after their server's pool slot was freed. A listed stdio server may take
- * its grace period to exit (SIGTERM, then SIGKILL, then its namespace's teardown); nothing the
- * report needs comes from that wait, so the next server need not queue behind it. The scan awaits
- * them all before it returns: no process of it outlives `scan()`.
- */
+/** Closes that outlive their server's pool slot: the report needs nothing from them, but `scan()` awaits them. */
 export class PendingCloses {
   private readonly pending = new Set<Promise<void>>();
 
-  /** A close that failed ends nothing more than it did in the foreground: it must not go unhandled. */
+  /** A failed close must not go unhandled. */
   add(close: Promise<unknown>): void {
     const settled: Promise<void> = close.then(
       () => {},

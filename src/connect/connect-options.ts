@@ -1,4 +1,3 @@
-/** What the connector is given for one server, and what it gives back (session.ts, observe.ts). */
 import { DEFAULTS } from '../model/limits.js';
 import type { AuthInfo, Finding, Failure } from '../model/schema.js';
 import type { PendingCloses } from './closes.js';
@@ -15,39 +14,28 @@ export interface ConnectOptions {
   maxPages: number;
   maxTools: number;
   maxFrameBytes: number;
-  /**
-   * What may be kept of one server in all (tool entries with their schemas, cursors, capabilities,
-   * serverInfo, notes), in estimated heap bytes; listing stops with a `memory-budget` finding there.
-   */
+  /** In estimated heap bytes; listing stops there with a `memory-budget` finding. */
   maxServerBytes: number;
   stderrTailBytes: number;
   killGraceMs: number;
   /** Launches known to stay silent until `initialize` (mutated: new verdicts are added). */
   eraMemo?: EraMemo;
-  /** Aborting ends this server's scan at once (Ctrl-C). */
   signal?: AbortSignal;
   /** OAuth for HTTP servers (stored tokens, --oauth, --stored-auth-only); absent: none at all. */
   oauth?: OAuthScanOptions;
-  /** Told the OAuth secrets met for this server (tokens, codes, verifiers), for the report's redaction. */
+  /** Told the OAuth secrets met (tokens, codes, verifiers), for the report's redaction. */
   secrets?: SecretSink;
-  /**
-   * Given: a stdio server listed in full is closed in the background, added here, and `close()`
-   * resolves without waiting for its exit; the caller awaits `closes.settled()` before it is done.
-   */
+  /** Given: a listed stdio server closes in the background; the caller awaits `closes.settled()`. */
   closes?: PendingCloses;
-  /**
-   * Keep each listed tool's definition fields as the server sent them (`Observation.sent`), for
-   * `audit --save-tools`; what is kept is charged to `maxServerBytes` instead of the trimmed entry.
-   */
+  /** Keep each tool's definition fields as sent (`audit --save-tools`), charged to `maxServerBytes`. */
   keepSent?: boolean;
 }
 
-/** Where the secrets met while connecting go: the server's Redactor (redact/run-secrets.ts makes it). */
+/** The server's Redactor (redact/run-secrets.ts). */
 interface SecretSink {
   add(values: readonly string[]): void;
 }
 
-/** The connection's share of DEFAULTS (model/limits.ts). */
 export const DEFAULT_CONNECT_OPTIONS: ConnectOptions = {
   timeoutMs: DEFAULTS.timeoutMs,
   probeTimeoutMs: DEFAULTS.probeTimeoutMs,
@@ -59,7 +47,6 @@ export const DEFAULT_CONNECT_OPTIONS: ConnectOptions = {
   killGraceMs: DEFAULTS.killGraceMs,
 };
 
-/** Everything one server's connection showed, start to end: what the report is made of. */
 export interface Observation {
   session?: Negotiated;
   tools: Record<string, unknown>[];
@@ -67,7 +54,6 @@ export interface Observation {
   sent?: unknown[];
   findings: Finding[];
   failure?: Failure;
-  /** What an HTTP server that refused a request published about its authorization. */
   auth?: AuthInfo;
   durationMs: number;
 }

@@ -1,4 +1,3 @@
-/** One connection of a session: its channel, the client on it, what stops it, and how it ends. */
 import type { AttemptRun } from './attempts.js';
 import { keptSession } from './budget.js';
 import type { Channel } from './channel.js';
@@ -7,7 +6,6 @@ import { ScanFailure } from './failure.js';
 import { negotiate, type Negotiated } from './negotiate.js';
 import type { RpcClient } from './rpc.js';
 
-/** One connection: its channel, the client on it, and what stops it (the deadline, the signal). */
 export interface Connection {
   channel: Channel;
   rpc: RpcClient;
@@ -46,7 +44,7 @@ export function stopOn(rpc: RpcClient, run: AttemptRun) {
   };
 }
 
-/** Era negotiation; only the kept copy stays referenced (a 16 MB capabilities object is not held while listing). */
+/** Only the kept copy stays referenced: a 16 MB capabilities object is not held while listing. */
 export async function negotiateSession(run: AttemptRun, { rpc, channel, skipProbe }: Connection): Promise<Negotiated> {
   const remembered = run.opts.eraMemo?.isSilentLegacy(memoKey(run.target));
   return keptSession(

@@ -1,10 +1,4 @@
-/**
- * Remembered era verdicts. A legacy server that stays silent until `initialize` costs the whole
- * probe timeout on every scan; once we have seen that, later scans of the same launch skip the
- * probe. Verdicts expire after a week, so a server that gained 2026-07-28 support (and still
- * answers `initialize`) is probed again; one that dropped `initialize` is probed at once.
- * Keys are hashes: the launch (with its env) may hold secrets, and the cache is a plain file.
- */
+/** Servers silent until `initialize`, remembered a week (docs/INTERNALS.md); keys are hashed: launches hold secrets. */
 import { createHash } from 'node:crypto';
 import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -20,7 +14,7 @@ const MEMO_BOUNDS = { maxBytes: 16 * 1024 * 1024, maxDepth: 1 };
 export class EraMemo {
   private constructor(private readonly entries: Map<string, number>) {}
 
-  /** Only idemscan writes the file, but a server run without --sandbox could plant a FIFO or a link there. */
+  /** A server run without --sandbox could plant a FIFO or a link here. */
   static load(cacheDir: string): EraMemo {
     const read = readBoundedTextSync(path.join(cacheDir, FILE), { maxBytes: MEMO_BOUNDS.maxBytes, noFollow: true });
     const parsed = 'text' in read ? parseJson(read.text, MEMO_BOUNDS) : read;
@@ -31,7 +25,7 @@ export class EraMemo {
     return new EraMemo(new Map(fresh));
   }
 
-  /** Written beside and renamed over: whatever was planted at the name (a FIFO, a link) is replaced, never opened. */
+  /** Renamed over: whatever was planted at the name is replaced, never opened. */
   save(cacheDir: string): void {
     const tmp = path.join(cacheDir, `${FILE}.${process.pid}.tmp`);
     try {

@@ -1,16 +1,11 @@
-/**
- * Which refused-request bodies a report may quote. An HTTP target (or an OAuth endpoint) named by
- * an untrusted list may be an internal service whose error page holds its configuration
- * (`db_password=...`): only the two error shapes an MCP or OAuth server answers with are quoted,
- * every other body is replaced by its size and content type before the SDK can put it in an error.
- */
+/** Only JSON-RPC and OAuth error bodies are quoted: an internal service's error page may hold its configuration. */
 import { MAX_JSON_DEPTH, parseJson } from '../model/bounded-input.js';
 import { bounded } from '../model/bounds.js';
 
 /** Above what either caller reads of a body (an error page, an OAuth answer): they bound it first. */
 const MAX_ERROR_OBJECT_BYTES = 1024 * 1024;
 
-/** A JSON-RPC error response (`{"jsonrpc":"2.0","error":{"code":-32600,"message":"..."}}`) or an OAuth error (`{"error":"invalid_token"}`). */
+/** A JSON-RPC or an OAuth error object. */
 export function isErrorObject(text: string): boolean {
   // Error objects are flat; one nested deeper than any file idemscan reads is not quoted.
   const got = parseJson(text, { maxBytes: MAX_ERROR_OBJECT_BYTES, maxDepth: MAX_JSON_DEPTH });
@@ -34,11 +29,7 @@ export function unquotedBody(contentType: string | null, bytes: number, cut: boo
   return `(${cut ? 'more than ' : ''}${bytes} bytes of ${typeOf(contentType)}, not quoted: only JSON-RPC and OAuth error objects are)`;
 }
 
-/**
- * What stands for an ok answer the SDK could not read as JSON-RPC: a JSON parse error quotes the
- * body's start (`Unexpected token 'd', "db_passwor"...`), a validation error its key names
- * (`Unrecognized key: "db_password"`), and the answer may be an internal service's.
- */
+/** A parse or validation error would quote the body (`"db_passwor"...`), and it may be an internal service's. */
 export function notJsonRpc(contentType: string | null | undefined, bytes: number | undefined): string {
   return bytes === undefined
     ? 'not a JSON-RPC message'

@@ -1,4 +1,3 @@
-/** What a stdio server's own streams and state tell about how its session went. */
 import { boundedTail } from '../model/bounds.js';
 import { RULE } from '../model/catalogue.js';
 import { finding } from '../model/finding.js';
@@ -32,11 +31,7 @@ export function explainStdio(obs: Observation, stdio: StdioChannel): void {
   }
 }
 
-/**
- * A server still starting when time ran out (alive, nothing on stdout yet: a download, a slow
- * runtime) is told apart from one that answered and then stalled: only the first is helped by
- * more time.
- */
+/** Still starting when time ran out, not stalled after answering: only the first is helped by more time. */
 export function stillStarting(timeout: ScanFailure, channel: Channel, timeoutMs: number): ScanFailure {
   if (!channel.starting) return timeout;
   return new ScanFailure(

@@ -1,12 +1,8 @@
-/**
- * An error of fetch or of the SDK's HTTP transports as a failure kind with its words. Loaded only
- * for HTTP targets (and `idemscan auth`): it imports the SDK, which a stdio scan never loads.
- */
+/** Loaded only for HTTP targets and `idemscan auth`: it imports the SDK, which a stdio scan never loads. */
 import { SdkHttpError, SseError } from '@modelcontextprotocol/client';
 import { bounded } from '../model/bounds.js';
 import { ScanFailure } from './failure.js';
 
-/** What each system error means, in words beside its code. */
 const UNREACHABLE: Record<string, string> = {
   ECONNREFUSED: 'connection refused',
   ENOTFOUND: 'no such host',
@@ -27,10 +23,7 @@ interface SystemError {
   errors?: unknown;
 }
 
-/**
- * The system error under fetch's "fetch failed" (its `cause`, or one of an AggregateError's
- * `errors` when both IPv6 and IPv4 were tried), searched a few levels deep.
- */
+/** The system error under "fetch failed" (`cause`, or an AggregateError's `errors` when IPv6 and IPv4 were tried). */
 function systemError(err: unknown, depth = 0): SystemError | undefined {
   if (typeof err !== 'object' || err === null || depth > 4) return undefined;
   const e = err as SystemError;
@@ -60,7 +53,7 @@ function unreachable(e: SystemError, host: string | undefined): ScanFailure {
   );
 }
 
-/** Undici's and fetch's words for a header they will not send (anchored: one pass each), and the name when they give it. */
+/** Undici's and fetch's words for a header they refuse to send, and its name when they give it. */
 const REFUSED_HEADER_WORDS: [RegExp, (m: RegExpExecArray) => string | undefined][] = [
   [/^invalid header key$/, () => undefined],
   [/^(?:invalid|duplicate) ([!#$%&'*+.^\w`|~-]+) header$/, (m) => m[1]],
@@ -72,10 +65,7 @@ const REFUSED_HEADER_WORDS: [RegExp, (m: RegExpExecArray) => string | undefined]
 ];
 const UNDICI_REFUSED = new Set(['UND_ERR_INVALID_ARG', 'UND_ERR_NOT_SUPPORTED']);
 
-/**
- * The words of a header refusal: undici's error under fetch's "fetch failed" (by its code), fetch's
- * own TypeError from its Headers, or the SSE transport's SseError, which keeps only their words.
- */
+/** Undici's error (by its code), fetch's own TypeError, or the SseError that keeps only their words. */
 function refusalWords(err: unknown, depth = 0): string | undefined {
   if (typeof err !== 'object' || err === null || depth > 4) return undefined;
   const e = err as { code?: unknown; message?: unknown; cause?: unknown };
@@ -86,7 +76,6 @@ function refusalWords(err: unknown, depth = 0): string | undefined {
   return refusalWords(e.cause, depth + 1);
 }
 
-/** Which header undici or fetch refused to send (its name, when they say it), or undefined. */
 function refusedHeader(err: unknown): { name?: string } | undefined {
   const words = refusalWords(err);
   if (words === undefined) return undefined;
@@ -109,14 +98,10 @@ function notSent(header: { name?: string }): ScanFailure {
   );
 }
 
-/** A 401 or 403: the report says so in these words, whichever transport saw it. */
 export const refusedCredentials = (status?: number): ScanFailure =>
   new ScanFailure('auth', `HTTP ${status ?? 401}: the server refused the credentials`, status);
 
-/**
- * Maps an error from fetch or the SDK's HTTP transports to a failure kind. `host`: the target's
- * `host:port`, named when the system error does not name one (never the URL: it may hold secrets).
- */
+/** `host`: the target's `host:port`, never the URL (it may hold secrets). */
 export function httpFailure(err: unknown, host?: string): ScanFailure {
   if (err instanceof ScanFailure) return err;
   const e = err as { code?: unknown; name?: string; message?: string; cause?: { code?: string; message?: unknown } };
@@ -146,12 +131,7 @@ export function httpFailure(err: unknown, host?: string): ScanFailure {
   return new ScanFailure('protocol', status ? `HTTP ${status}: ${message}` : message, status);
 }
 
-/**
- * The HTTP status of a refused request: the SDK's `SdkHttpError.status` (its auth layer), the
- * SSE transport's `SseError` code (its GET). Its POST throws a plain Error that names the status
- * only in its words (`Error POSTing to endpoint (HTTP 404): ...`), so only for a plain Error are
- * the words read.
- */
+/** SdkHttpError's status, SseError's code; the SSE POST's plain Error names the status only in its words. */
 function statusOf(err: unknown): number | undefined {
   if (err instanceof SdkHttpError) return err.status;
   if (err instanceof SseError)

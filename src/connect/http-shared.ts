@@ -1,8 +1,3 @@
-/**
- * What both HTTP channels (streamable.ts, sse.ts) share about the requests they send: the endpoint
- * and its credentials, the bodies sent at most once, and refused answers' bodies as a report may
- * quote them.
- */
 import { readHead } from '../io/fetch.js';
 import { bodyHead, type Answer } from '../io/http-request.js';
 import { basicAuthFromUrl } from '../redact/redact.js';
@@ -11,7 +6,6 @@ import { bounded } from '../model/bounds.js';
 import { isErrorObject, unquotedBody } from './error-body.js';
 import { ScanFailure } from './failure.js';
 
-/** What either channel is made with (connect/attempts.ts makes them). */
 export interface HttpChannelOptions {
   url: string;
   headers?: Record<string, string>;
@@ -22,7 +16,6 @@ export interface HttpChannelOptions {
   onResponse?: (res: Response) => void;
 }
 
-/** An answer past the body bound (`--max-frame-bytes`), in either channel's words. */
 export const tooLarge = (limit: number): ScanFailure =>
   new ScanFailure('protocol', `response body exceeded ${limit} bytes`);
 
@@ -35,20 +28,10 @@ export function excerpt(failure: ScanFailure): ScanFailure {
     : new ScanFailure(failure.kind, bounded(failure.message, EXCERPT_CHARS), failure.status);
 }
 
-/**
- * A refused request's body is only ever quoted: read up to ERROR_BODY_BYTES, and passed on only
- * when it is a JSON-RPC or OAuth error object (error-body.ts).
- */
+/** A refused body is only quoted, and only when it is an error object (error-body.ts). */
 const ERROR_BODY_BYTES = 16 * 1024;
 
-/**
- * The bodies of the requests sent `once` on this connection (SendOptions), and what the one request
- * of each got. A request may go out again inside one send: after a 401 and a token refresh, after
- * a 403 `insufficient_scope` step-up (the SDK's SSE transport), after a same-origin 307 or 308.
- * Every copy passes through `admit()`, which refuses the second before a byte of it is sent. Held
- * until the connection is gone, so no later path can repeat one either (a probe sends a few dozen
- * requests at most).
- */
+/** Bodies sent `once`: a second copy (after a 401 refresh, a 403 step-up, a 307/308) is refused before it goes. */
 export class SentOnce {
   private readonly held = new Map<string, { sent: boolean; status?: number }>();
 
@@ -56,7 +39,6 @@ export class SentOnce {
     if (!this.held.has(body)) this.held.set(body, { sent: false });
   }
 
-  /** Before a request goes out: a held body's first copy is noted, its second refused. */
   admit(body: unknown): { status?: number } | undefined {
     const entry = typeof body === 'string' ? this.held.get(body) : undefined;
     if (!entry) return undefined;
@@ -74,7 +56,6 @@ export class SentOnce {
   }
 }
 
-/** A refused answer's body as a report may quote it: the error object, or only its size and content type. */
 export async function quotableBody(res: Response): Promise<string> {
   // Past ERROR_BODY_BYTES the rest is never downloaded.
   const { bytes, cut } = await readHead(res, ERROR_BODY_BYTES);
@@ -92,7 +73,6 @@ function quoted(bytes: Buffer, cut: boolean, contentType: string | null): string
   return !cut && isErrorObject(text) ? text : unquotedBody(contentType, cut ? ERROR_BODY_BYTES : bytes.length, cut);
 }
 
-/** The URL fetch is given, and the headers every request to it carries. */
 export function endpointOf(
   target: string,
   extra?: Record<string, string>,

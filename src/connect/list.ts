@@ -1,8 +1,4 @@
-/**
- * `tools/list`, every page, raw. A page is salvaged entry by entry (one bad tool must not hide
- * the others), and pagination is bounded: a server may hand back the same cursor forever, and
- * what is kept of all pages together stays within the server's memory budget.
- */
+/** Pages salvaged entry by entry; pagination is bounded (a cursor may repeat forever) and charged to the budget. */
 import { METHOD_NOT_FOUND } from './protocol.js';
 import { LIMITS } from '../model/limits.js';
 import { DEFINITION, DEFINITION_FIELDS, definitionHashes } from '../model/definition-hash.js';
@@ -21,19 +17,14 @@ export interface ListOptions {
   maxPages: number;
   maxTools: number;
   remainingMs: () => number;
-  /** Charged with every kept entry and cursor; listing stops when it runs out. */
   budget: ServerBudget;
-  /** Also keep each entry's definition fields as sent (`Listing.sent`, for `audit --save-tools`). */
   keepSent?: boolean;
 }
 
 export interface Listing {
-  /** Each entry as the server sent it, with only the fields idemscan reads (long descriptions cut on arrival). */
+  /** Only the fields idemscan reads, long descriptions cut on arrival. */
   tools: Record<string, unknown>[];
-  /**
-   * With `keepSent`: every entry of the pages read, in order, as the server sent it (a tool: its
-   * definition fields; a malformed entry as it came), but those past `maxTools` or the budget.
-   */
+  /** With `keepSent`: every entry read, as sent, but those past `maxTools` or the budget. */
   sent?: unknown[];
   pages: number;
   findings: Finding[];
@@ -41,7 +32,6 @@ export interface Listing {
 
 const MAX_ENTRY_FINDINGS = 20;
 
-/** What one listing has read so far. */
 interface ListState {
   out: Listing;
   /** Digests, not cursors: a cursor may be 15 MB, and a new one on every page. */
@@ -50,17 +40,13 @@ interface ListState {
   dropped: number;
 }
 
-/** A page as read: its entries, and the cursor it hands back. */
 interface Page {
   index: number;
   tools: unknown[];
   next: unknown;
 }
 
-/**
- * `rpc`: a live connection, or connect/saved.ts's one saved page. Page by page: read it, keep its
- * entries, follow its cursor; each step says why it stopped as a finding.
- */
+/** `rpc`: a live connection, or saved.ts's one page; each stop is said as a finding. */
 export async function listTools(
   rpc: Pick<RpcClient, 'request'>,
   session: Negotiated,
@@ -92,11 +78,7 @@ export async function listTools(
   return state.out;
 }
 
-/**
- * One `tools/list` request. A failure on the first page is the server's failure (thrown); on a later
- * one the pages already read are real tools: kept, with a finding that the list is incomplete
- * (undefined: stop). `no tools`: the server has none and says so with method-not-found.
- */
+/** The first page's failure is thrown; a later one keeps the pages read, with a finding. -32601: no tools. */
 async function readPage(
   rpc: Pick<RpcClient, 'request'>,
   session: Negotiated,
@@ -135,7 +117,7 @@ async function readPage(
   return { index, tools, next: outcome.result.nextCursor };
 }
 
-/** A page's entries, salvaged one by one (a bad tool does not hide the others), within maxTools and the budget. */
+/** Salvaged one by one: a bad tool does not hide the others. */
 function keepEntries(page: Page, state: ListState, opts: ListOptions): void {
   const { out } = state;
   for (const [index, entry] of page.tools.entries()) {
@@ -167,7 +149,6 @@ function keepEntries(page: Page, state: ListState, opts: ListOptions): void {
   }
 }
 
-/** The next page's cursor, or undefined to stop (with the finding that says why, unless the list simply ended). */
 function followCursor(page: Page, state: ListState, opts: ListOptions): string | undefined {
   const { out } = state;
   const stop = (f: Finding) => void out.findings.push(f);
@@ -202,11 +183,7 @@ function followCursor(page: Page, state: ListState, opts: ListOptions): string |
   return next;
 }
 
-/**
- * Keeps a page's memory in check across many pages: only the fields classification and the report
- * read (not `outputSchema`, `icons`, `_meta`), and long descriptions cut on arrival; the
- * definition's hashes (docs/DEFINITION-HASH.md) are taken first, from the entry as received.
- */
+/** Only the fields classification and the report read; the hashes (docs/DEFINITION-HASH.md) are taken first. */
 function trimmed(raw: Record<string, unknown>): Record<string, unknown> {
   // Hashed as received: before the description is cut and while outputSchema is still here.
   const kept: Record<string, unknown> & { [DEFINITION]?: unknown } = { [DEFINITION]: definitionHashes(raw) };

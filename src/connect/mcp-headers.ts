@@ -1,12 +1,4 @@
-/**
- * The headers a Streamable HTTP request derives from its own body (SEP-2243's standard request
- * headers): a request whose `_meta` claims a protocol version carries `MCP-Protocol-Version` and
- * `Mcp-Method` from it, and `Mcp-Name` from the field that names its object. A request without
- * the claim (the 2025 era) carries none, so no 2026 header appears on a legacy exchange. As the
- * SDK's client transport derives them (@modelcontextprotocol/client 2.4.0: `MCP_NAME_HEADER_SOURCE`,
- * `encodeMcpParamValue`, not exported); a 2026 SDK server refuses a request whose headers and body
- * disagree, and test/integration/http.test.ts lists one.
- */
+/** SEP-2243's headers, derived as the SDK's client does (not exported): a 2026 server refuses a mismatch. */
 import { PROTOCOL_VERSION_META_KEY } from './protocol.js';
 import { isObject } from '../model/is-object.js';
 

@@ -1,10 +1,4 @@
-/**
- * Era negotiation on one connection (never a second process, unlike the SDK's 'auto' mode):
- * `server/discover` first; a DiscoverResult means a 2026-07-28 server. Any other error, an HTTP
- * 4xx, or (on stdio) silence within the probe timeout means `initialize` follows. -32022 means a
- * modern server that speaks no version we do: `initialize` is still tried, since a server may
- * speak both eras, and if that fails too the failure says which versions the server offered.
- */
+/** Era negotiation on one connection (docs/INTERNALS.md); -32022 still tries `initialize`: a server may speak both. */
 import { LIMITS } from '../model/limits.js';
 import {
   CLIENT_CAPABILITIES_META_KEY,
@@ -24,13 +18,11 @@ import type { RpcClient, RpcOutcome } from './rpc.js';
 const MODERN_VERSIONS = ['2026-07-28'];
 const CLIENT_INFO = { name: TOOL_NAME, version: TOOL_VERSION };
 
-/** What era negotiation found on a connection (and, for a saved target, what was saved). */
 export interface Negotiated {
   era: 'modern' | 'legacy';
   version: string;
   capabilities?: Record<string, unknown>;
   serverInfo?: Record<string, unknown>;
-  /** Notes for the report: how the era was found. */
   notes: string[];
   /** True while the era probe has had no answer at all (a server silent until `initialize`). */
   probeSilent?: () => boolean;
@@ -42,15 +34,11 @@ export interface NegotiateOptions {
   remainingMs: () => number;
   /** True for HTTP, where the probe's 4xx answer (not silence) tells a legacy server. */
   http: boolean;
-  /**
-   * Streamable HTTP answers every request in its own response, so a silent probe is only slow.
-   * On stdio and HTTP+SSE a server may drop requests before `initialize`: silence is a verdict.
-   */
+  /** On stdio and HTTP+SSE a server may drop requests before `initialize`: silence there is a verdict. */
   answersEveryRequest: boolean;
   /** Told the legacy version before `notifications/initialized` goes out (HTTP sends it as a header). */
   setVersion?: (version: string) => void;
-  /** Why the probe is skipped, when it is: a server known to stay silent until `initialize` (see
-   * era-memo.ts), or one that exited on it. */
+  /** Why the probe is skipped: remembered silent (era-memo.ts), or it exited on the probe. */
   skipProbe?: string;
 }
 
@@ -105,10 +93,8 @@ async function findEra(rpc: RpcClient, opts: NegotiateOptions): Promise<Negotiat
     if (answer.kind === 'modern') return { ...answer.session, notes: [] };
     return initialize(rpc, opts, [answer.why]);
   }
-  // Silent so far: a legacy server that ignores everything before `initialize`, or a server
-  // still starting. Send `initialize` but keep listening to the probe, which a modern server
-  // answers (a slow start is not a legacy era). Servers handle requests concurrently, so the
-  // answers may come in either order.
+  // Silent: legacy, or still starting. `initialize` goes out, but a modern server still answers the probe,
+  // and the answers may come in either order.
   let modernWon = false;
   const silentNote = `no answer to server/discover within ${opts.probeTimeoutMs} ms`;
   const init = settle(initialize(rpc, opts, [silentNote], () => !modernWon));

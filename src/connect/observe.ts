@@ -5,10 +5,7 @@ import { open } from './session.js';
 
 export { DEFAULT_CONNECT_OPTIONS, type ConnectOptions, type Observation } from './connect-options.js';
 
-/**
- * Whatever happens, the server's processes are gone when this resolves, unless `closes` is given:
- * then a listed stdio server may still be ending, and `closes` holds that close.
- */
+/** Unless `closes` is given, the server's processes are gone when this resolves. */
 export async function observe(target: LaunchPlan, opts: ConnectOptions): Promise<Observation> {
   const opened = await open(target, opts);
   if (!opened.ok) return opened.observation;

@@ -1,11 +1,5 @@
-/**
- * The SDK's protocol constants, copied so that the stdio path never
- * loads `@modelcontextprotocol/client`: its entry point (HTTP transports, OAuth, zod schemas) costs
- * ~0.3 s of CPU at start-up, and `/stdio` loads the same chunk, for ten lines. The copies are from
- * @modelcontextprotocol/client 2.4.0 (dist/index.mjs and dist/stdio.mjs, src/client/stdio.ts);
- * test/unit/options.test.ts fails when an SDK upgrade changes any of them. (Its
- * `getDefaultEnvironment()` is copied with the rest of a server's environment, in launch/server-env.ts.)
- */
+/** The SDK's protocol constants (client 2.4.0), copied so a stdio scan never loads it: docs/INTERNALS.md. */
+// test/unit/options.test.ts fails when an SDK upgrade changes any of them.
 
 export const PROTOCOL_VERSION_META_KEY = 'io.modelcontextprotocol/protocolVersion';
 export const CLIENT_INFO_META_KEY = 'io.modelcontextprotocol/clientInfo';
@@ -15,9 +9,7 @@ export const SERVER_INFO_META_KEY = 'io.modelcontextprotocol/serverInfo';
 export const LATEST_PROTOCOL_VERSION = '2025-11-25';
 /** The first 2026-era revision: dates compare as strings, and every later one is modern too. */
 export const FIRST_MODERN_PROTOCOL_VERSION = '2026-07-28';
-/** The initialize-era revisions the SDK speaks. */
 export const SUPPORTED_PROTOCOL_VERSIONS = ['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05', '2024-10-07'];
 /** JSON-RPC error codes idemscan reads (the SDK's ProtocolErrorCode). */
 export const ProtocolErrorCode = { UnsupportedProtocolVersion: -32022 } as const;
-/** JSON-RPC's method-not-found code (the SDK's METHOD_NOT_FOUND). */
 export const METHOD_NOT_FOUND = -32601;

@@ -1,9 +1,4 @@
-/**
- * HTTP targets and OAuth requests honour HTTPS_PROXY / HTTP_PROXY / NO_PROXY (and their lower-case
- * forms) as corporate networks expect, through undici's EnvHttpProxyAgent. Node 20's fetch is
- * undici 6 inside but does not export the agent, hence the `undici` dependency (same major).
- * Without any proxy variable no dispatcher is set and fetch behaves exactly as before.
- */
+/** HTTPS_PROXY / HTTP_PROXY / NO_PROXY through undici's EnvHttpProxyAgent, which Node's fetch does not export. */
 import { EnvHttpProxyAgent, type Dispatcher } from 'undici';
 
 const NAMES = ['HTTPS_PROXY', 'https_proxy', 'HTTP_PROXY', 'http_proxy'];

@@ -1,8 +1,4 @@
-/**
- * What idemscan sends back to a server that asks it something (a `ping`, a sampling request): a
- * server decides how many requests it sends, so each connection's replies are bounded here, on
- * every channel. A reply past a bound is dropped; the server's own deadline still ends it.
- */
+/** Replies to a server's requests, bounded per connection: docs/INTERNALS.md. */
 import { METHOD_NOT_FOUND } from './protocol.js';
 
 /** Replies being written (stdio: not yet taken by the pipe; HTTP: their POST not yet answered). */
@@ -20,7 +16,7 @@ export class Replies {
 
   constructor(private readonly send: Send) {}
 
-  /** A server-to-client request: a `ping` is answered, anything else politely refused, both within the bounds. */
+  /** A `ping` is answered, anything else refused, both within the bounds. */
   answer(id: string | number, method: string): void {
     if (!this.admits(id)) return;
     this.inFlight++;

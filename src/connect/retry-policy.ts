@@ -1,8 +1,4 @@
-/**
- * When the connector makes one more attempt at a server, in one place. Each retry is once, on a
- * fresh connection, within the same deadline (a sign-in adds the time spent at the browser):
- * every other failure is the server's answer and is reported as it is.
- */
+/** Each retry is once, on a fresh connection, within the same deadline; other failures are the server's answer. */
 import { memoKey, type EraMemo } from './era-memo.js';
 import { ScanFailure } from './failure.js';
 import type { LaunchPlan } from '../launch/plan.js';
@@ -12,7 +8,6 @@ export interface RestartContext {
   opts: { signal?: AbortSignal; eraMemo?: EraMemo };
   /** Negotiated at least once (then the exit was not about the probe). */
   listed: boolean;
-  /** Milliseconds left of the server's deadline. */
   remainingMs: number;
 }
 
@@ -20,11 +15,7 @@ export interface RestartContext {
 const RESTART_MIN_MS = 1_000;
 
 export const RETRY = {
-  /**
-   * Some 2025-era servers exit on any first request but `initialize` (a strict reading of the old
-   * lifecycle): started again, once, without the `server/discover` probe. Returns why (the note
-   * negotiation records), or undefined for no restart.
-   */
+  /** Some 2025-era servers exit on any first request but `initialize`; returns the note for a probe-less restart. */
   restartWithoutProbe(err: unknown, ctx: RestartContext): string | undefined {
     const exitedBeforeAnswering = err instanceof ScanFailure && err.kind === 'exited' && !ctx.listed;
     if (!exitedBeforeAnswering || ctx.opts.signal?.aborted || ctx.opts.eraMemo?.isSilentLegacy(memoKey(ctx.target)))

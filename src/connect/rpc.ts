@@ -1,8 +1,4 @@
-/**
- * JSON-RPC requests over a raw channel. We keep results raw on purpose: the SDK's schemas strip
- * unknown fields (`capabilities.tools.idempotency`, unknown annotation keys) and reject a whole
- * tools page for one malformed entry, and both would make our numbers wrong.
- */
+/** Results stay raw. Why not the SDK's client: docs/INTERNALS.md. */
 import type { Channel, SendOptions } from './channel.js';
 import { ScanFailure } from './failure.js';
 import { Replies } from './replies.js';
@@ -85,8 +81,7 @@ export class RpcClient {
     // Some servers echo our numeric id back as a string; accept "7" for 7.
     const id = typeof message.id === 'string' && /^\d{1,15}$/.test(message.id) ? Number(message.id) : message.id;
     if (typeof id !== 'number' || !('result' in message || 'error' in message)) {
-      // Server-to-client requests (sampling, roots, ping) get an answer so the server does not
-      // wait on us; notifications are ignored.
+      // A server's requests (sampling, roots, ping) are answered so it does not wait on us; notifications ignored.
       const asked = message.id;
       if ((typeof asked === 'number' || typeof asked === 'string') && typeof message.method === 'string')
         this.replies.answer(asked, message.method);

@@ -1,9 +1,4 @@
-/**
- * The connector's stand-in for a static target (a saved tools/list result): no process, no
- * request. The saved page goes through the same listing as a live one (connect/list.ts), so its
- * entries are salvaged, hashed, bounded and charged to the server's memory budget alike, and the
- * report cannot tell a saved tool from a listed one but by `target.transport: "static"`.
- */
+/** A static target's page goes through the same listing as a live one (list.ts): the report cannot tell them apart. */
 import { sizeEstimate } from '../model/budget.js';
 import type { SavedToolList } from '../targets/types.js';
 import { keptSession, ServerBudget } from './budget.js';

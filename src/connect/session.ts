@@ -1,10 +1,4 @@
-/**
- * A session with one server: `open()` starts it (or reaches it) and negotiates, `listTools()`
- * lists, `call()` sends one request, `close()` ends it and says what the whole session showed.
- * Each connection is made as attempts.ts (retry-policy.ts) allows, within one deadline; every
- * failure is a value. Whatever happens, the server's processes are gone once `close()` resolves,
- * unless `closes` is given: then a listed stdio server may still be ending, and `closes` holds it.
- */
+/** One server's session: attempts as retry-policy.ts allows, within one deadline; every failure is a value. */
 import { sizeEstimate } from '../model/budget.js';
 import { RULE } from '../model/catalogue.js';
 import type { Failure } from '../model/schema.js';
@@ -24,17 +18,11 @@ import { RpcClient, type RpcOutcome } from './rpc.js';
 import { StdioChannel } from './stdio.js';
 
 export interface Session {
-  /** What negotiation found: era, version, capabilities, serverInfo. */
   readonly server: Negotiated;
-  /**
-   * Every page of `tools/list`, within the deadline; a failure the retry policy takes is tried on
-   * a fresh connection. Once listed, the deadline no longer bounds the session (a `call` has its
-   * own bound); the signal still does.
-   */
+  /** Every page; once listed, only the signal bounds the session (a `call` has its own bound). */
   listTools(): Promise<Listed>;
   /** One request on the open connection (a modern one with its `_meta` envelope), always a value. */
   call(method: string, params: Record<string, unknown>, opts: CallOptions): Promise<Called>;
-  /** Ends the server, and resolves with everything the session showed. */
   close(): Promise<Observation>;
 }
 
@@ -52,7 +40,7 @@ type Called = { id: number; outcome: RpcOutcome } | { id: number; failure: ScanF
 /** A session, or why there is none: the observation of a server that could not be reached. */
 export type Opened = { ok: true; session: Session } | { ok: false; observation: Observation };
 
-/** Starts (or reaches) the server and negotiates; never throws. */
+/** Never throws; once `close()` resolves the server's processes are gone (unless `closes` holds them). */
 export async function open(launch: LaunchPlan, opts: ConnectOptions): Promise<Opened> {
   const run = new Run(launch, opts);
   try {
@@ -65,7 +53,6 @@ export async function open(launch: LaunchPlan, opts: ConnectOptions): Promise<Op
   return { ok: true, session: run };
 }
 
-/** One server's session: its attempts, deadline, current connection and what was seen so far. */
 class Run implements Session, AttemptRun {
   private readonly obs: Observation = { tools: [], findings: [], durationMs: 0 };
   private readonly started = performance.now();
@@ -94,7 +81,7 @@ class Run implements Session, AttemptRun {
     this.deadline += ms;
   }
 
-  /** The attempts of this transport; HTTP's loads the SDK here, as only HTTP targets need it. */
+  /** HTTP's attempts load the SDK here: only HTTP targets need it. */
   async begin(): Promise<void> {
     if (this.target.transport === 'stdio') this.attempts = stdioAttempts(this);
     else {
@@ -111,7 +98,6 @@ class Run implements Session, AttemptRun {
     this.next = this.attempts.first();
   }
 
-  /** A negotiated connection, on as many attempts as the policy allows. */
   async establish(): Promise<void> {
     for (;;) {
       try {
@@ -129,7 +115,6 @@ class Run implements Session, AttemptRun {
     this.next = next;
   }
 
-  /** Open one connection and negotiate; the deadline and Ctrl-C stop whatever is awaited. */
   private async connect({ channel, skipProbe }: Attempt): Promise<Connection> {
     if (channel instanceof StdioChannel) this.stdio = channel;
     const rpc = new RpcClient(channel);
@@ -144,10 +129,7 @@ class Run implements Session, AttemptRun {
     }
   }
 
-  /**
-   * A failed connection ends before the next is tried. Whether it was still starting is a
-   * question about it alive: asked before the close.
-   */
+  /** Whether it was still starting is asked before the close. */
   private async drop(conn: Connection, err: unknown): Promise<unknown> {
     const { opts } = this;
     const reason =
@@ -234,7 +216,6 @@ class Run implements Session, AttemptRun {
     return this.obs.failure;
   }
 
-  /** After the last connection ended: the server's authorization, its secrets, its own streams. */
   async finish(): Promise<Observation> {
     const { obs, serverAuth } = this;
     if (serverAuth) {
@@ -250,12 +231,7 @@ class Run implements Session, AttemptRun {
 const asFailure = (err: unknown): ScanFailure =>
   err instanceof ScanFailure ? err : new ScanFailure('protocol', (err as Error)?.message ?? String(err));
 
-/**
- * Whether nothing the report says is read while, or after, this server stops: then it may end in
- * the background. Its stdout is no longer read once closing (stdio.ts), and its stderr only for a
- * failure or a listing cut short (explainStdio), whose last words may come as it stops: those are
- * closed before `close()` resolves, as is HTTP (one request, no process to reap).
- */
+/** Nothing the report reads comes while or after it stops (stdio.ts, explainStdio): it may end in the background. */
 function closesUnread(channel: Channel, obs: Observation): boolean {
   return channel.kind === 'stdio' && !obs.failure && !obs.findings.some((f) => f.rule === RULE.toolListIncomplete);
 }

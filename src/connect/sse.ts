@@ -1,8 +1,4 @@
-/**
- * The older HTTP+SSE transport (2024-11-05) through the SDK's own, used as a raw frame pipe: a GET
- * event stream that names the endpoint to POST to, every answer on that stream. Streamable HTTP
- * is our own (streamable.ts).
- */
+/** HTTP+SSE (2024-11-05) through the SDK's transport, used as a raw frame pipe. */
 import { SSEClientTransport } from '@modelcontextprotocol/client';
 import type { Channel, ChannelEvents, SendOptions } from './channel.js';
 import { guardBody, request } from '../io/fetch.js';
@@ -75,15 +71,12 @@ export class SseChannel implements Channel {
   }
 }
 
-/**
- * fetch whose response bodies stop at `limit` bytes: a hostile server cannot exhaust memory. A
- * refused request's body is only ever quoted (quotableBody).
- */
 interface OkAnswer {
   type?: string | null;
   bytes: number;
 }
 
+/** fetch whose bodies stop at `limit` bytes; a refused body is only ever quoted (quotableBody). */
 function boundedFetch(
   limit: number,
   closed: AbortSignal,

@@ -1,9 +1,4 @@
-/**
- * A stdio server in its own process group. We spawn it ourselves rather than through the SDK's
- * StdioClientTransport because the SDK signals only the direct child (a server behind `sh -c` or
- * `npx` would outlive the scan), inherits stderr, and rejects a non-JSON stdout line as an error.
- * Framing is newline-delimited JSON, as the spec says.
- */
+/** A stdio server in its own process group. Why not the SDK's transport: docs/INTERNALS.md. */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { countOpeners, MAX_FRAME_NODES } from './budget.js';
@@ -21,7 +16,6 @@ export interface StdioOptions {
   cwd?: string;
   maxFrameBytes: number;
   stderrTailBytes: number;
-  /** How long after SIGTERM before the whole group gets SIGKILL. */
   killGraceMs: number;
 }
 
@@ -40,7 +34,6 @@ export class StdioChannel implements Channel {
   readonly stderrTail: TailBuffer;
   /** Lines on stdout that were not JSON-RPC (banners, logs): counted, first one kept. */
   noise = { lines: 0, first: undefined as string | undefined };
-  /** JSON-RPC messages received so far. */
   frames = 0;
   private child?: ChildProcess;
   private pending: Buffer[] = [];
@@ -94,9 +87,7 @@ export class StdioChannel implements Channel {
     const pgid = child.pid!;
     liveGroups.add(pgid);
     this.exited = new Promise((resolve) => child.once('exit', () => resolve()));
-    // 'exit' can come before the last of stdout and stderr has been read (a big answer, then
-    // exit 0; the line of stderr that says why): report the exit once the pipes are drained, or
-    // shortly after if a left-behind child keeps them open.
+    // 'exit' can precede the last of stdout and stderr: reported once they drain, or soon after if a child holds them.
     child.once('exit', (code, signal) => {
       const report = () => {
         if (this.closing) return;
@@ -119,8 +110,7 @@ export class StdioChannel implements Channel {
   async send(message: unknown): Promise<void> {
     const stdin = this.child?.stdin;
     if (!stdin || stdin.destroyed) throw new ScanFailure('exited', 'the server closed its input');
-    // Settles once the pipe has taken the line, so a server that stops reading holds its replies
-    // in flight (replies.ts bounds them) rather than in our memory.
+    // Settles once the pipe has taken the line: a server that stops reading holds its replies in flight (replies.ts).
     await new Promise<void>((resolve) => stdin.write(JSON.stringify(message) + '\n', () => resolve()));
   }
 
@@ -176,7 +166,6 @@ export class StdioChannel implements Channel {
     this.noise.first ??= bounded(line, 200);
   }
 
-  /** Ends the whole process group: SIGTERM, then SIGKILL after the grace period. */
   async close(): Promise<void> {
     if (this.closing || !this.child?.pid) return;
     this.closing = true;
@@ -213,11 +202,7 @@ function groupAlive(pgid: number): boolean {
   return hasLiveMember(pgid);
 }
 
-/**
- * Killed members that were re-parented to init stay zombies until init reaps them, and some
- * inits here are slow to: they still answer kill(-pgid, 0). Where /proc exists, a group of
- * zombies only is a dead group.
- */
+/** Reparented zombies answer kill(-pgid, 0) until a slow init reaps them: a group of zombies only is dead. */
 function hasLiveMember(pgid: number): boolean {
   let pids: string[];
   try {

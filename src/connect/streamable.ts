@@ -1,11 +1,4 @@
-/**
- * Streamable HTTP, our own client: one POST per message, its answer a JSON body or an event
- * stream, the session id the `initialize` answer names, the negotiated version as a header. It is
- * what a scan needs and no more: no standalone GET stream (server-initiated messages ride on the
- * POST's stream), no resumption, frames passed on raw, and undici's own request API instead of
- * fetch (io/http-request.ts). The SDK's transport cost three times a raw client's CPU per server
- * (stream pipelines per answer, schema parsing): bench/raw-client.bench.ts.
- */
+/** Streamable HTTP, our own client: docs/INTERNALS.md. */
 import type { RedirectPolicy } from '../io/fetch.js';
 import { answerOf, type Answer } from '../io/http-request.js';
 import { bounded } from '../model/bounds.js';

@@ -17,12 +17,7 @@ export class TailBuffer {
     }
   }
 
-  /**
-   * Once cut, the text starts with `…` and at a character boundary (never half a character). The
-   * first line is then a fragment: dropped when whole lines follow it (half a secret is not
-   * recognised by the redactor, and whole lines say more), kept when it is the last line, which is
-   * usually the one that says why the server died.
-   */
+  /** Cut text starts with `…`; its first-line fragment goes (half a secret escapes redaction) unless it is the last. */
   text(): string {
     let bytes = Buffer.concat(this.chunks);
     if (!this.cut) return bytes.toString('utf8');

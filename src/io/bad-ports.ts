@@ -1,9 +1,4 @@
-/**
- * The ports the Fetch standard blocks (https://fetch.spec.whatwg.org/#port-blocking): services that
- * speak another protocol (SMTP, IRC, X11, ...), which a request aimed there by a hostile list could
- * talk to. fetch refuses them itself; http-request.ts refuses them as fetch does.
- * test/unit/bad-ports.test.ts holds this list to the one Node's fetch uses.
- */
+// Fetch standard port blocking (https://fetch.spec.whatwg.org/#port-blocking); a unit test holds it to Node's.
 export const BAD_PORTS: ReadonlySet<string> = new Set(
   (
     '1 7 9 11 13 15 17 19 20 21 22 23 25 37 42 43 53 69 77 79 87 95 101 102 103 104 109 110 111 113 115 117 ' +

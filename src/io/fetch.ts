@@ -1,26 +1,19 @@
-/**
- * The one fetch: every HTTP body idemscan reads comes through here (MCP servers' answers to the
- * SDK's transports, OAuth metadata and tokens, MCP Registry pages, .mcpb downloads). A body is read
- * as a stream to a byte bound and refused past it (or, for a body that is only ever quoted, cut),
- * the rest never downloaded; an announced Content-Length past the bound is refused before a byte is
- * read. The request, its body included, has a deadline and follows the caller's abort signal, and
- * redirects are followed only as the caller's policy says, each hop checked before it is sent.
- */
+// Every HTTP body idemscan reads comes through here. Bounds: docs/INTERNALS.md, "Untrusted input".
 
-/** Where a 3xx's Location may lead. Without one, `init.redirect` applies (fetch follows by default). */
+/** Without one, `init.redirect` applies (fetch follows by default). */
 export interface RedirectPolicy {
-  /** The next URL, checked; throws (the caller's own error) to refuse it. `hop` counts from 1. */
+  /** Throws the caller's own error to refuse; `hop` counts from 1. */
   follow(location: string, from: URL, hop: number, status: number): URL;
 }
 
 export interface FetchOptions {
-  /** Method, headers and body; its own `signal` counts beside `signal`. */
+  /** Its own `signal` counts beside `signal`. */
   init?: RequestInit;
   /** The whole request, body included. */
   timeoutMs?: number;
   signal?: AbortSignal;
   redirects?: RedirectPolicy;
-  /** An undici dispatcher (connect/proxy.ts), passed on to fetch. */
+  /** An undici dispatcher (connect/proxy.ts). */
   dispatcher?: object;
 }
 
@@ -38,7 +31,7 @@ function initOf(opts: FetchOptions): RequestInit {
   } as RequestInit;
 }
 
-/** The response (after the redirects the policy follows), its body unread. Throws what fetch throws. */
+/** The body unread; throws what fetch throws. */
 export async function request(input: string | URL | Request, opts: FetchOptions = {}): Promise<Response> {
   const init = initOf(opts);
   if (!opts.redirects) return fetch(input, init);
@@ -54,7 +47,7 @@ export async function request(input: string | URL | Request, opts: FetchOptions 
 
 const chunksOf = (body: ReadableStream<Uint8Array>) => body as unknown as AsyncIterable<Uint8Array>;
 
-/** A body read whole, or refused: more than `maxBytes` announced or sent (`declared` when announced). */
+/** An announced Content-Length past the bound is refused before a byte is read. */
 export async function readBody(
   res: Response,
   maxBytes: number,
@@ -67,14 +60,9 @@ export async function readBody(
   return allOf(chunksOf(res.body ?? new Blob().stream()), maxBytes);
 }
 
-/** Marks a body that passed its bound in `within()`. */
 export class BodyTooLarge extends Error {}
 
-/**
- * The one bounded read of a body: its chunks as they arrive, and BodyTooLarge once more than
- * `maxBytes` came. Leaving early (the bound, or the reader's own exit) cancels the stream, so the
- * rest is never downloaded.
- */
+/** Leaving early cancels the stream, so the rest is never downloaded. */
 export async function* within<C extends Uint8Array>(chunks: AsyncIterable<C>, maxBytes: number): AsyncGenerator<C> {
   let seen = 0;
   for await (const chunk of chunks) {
@@ -84,7 +72,6 @@ export async function* within<C extends Uint8Array>(chunks: AsyncIterable<C>, ma
   }
 }
 
-/** A stream of chunks read whole, or refused once past `maxBytes`. */
 export async function allOf(
   chunks: AsyncIterable<Uint8Array>,
   maxBytes: number,
@@ -99,12 +86,11 @@ export async function allOf(
   return { bytes: Buffer.concat(kept) };
 }
 
-/** The first `maxBytes` of a body (one only quoted: an error page), and whether there was more. */
+/** For a body only ever quoted (an error page). */
 export function readHead(res: Response, maxBytes: number): Promise<{ bytes: Buffer<ArrayBuffer>; cut: boolean }> {
   return headOf(chunksOf(res.body ?? new Blob().stream()), maxBytes);
 }
 
-/** The first `maxBytes` of a stream of chunks; leaving early cancels it, so the rest is never read. */
 export async function headOf(
   chunks: AsyncIterable<Uint8Array>,
   maxBytes: number,
@@ -122,10 +108,7 @@ export async function headOf(
   return { bytes: Buffer.concat(kept), cut: false };
 }
 
-/**
- * The response with its body passed on as it arrives (a stream of server-sent events may last the
- * whole connection), failing with `tooLarge()` once more than `maxBytes` came; `onBytes` sees the count.
- */
+/** Passed on as it arrives: an event stream may last the whole connection. */
 export function guardBody(
   res: Response,
   maxBytes: number,
@@ -149,20 +132,19 @@ export function guardBody(
   });
 }
 
-/** What a whole-body fetch came to; a failure is a value whose words each caller chooses. */
+/** A failure is a value whose words each caller chooses. */
 export type Fetched =
   | { ok: true; status: number; headers: Headers; bytes: Buffer<ArrayBuffer> }
-  /** A non-2xx answer (a 3xx the policy did not follow included); its body is not read. */
+  /** A 3xx the policy did not follow included; its body is not read. */
   | { ok: false; why: 'status'; status: number }
   | { ok: false; why: 'too-large'; declared?: number }
   | { ok: false; why: 'timeout' }
   | { ok: false; why: 'interrupted' }
-  /** fetch's own error (no connection, a refused redirect): `error.cause` says more. */
+  /** `error.cause` says more. */
   | { ok: false; why: 'failed'; error: Error };
 
-/** One request and its whole body, up to `maxBytes`, as a value: a registry page, a bundle. */
 export async function fetchBody(url: string | URL, opts: FetchOptions & { maxBytes: number }): Promise<Fetched> {
-  // The deadline made here, so that a body cut off by it is told from a dropped connection.
+  // Made here so that a body cut off by it is told from a dropped connection.
   const deadline = opts.timeoutMs === undefined ? undefined : AbortSignal.timeout(opts.timeoutMs);
   const signals = [...(opts.signal ? [opts.signal] : []), ...(deadline ? [deadline] : [])];
   try {

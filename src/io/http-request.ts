@@ -1,21 +1,14 @@
-/**
- * One HTTP request through undici's own API rather than fetch: for Streamable HTTP, where a scan
- * of 10,000 remotes makes 40,000 requests and fetch's WHATWG objects (Request, Headers, streams
- * per body) cost four times the CPU (20,000 loopback requests, 7.3 s of CPU by fetch,
- * 1.6 s by `undici.request`). It keeps fetch's rules: the Fetch standard's blocked ports (a
- * hostile list must not aim JSON at the SMTP server on localhost), errors shaped as fetch's
- * ("fetch failed", the cause beneath), and redirects only as the caller's policy says.
- */
+// undici's own API, not fetch, keeping fetch's rules: why in docs/INTERNALS.md, "Connection".
 import { request as undiciRequest, type Dispatcher } from 'undici';
 import { BAD_PORTS } from './bad-ports.js';
 import { allOf, headOf, type RedirectPolicy } from './fetch.js';
 
-/** An answer: its status, headers (lower-case names) and body, a stream not yet read. */
+/** `header` takes lower-case names; `body` is not yet read. */
 export interface Answer {
   status: number;
   header(name: string): string | null;
   body: Dispatcher.ResponseData['body'];
-  /** As a fetch Response with no body (what the OAuth layer reads of a refusal). */
+  /** No body: what the OAuth layer reads of a refusal. */
   asResponse(): Response;
 }
 
@@ -28,7 +21,7 @@ export interface AnswerOptions {
   dispatcher?: Dispatcher;
 }
 
-/** The answer (after the redirects the policy follows). Throws as fetch throws: a TypeError whose cause says why. */
+/** Throws as fetch throws: a TypeError whose cause says why. */
 export async function answerOf(url: URL, opts: AnswerOptions): Promise<Answer> {
   let at = url;
   for (let hop = 1; ; hop++) {
@@ -55,9 +48,7 @@ async function once(url: URL, opts: AnswerOptions): Promise<Answer> {
   } catch (err) {
     throw new TypeError('fetch failed', { cause: err });
   }
-  // An answer's body is read by whoever takes it, maybe after an await (a token refresh): the
-  // stream's own error (an abort at close, a cut connection) must not go unheard meanwhile, or
-  // Node ends the process for it. Readers still get it through their own reads.
+  // The body may be read after an await: an unheard stream error would end the process meanwhile.
   res.body.on('error', () => {});
   const header = (name: string): string | null => {
     const v = res.headers[name];
@@ -82,20 +73,20 @@ function headersOf(raw: Dispatcher.ResponseData['headers']): Headers {
 
 type Body = Answer['body'];
 
-/** The whole body, or refused past `maxBytes` (the rest never read); an announced length is trusted as fetch trusts it. */
+/** An announced length is trusted as fetch trusts it. */
 export async function bodyText(answer: Answer, maxBytes: number): Promise<{ text: string } | { tooLarge: true }> {
   const declared = Number(answer.header('content-length') ?? NaN);
   if (declared > maxBytes) {
     answer.body.destroy();
     return { tooLarge: true };
   }
-  // Within its Content-Length the parser reads no byte more: no counting needed.
+  // The parser reads no byte past Content-Length.
   if (declared >= 0) return { text: await answer.body.text() };
   const all = await allOf(answer.body as AsyncIterable<Buffer>, maxBytes);
   return 'tooLarge' in all ? all : { text: all.bytes.toString('utf8') };
 }
 
-/** The first `maxBytes` of a body (one only quoted: an error page), and whether there was more. */
+/** For a body only ever quoted (an error page). */
 export function bodyHead(body: Body, maxBytes: number): Promise<{ bytes: Buffer; cut: boolean }> {
   return headOf(body as AsyncIterable<Buffer>, maxBytes);
 }

@@ -1,20 +1,12 @@
-/**
- * The bubblewrap command line of `--sandbox` (docs/SANDBOX.md says what it protects). The whole
- * system is read-only; the places that hold the user's secrets and sockets are replaced by empty
- * private tmpfs, each of a bounded size; the server's own files (command, path arguments, cwd, npm
- * cache entry) are bound back read-only on top.
- */
+/** The bubblewrap command line of `--sandbox`; what it protects: docs/SANDBOX.md. */
 import { existsSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { isFile } from '../targets/file-kind.js';
 
-/** Homes hold keys and tokens; /run and the temp dirs hold sockets (ssh-agent, Docker, D-Bus),
- * which a read-only mount does not stop anyone connecting to; /mnt and /media hold mounted disks
- * (a Windows drive under WSL). Each becomes an empty tmpfs: /tmp and HOME are then scratch space. */
+/** Homes hold keys; /run and the temp dirs sockets a read-only mount does not close; /mnt and /media disks. */
 export const HIDDEN = ['/home', '/root', '/run', '/tmp', '/var/tmp', '/mnt', '/media'];
 
-/** The hidden roots under which a path a target names may be bound back (a checkout under /tmp);
- * under the others (homes, /run, /mnt, /media, the cache dirs) nothing a target names is. */
+/** The hidden roots under which a path a target names may be bound back (a checkout under /tmp). */
 export const NAMED_ROOTS = ['/tmp', '/var/tmp'];
 
 /** Entries a named directory's walk looks at before it gives up and binds nothing. */
@@ -26,18 +18,15 @@ export const SCRATCH_BYTES = 64 * 1024 * 1024;
 export interface BwrapPlan {
   /** The user's HOME: hidden like the other homes, then an empty writable directory. */
   home: string | undefined;
-  /** Other homes hidden as HIDDEN is (passwd homes outside /home and /root). */
   homes?: string[];
   /** Hidden wherever they are, also under a directory bound back (idemscan's cache dir). */
   hide?: string[];
   /** Bound read-only on idemscan's word (the command, Node, the server's own cache entry). */
   readable: string[];
-  /** Paths the target names (its arguments, its cwd), which may be hostile: bound read-only only
-   * under /tmp or /var/tmp, only files and directories that hold no socket, FIFO or device. */
+  /** Paths the target names, maybe hostile: bound only under NAMED_ROOTS, without sockets, FIFOs or devices. */
   named?: string[];
   writable: string[];
-  /** Directories that exist, empty, in the sandbox (a named directory under a home: a cwd or an
-   * argument the server checks for), instead of their content. */
+  /** Exist empty in the sandbox: a named directory under a home that the server checks for. */
   placeholders?: string[];
   cwd: string;
   /** Size bound of each tmpfs; unbounded when absent (a bwrap older than 0.7 has no `--size`). */
@@ -110,12 +99,7 @@ export function bwrapArgs(plan: BwrapPlan): string[] {
   return args;
 }
 
-/**
- * The real paths to bind: readable ones only where a hidden directory covers them, writable ones
- * anywhere; never a hidden root, HOME or a parent of HOME (that would undo the hiding). A file
- * inside a package is revealed with its package (its node_modules), not alone; under a home only
- * an installed package (in a node_modules: npx under ~/.nvm), never a project with its `.env`.
- */
+/** Never a hidden root, HOME or its parent (that would undo the hiding); under a home only an installed package. */
 function reveal(
   paths: string[],
   hidden: string[],
@@ -139,13 +123,7 @@ function reveal(
   return [...out];
 }
 
-/**
- * What a target's own paths bring: under /tmp and /var/tmp, a regular file (with its package
- * directory when that holds only files and directories) or a directory that holds no socket, FIFO
- * or device at any depth; a read-only bind does not stop connect() to a socket (ssh-agent, X11).
- * Nothing under the other hidden roots, HOME or a home, and no parent of one. A directory not bound
- * exists, empty (`empty`), so that a server that checks its argument or cwd still starts.
- */
+/** Only under NAMED_ROOTS and free of sockets, FIFOs and devices: a read-only bind does not stop connect(). */
 function revealNamed(paths: string[], hidden: string[], homes: string[]): { bound: string[]; empty: string[] } {
   const roots = NAMED_ROOTS.map((d) => safeRealpath(d));
   const bound = new Set<string>();
@@ -180,8 +158,7 @@ function kindOf(p: string): 'file' | 'dir' | 'other' {
 const walked = new Map<string, { clean: boolean; at: number }>();
 const WALK_MEMO_MS = 10_000;
 
-/** `dir` holds only regular files, directories and symlinks (which resolve inside the sandbox, not
- * on the host), at any depth, within WALK_LIMIT entries, and all of it can be listed. */
+/** Only files, directories and symlinks (resolved inside the sandbox), within WALK_LIMIT entries, all listable. */
 export function onlyFilesIn(dir: string): boolean {
   const memo = walked.get(dir);
   if (memo && performance.now() - memo.at < WALK_MEMO_MS) return memo.clean;
@@ -199,8 +176,7 @@ function walk(dir: string): boolean {
     try {
       entries = readdirSync(current, { withFileTypes: true });
     } catch (err) {
-      // Gone since its parent was listed (a test's or a build's scratch directory): it holds nothing to
-      // bind. One that cannot be listed cannot be vouched for.
+      // Gone since its parent was listed: nothing to bind. One that cannot be listed cannot be vouched for.
       const code = (err as NodeJS.ErrnoException).code;
       if (code === 'ENOENT' || code === 'ENOTDIR') continue;
       return false;
@@ -229,7 +205,6 @@ function packageRoot(file: string, root: string, home: string | undefined, insta
   return undefined;
 }
 
-/** `p` is `dir` or inside it. */
 export function within(p: string, dir: string): boolean {
   return p === dir || p.startsWith(dir.endsWith('/') ? dir : dir + '/');
 }

@@ -1,11 +1,7 @@
-/** Where the programs a launch runs are found: idemscan's own wrappers, and the server's command. */
 import { accessSync, constants, statSync } from 'node:fs';
 import path from 'node:path';
 
-/**
- * A program idemscan runs outside the containment, by absolute path from idemscan's own PATH:
- * never from a relative PATH entry, which the target's cwd would choose.
- */
+/** From idemscan's own PATH, never a relative entry, which the target's cwd would choose. */
 export function hostProgram(name: string): string | undefined {
   const dirs = (process.env.PATH ?? '').split(path.delimiter).filter((dir) => path.isAbsolute(dir));
   return dirs.map((dir) => path.join(dir, name)).find(isExecutable);

@@ -1,8 +1,4 @@
-/**
- * The places under which users keep what is theirs: /home, /root, HOME, and every home directory
- * of /etc/passwd outside the system trees (`postgres` at /var/lib/postgresql, a user at /srv/alice).
- * Under --sandbox each is hidden, and a path a target names under one is never bound back.
- */
+/** Where users keep what is theirs; under --sandbox each is hidden and nothing under one is bound back. */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { isDirectory } from '../targets/file-kind.js';
@@ -23,8 +19,7 @@ const SYSTEM = [
   '/boot',
 ];
 
-/** The existing home directories of a passwd file, less `/` and the system trees. NSS-only
- * accounts (LDAP) are not enumerated: their homes are usually under /home, which is hidden anyway. */
+/** NSS-only accounts (LDAP) are not enumerated: their homes are usually under /home, hidden anyway. */
 export function passwdHomes(file = '/etc/passwd'): string[] {
   let text: string;
   try {

@@ -1,11 +1,5 @@
-/**
- * The install loop the package types beyond npm share: each distinct package once, in parallel
- * under a limit, bounded by `signal`; an entry a failed or interrupted install left is removed,
- * so that it is never taken for installed. A type keyed by content (a bundle by its sha256) names
- * where each entry's bytes come from (`source`): the distinct sources of one package are tried in
- * list order until one installs, so an entry that pins the same hash from a source serving other
- * bytes neither wins over nor blocks an honest one.
- */
+/** The install loop of the non-npm types; a content-keyed spec's sources are tried in order until one installs. */
+// A source serving other bytes for that hash thus neither wins over nor blocks an honest one.
 import pLimit from 'p-limit';
 import type { InstallContext } from './package-kind.js';
 import type { InstallResult } from './npm.js';
@@ -13,22 +7,16 @@ import type { PackageTarget, PackageType } from '../targets/types.js';
 import { bounded } from '../model/bounds.js';
 import { LIMITS } from '../model/limits.js';
 
-/** `T`: the package type whose targets it installs. */
 export interface EachInstaller<T extends PackageType> {
   spec(target: PackageTarget<T>): string;
-  /**
-   * Only for types whose install checks the bytes against the spec itself: where this entry's
-   * package is downloaded from. Without it a spec is one package from one place.
-   */
+  /** Types whose install checks the bytes against the spec: where this entry's package comes from. */
   source?(target: PackageTarget<T>): string;
   installed(target: PackageTarget<T>, cacheDir: string): boolean;
   /** Installs one package; resolves with the error, or undefined when it is installed. */
   one(target: PackageTarget<T>, ctx: InstallContext): Promise<string | undefined>;
-  /** Removes what a failed install left. */
   cleanup(target: PackageTarget<T>, cacheDir: string): Promise<void>;
 }
 
-/** At least one. */
 type Some<T> = [T, ...T[]];
 
 /** Entries grouped by key, in the order each key first appears. */
@@ -73,7 +61,6 @@ function failureList(failures: string[]): string[] {
   return more > 0 ? [...failures.slice(0, SAID_FAILURES), `and ${more} more sources that failed`] : failures;
 }
 
-/** One package: from each distinct source of its entries in turn until one installs. */
 async function installSpec<T extends PackageType>(
   spec: string,
   entries: Some<PackageTarget<T>>,

@@ -1,11 +1,5 @@
-/**
- * Package runners in client configs (`npx -y pkg@1.2.3 args`, `npm exec`, `pnpm dlx`, `bunx`,
- * `yarn dlx`, `uvx`). Each downloads its package when the server starts: inside the sandbox there
- * is no network to do so, and outside it the download counts against --timeout. Recognised here,
- * an npm one becomes the same launch as an `{"npm": ...}` entry: installed into the cache first,
- * run from it. Only what the runner's own grammar makes certain is taken: an unknown flag, a
- * second package, a shell command, a path or URL as the package all leave the entry as it was.
- */
+/** Runners (`npx -y pkg@1.2.3`, `uvx`, ...) download at start; an npm one becomes a cached `{"npm": ...}` launch. */
+// Only what the runner's own grammar makes certain is taken: anything else leaves the entry as it was.
 import parseSemver from 'semver/functions/parse.js';
 import validRange from 'semver/ranges/valid.js';
 import { exactVersionProblem, npmNameProblem } from '../model/package-spec.js';
@@ -28,7 +22,6 @@ export type NpmLaunch = NpmVersion & {
 /** `uvx pkg` (PyPI): recognised so that the sandbox can say why it cannot run it yet. */
 export interface PypiLaunch {
   runner: 'uvx';
-  /** The package, when the arguments name one plainly. */
   spec?: string;
 }
 
@@ -38,15 +31,11 @@ function commandName(command: string): string {
   return base.replace(/\.(?:cmd|exe|ps1)$/i, '').toLowerCase();
 }
 
-/**
- * A runner's flags that change nothing about which package runs or how: said where its own docs
- * list them. Values are given as `--flag=value` or as the next word when `valued`.
- */
+/** A runner's flags that change nothing about which package runs or how, as its own docs list them. */
 interface Grammar {
   runner: NpmRunner;
-  /** Flags without a value. */
   plain: ReadonlySet<string>;
-  /** Flags whose value is the next word (or after `=`), ignored. */
+  /** Ignored; the value is the next word or after `=`. */
   valued: ReadonlySet<string>;
   /** Its flag naming the package, whose positional word is then a bin. */
   packageFlags: ReadonlySet<string>;
@@ -92,7 +81,6 @@ const YARN_DLX: Grammar = {
   packageFlags: set('-p', '--package'),
 };
 
-/** Which grammar a command line follows, and the words after the runner's own name. */
 function runnerOf(command: string, args: readonly string[]): { grammar: Grammar; rest: readonly string[] } | undefined {
   const name = commandName(command);
   const [first, ...after] = args;
@@ -163,10 +151,7 @@ const unscoped = (name: string) => name.replace(/^@[^/]+\//, '');
 /** A dist-tag as npm allows one: not a version or range, no path or URL characters. */
 const DIST_TAG = /^[a-z][\w.-]{0,63}$/i;
 
-/**
- * `name`, `name@1.2.3`, `@scope/name@^1`, `name@latest`: the name and either the exact version or
- * what is to be resolved. Aliases (`npm:`), paths, tarballs and git URLs are not package specs here.
- */
+/** Aliases (`npm:`), paths, tarballs and git URLs are not package specs here. */
 export function parseNpmSpec(word: string): (NpmVersion & { name: string }) | undefined {
   const at = word.indexOf('@', 1);
   const name = at < 0 ? word : word.slice(0, at);

@@ -1,7 +1,4 @@
-/**
- * A bundle's manifest.json, checked with zod (only the fields idemscan uses). Loaded only when a
- * bundle is installed or started: a scan of other servers loads no zod.
- */
+/** Loaded only for a bundle: a scan of other servers loads no zod. */
 import { z } from 'zod';
 import path from 'node:path';
 import { readBoundedText } from '../io/read.js';
@@ -44,10 +41,7 @@ export type McpbManifest = z.infer<typeof Manifest>;
 /** A manifest is a few KB: its tools, prompts and user settings. */
 const MAX_MANIFEST_BYTES = 4 * 1024 * 1024;
 
-/**
- * The manifest of a bundle unpacked in the cache: idemscan wrote it from verified bytes, but a
- * server run without --sandbox may have replaced it (with a FIFO, a link, a huge file).
- */
+/** Written from verified bytes, but a server run without --sandbox may have replaced it. */
 export async function readManifest(dir: string): Promise<{ manifest: McpbManifest } | { error: string }> {
   const read = await readBoundedText(path.join(dir, 'manifest.json'), { maxBytes: MAX_MANIFEST_BYTES, noFollow: true });
   return 'text' in read ? parseManifest(read.text) : { error: `manifest.json: ${read.error}` };

@@ -1,10 +1,4 @@
-/**
- * `.mcpb` bundles (zip files with a manifest.json): downloaded over https (or loopback http),
- * bounded in size, checked against their sha256 before anything is unpacked, unpacked by hash into
- * the cache with the zip-slip checks of zip.ts, and run as `server.mcp_config` says, with
- * `${__dirname}` and `${user_config.*}` filled in (fake values where a secret or a required value
- * is asked for, named in the report). Downloaded once, then taken from the cache.
- */
+/** `.mcpb` bundles: downloaded, checked against their sha256 before unpacking (zip.ts), run as `mcp_config` says. */
 import { createHash } from 'node:crypto';
 import { existsSync, realpathSync } from 'node:fs';
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
@@ -47,7 +41,7 @@ const BUNDLE_REDIRECTS: RedirectPolicy = {
   },
 };
 
-/** The entry's bundle, downloaded (refused past the size bound, announced or streamed) and checked against its sha256, or why not. */
+/** Downloaded within the size bound and checked against its sha256, or why not. */
 async function verified(t: McpbTarget, ctx: InstallContext): Promise<Buffer | string> {
   const { url, sha256 } = t.package;
   const problem = packageUrlProblem(url);
@@ -155,10 +149,7 @@ async function launch(t: McpbTarget, cacheDir: string): Promise<PackageCommand> 
 
 const PATTERN = /\$\{([^}]{1,200})\}/g;
 
-/**
- * The filler of `${__dirname}` and `${user_config.KEY}` for one bundle: a user_config value gets its
- * default when it has one that is not secret, else an obvious fake value (named in `fake`), never
- * anything of the user's; `env` (the target's) may give a user_config value by its key. */
+/** Fills `${__dirname}` and `${user_config.KEY}`: a non-secret default, else a named fake, never the user's. */
 function substitute(dir: string, manifest: McpbManifest, env: Record<string, string> = {}) {
   const fake: string[] = [];
   const values = new Map<string, string>();

@@ -1,8 +1,4 @@
-/**
- * Where an npm package lives in idemscan's cache and when it counts as installed: the leaf that
- * npm.ts (install, launch), npm-entry.ts (the all-or-nothing install) and npm-launch.ts (npx
- * resolution) share, so that none of them imports another for it.
- */
+/** The cache layout npm.ts, npm-entry.ts and npm-launch.ts share, so none imports another for it. */
 import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -24,7 +20,6 @@ export function installedPackageJson(cacheDir: string, spec: string): string {
 /** Written once a package's install scripts have run (only for targets that declare them). */
 export const SCRIPTS_RAN = '.idemscan-scripts-ran';
 
-/** Installed, and when `withScripts`, its install scripts have run too. */
 export function isInstalled(cacheDir: string, spec: string, withScripts = false): boolean {
   return (
     existsSync(installedPackageJson(cacheDir, spec)) &&
@@ -32,11 +27,7 @@ export function isInstalled(cacheDir: string, spec: string, withScripts = false)
   );
 }
 
-/**
- * Makes `dir` a package of idemscan's own for npm to run in: npm reads the project .npmrc of the
- * nearest directory with a package.json at or above its cwd, here `dir`'s (there is none), never
- * that of a repository the cache or idemscan's cwd is in (which could choose the registry).
- */
+/** npm reads the .npmrc of the nearest package.json dir: ours, never a repository's (it could pick the registry). */
 export async function ownNpmProject(dir: string): Promise<void> {
   await mkdir(dir, { recursive: true });
   await writeFile(path.join(dir, 'package.json'), JSON.stringify({ private: true, name: 'idemscan-cache-entry' }));

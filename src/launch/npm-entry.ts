@@ -1,11 +1,5 @@
-/**
- * One npm package installed into its cache entry, all or nothing. npm writes into a private part,
- * `CACHE/npm/.parts/ENTRY-HOST-PID-RANDOM`, which is renamed onto the entry only once the install
- * has succeeded: another idemscan installing into the same cache (two shards, a second terminal),
- * a timeout or a SIGKILL can never leave a half-written entry that the next run takes for installed
- * (an entry counts as installed once its package's package.json is there, and npm writes that file
- * early). Parts live apart from the entries, so that no entry's name can be read as a part's.
- */
+/** All-or-nothing npm installs: npm writes a private part, renamed onto the entry only once it has succeeded. */
+// npm writes package.json (the installed mark) early: a cut-short install must never sit at the entry's name.
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { readdir, rename, rm, stat } from 'node:fs/promises';
@@ -31,7 +25,6 @@ export const newPart = (cacheDir: string, spec: string, pid = process.pid) =>
     `${path.basename(packageDir(cacheDir, spec))}-${HOST}-${pid}-${randomBytes(4).toString('hex')}`,
   );
 
-/** `npm install SPEC` (no scripts, no dev dependencies) into a part, then renamed onto the entry. */
 export async function installEntry(spec: string, cacheDir: string, signal?: AbortSignal): Promise<EntryInstall> {
   const part = newPart(cacheDir, spec);
   try {
@@ -63,12 +56,7 @@ export async function installEntry(spec: string, cacheDir: string, signal?: Abor
   }
 }
 
-/**
- * The part becomes the entry. A rename onto a directory that holds anything fails, so an entry
- * another process published meanwhile is never replaced (theirs is as good as ours). What is in the
- * way and is no installed entry (one an older idemscan left half-written) is moved aside, which is
- * atomic, then removed.
- */
+/** A rename onto a non-empty directory fails, so another's entry is never replaced; a half entry is moved aside. */
 async function publish(part: string, spec: string, cacheDir: string): Promise<EntryInstall> {
   const dir = packageDir(cacheDir, spec);
   for (let attempt = 1; ; attempt++) {
@@ -88,10 +76,7 @@ async function publish(part: string, spec: string, cacheDir: string): Promise<En
   }
 }
 
-/**
- * Removes the parts left by idemscan processes that have ended (killed, or their machine
- * rebooted): this machine's parts whose process is gone, and any part older than an install can run.
- */
+/** Removes the parts of ended processes on this machine, and any part older than an install can run. */
 export async function sweepParts(cacheDir: string): Promise<void> {
   const dir = partsDir(cacheDir);
   const names = await readdir(dir).catch(() => [] as string[]);

@@ -1,10 +1,4 @@
-/**
- * A pass over loaded targets, whatever file or client they came from: `npx -y pkg@1.2.3 args` (and
- * the other npm runners of launchers.ts) becomes the npm-package launch of an `{"npm": ...}` entry,
- * so that the package is installed into the cache before the scan (with the network, scripts off,
- * bounded in time) and runs from it (in the sandbox, under --sandbox). An unpinned package is
- * resolved to one exact version first, the way npm itself picks one; the report says so.
- */
+/** npm runners become npm-package launches, installed before the scan; an unpinned one gets npm's exact pick. */
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import pLimit from 'p-limit';
@@ -23,7 +17,6 @@ const RESOLVE_TIMEOUT_MS = 60_000;
 /** `npm view NAME versions dist-tags`: a version list, about 100 KB for the packages with the most. */
 const MAX_VIEW_BYTES = 16 * 1024 * 1024;
 
-/** Targets whose command is an npm runner, as npm-package targets; the others as they are. */
 export function npmLaunchTargets(targets: Target[]): Target[] {
   return targets.map((t): Target => {
     if (t.kind !== 'command') return t;
@@ -43,15 +36,10 @@ export function npmLaunchTargets(targets: Target[]): Target[] {
 export interface Resolution {
   /** Unpinned spec (`pkg@latest`) -> exact spec (`pkg@1.4.2`). */
   resolved: Map<string, string>;
-  /** Unpinned spec -> why it has no version. */
   errors: Map<string, string>;
 }
 
-/**
- * The exact version of each unpinned spec of `targets` (from npmLaunchTargets), asked of the
- * registry once per package name. Offline (`--no-install`), the newest version already in the
- * cache that fits (the one `idemscan install` resolved), or the reason there is none.
- */
+/** Asked of the registry once per name; offline (`--no-install`), the newest fitting version in the cache. */
 export async function resolveUnpinned(
   targets: Target[],
   online: boolean,
@@ -95,7 +83,6 @@ export async function resolveUnpinned(
   return out;
 }
 
-/** The targets with each resolved spec in place of the unpinned one. */
 export function withResolved(targets: Target[], resolution: Resolution): Target[] {
   return targets.map((t) => {
     const exact = t.kind === 'package' && t.package.type === 'npm' && resolution.resolved.get(t.package.spec);
@@ -125,10 +112,7 @@ interface PackageMeta {
   distTags: Record<string, string>;
 }
 
-/**
- * npm's choice (npm-pick-manifest): a dist-tag names its version; for a range, the `latest` tag
- * when it satisfies the range, else the highest version that does.
- */
+/** npm's choice (npm-pick-manifest): a dist-tag's version; for a range, `latest` if it fits, else the highest. */
 export function pickVersion(meta: PackageMeta, range: string): string | undefined {
   if (validRange(range) === null) return Object.hasOwn(meta.distTags, range) ? meta.distTags[range] : undefined;
   const latest = meta.distTags.latest;

@@ -1,8 +1,4 @@
-/**
- * Pinned npm packages as targets: installed once into a cache, then launched with `node` on the
- * package's bin file directly. No `npx` at scan time means no network to start a server and no
- * wrapper process between us and the server.
- */
+/** Pinned npm packages, installed once into the cache and run with `node` on the bin: no `npx` at scan time. */
 import { existsSync } from 'node:fs';
 import { rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -17,10 +13,7 @@ import { boundedTail } from '../model/bounds.js';
 import { readBoundedText } from '../io/read.js';
 import { MAX_JSON_DEPTH, parseJson } from '../model/bounded-input.js';
 
-/**
- * The exact command that installs what a target file pins into this cache, for the "not installed"
- * message: `idemscan install 'my targets.json' --cache-dir /home/me/.cache/idemscan`.
- */
+/** For the "not installed" message: `idemscan install 'my targets.json' --cache-dir ...`. */
 export function installHint(source: string, cacheDir: string): string {
   // The report keeps this message, and a report is read elsewhere: the name the docs use.
   return `idemscan install ${shellWord(sourceFile(source))} --cache-dir ${shellWord(cacheDir)}`;
@@ -29,10 +22,7 @@ export function installHint(source: string, cacheDir: string): string {
 /** The end of a plan-library server's `source` (census/behaviour/probe-library.ts): its file is no target file `install` reads. */
 export const PLAN_LIBRARY_MARK = ' (plan library)';
 
-/**
- * What to do about a package that is not installed. `idemscan install` takes target files, so a
- * server given on the command line has none: audit, which installs and calls no tool, is that command.
- */
+/** A server given on the command line has no target file for `install`: audit is the command that installs it. */
 export function installAdvice(source: string, cacheDir: string): string {
   if (source.endsWith(PLAN_LIBRARY_MARK))
     return `probe-census installs the missing pinned packages of its library: run it without --no-install (--cache-dir ${shellWord(cacheDir)})`;
@@ -40,10 +30,7 @@ export function installAdvice(source: string, cacheDir: string): string {
   return `probe (and audit --no-install) does not install: run \`idemscan audit\` with the same server and --cache-dir ${shellWord(cacheDir)} first (it installs missing pinned packages and calls no tool), or put the server in a target file and run \`idemscan install FILE\``;
 }
 
-/**
- * The file of a target's `source` (`file#servers[0]`). A file name, or an entry's name, may hold a
- * `#` too: the longest prefix before a `#` that is a file wins.
- */
+/** A file or entry name may hold `#` too: the longest prefix before a `#` that is a file wins. */
 function sourceFile(source: string): string {
   for (let at = source.lastIndexOf('#'); at > 0; at = source.lastIndexOf('#', at - 1)) {
     if (existsSync(source.slice(0, at))) return source.slice(0, at);
@@ -51,10 +38,7 @@ function sourceFile(source: string): string {
   return source;
 }
 
-/**
- * What a sandboxed process gets of idemscan's caches (for `contain`): its own package entry,
- * read-only, and nothing else of them (other entries, OAuth tokens, the era memo), wherever they are.
- */
+/** A sandboxed process reads only its own package entry of idemscan's caches, read-only. */
 export function cacheContainment(cacheDir: string, entry?: string): Pick<ContainOptions, 'readable' | 'hidden'> {
   return { readable: entry ? [entry] : [], hidden: cacheDirs(cacheDir) };
 }
@@ -64,7 +48,6 @@ export function cacheDirs(cacheDir: string): string[] {
   return [...new Set([path.resolve(cacheDir), path.resolve(defaultCacheDir())])];
 }
 
-/** Specs whose targets declare `installScripts`, with the reason given. */
 export function installScriptSpecs(targets: PackageTarget<'npm'>[]): Map<string, string> {
   return new Map(targets.flatMap(({ package: p }) => (p.installScripts ? [[p.spec, p.installScripts]] : [])));
 }
@@ -80,13 +63,7 @@ export interface InstallResult {
   note?: string;
 }
 
-/**
- * Installs each distinct pinned package once, in parallel under a limit. No package code runs:
- * `--ignore-scripts`. Specs in `scripts` then get `npm rebuild` in the sandbox (see runScripts).
- * `signal` (Ctrl-C) ends the npm processes; npm writes into a part that becomes the entry only when
- * it succeeded (npm-entry.ts), and an entry whose install scripts were cut short is removed.
- * `onDone` hears of each package as it finishes (for progress).
- */
+/** No package code runs (`--ignore-scripts`); specs in `scripts` then get `npm rebuild` in the sandbox (runScripts). */
 export async function installPackages(
   specs: string[],
   cacheDir: string,
@@ -134,11 +111,7 @@ export async function installPackages(
   );
 }
 
-/**
- * `npm rebuild` runs the install scripts of everything installed in the entry, in the sandbox:
- * no network, only the entry writable (bubblewrap), and an environment without npm auth tokens,
- * proxy credentials or the user's npmrc files.
- */
+/** In the sandbox: no network, only the entry writable, no npm auth tokens, proxy credentials or npmrc. */
 async function runScripts(
   dir: string,
   cacheDir: string,
@@ -176,8 +149,7 @@ async function runScripts(
   return { mode: launch.sandbox };
 }
 
-/** For package code: the basics only. No npm_config_* (tokens), no proxy variables (credentials in
- * their URLs; there is no network anyway), and no npmrc, whose values npm would export to scripts. */
+/** No npm_config_* (tokens), no proxy variables (credentials), no npmrc, whose values npm exports to scripts. */
 function scriptEnv(dir: string): Record<string, string> {
   const keep = Object.entries(process.env).filter(([k, v]) => v !== undefined && BASE_ENV.test(k)) as [
     string,
@@ -194,11 +166,7 @@ function scriptEnv(dir: string): Record<string, string> {
   };
 }
 
-/**
- * node-gyp builds a native addon against the running Node's headers, which it downloads unless
- * told where they are; the scripts have no network. A Node whose prefix ships its headers
- * (`include/node/node.h`: Debian's nodejs beside /usr/bin/node, the official tarballs) lends them.
- */
+/** node-gyp downloads the running Node's headers unless told where they are; the scripts have no network. */
 export function nodeHeaders(execPath = process.execPath): { npm_config_nodedir?: string } {
   const prefix = path.dirname(path.dirname(execPath));
   return existsSync(path.join(prefix, 'include', 'node', 'node.h')) ? { npm_config_nodedir: prefix } : {};
@@ -207,15 +175,13 @@ export function nodeHeaders(execPath = process.execPath): { npm_config_nodedir?:
 /** A package.json is a few KB; its `exports` maps nest a handful of levels. */
 const PACKAGE_JSON_BOUNDS = { maxBytes: 16 * 1024 * 1024, maxDepth: MAX_JSON_DEPTH };
 
-/** The command that starts an installed package's bin with the current Node. */
 export async function resolveNpmLaunch(
   target: PackageTarget<'npm'>,
   cacheDir: string,
 ): Promise<{ command: string; args: string[] }> {
   const { spec, bin: named } = target.package;
   const pkgJsonPath = installedPackageJson(cacheDir, spec);
-  // The package's own file, as its registry sent it (or as a server run without --sandbox left it):
-  // bounded like any file idemscan reads.
+  // The package's own file, which a server run without --sandbox may have replaced: bounded like any file.
   const read = await readBoundedText(pkgJsonPath, { maxBytes: PACKAGE_JSON_BOUNDS.maxBytes });
   const parsed = 'text' in read ? parseJson(read.text, PACKAGE_JSON_BOUNDS) : read;
   if ('error' in parsed) throw new Error(`${spec}: its package.json: ${parsed.error}`);

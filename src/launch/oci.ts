@@ -1,13 +1,5 @@
-/**
- * OCI images, pinned (a tag that is not `latest`, or a digest), run by docker or podman, whichever
- * works here. `install` pulls and records the digest the reference resolved to; a scan runs the
- * image contained by the engine, as Docker's MCP gateway does and more: no network, no
- * capabilities, no new privileges, a read-only root, one CPU, 2 GiB, never a pull at run time.
- * The target's variables reach the container through an env file (`--env-file`, 0600 in a private
- * directory, removed when the server closes), never the engine CLI's own environment (a list's
- * `DOCKER_HOST` or `LD_PRELOAD` would steer the engine) nor a command line. Where no engine works,
- * each entry fails at once and says so.
- */
+/** Pinned OCI images, run by docker or podman with no network, capabilities or pull at run time (SANDBOX.md). */
+// The target's env goes in an env file, never the engine CLI's environment (a `DOCKER_HOST` would steer it).
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -54,12 +46,7 @@ export function ociRunArgs(image: string, envFile: string | undefined, args: str
 /** No control character (C0, DEL, C1), `=` or whitespace (docker refuses it, podman trims it), no leading `#` (a comment). */
 const plainEnvName = (name: string) => /^[^\s=#\p{Cc}][^\s=\p{Cc}]*$/u.test(name);
 
-/**
- * The target's variables as an engine env file (`NAME=value` a line, read as is: no quotes, no
- * expansion), in a directory of its own that only idemscan's user can enter. Every line written is
- * one `NAME=value` of the target's own: a name or value that would end the line, or a name the
- * engine would read otherwise, is refused.
- */
+/** One `NAME=value` line per variable, read as is: a name or value that would break the line is refused. */
 export async function writeEnvFile(
   env: Record<string, string>,
 ): Promise<{ file: string; remove: () => Promise<void> } | undefined> {

@@ -1,8 +1,4 @@
-/**
- * The package types a target can name, in one table: each is installed into the cache ahead of
- * the scan (`install`, or `scan` unless --no-install) and launched from it. npm's own code is in
- * npm.ts; the others each have their file. scan() and `idemscan install` read only this table.
- */
+/** The package types, in one table: scan() and `idemscan install` read only this. */
 import { installPackages, installScriptSpecs, resolveNpmLaunch, type InstallResult } from './npm.js';
 import { isInstalled, packageDir } from './npm-cache.js';
 import { mcpbKind } from './mcpb.js';
@@ -43,10 +39,8 @@ const PACKAGES: { [T in PackageType]: PackageKind<T> } = {
 
 const TYPES = Object.keys(PACKAGES) as PackageType[];
 
-/** The kind of a target's package type: the table's entry for the type the target holds. */
 const kindOf = (t: PackageTarget): PackageKind => PACKAGES[t.package.type];
 
-/** A package target's package: its type, spec (as manifest and install lines show it) and kind. */
 export interface PackageOf {
   type: PackageType;
   spec: string;
@@ -54,17 +48,13 @@ export interface PackageOf {
   target: PackageTarget;
 }
 
-/** The package a target names, if it is a package target. */
 export function packageOf(t: Target): PackageOf | undefined {
   if (t.kind !== 'package') return undefined;
   const kind = kindOf(t);
   return { type: t.package.type, spec: kind.spec(t), kind, target: t };
 }
 
-/**
- * Installs the packages of `targets` that are missing, every type in parallel. `errors` holds
- * the specs already refused (unpinned, not resolved): those are not attempted.
- */
+/** `errors` holds the specs already refused: those are not attempted. */
 export async function installMissing(
   targets: Target[],
   ctx: InstallContext,
@@ -91,11 +81,7 @@ export function missingTargets(targets: Target[], cacheDir: string, errors: Read
   });
 }
 
-/**
- * The refusals of each package spec that is not one idemscan installs, before anything runs. A
- * spec is refused when every entry naming it is: entries that pin one bundle's sha256 from
- * several URLs share it, and one refused URL must not block another entry's good one.
- */
+/** A spec is refused only when every entry naming it is: one refused URL must not block another's good one. */
 export function packageProblems(targets: Target[], errors: Map<string, string>): void {
   const usable = new Set<string>();
   const refused = new Map<string, string>();

@@ -1,9 +1,4 @@
-/**
- * A target becomes what connect/ starts or reaches: its package checked and resolved to a command
- * in the cache, then wrapped in its containment. Never throws: what stops a launch (a package not
- * installed, no sandbox on this machine) is a `LaunchFailure`, which the report records as a
- * `spawn` failure with today's message.
- */
+/** A target resolved and contained; what stops a launch is a `LaunchFailure`, reported as a `spawn` failure. */
 import type { Failure } from '../model/schema.js';
 import type {
   CommandTarget,
@@ -19,38 +14,31 @@ import type { PackageCommand } from './package-kind.js';
 import { pypiProblem } from './pypi-launch.js';
 import { contain, type ContainOptions, type SandboxMode } from './sandbox.js';
 
-/** What every plan carries besides how to start or reach its server: what the report records, and the cleanup. */
+/** Besides how to start or reach the server: what the report records, and the cleanup. */
 interface PlanShared {
   /** How the process is contained (the report's `target.sandbox`); a stdio server's only. */
   sandbox?: SandboxMode | 'container';
   /** The command a package resolved to, its arguments redacted (the report's `target.resolved`). */
   resolved?: string;
-  /** The OCI image digest recorded at install. */
   digest?: string;
   /** Names the package's launch gave fake values (a bundle's `user_config`), added to the target's. */
   fakeEnv?: string[];
   /** `--writable`: the directories bound read-write into bubblewrap (the report's `target.writable`). */
   writable?: string[];
-  /** Run once the server has closed (a container's env file). */
   cleanup?: () => Promise<void>;
 }
 
-/** A process to spawn, already wrapped in its containment. */
 interface StdioPlan extends PlanShared {
   transport: 'stdio';
   command: string;
   args: string[];
-  /**
-   * The server's own variables (the target's, and a package's): what the launch is known by (the
-   * era memo's key). They reach the server only through `spawnEnv`, never a wrapper.
-   */
+  /** The server's own variables, the launch's identity (era memo); only the server gets them, via `spawnEnv`. */
   env: Record<string, string>;
   /** The whole environment `command` is spawned with (server-env.ts: the wrappers' own, the server's carried). */
   spawnEnv: Record<string, string>;
   cwd?: string;
 }
 
-/** A server reached over HTTP: Streamable HTTP (then HTTP+SSE) or HTTP+SSE only. */
 export interface RemotePlan extends PlanShared {
   transport: 'http' | 'sse';
   url: string;
@@ -59,7 +47,6 @@ export interface RemotePlan extends PlanShared {
   oauthClient?: TargetOAuthEntry;
 }
 
-/** A saved tools/list result: nothing is started. */
 interface SavedPlan extends PlanShared {
   transport: 'static';
   saved: SavedToolList;
@@ -75,9 +62,7 @@ export interface LaunchFailure {
 
 export interface PlanContext {
   cacheDir: string;
-  /** `--sandbox`: bubblewrap, or a network namespace without it. */
   sandbox: boolean;
-  /** `--writable`: directories the user binds read-write into the sandbox (checked by the caller). */
   writable?: string[];
   /** Why a package cannot run, by spec (resolution, checks and installs that failed: prepare.ts). */
   installErrors: ReadonlyMap<string, string>;
@@ -85,7 +70,6 @@ export interface PlanContext {
   redactArgs: (args: string[]) => string[];
 }
 
-/** The target's launch: a plan, or the failure that stops it. */
 export async function planLaunch(target: Target, ctx: PlanContext): Promise<{ plan: LaunchPlan } | LaunchFailure> {
   if (target.kind === 'saved') return { plan: { transport: 'static', saved: target.saved } };
   if (target.kind === 'remote') return { plan: remotePlan(target) };

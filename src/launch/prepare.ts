@@ -1,9 +1,4 @@
-/**
- * What a scan does to its targets before any server starts: runners (`npx -y pkg`, `uvx
- * pkg==1.2.3`) become package targets, unpinned npm ones get a version, every package is checked
- * and, with `install`, installed into the cache. What cannot run is kept as a reason by spec, which
- * planLaunch (plan.ts) turns into that server's failure.
- */
+/** Before any server starts: runners become package targets, versions resolved, packages checked and installed. */
 import { type InstallResult } from './npm.js';
 import { installMissing, missingTargets, packageOf, packageProblems } from './packages.js';
 import { npmLaunchTargets, resolveUnpinned, withResolved } from './npm-launch.js';
@@ -12,17 +7,13 @@ import { defaultSupport, sandboxSupport } from './sandbox.js';
 import { transportOf } from '../targets/kind.js';
 import type { Target } from '../targets/types.js';
 
-/** What preparing tells as it goes: installs started and finished, and one-line warnings. */
 export type PrepareEvent =
   | { type: 'install'; packages: string[]; cacheDir: string }
-  /** One package of the `install` event has finished (installed, failed or interrupted). */
   | { type: 'installed'; result: InstallResult }
   /** Something the user should know once, in one line (e.g. --sandbox falling back to less). */
   | { type: 'warning'; message: string };
 
-/** The part of the scan's options preparing reads (ScanOptions is one). */
 export interface PrepareOptions {
-  /** Install pinned packages that are not in the cache yet. */
   install?: boolean;
   /** PyPI: let pip build source distributions (a warning says what that runs). */
   allowSdist?: boolean;
@@ -34,7 +25,6 @@ export interface PrepareOptions {
 
 export interface Prepared {
   targets: Target[];
-  /** The package specs the targets launch. */
   specs: string[];
   /** Why a package cannot run, by spec: resolution, checks and installs that failed. */
   installErrors: Map<string, string>;
@@ -44,19 +34,14 @@ export interface Prepared {
 export const SDIST_WARNING =
   '--allow-sdist: PyPI packages without a wheel are built from source, which runs their build code (setup.py, build backends) at install time, outside any sandbox, with the network';
 
-/** The targets as they launch and the specs that cannot, before anything is installed (a scan's, `idemscan install`'s). */
+/** Before anything is installed (a scan's, `idemscan install`'s). */
 export interface CheckedTargets {
   targets: Target[];
   /** Why a package cannot run, by spec: unpinned ones not resolved, and the package checks. */
   installErrors: Map<string, string>;
 }
 
-/**
- * Runners as package targets (`npx -y pkg`, `uvx pkg==1.2.3` and the like run from the cache like
- * npm targets), unpinned npm ones given a version (asking the registry when `online`), and every
- * package checked: target files are checked when read, a library caller's own targets here,
- * before npm or pip runs.
- */
+/** Target files are checked when read, a library caller's own targets here, before npm or pip runs. */
 export async function checkedTargets(
   listed: Target[],
   online: boolean,
@@ -71,7 +56,6 @@ export async function checkedTargets(
   return { targets, installErrors };
 }
 
-/** Runners as package targets, unpinned ones resolved, packages checked and (with `install`) installed. */
 export async function prepareTargets(
   listed: Target[],
   options: PrepareOptions,

@@ -1,11 +1,4 @@
-/**
- * `uvx pkg==1.2.3 args`, `uvx pkg@1.2.3`, `uvx --from pkg==1.2.3 cmd args` (and `uv tool run`)
- * become `{"pypi": "pkg==1.2.3"}` targets: installed into the cache before the scan, run from it,
- * sandboxed like any package. Only what uvx's grammar makes certain is taken; an unknown flag, an
- * extra (`pkg[cli]`), a URL or a path leaves the entry as it was. An unpinned package is refused
- * under --sandbox with the reason (idemscan does not pick PyPI versions); without it, it runs as
- * configured.
- */
+/** Pinned `uvx` servers become `pypi` targets; an unpinned one is refused under --sandbox (no PyPI version picking). */
 import { pypiLaunchOf } from './launchers.js';
 import { packageUrlProblem, parsePypiSpec } from '../model/package-spec.js';
 import type { Target } from '../targets/types.js';
@@ -15,7 +8,6 @@ const PLAIN = new Set(['-q', '--quiet', '--no-progress', '--isolated']);
 
 export interface UvxLaunch {
   spec: string;
-  /** `name==version` when pinned. */
   pinned?: string;
   bin?: string;
   index?: string;
@@ -60,7 +52,6 @@ export function readUvx(command: string, args: readonly string[]): UvxLaunch | u
   };
 }
 
-/** Pinned uvx servers as `pypi` targets; everything else as it was. */
 export function pypiLaunchTargets(targets: Target[]): Target[] {
   return targets.map((t): Target => {
     if (t.kind !== 'command') return t;

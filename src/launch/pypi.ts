@@ -1,10 +1,4 @@
-/**
- * Pinned PyPI packages (`name==1.2.3`): one virtual environment per name and version in the cache,
- * made with `uv` when it is on PATH, else `python3 -m venv` and that venv's pip. Wheels only unless
- * `--allow-sdist` (building an sdist runs the package's code); no user pip or uv configuration
- * (pip's isolated mode, `--no-config`); bounded in time; a failed install leaves no entry. The
- * server then runs as the console script the package names, from the venv.
- */
+/** Pinned PyPI packages, a venv per name and version (uv, else venv and pip); wheels only unless --allow-sdist. */
 import { createHash } from 'node:crypto';
 import { readdirSync } from 'node:fs';
 import { rm, writeFile } from 'node:fs/promises';
@@ -27,19 +21,10 @@ const INSTALLED = '.idemscan-installed';
 const SDISTS_ALLOWED_TEXT = ' (sdists allowed)';
 const SDISTS_ALLOWED = / \(sdists allowed\)$/;
 const withoutSlash = (url: string) => (url.endsWith('/') ? url.slice(0, -1) : url);
-/**
- * The marker, a dist-info's entry points: small files of the venv, which the package's own files
- * and a server run without --sandbox can rewrite (a FIFO would block these synchronous reads).
- */
+/** Venv files a server run without --sandbox can rewrite (a FIFO would block these synchronous reads). */
 const VENV_FILE = { maxBytes: 1024 * 1024, noFollow: true };
 
-/**
- * What one PyPI install is: the normalized name, the version and the index. Another index is
- * another package (it serves its own bytes under the name), so it gets its own spec and cache entry
- * and an entry naming one index never runs, blocks or removes what another index installed. The
- * index is named by the first 16 hex digits of its URL's sha256: the URL may carry credentials,
- * and specs are shown beside every entry (the manifest, the install lines).
- */
+/** Another index is another package, with its own entry, named by a hash: the index URL may hold credentials. */
 function pypiKey(spec: PypiSpec, index: string | undefined): { spec: string; dir: string } {
   const name = `${normalizePypiName(spec.name)}==${spec.version}`;
   // Not `==`: `env` (the default mode's wrapper) would read a command path with `=` as an assignment.
@@ -64,7 +49,6 @@ function specOf({ package: p }: PypiTarget): string {
 const indexProblem = (url: string) => packageUrlProblem(url, true);
 
 export interface PypiPlan {
-  /** `uv` when it is on PATH, else pip. */
   uv?: string;
   python: string;
   venv: string;
@@ -114,10 +98,7 @@ const parsed = (t: PypiTarget): PypiSpec => {
   return got;
 };
 
-/**
- * Installed, and from the entry's own index, as the marker says: an entry made before the index
- * was part of the cache entry may hold another index's package under PyPI's name.
- */
+/** Installed from the entry's own index, as the marker says: an unmarked entry may hold another index's package. */
 const installed = ({ package: p }: PypiTarget, cacheDir: string) => {
   const got = parsePypiSpec(p.spec);
   if ('error' in got) return false;

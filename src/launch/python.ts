@@ -1,9 +1,4 @@
-/**
- * The Python interpreter behind a PyPI target's virtual environment, or a `.mcpb` bundle of type
- * python, found by idemscan itself (never named by a target file). Under --sandbox its prefix is
- * bound back read-only even when it lives under a home (pyenv's `/root/.pyenv/versions/3.11.7`):
- * the prefix only, checked to be a Python installation, never the home around it.
- */
+/** The interpreter behind a venv, found by idemscan; under --sandbox only its prefix is bound, even in a home. */
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, realpathSync } from 'node:fs';
 import path from 'node:path';
@@ -15,7 +10,6 @@ import { boundedTail } from '../model/bounds.js';
 export interface Interpreter {
   /** The real executable (not a pyenv shim, which is a shell script under a home). */
   executable: string;
-  /** Its installation prefix (`sys.base_prefix`). */
   prefix: string;
 }
 
@@ -46,11 +40,7 @@ export function findPython(): Interpreter | { error: string } {
   return found;
 }
 
-/**
- * The interpreter prefix a venv was made from: its `pyvenv.cfg` `home` (the prefix's `bin`), which
- * must agree with where `bin/python` points. A venv's files can be rewritten by a server run
- * without --sandbox, so the prefix is checked again before it is bound (prefixProblem).
- */
+/** From `pyvenv.cfg`, which a server run without --sandbox can rewrite: prefixProblem checks before binding. */
 export function venvPrefix(venv: string): string | { error: string } {
   let home: string | undefined;
   // A FIFO would block this synchronous read; a few lines of settings are far below the bound.

@@ -1,10 +1,4 @@
-/**
- * What a server run by path needs to resolve its imports under --sandbox (docs/SANDBOX.md): the
- * `node_modules` directories Node's resolution walks above a script installed in one (an `npm
- * install --prefix DIR` layout), and a Python venv's `pyvenv.cfg`, `bin` and site-packages with
- * the interpreter it was made from. Read-only, only below the hidden root that covers them (what is
- * outside every hidden root is readable already), never HOME, a home or a project directory itself.
- */
+/** What a server run by path needs to resolve its imports under --sandbox (docs/SANDBOX.md), read-only. */
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { onlyFilesIn, safeRealpath, within } from './bwrap.js';
@@ -23,7 +17,6 @@ export function argPaths(args: string[], cwd: string): string[] {
     .map((arg) => path.resolve(cwd, arg));
 }
 
-/** The words a server may read as paths. */
 export function looksLikePath(value: string): boolean {
   return (
     value.length > 0 &&
@@ -33,12 +26,7 @@ export function looksLikePath(value: string): boolean {
   );
 }
 
-/**
- * For each file (the command, its path arguments) under one of `hidden`: when it is installed in a
- * `node_modules`, every `node_modules` directory from its own up to the hidden root (not that
- * root's own), each a real directory of that name that holds no socket, FIFO or device; when it
- * is a venv's `bin/` program, the venv's parts and its interpreter prefix.
- */
+/** Each `node_modules` above an installed file up to its hidden root, socket-free; for a venv program, its parts. */
 export function resolutionPaths(files: string[], hidden: string[], home: string | undefined): string[] {
   const out = new Set<string>();
   for (const file of files) {

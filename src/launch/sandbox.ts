@@ -1,23 +1,5 @@
-/**
- * How a stdio server (or an install script) is wrapped before it is spawned. Three layers, each
- * used only where this machine allows it (see docs/SANDBOX.md for what each one protects):
- *
- * - `bubblewrap` (`--sandbox`, bwrap present): own PID, network, IPC and UTS namespaces, a
- *   read-only system, private scratch HOME and /tmp, no homes, no capabilities. bwrap's own init
- *   is PID 1 and `--die-with-parent` ends the namespace with idemscan.
- * - `netns` (`--sandbox`, no bwrap): util-linux `unshare`, a loopback-only network namespace plus
- *   the PID namespace below. Files are not protected.
- * - `none` (no `--sandbox`): a PID namespace with its own /proc (in a mount namespace), so a child
- *   that calls setsid or double-forks still ends with the server, and the server sees neither the
- *   host's processes nor idemscan's /proc/<pid>/environ. `none-host-proc` where this machine
- *   gives no fresh /proc: then a PID namespace alone, or the bare command in its own process group
- *   (the connector signals the group).
- *
- * In every `unshare` variant a tiny `sh` is PID 1 and waits for the server: a server that were
- * PID 1 itself would ignore SIGTERM unless it handles it. When the server exits, so does sh, and
- * the kernel kills everything left in the namespace. `setpriv --pdeathsig KILL` ends the wrapper
- * (and so the namespace) when idemscan itself is killed.
- */
+/** How a stdio server (or an install script) is contained: the modes and what each protects, docs/SANDBOX.md. */
+// In every `unshare` variant a tiny `sh` is PID 1: a server as PID 1 would ignore a SIGTERM it does not handle.
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, statSync } from 'node:fs';
 import path from 'node:path';
@@ -30,7 +12,6 @@ import { carriedAssignments, carrierEnv, getDefaultEnvironment, serverEnv } from
 
 export type SandboxMode = 'bubblewrap' | 'netns' | 'none' | 'none-host-proc';
 
-/** A command to start, before `contain` wraps it. */
 export interface Spawn {
   command: string;
   args: string[];
@@ -42,11 +23,9 @@ export interface Spawn {
 export interface ContainOptions {
   /** Run inside the best sandbox this machine has (`--sandbox`, install scripts). */
   sandbox: boolean;
-  /** Paths the process must read besides its command, path arguments and cwd (its npm cache entry),
-   * on idemscan's word: bound back even under a home or a `hidden` directory. */
+  /** Paths it must read besides its command, args and cwd (its npm cache entry), bound back on idemscan's word. */
   readable?: string[];
-  /** Directories hidden from it wherever they are (idemscan's cache dirs: other packages' entries,
-   * OAuth tokens), except for what `readable`/`writable` bind back inside them. Bubblewrap only. */
+  /** Hidden wherever they are (idemscan's cache dirs), but what `readable`/`writable` bind back. Bubblewrap only. */
   hidden?: string[];
   /** Paths it may write (install scripts: the package's cache entry). Bubblewrap only. */
   writable?: string[];
@@ -56,22 +35,17 @@ export interface Contained {
   command: string;
   args: string[];
   cwd?: string;
-  /** The whole environment to spawn `command` with: the server's own where nothing wraps it, else
-   * idemscan's minimal one with the server's variables carried to the last exec (server-env.ts). */
+  /** The wrappers' minimal environment with the server's variables carried (server-env.ts), or the server's own. */
   env: Record<string, string>;
   /** Which sandbox the process runs in; `none` may still have the PID namespace. */
   sandbox: SandboxMode;
 }
 
-/**
- * The last step inside the containment: `$e` is `env`, run with nothing inherited and exactly the
- * carried variables, then the server. `env -i` also drops what sh adds (PWD, SHLVL, _).
- */
+/** The last step inside the containment: `$e` is `env`, whose `-i` also drops what sh adds (PWD, SHLVL, _). */
 const carried = (count: number) => `"$e" -i -- ${carriedAssignments(count)} "$@"`;
 /** Inside bubblewrap: sh becomes env, env becomes the server, as if bwrap had started it. */
 const execCarried = (count: number) => `e=$1; shift; exec ${carried(count)}`;
-/** Runs the server as a child and exits with its status (SIGTERM reaches the server through its
- * process group). stdin goes through fd 3: a background job of a non-interactive sh would get /dev/null. */
+/** The server as a child; stdin goes through fd 3: a non-interactive sh gives a background job /dev/null. */
 const init = (count: number) => `e=$1; shift; exec 3<&0; ${carried(count)} <&3 3<&- & exec 3<&-; wait $!`;
 const LO_UP = 'ip link set lo up 2>/dev/null; ';
 
@@ -83,7 +57,6 @@ interface Abilities {
   pid: string[] | null;
   /** `unshare` flags for network + PID namespaces (as non-root this maps to uid 0), or null. */
   net: string[] | null;
-  /** `setpriv --pdeathsig KILL` works. */
   pdeathsig: boolean;
 }
 
@@ -99,7 +72,7 @@ const firstWorking = (candidates: string[][]) =>
   candidates.find((flags) => works('unshare', [...flags, ...NOOP])) ?? null;
 const root = () => process.getuid?.() === 0;
 
-/** How each ability is checked: a few milliseconds of an empty `sh` (which the wrappers need anyway) under it. */
+/** A few milliseconds of an empty `sh` (which the wrappers need anyway) under each. */
 const CHECKS: { [K in keyof Abilities]: () => Abilities[K] } = {
   bwrap: () => works('bwrap', [...bwrapArgs({ home: undefined, readable: [], writable: [], cwd: '/' }), ...NOOP]),
   bwrapSize: () =>
@@ -125,7 +98,6 @@ function can<K extends keyof Abilities>(key: K): Abilities[K] {
   return known[key] as Abilities[K];
 }
 
-/** What `--sandbox` gives on this machine. */
 function sandboxMode(): SandboxMode {
   return can('bwrap') ? 'bubblewrap' : can('net') ? 'netns' : 'none';
 }
@@ -161,11 +133,7 @@ export function defaultSupport(): { mode: SandboxMode; note?: string } {
 
 const ownProc = (flags: string[] | null) => !!flags?.includes('--mount-proc');
 
-/**
- * Every sandbox shares the machine's /dev/null (bwrap's `--dev` binds it). Where it is a regular
- * file, as on some container images, a sandboxed server reads what other processes threw away
- * there and writes what they read back (`perl -e` reads /dev/null as the rest of its program).
- */
+/** Where /dev/null is a regular file, sandboxed servers share what others wrote there (bwrap's `--dev` binds it). */
 export function devNullNote(file = '/dev/null'): string | undefined {
   let device: boolean;
   try {
@@ -184,11 +152,7 @@ export function sandboxPrefix(): string[] | null {
   return mode === 'bubblewrap' ? ['bwrap'] : mode === 'netns' ? ['unshare', ...can('net')!] : null;
 }
 
-/**
- * The launch wrapped for containment, with the environment to spawn it with. Throws (a spawn
- * failure for the caller) where the sandbox is asked for but impossible, or where a wrapper would
- * hide that the command is missing.
- */
+/** Throws where the sandbox is asked for but impossible, or where a wrapper would hide a missing command. */
 export function contain(launch: Spawn, opts: ContainOptions): Contained {
   const sandboxed = opts.sandbox ? sandboxMode() : 'none';
   if (opts.sandbox && sandboxed === 'none')
@@ -232,8 +196,7 @@ export function contain(launch: Spawn, opts: ContainOptions): Contained {
   };
 }
 
-/** The command and what it needs to run when it lives in a hidden place (nvm under HOME): its
- * package (a JS bin), and the Node that runs idemscan with its prefix (global npm, npx). */
+/** In a hidden place (nvm under HOME) the command needs its package and the Node running idemscan. */
 function commandPaths(found: string): string[] {
   const out = [found, process.execPath];
   const real = safeRealpath(found);
@@ -243,14 +206,7 @@ function commandPaths(found: string): string[] {
   return out;
 }
 
-/**
- * What bubblewrap binds. The paths a target names (its arguments, its cwd) come from a file that may
- * be hostile, and so may idemscan's own cwd's content: none under a home (/home, /root, HOME, a
- * passwd home) or a hidden cache dir is bound back, and elsewhere `bwrapArgs` binds only files and
- * socket-free directories under /tmp and /var/tmp. A named directory not bound exists, empty, so a
- * server that checks its argument or cwd still starts. Bound on idemscan's word: the command
- * found on PATH with what it needs, and `opts.readable` (the server's own package entry).
- */
+/** Target-named paths may be hostile: bound only as bwrapArgs allows (docs/SANDBOX.md); a refused dir exists empty. */
 function bubblewrapPlan(launch: Spawn, programs: [string, ...string[]], opts: ContainOptions): BwrapPlan {
   const home = process.env.HOME;
   const cwd = launch.cwd ?? process.cwd();

@@ -1,9 +1,4 @@
-/**
- * `--writable PATH` (docs/SANDBOX.md): what the user binds read-write into the sandbox, checked
- * before anything starts, and the paths a server is given (its arguments, its env values) that the
- * sandbox would not show. A test backend the sandbox hides is an error naming it, not a stand-in
- * store the server quietly creates in its private /tmp.
- */
+/** `--writable PATH` (docs/SANDBOX.md), and given paths the sandbox would hide: an error, not a silent stand-in. */
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { HIDDEN, NAMED_ROOTS, onlyFilesIn, safeRealpath, within } from './bwrap.js';
@@ -39,14 +34,12 @@ function writableProblem(dir: string, cacheDir: string, home = process.env.HOME)
   return undefined;
 }
 
-/** Why `writable` cannot be bound as given: the first directory refused, or no sandbox to bind it in. */
 export interface WritableRefusal {
   /** The directory refused; absent when the refusal is that there is no sandbox. */
   dir?: string;
   problem: string;
 }
 
-/** The first problem of `writable` (the CLI's `--writable`, the library's option), or undefined. */
 export function writableRefusal(
   writable: readonly string[] | undefined,
   sandbox: boolean | undefined,
@@ -70,7 +63,6 @@ export const realWritable = (writable: readonly string[]): string[] => [
 export interface GivenPath {
   path: string;
   via: string;
-  /** The target's field that gives it: `args[1]`, `env.MEMORY_FILE_PATH`, `cwd`. */
   field: string;
   /** It does not exist yet: the server would create it where the sandbox hides it. */
   missing?: boolean;
@@ -88,7 +80,6 @@ export function unboundOf(target: Target, writable: readonly string[], sandbox: 
   return unboundPaths({ args: target.args ?? [], env: target.env ?? {}, cwd: target.cwd }, [...writable], cacheDir);
 }
 
-/** What a target names: each path argument, each env value, its cwd when it gives one. */
 function namedPaths(given: { args: string[]; env: Record<string, string>; cwd?: string }) {
   return [
     ...given.args.map((arg, i) => ({
@@ -107,11 +98,7 @@ function namedPaths(given: { args: string[]; env: Record<string, string>; cwd?: 
   ].filter((n) => looksLikePath(n.value));
 }
 
-/**
- * The real path a named value stands for: itself when it exists; when it does not, an absolute
- * value whose parent directory exists (a store the server will create) is that parent's real path
- * and its own name. Else undefined: nothing the sandbox could hide.
- */
+/** A missing absolute path with an existing parent (a store the server will create) stands for that parent. */
 function realOfNamed(abs: string, value: string): { real: string; missing?: boolean } | undefined {
   if (existsSync(abs)) {
     const real = safeRealpath(abs);
@@ -122,12 +109,7 @@ function realOfNamed(abs: string, value: string): { real: string; missing?: bool
   return parent && isDirectory(parent) ? { real: path.join(parent, path.basename(abs)), missing: true } : undefined;
 }
 
-/**
- * What a server is given that names a file or directory the sandbox will not show: under a home,
- * HOME, another hidden root or the cache, and not inside a `--writable` directory; also one that
- * does not exist yet in such a directory. An existing argument or cwd under /tmp or /var/tmp is
- * bound back read-only (docs/SANDBOX.md), so only an env value or a missing path is unbound there.
- */
+/** Given paths the sandbox will not show; existing args or cwd under /tmp and /var/tmp are bound back. */
 export function unboundPaths(
   given: { args: string[]; env: Record<string, string>; cwd?: string },
   writable: string[],

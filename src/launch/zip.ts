@@ -1,11 +1,5 @@
-/**
- * A minimal, bounded zip reader for `.mcpb` bundles (no zip library is a dependency; node:zlib's
- * inflateRaw does the work). Only what a bundle needs: stored and deflated entries of one disk, no
- * zip64, no encryption. Everything is read from the central directory and checked before one byte
- * is written: names (no absolute path, no `..`, no backslash, no NUL, no drive letter), links
- * (none: a link could point out of the bundle), the entry count and the declared unpacked size.
- * Each entry is then inflated with a ceiling of its declared size, so a lying header stops there.
- */
+/** A minimal bounded zip reader for `.mcpb`: every check runs on the central directory before a byte is written. */
+// Each entry inflates with its declared size as its ceiling, so a lying header stops there.
 import { inflateRawSync } from 'node:zlib';
 
 export interface ZipLimits {
@@ -19,7 +13,6 @@ export interface ZipEntry {
   name: string;
   directory: boolean;
   executable: boolean;
-  /** The unpacked bytes (directories: empty). */
   data: () => Buffer;
 }
 

@@ -1,18 +1,14 @@
-/**
- * The per-server answer: what a client may do with one server's tools, computed once
- * from the verdicts the report holds (never from the classifier again) and stored in the report as
- * `advice`, so every reporter says the same. A pure function of one server report.
- */
+// From the verdicts the report holds, never the classifier, and stored, so every reporter says the same.
 import type { AdviceGroup, ServerAdvice } from './advice-schema.js';
 import type { ServerReport, ToolReport } from './schema.js';
 import { isAnnotated } from './verdicts.js';
 
 export type { AdviceGroup, ServerAdvice } from './advice-schema.js';
 
-/** Names a group keeps (the count has them all): enough for "a, b, c, +9 more" anywhere it is shown. */
+/** Enough for "a, b, c, +9 more"; the count has them all. */
 export const ADVICE_NAMES = 20;
 
-/** Unprotected and without any behaviour hint: the spec's defaults, not the author, made it a write. */
+/** The spec's defaults, not the author, made it a write. */
 export function declaresNothing(t: Pick<ToolReport, 'verdict' | 'annotations'>): boolean {
   return t.verdict === 'unprotected' && !isAnnotated(t.annotations);
 }
@@ -21,14 +17,13 @@ function group(tools: readonly ToolReport[]): AdviceGroup {
   return { count: tools.length, tools: tools.slice(0, ADVICE_NAMES).map((t) => t.name) };
 }
 
-/** The key a retry sends again: the server's `idempotencyKey`, else the tool's first strong key argument. */
 function keyOf(t: ToolReport): ServerAdvice['withKey']['tools'][number] {
   if (t.verdict === 'protocol-keyed') return { tool: t.name, key: 'idempotencyKey', protocol: true };
   const k = t.keyArguments.find((a) => a.confidence === 'strong') ?? t.keyArguments[0];
   return { tool: t.name, key: k?.path ?? '' };
 }
 
-/** The keyed tools, the first named, and what all of them share (so the sentence holds past the names). */
+/** What all of them share, so the sentence holds past the names. */
 function withKey(keyed: readonly ToolReport[]): ServerAdvice['withKey'] {
   const keys = keyed.map(keyOf);
   const all = { count: keyed.length, tools: keys.slice(0, ADVICE_NAMES) };
@@ -38,7 +33,6 @@ function withKey(keyed: readonly ToolReport[]): ServerAdvice['withKey'] {
   return first !== '' && keys.every((k) => !k.protocol && k.key === first) ? { ...all, sameKey: first } : all;
 }
 
-/** The answer for a server that was scanned; undefined for one that failed (nothing is known of its tools). */
 export function serverAdvice(s: Pick<ServerReport, 'status' | 'tools' | 'trusted'>): ServerAdvice | undefined {
   if (s.status !== 'ok') return undefined;
   const of = (test: (t: ToolReport) => boolean) => s.tools.filter(test);

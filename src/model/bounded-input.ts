@@ -1,33 +1,19 @@
-/**
- * The one parser of JSON that others wrote: files (reports, locks, plans, profiles, suppressions,
- * the run index, caches; read by io/read.ts) and network answers (the MCP Registry, OAuth, error
- * bodies; fetched by io/fetch.ts). Each is bounded in size and in depth before anything walks it:
- * V8's JSON.parse is iterative, but JSON.stringify, zod and most walks recurse, so a 400 KB
- * `[[[[...` overflows the stack far from where it came in. Every check here is one linear pass with
- * no recursion on the input. Pure functions of text, so they stay in model/, which uses them itself
- * (bounds.ts cuts kept server values with jsonExtent); io/ does the reading.
- * Target files and client configs (JSON with comments) go through targets/jsonc.ts, bounded alike.
- */
-/**
- * Objects and arrays nested in one file or value (the outermost counts 1): real files nest a
- * handful of levels, and every recursive walk of idemscan and of node is safe far below this.
- */
+// The one parser of JSON others wrote. Depth: docs/INTERNALS.md, "Untrusted input".
+/** Every recursive walk of idemscan and of node is safe far below this. */
 export const MAX_JSON_DEPTH = 64;
 
-/** What a report idemscan writes nests: at most 16 levels of report around the server values it
- * keeps, which arrive cut at MAX_JSON_DEPTH (model/bounds.ts boundedObject). */
+/** 16 levels of report around server values cut at MAX_JSON_DEPTH. */
 export const REPORT_DEPTH = MAX_JSON_DEPTH + 16;
 
 export interface JsonBounds {
-  /** UTF-8 bytes of the text. */
+  /** UTF-8. */
   maxBytes: number;
-  /** Objects and arrays nested, the outermost counting 1 (`[]` is 1 deep, `1` is 0). */
+  /** `[]` is 1 deep, `1` is 0. */
   maxDepth: number;
 }
 
 export type JsonResult = { value: unknown } | { error: string; why: 'size' | 'depth' | 'syntax' };
 
-/** `text` parsed, or why not: larger than the bound, nested deeper, or not JSON (the parser's words). */
 export function parseJson(text: string, bounds: JsonBounds): JsonResult {
   const bytes = Buffer.byteLength(text);
   if (bytes > bounds.maxBytes) return { error: `${bytes} bytes, above the bound of ${bounds.maxBytes}`, why: 'size' };
@@ -47,7 +33,6 @@ const OPEN_BRACE = 0x7b;
 const CLOSE_BRACKET = 0x5d;
 const CLOSE_BRACE = 0x7d;
 
-/** The offset of the first `[` or `{` nested deeper than `max` outside strings, or -1. */
 function tooDeepAt(text: string, max: number): number {
   if (max === Infinity) return -1;
   let depth = 0;
@@ -77,11 +62,7 @@ function position(text: string, offset: number): string {
 
 export type JsonExtent = { length: number } | { tooDeep: true };
 
-/**
- * The length of a value's JSON (what JSON.stringify writes, for values parsed from JSON) unless it
- * nests deeper than `maxDepth`; one walk with its own stack. It stops once `length` passes
- * `maxLength` (then `length` is only a lower bound), so a huge or cyclic value costs no more.
- */
+/** Stops once past `maxLength` (a lower bound then), so a huge or cyclic value costs no more. */
 export function jsonExtent(value: unknown, bounds: { maxDepth: number; maxLength?: number }): JsonExtent {
   const maxLength = bounds.maxLength ?? Infinity;
   let length = 0;
@@ -98,7 +79,6 @@ export function jsonExtent(value: unknown, bounds: { maxDepth: number; maxLength
       for (const item of v as unknown[]) stack.push([item, depth + 1]);
       continue;
     }
-    // Members JSON leaves out (undefined, functions) are left out here too.
     const members = Object.entries(v).filter(
       ([, x]) => x !== undefined && typeof x !== 'function' && typeof x !== 'symbol',
     );
@@ -111,5 +91,5 @@ export function jsonExtent(value: unknown, bounds: { maxDepth: number; maxLength
   return { length };
 }
 
-/** A scalar's JSON; undefined, a function or a symbol in an array is written `null`. */
+/** In an array, JSON writes undefined, a function or a symbol as `null`. */
 const scalarLength = (v: unknown): number => (JSON.stringify(v) as string | undefined)?.length ?? 4;

@@ -1,9 +1,4 @@
-/**
- * Size budgets for what the report keeps of one server, after classification. Each text of a tool
- * is bounded already (bounds.ts), but 5,000 tools with every text at its bound, 50 long key
- * arguments each, make a 300 MB report: past a per-server budget, tools keep their verdict, hints
- * and findings, and their long texts are shortened (with a `memory-budget` finding that says so).
- */
+// 5,000 tools with every text at its bound make a 300 MB report. Memory: docs/INTERNALS.md, "Untrusted input".
 import { HINT_NAMES } from './verdicts.js';
 import { bounded } from './bounds.js';
 import type { Finding, ServerReport, ToolReport } from './schema.js';
@@ -11,18 +6,13 @@ import { RULE } from './catalogue.js';
 import { finding } from './finding.js';
 import { plural } from './verdicts.js';
 
-/** Estimated size of one server's tools kept in full (JSON characters, about the heap they take). */
 export const REPORT_BYTES_PER_SERVER = 4 * 1024 * 1024;
 
 const HEADER = 16;
 const OBJECT = 32;
 const SLOT = 8;
 
-/**
- * Estimated heap bytes of a parsed JSON value: a header per string, object and array and a slot
- * per property and element, so `[{},{},...]` (20 times its JSON size once parsed) is not cheap.
- * One iterative walk: linear, and no recursion for a deeply nested value to overflow.
- */
+/** Heap bytes, not JSON length: `[{},{},...]` takes 20 times its JSON size once parsed. */
 export function sizeEstimate(value: unknown): number {
   let total = 0;
   const stack: unknown[] = [value];
@@ -47,7 +37,7 @@ export function sizeEstimate(value: unknown): number {
   return total;
 }
 
-/** Limits of a shortened tool: enough to read what it is and why it got its verdict. */
+/** Enough to read what a tool is and why it got its verdict. */
 export interface ShortLimits {
   description: number;
   keyArguments: number;
@@ -59,10 +49,7 @@ export interface ShortLimits {
 
 const SHORT: ShortLimits = { description: 300, keyArguments: 5, findings: 10, message: 200, label: 80 };
 
-/**
- * A tool with its long texts shortened: annotations down to the hints and title, the strong key
- * arguments first. Verdict and effective hints are never touched.
- */
+/** Verdict and effective hints are never touched. */
 export function shortTool(t: ToolReport, limits: ShortLimits = SHORT): ToolReport {
   const keys = [
     ...t.keyArguments.filter((k) => k.confidence === 'strong'),
@@ -95,10 +82,7 @@ function shortFinding(f: Finding, limits: ShortLimits): Finding {
   return { ...f, message: bounded(f.message, limits.message), tool: label(f.tool), evidence: label(f.evidence) };
 }
 
-/**
- * One server's report within REPORT_BYTES_PER_SERVER: tools are kept whole, in order, until the
- * budget is spent; the rest are shortened, and a `memory-budget` finding counts them.
- */
+/** Tools are kept whole, in order, until the budget is spent; a finding counts the rest. */
 export function fitServerReport(server: ServerReport, limit = REPORT_BYTES_PER_SERVER): ServerReport {
   let used = 0;
   let shortened = 0;

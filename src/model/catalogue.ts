@@ -1,25 +1,15 @@
-/**
- * The rule catalogue: every finding id a report can contain, with its usual severity, a title, a
- * one-line summary and its page (docs/rules/<id>.md). Data only: the checks live in one file per
- * rule, the connector's findings in src/connect/, and both make their findings with `finding()`
- * (./finding.ts), so an id or a severity is written here and nowhere else. Order is the order
- * findings are reported in and SARIF lists its rules: the rules as they run, then the findings
- * made while connecting and listing.
- */
+// Every finding id, written here only; the order is the order findings are reported and SARIF lists rules.
 import type { Severity, Verdict } from './schema-base.js';
 
-/** What the docs, SARIF and `--fail-on` know of a rule (catalogue.ts), and of a profile's requirement. */
+/** A rule, or a profile's requirement. */
 export interface RuleInfo {
   id: string;
-  /** The usual severity; a finding may lower or raise it. */
+  /** A finding may lower or raise it. */
   severity: Severity;
   title: string;
 }
 
-/**
- * `tool` and `server`: rules run on every listed tool or server (src/classify/rules/). `connection`:
- * found while listing or reading tools (src/connect/, src/classify/index.ts, src/model/budget.ts).
- */
+/** `connection`: found while listing or reading tools, not by a rule. */
 type RuleScope = 'tool' | 'server' | 'connection';
 
 interface Entry {
@@ -204,18 +194,16 @@ const ENTRIES = {
 
 type Entries = typeof ENTRIES;
 export type RuleId = Entries[keyof Entries]['id'];
-/** The ids of one scope: a rule's id says whether it runs per tool or per server (rules/types.ts). */
 export type RuleIdOf<S extends RuleScope> = {
   [K in keyof Entries]: Entries[K]['scope'] extends S ? Entries[K]['id'] : never;
 }[keyof Entries];
 
-/** A catalogue entry; `docs` is its page under docs/rules, without `.md`. */
+/** `docs`: its page under docs/rules, without `.md`. */
 export interface RuleEntry extends Entry {
   id: RuleId;
   docs: string;
 }
 
-/** Ids by name, for code: `finding(RULE.stdoutNoise, ...)`. */
 export const RULE = Object.fromEntries(Object.entries(ENTRIES).map(([k, e]) => [k, e.id])) as {
   [K in keyof Entries]: Entries[K]['id'];
 };
@@ -228,15 +216,11 @@ export function ruleEntry(id: RuleId): RuleEntry {
   return BY_ID.get(id)!;
 }
 
-/** Where a rule stands in the catalogue: the order its findings are reported in. */
 export function ruleOrder(id: RuleId): number {
   return CATALOGUE.indexOf(ruleEntry(id));
 }
 
-/**
- * `--fail-on <verdict>` is no finding (a verdict is not a rule), but code scanning needs a rule for
- * each tool it matched: `verdict/<verdict>`, error, one page for all five (docs/rules/verdict.md).
- */
+/** A verdict is not a rule, but code scanning needs one for each tool `--fail-on` matched. */
 const VERDICT_TITLES = {
   'read-only': 'The tool is read-only, a verdict --fail-on names',
   'protocol-keyed': 'The tool is protocol-keyed, a verdict --fail-on names',
@@ -245,7 +229,6 @@ const VERDICT_TITLES = {
   unprotected: 'A retry of the tool may repeat its effect (unprotected), a verdict --fail-on names',
 } as const satisfies Record<Verdict, string>;
 
-/** The SARIF rule of the tools a `--fail-on` verdict matched. */
 export function verdictRule(verdict: Verdict): RuleInfo & { docs: string } {
   return { id: `verdict/${verdict}`, severity: 'error', title: VERDICT_TITLES[verdict], docs: 'verdict' };
 }

@@ -1,16 +1,7 @@
-/**
- * `definitionHash` (docs/DEFINITION-HASH.md): sha256 of the RFC 8785 (JCS) canonical JSON of a
- * tool's definition fields as the server sent them, before idemscan cuts or redacts anything.
- *
- * Written here rather than taken from the `canonicalize` package: that one recurses (a server may
- * nest 100,000 levels within one message) and builds the whole text as one string. This walk keeps
- * an explicit stack and streams the text into the hashes in 64 KiB pieces: linear in the size of
- * the definition (plus the sort of each object's keys), with a work bound for what is not JSON data
- * (a library caller's cyclic object).
- */
+// docs/DEFINITION-HASH.md. Not the `canonicalize` package: it recurses, and a server may nest 100,000 levels.
 import { createHash, type Hash } from 'node:crypto';
 
-/** The fields hashed, when present; everything else a tool entry carries (`_meta`, `icons`) is not. */
+/** `_meta`, `icons` and the rest are not hashed. */
 export const DEFINITION_FIELDS = [
   'name',
   'title',
@@ -22,33 +13,26 @@ export const DEFINITION_FIELDS = [
 type DefinitionField = (typeof DEFINITION_FIELDS)[number];
 
 export interface DefinitionHashes {
-  /** `sha256:` and the hex digest of the canonical definition object. */
   hash: string;
-  /** The same, of each present field's value on its own: which fields changed, when the hash did. */
+  /** Each field's value on its own: which fields changed, when the hash did. */
   fields: Partial<Record<DefinitionField, string>>;
 }
 
-/**
- * Where connect/list.ts leaves the hashes of an entry it trimmed (computed before the trim, from
- * the entry as received). A symbol: no server can send it, and no walk of the entry sees it.
- */
+/** Hashes taken on arrival, before the trim; a symbol, so no server can send it and no walk sees it. */
 export const DEFINITION = Symbol('idemscan.definition');
 
-/** The hashes of a raw entry: those taken on arrival, or computed now from the entry as given. */
 export function definitionOf(raw: Record<string, unknown>): DefinitionHashes | Unhashable {
   const taken = (raw as { [DEFINITION]?: DefinitionHashes | Unhashable })[DEFINITION];
   return taken ?? definitionHashes(raw);
 }
 
-/** Items pushed and characters written, at most, per tool: far above what a 16 MiB message holds. */
+/** Per tool: far above what a 16 MiB message holds. */
 const CANONICAL_WORK_LIMIT = 128 * 1024 * 1024;
 
-/** Why a definition has no hash: it is not JSON data (RFC 8785 has no text for it), or too large. */
 export class Unhashable extends Error {}
 
 const CHUNK = 64 * 1024;
 
-/** Where canonical text goes: into the hashes that are open, 64 KiB at a time. */
 class Sink {
   private buffer = '';
   private active: Hash[] = [];
@@ -74,11 +58,7 @@ class Sink {
 
 const digest = (h: Hash) => `sha256:${h.digest('hex')}`;
 
-/**
- * The hashes of a raw tool entry, or `Unhashable` (as a value) when a field is not JSON data: a
- * number that is not finite (`1e400` parses to Infinity), undefined in an array, a function, a
- * bigint, or more than CANONICAL_WORK_LIMIT of work.
- */
+/** `Unhashable` as a value for what is not JSON data (`1e400` parses to Infinity) or is too much work. */
 export function definitionHashes(raw: Record<string, unknown>): DefinitionHashes | Unhashable {
   const whole = createHash('sha256');
   const sink = new Sink();
@@ -105,7 +85,7 @@ export function definitionHashes(raw: Record<string, unknown>): DefinitionHashes
   return { hash: digest(whole), fields };
 }
 
-/** The canonical JSON text of one value, as a string (for tests and the documented example). */
+/** For tests and the documented example. */
 export function canonicalJson(value: unknown): string {
   let out = '';
   const sink = { write: (t: string) => (out += t) } as unknown as Sink;
@@ -113,15 +93,10 @@ export function canonicalJson(value: unknown): string {
   return out;
 }
 
-/**
- * RFC 8785: objects with members sorted by the UTF-16 code units of their names, no whitespace,
- * strings and numbers as ECMAScript's JSON.stringify writes them (lowercase `\u00XX` escapes,
- * shortest round-trip numbers, -0 as 0). The stack holds output text (strings, already encoded)
- * and containers still to open.
- */
+/** RFC 8785: keys sorted by UTF-16 code units, JSON.stringify's scalars; the stack holds text and containers. */
 function writeCanonical(value: unknown, sink: Pick<Sink, 'write'>, budget: { left: number }): void {
   const stack: unknown[] = [];
-  // The containers being written: one met again inside itself is a cycle (only a library caller's object can have one).
+  // Only a library caller's object can have a cycle.
   const open = new Set<object>();
   const push = (v: unknown): void => {
     if (--budget.left < 0) throw new Unhashable(`more than ${CANONICAL_WORK_LIMIT} items and characters`);
@@ -165,7 +140,6 @@ function writeCanonical(value: unknown, sink: Pick<Sink, 'write'>, budget: { lef
   }
 }
 
-/** The end of a container on the stack: writes `text` and closes `of`. */
 class Close {
   constructor(
     readonly text: string,
@@ -173,7 +147,6 @@ class Close {
   ) {}
 }
 
-/** The text of a scalar, undefined for a container; Unhashable for what JSON cannot hold. */
 function scalarText(v: unknown): string | undefined {
   if (v === null) return 'null';
   switch (typeof v) {

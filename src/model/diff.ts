@@ -1,9 +1,4 @@
-/**
- * The diff document (`idemscan diff --format json`, a report's `comparedWith.diff`): its zod schema
- * = its TypeScript types = its JSON Schema. Built by compare/diff.ts; every change has a direction:
- * `worse` (a client can retry less safely than before: the regressions `--fail-on regression` fails
- * on), `better`, or `neutral` (worth knowing, but not a safety change by itself).
- */
+// `worse`: a client can retry less safely than before; `neutral`: not a safety change by itself.
 import { z } from 'zod';
 import { Confidence, Summary, Verdict } from './schema-base.js';
 
@@ -15,7 +10,7 @@ const base = { server: z.string(), direction: Direction };
 const toolBase = {
   ...base,
   tool: z.string(),
-  /** 1-based, when a report has several tools of this name: they pair in order (first with first). */
+  /** 1-based, when a report has several tools of this name: they pair in order. */
   occurrence: z.number().int().optional(),
 };
 const KeyRef = z.object({ name: z.string(), path: z.string(), confidence: Confidence });
@@ -28,7 +23,7 @@ export const Change = z.discriminatedUnion('kind', [
     ...base,
     from: z.enum(['ok', 'failed']),
     to: z.enum(['ok', 'failed']),
-    /** The failure of the side that failed: `kind: message`. */
+    /** `kind: message`. */
     failure: z.string().optional(),
   }),
   z.object({
@@ -45,7 +40,7 @@ export const Change = z.discriminatedUnion('kind', [
     kind: z.literal('annotation-changed'),
     ...toolBase,
     hint: z.string(),
-    /** The raw value as received, JSON-encoded; absent when the hint was not given. */
+    /** JSON-encoded as received; absent when not given. */
     from: z.string().optional(),
     to: z.string().optional(),
   }),
@@ -58,11 +53,7 @@ export const Change = z.discriminatedUnion('kind', [
     from: Confidence,
     to: Confidence,
   }),
-  /**
-   * definitionHash differs (both reports have one): the fields whose hashes differ, and a short
-   * line diff of the description when it changed (compare/definition.ts). Neutral by itself: the
-   * hint, verdict and key changes it brings are listed on their own.
-   */
+  /** Neutral: the hint, verdict and key changes it brings are listed on their own. */
   z.object({
     kind: z.literal('definition-changed'),
     ...toolBase,
@@ -72,7 +63,6 @@ export const Change = z.discriminatedUnion('kind', [
 ]);
 
 const Side = z.object({
-  /** The file it was read from, when known. */
   file: z.string().optional(),
   startedAt: z.string(),
   finishedAt: z.string(),
@@ -83,10 +73,10 @@ export const DiffDocument = z.object({
   diffVersion: z.literal(DIFF_VERSION),
   old: Side,
   new: Side,
-  /** True when any change is `worse`: what `--fail-on regression` exits 1 on. */
+  /** What `--fail-on regression` exits 1 on. */
   regression: z.boolean(),
   counts: z.object({ worse: z.number().int(), better: z.number().int(), neutral: z.number().int() }),
-  /** Sorted by server name, then server-level changes before tool changes, tools by name and occurrence. */
+  /** By server, server-level changes first, then tools by name and occurrence. */
   changes: z.array(Change),
 });
 

@@ -1,7 +1,4 @@
-/**
- * Error codes as words a user can act on: `no such file` for ENOENT, `expected `}`` for jsonc's
- * CloseBraceExpected. The code stays beside the words for those who search for it.
- */
+// The code stays beside the words for those who search for it.
 
 const SYSTEM: Record<string, string> = {
   ENOENT: 'no such file',
@@ -14,14 +11,13 @@ const SYSTEM: Record<string, string> = {
   EMFILE: 'too many open files',
 };
 
-/** `no such file (ENOENT)`, from a file system error; the message when it has no known code. */
 export function fileErrorWords(err: unknown): string {
   const code = (err as NodeJS.ErrnoException)?.code;
   if (typeof code === 'string') return SYSTEM[code] ? `${SYSTEM[code]} (${code})` : code;
   return (err as Error)?.message ?? String(err);
 }
 
-/** jsonc-parser's error names (printParseErrorCode) in words. */
+/** printParseErrorCode's names. */
 const JSON_ERRORS: Record<string, string> = {
   InvalidSymbol: 'unexpected character',
   InvalidNumberFormat: 'invalid number',
@@ -41,7 +37,6 @@ const JSON_ERRORS: Record<string, string> = {
   InvalidCharacter: 'invalid character in a string',
 };
 
-/** `expected `}``, from a jsonc-parser error name. */
 export function jsonErrorWords(name: string): string {
   return JSON_ERRORS[name] ?? name;
 }

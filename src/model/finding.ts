@@ -2,12 +2,11 @@
 import type { Finding, Severity } from './schema.js';
 import { ruleEntry, type RuleId } from './catalogue.js';
 
-/** What a finding may add to its id and message; `severity` only where one finding differs from the rule's usual one. */
+/** `severity` only where one finding differs from the rule's usual one. */
 export interface FindingExtra {
   severity?: Severity;
   tool?: string;
   evidence?: string;
-  /** The hints that fix it, where the remedy is an annotation. */
   fix?: Finding['fix'];
 }
 

@@ -1,11 +1,4 @@
-/**
- * Where the items of one array of a JSON document lie, without parsing the document: a lock file
- * of 10,000 servers is read a server at a time (compare/lock.ts), since parsed whole it held a
- * graph several times its text. Bytes, since JSON's structure is ASCII and no byte of a UTF-8
- * sequence is. One linear pass, strings skipped; only the top-level object's keys are decoded (a
- * handful), so the key is found however it is spelled. It only locates, and the caller parses (and
- * so checks) every piece it cuts out: the rest of the document, and each item.
- */
+// A 10,000-server lock parsed whole holds a graph several times its text: this locates, the caller parses.
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 const COLON = 0x3a;
@@ -18,20 +11,14 @@ const SPACE = new Set([0x20, 0x09, 0x0a, 0x0d]);
 const UTF8 = new TextDecoder();
 
 export interface ArrayItems {
-  /** The array itself, `[` to `]` included: cut it out for the rest of the document. */
+  /** `[` to `]` included. */
   start: number;
   end: number;
-  /** Each item's bytes, whitespace around it left out; a missing one (`[1,,2]`, `[1,]`) as an empty piece, which no parse accepts. */
+  /** A missing item (`[1,,2]`) is an empty piece, which no parse accepts. */
   items: [number, number][];
 }
 
-/**
- * The array that is member `key` of the top-level object, or undefined: no such member, or not an
- * array. Keys are compared decoded (`"serv\u0065rs"` is `servers`). A key the top-level object
- * holds twice, however spelled, gives `{ duplicate }`: JSON.parse keeps the last, other readers
- * the first, so the file is ambiguous, and the caller refuses it rather than pick. Offsets are of
- * bytes. Text that is not JSON gives undefined or pieces that will not parse.
- */
+/** Byte offsets; a key held twice however spelled is `{ duplicate }`: readers disagree on which wins. */
 export function topLevelArray(text: Uint8Array, key: string): ArrayItems | { duplicate: string } | undefined {
   const keys = new Set<string>();
   let found: ArrayItems | undefined;
@@ -84,7 +71,6 @@ export function topLevelArray(text: Uint8Array, key: string): ArrayItems | { dup
   return found;
 }
 
-/** The string that opens at `at` and ends before `end`, decoded as JSON.parse decodes it; undefined when it is no JSON string. */
 function decoded(text: Uint8Array, at: number, end: number): string | undefined {
   try {
     const value: unknown = JSON.parse(UTF8.decode(text.subarray(at, end)));
@@ -94,7 +80,6 @@ function decoded(text: Uint8Array, at: number, end: number): string | undefined 
   }
 }
 
-/** The offset just past the string that opens at `at` (or the text's end, unterminated). */
 function stringEnd(text: Uint8Array, at: number): number {
   for (let i = at + 1; i < text.length; i++) {
     const c = text[i];

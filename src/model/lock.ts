@@ -1,8 +1,4 @@
-/**
- * The lock file (`idemscan lock`, default `idemscan.lock.json`): its zod schema = types = JSON
- * Schema. Per server, its tools as reviewed, each with its definitionHash (docs/DEFINITION-HASH.md),
- * verdict and the four hints as received. Made and read by compare/lock.ts.
- */
+// The lock file: each server's tools as reviewed (docs/DEFINITION-HASH.md).
 import { z } from 'zod';
 import { Verdict } from './schema.js';
 
@@ -10,19 +6,19 @@ export const LOCK_VERSION = '1';
 
 export const LockTool = z.object({
   name: z.string(),
-  /** Absent when the definition could not be hashed (finding `definition-unhashable`). */
+  /** Absent when unhashable. */
   definitionHash: z.string().optional(),
   fieldHashes: z.record(z.string(), z.string()).optional(),
   verdict: Verdict,
-  /** readOnlyHint, destructiveHint, idempotentHint, openWorldHint as received (any JSON value); absent ones are left out. */
+  /** As received, any JSON value; absent ones left out. */
   hints: z.record(z.string(), z.unknown()),
-  /** The description as the report kept it (bounded, redacted): to show what an edit changed. */
+  /** Bounded and redacted, to show what an edit changed. */
   description: z.string().optional(),
 });
 
 export const LockServer = z.object({
   name: z.string(),
-  /** A server that failed when locked pins no tools: every tool it lists later is new. */
+  /** A failed server pins no tools: every tool it lists later is new. */
   status: z.enum(['ok', 'failed']),
   tools: z.array(LockTool),
 });
@@ -30,9 +26,8 @@ export const LockServer = z.object({
 export const LockFile = z.object({
   lockVersion: z.literal(LOCK_VERSION),
   tool: z.object({ name: z.string(), version: z.string() }),
-  /** When the scan it was made from started. */
   lockedAt: z.string(),
-  /** Sorted by name (code units), so that the file diffs well in review. */
+  /** Sorted by name, so the file diffs well in review. */
   servers: z.array(LockServer),
 });
 

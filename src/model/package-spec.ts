@@ -1,13 +1,4 @@
-/**
- * What "pinned" means, in one place for every target format and package type. npm: a package
- * name, `@`, and one exact semver version. Anything npm would read as a range (`1.0.0||*`), a tag,
- * a path, a tarball, a git URL or a flag is refused here, before npm is ever started:
- * `file@1.0.0/../../evil.tgz` would otherwise install (and run the scripts of) a local tarball.
- * PyPI: `name==1.2.3` (PEP 508 name, one exact PEP 440 version); OCI: an image by a tag other than
- * `latest` or by digest; `.mcpb`: a bundle by its sha256. Checked before pip, docker or a download
- * ever starts: `pkg>=1`, `pkg==1.*`, `pkg @ file:///x` or `image` (implicitly `latest`) are refused
- * with the reason.
- */
+// What "pinned" means, checked before npm, pip or docker starts: `file@1.0.0/../../evil.tgz` would run a tarball.
 // Only the parser: all of semver costs ~50 ms at start-up.
 import parseSemver from 'semver/functions/parse.js';
 import type { ServerReport } from './schema.js';
@@ -17,15 +8,9 @@ export interface PinnedSpec {
   version: string;
 }
 
-/**
- * npm's rules for a new package name (validate-npm-package-name): lowercase and URL-safe, scoped
- * or not, at most 214 characters, not starting with `.` or `_`. Stricter than npm on purpose: no
- * leading `-` (npm's command line would read it as a flag) and no `..` anywhere (the name becomes
- * a path under the install cache).
- */
+/** validate-npm-package-name, stricter: no leading `-` (a flag) and no `..` (it becomes a cache path). */
 const NPM_NAME = /^(?:@[a-z0-9~][a-z0-9._~-]*\/)?[a-z0-9~][a-z0-9._~-]*$/;
 
-/** Why `name` is not an npm package name we launch, or undefined. */
 export function npmNameProblem(name: string): string | undefined {
   if (name.length === 0) return 'empty package name';
   if (name.length > 214) return 'package name longer than 214 characters';
@@ -35,17 +20,14 @@ export function npmNameProblem(name: string): string | undefined {
   return undefined;
 }
 
-/**
- * Why `version` is not one exact version, or undefined. `semver.valid()` also accepts `v1.2.3` and
- * surrounding spaces; only the canonical spelling passes, so what the report shows is what npm got.
- */
+/** Only the canonical spelling passes (not `v1.2.3`), so what the report shows is what npm got. */
 export function exactVersionProblem(version: string): string | undefined {
   const parsed = parseSemver(version);
   const canonical = parsed && parsed.version + (parsed.build.length > 0 ? `+${parsed.build.join('.')}` : '');
   return canonical === version ? undefined : 'not an exact version (unpinned)';
 }
 
-/** `name@version` split and checked; the error says which half is wrong (values are not quoted). */
+/** The error says which half is wrong, without quoting values. */
 export function parsePinnedSpec(spec: string): PinnedSpec | { error: string } {
   const at = spec.lastIndexOf('@');
   if (at <= 0) return { error: 'expected "name@version" with a pinned, exact version' };
@@ -55,9 +37,9 @@ export function parsePinnedSpec(spec: string): PinnedSpec | { error: string } {
   return problem ? { error: `${problem}; expected "name@version" with a pinned, exact version` } : { name, version };
 }
 
-/** PEP 508 distribution name: letters and digits, with `.`, `_`, `-` inside. */
+/** PEP 508. */
 const PYPI_NAME = /^[A-Z0-9](?:[\w.-]{0,198}[A-Z0-9])?$/i;
-/** PEP 440 public version in its normalised spelling, plus an optional local part: exact, no `*`. */
+/** PEP 440, normalised spelling, exact. */
 const PEP440 = /^(?:\d+!)?\d+(?:\.\d+)*(?:(?:a|b|rc)\d+)?(?:\.post\d+)?(?:\.dev\d+)?(?:\+[a-z0-9]+(?:\.[a-z0-9]+)*)?$/;
 
 export const SHA256 = /^[0-9a-f]{64}$/;
@@ -67,7 +49,6 @@ export interface PypiSpec {
   version: string;
 }
 
-/** `name==1.2.3` split and checked; the error says what is wrong and what is expected. */
 export function parsePypiSpec(spec: string): PypiSpec | { error: string } {
   const expected = 'expected "name==1.2.3" with one exact version';
   const at = spec.indexOf('==');
@@ -86,7 +67,7 @@ export function parsePypiSpec(spec: string): PypiSpec | { error: string } {
   return { name, version };
 }
 
-/** PEP 503: runs of `-`, `_`, `.` are one `-`, lowercase (the index's and the cache's name). */
+/** PEP 503: the index's and the cache's name. */
 export function normalizePypiName(name: string): string {
   let out = '';
   for (const c of name.toLowerCase()) {
@@ -98,7 +79,7 @@ export function normalizePypiName(name: string): string {
 }
 
 export interface OciRef {
-  /** The reference as given (`ghcr.io/org/server:1.2.3`, `...@sha256:...`). */
+  /** As given. */
   ref: string;
   tag?: string;
   digest?: string;
@@ -108,7 +89,6 @@ const OCI_NAME = /^[a-z0-9][\w.-]*(?::\d{1,5})?(?:\/[a-z0-9][\w.-]*)*$/i;
 const OCI_TAG = /^\w[\w.-]{0,127}$/;
 const OCI_DIGEST = /^sha256:[0-9a-f]{64}$/;
 
-/** An image reference with a tag that is not `latest`, or a digest; else why it is not pinned. */
 export function parseOciRef(ref: string): OciRef | { error: string } {
   const expected = 'expected "registry/name:tag" (not "latest") or "name@sha256:..."';
   const at = ref.indexOf('@');
@@ -128,7 +108,6 @@ export function parseOciRef(ref: string): OciRef | { error: string } {
 
 const LOOPBACK = ['127.0.0.1', 'localhost', '[::1]'];
 
-/** Why a download URL is refused: https, or plain http on loopback only; `file:` where `local`. */
 export function packageUrlProblem(url: string, local = false): string | undefined {
   if (!URL.canParse(url)) return 'not a URL';
   const u = new URL(url);
@@ -137,7 +116,7 @@ export function packageUrlProblem(url: string, local = false): string | undefine
   return `${u.protocol} is not https (plain http only on loopback)`;
 }
 
-/** The package a server ran from and its version: the pinned npm or PyPI version, else what serverInfo says (server text). */
+/** The pinned version, else what serverInfo says (server text). */
 export function serverVersion(s: Pick<ServerReport, 'target' | 'serverInfo'>): { package?: string; version?: string } {
   const spec =
     s.target.npm !== undefined

@@ -1,13 +1,10 @@
-/**
- * The probe's outcomes as data (no zod: the SARIF and terminal writers load it, and audit loads
- * them): the summary field, the mark and the words of each, and their counting.
- */
+// No zod here: the SARIF and terminal writers load it.
 import { probesOf, type ToolProbes } from './probe-cases.js';
 import type { ProbeOutcome, ProbeSummary, ToolProbe } from './probe-schema.js';
 
 type Counted = Exclude<keyof ProbeSummary, 'observers' | 'observerCalls'>;
 
-/** The summary field of each outcome, and its words: one table for the summary and every reporter. */
+/** One table for the summary and every reporter. */
 export const PROBE_OUTCOMES = {
   'retry-safe': { field: 'retrySafe', mark: '✓', meaning: 'the observer did not change on the re-issue' },
   'reissue-refused': {
@@ -22,17 +19,12 @@ export const PROBE_OUTCOMES = {
   'not-probed': { field: 'notProbed', mark: '-', meaning: 'not in the plan' },
 } as const satisfies Record<ProbeOutcome, { field: Counted; mark: string; meaning: string }>;
 
-/** What `conflict` says, in words: the same key sent with other arguments after the experiment. */
 export const PROBE_CONFLICTS = {
   rejected: 'the same key with other arguments was refused, as a key that deduplicates should be',
   accepted: 'the same key with other arguments was accepted: the server does not tie the key to its arguments',
 } as const satisfies Record<NonNullable<ToolProbe['conflict']>, string>;
 
-/**
- * The summary of one run, one count per experiment: a tool planned as cases counts once per case.
- * A tool the plan only observes with is not "not probed": it was called, once per observation, so
- * it is counted apart (`observers`, `observerCalls`).
- */
+/** One count per experiment; a tool used only as an observer was called, so it is counted apart. */
 export function countProbes(tools: readonly (ToolProbes & { name?: string })[]): ProbeSummary | undefined {
   if (!tools.some((t) => probesOf(t).length > 0)) return undefined;
   const out: ProbeSummary = {
@@ -61,10 +53,7 @@ export function countProbes(tools: readonly (ToolProbes & { name?: string })[]):
   return out;
 }
 
-/**
- * A tool the plan only observes with is listed `not-probed` by the session; its reason says it was
- * called, and how often (its calls are real calls too), instead of "never called".
- */
+/** An observer's calls are real calls too: its reason says so instead of "never called". */
 export function noteObservers(tools: readonly (ToolProbes & { name: string })[]): void {
   const calls = observerCalls(tools);
   for (const t of tools) {
@@ -80,7 +69,6 @@ export function noteObservers(tools: readonly (ToolProbes & { name: string })[])
   }
 }
 
-/** Each observer's calls over the run (every case's), by tool name. */
 export function observerCalls(tools: readonly ToolProbes[]): Map<string, number> {
   const out = new Map<string, number>();
   for (const t of tools)

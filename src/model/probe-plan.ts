@@ -1,7 +1,4 @@
-/**
- * The plan of `idemscan probe` (docs/PROBE.md): which tools it may call, with what, and which
- * read-only tool shows their effect. Nothing outside it is ever called.
- */
+// The plan of `idemscan probe` (docs/PROBE.md): nothing outside it is ever called.
 import { z } from 'zod';
 import { MAX_JSON_DEPTH, parseJson } from './bounded-input.js';
 import { InputError, type InputPlace } from './input-error.js';
@@ -9,32 +6,31 @@ import { describeZodError } from './zod-errors.js';
 
 const Args = z.record(z.string(), z.unknown());
 
-/** A tool called with fixed arguments: an observer, or a set-up step. */
+/** An observer, or a set-up step. */
 const ToolCall = z.strictObject({ tool: z.string().min(1), arguments: Args.default({}) });
 
-/** One experiment: a tool planned once, or each case of a tool planned as a list. */
 const PlannedTool = z.strictObject({
-  /** Sent as the tool's arguments; the key goes in on top of them. */
+  /** The key goes in on top of them. */
   arguments: Args.default({}),
-  /** A read-only tool whose answer changes when the effect happens. Without one (nor the plan's) the outcome is `inconclusive`. */
+  /** A read-only tool whose answer changes with the effect; without one the outcome is `inconclusive`. */
   observe: ToolCall.optional(),
-  /** Sent once more with the same key: a server should refuse them (`idempotency_key_conflict`). */
+  /** Sent with the same key: a server should refuse them (`idempotency_key_conflict`). */
   conflictArguments: Args.optional(),
-  /** How long each call of this tool may go unanswered, in ms, instead of --timeout (which still bounds connecting and the observer). */
+  /** Replaces --timeout for this tool's calls only, not connecting or the observer. */
   timeoutMs: z.number().int().min(1).max(86_400_000).optional(),
 });
 
 export const ProbePlan = z.strictObject({
-  /** Called once each, in order, before the experiments: seed data the experiments need. */
+  /** Called once each, in order, before the experiments. */
   setup: z.array(ToolCall).optional(),
-  /** The observer of every planned tool (and case) that names none. */
+  /** For every planned tool that names none. */
   observe: ToolCall.optional(),
-  /** Run in this order; a list is one experiment per case, in its order. */
+  /** A list is one experiment per case. */
   tools: z
     .record(
       z.string().min(1),
       z.union([PlannedTool, z.array(PlannedTool).min(1, 'a list of cases needs one case')], {
-        // Only for input that is neither: a planned object's own issues keep their words.
+        // A planned object's own issues keep their words.
         error: (issue) =>
           issue.code === 'invalid_union' ? 'expected a planned tool (an object) or a list of cases' : undefined,
       }),
@@ -46,15 +42,13 @@ export type ProbePlan = z.infer<typeof ProbePlan>;
 export type PlannedTool = z.infer<typeof PlannedTool>;
 export type PlannedCall = z.infer<typeof ToolCall>;
 
-/** One experiment of the plan: a tool, its case number when the plan lists cases, and its observer resolved. */
 export interface PlannedExperiment {
   name: string;
-  /** 1-based; absent for a tool planned as one object (the report stays as it was). */
+  /** 1-based; absent for a tool planned as one object. */
   case?: number;
   planned: PlannedTool;
 }
 
-/** Every experiment in plan order, each with its own observer or else the plan's. */
 export function planExperiments(plan: ProbePlan): PlannedExperiment[] {
   const withObserver = (t: PlannedTool): PlannedTool =>
     t.observe || !plan.observe ? t : { ...t, observe: plan.observe };
@@ -65,7 +59,7 @@ export function planExperiments(plan: ProbePlan): PlannedExperiment[] {
   );
 }
 
-/** A plan that cannot be used: unreadable, not JSON, not a plan, or naming a tool the server does not list. An InputError. */
+/** Unreadable, not JSON, not a plan, or naming a tool the server does not list. */
 export class PlanError extends InputError {
   constructor(detail: string, place: InputPlace = {}) {
     super(detail, place);
@@ -73,10 +67,7 @@ export class PlanError extends InputError {
   }
 }
 
-/**
- * `source`: what the plan is called in the error (its file, say); `at`: where the plan sits in it
- * (`plan` in a plan-library file, so an error names `plan.tools.x`).
- */
+/** `source` names the plan in errors; `at` is where it sits in the file (`plan` names `plan.tools.x`). */
 export function parsePlan(data: unknown, source = 'plan', at = ''): ProbePlan {
   return checkPlan(data, { file: source }, at);
 }
@@ -88,10 +79,7 @@ function checkPlan(data: unknown, place: InputPlace, at = ''): ProbePlan {
   return parsed.data;
 }
 
-/**
- * A planned tool that is an object (or a list) but a wrong one: the issues of that shape, at their
- * own fields (`tools.a.timeoutMs`), not zod's "matches neither" at `tools.a`.
- */
+/** A wrong object gets its own fields' issues (`tools.a.timeoutMs`), not zod's "matches neither". */
 function branchIssues(data: unknown, error: z.ZodError): z.core.$ZodIssue[] {
   return error.issues.flatMap((issue) => {
     if (issue.code !== 'invalid_union' || issue.path.length !== 2 || issue.path[0] !== 'tools') return [issue];
@@ -102,10 +90,8 @@ function branchIssues(data: unknown, error: z.ZodError): z.core.$ZodIssue[] {
   });
 }
 
-/** A plan names a few tools and their arguments: far below this. */
 export const MAX_PLAN_BYTES = 4 * 1024 * 1024;
 
-/** The plan file's text (read by `readPlan`, src/app/probe/probe.ts, through io/read.ts), parsed and checked; each error names the file. */
 export function planOfText(text: string, file: string): ProbePlan {
   const place = { field: '--plan', file };
   const parsed = parseJson(text, { maxBytes: MAX_PLAN_BYTES, maxDepth: MAX_JSON_DEPTH });
@@ -114,7 +100,6 @@ export function planOfText(text: string, file: string): ProbePlan {
   return checkPlan(parsed.value, place);
 }
 
-/** Every tool the plan lets idemscan call: the planned ones, their observers and the set-up steps, each once. */
 export function plannedCalls(plan: ProbePlan): { tools: string[]; observers: string[]; setup: string[] } {
   const tools = Object.keys(plan.tools);
   const observed = planExperiments(plan).flatMap((e) => (e.planned.observe ? [e.planned.observe.tool] : []));
@@ -123,10 +108,7 @@ export function plannedCalls(plan: ProbePlan): { tools: string[]; observers: str
   return { tools, observers, setup };
 }
 
-/**
- * Where each tool the plan names sits in it, for an error that names the field: the first place
- * of each name (`tools.create_order`, `tools.create_order[1].observe.tool`, `setup[0].tool`, `observe.tool`).
- */
+/** The first place each tool is named, for an error that names the field. */
 export function planFields(plan: ProbePlan): Map<string, string> {
   const out = new Map<string, string>();
   const add = (tool: string, field: string) => void (out.has(tool) || out.set(tool, field));

@@ -1,8 +1,4 @@
-/**
- * The words of the report that the diff document (diff.ts) and the rule catalogue are made of
- * (severity, verdict, key confidence, the summary). The report holds a diff (`comparedWith`), so
- * the order is: these, then diff.ts, then schema.ts, which re-exports them; import them from there.
- */
+// Split from schema.ts so diff.ts can use them and schema.ts hold a diff; import them from schema.ts.
 import { z } from 'zod';
 import { ProbeSummary } from './probe-schema.js';
 import { VERDICT_IDS } from './verdict-ids.js';
@@ -13,28 +9,17 @@ export const Confidence = z.enum(['strong', 'weak']);
 
 /** Servers with at least one tool of a verdict, weighted by their monthly downloads. */
 export const WeightedShare = z.object({
-  /** Scanned-ok servers with a `downloads` figure and at least one tool of this verdict. */
   servers: z.number().int(),
-  /** Their monthly downloads together. */
   downloads: z.number().int(),
-  /** downloads / the weighted total (0 to 1, rounded to 4 decimals; 0 when the total is 0). */
+  /** Of the weighted total, 0 to 1, 4 decimals; 0 when the total is 0. */
   share: z.number(),
 });
 
-/**
- * Figures weighted by use (model/summary.ts): only scanned-ok servers whose target records
- * `downloads` (monthly npm downloads when the list was made) count. A server counts once per
- * verdict it has at least one tool of, so the shares of the verdicts add up to more than 1.
- */
+/** Scanned-ok servers with `downloads`; one counts once per verdict it has, so shares add up past 1. */
 export const WeightedSummary = z.object({
-  /** Scanned-ok servers with a downloads figure. */
   servers: z.number().int(),
-  /** Their monthly downloads together: the denominator of every share. */
+  /** The denominator of every share. */
   downloads: z.number().int(),
-  /**
-   * Per verdict, the servers with at least one tool of it. `unprotected` is "at least one
-   * unprotected (not read-only, no key, no idempotent hint) tool".
-   */
   verdicts: z.object({
     'read-only': WeightedShare,
     'protocol-keyed': WeightedShare,
@@ -51,17 +36,17 @@ export const Summary = z.object({
   tools: z.number().int(),
   readOnly: z.number().int(),
   notReadOnly: z.number().int(),
-  /** Tools that carry at least one of the four behaviour hints. */
+  /** Tools with at least one behaviour hint. */
   annotated: z.number().int(),
   protocolKeyed: z.number().int(),
   keyed: z.number().int(),
   idempotent: z.number().int(),
   unprotected: z.number().int(),
-  /** Of the unprotected tools, those that declare no behaviour hint at all (the spec's defaults make them writes); absent in reports before it. */
+  /** Unprotected tools with no hint at all: writes only by the spec's defaults. */
   unprotectedUndeclared: z.number().int().optional(),
-  /** Download-weighted figures; present only when some scanned-ok server has a `downloads` figure. */
+  /** Only when some scanned-ok server has a `downloads` figure. */
   weighted: WeightedSummary.optional(),
-  /** `idemscan probe` only: tools by experiment outcome. */
+  /** `idemscan probe` only. */
   probe: ProbeSummary.optional(),
 });
 

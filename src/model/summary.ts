@@ -2,30 +2,21 @@ import type { ServerReport, Summary, Verdict, WeightedSummary } from './schema.j
 import { isAnnotated, total, verdictFields, VERDICTS, zeroCounts } from './verdicts.js';
 import { declaresNothing } from './advice.js';
 
-/**
- * Counts over every tool of every server that was scanned (failed servers add no tools), and,
- * when targets record their monthly downloads, the same weighted by use. The one place both are
- * computed: scan and merge call it, so a merged report counts what one scan would have.
- */
+/** Scan and merge both call it, so a merged report counts what one scan would have. */
 export function summarize(servers: Iterable<ServerReport>): Summary {
   const tally = new SummaryTally();
   for (const s of servers) tally.add(s);
   return tally.summary();
 }
 
-/**
- * The summary folded one server at a time, so a scan that spools its servers to disk (thousands
- * of remotes) counts them without holding them: the figures are those of `summarize` over all.
- */
+/** One server at a time, so a spooling scan counts servers without holding them. */
 export class SummaryTally {
   private servers = 0;
   private ok = 0;
   private failed = 0;
   private annotated = 0;
-  /** Unprotected tools with no behaviour hint (shown apart from those that declare a write). */
   private undeclared = 0;
   private readonly verdicts = zeroCounts();
-  /** Over scanned-ok servers with a `downloads` figure (weightedSummary). */
   private weightedServers = 0;
   private downloads = 0;
   private readonly weighted = Object.fromEntries(VERDICTS.map((v) => [v.id, { servers: 0, downloads: 0 }])) as Record<
@@ -44,8 +35,7 @@ export class SummaryTally {
       if (declaresNothing(t)) this.undeclared += 1;
       seen.add(t.verdict);
     }
-    // A failed server's downloads are left out of the total: nothing is known of its tools, and
-    // counting it would dilute every share.
+    // Nothing is known of a failed server's tools: counting its downloads would dilute every share.
     if (s.status !== 'ok' || typeof s.target.downloads !== 'number') return;
     this.weightedServers += 1;
     this.downloads += s.target.downloads;
@@ -74,7 +64,6 @@ export class SummaryTally {
     };
   }
 
-  /** Download-weighted figures, or undefined when no scanned-ok server has a `downloads` figure. */
   private weightedSummary(): WeightedSummary | undefined {
     if (this.weightedServers === 0) return undefined;
     const total = this.downloads;

@@ -1,9 +1,4 @@
-/**
- * The suppression file (`--suppress FILE`, default `.idemscan-suppress.json`): its zod schema =
- * types. Each entry names what a repository has reviewed and accepts, with its reason and an
- * optional last day: a finding (`rule`), or a tool's verdict (`verdict` and `tool`), which
- * `--fail-on <verdict>` then no longer counts for that tool. Parsed and applied by compare/suppress.ts.
- */
+// The suppression file: what a repository reviewed and accepts, a finding or a tool's verdict.
 import { z } from 'zod';
 import { Verdict } from './schema-base.js';
 
@@ -14,25 +9,19 @@ const day = z
 
 export const SuppressEntry = z
   .object({
-    /** A rule id (docs/rules/README.md), or a profile's `profile/requirement`. */
+    /** A rule id, or a profile's `profile/requirement`. */
     rule: z.string().min(1).optional(),
-    /**
-     * A verdict (`unprotected`, ...) accepted for one tool: `tool` is required, since an entry for
-     * every tool's verdict would be the verdict taken out of `--fail-on`.
-     */
+    /** Needs `tool`: an entry for every tool would take the verdict out of `--fail-on`. */
     verdict: Verdict.optional(),
-    /** The tool's name; absent (rule entries only): every tool's finding of the rule, and the server's own. */
+    /** Absent: every tool's finding of the rule, and the server's own. */
     tool: z.string().min(1).optional(),
-    /**
-     * The server's name as the report shows it (servers[].name: in a scan the list's key, never the
-     * serverInfo.name a server of a list could claim); absent: every server.
-     */
+    /** As `servers[].name` shows it, never a claimed serverInfo.name; absent: every server. */
     server: z.string().min(1).optional(),
     reason: z
       .string({ error: 'required: why this finding is accepted (shown in SARIF and the reports)' })
       .trim()
       .min(1, 'required: why this finding is accepted'),
-    /** The last day the entry applies (UTC). */
+    /** The last day it applies, UTC. */
     expires: day.optional(),
   })
   .strict()

@@ -1,36 +1,26 @@
-/**
- * Verdicts and hints: the one place that knows their order, the spec's hint defaults, their names
- * and meanings, and how to count them. The classifier decides a tool's verdict (classify/verdict.ts);
- * everything after it (summary, terminal table, Markdown, HTML, diff) reads the verdict and the
- * effective hints from the report and describes or counts them with this module, so no reporter
- * judges a tool a second time, possibly differently.
- */
+// Every reporter describes and counts verdicts through this module, so none judges a tool a second time.
 import type { Summary, ToolReport, Verdict } from './schema.js';
 
-/** A summary field that counts one verdict's tools. */
 export type VerdictField = 'readOnly' | 'protocolKeyed' | 'keyed' | 'idempotent' | 'unprotected';
 
 export interface VerdictInfo {
   id: Verdict;
-  /** Position in the verdict order (DESIGN.md §3): smaller is safer, and the order they are shown in. */
+  /** Smaller is safer (DESIGN.md §3); also the display order. */
   rank: number;
-  /** The report summary's count of the verdict's tools (`summary.protocolKeyed`). */
   summaryField: VerdictField;
-  /** Protected: a key makes a retry safe (protocol-keyed or keyed), without trusting the server's hints. */
+  /** A key makes a retry safe without trusting the server's hints. */
   protects: boolean;
-  /** Short words for a column head or a chip. */
   label: string;
   /** CSS class suffix; fixed strings, never text from the report. */
   css: string;
-  /** A glyph next to the word, so the verdict never relies on colour alone. */
+  /** A glyph beside the word, so the verdict never relies on colour alone. */
   mark: string;
-  /** What the verdict tells a client about retrying. */
   meaning: string;
-  /** A client can retry it safely without trusting the server's hints: read-only, or protected. */
+  /** Safe to retry without trusting the hints: read-only, or protected. */
   retrySafe: boolean;
 }
 
-/** Every fact of a verdict, once; the compiler checks that every verdict has every fact. */
+/** The compiler checks that every verdict has every fact. */
 export const VERDICT = {
   'read-only': {
     rank: 0,
@@ -84,7 +74,7 @@ export const VERDICT = {
   },
 } as const satisfies Record<Verdict, Omit<VerdictInfo, 'id'>>;
 
-/** Safest first: the order of the verdict rules (DESIGN.md §3), which is also the order they are shown in. */
+/** Safest first, the order of the verdict rules (DESIGN.md §3). */
 export const VERDICTS: readonly VerdictInfo[] = (Object.keys(VERDICT) as Verdict[])
   .map((id): VerdictInfo => ({ id, ...VERDICT[id] }))
   .sort((a, b) => a.rank - b.rank);
@@ -95,10 +85,9 @@ export function verdictInfo(v: Verdict): VerdictInfo {
   return VERDICTS.find((x) => x.id === v) ?? VERDICTS[VERDICTS.length - 1]!;
 }
 
-/** Position in VERDICT_ORDER: smaller is safer. */
 export const verdictRank = (v: Verdict): number => (Object.hasOwn(VERDICT, v) ? VERDICT[v].rank : -1);
 
-/** The four behaviour hints with the field of `effective` each sets and the spec's default. */
+/** Each hint's field of `effective` and the spec's default. */
 export const HINTS = {
   readOnlyHint: { field: 'readOnly', default: false, safe: true },
   destructiveHint: { field: 'destructive', default: true, safe: false },
@@ -109,10 +98,7 @@ export const HINTS = {
 export type HintName = keyof typeof HINTS;
 export const HINT_NAMES = Object.keys(HINTS) as HintName[];
 
-/**
- * A value as received, as text: JSON, so `"true"` the string never reads as the boolean; what JSON
- * cannot encode (undefined) as String(). The one way a raw hint becomes text: the terminal, CSV, HTML and the diff.
- */
+/** JSON, so the string `"true"` never reads as the boolean; the one way every reporter shows a raw hint. */
 export function receivedText(value: unknown): string {
   try {
     return JSON.stringify(value) ?? String(value);
@@ -121,18 +107,17 @@ export function receivedText(value: unknown): string {
   }
 }
 
-/** A hint as received, as text (receivedText), undefined when the annotations do not have it. */
 export function hintText(annotations: Record<string, unknown> | undefined, hint: HintName): string | undefined {
   return annotations && Object.hasOwn(annotations, hint) ? receivedText(annotations[hint]) : undefined;
 }
 
-/** What a client may assume of one hint: the value when it is a boolean, else the spec default. */
+/** The value when it is a boolean, else the spec default. */
 export function effectiveHint(hint: HintName, annotations: Record<string, unknown> | undefined): boolean {
   const v = annotations?.[hint];
   return typeof v === 'boolean' ? v : HINTS[hint].default;
 }
 
-/** Annotated: at least one behaviour hint given as a boolean (a title alone says nothing). */
+/** A title alone says nothing. */
 export function isAnnotated(annotations: Record<string, unknown> | undefined): boolean {
   return HINT_NAMES.some((name) => typeof annotations?.[name] === 'boolean');
 }
@@ -143,46 +128,39 @@ export function zeroCounts(): VerdictCounts {
   return Object.fromEntries(VERDICT_ORDER.map((v) => [v, 0])) as VerdictCounts;
 }
 
-/** Tools by verdict, every verdict present (0 when none). */
+/** Every verdict present, 0 when none. */
 export function countVerdicts(tools: readonly Pick<ToolReport, 'verdict'>[]): VerdictCounts {
   const counts = zeroCounts();
   for (const t of tools) if (t.verdict in counts) counts[t.verdict] += 1;
   return counts;
 }
 
-/** The summary's verdict counts in the same shape. */
 export function summaryCounts(s: Summary): VerdictCounts {
   return Object.fromEntries(VERDICTS.map((v) => [v.id, s[v.summaryField]])) as VerdictCounts;
 }
 
-/** The counts as the summary's fields (`readOnly`, `protocolKeyed`, ...), in the verdict order. */
 export function verdictFields(c: VerdictCounts): Record<VerdictField, number> {
   return Object.fromEntries(VERDICTS.map((v) => [v.summaryField, c[v.id]])) as Record<VerdictField, number>;
 }
 
-/** Protected tools: those of the verdicts that `protects` (protocol-keyed + keyed). */
 export function protectedCount(c: Readonly<Record<Verdict, number>>): number {
   return VERDICTS.filter((v) => v.protects).reduce((n, v) => n + c[v.id], 0);
 }
 
 export const total = (c: VerdictCounts): number => VERDICT_ORDER.reduce((n, v) => n + c[v], 0);
 
-/** Tools that are not read-only, and those of them a client can retry safely (protocol-keyed + keyed). */
 export function retryFigures(c: VerdictCounts): { writes: number; safe: number } {
   return { writes: total(c) - c['read-only'], safe: protectedCount(c) };
 }
 
-/** `12%`, `<1%` for a share above 0 that would round to 0, `-` of nothing. */
+/** `<1%` for a share above 0 that would round to 0, `-` of nothing. */
 export function share(part: number, whole: number): string {
   if (whole <= 0) return '-';
   const p = (part / whole) * 100;
   return `${p > 0 && p < 1 ? '<1' : Math.round(p)}%`;
 }
 
-/**
- * The headline sentence, as the HTML, Markdown and the terminal give it:
- * "5 of 945 tools that are not read-only can be retried safely (1%)".
- */
+/** "5 of 945 tools that are not read-only can be retried safely (1%)", in every reporter. */
 export function headlineText(c: VerdictCounts): string {
   const n = total(c);
   if (n === 0) return 'No tools were listed';
@@ -192,11 +170,7 @@ export function headlineText(c: VerdictCounts): string {
   return `${safe.toLocaleString('en-US')} of ${plural(writes, 'tool')} that ${writes === 1 ? 'is' : 'are'} not read-only can be retried safely (${share(safe, writes)})`;
 }
 
-/**
- * What a client's user should do about the tools a retry may repeat, after the headline; undefined
- * when there are none. The same words in the terminal, Markdown and HTML, and in README's
- * "What to do with the verdicts".
- */
+/** The same words in every reporter and in README's "What to do with the verdicts". */
 export function retryAdvice(c: VerdictCounts): string | undefined {
   const u = c.unprotected;
   if (u === 0) return undefined;
@@ -204,7 +178,6 @@ export function retryAdvice(c: VerdictCounts): string | undefined {
   return `Do not let a client retry ${them} automatically: ask the user first, and prefer keyed tools, sending the same key on a retry`;
 }
 
-/** `1 tool`, `2 tools`, `1,024 servers`. */
 export function plural(n: number, one: string, many = `${one}s`): string {
   return `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
 }

@@ -9,18 +9,11 @@ const pkg = createRequire(import.meta.url)('../../package.json') as {
 export const TOOL_NAME: string = pkg.name;
 export const TOOL_VERSION: string = pkg.version;
 
-/**
- * Owner or name segments that stand for "fill me in", not for a repository anyone can open: a
- * link made from one is a page that does not exist, so no link is made at all.
- */
+/** "Fill me in" segments: a link made from one is a page that does not exist. */
 const PLACEHOLDERS = new Set(['owner', 'user', 'username', 'org', 'organization', 'your-org', 'your-name', 'yourname']);
 const PLACEHOLDER_MARKS = /[<>{}$]/;
 
-/**
- * The web address of package.json's `repository` (npm's forms: an object with `url`, a `git+https`
- * or `git@host:` URL, `github:owner/name`, or `owner/name`), or undefined when it names none, or
- * names a placeholder (`OWNER/idemscan`, `<owner>/idemscan`): only a real repository is linked.
- */
+/** Any of npm's `repository` forms; undefined for a placeholder (`<owner>/idemscan`). */
 export function repositoryUrl(repository: unknown): string | undefined {
   const given =
     typeof repository === 'string'
@@ -53,8 +46,5 @@ function decodeURIComponentSafe(part: string): string {
   }
 }
 
-/**
- * The repository's web address, from package.json's `repository`; undefined when it names no real
- * one (a fork that publishes sets it, and then the reports link its pages).
- */
+/** A fork that publishes sets it, and then the reports link its pages. */
 export const TOOL_REPOSITORY: string | undefined = repositoryUrl(pkg.repository);

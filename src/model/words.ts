@@ -1,9 +1,5 @@
-/**
- * Words given on the command line: comma lists and the nearest known word to a typo. Pure, so the
- * option parsers (cli/options.ts) and the checks of app/ (the --fail-on words) share them.
- */
+// Pure, so shell/options.ts and app/'s --fail-on checks share them.
 
-/** The words of a comma list: trimmed, lowercased, empty ones dropped, duplicates once. */
 export function splitList(value: string): string[] {
   return [
     ...new Set(
@@ -15,7 +11,7 @@ export function splitList(value: string): string[] {
   ];
 }
 
-/** The known word nearest to `word` by edit distance, when near enough to be a typo (`tabel`, `htm`). */
+/** Only when near enough to be a typo (`tabel`, `htm`). */
 export function suggest(word: string, known: readonly string[]): string | undefined {
   let best: string | undefined;
   let bestDistance = (word.length <= 3 ? 1 : Math.max(2, Math.floor(word.length / 3))) + 1;
@@ -26,7 +22,7 @@ export function suggest(word: string, known: readonly string[]): string | undefi
   return best;
 }
 
-/** Edit distance with one row of memory; inputs are flag words (bounded by the command line). */
+/** Inputs are flag words, bounded by the command line. */
 export function levenshtein(a: string, b: string): number {
   let row = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i++) {

@@ -1,7 +1,4 @@
-/**
- * Zod issues as a user can act on them: `file: servers[2].tools[0].verdict: Invalid option: ...`,
- * the path written the way the field appears in the file. Used for target files and report files.
- */
+// Paths written the way the field appears in the file: `servers[2].tools[0].verdict`.
 import type { z } from 'zod';
 import { bounded } from './bounds.js';
 
@@ -12,10 +9,7 @@ export function zodPath(prefix: string, path: readonly PropertyKey[]): string {
   return out || '(top level)';
 }
 
-/**
- * The first `max` issues, `path: message`, joined with `; `, then how many more there were.
- * Unknown fields come first: a misspelt `comand` is the cause of the "command is required" after it.
- */
+/** Unknown fields first: a misspelt `comand` causes the "command is required" after it. */
 export function describeZodError(prefix: string, error: z.ZodError, max = 3): string {
   const unknown = error.issues.filter((i) => i.code === 'unrecognized_keys');
   const issues = [...unknown, ...error.issues.filter((i) => i.code !== 'unrecognized_keys')];
@@ -24,7 +18,6 @@ export function describeZodError(prefix: string, error: z.ZodError, max = 3): st
   return shown.join('; ') + (more > 0 ? `; and ${more} more` : '');
 }
 
-/** zod's message, but `unknown field "comand"` for zod's `Unrecognized key: "comand"`. */
 function issueText(issue: z.core.$ZodIssue): string {
   if (issue.code !== 'unrecognized_keys') return issue.message;
   const keys = issue.keys.slice(0, 5).map((k) => JSON.stringify(bounded(k, 80)));

@@ -1,8 +1,4 @@
-/**
- * `idemscan probe` on one server (docs/PROBE.md): open a session, list its tools, prepare the
- * experiments, call the plan's set-up steps, run the experiments, judge them, close. Unlike a scan
- * it calls tools, with real effects.
- */
+// `idemscan probe` on one server (docs/PROBE.md): unlike a scan it calls tools, with real effects.
 import type { ConnectOptions, Observation } from '../connect/observe.js';
 import type { LaunchPlan } from '../launch/plan.js';
 import { open, type Session } from '../connect/session.js';
@@ -13,18 +9,15 @@ import { toolProbe } from './outcome.js';
 import { prepareProbe, type PreparedProbe } from './prepare.js';
 import { runExperiments, runSetup } from './run.js';
 
-/** What the experiment found (undefined fields: it never got to the listing). */
+/** Undefined fields: it never got to the listing. */
 export interface Probed {
   observation: Observation;
-  /** Each listed tool's probe fields (unplanned ones: `not-probed`); absent when nothing was judged. */
+  /** Absent when nothing was judged. */
   probeOf?: (tool: string) => ToolProbes;
-  /** The plan's set-up calls as they went; absent without `setup`. */
   probeSetup?: ProbeSetup;
-  /** Planned, observing or set-up tools the server does not list: then nothing was called. */
+  /** Tools the plan names that the server does not list: then nothing was called. */
   missing?: string[];
-  /** Where the plan names each of `missing` (`setup[0].tool`, `tools.x[1].observe.tool`). */
   missingFields?: string[];
-  /** Worth a line on stderr: an observer not declared read-only. */
   warnings?: string[];
   /** A bug tripped by the server's data, as `probe()` throws it. */
   crashed?: string;
@@ -38,10 +31,7 @@ const NOT_PROBED: ToolProbe = {
 
 export type RunOpts = { timeoutMs: number; signal?: AbortSignal };
 
-/**
- * `timeoutMs` bounds each call of the experiment (but the calls of a planned tool with its own
- * `timeoutMs`); `connect.timeoutMs` the session up to its listing. Never throws.
- */
+/** `connect.timeoutMs` bounds the session up to its listing, `timeoutMs` each call. Never throws. */
 export async function probeServer(
   launch: LaunchPlan,
   connect: ConnectOptions,
@@ -64,7 +54,6 @@ export async function probeServer(
   return { observation: await session.close(), ...found };
 }
 
-/** The set-up calls, then the experiments (none when the set-up failed), judged per tool. */
 async function experiments(
   session: Session,
   prepared: PreparedProbe,
@@ -89,7 +78,6 @@ async function experiments(
   return { probeOf: (tool) => byTool.get(tool) ?? { probe: NOT_PROBED }, ...(setup ? { probeSetup: setup } : {}) };
 }
 
-/** A tool planned once has `probe`; one planned as cases `probes`, in case order. */
 function byToolOf(experiments: readonly ProbeExperiment[], ran: readonly RanExperiment[]): Map<string, ToolProbes> {
   const out = new Map<string, ToolProbes>();
   experiments.forEach((e, i) => {

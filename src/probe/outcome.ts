@@ -1,7 +1,4 @@
-/**
- * The outcome of one lost-response experiment (docs/PROBE.md), from what its calls answered.
- * Pure: run.ts sends the calls, this reads them.
- */
+// Pure: run.ts sends the calls, this reads them (docs/PROBE.md).
 import type { ProbeExperiment, ProbeOutcome, RanExperiment, SentCall, ToolProbe } from '../model/probe-schema.js';
 
 export interface Judged {
@@ -12,10 +9,9 @@ export interface Judged {
 
 type Verdict = Omit<Judged, 'conflict'>;
 
-/** Steps whose silence means nothing was learned (the call itself must also answer ok). */
+/** The call itself must also answer ok. */
 const STEPS_THAT_MUST_ANSWER = new Set(['observe-before', 'observe-after-call', 'reissue', 'observe-after-reissue']);
 
-/** Said of an inconclusive tool whose re-issue was carried out: its effect, if it has one, ran twice. */
 const CALLED_TWICE = 'the tool was called twice (the call and the re-issue), so any effect it has ran twice';
 
 export function judge(calls: readonly SentCall[], observed: boolean): Judged {
@@ -31,8 +27,7 @@ export function judge(calls: readonly SentCall[], observed: boolean): Judged {
 }
 
 function judgeCalls(calls: readonly SentCall[], observed: boolean): Verdict {
-  // An observer's error answer is an observation like any other (compared by its text), and a
-  // refused re-issue is judged below (reissue-refused): for those only silence breaks the experiment.
+  // An observer's error answer is an observation, and a refused re-issue is judged below.
   const broken = calls.find((c) =>
     c.step === 'call' ? c.status !== 'ok' : STEPS_THAT_MUST_ANSWER.has(c.step) && c.status === 'no-answer',
   );
@@ -70,7 +65,7 @@ function judgeCalls(calls: readonly SentCall[], observed: boolean): Verdict {
   };
 }
 
-/** No observer: the answers alone cannot tell an effect that repeated from one that did not. */
+/** The answers alone cannot tell an effect that repeated from one that did not. */
 function unobserved(first: SentCall, again: SentCall, refused: string | undefined): Verdict {
   if (refused)
     return {
@@ -84,7 +79,6 @@ function unobserved(first: SentCall, again: SentCall, refused: string | undefine
   };
 }
 
-/** The report's `tools[].probe` of one experiment, from what the connector sent and got. */
 export function toolProbe(experiment: ProbeExperiment, ran: RanExperiment): ToolProbe {
   const which = experiment.case === undefined ? {} : { case: experiment.case };
   if (ran.notRun !== undefined)

@@ -2,16 +2,10 @@
 import { planExperiments, type ProbePlan } from '../model/probe-plan.js';
 import { isSecretName } from '../redact/redact.js';
 
-/**
- * A plan's argument is test data its author wrote and named, so only its name can make it a secret
- * (`api_key`, `token`, `password`): a value that merely looks random (`Sheet1!B2:B2`) is a cell
- * range, a path or a seed row, and redacting it would blank the evidence. A bare `key` names a
- * config or map key far more often than a credential (`set_config_value {key, value}`).
- */
+/** Only a name makes plan data secret (`Sheet1!B2:B2` looks random); a bare `key` is rarely a credential. */
 const NOT_SECRET = /^(?:key|keys|keyword|keywords)$/i;
 const isPlanSecret = (name: string, value: string) => value.length >= 4 && isSecretName(name) && !NOT_SECRET.test(name);
 
-/** The values of the plan's secret-named arguments (an `api_key`, a token): redacted from the report like a launch's. */
 export function planSecrets(plan: ProbePlan): string[] {
   const out: string[] = [];
   const walk = (v: unknown, name: string, depth: number) => {

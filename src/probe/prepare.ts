@@ -1,10 +1,4 @@
-/**
- * The experiments of `idemscan probe` (docs/PROBE.md) before anything is sent: which planned,
- * observing and set-up tools the server does not list, which observers are not declared
- * read-only, and for each experiment (a planned tool, or each of its cases) its arguments with a
- * fresh key wherever classification found a strong key. Pure but for the keys (`newKey`): run.ts
- * sends the calls.
- */
+// Pure but for the keys (`newKey`); run.ts sends the calls.
 import { randomUUID } from 'node:crypto';
 import { bounded } from '../model/bounds.js';
 import {
@@ -21,14 +15,13 @@ import { placeKey } from '../classify/key-place.js';
 import { advertisesIdempotency } from '../classify/verdict.js';
 
 export interface PreparedProbe {
-  /** The plan's set-up calls, in order: sent once, before the experiments. */
   setup: PlannedCall[];
   experiments: ProbeExperiment[];
-  /** Tools the plan names (to call, observe with or set up) that the server does not list: then nothing is called. */
+  /** Then nothing is called. */
   missing: string[];
-  /** Where the plan names each missing tool first (`setup[0].tool`), in the order of `missing`. */
+  /** In the order of `missing`. */
   missingFields: string[];
-  /** Said once on stderr: an observer not declared read-only. */
+  /** An observer not declared read-only. */
   warnings: string[];
 }
 
@@ -41,7 +34,7 @@ export function prepareProbe(
   const listed = new Map(tools.map((t) => [String(t.name), t]));
   const fields = planFields(plan);
   const missing = [...fields.keys()].filter((n) => !listed.has(n));
-  // A plan that does not match the server is a mistake in the plan: nothing at all is called.
+  // A plan that does not match the server is a mistake: nothing at all is called.
   if (missing.length > 0)
     return { setup: [], experiments: [], missing, missingFields: missing.map((m) => fields.get(m)!), warnings: [] };
   const serverKeyed = advertisesIdempotency(capabilities);
@@ -61,7 +54,6 @@ export function prepareProbe(
   return { setup: plan.setup ?? [], experiments, missing, missingFields: [], warnings };
 }
 
-/** One experiment: the plan's arguments (and conflict arguments) with its own fresh key at every strong key path. */
 function experimentOf(e: PlannedExperiment, tool: ToolReport, serverKeyed: boolean, key: string): ProbeExperiment {
   const { planned } = e;
   const keyLocations: string[] = [];

@@ -1,9 +1,4 @@
-/**
- * The lost-response experiment on an open connection (docs/PROBE.md), one planned tool at a time:
- * observe; call with a fresh key; treat that answer as lost; observe; re-issue the same call with a
- * new JSON-RPC id and the same key; observe; then, if the plan says so, the same key with other
- * arguments. The only code of idemscan that sends `tools/call`, and only to the tools of the plan.
- */
+// The lost-response experiment (docs/PROBE.md): the only code that sends `tools/call`, only to planned tools.
 import { bounded } from '../model/bounds.js';
 import type { ProbeExperiment, RanExperiment, SentCall } from '../model/probe-schema.js';
 import type { ScanFailure } from '../connect/failure.js';
@@ -12,11 +7,7 @@ import type { Session } from '../connect/session.js';
 
 const ANSWER_CHARS = 500;
 
-/**
- * Runs the experiments probe/prepare.ts made, in order, each call bounded by `timeoutMs`
- * (a planned tool's own calls by its plan's `timeoutMs` when it has one); always values, never a
- * throw. A connection that ended leaves the later experiments not run.
- */
+/** Never throws; a connection that ended leaves the later experiments not run. */
 export async function runExperiments(
   session: Session,
   experiments: readonly ProbeExperiment[],
@@ -55,7 +46,7 @@ export async function runExperiments(
 
 type Send = (step: string, tool: string, args: Record<string, unknown>, keyed: boolean) => Promise<SentCall>;
 
-/** How long one call may go unanswered, and what set it (named in a `no answer` reason). */
+/** `from` is named in a `no answer` reason. */
 interface Bound {
   ms: number;
   from: string;
@@ -67,13 +58,10 @@ function boundOf(e: ProbeExperiment, toolName: string, timeoutMs: number): Bound
   return { ms: timeoutMs, from: '--timeout' };
 }
 
-/** An observer's answer, an error one included, is an observation (compared by its text); silence is not. */
+/** An observer's error answer is an observation too; silence is not. */
 const answered = (c: SentCall) => c.status !== 'no-answer';
 
-/**
- * The steps in order; the first that does not answer well ends the experiment (judge() says which).
- * A re-issue the server refused is still observed: whether its effect stayed once is the question.
- */
+/** A refused re-issue is still observed: whether its effect stayed once is the question. */
 async function experiment(e: ProbeExperiment, send: Send): Promise<void> {
   const { name, arguments: args, conflictArguments: conflictArgs } = e;
   const observe = async (step: string) =>
@@ -88,11 +76,7 @@ async function experiment(e: ProbeExperiment, send: Send): Promise<void> {
   if (conflictArgs) await send('conflict', name, conflictArgs, true);
 }
 
-/**
- * The plan's set-up calls, once each, in order, before any experiment, each bounded by
- * `timeoutMs`; the first that does not answer well stops them (`failed` says which and why), and
- * then no experiment runs: its state is not the one the plan set up.
- */
+/** A failed set-up call stops the rest, and no experiment runs: its state is not the one planned. */
 export async function runSetup(
   session: Session,
   setup: readonly { tool: string; arguments: Record<string, unknown> }[],
@@ -117,7 +101,6 @@ export async function runSetup(
   return { calls, ...(failed ? { failed } : {}), durationMs: Math.round(performance.now() - started) };
 }
 
-/** One `tools/call`, always a value: an answer, an error, or silence. */
 async function callTool(
   session: Session,
   step: string,
@@ -129,8 +112,7 @@ async function callTool(
   const params: Record<string, unknown> = { name, arguments: args };
   if (idempotencyKey) params.idempotencyKey = idempotencyKey;
   const started = performance.now();
-  // Once: a server that carried the call out and then refused it (a 401 with an expired token)
-  // must not get it again from the transport's re-send after a refresh.
+  // A server that carried the call out then answered 401 must not get it again after a token refresh.
   const called = await session.call('tools/call', params, { timeoutMs: bound.ms, once: true });
   const answered = 'outcome' in called ? answerOf(called.outcome) : unanswered(called.failure, bound.from);
   return { step, tool: name, id: called.id, ms: Math.round(performance.now() - started), ...answered };
@@ -138,12 +120,11 @@ async function callTool(
 
 type Answered = Omit<SentCall, 'step' | 'tool' | 'id' | 'ms'>;
 
-/** A JSON-RPC answer: an error, a result with `isError`, or a result. */
 function answerOf(outcome: RpcOutcome): Answered {
   if (!outcome.ok) {
     const type = (outcome.error.data as { type?: unknown } | undefined)?.type;
     const why = `answered error ${outcome.error.code} ${bounded(outcome.error.message, 200)}${typeof type === 'string' ? ` (${bounded(type, 60)})` : ''}`;
-    // What an observer's error answer is compared by: the whole code and message, not the cut words.
+    // Compared by the whole code and message, not the cut words.
     const compared = JSON.stringify({ error: { code: outcome.error.code, message: outcome.error.message } });
     return { status: 'error', answer: why, compared, why };
   }
@@ -155,10 +136,7 @@ function answerOf(outcome: RpcOutcome): Answered {
   return { status: 'ok', answer, compared };
 }
 
-/**
- * No answer. A timeout, or a refusal (HTTP 401/403: the token was refreshed meanwhile, or a sign-in
- * is needed), leaves the connection usable; an exit or a closed stream ends every later experiment.
- */
+/** A timeout or a 401/403 leaves the connection usable; an exit or closed stream ends later experiments. */
 function unanswered(failure: ScanFailure, boundFrom: string): Answered {
   if (failure.kind === 'timeout') return noAnswer(`no answer: ${failure.message} (${boundFrom})`);
   if (failure.kind === 'auth') return noAnswer(`no answer: refused (${failure.message})`);
@@ -167,7 +145,6 @@ function unanswered(failure: ScanFailure, boundFrom: string): Answered {
 
 const noAnswer = (why: string): Answered => ({ status: 'no-answer', answer: why, why });
 
-/** The text parts of a result's content, joined: what a person reads of it. */
 function textOf(content: unknown): string | undefined {
   if (!Array.isArray(content)) return undefined;
   const texts = content.flatMap((c) =>

@@ -1,16 +1,10 @@
-/**
- * The one redaction pass over a finished server report. Whatever the server said may repeat a
- * secret it was given (an error quoting its URL, a banner printing its key, a property named after
- * its token), so every string in the report passes through the target's redactor, at any depth,
- * and so does every key of what the server sent (annotations, capabilities, serverInfo).
- */
+// Every string and every server-sent key, at any depth. Redaction: docs/INTERNALS.md.
 import type { Finding, ServerReport } from '../model/schema.js';
 import type { Redactor } from './redact.js';
 
 export function redactServer(server: ServerReport, redactor: Redactor): ServerReport {
   const fn = (text: string) => redactor.text(text);
-  // The report's own structure keys ("name", "readOnly") are not server text; a secret that
-  // happens to read "name" must not rename them.
+  // A secret that reads "name" must not rename the report's own keys.
   const values = <T>(v: T): T => redactDeep(v, fn, false);
   const all = <T>(v: T): T => redactDeep(v, fn, true);
   // `name` is the user's label for the target; `target` was described through the same redactor.
@@ -29,10 +23,7 @@ export function redactServer(server: ServerReport, redactor: Redactor): ServerRe
   return withOwnValues(clean, server);
 }
 
-/**
- * Puts back the values idemscan chose from a fixed set (the schema's enums): they are not server
- * text, and a secret that reads "read" must not turn a verdict into "[REDACTED]-only".
- */
+/** A secret that reads "read" must not turn a verdict into "[REDACTED]-only". */
 function withOwnValues(clean: ServerReport, server: ServerReport): ServerReport {
   const findings = (out: Finding[], own: Finding[]) =>
     out.map((f, i) => ({ ...f, rule: own[i]!.rule, severity: own[i]!.severity }));
@@ -63,12 +54,7 @@ function withOwnValues(clean: ServerReport, server: ServerReport): ServerReport 
   };
 }
 
-/**
- * A copy of a JSON value with every string passed through `fn` (and every key, if `keys`). An
- * explicit stack instead of recursion: a server can nest 100,000 levels within one message, and
- * every level is redacted (a depth cut-off would hand back the deepest ones raw). Shared and
- * cyclic references are copied once.
- */
+/** An explicit stack: a server can nest 100,000 levels, and a depth cut-off would leave the deepest raw. */
 export function redactDeep<T>(value: T, fn: (text: string) => string, keys = true): T {
   if (typeof value === 'string') return fn(value) as T;
   if (!value || typeof value !== 'object') return value;

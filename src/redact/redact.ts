@@ -1,8 +1,4 @@
-/**
- * What a report may say about a target. Env and header values never appear (only their names);
- * secrets inside args and URLs are replaced. The same redactor cleans a server's stderr tail and
- * error messages, which often echo the token they were given.
- */
+// Servers echo the tokens they were given in stderr and errors. Redaction: docs/INTERNALS.md.
 import type { TargetInfo } from '../model/schema.js';
 import { REDACTED } from './token-shapes.js';
 import { SecretText } from './secret-text.js';
@@ -12,29 +8,20 @@ const SECRET_NAME = /key|token|secret|pass|pwd|auth|credential|bearer|session|co
 /** A flag whose value is a header (`mcp-remote --header "Authorization: Bearer ..."`, `curl -H`). */
 const HEADER_FLAG = /^(?:--header|-H)$/;
 
-/**
- * A value that reads like a credential: long, no spaces, several character classes, and not a
- * path, URL or media type. Ordinary values ("production", "/tmp/x", "application/json") are not
- * secrets, and blanking them would damage the report's descriptions.
- */
+/** Paths, URLs and media types are not secrets: blanking them would damage the report's descriptions. */
 function looksRandom(value: string): boolean {
   if (value.length < 12 || /\s/.test(value) || /^[./~]|:\/\/|^[a-z]+\/[a-z0-9.+-]+$/i.test(value)) return false;
   const classes = [/[a-z]/, /[A-Z]/, /\d/, /[^A-Z0-9]/i].filter((re) => re.test(value)).length;
   return classes >= 3 || (classes === 2 && /\d/.test(value) && value.length >= 20);
 }
 
-/** Whether a variable, flag or argument of this name holds a secret (`API_KEY`, `--token`). */
 export const isSecretName = (name: string): boolean => SECRET_NAME.test(name);
 
-/** Whether the value of an env variable named `name` is to be treated as a secret. */
 function isSecretValue(name: string, value: string): boolean {
   return (SECRET_NAME.test(name) && value.length >= 4) || looksRandom(value);
 }
 
-/**
- * A header value is a secret whatever its name; so is the credential after "Bearer"/"Basic"/"Token",
- * and what a Basic credential decodes to (a server may print the user and password it was sent).
- */
+/** Any header value, its credential, and a Basic credential decoded (a server may print user and password). */
 function headerSecrets(value: string): string[] {
   const credential = value.replace(/^(Bearer|Basic|Token)\s+/i, '');
   if (!/^Basic\s/i.test(value)) return [value, credential];
@@ -43,19 +30,13 @@ function headerSecrets(value: string): string[] {
   return [value, credential, decoded, ...(colon >= 0 ? [decoded.slice(0, colon), decoded.slice(colon + 1)] : [])];
 }
 
-/** The Authorization value that stands for a URL's user info (fetch refuses credentials in URLs). */
+/** Fetch refuses credentials in URLs. */
 export function basicAuthFromUrl(url: URL): string | undefined {
   if (!url.username && !url.password) return undefined;
   const user = `${safeDecode(url.username)}:${safeDecode(url.password)}`;
   return `Basic ${Buffer.from(user).toString('base64')}`;
 }
 
-/**
- * Every value idemscan itself put into a launch that a server could echo back: secret-named or
- * random-looking env values, every `${VAR}` value taken from the environment, every header value,
- * every query value, URL credentials, secret-looking URL path segments, and the values of
- * secret-named flags (`--token=x`, `--api-key x`) and of `--header`.
- */
 function launchSecrets(target: Pick<TargetInput, 'env' | 'headers' | 'secrets' | 'url' | 'args'>): string[] {
   const values = [
     ...Object.entries(target.env ?? {}).flatMap(([name, v]) => (isSecretValue(name, v) ? [v] : [])),
@@ -64,15 +45,11 @@ function launchSecrets(target: Pick<TargetInput, 'env' | 'headers' | 'secrets' |
     ...urlSecrets(target.url),
     ...(target.args ?? []).flatMap((arg, i, args) => argSecrets(arg, args[i - 1])),
   ];
-  // The forms a server may echo them in: as given, percent-decoded or -encoded (in a URL), and
-  // JSON-escaped (a key argument's path quotes odd property names).
+  // A URL percent-encodes them; a key argument's path JSON-escapes odd property names.
   return values.flatMap((v) => [v, safeDecode(v), encodeURIComponent(v), JSON.stringify(v).slice(1, -1)]);
 }
 
-/**
- * A value given after a flag (`--token x`, `--token=x`) whose name says it is a secret, or a header;
- * or an assignment to a secret name (`-e DB_PASSWORD=x` of docker, `API_KEY=x` after `env`).
- */
+/** Also an assignment to a secret name (`-e DB_PASSWORD=x` of docker, `API_KEY=x` after `env`). */
 function flagValue(
   arg: string,
   prev: string | undefined,
@@ -102,10 +79,6 @@ function argSecrets(arg: string, prev: string | undefined): string[] {
 
 const URL_ARG = /^[a-z][a-z0-9+.-]*:\/\//i;
 
-/**
- * The one redactor of a server: made from its launch before it starts, given the secrets met while
- * connecting (OAuth tokens) with `add`, then passed over its whole report.
- */
 export class Redactor {
   private values: string[];
   private secrets: SecretText;
@@ -115,14 +88,14 @@ export class Redactor {
     this.secrets = new SecretText(this.values);
   }
 
-  /** More secrets of the same server; the matcher is made again (once per server at most, after connecting). */
+  /** Remakes the matcher: once per server at most, after connecting. */
   add(more: readonly string[]): void {
     if (more.length === 0) return;
     this.values = [...this.values, ...more];
     this.secrets = new SecretText(this.values);
   }
 
-  /** Any text, in time linear in its length: known secrets, token shapes, and their parts at a cut. */
+  /** Linear in the text's length. */
   text(input: string): string {
     return this.secrets.redact(input);
   }
@@ -155,7 +128,7 @@ export class Redactor {
   }
 }
 
-/** A server may echo its URL back in an error: its credentials, query values and random-looking path parts too. */
+/** A server may echo its URL back in an error. */
 function urlSecrets(input: string | undefined): string[] {
   if (!input || !URL.canParse(input)) return [];
   const url = new URL(input);

@@ -1,25 +1,14 @@
-/**
- * Blanks secrets in untrusted text, in time linear in its length (a server chooses that text: a
- * 16 MB frame, a 300 KB `eyJ-eyJ-...` string). Three passes over the text: the known values, the
- * shapes of well-known tokens, and what is left of either where the text was cut short.
- */
+// Linear in the text, which a server chooses (a 300 KB `eyJ-eyJ-...`). Redaction: docs/INTERNALS.md.
 import { CUT_MARK } from '../model/bounds.js';
 import { REDACTED } from './token-shapes.js';
 import { blankTokens, tokenAtEnd } from './token-shapes.js';
 
-/** A part of a secret shorter than this, beside a cut, is left alone (as is any value this short). */
 const MIN_SECRET = 4;
 
-/**
- * Words that say nothing about the secret they set (`AUTH_REQUIRED=true`); blanking them would
- * blank every "Returns true if..." in the report.
- */
+/** `AUTH_REQUIRED=true`: blanking these would blank every "Returns true if..." in the report. */
 const NOT_SECRET = new Set(['true', 'false', 'yes', 'no', 'on', 'off', 'null', 'none', 'enabled', 'disabled']);
 
-/**
- * A value distinctive enough that text ending with its first characters was probably cut in the
- * middle of it, even with no mark there. `production` is not (`deploy_to_prod` is a tool name).
- */
+/** Text ending with its head was probably cut in it; `production` is not (`deploy_to_prod` is a tool name). */
 function distinctive(value: string): boolean {
   const classes = [/[a-z]/, /[A-Z]/, /\d/, /[^A-Z0-9]/i].filter((re) => re.test(value)).length;
   return value.length >= 20 || classes >= 3 || (value.length >= 12 && /\d/.test(value) && /[a-z]/i.test(value));
@@ -28,7 +17,7 @@ function distinctive(value: string): boolean {
 export class SecretText {
   /** Longest first, so a secret that contains another is blanked whole. */
   private readonly secrets: Affixes[];
-  /** Which secrets hold each MIN_SECRET-character piece: the few worth checking beside a cut. */
+  /** The few secrets worth checking beside a cut. */
   private readonly byPiece = new Map<string, Affixes[]>();
 
   constructor(values: Iterable<string>) {
@@ -55,12 +44,7 @@ export class SecretText {
     return out.includes('[') ? this.cuts(out) : this.cutAtEnd(out);
   }
 
-  /**
-   * Text cut short before it got here ends (or, for a tail, starts) with part of a secret that the
-   * passes above cannot recognise. Beside each cut mark, and at the very end of the text (a cut
-   * that left no mark), the longest part of a known secret is blanked; beside a mark, so is the
-   * start of a token shape.
-   */
+  /** Text cut before it got here keeps part of a secret, beside a mark or at its very end. */
   private cuts(text: string): string {
     const parts: string[] = [];
     const heads: boolean[] = [];
@@ -89,13 +73,12 @@ export class SecretText {
     return changed ? parts.join('') : text;
   }
 
-  /** `cuts` for a text without marks: only its end may be a cut, and only a distinctive secret tells. */
+  /** Without marks, only a distinctive secret tells its end was cut. */
   private cutAtEnd(text: string): string {
     const n = this.atEnd(text, true);
     return n === 0 ? text : text.slice(0, text.length - n) + REDACTED;
   }
 
-  /** Length of the longest prefix of a secret that `seg` ends with (at least MIN_SECRET, or 0). */
   private atEnd(seg: string, distinctiveOnly = false): number {
     if (seg.length < MIN_SECRET) return 0;
     const candidates = (this.byPiece.get(seg.slice(-MIN_SECRET)) ?? []).filter(
@@ -105,7 +88,6 @@ export class SecretText {
     return Math.max(0, ...found.filter((n) => n >= MIN_SECRET));
   }
 
-  /** Length of the longest suffix of a secret that `seg` starts with (at least MIN_SECRET, or 0). */
   private atStart(seg: string): number {
     if (seg.length < MIN_SECRET) return 0;
     const found = (this.byPiece.get(seg.slice(0, MIN_SECRET)) ?? []).map((s) => s.suffixStarting(seg));
@@ -113,10 +95,7 @@ export class SecretText {
   }
 }
 
-/**
- * One secret with the Knuth-Morris-Pratt tables that find, in O(length of the secret), how much of
- * it a text ends with (or, reversed, starts with), whatever the secret repeats.
- */
+/** KMP tables: how much of the secret a text ends or starts with, in O(length), whatever it repeats. */
 class Affixes {
   private readonly reversed: string;
   private readonly forward: Int32Array;
@@ -151,7 +130,6 @@ function failure(p: string): Int32Array {
   return fail;
 }
 
-/** Runs the KMP automaton of `p` over text positions from..to (exclusive), by `step`: the state at the end. */
 function match(p: string, fail: Int32Array, from: number, to: number, at: (i: number) => number, step: 1 | -1): number {
   let q = 0;
   for (let i = step === 1 ? Math.max(0, from) : from; i !== to; i += step) {

@@ -1,30 +1,18 @@
-/**
- * Well-known token shapes (`sk-...`, `ghp_...`, `xoxb-...`, `AKIA...`, `Bearer ...`, JWTs), found in
- * untrusted text in time linear in its length. Each shape is a regex of bounded length for the
- * token's start (its prefix and the 8 characters that make it a token); the rest of the token is
- * taken by `runEnd` in chunks of 4,096 characters. A regex with an unbounded quantifier would be
- * linear too, but V8 keeps a backtrack entry per character it repeats and throws "Maximum call
- * stack size exceeded" on a run of a few megabytes; and one JWT regex (`eyJ` and three dot-separated
- * parts) backtracks through every `eyJ` of a run: minutes for 300 KB of `eyJ-eyJ-...`.
- */
-/** What stands in a report where a secret was (the URL userinfo's `REDACTED`, redact.ts, is the one other). */
+// Bounded regexes and `runEnd`: an unbounded quantifier overflows V8's stack on megabytes, and one JWT
+// regex backtracks through every `eyJ` of a run (minutes for 300 KB).
+
 export const REDACTED = '[REDACTED]';
 
 interface Shape {
   start: RegExp;
-  /** The token's characters after its start (sticky, bounded). */
+  /** Sticky, bounded. */
   rest?: RegExp;
-  /** Padding after them (`=` of base64). */
   pad?: RegExp;
-  /** The length of the token a run starts with (0: not one). */
+  /** 0: not one. */
   within?: (run: string) => number;
 }
 
-/**
- * The vendors' prefixes written before `_` (GitHub, GitLab, Slack, Shopify, Notion, Linear, Sentry,
- * and plain `secret_`): the one list both the whole shape and the start of a cut token are built
- * from. Literal words joined by `|` before a bounded class: linear.
- */
+/** Both the whole shape and the start of a cut token are built from it. */
 const UNDERSCORE_PREFIXES = [
   'ghp',
   'gho',
@@ -52,10 +40,9 @@ const SHAPES: Shape[] = [
   { start: /\beyJ/g, rest: /[\w.-]{1,4096}/y, within: jwtLength },
 ];
 
-/** No shape matches fewer characters ("sk-" and 8 more). */
+/** "sk-" and 8 more. */
 const SHORTEST = 11;
 
-/** Where a token may start inside a run of token characters (checked beside a cut). */
 const TOKEN_START = new RegExp(
   `\\b(?:sk[-_]|pk[-_]|rk[-_]|${UNDERSCORE_PREFIXES.map((p) => `${p}_`).join('|')}|xox[abposr]-|AKIA|eyJ)`,
 );
@@ -85,7 +72,6 @@ function blank(text: string, shape: Shape): string {
   return last === 0 ? text : out + text.slice(last);
 }
 
-/** Where the run of characters that `chars` (sticky, bounded) matches, from `from`, ends. */
 function runEnd(text: string, from: number, chars: RegExp): number {
   let at = from;
   for (;;) {
@@ -95,7 +81,7 @@ function runEnd(text: string, from: number, chars: RegExp): number {
   }
 }
 
-/** The length of the JWT (`eyJ` and 8+ characters, dot, 8+, dot, 8+) a run of `[\w.-]` starts with, or 0. */
+/** `eyJ` and 8+ characters, dot, 8+, dot, 8+. */
 function jwtLength(run: string): number {
   const first = run.indexOf('.');
   const second = first < 0 ? -1 : run.indexOf('.', first + 1);
@@ -105,10 +91,7 @@ function jwtLength(run: string): number {
   return end - second - 1 >= 8 ? end : 0;
 }
 
-/**
- * Length of the start of a token (an `sk-`, `ghp_`, `eyJ`..., or the credential after "Bearer")
- * that `text` ends with: a token cut short is too short for the shapes but still a secret's prefix.
- */
+/** A token cut short is too short for the shapes but still a secret's prefix. */
 export function tokenAtEnd(text: string): number {
   let run = text.length;
   while (run > 0 && isTokenChar(text.charCodeAt(run - 1))) run--;
@@ -118,7 +101,7 @@ export function tokenAtEnd(text: string): number {
   return /bearer$/i.test(text.slice(Math.max(0, run - 16), run).trimEnd()) ? text.length - run : 0;
 }
 
-/** `[\w.~+/=-]`, the characters of the tokens above. */
+/** `[\w.~+/=-]`. */
 function isTokenChar(c: number): boolean {
   return (
     (c >= 48 && c <= 57) ||

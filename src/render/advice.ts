@@ -1,9 +1,4 @@
-/**
- * The per-server answer in words: what a client may do with each server ("retry the 3 reads; ask
- * before create_order, send_sms"), read from the `advice` the report holds (model/advice.ts), never
- * judged again. The words are ours; every name is server text, passed through the format's own
- * escaper (`AdviceWords`), so the terminal, Markdown and HTML say the same sentence safely.
- */
+/** The per-server answer in words, read from the report's `advice`; every name through the format's escaper. */
 import type { AdviceGroup, ServerAdvice } from '../model/advice.js';
 import type { ServerReport } from '../model/schema.js';
 import { serverVersion } from '../model/package-spec.js';
@@ -85,7 +80,7 @@ export function advicePhrases(s: Pick<ServerReport, 'advice' | 'tools' | 'truste
 
 /** What the answer's head says of a server besides its name: the version scanned and the clients that list it. */
 export interface AnswerMeta {
-  /** The package version idemscan ran (`serverVersion`, the one the dataset and server pages show), else `serverInfo.version`. */
+  /** `serverVersion` (what the dataset and server pages show), else `serverInfo.version`. */
   version?: string;
   /** What the server says of itself (`serverInfo.version`) when that is another version. */
   reports?: string;
@@ -109,13 +104,9 @@ export function answerMeta(s: Pick<ServerReport, 'serverInfo' | 'target'>): Answ
   };
 }
 
-/**
- * What follows the server's name: ` 1.2.3 (resolved for pkg@latest; the server reports 0.2.0),
- * listed by Claude Desktop, Cursor`, escaped by `w`; '' when nothing is known.
- */
+/** What follows the server's name (version, resolution, listing clients), escaped by `w`; '' when nothing. */
 export function metaText(m: AnswerMeta, w: Pick<AdviceWords, 'name'>): string {
-  // The version is the package's, so the package is not repeated: only the entry it was resolved
-  // for (`pkg@latest`, `pkg`) and what the server says of itself when that differs.
+  // The version is the package's, so only the entry it was resolved for and a differing self-report are added.
   const notes = [
     ...(m.resolvedFrom ? [`resolved for ${w.name(m.resolvedFrom)}`] : []),
     ...(m.reports ? [`the server reports ${w.name(m.reports)}`] : []),
@@ -130,11 +121,7 @@ export function failedAnswer(s: Pick<ServerReport, 'failure'>): string {
   return `not scanned (${s.failure?.kind ?? 'failed'}): nothing is known of its tools`;
 }
 
-/**
- * The headline's split of the unprotected tools: "Of these, 8 declare a write and 63 declare no
- * hints at all (...)". The same verdict; told apart so a search tool without annotations does not
- * read as a declared destructive write.
- */
+/** Told apart so a search tool without annotations does not read as a declared destructive write. */
 export function undeclaredWords(undeclared: number, unprotected: number): string {
   const declared = unprotected - undeclared;
   const n = (x: number) => x.toLocaleString('en-US');

@@ -1,8 +1,4 @@
-/**
- * Under the terminal table: the answer for each server (render/advice.ts words over the report's
- * `advice`), a line or two each, wrapped to the width. Folded as the servers go by, the first
- * ANSWER_SERVERS kept and the rest counted, so a spooled scan of thousands is read once.
- */
+/** Folded: the first ANSWER_SERVERS kept, the rest counted, so a spooled scan is read once. */
 import type { ServerFold } from '../model/report-head.js';
 import type { ServerReport } from '../model/schema.js';
 import { advicePhrases, answerMeta, failedAnswer, metaText, type AdviceWords } from './advice.js';

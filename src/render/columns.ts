@@ -1,16 +1,4 @@
-/**
- * Plain aligned columns for the terminal reporters, drawn by cli-table3: no box drawing and no row
- * separators (a line per row keeps 80 columns and `grep` useful), two spaces between columns (its
- * `middle` border), a rule of `-` under the head (its `mid` border, drawn once in `compact` style),
- * no colours (`style.head`/`style.border` empty), numbers right-aligned (`colAligns`), the widths
- * given (`colWidths`, padding 0) and a cell wider than its column cut with `…` (`truncate`).
- *
- * What stays here, because cli-table3 cannot do it: choosing the widths before drawing (the table
- * reporter picks the widest layout that fits the terminal and cuts names in the middle, each
- * distinct, render/width.ts; cli-table3 only truncates at the end and never keeps two rows apart),
- * and `cellText` (server text escaped before it reaches any cell). cli-table3 pads the last column
- * too; its lines are trimmed so none ends in spaces (every cell's own edge spaces are escaped).
- */
+/** cli-table3 draws; widths are chosen here (middle cuts, width.ts) and lines trimmed of its padding. */
 import Table from 'cli-table3';
 import { displayWidth } from './width.js';
 import { safeText } from './terminal.js';
@@ -47,17 +35,10 @@ export function naturalWidths(columns: readonly Column[], rows: readonly string[
   return columns.map((c, i) => rows.reduce((w, r) => Math.max(w, displayWidth(r[i] ?? '')), displayWidth(c.head)));
 }
 
-/**
- * Rows cli-table3 lays out at once. Its layout (`fillInTable`) takes time quadratic in the rows: a
- * table of 10,000 servers took 18 s. Blocks of this many rows, drawn with the same widths and
- * stacked, are the same lines (no row separators, each line trimmed) in linear time.
- */
+/** cli-table3's layout is quadratic in rows (10,000 took 18 s): stacked blocks give the same lines linearly. */
 export const BLOCK_ROWS = 100;
 
-/**
- * The lines of a table, `rule` the line of `-` under the head. The last column's width is cli-table3's
- * own measure unless `cutLast` (its width then is `widths`' last, and longer cells are cut).
- */
+/** The last column takes cli-table3's own width unless `cutLast`. */
 export function renderColumns(
   columns: readonly Column[],
   rows: readonly string[][],
@@ -85,11 +66,7 @@ function fitsPlain(row: readonly string[], widths: readonly number[]): boolean {
   return row.every((cell, i) => cell.length <= widths[i]! && PRINTABLE_ASCII.test(cell));
 }
 
-/**
- * Such a row as cli-table3 draws it (each cell padded to its width, aligned, the gap between,
- * the line trimmed), at a fraction of its cost per cell: a table of 10,000 servers took 1.8 s
- * through cli-table3. test/unit/columns-blocks.test.ts holds the two to the same lines.
- */
+/** As cli-table3 draws it, far cheaper (10,000 servers took 1.8 s); test/unit/columns-blocks.test.ts pins both. */
 function plainLine(row: readonly string[], widths: readonly number[], columns: readonly Column[]): string {
   return row
     .map((cell, i) => (columns[i]?.right ? cell.padStart(widths[i]!) : cell.padEnd(widths[i]!)))
@@ -122,10 +99,7 @@ export function drawColumns(
     .map((line) => line.trimEnd());
 }
 
-/**
- * Server text for a cell: invisible characters escaped (safeText), and a leading or trailing space
- * shown as `\u0020`, since padding would hide it and `a` and `a ` must not look the same.
- */
+/** Edge spaces shown as `\u0020`: padding would hide them, and `a` and `a ` must not look the same. */
 export function cellText(text: string, max = 1_024): string {
   const clean = safeText(text, max);
   let start = 0;

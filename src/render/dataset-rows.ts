@@ -1,9 +1,4 @@
-/**
- * The per-tool dataset (`--format csv,ndjson`): one row per tool of every scanned-ok server, built
- * here once for both formats. Its columns are documented in docs/DATASET.md (a test keeps the two
- * in step). Every value comes from the report as it is: server text was redacted and bounded when
- * the report was made, and nothing here reads the server's raw data again.
- */
+/** The per-tool dataset (docs/DATASET.md), read from the report as is: its text is already redacted and bounded. */
 import { HINT_NAMES, receivedText, type HintName } from '../model/verdicts.js';
 import { serverVersion } from '../model/package-spec.js';
 import type { ReportHead } from '../model/report-head.js';
@@ -160,11 +155,7 @@ function rawHint(annotations: Record<string, unknown> | undefined, hint: HintNam
   return v === undefined ? null : (v as HintValue);
 }
 
-/**
- * A hint as CSV text: `true`/`false` for booleans, anything else JSON-encoded (`"true"` the string
- * keeps its quotes, so it never reads as the boolean), null when absent. The report's copy of the
- * annotations is already bounded, so the encoding is too.
- */
+/** Non-booleans JSON-encoded, so the string `"true"` never reads as the boolean. */
 export function hintText(v: HintValue): string | null {
   return v === null ? null : typeof v === 'boolean' ? String(v) : receivedText(v);
 }

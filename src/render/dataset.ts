@@ -1,7 +1,4 @@
-/**
- * `--format csv` and `--format ndjson`: the per-tool dataset (render/dataset-rows.ts, docs/DATASET.md)
- * as `tools.csv` and `tools.ndjson`, the same rows in both.
- */
+/** `--format csv` and `--format ndjson`: the same dataset rows in both. */
 import { DATASET_COLUMNS, datasetRows, HINT_COLUMNS, hintText, runColumns, type DatasetRow } from './dataset-rows.js';
 import { streamingReporter } from './types.js';
 
@@ -11,16 +8,7 @@ const CRLF = '\r\n';
 /** What a spreadsheet reads as the start of a formula (a tab or carriage return can hide one). */
 const FORMULA_START = new Set(['=', '+', '-', '@', '\t', '\r']);
 
-/**
- * Whether a cell gets a leading `'`: one a spreadsheet could run as a formula (OWASP "CSV
- * injection"), since tool names, titles, hints and versions come from servers, and a server may send
- * `=HYPERLINK(...)` or `@SUM(1+1)*cmd|' /C calc'!A0`. Every cell that starts with `=`, `+`, `-`,
- * tab or CR is guarded, and one that starts with `@`, except a plain npm scope name such as
- * `@upstash/context7-mcp` (list-provided package names, guarded until now): `@` and a scope, one
- * `/`, a name, of nothing but [a-z0-9-._~] each. Without `(` it calls no function, without `!` or
- * `|` it is no DDE link, and a spreadsheet at worst shows it as a #NAME? error, while a `'` in it
- * would break every join on the package column. One pass over the characters: no regex.
- */
+/** OWASP "CSV injection": cells are server text. A plain npm scope name is left unguarded (no call, no DDE). */
 export function needsFormulaGuard(s: string): boolean {
   const first = s.charAt(0);
   if (!FORMULA_START.has(first)) return false;
@@ -81,10 +69,7 @@ function csvLine(row: DatasetRow): string {
   return fields.join(',') + CRLF;
 }
 
-/**
- * One JSON object per line, keys in column order; JSON escapes every line break inside a value.
- * Hints keep their JSON type: `false` the boolean, `"false"` the string a server sent instead.
- */
+/** Hints keep their JSON type: `false` the boolean, `"false"` a string the server sent. */
 export const ndjsonReporter = streamingReporter((report, out) => {
   const run = runColumns(report.head);
   return {

@@ -1,8 +1,4 @@
-/**
- * Renderers of a diff document: a plain listing for terminals and CI logs, Markdown (e.g. for a
- * pull-request comment or a job summary) and JSON. Names and messages come from servers: on the
- * terminal they go through safeText, in Markdown they are escaped as well.
- */
+/** Diff renderers; names and messages are server text, escaped for each format. */
 import { mdText } from './markdown-text.js';
 import type { Summary } from '../model/schema.js';
 import { noCommandLines, safeText } from './terminal.js';

@@ -1,10 +1,4 @@
-/**
- * The Action's job summary under its headline (action/summary.mjs, run by action/scan.sh): on a
- * failed gate, one line per tool the gate matched, read from the report's `gate` (app/scan/fail-on.ts
- * decided them; nothing is judged here); on exit 3, why each server was not scanned (the report's
- * failures); on any other failure, the error line the step printed, so the summary says what went wrong without the log.
- * Every value is report or server text: Markdown-escaped (mdText) and bounded.
- */
+/** The Action's job summary: gate matches, unscanned servers or the error line; all text mdText-escaped, bounded. */
 import type { Gate, GateMatch, Report } from '../model/schema.js';
 import { LIMITS } from '../model/limits.js';
 import { plural } from '../model/verdicts.js';
@@ -30,7 +24,7 @@ function matchLine(m: GateMatch): string {
   return `- ${where}: ${what.join('; ')}\n`;
 }
 
-/** What the gate matched: a line per tool (and per server for its own findings), how many more, the drift; then the accepted. */
+/** A line per tool (and per server for its own findings), how many more, the drift; then the accepted. */
 export function gateLines(gate: Gate, suppressFile?: string): string {
   const matches = gate.matches.slice(0, Math.min(gate.matched, LIMITS.gateMatches));
   const more = gate.matched - matches.length;
@@ -61,11 +55,7 @@ function failedLines(report: Report): string {
   return lines.join('') + (more > 0 ? `- +${more} more\n` : '');
 }
 
-/**
- * The error the step printed: idemscan prints it last (cli/main.ts), so the last line that starts
- * `idemscan: ` or commander's `error: ` (before its `see: ... --help`), with the indented lines
- * that continue it. Undefined when there is none.
- */
+/** The last `idemscan: ` or commander `error: ` line (idemscan prints it last) with its indented continuation. */
 export function errorLine(stderr: string): string | undefined {
   const lines = stderr.split('\n');
   let at = -1;

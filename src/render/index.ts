@@ -1,8 +1,4 @@
-/**
- * Every output format, by the name `--format` takes, with the file it writes under `--out`. A
- * reporter's module is imported when its format is used: HTML, Markdown, SARIF and the tools view
- * bring dozens of modules and zod schemas that a scan writing only JSON never needs.
- */
+/** Reporters are imported lazily: HTML, Markdown, SARIF and tools bring modules a JSON-only scan never needs. */
 import { FORMAT_FILES, type Format } from '../model/formats.js';
 import type { Reporter } from './types.js';
 
@@ -24,12 +20,7 @@ export const REPORTERS: Readonly<Record<string, ReporterEntry>> = {
   ndjson: { fileName: FORMAT_FILES.ndjson, load: async () => (await import('./dataset.js')).ndjsonReporter },
 } satisfies Record<Format, ReporterEntry>;
 
-/**
- * Formats a CI log may show (`cat report.md`, `cat report.html`): server text is escaped piece by
- * piece and then wrapped and joined into lines, so the whole output goes through noCommandLines
- * (a wrapped description, or one with its own newlines, may start a line with `::`); a `::`
- * inside a line (a table cell) is left as it is.
- */
+/** Wrapping may start a line of server text with `::`, so these whole outputs go through noCommandLines. */
 const LINE_FORMATS = new Set(['table', 'tools', 'md', 'html']);
 
 /** The reporter of a format, with its id and file. */

@@ -1,8 +1,4 @@
-/**
- * report.json, `JSON.stringify(report, null, 2)` byte for byte, written a server at a time: the
- * report's head with an empty `servers`, spliced open where that array is. A string value cannot
- * hold the marker (JSON escapes its quotes and newlines), so the first match is the array.
- */
+/** `JSON.stringify(report, null, 2)` byte for byte, a server at a time; JSON escaping keeps the marker unique. */
 import { reportOf } from '../model/report-head.js';
 import { streamingReporter } from './types.js';
 

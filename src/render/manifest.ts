@@ -1,7 +1,4 @@
-/**
- * The run manifest: what someone needs to repeat a scan (versions, launches, options, timings),
- * without the tools. Published next to an ecosystem report.
- */
+/** What someone needs to repeat a scan, without the tools. */
 import type { Reporter } from './types.js';
 
 export const manifestReporter: Reporter = {

@@ -1,8 +1,4 @@
-/**
- * The Markdown report's census sections: figures weighted by monthly downloads
- * (summary.weighted) and the trend since an earlier report (comparedWith). Both only read what
- * the report stores; neither recounts or re-diffs. Server text is escaped with mdText.
- */
+/** Census sections: they only read what the report stores; server text through mdText. */
 import { describe, renderDiff, toolLabel } from './diff.js';
 import { earlierName, listWords, trendHighlights } from '../compare/trend.js';
 import { mdText } from './markdown-text.js';

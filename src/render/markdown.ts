@@ -1,8 +1,4 @@
-/**
- * Markdown: a summary table per server, as a study would publish it, and every finding. Whatever a
- * server sent (names, versions, argument paths inside messages) is escaped: a tool named `a|b` must
- * not split a table cell, nor `<script>` become HTML.
- */
+/** Server text is escaped: a tool named `a|b` must not split a cell, nor `<script>` become HTML. */
 import { ownPage, reportRules, ruleDocUrl } from '../model/rule-pages.js';
 import { RULE } from '../model/catalogue.js';
 import { mdText } from './markdown-text.js';

@@ -1,13 +1,4 @@
-/**
- * The one template of idemscan's own messages (errors, warnings, notes, progress lines): each value
- * interpolated is escaped (terminal.ts) and cut to a named cap (`LIMITS.shown`), so no line carries
- * an escape sequence or a megabyte from a file, a flag or a server.
- *
- *   msg`skipped ${show.name(s.name)} (${show.path(s.source)}): ${show.reason(s.reason)}`
- *
- * A plain string value is escaped and cut to the `message` cap; a `Shown` (another `msg`) goes in as
- * it is; a number as it is. The template's own text is ours and is not escaped.
- */
+/** Each interpolated value escaped (terminal.ts) and cut to a `LIMITS.shown` cap; `Shown` values go in as they are. */
 import type { InputError } from '../model/input-error.js';
 import { LIMITS } from '../model/limits.js';
 import { Shown } from '../model/shown.js';
@@ -60,10 +51,7 @@ export function joinShown(parts: readonly Shown[], sep: string): Shown {
   return new Shown(parts.map((p) => p.text).join(sep));
 }
 
-/**
- * Text a reporter made (the drift listing, a failed server's lines): reporters escape every value
- * they quote, so it is shown as it is.
- */
+/** Reporters already escape every value they quote. */
 export function rendered(text: string): Shown {
   return new Shown(text);
 }

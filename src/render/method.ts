@@ -1,7 +1,4 @@
-/**
- * What every generated report (HTML, Markdown) says about its own method and limits, in one place
- * so the two formats never say different things, and where docs/METHODOLOGY.md is linked from.
- */
+/** One place, so HTML and Markdown never describe the method differently. */
 import { TOOL_REPOSITORY } from '../model/version.js';
 
 /** Plain sentences; `code` spans are marked with backticks (each reporter renders them its way). */
@@ -16,7 +13,7 @@ const METHOD_POINTS: readonly string[] = [
 const PROBE_POINT =
   'What is read: what the server declares when its tools are listed (`tools/list`), and, for the tools of the probe plan only, what the lost-response experiment observed: each was called (`tools/call`), its answer treated as lost, and the call re-issued with the same key (docs/PROBE.md). Every other tool was never called.';
 
-/** The points for this report: a probe report says which tools were called; `--writable` what the sandbox let the servers change. */
+/** A probe report says which tools were called; `--writable` what the sandbox let the servers change. */
 export function methodPoints(report: {
   summary: { probe?: unknown };
   options?: { writable?: readonly string[] };
@@ -30,10 +27,7 @@ export function methodPoints(report: {
 const NAMED_PATHS = 10;
 const PATH_CHARS = 200;
 
-/**
- * A saved report is untrusted: each path becomes one code span (no backtick, no control character
- * or line break), cut, so neither reporter's markup can be steered by it.
- */
+/** A saved report is untrusted: each path is one cut code span, so no markup can be steered by it. */
 function writablePoint(paths: readonly string[]): string {
   const clean = (p: string) =>
     [...String(p)]
@@ -48,12 +42,7 @@ function writablePoint(paths: readonly string[]): string {
 /** Where docs/METHODOLOGY.md is when there is no page to link: in the package, and in any clone. */
 export const METHODOLOGY_PLACE = "docs/METHODOLOGY.md in idemscan's package or repository";
 
-/**
- * docs/METHODOLOGY.md's page: beside the rule pages when `--rules-base-url` points at a `.../rules`
- * directory (a fork's own docs), else in the repository package.json names; none when it names no
- * real one (a link to a placeholder such as `github.com/OWNER/...` is a page that does not exist),
- * and the reports say where the file is instead (METHODOLOGY_PLACE).
- */
+/** None when package.json names no real repository: a placeholder link leads nowhere (see METHODOLOGY_PLACE). */
 export function methodologyUrl(rulesBaseUrl?: string, repository = TOOL_REPOSITORY): string | undefined {
   let base = rulesBaseUrl;
   while (base?.endsWith('/')) base = base.slice(0, -1);

@@ -1,7 +1,4 @@
-/**
- * The probe's results as each reporter shows them (docs/PROBE.md): terminal lines, a Markdown
- * section and SARIF results. One view model, so they say the same; every server text escaped.
- */
+/** One view model so terminal, Markdown and SARIF say the same; server text escaped. */
 import { LIMITS } from '../model/limits.js';
 import { createHash } from 'node:crypto';
 import type { Result, ReportingDescriptor } from 'sarif';
@@ -23,11 +20,7 @@ export interface ProbeRow {
   probe: ToolProbe;
 }
 
-/**
- * What the experiment found, one row per case (`tool case 2`), in plan order (`options.probe.tools`,
- * the order the tools ran in; the cases in theirs), not the server's listing order; not-probed
- * tools only count (observers are said after the rows).
- */
+/** In plan order (the order the tools ran), not listing order; not-probed tools are only counted. */
 export function probeRows(report: Report): ProbeRow[] {
   const planned = new Map((report.options.probe?.tools ?? []).map((name, i) => [name, i]));
   const rank = (name: string) => planned.get(name) ?? planned.size;

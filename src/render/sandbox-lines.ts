@@ -1,11 +1,8 @@
-/**
- * The lines after a scan that say which containment its stdio servers ran in, in words
- * (docs/SANDBOX.md), from the counts app/scan/post-process.ts makes; cli/commands.ts prints them.
- */
+/** Which containment the stdio servers ran in (docs/SANDBOX.md). */
 import type { Shown } from '../model/shown.js';
 import { joinShown, msg, show } from './message.js';
 
-/** What each containment of `target.sandbox` means, in words (docs/SANDBOX.md); a mode not listed is shown by its id. */
+/** Each `target.sandbox` mode in words (docs/SANDBOX.md); an unlisted mode is shown by its id. */
 const SANDBOX_WORDS: Record<string, string> = {
   bubblewrap: 'bubblewrap (no network, no home directories, read-only system)',
   netns: 'network namespace only (no network but loopback; files and HOME are not protected)',
@@ -15,11 +12,7 @@ const SANDBOX_WORDS: Record<string, string> = {
     "none, not even a /proc of their own (they could see this machine's processes and their environments; --sandbox contains them)",
 };
 
-/**
- * After a scan, the sandbox that ran, counted from the report (`servers[].target.sandbox`, stdio
- * servers only, by app/scan/post-process.ts; `sandboxed`: the report's `options.sandbox`): `sandbox for 3 stdio servers: bubblewrap (...)`. As root, what that means:
- * without --sandbox the PID namespace is no sandbox; under it, the sandbox is all there is.
- */
+/** As root without --sandbox the PID namespace is no sandbox, and under it the sandbox is all there is. */
 export function sandboxLines(
   counts: ReadonlyMap<string, number>,
   sandboxed: boolean | undefined,

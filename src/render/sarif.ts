@@ -1,17 +1,4 @@
-/**
- * SARIF 2.1.0, for GitHub code scanning and other SARIF viewers.
- *
- * A finding is about a server and a tool, not a line of code, so its logical location names them
- * (`server/tool`, kind `function`; server-level findings: `server`, kind `module`). GitHub code
- * scanning still requires a physical location on every result, so each result also points at the
- * file that declared the server: the target file (`target.source` up to `#`), relative to the
- * working directory (`%SRCROOT%`) when it lies inside it, as scanning a repository's own target
- * file in CI does. A target with no file (an `audit` of a command line) has nothing better than a
- * URL for HTTP servers, or the placeholder `mcp-server/<name>`: GitHub keeps such alerts but can
- * show no code for them. `--sarif-uri NAME=PATH` names the server's source file instead. Fingerprints come from server, tool, rule and evidence, not from file
- * contents, so an alert survives edits to the target file. `--fail-on` verdicts (report.gate) add a
- * result per tool with that verdict, rule `verdict/<verdict>`, dismissed when a suppression accepted it.
- */
+/** SARIF 2.1.0. GitHub needs a physical location: each result points at the target file; fingerprints skip content. */
 import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -25,21 +12,14 @@ import { visibleText } from './terminal.js';
 import type { RenderOptions, Reporter, SarifUris } from './types.js';
 import { probeSarifResults, probeSarifRules } from './probe-view.js';
 
-/**
- * A result's message text, as viewers show it: invisible characters as visible escapes (as on a
- * terminal), and `[` `]` backslashed, which SARIF (3.11.6) requires of plain text so that server
- * text cannot form an embedded link `[text](https://...)` that GitHub renders.
- */
+/** SARIF 3.11.6: `[` `]` backslashed in plain text, so server text cannot form a link GitHub renders. */
 function messageText(text: string): string {
   return visibleText(text).replace(/[[\]]/g, '\\$&');
 }
 
 const LEVEL: Record<Severity, Result.level> = { error: 'error', warning: 'warning', info: 'note' };
 
-/**
- * A page's links point at neighbouring files (`[x](other-rule.md)`), which a code-scanning alert
- * cannot open: they become absolute under `--rules-base-url`, or plain text without it.
- */
+/** Relative links cannot open from an alert: absolute under `--rules-base-url`, plain text without it. */
 function rewriteLinks(markdown: string, pageUrl: string | undefined, plain: boolean): string {
   let out = '';
   let pos = 0;
@@ -97,10 +77,7 @@ function descriptor(rule: DocumentedRule, base: string | undefined): ReportingDe
   };
 }
 
-/**
- * The file that declared the server, as a URI a viewer can resolve; see the comment at the top.
- * `--sarif-uri` wins: the server's source file in the repository, relative to `%SRCROOT%`.
- */
+/** `--sarif-uri` wins: the server's source file in the repository, relative to `%SRCROOT%`. */
 function artifactOf(server: ServerReport, cwd: string, uris: SarifUris | undefined): Location['physicalLocation'] {
   const mapped = uris?.byName.get(server.name) ?? uris?.all;
   if (mapped !== undefined)
@@ -201,7 +178,7 @@ function verdictResult(
 /** The verdicts `--fail-on` named, once each (a saved report is anyone's text). */
 const gateVerdicts = (report: Report): Verdict[] => [...new Set(report.gate?.verdicts ?? [])];
 
-/** Every tool whose verdict `--fail-on` names (report.gate), in report order; `firstIndex`: the first verdict rule's index. */
+/** Tools whose verdict `--fail-on` names, in report order; `firstIndex`: the first verdict rule's index. */
 function verdictResults(report: Report, firstIndex: number, cwd: string, uris: SarifUris | undefined): Result[] {
   const verdicts = gateVerdicts(report);
   return report.servers.flatMap((s) =>

@@ -1,9 +1,4 @@
-/**
- * The one line of a failed server's stderr tail worth showing under its row. The last line is
- * often a footer (Node's "Node.js v20.20.2", a closing brace of an error object), while the
- * reason ("Error: Cannot find module ...", Python's "ModuleNotFoundError: ...") sits above it.
- * Linear: one pass over the lines (the tail is bounded), plain substring tests, no regex.
- */
+/** The reason often sits above a footer ("Node.js v20.20.2", a closing brace). Linear, no regex. */
 
 /** Words that mark the line saying what went wrong; case matters (`Error`, not a path's `errors/`). */
 const TELLING = [

@@ -1,10 +1,4 @@
-/**
- * The terminal summary: one line per server with a column for every verdict (so `tools` is the sum
- * of the verdict columns), a total, and the headline the HTML page leads with. It fits the width
- * it is given (RenderOptions.width): headings get shorter, the protocol column goes, and names are
- * cut in the middle but stay distinct. Counts come from the report (tools' verdicts, the summary),
- * never from classify/.
- */
+/** Counts come from the report, never from classify/; fits `width` by shortening headings and cutting names. */
 import type { Report, ServerReport, Summary, Verdict } from '../model/schema.js';
 import { headline, serverView } from './view.js';
 import { headlineText, plural, summaryCounts, VERDICTS } from '../model/verdicts.js';
@@ -105,10 +99,7 @@ export interface TableText {
   width: number;
 }
 
-/**
- * The table's lines and the width they take, for a terminal `width` columns wide. The servers are
- * read once, each to its small row (a spooled scan of thousands is never all in memory).
- */
+/** The servers are read once, each to a small row, so a spooled scan is never all in memory. */
 export function summaryTable(servers: Iterable<ServerReport>, summary: Summary, width = Infinity): TableText {
   return tableOf([...servers].map(serverRow), summary, width);
 }
@@ -120,10 +111,7 @@ export interface TableFolded {
   answers: Answers;
 }
 
-/**
- * The table's fold: the widths depend on every row, so the rows are kept (a few strings each, not
- * the servers); a scan runs it in its first pass, so the table reads no server itself.
- */
+/** Widths depend on every row, so the small rows are kept; it runs in a scan's first pass. */
 export function tableFold(): ServerFold<TableFolded> {
   const rows: Row[] = [];
   const worst = worstServers();
@@ -145,8 +133,7 @@ function tableOf(servers: readonly Row[], summary: Summary, width: number): Tabl
     Number.isFinite(width) ? MAX_NAME : Infinity,
     names.reduce((w, n) => Math.max(w, displayWidth(n)), 6),
   );
-  // The widest layout that shows every name whole, else the widest that leaves names 20 columns;
-  // the two-letter headings only when nothing else fits.
+  // Widest layout with names whole, else names 20 columns; two-letter headings only when nothing else fits.
   const rooms = LAYOUTS.map((l) => {
     const widths = naturalWidths(
       columnsOf(l),
@@ -188,10 +175,7 @@ export function failureLines(s: ServerReport): string[] {
   return out;
 }
 
-/**
- * The headline, in the words the HTML and Markdown use (verdicts.ts), with the servers it is
- * across, then the breakdown of the tools that are not read-only.
- */
+/** In the words the HTML and Markdown use (verdicts.ts). */
 export function headlineLines(report: Pick<Report, 'summary'>): string[] {
   const h = headline(report);
   const across = `across ${plural(h.servers, 'server')}${h.serversFailed ? ` (${h.serversFailed} failed to scan)` : ''}`;
@@ -208,11 +192,7 @@ export function headlineLines(report: Pick<Report, 'summary'>): string[] {
   ];
 }
 
-/**
- * Words to lines of at most `width` columns (wrapTo: a word longer than a line is broken, so no
- * line is wider). A line it starts inside escaped text may begin with `::`: each goes through
- * noCommandLines.
- */
+/** A wrapped line may begin with `::`, so each goes through noCommandLines. */
 export function wrap(text: string, width: number): string[] {
   return wrapTo(text, width).map((line) => noCommandLines(line));
 }

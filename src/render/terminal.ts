@@ -1,20 +1,7 @@
-/**
- * Text from servers on a terminal: control characters (ANSI escapes, carriage returns, bells)
- * could rewrite the screen, and invisible ones (zero-width, bidi controls, joiners, variation
- * selectors, tag characters, odd spaces, lone surrogates) could make `get\u200bbalance` read as
- * `get_balance`. Each is shown as a visible `\uXXXX` (`\u{XXXXX}` above the BMP) instead.
- * A backslash that could begin such an escape is doubled, so two different texts never look the
- * same. Markdown and HTML use the same escaper (markdown-text.ts, reporters/html/escape.ts), and
- * all three cut with cut.ts.
- */
+/** Controls could rewrite the screen and invisibles disguise names: both shown as `\uXXXX`, backslashes doubled. */
 import { clip } from '../model/cut.js';
 
-/**
- * What a screen shows as nothing or uses to reorder text: controls (Cc), format characters (Cf:
- * bidi, zero-width, tags), separators and spaces other than U+0020 (Zs, Zl, Zp), every default
- * ignorable code point (soft hyphen, variation selectors, Hangul fillers, ...), lone surrogates
- * (Cs, with the v flag), and the blank Braille pattern.
- */
+/** What a screen shows as nothing or uses to reorder text (Cs needs the v flag). */
 const INVISIBLE = String.raw`\p{Cc}\p{Cf}\p{Zs}\p{Zl}\p{Zp}\p{Default_Ignorable_Code_Point}\p{Cs}\u2800`;
 
 /** An escaper that shows every invisible character except those in `keep` (a class body: ` \t\n`). */
@@ -25,16 +12,7 @@ export function visibleEscaper(keep: string): (text: string) => string {
   return (text) => text.replace(re, (c) => (c === '\\' ? '\\\\' : codePointEscape(c)));
 }
 
-/**
- * GitHub Actions reads a log line that starts with `::` (after leading whitespace, which the
- * runner trims) as a workflow command: `::error file=x::`, `::add-mask::`, `::stop-commands::`.
- * Server text (a name from a target file) may start a line wherever it is printed, so in every
- * line of `text` that starts so, the first colon becomes the visible `\u003a`: the escaper's own
- * notation, unambiguous since a literal backslash before `u` is doubled. Applied to whole outputs
- * only (the line formats, the CLI's stdout and stderr, wrapped table lines), never to a piece of
- * text that lands mid-line (a table cell). `lineStart: false`: `text` continues a line already
- * begun, so its first line is left as it is. One linear pass.
- */
+/** GitHub Actions runs lines starting `::` as workflow commands; whole outputs only. `lineStart: false` continues. */
 export function noCommandLines(text: string, lineStart = true): string {
   let out = '';
   let from = 0;
@@ -78,11 +56,7 @@ export function safeText(text: string, max = 200): string {
   return clip(visibleText(text), max);
 }
 
-/**
- * A text of several lines (a server's error with its stack) as lines, each made visible and cut,
- * instead of one line with `\u000a` in it: at most `maxLines`, the rest counted. Splitting on a
- * plain character is linear.
- */
+/** Lines, not one line with `\u000a`: at most `maxLines`, the rest counted. */
 export function safeLines(text: string, max = 200, maxLines = 8): string[] {
   const lines = text.split('\n').map((l) => (l.endsWith('\r') ? l.slice(0, -1) : l));
   const kept = lines.slice(0, maxLines).map((l) => safeText(l, max));

@@ -1,8 +1,4 @@
-/**
- * `audit`'s view: every tool of every server with its verdict and the evidence for it, each
- * finding with its message and its rule page, and a one-line summary per server. One line per
- * tool; evidence that does not fit the width continues on indented lines.
- */
+/** `audit`'s view: one line per tool; evidence that does not fit continues on indented lines. */
 import { fileURLToPath } from 'node:url';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
@@ -35,10 +31,7 @@ function evidence(t: ToolReport): string {
   return [hints(t), ...keys, ...accepted].join(', ');
 }
 
-/**
- * Where a finding's rule is explained: the `--rules-base-url` link or a team profile's own page,
- * else the page shipped with idemscan (relative to the working directory when under it).
- */
+/** `--rules-base-url` or a profile's page, else the shipped page (relative to the working directory when under it). */
 export function rulePageFor(rule: string, report: Report, base: string | undefined): string | undefined {
   const info = reportRules(report).find((r) => r.id === rule);
   const https = httpsDocs(info?.docs);
@@ -76,8 +69,7 @@ function toolTable(s: ServerReport, width: number): string[] {
   widths[1] = Math.max(widths[1]!, verdictWidth);
   const lead = totalWidth(widths) + GAP.length + 2;
   const room = Math.max(30, width - lead);
-  // The evidence continues on rows of its own under the third column (our wrap, not cli-table3's
-  // wordWrap, which would cut a key path longer than the column with `…` instead of letting it run on).
+  // Our wrap, not cli-table3's wordWrap, which would cut a long key path with `…` instead of letting it run on.
   const rows = s.tools.flatMap((t, i) =>
     wrap(evidence(t), room).map((line, j) => (j === 0 ? [shown[i]!, t.verdict, line] : ['', '', line])),
   );

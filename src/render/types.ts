@@ -4,16 +4,9 @@ import type { Report, ServerReport } from '../model/schema.js';
 /** A way to render a report. Registered by name, with its file, in ./index.ts; `--format` picks them. */
 export interface Reporter {
   render(report: Report, options?: RenderOptions): string;
-  /**
-   * The same text in pieces, the servers read one at a time (a scan of thousands spooled to disk):
-   * reporters that have it are written without the report in memory. `render` is this, joined.
-   */
+  /** Written without the report in memory (a spooled scan); `render` is this, joined. */
   write?(report: ReportStream, out: (text: string) => void, options?: RenderOptions): void;
-  /**
-   * `write` with the servers handed in by the caller: what comes before them is written now, each
-   * server by `server`, the rest by `end`. Several such reporters are written from one read of the
-   * servers (app/write-reports.ts); `write` is this over `report.servers()`.
-   */
+  /** Several reporters share one read of the servers (app/write-reports.ts); `write` is this over `servers()`. */
   open?(report: ReportTop, out: (text: string) => void, options?: RenderOptions): ServerWriter;
 }
 
@@ -48,10 +41,7 @@ function joined(write: NonNullable<Reporter['write']>, report: Report, options?:
 }
 
 export interface RenderOptions {
-  /**
-   * `--rules-base-url`: rule pages are linked as `<url>/<id>.md`. Without it SARIF and Markdown
-   * (which travel) link none, and HTML links the pages of the installed package.
-   */
+  /** Without it SARIF and Markdown (which travel) link no rule pages; HTML links the installed ones. */
   rulesBaseUrl?: string;
   /** Columns the terminal reporters (table, tools) may use; unbounded when not given (a pipe). */
   width?: number;

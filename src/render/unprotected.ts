@@ -1,8 +1,4 @@
-/**
- * Under the terminal table: the servers with the most unprotected tools, and those tools by name,
- * so the first scan already says which tools a client must not retry blindly. Each line fits the
- * width; names are server text, escaped like every cell.
- */
+/** So the first scan already says which tools a client must not retry blindly; names escaped like every cell. */
 import type { ServerFold } from '../model/report-head.js';
 import { cellText } from './columns.js';
 import { commandLines, cutEnd, cutMiddle, displayWidth } from './width.js';
@@ -20,10 +16,7 @@ export interface WorstServers {
   having: number;
 }
 
-/**
- * The worst few kept as the servers go by, and the others only counted: a spooled scan of
- * thousands is read one server at a time.
- */
+/** A fold: the worst few kept, the rest counted, for a spooled scan. */
 export function worstServers(): ServerFold<WorstServers> {
   const shown: Worst[] = [];
   let having = 0;
@@ -43,10 +36,7 @@ export function worstServers(): ServerFold<WorstServers> {
   };
 }
 
-/**
- * The lines, or none when no tool is unprotected. `toolsCommand`: the command that shows every
- * tool (`idemscan report output/report.json --format tools`), when the CLI knows the report file.
- */
+/** `toolsCommand`: the command that shows every tool, when the CLI knows the report file. */
 export function unprotectedLines(worst: WorstServers, width: number, toolsCommand?: string): string[] {
   const { shown, having } = worst;
   if (having === 0) return [];
@@ -61,8 +51,7 @@ export function unprotectedLines(worst: WorstServers, width: number, toolsComman
   for (const s of shown) lines.push(serverLine(cutMiddle(cellText(s.name, 256), NAME_WIDTH), s, width));
   const how = toolsCommand ?? 'idemscan report <report.json> --format tools';
   const say = `Every tool with its verdict and evidence${toolsCommand ? '' : ' (write the report with --format json)'}:`;
-  // A command is never cut (it would not run): on lines of its own when the two do not fit, broken
-  // at its spaces with shell continuations.
+  // A command is never cut (it would not run): it goes on lines of its own, broken at spaces.
   if (displayWidth(`${say} ${how}`) <= width) lines.push(`${say} ${how}`);
   else lines.push(cutEnd(say, width), ...commandLines(how, width));
   return lines;

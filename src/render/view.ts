@@ -1,8 +1,4 @@
-/**
- * The view model the table, Markdown and HTML reporters share: numbers and words derived from a
- * report once (a server's counts by verdict are computed once per server whichever reporters run),
- * no markup here. Each reporter lays them out in its own form.
- */
+/** Derived once per report for the table, Markdown and HTML; no markup here. */
 import { RULE } from '../model/catalogue.js';
 import type { Report, ServerReport } from '../model/schema.js';
 import {
@@ -86,10 +82,7 @@ export function percent(part: number, whole: number): string {
   return whole <= 0 ? '0%' : share(part, whole);
 }
 
-/**
- * Targets an interrupted scan never reached (`options.targets` minus `options.scanned`, set by the
- * scan on Ctrl-C); undefined when the scan ran to its end or the report does not say.
- */
+/** Undefined when the scan ran to its end or the report does not say. */
 export function notScanned(report: Report): number | undefined {
   const { interrupted, targets, scanned } = report.options;
   if (interrupted !== true) return undefined;

@@ -1,9 +1,4 @@
-/**
- * Columns on a terminal, as string-width measures them: the measure cli-table3 pads and truncates
- * every cell by (columns.ts), so a width chosen here (a layout, a middle cut) is the width it draws.
- * Text here has been through `safeText` first (no controls, joiners or variation selectors left).
- * What stays ours: the cuts (at the end, in the middle, each distinct) and the padding.
- */
+/** Measured as string-width does, which cli-table3 uses, so a width chosen here is the width drawn. */
 import stringWidth from 'string-width';
 
 /** Printable ASCII, one column a character: the common case, without string-width's emoji pass. */
@@ -13,10 +8,7 @@ export function displayWidth(text: string): number {
   return ASCII.test(text) ? text.length : stringWidth(text);
 }
 
-/**
- * Columns one code point takes. A run of them may take fewer than their sum (string-width counts
- * an emoji sequence, such as a flag, as 2), so a cut summed from these never measures wider.
- */
+/** string-width counts some sequences narrower than their sum, so a cut summed from these never measures wider. */
 function charWidth(ch: string): number {
   const cp = ch.codePointAt(0)!;
   return cp >= 0x20 && cp < 0x7f ? 1 : stringWidth(ch);
@@ -55,10 +47,7 @@ export function cutEnd(text: string, width: number): string {
   return width <= 0 ? '' : `${head(text, width - 1)}…`;
 }
 
-/**
- * `text` cut in the middle to `width` columns (`github-mcp…-enterprise`): server names often
- * differ at the end (`-staging`, `-v2`), so both ends are kept.
- */
+/** Server names often differ at the end (`-staging`, `-v2`), so both ends are kept. */
 export function cutMiddle(text: string, width: number): string {
   if (displayWidth(text) <= width) return text;
   if (width <= 1) return cutEnd(text, width);
@@ -67,12 +56,7 @@ export function cutMiddle(text: string, width: number): string {
   return `${front}…${tail(text, width - 1 - displayWidth(front))}`;
 }
 
-/**
- * Each text cut to `width` columns, every result different from every other, so two entries never
- * print as the same row. A cut that meets another entry gets a numbered suffix (`…~2`) instead of
- * its tail, and the numbers skip any text already taken, so uniqueness holds by construction.
- * Texts that are equal already (two servers of one name) are numbered too.
- */
+/** Cuts that collide get a numbered suffix (`…~2`) skipping taken texts, so two rows never print the same. */
 export function distinctCuts(texts: readonly string[], width: number): string[] {
   const out = texts.map((t) => cutMiddle(t, width));
   const taken = new Map<string, number>(); // shown text -> how many entries show it
@@ -101,10 +85,7 @@ export function pad(text: string, width: number, right = false): string {
   return right ? fill + text : text + fill;
 }
 
-/**
- * How wide the table may be: `COLUMNS` when set (as `ls` and `git` honour it), the terminal's width
- * on a TTY, and no bound for a pipe or file: a log or `grep` wants whole names, not cut ones.
- */
+/** No bound for a pipe or file: a log or `grep` wants whole names. */
 export function outputWidth(
   stream: { isTTY?: boolean; columns?: number },
   env: NodeJS.ProcessEnv = process.env,
@@ -115,11 +96,7 @@ export function outputWidth(
   return Infinity;
 }
 
-/**
- * Words to lines of at most `width` columns, the first starting with `first`, the rest with `rest`
- * (a hanging indent); unbounded width gives one line. A word wider than a whole line (a long key
- * path) is broken into pieces that fit, not cut: nothing of it is lost, and no line is wider.
- */
+/** A word wider than a line is broken into pieces, not cut: nothing is lost and no line is wider. */
 export function wrapTo(text: string, width: number, first = '', rest = first): string[] {
   if (!Number.isFinite(width)) return [`${first}${text}`];
   const lines: string[] = [];
@@ -142,11 +119,7 @@ export function wrapTo(text: string, width: number, first = '', rest = first): s
   return lines;
 }
 
-/**
- * A shell command as lines of at most `width` (after `first`), broken only at spaces outside single
- * quotes and continued with ` \`, so that every line fits and the lines pasted together still run.
- * A word longer than a line stays whole: a command is never cut inside a word.
- */
+/** Broken only at unquoted spaces with ` \`, so pasted lines still run; a word is never cut. */
 export function commandLines(command: string, width: number, first = '  '): string[] {
   const words = shellWords(command);
   const lines: string[] = [];
@@ -162,10 +135,7 @@ export function commandLines(command: string, width: number, first = '  '): stri
   return lines;
 }
 
-/**
- * The words of a command as `shellWord` quotes them: spaces inside single quotes do not split, and
- * a backslash outside them takes the next character as it is (`'\''`, the quote inside a word).
- */
+/** As `shellWord` quotes them: quoted spaces do not split, a backslash outside takes the next character. */
 function shellWords(command: string): string[] {
   const words: string[] = [];
   let word = '';

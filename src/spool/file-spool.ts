@@ -1,13 +1,4 @@
-/**
- * The spool file: a header line then one `{key, server}` line per finished server, appended as each
- * finishes, each line its MAC then its JSON (model/spool-schema.ts). Only the offset of each line's
- * JSON is kept in memory (16 bytes a server), so reading the servers back in list order is one
- * positioned read each.
- * Synchronous writes: a line is a few kilobytes, and a server that finished is on disk before the
- * next one is counted, whatever signal comes. A write that fails (ENOSPC, EFBIG, EIO) must not
- * lose the scan: from then on the servers are kept in memory, as before the spool, and `failure`
- * says why (the CLI warns, and keeps the file).
- */
+// Synchronous, so a finished server is on disk whatever signal comes; a failed write falls back to memory.
 import { randomBytes } from 'node:crypto';
 import { closeSync, openSync, readSync, renameSync, unlinkSync, writeSync } from 'node:fs';
 import type { ServerReport } from '../model/schema.js';
@@ -15,36 +6,30 @@ import { SPOOL_VERSION, type SpoolHeader, type SpoolStart } from '../model/spool
 import type { ServerSink } from './sink.js';
 import { LINE_MAC_HEX, type SpoolKey } from './spool-mac.js';
 
-/** The bytes before a line's JSON: its MAC and a space. */
 const PREFIX = LINE_MAC_HEX + 1;
 
 export class FileSpool implements ServerSink {
   private end = 0;
-  /** Lines written, the header included: the next one's number is this plus one. */
+  /** The header included. */
   private written = 0;
   private readonly lines = new Map<number, { at: number; length: number }>();
-  /** Lines not on disk: every line after a write failed. */
+  /** Every line after a write failed. */
   private readonly held = new Map<number, string>();
   private closed = false;
-  /** Why the spool stopped being written (the first error), if it did. */
+  /** The first write error. */
   failure?: string;
 
   private constructor(
     readonly file: string,
     private readonly fd: number,
-    /** A digest of each position's target, written with its server (what `--resume` matches on). */
+    /** What `--resume` matches on. */
     private readonly keyOf: (position: number) => string,
-    /** Signs each line (spool-mac.ts): `--resume` reads back only what this machine's idemscan wrote. */
     private readonly key: SpoolKey,
-    /** The header's random id, which each line's MAC covers: no line of another spool reads as one of this. */
+    /** Each line's MAC covers it: no line of another spool reads as one of this. */
     private readonly id: string,
   ) {}
 
-  /**
-   * A new spool at `file`, replacing one there. Unlinked first and created exclusively ('wx+'), so a
-   * symlink planted at the name is replaced, never followed; private (0600), as the report's tmp files.
-   * Each spool gets an id of its own, a resumed one too: lines are never carried over by their MACs.
-   */
+  /** Unlinked, then created exclusively: a symlink planted at the name is replaced, never followed. */
   static create(file: string, start: SpoolStart, keyOf: (position: number) => string, key: SpoolKey): FileSpool {
     try {
       unlinkSync(file);
@@ -54,7 +39,6 @@ export class FileSpool implements ServerSink {
     return FileSpool.onDescriptor(file, openSync(file, 'wx+', 0o600), start, keyOf, key);
   }
 
-  /** A spool on an open descriptor (create's, or a test's). */
   static onDescriptor(
     file: string,
     fd: number,
@@ -63,7 +47,7 @@ export class FileSpool implements ServerSink {
     key: SpoolKey,
   ): FileSpool {
     const id = randomBytes(16).toString('hex');
-    // Field by field: nothing else of a resumed spool's header is written into the new one.
+    // Nothing else of a resumed spool's header is carried over.
     const header: SpoolHeader = {
       idemscanSpool: SPOOL_VERSION,
       spool: id,
@@ -82,7 +66,7 @@ export class FileSpool implements ServerSink {
     this.addLine(position, JSON.stringify({ key: this.keyOf(position), server }));
   }
 
-  /** A line read back from an earlier spool (`--resume`), checked and written anew, at its new position. */
+  /** Also a line `--resume` read back and checked, signed anew. */
   addLine(position: number, json: string): void {
     const at = this.end;
     const line = this.key.signLine(this.id, this.written + 1, json);
@@ -94,7 +78,6 @@ export class FileSpool implements ServerSink {
     return this.lines.size + this.held.size;
   }
 
-  /** Servers kept in memory only, since a write failed. */
   get inMemory(): number {
     return this.held.size;
   }
@@ -116,7 +99,7 @@ export class FileSpool implements ServerSink {
     }
   }
 
-  /** Moves the spool to `file` (a resumed spool is built beside the old one, then replaces it). */
+  /** A resumed spool is built beside the old one, then replaces it. */
   moveTo(file: string): FileSpool {
     renameSync(this.file, file);
     const moved = new FileSpool(file, this.fd, this.keyOf, this.key, this.id);
@@ -135,20 +118,17 @@ export class FileSpool implements ServerSink {
     closeSync(this.fd);
   }
 
-  /** After every report file is written: the spool's servers are all in them. */
+  /** Only after every report file is written. */
   remove(): void {
     this.close();
     try {
       unlinkSync(this.file);
     } catch {
-      // Already gone (removed by hand): nothing is lost, the reports hold every server.
+      // Already gone: the reports hold every server.
     }
   }
 
-  /**
-   * Writes a line at the end; false once a write has failed (this one or an earlier one: a line after
-   * a gap would be read back as garbage).
-   */
+  /** False once any write has failed: a line after a gap would read back as garbage. */
   private tryAppend(data: Buffer): boolean {
     if (this.failure !== undefined) return false;
     try {

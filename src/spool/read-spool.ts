@@ -1,11 +1,4 @@
-/**
- * Reads back the spool an interrupted scan left (`scan --resume`). The file sits in an output
- * folder anyone may have written to, so it is read like a saved report: in chunks, each line
- * bounded in size, its MAC checked on the raw bytes (for this spool and this line) before anything
- * of it is parsed, then parsed and checked against the schemas; the first bad line is an error
- * naming the file and line. Only a last line without its newline (the scan was killed while writing
- * it) is dropped, and said.
- */
+// `scan --resume`: anyone may have written the output folder, so each line's MAC is checked before parsing.
 import { closeSync, readSync } from 'node:fs';
 import { openRegularSync } from '../io/read.js';
 import { parseJson, REPORT_DEPTH } from '../model/bounded-input.js';
@@ -15,25 +8,20 @@ import { SPOOL_VERSION, SpoolHeader, SpoolLine } from '../model/spool-schema.js'
 import { describeZodError } from '../model/zod-errors.js';
 import type { SpoolKey } from './spool-mac.js';
 
-/** A spool line, bigger than any server's report may be (its JSON, escaped), is not one idemscan wrote. */
+/** Bigger than any server's escaped report may be. */
 const MAX_LINE_BYTES = DEFAULTS.maxServerBytes * 2;
 const CHUNK = 1024 * 1024;
 
-/**
- * A spool that cannot be read back: an InputError of `--resume` (exit 2 in the CLI), `--resume:
- * FILE: what`, as its other complaints read (the file is no value of the flag).
- */
 const spoolError = (file: string, detail: string) => new InputError(`${file}: ${detail}`, { field: '--resume' });
 
 export interface SpoolContents {
   header: SpoolHeader;
-  /** Each server line, checked: what the schemas keep of it (unknown fields dropped, as a saved report's are). */
+  /** Unknown fields dropped, as a saved report's are. */
   lines(): Generator<{ line: number; entry: SpoolLine }>;
-  /** After `lines()` has run: whether a last line was cut short. */
+  /** After `lines()` has run. */
   readonly truncated: boolean;
 }
 
-/** Opens `file` and checks its header; `lines()` then reads the rest in one pass. */
 export function readSpool(file: string, key: SpoolKey): SpoolContents {
   const raw = rawLines(file);
   const first = raw.next();
@@ -65,10 +53,7 @@ export function readSpool(file: string, key: SpoolKey): SpoolContents {
   };
 }
 
-/**
- * Only the header, checked, the file closed again; undefined when there is none this machine's key
- * signed (no file, not a spool, another machine's): what a new scan reads of a spool it finds there.
- */
+/** Undefined unless this machine's key signed it. */
 export function readSpoolHeader(file: string, key: SpoolKey): SpoolHeader | undefined {
   try {
     const raw = rawLines(file);
@@ -83,9 +68,7 @@ export function readSpoolHeader(file: string, key: SpoolKey): SpoolHeader | unde
   }
 }
 
-/** Line 1, signed and checked: the header whose id the other lines' MACs cover. */
 function readHeader(file: string, bytes: Buffer, key: SpoolKey): SpoolHeader {
-  // The version before 2 wrote JSON lines each with a `mac` field, valid wherever they were put.
   if (bytes[0] === 0x7b)
     throw spoolError(
       file,
@@ -103,10 +86,7 @@ function readHeader(file: string, bytes: Buffer, key: SpoolKey): SpoolHeader {
   return header.data;
 }
 
-/**
- * The line's JSON, parsed only once its MAC holds for this spool (`''`: the header) and this line;
- * else the error naming the line. A planted line costs a read and a hash, never a parse.
- */
+/** A planted line costs a read and a hash, never a parse. */
 function signed(file: string, line: number, bytes: Buffer, key: SpoolKey, spool: string): unknown {
   const payload = key.openLine(spool, line, bytes);
   if (payload === undefined)
@@ -119,10 +99,9 @@ function signed(file: string, line: number, bytes: Buffer, key: SpoolKey, spool:
   return parsed.value;
 }
 
-/** The file's lines as bytes, read 1 MiB at a time; `complete` is false for a last line without its newline. */
+/** `complete` is false for a last line without its newline (killed while writing). */
 function* rawLines(file: string): Generator<{ line: number; bytes: Buffer; complete: boolean }> {
-  // Not followed if a symlink, and not waited on if a FIFO: only a regular file is a spool. Its
-  // lines are read here, each to its own bound, rather than the whole file to one.
+  // Each line is read to its own bound, rather than the whole file to one.
   const opened = openRegularSync(file, { noFollow: true });
   if ('error' in opened) {
     if (opened.kind === 'not-a-file') throw spoolError(file, 'not a regular file: not a spool idemscan wrote');

@@ -1,8 +1,4 @@
-/**
- * Where a scan puts each server as it finishes. The library's `scan()` keeps them in memory and
- * returns them; the CLI's `scan` writes them to a spool file (./file-spool.ts), so memory does not
- * grow with the number of servers and an interrupted run keeps every server it finished.
- */
+// The CLI spools servers to disk so memory does not grow with them and an interrupted run keeps them.
 import type { ServerReport } from '../model/schema.js';
 
 export interface ServerSink {

@@ -1,9 +1,4 @@
-/**
- * Who writes a spool (its header's `writer`): a scan that finds a spool under its --out tells one a
- * scan is writing right now (another shard or list scanning into the same folder, the same scan
- * started twice) from one an interrupted scan left, and leaves the first alone: beside a running
- * scan's spool of the same name a scan writes its own at that name plus its pid.
- */
+// A spool a running scan writes (another shard, the same scan twice) is left alone, not taken for a resumable one.
 import { linkSync, readdirSync, readFileSync, unlinkSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -14,17 +9,12 @@ import type { SpoolKey } from './spool-mac.js';
 
 const host = () => os.hostname().slice(0, 300);
 
-/** This process, as a spool's header records it. */
 export function thisWriter(): SpoolWriter {
   const started = processStart(process.pid);
   return { pid: process.pid, host: host(), ...(started ? { started } : {}) };
 }
 
-/**
- * When process `pid` started, as `boot-id:ticks` (field 22 of /proc/PID/stat, after the command
- * name, which may hold spaces and parentheses, so the fields are read after its last `)`), or
- * undefined where there is no /proc.
- */
+/** `boot-id:ticks`: field 22 of /proc/PID/stat, read after the last `)` as the command may hold one. */
 export function processStart(pid: number): string | undefined {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
@@ -36,13 +26,9 @@ export function processStart(pid: number): string | undefined {
   }
 }
 
-/**
- * Whether `writer` is another process of this host that still runs. A pid taken since by some other
- * process is told apart by its start time where the header has one (spools of this version); for
- * older headers it reads as running, and the callers say which pid, so the user can tell.
- */
+/** A reused pid is told apart by its start time; without one it reads as running, and callers name the pid. */
 export function isRunning(writer: SpoolWriter | undefined): writer is SpoolWriter {
-  // A pid of 0 or below would signal a process group: the schema refuses them, and so does this.
+  // A pid of 0 or below would signal a process group.
   if (!writer || writer.pid <= 0 || writer.pid === process.pid || writer.host !== host()) return false;
   let alive: boolean;
   try {
@@ -56,7 +42,6 @@ export function isRunning(writer: SpoolWriter | undefined): writer is SpoolWrite
   return now === undefined || now === writer.started;
 }
 
-/** The spools under `out` (each name spoolFileOf() gives) that a scan running now writes: name and writer. */
 export function runningSpools(out: string, key: SpoolKey): { name: string; writer: SpoolWriter }[] {
   let names: string[];
   try {
@@ -72,11 +57,7 @@ export function runningSpools(out: string, key: SpoolKey): { name: string; write
   return running;
 }
 
-/**
- * An interrupted scan's spool written beside a running scan's (at `file`.PID): moved to `home`, the
- * name --resume reads, when that is free by now (a hard link, so never over a spool there). Returns
- * where the spool is.
- */
+/** A hard link, so never over a spool there; returns where the spool is. */
 export function moveHome(file: string, home: string): string {
   try {
     linkSync(file, home);

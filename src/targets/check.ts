@@ -1,14 +1,8 @@
-/**
- * The one check of a target's fields, whoever wrote them: an entry of our own list (after its
- * format's schema, before `${VAR}` expansion) and a library caller's target (app/scan/scan-input.ts). Plain
- * code, no zod: `audit` of one server loads no schema. A URL's value is checked after expansion
- * (`httpUrlProblem`), by the same callers.
- */
+/** The one check of a target's fields, from our list or a library caller; plain code so `audit` loads no schema. */
 import { SHA256 } from '../model/package-spec.js';
 import { entryProblem } from './names.js';
 import { isObject } from '../model/is-object.js';
 
-/** What a bundle's `sha256` must be. */
 export const SHA256_WORDS = '"sha256" is the 64 hex digits of a "mcpb" bundle';
 
 export interface TargetProblem {

@@ -1,8 +1,4 @@
-/**
- * `${VAR}` and `${VAR:-default}` expansion as Claude Code does it in `.mcp.json`, plus VS Code's
- * `${env:VAR}`, `${workspaceFolder}` and `${userHome}`. A variable that is unset and has no default
- * is an error for that entry: scanning with a silently empty token would report a misleading failure.
- */
+/** An unset variable without a default fails its entry: an empty token would report a misleading failure. */
 import os from 'node:os';
 
 /** An environment variable's name, as `${VAR}`, `--allow-env` and the configs that name one by name give it. */
@@ -11,11 +7,7 @@ export const ENV_NAME = /^[A-Z_]\w*$/i;
 export interface ExpandContext {
   env: NodeJS.ProcessEnv;
   workspaceFolder?: string;
-  /**
-   * Set for a list someone else may have written (a target file, a project's config): `env` then
-   * holds only the variables the user allowed (`--allow-env`), and this names the list in the
-   * error for any other variable, so a cloned repository cannot pick which secret it receives.
-   */
+  /** Names an untrusted list; its `env` then holds only `--allow-env` variables, so it cannot pick a secret. */
   untrusted?: string;
 }
 
@@ -49,11 +41,7 @@ export const unexpanded = (err: ExpandError): { unexpanded?: string } =>
 
 const PATTERN = /\$\{([^}]+)\}/g;
 
-/**
- * `fromEnv` collects every value taken from the environment. Each is a secret for the report,
- * whatever it looks like: a config says `${DB_URL}` or `${X_ORG}` precisely to keep the value out
- * of the file, and idemscan cannot tell which of them matter.
- */
+/** Every value from the environment is a secret for the report: configs use `${VAR}` to keep values out. */
 function expandString(value: string, ctx: ExpandContext, fromEnv: string[] = []): string {
   return value.replace(PATTERN, (whole, body: string) => {
     if (body === 'workspaceFolder' && ctx.workspaceFolder) return ctx.workspaceFolder;
@@ -80,11 +68,7 @@ function splitDefault(body: string): [string, string | undefined] {
   return at < 0 ? [body, undefined] : [body.slice(0, at), body.slice(at + 2)];
 }
 
-/**
- * Expands every string of an entry's launch fields; the error names the field. Also returns the
- * values that came from the environment, so the report can redact them wherever they end up
- * (a token in a URL path, a positional argument).
- */
+/** Also returns the values taken from the environment, so the report redacts them wherever they end up. */
 export function expandFields<T extends Record<string, unknown>>(
   entry: T,
   ctx: ExpandContext,

@@ -10,12 +10,7 @@ class JsonStop {
   constructor(readonly message: string) {}
 }
 
-/**
- * JSON with comments and trailing commas (client configs, VS Code's mcp.json above all), read into
- * null-prototype objects. jsonc-parser's own `parse` assigns each key to a plain object, so
- * `"__proto__": {...}` replaced the entry's prototype (its fields, `trusted` among them, then read
- * as the entry's own) and a server named `__proto__` vanished. Here every key is an own property.
- */
+/** jsonc-parser's `parse` lets `"__proto__"` replace an entry's prototype; here every key is an own property. */
 export function parseJsonc(text: string): { value: unknown } | { error: string } {
   const source = text.startsWith('\uFEFF') ? text.slice(1) : text; // editors on Windows write one
   let root: unknown;

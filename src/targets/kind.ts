@@ -1,8 +1,4 @@
-/**
- * The one place a target gets its kind, from the flat fields a reader or a library caller gives
- * (once targets/check.ts has passed them), and the one place it is made flat again: for the
- * report's `target`, the discover merge key and what the library's loaders return.
- */
+/** The one place a target gets its kind from flat fields, and is made flat again. */
 import type { Target, TargetFields, TargetInput, TargetPackage } from './types.js';
 
 /** A target as the library's loaders return it: the flat fields `scan()` takes, and its kind. */
@@ -44,7 +40,6 @@ function packageIn(t: TargetFields): TargetPackage | undefined {
   return undefined;
 }
 
-/** The target's fields flat, as a library caller writes them. */
 export function inputOf(t: Target): LoadedTarget {
   if (t.kind !== 'package') return { ...t, transport: transportOf(t) };
   const { package: pkg, ...rest } = t;

@@ -1,4 +1,3 @@
-/** Reads target files of any supported format into validated targets. */
 import path from 'node:path';
 import { readBoundedText } from '../io/read.js';
 import { parseJsonc } from './jsonc.js';
@@ -16,10 +15,7 @@ export const MAX_TARGET_FILE_BYTES = 16 * 1024 * 1024;
 const MAX_REASON = 1_000;
 const TOO_LARGE = `larger than ${MAX_TARGET_FILE_BYTES / 1024 / 1024} MB; not read`;
 
-/**
- * A target file is a list someone else may have written: `env` holds the only variables its
- * `${VAR}` may read (the CLI passes those `--allow-env` names), none by default.
- */
+/** Someone else may write a target file: `${VAR}` reads only `env` (the `--allow-env` names), none by default. */
 export async function loadTargetFile(file: string, env: NodeJS.ProcessEnv = {}): Promise<LoadedTargets> {
   const text = await readBounded(file);
   // A saved tools/list result (or a file of them) is a static target: nothing to start.
@@ -27,10 +23,7 @@ export async function loadTargetFile(file: string, env: NodeJS.ProcessEnv = {}):
   return saved ? { targets: saved, skipped: [] } : parseTargets(text, file, env);
 }
 
-/**
- * Reads a regular file of at most MAX_TARGET_FILE_BYTES: the path may name /dev/zero, a FIFO or a
- * huge file. `field`: the flag that named it (`--tools`), for the error.
- */
+/** Regular files only, bounded: the path may name /dev/zero, a FIFO or a huge file. */
 export async function readBounded(file: string, field?: string): Promise<string> {
   const got = await readBoundedText(file, { maxBytes: MAX_TARGET_FILE_BYTES });
   if ('error' in got) throw new TargetFileError(file, got.error, got.kind, field);

@@ -1,17 +1,12 @@
-/**
- * What a target may name an environment variable or a header, and send as a header's value: checked
- * wherever a target is given (its file, a library call, a flag), since a name becomes a line of a
- * file another program parses (an engine's env file) or a request's header.
- */
+/** Checked wherever a target is given: names and values become lines other programs parse. */
 import { refusedEnvName } from './refused-env.js';
 
 const noNul = (s: string) => !s.includes('\0');
 
-/** C0 (line breaks, tab), DEL and C1 (NEL): where a name is written into a file read a line at a time, one would start another line. */
+/** C0, DEL and C1 (NEL): in a file read a line at a time, one would start another line. */
 const hasControl = (s: string) => /\p{Cc}/u.test(s);
 
-/** The OS splits `NAME=value` at the first `=`: a name with one would set another variable. Loader
- * and engine variables are refused outright (targets/refused-env.ts). */
+/** A name with `=` would set another variable; loader and engine variables are refused (refused-env.ts). */
 export function envNameProblem(name: string): string | undefined {
   if (name === '') return 'empty environment variable name';
   if (name.includes('=') || !noNul(name)) return 'an environment variable name cannot contain "=" or NUL';
@@ -45,7 +40,7 @@ export function headerValueProblem(value: string): string | undefined {
   return undefined;
 }
 
-/** The first entry of a target's `env` or `headers` (given as data, not in a file) that cannot be sent: its name and why. */
+/** The first `env` or `headers` entry (given as data) that cannot be sent: its name and why. */
 export function entryProblem(record: Record<string, string>, kind: 'env' | 'headers'): [string, string] | undefined {
   for (const [name, value] of Object.entries(record)) {
     const problem = kind === 'env' ? envNameProblem(name) : (headerNameProblem(name) ?? headerValueProblem(value));

@@ -1,7 +1,4 @@
-/**
- * The loaders as the library publishes them (src/index.ts): each target flat, as `scan()` takes
- * it, with its kind. The CLI reads the `Target` union from load.ts and discover/ itself.
- */
+/** The loaders as the library publishes them: each target flat, with its kind. */
 import {
   discover as discoverTargets,
   type Discovery,

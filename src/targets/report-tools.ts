@@ -1,11 +1,4 @@
-/**
- * A server of a report idemscan wrote, as a saved tools/list result (`audit --tools report.json`).
- * A report keeps each tool's name, title, description and annotations, and the key arguments
- * found in its input schema, not the schema itself: the schema given here holds those arguments
- * at their paths, with what made each one a key (its name, or a description that calls it one), so
- * the same classifier finds the same keys and gives the same verdicts. Definition hashes are of
- * these definitions, not of what the server sent; `audit --save-tools` keeps that.
- */
+/** A report's server as a saved tools/list result; schemas hold just the key arguments, so verdicts match. */
 import type { KeyArgument, ServerReport, ToolReport } from '../model/schema.js';
 import type { SavedToolList } from './types.js';
 import { MAX_JSON_DEPTH } from '../model/bounded-input.js';
@@ -41,8 +34,7 @@ export function schemaOf(keys: readonly KeyArgument[]): Schema {
   for (const key of keys) {
     // A path longer than a scan ever writes (a hostile report: one object per step) is not walked.
     const steps = key.path.length <= LIMITS.keyPathChars ? pathSteps(key.path) : undefined;
-    // A path cut short in the report (or of another form, or deeper than a schema is read): the key
-    // at the top, by its name.
+    // A path cut short or otherwise unusable: the key at the top, by its name.
     const usable =
       steps && steps.length <= MAX_JSON_DEPTH && steps.at(-1)?.kind === 'property' ? steps : [prop(key.name)];
     let node = root;
@@ -77,11 +69,7 @@ function child(node: Schema, step: Step): Schema {
   return props[step.name] as Schema;
 }
 
-/**
- * The steps of a key's JSONPath as classify/keys.ts writes it: `.name`, `["odd name"]`, `.*`,
- * `[*]`; undefined for anything else (a path the report cut). One pass, no regular expression
- * over the path as a whole.
- */
+/** Steps of a JSONPath as classify/keys.ts writes it; undefined for anything else. One pass, no regex. */
 export function pathSteps(path: string): Step[] | undefined {
   if (!path.startsWith('$')) return undefined;
   const steps: Step[] = [];

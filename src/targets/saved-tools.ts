@@ -1,11 +1,4 @@
-/**
- * Saved `tools/list` results as targets of transport `static` (`audit --tools FILE`, and `scan`
- * FILE): classified without starting or contacting anything. A file holds one result
- * (`{"tools": [...]}` with optional `capabilities` and `serverInfo`, or a JSON-RPC response whose
- * `result` is one), a bare array of tools, an array of results, or one result per line (JSON
- * Lines, as published datasets are). Each result is one server. Read into null-prototype
- * objects (jsonc.ts parseJsonc), bounded like every target file.
- */
+/** Saved `tools/list` results (one, an array, or JSON Lines) as `static` targets, classified without contact. */
 import path from 'node:path';
 import { parseJsonc } from './jsonc.js';
 import type { SavedToolList, Target } from './types.js';

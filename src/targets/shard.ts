@@ -1,9 +1,4 @@
-/**
- * `scan --shard I/N`: a deterministic 1/N of the targets. A target's shard depends on its name
- * alone (a hash of it, modulo N), so the same list always splits the same way, the order of the
- * files does not matter, and adding or removing a server moves no other server to another shard.
- * The price: shards are balanced statistically, not exactly (see docs/SCALING.md).
- */
+/** Shard = hash of the name mod N: stable and order-free, balanced only statistically (docs/SCALING.md). */
 import { createHash } from 'node:crypto';
 import { InputError } from '../model/input-error.js';
 
@@ -24,7 +19,6 @@ export function parseShard(text: string): Shard {
   return { index, count };
 }
 
-/** The 1-based shard a target name falls in among `count` shards. */
 export function shardOf(name: string, count: number): number {
   if (!Number.isSafeInteger(count) || count < 1)
     throw new RangeError(`shard count must be a positive whole number, got ${count}`);
@@ -33,7 +27,6 @@ export function shardOf(name: string, count: number): number {
   return (digest.readUIntBE(0, 6) % count) + 1;
 }
 
-/** The targets of one shard, in their original order. */
 export function selectShard<T extends { name: string }>(targets: readonly T[], shard: Shard): T[] {
   return targets.filter((t) => shardOf(t.name, shard.count) === shard.index);
 }

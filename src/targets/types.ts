@@ -32,7 +32,6 @@ interface ProcessFields {
   cwd?: string;
 }
 
-/** A command to start as it is written. */
 export interface CommandTarget extends TargetShared, ProcessFields {
   kind: 'command';
   command: string;
@@ -94,8 +93,7 @@ export type TargetPackage = Packages[PackageType];
 export interface PackageTarget<T extends PackageType = PackageType> extends TargetShared, ProcessFields {
   kind: 'package';
   package: Packages[T];
-  /** What the config said when it started the package through a runner (`npx -y pkg@^1 ...`):
-   * the runner, the package as written, and whether idemscan resolved its version (unpinned). */
+  /** The runner and spec as written (`npx -y pkg@^1`), and whether idemscan resolved the version. */
   launcher?: { runner: string; spec: string; resolved: boolean };
 }
 
@@ -108,10 +106,7 @@ interface SavedTarget extends TargetShared {
 /** A server to scan, after its file or its caller's input was checked (targets/check.ts). */
 export type Target = CommandTarget | RemoteTarget | PackageTarget | SavedTarget;
 
-/**
- * What a library caller hands `scan()` (exported as `Target`), and what the loaders give it: the
- * fields of every kind in one object, `transport` saying which; targets/kind.ts converts both ways.
- */
+/** What a library caller hands `scan()`: every kind's fields flat, `transport` saying which (kind.ts converts). */
 export interface TargetInput extends TargetShared {
   /** `static`: a saved tools/list result (`saved`), classified without contacting anything. */
   transport: 'stdio' | 'http' | 'sse' | 'static';
@@ -136,11 +131,7 @@ export interface TargetInput extends TargetShared {
 /** A target's flat fields as a target file gives them: `transport` may be left to the fields. */
 export type TargetFields = Omit<TargetInput, 'transport'> & { transport?: TargetInput['transport'] };
 
-/**
- * A target's `oauth` entry: a pre-registered public client id and scopes. Never a secret, nor the
- * variable holding one: a list someone else wrote must not choose which of the user's environment
- * variables is posted to the authorization server its server names (`--client-secret-env` only).
- */
+/** Never a secret or its variable: a foreign list must not choose which variable goes to its auth server. */
 export interface TargetOAuthEntry {
   clientId?: string;
   scopes?: string[];
@@ -172,10 +163,10 @@ export interface LoadedTargets {
   skipped: SkippedTarget[];
 }
 
-/** Why a whole target file could not be used: `unreadable` (path, permissions), `too-large`, `syntax` (not JSON/JSONC), `format` (an unknown shape). */
+/** `unreadable` (path, permissions), `too-large`, `syntax` (not JSON/JSONC) or `format` (unknown shape). */
 export type TargetFileErrorKind = 'unreadable' | 'not-a-file' | 'too-large' | 'syntax' | 'format';
 
-/** A whole target file could not be used: wrong path, not JSON, unknown shape. Single bad entries are `skipped` instead. An InputError (exit 2 in the CLI). */
+/** A whole target file could not be used (an InputError, exit 2); single bad entries are `skipped` instead. */
 export class TargetFileError extends InputError {
   declare readonly file: string;
 
@@ -191,8 +182,7 @@ export class TargetFileError extends InputError {
   }
 }
 
-/** One entry of our own list format (documented in the README). Unknown fields are errors: a typo
- * like `tursted` must not pass silently. What makes a target of it is checked by targets/check.ts. */
+/** Our own list format; unknown fields are errors so a typo like `tursted` cannot pass. */
 export const OwnEntry = z
   .object({
     name: z.string().min(1),
@@ -217,8 +207,7 @@ export const OwnEntry = z
     trusted: z.never({ error: TRUSTED_REFUSED }).optional(),
     timeout: z.number().int().positive().max(2_147_483_647).optional(),
     skip: z.string().optional(),
-    // Why this pin stays where it is (the latest version does not start here, say): `targets
-    // refresh` reports the latest version and leaves the pin alone. A scan does not read it.
+    // Why the pin is held; `targets refresh` reports the latest version and leaves the pin alone.
     hold: z.string().min(1, 'give the reason the pin is held').max(1_000).optional(),
     comment: z.string().optional(),
     downloads: z.number().int().nonnegative().optional(),

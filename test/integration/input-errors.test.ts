@@ -2,7 +2,7 @@
  * Bad input and idemscan's own stderr lines, through the built CLI (issue 27, item 7): every kind
  * of bad input is one `InputError`, exit 2 with one line, mapped once in main.ts; every value a
  * message quotes is escaped and cut to its named cap (render/message.ts, `LIMITS.shown`); and the
- * one writer of warnings and notes (cli/say.ts) drops the notes under -q, never a warning.
+ * one writer of warnings and notes (shell/say.ts) drops the notes under -q, never a warning.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';

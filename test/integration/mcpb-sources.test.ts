@@ -11,7 +11,7 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EXIT } from '../../src/cli/exit.js';
+import { EXIT } from '../../src/shell/exit.js';
 import { scan, type Target } from '../../src/index.js';
 import { Report } from '../../src/model/schema.js';
 import { idemscan } from '../helpers/cli.js';

@@ -4,7 +4,7 @@
  * hand it to the test runner itself.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { watchSignals, type Interrupt } from '../../src/cli/signals.js';
+import { watchSignals, type Interrupt } from '../../src/shell/signals.js';
 import type { Report } from '../../src/model/schema.js';
 
 describe('signals', () => {

@@ -55,7 +55,7 @@ it.each([80, 60])('at COLUMNS=%i every line scan prints fits, the per-server ans
   expect(r.exitCode, r.stderr).toBe(0);
   const wide = (text: string) => text.split('\n').filter((l) => stringWidth(l) > columns);
   expect(wide(r.stdout)).toEqual([]);
-  // stderr's messages too (cli/say.ts), the one that names the HTML command among them.
+  // stderr's messages too (shell/say.ts), the one that names the HTML command among them.
   expect(r.stderr).toContain('for the HTML report');
   expect(wide(r.stderr)).toEqual([]);
   // The answer block, wrapped: the server's line, then its continuation lines indented.

@@ -8,7 +8,6 @@ import {
   lockFlags,
   loginFlags,
   probeFlags,
-  refreshFlags,
   scanFlags,
   type AuditFlags,
   type DiffFlags,
@@ -16,6 +15,7 @@ import {
   type ProbeFlags,
   type ScanFlags,
 } from '../../src/cli/flags.js';
+import { refreshFlags } from '../../src/census/cli/flags.js';
 
 const declared = (make: (cmd: Command) => { options: readonly { long?: string; description: string }[] }) =>
   new Map(make(new Command('x')).options.map((o) => [o.long!, o.description]));

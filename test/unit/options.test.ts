@@ -1,10 +1,10 @@
-/** The shared option parsers (src/cli/options.ts) and the facts copied to keep start-up light. */
+/** The shared option parsers (src/shell/options.ts) and the facts copied to keep start-up light. */
 import * as sdk from '@modelcontextprotocol/client';
 import { getDefaultEnvironment as sdkDefaultEnvironment } from '@modelcontextprotocol/client/stdio';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { InputError } from '../../src/model/input-error.js';
-import { listParser, positiveInt, wordParser } from '../../src/cli/options.js';
+import { listParser, positiveInt, wordParser } from '../../src/shell/options.js';
 import { levenshtein, splitList, suggest } from '../../src/model/words.js';
 import { schemelessUrl, urlScheme } from '../../src/app/audit-target.js';
 import { FILE_FORMATS, PRINT_FORMATS } from '../../src/model/formats.js';

@@ -21,8 +21,8 @@ const doc = parse(text) as {
 const runs = (job: string) => doc.jobs[job]!.steps.map((s) => s.run ?? '').join('\n');
 const help = (words: string[]) => {
   // The options the workflow passes exist: declared in main.ts and flags.ts, the --help text's source.
-  const main = ['main.ts', 'flags.ts']
-    .map((f) => readFileSync(new URL(`../../src/cli/${f}`, import.meta.url), 'utf8'))
+  const main = ['cli/main.ts', 'cli/flags.ts', 'census/cli/register.ts', 'census/cli/flags.ts', 'shell/options.ts']
+    .map((f) => readFileSync(new URL(`../../src/${f}`, import.meta.url), 'utf8'))
     .join('\n');
   return words.filter((w) => !main.includes(`'${w} `) && !main.includes(`'${w}'`) && !main.includes(`, ${w}'`));
 };

@@ -13,7 +13,7 @@ const server = (name: string, sandbox?: string): ServerReport =>
   });
 
 const streamed = (...args: Parameters<typeof reportOf>) => reportOf(...args);
-/** The lines as stderr shows them (cli/say.ts `note`), from the counts the post-processing pass makes. */
+/** The lines as stderr shows them (shell/say.ts `note`), from the counts the post-processing pass makes. */
 const printed = async (report: ReturnType<typeof reportOf>, asRoot: boolean) => {
   const { servers, summary: _summary, ...head } = report;
   const { sandbox, stream } = await postProcess(head, () => servers, {});

@@ -1,8 +1,4 @@
-/**
- * `login`'s flow (docs/OAUTH.md): one sign-in to an OAuth-protected MCP server, its tokens stored in
- * the cache; and `logout`'s removal of stored tokens. Never prints: the sign-in's instructions go
- * to `print`, the outcome is a value. The OAuth modules load only when a command needs them.
- */
+/** `login` and `logout` (docs/OAUTH.md); never prints: instructions go to `print`, the outcome is a value. */
 import { defaultCacheDir } from '../../model/cache-dir.js';
 
 export interface SignInOptions {
@@ -12,7 +8,6 @@ export interface SignInOptions {
   clientMetadataUrl?: string;
   scopes?: string[];
   timeoutMs: number;
-  /** The sign-in's instructions and the URL to open. */
   print: (text: string) => void;
 }
 

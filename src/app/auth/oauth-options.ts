@@ -7,8 +7,8 @@ import type { SignInOptions } from './auth.js';
 
 export type { OAuthScanOptions };
 
-/** The OAuth flags as cli/flags.ts declares them, and scan's `--client-origin`; lock has none of them. */
-export interface OAuthFlags {
+/** How a scan signs in to HTTP servers (docs/OAUTH.md): none of it for a lock. */
+export interface OAuthSettings {
   oauth?: boolean;
   storedAuthOnly?: boolean;
   clientId?: string;
@@ -18,20 +18,14 @@ export interface OAuthFlags {
   clientOrigin?: string[];
 }
 
-/**
- * The scan's OAuth options from the flags: a usage error for a secret variable that is not set,
- * a secret without --oauth, or a client id for no named server. `named`: the URL the command
- * itself names (`audit URL`, `login URL`), whose origin the client is for; `print`: where a
- * sign-in's instructions go (the CLI's `block`).
- */
+/** `named`: the URL the command itself names (`audit URL`, `login URL`), whose origin the client is for. */
 export function oauthScanOptions(
-  flags: OAuthFlags,
+  flags: OAuthSettings,
   named: string | undefined,
   print: (text: string) => void,
 ): Partial<OAuthScanOptions> {
   if (flags.oauth && flags.storedAuthOnly) throw new InputError('--oauth and --stored-auth-only exclude each other');
   if (flags.clientSecretEnv && !flags.clientId) throw new InputError('--client-secret-env needs --client-id');
-  // The client-credentials grant is a sign-in: it runs only when asked for, never from stored-token CI runs.
   if (flags.clientSecretEnv && !flags.oauth)
     throw new InputError(
       '--client-secret-env needs --oauth (the client-credentials grant is a sign-in, run only when asked for)',
@@ -68,7 +62,6 @@ function checkMetadataUrl(cimd: string | undefined): void {
   }
 }
 
-/** `--client-secret-env VAR`: the value of VAR, which must be set. */
 function secretOf(variable: string | undefined): string | undefined {
   if (!variable) return undefined;
   const secret = process.env[variable];
@@ -77,7 +70,7 @@ function secretOf(variable: string | undefined): string | undefined {
   return secret;
 }
 
-/** `https://host[:port]`: a URL with nothing after the host, so that the user sees what it covers. */
+/** Nothing after the host, so that the user sees what it covers. */
 function originOf(value: string): string {
   const url = URL.canParse(value) ? new URL(value) : undefined;
   const bare =
@@ -95,10 +88,10 @@ function originOf(value: string): string {
   return url.origin;
 }
 
-/** `login URL`: the sign-in's options from the flags; a sign-in is what login is for, so --oauth is implied. */
+/** A sign-in is what login is for, so --oauth is implied. */
 export function signInOptions(
   url: string,
-  flags: OAuthFlags & { cacheDir?: string; scope?: string[] },
+  flags: OAuthSettings & { cacheDir?: string; scope?: string[] },
   print: (text: string) => void,
 ): SignInOptions {
   if (!/^https?:\/\//i.test(url) || !URL.canParse(url))

@@ -9,13 +9,12 @@ export const PROJECT_FLAG = '--project-configs';
 
 export const servers = (n: number) => plural(n, 'server');
 
-/** The discovered servers added to `loaded`; without `--project-configs` one line says how many were left and how to scan them. */
 export async function addDiscovered(
   loaded: LoadedTargets,
   flags: DiscoverOptions,
   { note, tell }: Pick<Say, 'note' | 'tell'>,
 ): Promise<LoadedTargets> {
-  // Loaded when asked for: cli/where-command.ts, loaded at start, imports this module.
+  // Lazy: cli/where-command.ts, loaded at start, imports this module.
   const found = await (await import('./discover.js')).withDiscovered(loaded, flags);
   if (found.files === 0) tell(msg`--discover found no MCP client configuration (see \`${idemscanCommand('where')}\`)`);
   else note(msg`--discover found ${found.servers} server(s) in ${found.files} client file(s)`);

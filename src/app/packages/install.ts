@@ -1,9 +1,4 @@
-/**
- * `install`: the packages of target files into the cache, ahead of a scan: pinned npm, PyPI,
- * .mcpb and OCI ones, and those `npx -y pkg` and `uvx pkg==1.2.3` entries start (each unpinned
- * npm one at the version a scan would resolve now). Never prints: what happens is events, the
- * outcome a value (cli/install-command.ts shows both).
- */
+/** `install`: target files' packages into the cache ahead of a scan; never prints (cli/install-command.ts does). */
 import { defaultCacheDir } from '../../model/cache-dir.js';
 import { checkedTargets, SDIST_WARNING } from '../../launch/prepare.js';
 import type { InstallResult } from '../../launch/npm.js';
@@ -22,7 +17,6 @@ export interface InstallOptions {
 }
 
 export type InstallEvent =
-  /** An entry of a target file that cannot be used. */
   | { type: 'skipped'; target: SkippedTarget }
   /** A package spec that is refused or cannot be resolved: it is not installed. */
   | { type: 'refused'; spec: string; error: string }
@@ -35,7 +29,6 @@ export type InstallEvent =
 export interface InstallOutcome {
   cacheDir: string;
   results: InstallResult[];
-  /** How many specs were refused before anything was installed. */
   refused: number;
 }
 
@@ -49,7 +42,6 @@ export async function install(
   return installTargets(loaded.targets, options, onEvent);
 }
 
-/** The packages of `listed` into the cache (also `probe-census`'s). */
 export async function installTargets(
   listed: Target[],
   options: Omit<InstallOptions, 'allowEnv'>,
@@ -79,7 +71,6 @@ export async function installTargets(
   return { cacheDir, results: [...cached, ...installed], refused: errors.size };
 }
 
-/** A result for each package already in the cache, once per spec. */
 async function cachedResults(targets: Target[], cacheDir: string, errors: ReadonlyMap<string, string>) {
   const { packageOf } = await import('../../launch/packages.js');
   const cached = new Map<string, InstallResult>();

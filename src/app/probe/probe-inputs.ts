@@ -1,15 +1,11 @@
-/**
- * What `idemscan probe` makes of its flags before anything connects (docs/PROBE.md): the plan
- * (required: without one nothing may be called), the `--fail-on` outcomes, the one server, the
- * report files checked, and the run's settings but the interrupt (the CLI's).
- */
+/** `probe`'s flags, checked before anything connects (docs/PROBE.md). */
 import { InputError } from '../../model/input-error.js';
 import { plannedCalls, type ProbePlan } from '../../model/probe-plan.js';
 import type { ProbeOutcome } from '../../model/probe-schema.js';
 import { splitList } from '../../model/words.js';
 import { msg, show } from '../../render/message.js';
 import type { Target } from '../../targets/types.js';
-import { auditTarget, type ServerFlags } from '../audit-target.js';
+import { auditTarget, type ServerSettings } from '../audit-target.js';
 import { readProbePlan, type ProbeRunSettings } from './probe-run.js';
 import { checkReportFiles } from '../write-reports.js';
 import { checkWritable, refuseUnbound } from '../writable.js';
@@ -32,8 +28,8 @@ function parseGates(list: string | undefined): Set<Gate> {
   return new Set(words as Gate[]);
 }
 
-/** The flags of probe read here, as cli/flags.ts declares them. */
-export interface ProbeFlags extends ServerFlags {
+/** What a probe needs besides its server: the plan, the outputs, the bounds and the sandbox. */
+export interface ProbeSettings extends ServerSettings {
   plan?: string;
   failOn?: string;
   out?: string;
@@ -50,17 +46,12 @@ export interface ProbeFlags extends ServerFlags {
 export interface ProbeInputs {
   target: Target;
   plan: ProbePlan;
-  /**
-   * What the plan will call, said before anything connects: its tools, its observers, its set-up
-   * calls, whether any case has `conflictArguments`, and the server as the user gave it (its name
-   * is not known yet).
-   */
+  /** Said before anything connects, so the server is as the user gave it: its name is not known yet. */
   calls: { tools: string[]; observers: string[]; setup: string[]; conflicts: boolean; server: string };
   settings: Omit<ProbeRunSettings, 'interrupt'>;
 }
 
-/** Checked before anything is read or started; the plan read, the report files checked. */
-export async function probeInputs(words: string[], flags: ProbeFlags): Promise<ProbeInputs> {
+export async function probeInputs(words: string[], flags: ProbeSettings): Promise<ProbeInputs> {
   if (flags.plan === undefined)
     throw new InputError(
       'probe calls tools, so it needs --plan PLAN.json naming them (docs/PROBE.md); nothing was called',
@@ -93,7 +84,7 @@ const hasConflicts = (plan: ProbePlan) =>
     .some((c) => c.conflictArguments !== undefined);
 
 /** --name, else the URL or the command line: `node server.mjs`, not the `node` a name would say. */
-function serverText(target: Target, flags: ProbeFlags): string {
+function serverText(target: Target, flags: ProbeSettings): string {
   if (flags.name !== undefined) return target.name;
   if (target.kind === 'remote') return target.url;
   if (target.kind === 'command') return [target.command, ...(target.args ?? [])].join(' ');

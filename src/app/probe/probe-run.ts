@@ -1,8 +1,4 @@
-/**
- * The run of `idemscan probe` (docs/PROBE.md): the plan's experiments on one server (src/app/probe/probe.ts),
- * the report named and written by the one writer, and the exit facts. The plan is read first
- * (`readProbePlan`) so the caller can say what will be called before anything connects.
- */
+/** The run of `probe`; the plan is read first so the caller can say what will be called before anything connects. */
 import { experimentName, probesOf } from '../../model/probe-cases.js';
 import type { ProbeOutcome } from '../../model/probe-schema.js';
 import type { ProbePlan } from '../../model/probe-plan.js';
@@ -17,7 +13,6 @@ import type { Say } from '../say.js';
 import type { Interruption } from '../scan/scan-run.js';
 import { writeReports, type ReportFiles } from '../write-reports.js';
 
-/** The plan file, read and checked (an InputError naming it). */
 export async function readProbePlan(file: string): Promise<ProbePlan> {
   return (await import('./probe.js')).readPlan(file);
 }
@@ -27,7 +22,6 @@ export interface ProbeRunSettings {
   files: ReportFiles;
   /** Without --name: the server named by serverInfo.name. */
   nameFromServerInfo: boolean;
-  /** `--fail-on`: the outcomes that fail. */
   gates: ReadonlySet<ProbeOutcome>;
   interrupt: Interruption;
 }
@@ -36,7 +30,6 @@ export interface ProbeFacts {
   report: Report;
   /** The server did not answer. */
   allFailed: boolean;
-  /** Tools whose outcome is one of the gates, `name (outcome)`. */
   matched: Shown[];
   interrupted: boolean;
   outputsFailed: boolean;
@@ -71,5 +64,4 @@ export async function runProbe(
   };
 }
 
-/** The line an exit 1 says: the tools the gates matched. */
 export const probeMatchText = (matched: readonly Shown[]): Shown => msg`--fail-on matched: ${joinShown(matched, ', ')}`;

@@ -1,9 +1,4 @@
-/**
- * The library call behind `idemscan probe` (docs/PROBE.md): one server, prepared and reported as
- * `scan()` does it, and between the two, on one session, the lost-response experiment on each tool
- * the plan names (src/probe/). Unlike `scan()`, it calls tools, with real effects: run it against a
- * test backend you own.
- */
+/** The library call behind `probe` (docs/PROBE.md): unlike `scan()`, it calls tools, with real effects. */
 import type { ConnectOptions } from '../../connect/observe.js';
 import { DEFAULTS } from '../../model/limits.js';
 import { countProbes } from '../../model/probe-outcomes.js';
@@ -27,7 +22,7 @@ export type ProbeOptions = Pick<
   ScanOptions,
   'timeoutMs' | 'probeTimeoutMs' | 'sandbox' | 'writable' | 'trust' | 'cacheDir' | 'signal' | 'onProgress'
 > & {
-  /** What the plan is called in a PlanError (its file): a plan that does not match the server names it and the field. */
+  /** The plan's file, named in a PlanError. */
   planFile?: string;
 };
 
@@ -37,16 +32,11 @@ export interface ProbeResult {
   warnings: string[];
 }
 
-/**
- * `timeoutMs` bounds the connection up to the listing and then each call of the experiment (but
- * the calls of a planned tool with its own `timeoutMs`). A plan naming a tool the server does not
- * list is a PlanError, and then nothing was called.
- */
+/** A plan naming a tool the server does not list is a PlanError, thrown before any call. */
 export async function probe(target: TargetInput, plan: ProbePlan, options: ProbeOptions = {}): Promise<ProbeResult> {
   return probeTarget(checkTarget(target), plan, options);
 }
 
-/** `probe` of a target already checked (the CLI's and the plan library's). */
 export async function probeTarget(target: Target, plan: ProbePlan, options: ProbeOptions = {}): Promise<ProbeResult> {
   const timeoutMs = options.timeoutMs ?? DEFAULTS.timeoutMs;
   const { planFile, ...scanOptions } = options;
@@ -74,7 +64,6 @@ export async function probeTarget(target: Target, plan: ProbePlan, options: Prob
   return { report: reportOf({ ...head, options: probeOptions }, summary, servers), warnings: probed?.warnings ?? [] };
 }
 
-/** The run's one server probed and kept in the sink; what the experiments found, when they ran. */
 async function probeAt(run: Run, sink: MemorySink, plan: ProbePlan, opts: RunOpts): Promise<Probed | undefined> {
   const target = run.prepared.targets[0];
   if (!target || run.options.signal?.aborted) return undefined;
@@ -87,10 +76,6 @@ async function probeAt(run: Run, sink: MemorySink, plan: ProbePlan, opts: RunOpt
   return probed;
 }
 
-/**
- * One server probed: prepared as a scan prepares it, then on one session opened, listed, the
- * experiments run and judged, closed (probe/on-session.ts), and its report built with them.
- */
 async function probeOne(
   target: Target,
   connect: ConnectOptions,
@@ -107,7 +92,6 @@ async function probeOne(
   return { server: serverReportOf(prepared, probed.observation, one, probed), probed };
 }
 
-/** A plan naming tools the server does not list: the names, the first one's field, and what it does list. */
 function missingError(probed: Probed, servers: ServerReport[], planFile: string | undefined): PlanError {
   const missing = probed.missing ?? [];
   const listed = servers[0]?.tools.map((t) => t.name) ?? [];

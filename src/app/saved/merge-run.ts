@@ -1,7 +1,4 @@
-/**
- * `idemscan merge`: shard reports into one (app/saved/saved-report.ts), written by the one writer, and
- * with a run index (`MergeIndex`) the run added to it. Every file written is said (`note`).
- */
+/** `merge`: shard reports into one, and the run added to a run index (`MergeIndex`) when there is one. */
 import { lstat } from 'node:fs/promises';
 import path from 'node:path';
 import { InputError } from '../../model/input-error.js';
@@ -13,21 +10,16 @@ import { mergeSaved, type Earlier } from './saved-report.js';
 import type { Say } from '../say.js';
 import { checkReportFiles, writeReports } from '../write-reports.js';
 
-export interface MergeFlags {
+export interface MergeSettings {
   json?: string;
   out?: string;
-  /** Parsed and checked by cli/main.ts (listOption): file formats only. */
   format: string[];
   /** `OLD.json` (`latest` is the run index's: MergeIndex). */
   compare?: string;
-  /** `--out` may hold a run (a report.json) already: replace it. */
   replace?: boolean;
 }
 
-/**
- * A run already in `--out` (a report.json there) is kept unless `--replace` says otherwise: a merge
- * repeated on a day that has its run would replace the published run with whatever shards it got.
- */
+/** A merge repeated on a day that has its run would replace the published run with whatever shards it got. */
 async function checkReplace(out: string | undefined, replace: boolean | undefined): Promise<void> {
   if (out === undefined || replace) return;
   const there = await lstat(path.join(out, 'report.json')).catch(() => undefined);
@@ -42,16 +34,13 @@ async function checkReplace(out: string | undefined, replace: boolean | undefine
 export interface MergeIndex {
   /** Before anything is written: a bad index.json costs no merge. */
   check(): Promise<void>;
-  /** The earlier report of `--compare`. */
   earlier(report: Report, warn: (w: Shown) => void): Promise<Earlier>;
-  /** After the files are written: the run added to the index. */
   add(report: Report): Promise<void>;
 }
 
-/** The merged report, written where the flags say (without --out: to `print`, as `--json -`). */
 export async function mergeRun(
   files: readonly string[],
-  flags: MergeFlags,
+  flags: MergeSettings,
   io: { print: (text: string) => void; say: Say },
   index?: MergeIndex,
 ): Promise<Report> {

@@ -1,8 +1,4 @@
-/**
- * Saved reports, each read and validated by compare/read.ts (a bad one is a ReportFileError naming
- * the file and the field: exit 2): `report` re-renders one, `merge` joins shards, and `--compare`
- * adds the trend section. No scanning code is loaded here.
- */
+/** Saved reports, each validated by compare/read.ts; no scanning code is loaded here. */
 import path from 'node:path';
 import { mergeReports } from '../../compare/merge.js';
 import { readReportFile, type LoadedReport } from '../../compare/read.js';
@@ -18,10 +14,9 @@ import { toolsCommandFor } from '../output.js';
 import type { Say } from '../say.js';
 import { checkReportFiles, writeReports } from '../write-reports.js';
 
-/** The earlier report of `--compare`: a file, one read already (`latest` of a run index: with its run directory's name), or none. */
+/** A file, one read already (a run index's `latest`, with its run directory's name), or none. */
 export type Earlier = string | (LoadedReport & { run?: string }) | undefined;
 
-/** The report with `comparedWith` set from the earlier report, a file or one read already (report and merge --compare). */
 async function withComparison(
   report: Report,
   earlier: Exclude<Earlier, undefined>,
@@ -38,10 +33,6 @@ export interface RerenderSettings {
   render: Pick<RenderOptions, 'rulesBaseUrl' | 'width'> & { sarifUris?: SarifUris };
 }
 
-/**
- * `idemscan report FILE`: the saved report rendered again, files under `out` (never over the
- * input) and the terminal formats to `print`. `earlierOf` finds the report `--compare` names.
- */
 export async function rerender(
   file: string,
   settings: RerenderSettings,
@@ -71,10 +62,6 @@ export async function rerender(
   await writeReports(streamOf(report), { out, formats: settings.formats }, 'report', { render, ...io });
 }
 
-/**
- * `idemscan merge`: the shard reports read and merged into one (compare/merge.ts), with the trend
- * section when `earlierOf` finds an earlier report; what is worth telling comes back as warnings.
- */
 export async function mergeSaved(
   files: readonly string[],
   earlierOf: (report: Report, warnings: Shown[]) => Promise<Earlier>,

@@ -1,10 +1,4 @@
-/**
- * The lock files of a scan: `idemscan lock [FILE...]` is a scan that writes the lock file
- * (`--lock PATH`, default idemscan.lock.json) pinning every tool's definitionHash, verdict and
- * hints; `--baseline LOCK` on scan, audit and lock compares the fresh report with a lock
- * (report.drift, a listing on stderr, `--fail-on drift`). The comparison itself is
- * src/compare/drift.ts, a fold over the servers (app/scan/post-process.ts runs it).
- */
+/** The lock file `lock` writes, and the one `--baseline` compares with (compare/drift.ts). */
 import path from 'node:path';
 import { renderDrift } from '../../render/drift.js';
 import type { LockedServers } from '../../compare/drift.js';
@@ -23,13 +17,11 @@ export interface LockSettings {
   rulesBaseUrl?: string;
 }
 
-/** A lock to compare with, and the file it came from (`report.drift.baseline`). */
 export interface Baseline {
   lock: LockedServers;
   file: string;
 }
 
-/** What `--baseline`, `--lock` and `--rules-base-url` need before the scan starts; input errors early. */
 export async function prepareBaseline(flags: LockSettings, drift: boolean | undefined): Promise<Baseline | undefined> {
   if (flags.rulesBaseUrl !== undefined) checkRulesBaseUrl(flags.rulesBaseUrl);
   if (drift && flags.baseline === undefined)
@@ -46,7 +38,6 @@ export function tellDrift(drift: Drift, say: Say): void {
   say.lines(rendered(renderDrift(drift)), drift.drifted);
 }
 
-/** Writes the lock file after the scan (a fallback file when it cannot, named on stderr); false if it could not. */
 export async function writeLock(report: ReportStream, file: string, say: Say): Promise<boolean> {
   // The fold ran in the scan's first pass (app/scan/scan-run.ts), so the servers are not read again.
   const servers = report.fold(lockFold);

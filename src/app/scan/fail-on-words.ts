@@ -1,10 +1,4 @@
-/**
- * `--fail-on LIST`: the scan exits 1 when anything in the report matches. LIST is comma-separated:
- * a severity (`error`, `warning`, `info`: that severity or a worse one), a rule id (any finding of
- * it), a verdict (any tool with it), `profile` (any finding of a `--profile`) or a profile id (any
- * finding of that profile). Unknown words are a usage error, found before scanning; the matching
- * is app/scan/fail-on.ts, a fold over the servers.
- */
+/** `--fail-on` words, parsed before scanning so an unknown one costs no scan; the matching is app/scan/fail-on.ts. */
 import { BUILTIN_IDS, ruleId } from '../../classify/profiles/index.js';
 import type { Profile } from '../../classify/profiles/schema.js';
 import { CATALOGUE } from '../../model/catalogue.js';
@@ -51,7 +45,6 @@ function profileWord(word: string, profileIds: ReadonlySet<string>): Iterable<st
   return word === 'profile' ? profileIds : [word];
 }
 
-/** A word that is none of them, with the nearest known one (`known`: the profile and rule ids). */
 function notAWord(word: string, known: readonly string[]): InputError {
   const near = suggest(word, [...Severity.options, ...Verdict.options, 'drift', 'profile', ...BUILTIN_IDS, ...known]);
   const hint = near ? msg`; did you mean "${show.name(near)}"?` : msg``;

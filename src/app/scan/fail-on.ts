@@ -1,9 +1,4 @@
-/**
- * `--fail-on LIST` as a fold over the servers: what in the report matches the words
- * app/scan/fail-on-words.ts parsed, kept as counts and the first few names (a 10,000-server scan holds no
- * list of every match), told at the end and kept in the report (`gate`). Suppressed findings and
- * accepted verdicts (a suppression naming the tool's verdict) never count.
- */
+/** `--fail-on` as a fold: counts and the first few names, so a 10,000-server scan holds no list of every match. */
 import { LIMITS } from '../../model/limits.js';
 import { plural } from '../../model/verdicts.js';
 import type {
@@ -24,7 +19,6 @@ export interface FailOn {
   severity?: Severity;
   rules: Set<string>;
   verdicts: Set<Verdict>;
-  /** `drift`: anything changed since the --baseline lock file (report.drift). */
   drift?: boolean;
   /** Ids of profiles any finding of which fails. */
   profiles: Set<string>;
@@ -35,7 +29,6 @@ export const RANK: Record<Severity, number> = { error: 3, warning: 2, info: 1 };
 /** Tools (or servers) named per matched rule or verdict; the rest are counted. */
 const LISTED = 5;
 
-/** How many matched, and the first LISTED of them by name. */
 interface Matched {
   count: number;
   names: string[];
@@ -65,7 +58,6 @@ function words(f: FailOn): string[] {
 export class FailOnFold {
   private readonly byRule = new Map<string, Matched>();
   private readonly byVerdict = new Map<string, Matched>();
-  /** Tools and servers that matched: the first LIMITS.gateMatches, and how many. */
   private readonly gateMatches: GateMatch[] = [];
   private matched = 0;
   private accepted = 0;
@@ -91,8 +83,7 @@ export class FailOnFold {
   }
 
   add(s: ServerReport): void {
-    // The server's own findings: those that name a tool (duplicate-tool-name) join that tool's one
-    // match, so a tool is one line of the gate; the rest are the server's match.
+    // A server finding naming a tool (duplicate-tool-name) joins that tool's match: a tool is one gate line.
     const failing = s.findings.filter((x) => this.fails(x));
     const own = new Map<string | undefined, string[]>();
     for (const f of failing) own.set(f.tool, [...(own.get(f.tool) ?? []), f.rule]);
@@ -133,10 +124,6 @@ export class FailOnFold {
     };
   }
 
-  /**
-   * What matched, one line per rule, verdict or drift, each naming the tools it matched
-   * (`server/tool`; the server alone for a server-level finding); empty when nothing did.
-   */
   matches(drift: Drift | undefined): Shown[] {
     const lines = [...this.byRule].map(
       ([rule, m]) => msg`${show.name(rule)} (${plural(m.count, 'finding')}): ${listed(m)}`,
@@ -151,7 +138,6 @@ export class FailOnFold {
   }
 }
 
-/** The message on stderr for an exit 1: a line, then one indented line for each match. */
 export function failOnText(lines: readonly Shown[]): Shown {
   return msg`idemscan: --fail-on matched:\n${joinShown(
     lines.map((l) => msg`  ${l}\n`),

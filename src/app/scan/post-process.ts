@@ -1,15 +1,4 @@
-/**
- * A scan's post-processors as folds over the stream of servers, so the whole report is in memory
- * only for a reporter that needs it. Two kinds, in this order for each server:
- *  - steps, which return the server as the reports show it: named from serverInfo (audit without
- *    --name), then its findings marked `suppressed` (by the name shown, so after naming). They are
- *    pure functions of the server, so every pass over the servers gives the same report.
- *  - tallies, which only look: the summary, the drift against --baseline, the --fail-on matches, the
- *    sandbox of each stdio server, the names --sarif-uri checks.
- * The first pass runs both, and the folds of later readers (PostProcessors.folds), and completes
- * the head (options.suppress, drift, gate), which reporters write before the servers; every later pass
- * (the reporters') runs the steps only.
- */
+/** Post-processors as folds over the servers; steps are pure, so every pass gives the same report. */
 import type { DriftFold } from '../../compare/drift.js';
 import type { SuppressOutcome } from '../../compare/suppress.js';
 import { bounded } from '../../model/bounds.js';
@@ -35,37 +24,25 @@ export interface PostProcessors {
   failOn?: FailOn;
   /** `--sarif-uri`: the server names its warnings check. */
   names?: boolean;
-  /**
-   * Folds of later readers (the table, the lock) run in the first pass too, so those readers need
-   * not read the servers again: `stream.fold(make)` answers with what they found.
-   */
+  /** Run in the first pass too, so later readers need not read the servers again. */
   folds?: readonly FoldMaker<unknown>[];
 }
 
-/** What the first pass gathered, besides the stream every later pass reads. */
 export interface Processed {
-  /** The report as the reporters read it: the completed head, the summary, the servers through the steps. */
   stream: ReportStream;
   drift?: Drift;
   suppress?: SuppressOutcome;
-  /** The --fail-on matches, one line each; empty without --fail-on. */
   failOn: Shown[];
-  /** Stdio servers by `target.sandbox`. */
   sandbox: Map<string, number>;
-  /** Every server's name, when `names` was asked. */
   names: string[];
 }
 
-/**
- * `audit` without `--name`: the server is named by what it calls itself (serverInfo.name), not by
- * the command that started it (`node`, `npx`) or the URL's host. Already redacted and bounded.
- */
+/** Named by what it calls itself, not by the command that started it (`node`, `npx`); already redacted. */
 export function nameFromServerInfo(s: ServerReport): ServerReport {
   const own = s.serverInfo?.name?.trim();
   return own ? { ...s, name: bounded(own, 100) } : s;
 }
 
-/** The folds that only look, each fed every server as the reports show it. */
 class Tallies {
   readonly summary = new SummaryTally();
   readonly sandbox = new Map<string, number>();
@@ -90,17 +67,14 @@ class Tallies {
   }
 }
 
-/**
- * Reads `servers` once for the tallies; `settle` (the CLI's signal check) sees the head and the
- * count before the post-processors add to it, as the report's keys are written in that order.
- */
+/** `settle` sees the head before the post-processors add to it, as the report's keys are written in that order. */
 export async function postProcess(
   head: ReportHead,
   servers: () => Iterable<ServerReport>,
   post: PostProcessors,
   settle: (head: ReportHead, scanned: number) => Promise<ReportHead> = async (h) => h,
 ): Promise<Processed> {
-  // Imported when used: each brings zod schemas, built at import, that an audit without them does without.
+  // Lazy: docs/INTERNALS.md, "Start-up".
   const suppress = post.suppress && new (await import('../../compare/suppress.js')).SuppressFold(post.suppress);
   const step = (s: ServerReport, count: boolean) => {
     const shown = post.nameFromServerInfo ? nameFromServerInfo(s) : s;

@@ -1,11 +1,4 @@
-/**
- * `audit --save-tools FILE`: the tools list the server answered, written in the form `audit --tools
- * FILE` (and the Action's `tools:` input) reads back to the same verdicts and findings: each tool's
- * definition fields as sent (so the definition hashes match too), the server's `serverInfo` and
- * `capabilities` (a `tools.idempotency` capability makes tools protocol-keyed), and the protocol
- * it negotiated. Only what the server answered is in it, never a header, env value or token of
- * the launch; a secret the server echoes back is redacted as the report redacts it.
- */
+/** `audit --save-tools`: the tools as sent, so `--tools` reads back the same verdicts; redacted as the report is. */
 import { jsonExtent, MAX_JSON_DEPTH } from '../../model/bounded-input.js';
 import { RULE } from '../../model/catalogue.js';
 import { InputError } from '../../model/input-error.js';
@@ -18,7 +11,7 @@ import { MAX_TARGET_FILE_BYTES } from '../../targets/load.js';
 import { checkOutputFile, codeOf, writeOutputFile, wroteLine } from '../output.js';
 import type { Say } from '../say.js';
 
-/** The file's fields, in the order written: a `tools/list` result with the `initialize` result's fields around it. */
+/** A `tools/list` result with the `initialize` result's fields around it, in the order written. */
 export interface SavedTools {
   savedBy: string;
   protocol?: { era: string; version: string };
@@ -27,13 +20,11 @@ export interface SavedTools {
   tools: unknown[];
 }
 
-/** `--save-tools` before the scan: a live server (`saved`: the target is --tools'), and a file that can be written. */
 export async function checkSaveTools(file: string, saved: boolean): Promise<void> {
   if (saved) throw new InputError('--save-tools writes what a live server answers: give a command or URL, not --tools');
   await checkOutputFile('--save-tools', file);
 }
 
-/** What one audit's server answered, kept as the scan observes it and written once the reports are. */
 export class ToolsSaver {
   private saved?: SavedTools;
   private why = 'the server was not listed';
@@ -44,7 +35,6 @@ export class ToolsSaver {
 
   constructor(readonly file: string) {}
 
-  /** Told each live server's observation (read with the tools as sent) by the scan. */
   readonly keep = (obs: Observation, redactor: Redactor | undefined): void => {
     if (obs.failure || !obs.session || !obs.sent) {
       this.why = obs.failure ? `the server failed (${obs.failure.kind})` : this.why;
@@ -53,8 +43,7 @@ export class ToolsSaver {
     const { session } = obs;
     this.cut = obs.findings.find((f) => CUT.has(f.rule))?.rule;
     const deep = { cut: 0 };
-    // Keys too (a property named after a token), as the report's redaction does; and cut where
-    // --tools could not read the file back (a value nested deeper than MAX_JSON_DEPTH allows).
+    // Keys too (a property named after a token); and cut where --tools could not read the file back.
     const clean = <T>(v: T): T => shallow(redactor ? redactDeep(v, (t) => redactor.text(t), true) : v, deep);
     this.saved = {
       savedBy: `idemscan ${TOOL_VERSION} audit --save-tools`,
@@ -66,10 +55,7 @@ export class ToolsSaver {
     this.deepCut = deep.cut;
   };
 
-  /**
-   * Written atomically (app/output.ts), within what --tools reads; false when it could not be. A
-   * server that was not listed is the audit's own failure (exit 3): said, and not the file's.
-   */
+  /** A server that was not listed is the audit's own failure (exit 3): said, and not the file's. */
   async write(say: Say): Promise<boolean> {
     const fail = (why: string) => (say.tell(msg`--save-tools: ${show.path(this.file)} not written: ${why}`), false);
     if (!this.saved) return fail(this.why) || true;
@@ -93,7 +79,7 @@ export class ToolsSaver {
   }
 }
 
-/** A tool's fields with their values redacted; the field names are idemscan's own (DEFINITION_FIELDS). */
+/** Values only: the field names are idemscan's own (DEFINITION_FIELDS). */
 function cleanTool(tool: unknown, clean: <T>(v: T) => T): unknown {
   if (!tool || typeof tool !== 'object' || Array.isArray(tool)) return clean(tool);
   const out: Record<string, unknown> = {};
@@ -106,10 +92,7 @@ const NESTED = '(nested too deep)';
 /** A field's value sits 3 levels down (the file, `tools`, the tool): it may nest the rest. */
 const FIELD_DEPTH = MAX_JSON_DEPTH - 3;
 
-/**
- * `value` with every object or array deeper than FIELD_DEPTH replaced by NESTED; the value itself
- * when nothing is (the usual case, one measuring walk). Its own stack: a server may nest 100,000 levels.
- */
+/** Its own stack: a server may nest 100,000 levels. */
 function shallow<T>(value: T, deep: { cut: number }): T {
   if (!('tooDeep' in jsonExtent(value, { maxDepth: FIELD_DEPTH }))) return value;
   const copy = (v: unknown, depth: number): unknown => {
@@ -142,7 +125,6 @@ const CUT: ReadonlySet<string> = new Set<string>([
   RULE.memoryBudget,
 ]);
 
-/** The file's JSON, or why there is none: nested deeper or larger than `--tools` reads. */
 function fileText(saved: SavedTools): string | { why: string } {
   const extent = jsonExtent(saved, { maxDepth: MAX_JSON_DEPTH, maxLength: MAX_TARGET_FILE_BYTES });
   if ('tooDeep' in extent)

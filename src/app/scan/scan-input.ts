@@ -1,8 +1,4 @@
-/**
- * What a library caller hands `scan()` and `probe()`, checked before anything starts: each target
- * by targets/check.ts (the check target files get too), then given its kind. Plain checks, no zod:
- * `audit` of one server loads none of the schemas.
- */
+/** What a library caller hands `scan()` and `probe()`; plain checks, no zod, so `audit` loads no schemas. */
 import { hiddenWhy, realWritable, unboundOf, writableRefusal, type GivenPath } from '../../launch/writable.js';
 import { InputError } from '../../model/input-error.js';
 import { isPositiveInt, targetProblems } from '../../targets/check.js';
@@ -15,7 +11,7 @@ import { isObject } from '../../model/is-object.js';
 /** `targets`: not an array; `target`: one entry is malformed; `option`: a ScanOptions field is. */
 export type ScanInputErrorKind = 'targets' | 'target' | 'option';
 
-/** Thrown (the promise rejects) by `scan()` for malformed input; per-server failures stay in the report. An InputError, whose `field` is `path`. */
+/** Thrown by `scan()` for malformed input; per-server failures stay in the report. */
 export class ScanInputError extends InputError {
   constructor(
     readonly kind: ScanInputErrorKind,
@@ -30,7 +26,6 @@ export class ScanInputError extends InputError {
 
 const TRANSPORTS: readonly unknown[] = ['stdio', 'http', 'sse', 'static'] satisfies TargetInput['transport'][];
 
-/** The targets, each checked and given its kind; a ScanInputError for the first malformed one. */
 export function checkTargets(targets: unknown): Target[] {
   if (!Array.isArray(targets))
     throw new ScanInputError(
@@ -42,7 +37,6 @@ export function checkTargets(targets: unknown): Target[] {
   return targets.map((t: unknown, i) => checkTarget(t, `targets[${i}]`, names));
 }
 
-/** One target of the list at `at`; `names`: those of the targets before it. */
 export function checkTarget(t: unknown, at = 'targets[0]', names = new Set<string>()): Target {
   const fail = (field: string, detail: string) => new ScanInputError('target', field ? `${at}.${field}` : at, detail);
   if (!isObject(t)) throw fail('', 'expected an object { name, source, transport, ... }');
@@ -95,11 +89,6 @@ export function checkOptions(options: unknown): void {
     throw new ScanInputError('option', 'options.signal', 'expected an AbortSignal');
 }
 
-/**
- * `writable` (`--writable`, docs/SANDBOX.md): the real directories to bind read-write, each
- * checked by launch/writable.ts's rules; undefined when none is given. A ScanInputError naming
- * `options.writable` for one that would undo the hiding, or without `sandbox`.
- */
 export function checkWritableOption(options: Pick<ScanOptions, 'writable' | 'sandbox'>, cacheDir: string) {
   const refusal = writableRefusal(options.writable, options.sandbox, cacheDir);
   if (refusal?.dir === undefined && refusal)
@@ -113,22 +102,16 @@ export function checkWritableOption(options: Pick<ScanOptions, 'writable' | 'san
   return options.writable?.length ? realWritable(options.writable) : undefined;
 }
 
-/** How the library says it (one message for library and CLI callers: it names the option and the flag). */
+/** One message for library and CLI callers: it names the option and the flag. */
 const bindIt = 'bind its directory read-write with the writable option (--writable DIR), or run without the sandbox';
 const unboundText = (u: GivenPath) => `${u.via} names ${u.path}, ${hiddenWhy(u)}: ${bindIt}`;
 
-/** probe(): a path the sandbox would hide is a ScanInputError naming the target's field, before the server starts. */
 export function refuseUnbound(target: Target, writable: readonly string[], options: ScanOptions, cacheDir: string) {
   const [first] = unboundOf(target, writable, options.sandbox, cacheDir);
   if (first) throw new ScanInputError('target', `target.${first.field}`, `${unboundText(first)}; nothing was started`);
 }
 
-/**
- * scan(): one warning per target that gives its server an existing path the sandbox would hide
- * (its listing may then differ or fail). A path that does not exist yet is left out: a listing
- * writes nothing, and a store the server makes in its private scratch space harms no scan (the
- * reference list's memory server is given such a file). probe() refuses both.
- */
+/** A path that does not exist yet is left out: a listing writes nothing, so private scratch harms no scan. */
 export function unboundWarnings(
   targets: readonly Target[],
   writable: readonly string[],

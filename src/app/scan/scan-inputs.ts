@@ -1,10 +1,4 @@
-/**
- * What `scan`, `audit` and `lock` make of their flags before anything runs: the checks that touch
- * nothing (profiles, --fail-on words, --sarif-uri, suppression entries), the targets (target files,
- * --discover, the shard; audit's one server), and the run's settings (the scan's options, the
- * spool, the report files, OAuth), each bad one an InputError before the scan starts. The CLI adds
- * the signal, the progress and the interrupt, and runs app/scan/scan-run.ts.
- */
+/** What `scan`, `audit` and `lock` make of their flags: each bad one an InputError before the scan starts. */
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { defaultCacheDir } from '../../model/cache-dir.js';
@@ -15,10 +9,10 @@ import { msg, show } from '../../render/message.js';
 import type { ScanOptions } from './scan.js';
 import { parseShard, selectShard, type Shard } from '../../targets/shard.js';
 import type { SkippedTarget, Target } from '../../targets/types.js';
-import { auditTarget, schemelessUrl, urlScheme, type ServerFlags } from '../audit-target.js';
+import { auditTarget, schemelessUrl, urlScheme, type ServerSettings } from '../audit-target.js';
 import type { LockSettings } from './baseline.js';
 import { loadTargets } from '../load-targets.js';
-import { oauthScanOptions, type OAuthFlags } from '../auth/oauth-options.js';
+import { oauthScanOptions, type OAuthSettings } from '../auth/oauth-options.js';
 import type { Say } from '../say.js';
 import { checkScan, type ScanRunSettings } from './scan-run.js';
 import { checkWritable, refuseUnbound } from '../writable.js';
@@ -26,13 +20,12 @@ import { checkWritable, refuseUnbound } from '../writable.js';
 export type { ProgressEvent } from './scan.js';
 export type { Target };
 
-// What only some runs need is imported when they need it (target files, profiles, --fail-on, lock
-// files): each brings zod schemas, built at import, that `audit` of one server does without.
+// Lazy imports: docs/INTERNALS.md, "Start-up".
 
 const DEFAULT_TARGETS = fileURLToPath(new URL('../../../targets/reference.json', import.meta.url));
 
-/** The flags of scan, audit and lock read here, as cli/flags.ts declares them. */
-export interface ScanInputFlags extends OAuthFlags, LockSettings {
+/** What scan, audit and lock need: the outputs, the bounds, the gates, the sandbox and the installs. */
+export interface ScanSettings extends OAuthSettings, LockSettings {
   out?: string;
   format: string[];
   json?: string;
@@ -58,17 +51,13 @@ export interface ScanInputFlags extends OAuthFlags, LockSettings {
   projectConfigs?: boolean;
 }
 
-/** `--profile`: none loads nothing (profiles are zod-validated files). */
 async function profilesOf(names: string[]) {
   if (names.length === 0) return [];
   return (await import('../../classify/profiles/index.js')).loadProfiles(names);
 }
 
-/**
- * The flags that are checked without touching anything, before any target file is read: a
- * mistyped --fail-on word must not first read the bundled list and print its skipped entries.
- */
-export async function checkFlags(flags: ScanInputFlags) {
+/** Before any target file is read: a mistyped --fail-on word must not first print the bundled list's skips. */
+export async function checkSettings(flags: ScanSettings) {
   const profiles = await profilesOf(flags.profile ?? []); // bad profile files are input errors before the scan
   const failOn =
     flags.failOn === undefined
@@ -85,11 +74,10 @@ export async function checkFlags(flags: ScanInputFlags) {
   return { profiles, failOn, sarifUris, suppress, writable };
 }
 
-export type CheckedFlags = Awaited<ReturnType<typeof checkFlags>>;
+export type CheckedSettings = Awaited<ReturnType<typeof checkSettings>>;
 
-/** The targets of `scan` and `lock`, with the flags checked first and the skipped entries said. */
 export interface ScanTargets {
-  checked: CheckedFlags;
+  checked: CheckedSettings;
   targets: Target[];
   skipped: SkippedTarget[];
   shard?: Shard;
@@ -111,15 +99,14 @@ function refuseUrls(files: string[]): void {
   }
 }
 
-/** `scan` and `lock`: the target files (the bundled list when none is named), --discover's servers, the shard. */
-export async function scanTargets(files: string[], flags: ScanInputFlags, say: Say): Promise<ScanTargets> {
+export async function scanTargets(files: string[], flags: ScanSettings, say: Say): Promise<ScanTargets> {
   // --discover alone scans what the clients list; the bundled list only when nothing is named.
   const list = files.length > 0 || flags.discover ? files : [DEFAULT_TARGETS];
   refuseUrls(files);
   const shard = flags.shard === undefined ? undefined : parseShard(flags.shard);
   if (flags.projectConfigs && !flags.discover)
     throw new InputError('--project-configs chooses what --discover scans: give --discover too');
-  const checked = await checkFlags(flags);
+  const checked = await checkSettings(flags);
   const allowEnv = flags.allowEnv ?? [];
   let loaded = await loadTargets(list, allowEnv);
   if (flags.discover)
@@ -135,10 +122,9 @@ export async function scanTargets(files: string[], flags: ScanInputFlags, say: S
   return { checked, targets, skipped: loaded.skipped, shard };
 }
 
-/** `audit`: the one server of the command line, or the saved tools/list results of `--tools`. */
 export async function auditTargets(
   words: string[],
-  flags: ServerFlags & { tools?: string; server?: string },
+  flags: ServerSettings & { tools?: string; server?: string },
 ): Promise<Target[]> {
   if (flags.tools === undefined) {
     if (flags.server !== undefined)
@@ -148,7 +134,6 @@ export async function auditTargets(
   return (await import('./static-audit.js')).staticTargets(flags.tools, words, flags);
 }
 
-/** Which run: its writer and what only some runs have. */
 export interface RunKind {
   writer: ScanRunSettings['writer'];
   skipped?: SkippedTarget[];
@@ -161,15 +146,10 @@ export interface RunKind {
   saveTools?: string;
 }
 
-/**
- * The run's settings but the interrupt, the signal and the progress (the CLI's), after what can be
- * checked before the scan starts, each an input error then rather than a lost scan. `signIn`:
- * where a sign-in's instructions go.
- */
 export async function runSettings(
-  checked: CheckedFlags,
+  checked: CheckedSettings,
   targets: Target[],
-  flags: ScanInputFlags,
+  flags: ScanSettings,
   kind: RunKind,
   signIn: (text: string) => void,
 ): Promise<Omit<ScanRunSettings, 'interrupt'>> {
@@ -197,7 +177,7 @@ export async function runSettings(
   };
 }
 
-/** `--save-tools`: checked before the scan (a live server, a file that can be written); it keeps what is sent. */
+/** Checked before the scan: a live server, a file that can be written. */
 async function toolsSaver(file: string, targets: Target[]) {
   const { checkSaveTools, ToolsSaver } = await import('./save-tools.js');
   await checkSaveTools(
@@ -207,8 +187,7 @@ async function toolsSaver(file: string, targets: Target[]) {
   return new ToolsSaver(file);
 }
 
-/** The scan's options from the flags (the signal, progress and OAuth are the run's). */
-function scanOptions(flags: ScanInputFlags, checked: CheckedFlags, kind: RunKind): ScanOptions {
+function scanOptions(flags: ScanSettings, checked: CheckedSettings, kind: RunKind): ScanOptions {
   return {
     concurrency: flags.concurrency ?? 1,
     httpConcurrency: flags.httpConcurrency ?? 1,
@@ -228,8 +207,8 @@ function scanOptions(flags: ScanInputFlags, checked: CheckedFlags, kind: RunKind
   };
 }
 
-/** The spool of `scan` under --out, and the options a resumed scan must share with the one it resumes. */
-function spoolSettings(flags: ScanInputFlags, writable: string[] | undefined): ScanRunSettings['spool'] {
+/** With the options a resumed scan must share with the one it resumes. */
+function spoolSettings(flags: ScanSettings, writable: string[] | undefined): ScanRunSettings['spool'] {
   const run = {
     tool: TOOL_VERSION,
     trust: flags.trust ?? [],

@@ -1,4 +1,4 @@
-/** What `scan()` takes and what it reports while it runs (docs/LIBRARY.md); types only, shared by scan.ts and scan-server.ts. */
+/** What `scan()` takes and reports while it runs (docs/LIBRARY.md); types only, shared by scan and scan-server. */
 import type { LoadedProfile } from '../../classify/profiles/index.js';
 import type { ConnectOptions, Observation } from '../../connect/observe.js';
 import type { OAuthScanOptions } from '../../connect/oauth/server-auth.js';
@@ -32,19 +32,13 @@ export interface ScanOptions {
   sandbox?: boolean;
   /** `--writable`: directories bound read-write into bubblewrap, the user's explicit choice (docs/SANDBOX.md). */
   writable?: string[];
-  /**
-   * Server names whose hints the user trusts (as `trusted: true` on a Target): a target's name, in
-   * any case; with `trustServerInfo`, also the name the server gives itself (serverInfo.name).
-   */
+  /** Server names whose hints the user trusts, in any case, as `trusted: true` on a Target. */
   trust?: string[];
-  /**
-   * `trust` also matches serverInfo.name: only where the caller shows servers by that name (audit of
-   * one server without --name). In a list any server can call itself by a trusted name.
-   */
+  /** `trust` also matches serverInfo.name: only for one server, as in a list any can claim a trusted name. */
   trustServerInfo?: boolean;
   /** Profiles each tool is checked against (`--profile`), recorded in report.options.profiles. */
   profiles?: LoadedProfile[];
-  /** OAuth for HTTP servers (docs/OAUTH.md). Stored tokens are used even without it; a sign-in only with `interactive`. */
+  /** OAuth for HTTP servers (docs/OAUTH.md): stored tokens are used without it; a sign-in only with `interactive`. */
   oauth?: Partial<OAuthScanOptions>;
   /** Stops the scan: running servers are ended, unstarted ones skipped, the report says so. */
   signal?: AbortSignal;
@@ -53,17 +47,11 @@ export interface ScanOptions {
   skipped?: SkippedTarget[];
   /** Recorded in report.options when the targets are one shard of a list (`scan --shard I/N`). */
   shard?: Shard;
-  /**
-   * Positions in the target list of servers already in the sink given to `scanInto` (`scan
-   * --resume`): they are neither prepared nor scanned again, and count as scanned.
-   */
+  /** Positions already in `scanInto`'s sink (`scan --resume`): neither prepared nor scanned again. */
   resumed?: ReadonlySet<number>;
 }
 
-/**
- * Not published (src/index.ts does not export it): the connector's tuning the tests set, and what
- * `audit --save-tools` keeps of each live server.
- */
+/** Not published: the connector's tuning the tests set, and `audit --save-tools`'s hook. */
 export interface InternalScanOptions extends ScanOptions, Partial<Pick<ConnectOptions, ConnectTuning>> {
   /** Told each live server's observation, read with the tools as sent, and the server's redactor. */
   onObserved?: (observation: Observation, redactor: Redactor) => void;

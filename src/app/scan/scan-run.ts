@@ -1,10 +1,4 @@
-/**
- * A scan's run, the use case of `scan`, `audit` and `lock`: the servers scanned into a spool file
- * (`scan`: flat memory, `--resume`) or into memory (one server of `audit`; `lock`, which holds the
- * report to pin it), the post-processors folded over them (app/scan/post-process.ts), the reports and the
- * lock written. Nothing is printed: what there is to say goes to the caller's `Say`, the files and
- * the exit facts come back, and the caller prints the terminal view before `close()`.
- */
+/** The use case of `scan`, `audit` and `lock`; never prints: lines go to the caller's `Say`. */
 import type { Report } from '../../model/schema.js';
 import type { FoldMaker, ReportHead, ReportStream } from '../../model/report-head.js';
 import type { Shown } from '../../model/shown.js';
@@ -20,17 +14,15 @@ import type { Baseline, LockSettings } from './baseline.js';
 import { checkReportFiles, writeReports, type ReportFiles } from '../write-reports.js';
 import type { ToolsSaver } from './save-tools.js';
 
-/** What a run tells its caller besides lines to show. */
 export interface ScanEvents extends Say {
   /** The scan is done (the progress line can go); the reports are next. */
   scanned(): void;
   /** A signal stopped the scan: the targets it had to scan (without those read back by --resume). */
   unscanned(remaining: readonly Target[]): void;
-  /** Report text for stdout (`--json -`). */
   print(text: string): void;
 }
 
-/** The CLI's signal watch (cli/signals.ts): whether a signal came, and the report marked if one did. */
+/** The CLI's signal watch (shell/signals.ts): whether a signal came, and the report marked if one did. */
 export interface Interruption {
   readonly interrupted: boolean;
   settle<T extends Pick<Report, 'options'>>(report: T, scanned: number, targets: number): Promise<T>;
@@ -46,18 +38,16 @@ export interface ScanRunSettings {
   post: PostProcessors;
   /** `scan`: the servers go to `files.out`'s spool as they finish (app/scan/spool-run.ts). */
   spool?: { resume: boolean; cacheDir: string; run: SpoolRun };
-  /** `lock`: the lock file to write. */
   lock?: string;
   /** `audit --save-tools`: what the server answered, written after the reports. */
   saveTools?: ToolsSaver;
   interrupt: Interruption;
 }
 
-/** What decides the exit code; the CLI maps them (cli/exit.ts). */
+/** What decides the exit code; the CLI maps them (shell/exit.ts). */
 export interface ScanFacts {
   /** Servers were scanned and none answered. */
   allFailed: boolean;
-  /** The --fail-on matches, one line each. */
   failOn: Shown[];
   interrupted: boolean;
   /** A report or the lock could not be written where asked (it went to a fallback file). */
@@ -67,7 +57,6 @@ export interface ScanFacts {
 export interface ScanResult {
   /** The report as the reporters read it, for the terminal view: valid until `close()`. */
   report: ReportStream;
-  /** Stdio servers by `target.sandbox`. */
   sandbox: Map<string, number>;
   facts: ScanFacts;
   /** After the terminal view: the spool removed (a complete run) or kept and said (an interrupted one). */
@@ -80,13 +69,7 @@ interface Source {
 }
 type ServerReport = Report['servers'][number];
 
-/**
- * What can be checked before the scan (output paths that cannot be written, lock files that cannot
- * be read or written), each an input error then rather than a lost scan; the lock to compare with.
- * A scan that may hold many servers (spooled, or `lock`, which keeps them in memory) limits the
- * heap's growth first: read at the default, a 10,000-server --baseline lock (22 MB) leaves a heap
- * sized for several times it, which the scan then fills.
- */
+/** Heap growth is limited first: a 10,000-server --baseline lock read at the default leaves a heap the scan fills. */
 export async function checkScan(
   files: ReportFiles,
   locks: LockSettings & { drift?: boolean },
@@ -136,10 +119,7 @@ export async function runScan(settings: ScanRunSettings, events: ScanEvents): Pr
   return { report: processed.stream, sandbox: processed.sandbox, facts, close };
 }
 
-/**
- * What is read after the reports, run in the first pass instead: the table the CLI prints after a
- * scan or lock (audit prints the tool view of its one server), and the lock.
- */
+/** What is read after the reports, run in the scan's first pass instead. */
 async function laterFolds(settings: ScanRunSettings): Promise<FoldMaker<unknown>[]> {
   const folds: FoldMaker<unknown>[] = [];
   if (settings.writer !== 'audit') folds.push((await import('../../render/table.js')).tableFold);
@@ -147,7 +127,6 @@ async function laterFolds(settings: ScanRunSettings): Promise<FoldMaker<unknown>
   return folds;
 }
 
-/** `audit` and `lock`: the servers in memory, redacted once with what was stored while the scan ran. */
 async function inMemory(targets: Target[], options: InternalScanOptions): Promise<Source> {
   const sink = new MemorySink();
   const run = await scanInto(targets, options, sink);
@@ -155,7 +134,6 @@ async function inMemory(targets: Target[], options: InternalScanOptions): Promis
   return { head: run.head, servers: () => servers };
 }
 
-/** What the post-processors found that is said before the reports: the drift, the suppressions, --sarif-uri's doubts. */
 async function tellPost(processed: Processed, settings: ScanRunSettings, say: Say): Promise<void> {
   if (processed.drift) (await import('./baseline.js')).tellDrift(processed.drift, say);
   if (processed.suppress)

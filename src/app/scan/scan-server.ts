@@ -1,8 +1,4 @@
-/**
- * One server of a scan or a probe: prepared (contained launch, redactor, trust), observed, and its
- * report built with its one redaction pass. Per-server failures are values; `crashed()` is the last
- * line of defence for a bug tripped by a server.
- */
+/** One server of a scan or a probe; its failures are values, and `crashed()` catches a bug a server trips. */
 import { LIMITS } from '../../model/limits.js';
 import { classifyServer } from '../../classify/index.js';
 import { observe, type ConnectOptions, type Observation } from '../../connect/observe.js';
@@ -27,7 +23,6 @@ import { serverReport } from './server-report.js';
 export interface OneOptions extends InternalScanOptions {
   cacheDir: string;
   installErrors: Map<string, string>;
-  /** The run's secrets: each server's redactor comes from them. */
   secrets: RunSecrets;
   trustMatcher: NameMatcher;
 }
@@ -36,7 +31,6 @@ export interface OneOptions extends InternalScanOptions {
 export interface PreparedServer {
   target: Target;
   launch: LaunchPlan;
-  /** The connector's options for this server, its redactor told where secrets meet it. */
   connect: ConnectOptions;
   /** The server's one redactor: its launch and the run's secrets, then what connecting meets. */
   redactor: Redactor;
@@ -44,13 +38,12 @@ export interface PreparedServer {
   described: TargetInfo;
 }
 
-/** What a probe found on the server's session, kept in its report. */
 export interface ProbeFound {
   probeOf?: (tool: string) => ToolProbes;
   probeSetup?: ProbeSetup;
 }
 
-/** The server's launch planned and its target described; a server that cannot start is its report. */
+/** A server that cannot start is its report. */
 export async function prepareServer(
   target: Target,
   connect: ConnectOptions,
@@ -89,18 +82,15 @@ export async function prepareServer(
   };
 }
 
-/** The connector's options for a live session of the server: its target's own bound wins. */
 export function liveConnect({ target, connect }: PreparedServer): ConnectOptions {
   return target.timeoutMs ? { ...connect, timeoutMs: target.timeoutMs } : connect;
 }
 
-/** A scan's server: prepared, its tools listed (nothing called), its report. */
 export async function scanOne(target: Target, connect: ConnectOptions, opts: OneOptions): Promise<ServerReport> {
   const prepared = await prepareServer(target, connect, opts);
   return 'failed' in prepared ? prepared.failed : listOnly(prepared, opts);
 }
 
-/** A prepared server observed (opened, listed, closed; a saved list read) and its report. */
 export async function listOnly(prepared: PreparedServer, opts: OneOptions): Promise<ServerReport> {
   const { launch } = prepared;
   const { onObserved } = opts;
@@ -114,10 +104,6 @@ export async function listOnly(prepared: PreparedServer, opts: OneOptions): Prom
   return serverReportOf(prepared, obs, opts);
 }
 
-/**
- * The server's report from what it showed (and what a probe found on it), then its one redaction
- * pass, then fitted: a cut after redaction never leaves half a secret unrecognised.
- */
 export function serverReportOf(
   prepared: PreparedServer,
   obs: Observation,
@@ -127,8 +113,7 @@ export function serverReportOf(
   const { target, trusted, described, connect } = prepared;
   const { durationMs } = obs;
   let server: ServerReport;
-  // Stopped while this server was listed or closed: it is left out of the report, so classifying
-  // it would only delay the stop.
+  // Stopped while listed or closed: it is left out of the report, so classifying it would only delay the stop.
   if (connect.signal?.aborted)
     server = serverReport(target.name, {
       status: 'failed',
@@ -152,7 +137,6 @@ export function serverReportOf(
   return finished(server, prepared.redactor);
 }
 
-/** A server whose tools were listed: classified, with each tool's probe when a probe ran. */
 function listedServer(prepared: PreparedServer, obs: Observation, opts: OneOptions, found: ProbeFound): ServerReport {
   const { target, described, launch } = prepared;
   const session = obs.session!;
@@ -185,7 +169,7 @@ function listedServer(prepared: PreparedServer, obs: Observation, opts: OneOptio
   return probeSetup ? { ...listed, probeSetup } : listed;
 }
 
-/** Redacted, then fitted: the order every server's report takes. */
+/** Redacted, then fitted: a cut after redaction never leaves half a secret unrecognised. */
 function finished(server: ServerReport, redactor: Redactor): ServerReport {
   return fitServerReport(redactServer(server, redactor));
 }
@@ -207,7 +191,7 @@ export function crashed(target: Target, err: unknown, secrets: RunSecrets): Serv
   return redactServer(server, secrets.server(target));
 }
 
-/** The run's secrets: the token store of the scan's cache dir and the default one (a server may read either). */
+/** The token stores of the scan's cache dir and the default one: a server may read either. */
 export function runSecrets(
   cacheDir: string,
   oauth: Partial<OAuthScanOptions> | undefined,

@@ -1,7 +1,4 @@
-/**
- * The library core: targets in, a report out. Never prints, never exits; every per-server
- * problem is a value in the report.
- */
+/** The library core: never prints, never exits; every server's problem is a value in the report. */
 import { DEFAULTS } from '../../model/limits.js';
 import { setMaxListeners } from 'node:events';
 import os from 'node:os';
@@ -31,7 +28,6 @@ import { crashed, runSecrets, scanOne, type OneOptions } from './scan-server.js'
 
 export type { ProgressEvent, ScanOptions } from './scan-options.js';
 
-/** The pipeline, in steps: check the input, prepare the targets (resolve, install), scan each, make the report. */
 export function scan(listed: readonly TargetInput[], options: ScanOptions = {}): Promise<Report> {
   // What is not published is not honoured either, should a caller from JavaScript pass it.
   const {
@@ -45,7 +41,7 @@ export function scan(listed: readonly TargetInput[], options: ScanOptions = {}):
   return scanTuned(listed, published);
 }
 
-/** `scan` with the options src/index.ts does not publish: the connector's tuning the tests set. */
+/** With the options src/index.ts does not publish: the connector's tuning the tests set. */
 export async function scanTuned(listed: readonly TargetInput[], options: InternalScanOptions = {}): Promise<Report> {
   const sink = new MemorySink();
   // Malformed input is the caller's mistake, not a server's failure: a ScanInputError, before any work.
@@ -54,21 +50,13 @@ export async function scanTuned(listed: readonly TargetInput[], options: Interna
   return reportOf(run.head, summarize(servers), servers);
 }
 
-/** What `scanInto` returns besides the servers it put in the sink. */
 export interface ScanRun {
   head: ReportHead;
-  /**
-   * A server as it is read back from the sink, redacted with the tokens stored while the pool ran
-   * (and, when some servers came from an earlier run, every stored secret): redact/run-secrets.ts.
-   */
+  /** Redacted with the tokens stored while the pool ran (redact/run-secrets.ts). */
   redactLater(server: ServerReport): ServerReport;
 }
 
-/**
- * `scan` with each finished server handed to `sink` as it finishes (the CLI's is a spool file:
- * memory stays flat in the number of servers); the report's head is returned, and the caller
- * reads the servers from the sink and sums them up (model/summary.ts).
- */
+/** Each server goes to `sink` as it finishes, so the CLI's spool file keeps memory flat. */
 export async function scanInto(
   listed: readonly Target[],
   options: InternalScanOptions,
@@ -99,13 +87,11 @@ export async function scanInto(
 /** What every server of a run shares, set up before the first starts. */
 export interface Run {
   listed: readonly Target[];
-  /** The caller's, with `writable` checked. */
   options: InternalScanOptions;
   prepared: Prepared;
   /** Where each prepared target sits in `listed` (a resumed scan prepares only the rest). */
   positions: readonly number[];
   pools: { stdio: number; http: number };
-  /** Each server's connector options: the run's era memo, signal, OAuth and pending closes. */
   connect: ConnectOptions;
   one: OneOptions;
   secrets: RunSecrets;
@@ -114,11 +100,9 @@ export interface Run {
   cacheDir: string;
   startedAt: Date;
   scanStarted: number;
-  /** Servers done so far. */
   done: number;
 }
 
-/** The options checked, the targets prepared (resolved, installed), the run's secrets, era memo and trust. */
 export async function startRun(listed: readonly Target[], given: InternalScanOptions): Promise<Run> {
   checkOptions(given);
   const options = withSandboxPaths(listed, given);
@@ -153,22 +137,18 @@ export async function startRun(listed: readonly Target[], given: InternalScanOpt
   return { ...common, startedAt, scanStarted, done: 0 };
 }
 
-/** Said as the server at `index` of the prepared targets starts. */
 export function started(run: Run, target: Target, index: number): void {
   run.options.onProgress?.({ type: 'start', target: target.name, index, total: run.prepared.targets.length });
 }
 
-/** The server put in the sink at its list position, and said done. */
 export function kept(run: Run, sink: ServerSink, index: number, server: ServerReport): void {
-  // A server cut short by Ctrl-C did not fail: it was not scanned. One that finished as the
-  // signal came was scanned, and is kept.
+  // Cut short by Ctrl-C is not scanned, not failed; one that finished as the signal came is kept.
   if (run.options.signal?.aborted && server.status === 'failed') return;
   sink.add(run.positions[index]!, server);
   const total = run.prepared.targets.length;
   run.options.onProgress?.({ type: 'done', server, index: run.done++, total, target: index });
 }
 
-/** Closes awaited, the era memo saved, the secrets settled (what servers read back are redacted with); unmatched trust said. */
 export async function endRun(run: Run, sink: ServerSink): Promise<void> {
   const { options } = run;
   await run.closes.settled();
@@ -180,7 +160,6 @@ export async function endRun(run: Run, sink: ServerSink): Promise<void> {
     options.onProgress?.({ type: 'warning', message: unmatchedTrust(untrusted, sink, !!options.trustServerInfo) });
 }
 
-/** The report without its servers: what the run was asked, and what it did. */
 export async function runHead(run: Run, sink: ServerSink): Promise<ReportHead> {
   const { options, connect, listed } = run;
   const { specs, installs } = run.prepared;
@@ -216,10 +195,6 @@ export async function runHead(run: Run, sink: ServerSink): Promise<ReportHead> {
   };
 }
 
-/**
- * `writable` checked and made real (a ScanInputError before anything starts), and a warning for
- * each target that gives its server a path the sandbox would hide (probe() refuses them first).
- */
 function withSandboxPaths(listed: readonly Target[], options: InternalScanOptions): InternalScanOptions {
   const cacheDir = options.cacheDir ?? defaultCacheDir();
   const writable = checkWritableOption(options, cacheDir);
@@ -253,7 +228,7 @@ function definedOnly(options: InternalScanOptions): Partial<ConnectOptions> {
   return Object.fromEntries(keys.filter((k) => options[k] !== undefined).map((k) => [k, options[k]]));
 }
 
-/** report.options.profiles. Loaded only with --profile: the profile schemas are zod, built at import. */
+/** Lazy: the profile schemas are zod, built at import. */
 async function profileUses(profiles: LoadedProfile[]): Promise<NonNullable<Report['options']['profiles']>> {
   const { profileUse } = await import('../../classify/profiles/index.js');
   return profiles.map(profileUse);

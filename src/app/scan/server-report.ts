@@ -1,8 +1,4 @@
-/**
- * The one builder of a server's report, whatever became of the server: failed before its launch,
- * interrupted, failed after connecting, listed, or tripped a bug (`crashed()`). Its keys are
- * written in one order; redaction (redact/) and the budget (model/budget.ts) come after it.
- */
+/** The one builder of a server's report, its keys in one order; redaction and the budget come after it. */
 import type { Negotiated } from '../../connect/negotiate.js';
 import { boundedObject, serverInfoOf } from '../../model/bounds.js';
 import { LIMITS } from '../../model/limits.js';
@@ -14,7 +10,6 @@ export interface ServerParts {
   status: ServerReport['status'];
   failure?: Failure;
   target: TargetInfo;
-  /** What negotiation found: protocol, serverInfo and capabilities come from it. */
   session?: Negotiated;
   /** A saved tools/list result: nothing was negotiated, so there is no protocol. */
   saved?: boolean;

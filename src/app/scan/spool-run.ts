@@ -1,9 +1,4 @@
-/**
- * `scan`'s spool (docs/SCALING.md): every finished server goes to `<out>/scan.spool.ndjson` (a
- * shard's to a file of its own) as it finishes, and the reports are written from it a server at a
- * time, so a scan of 10,000 remotes keeps its memory flat; an interrupted scan leaves the file, and `scan --resume` reads it back
- * and scans only the targets it does not hold. app/scan/scan-run.ts imports it for `scan`.
- */
+/** `scan`'s spool (docs/SCALING.md): each server on disk as it finishes, for flat memory and `--resume`. */
 import { lstatSync } from 'node:fs';
 import v8 from 'node:v8';
 import path from 'node:path';
@@ -24,13 +19,7 @@ import type { Shown } from '../../model/shown.js';
 import { joinShown, msg, show } from '../../render/message.js';
 import type { Say } from '../say.js';
 
-/**
- * With the servers on disk, what is left in memory is small (about 30 MB live at 10,000 remotes),
- * but V8 lets the old generation grow to several times the live size between full collections
- * while 64 connections make garbage: 340 MiB peak at 10,000 remotes. A heap that may grow by half
- * before the next full collection peaks at 190 MiB, for about a tenth more time (docs/SCALING.md).
- * V8 reads this factor at each collection, so setting it now, before the scan, takes effect.
- */
+/** 190 MiB peak, not 340, at 10,000 remotes, for a tenth more time (docs/SCALING.md); V8 reads it at each GC. */
 export function limitHeapGrowth(): void {
   v8.setFlagsFromString('--heap-growing-percent=50');
 }
@@ -39,7 +28,7 @@ export interface OpenedSpool {
   spool: FileSpool;
   /** Positions of the targets whose servers were read back (`--resume`). */
   resumed: Set<number>;
-  /** When the scan started (the interrupted one, with --resume): the report's `startedAt`, as the spool's header says. */
+  /** The interrupted scan's, with --resume, as the spool's header says. */
   startedAt: string;
   /** Why the spool's key could not be kept in the cache, so that --resume cannot read it back. */
   unkept?: string;
@@ -53,15 +42,10 @@ export interface SpoolSettings {
   cacheDir: string;
   /** The options a server's report depends on: a resumed scan must have the same. */
   run: SpoolRun;
-  /** `--shard I/N`: the shard's own spool file (model/formats.ts). */
   shard?: { index: number; count: number };
 }
 
-/**
- * A new spool under `out`, or with `resume` the one there, keeping the servers of targets still
- * listed and unchanged. Each shard has a spool of its own; a spool another scan is writing now is
- * never taken for an interrupted one (spool/spool-writer.ts).
- */
+/** A spool another scan is writing now is never taken for an interrupted one (spool/spool-writer.ts). */
 export function openSpool(out: string, targets: readonly Target[], settings: SpoolSettings, say: Say): OpenedSpool {
   const file = path.join(out, spoolFileOf(settings.shard));
   const key = SpoolKey.of(settings.cacheDir);
@@ -87,18 +71,13 @@ export function openSpool(out: string, targets: readonly Target[], settings: Spo
   return { spool, resumed: new Set(), startedAt: start.startedAt, unkept: key.unkept, ...(held ? { home: file } : {}) };
 }
 
-/**
- * Another scan running now in the same --out (another shard or list, or this scan started twice):
- * its spool is not this scan's to touch, but the report files there are both scans', written by
- * whichever finishes last. Said once, with the first such spool.
- */
+/** Its spool is not this scan's to touch, but the report files there are both scans'. */
 function warnRunning(out: string, running: { name: string; writer: SpoolWriter }, say: Say): void {
   say.warn(
     msg`another scan is writing to ${show.path(out)} now (${show.name(running.name)}, pid ${running.writer.pid}): the report files there are the last one's to finish; give each scan (each shard) its own --out`,
   );
 }
 
-/** `--resume`: the spool there read back, checked, and carried into a new one for the servers still listed. */
 function resumeSpool(
   file: string,
   targets: readonly Target[],
@@ -110,8 +89,7 @@ function resumeSpool(
     throw new InputError(msg`--resume: no spool key to check the spool with (${show.reason(key.unkept)})`);
   const old = readSpool(file, key);
   checkHeader(file, old.header, spoolKeys.run);
-  // Built beside the old spool, then renamed over it: an interruption now loses nothing either. It
-  // has an id of its own, so each line read back is signed anew for its place in it.
+  // Built beside the old spool and renamed over it: an interruption now loses nothing. Lines are signed anew.
   const start = { ...old.header, writer: thisWriter() };
   const next = FileSpool.create(`${file}.${process.pid}.resume`, start, (at) => keys[at]!, key);
   let carried: Carried;
@@ -139,15 +117,12 @@ function resumeSpool(
 }
 
 interface Carried {
-  /** Positions of the targets whose servers were carried over. */
   resumed: Set<number>;
-  /** Servers of the spool that no target of this list names. */
   unlisted: string[];
   /** Servers whose target's launch recipe changed since: scanned again. */
   changed: number;
 }
 
-/** The old spool's lines of targets still listed and unchanged into `next`, each once. */
 function carry(
   lines: ReturnType<ReturnType<typeof readSpool>['lines']>,
   targets: readonly Target[],
@@ -202,17 +177,13 @@ function resumeText(file: string, kept: number, targets: number, changed: number
   return joinShown(parts, '; ');
 }
 
-/**
- * Which target a spooled server is: an HMAC of its whole launch recipe under the spool key, values
- * included (a changed `READ_ONLY=1` is another server), so the key says nothing of a secret in it.
- * Where the entry came from and its download count are not the recipe.
- */
+/** An HMAC of the whole launch recipe, values included, so the key says nothing of a secret in it. */
 export function targetKey(target: Target, key: SpoolKey): string {
   const flat = new Map(Object.entries(inputOf(target)));
   return key.mac(JSON.stringify(Object.fromEntries(RECIPE.map((k) => [k, flat.get(k)])))).slice(0, 32);
 }
 
-/** The recipe's fields flat, in the order the list readers give them: spools written before keep their keys. */
+/** In the order the list readers give them, so spools written before keep their keys. */
 const RECIPE = [
   'name',
   'transport',
@@ -241,11 +212,7 @@ const RECIPE = [
   'saved',
 ] as const;
 
-/**
- * The report's head and its servers over the spool: each server read back redacted with the tokens
- * stored while the scan ran (with every stored token when some came from an earlier run), each
- * call a new pass over the file.
- */
+/** Each call of `servers` is a new pass over the file. */
 export function spooledServers(
   opened: OpenedSpool,
   run: ScanRun,
@@ -258,10 +225,6 @@ export function spooledServers(
   return { head, servers };
 }
 
-/**
- * After the reports: a complete run's spool is removed (the reports hold every server); an
- * interrupted one's, or one whose reports could not all be written, is kept, and said.
- */
 export function closeSpool(opened: OpenedSpool, complete: boolean, say: Say): void {
   const { spool } = opened;
   if (spool.failure)

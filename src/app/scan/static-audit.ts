@@ -1,8 +1,4 @@
-/**
- * `audit --tools FILE`: the saved tools/list results of FILE as static targets, or one server of a
- * report idemscan wrote (`--server NAME` picks it among several), or an input error saying what
- * the file should hold.
- */
+/** `audit --tools FILE`: saved tools/list results, or one server of a report idemscan wrote. */
 import { InputError } from '../../model/input-error.js';
 import { bounded } from '../../model/bounds.js';
 import type { Report } from '../../model/schema.js';
@@ -13,7 +9,6 @@ import type { Target } from '../../targets/types.js';
 const NOT_SAVED =
   'not a saved tools/list result (expected {"tools": [...]} with optional "capabilities" and "serverInfo", a bare array of tools, one such result per line, or a report.json idemscan wrote)';
 
-/** Server names an error lists at most. */
 const NAMES_SHOWN = 20;
 
 export async function staticTargets(
@@ -42,12 +37,10 @@ export async function staticTargets(
       file,
     });
   const targets = saved ?? [reportTarget(file, large ?? (await report(file, text)), flags.server)];
-  // --name names the server of a one-result file, as it does a command's.
   if (flags.name !== undefined && targets.length === 1) targets[0]!.name = flags.name;
   return targets;
 }
 
-/** The report in `file` (`text`, when it was read already), or undefined when it is no report at all. */
 async function report(file: string, text?: string): Promise<Report | undefined> {
   const { parseReport, readText, SAVED_BOUNDS } = await import('../../compare/read.js');
   const whole = text ?? (await readText(file, '--tools'));
@@ -58,7 +51,6 @@ async function report(file: string, text?: string): Promise<Report | undefined> 
   return parseReport(whole, file); // a report that does not validate says why
 }
 
-/** The one server of a report to audit: the only one, or the one `--server` names; it must have been listed. */
 function reportTarget(file: string, found: Report | undefined, name: string | undefined): Target {
   if (!found) throw new InputError(NOT_SAVED, { field: '--tools', file });
   const { servers } = found;

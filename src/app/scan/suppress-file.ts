@@ -1,9 +1,4 @@
-/**
- * `--suppress FILE` (default: `.idemscan-suppress.json` in the working directory, when there): read
- * and checked before the scan (a bad file is an input error naming the entry: exit 2), applied after
- * it as a fold over the servers (compare/suppress.ts, run by app/scan/post-process.ts).
- * The zod schema is imported only when there is a file: an audit without one loads no zod.
- */
+/** `--suppress FILE`, checked before the scan; zod is imported only when there is a file. */
 import { access } from 'node:fs/promises';
 import { DEFAULT_SUPPRESS_FILE } from '../../model/formats.js';
 import { plural } from '../../model/verdicts.js';
@@ -12,7 +7,7 @@ import type { SuppressOutcome } from '../../compare/suppress.js';
 import { msg, show } from '../../render/message.js';
 import type { Say } from '../say.js';
 
-/** The suppressions to apply; none when no file is named and the default file is absent. A bad file is an InputError naming `--suppress`. */
+/** None when no file is named and the default file is absent. */
 export async function loadSuppress(flag: string | undefined): Promise<Suppressions | undefined> {
   const file = flag ?? DEFAULT_SUPPRESS_FILE;
   if (

@@ -1,13 +1,4 @@
-/**
- * Whether a tool's declaration matches what a probe observed: the one judgement of the behaviour
- * table (behaviour.ts), made once by `probe-census` and stored in each row.
- *
- * A claim is what a client would rely on to retry: read-only (no effect at all), a key (the server
- * deduplicates), `idempotentHint: true` (the spec: "calling the tool repeatedly with the same
- * arguments will have no additional effect"). A tool that claims none of them tells a client not
- * to retry. The probe says whether the effect happened again on a re-issue; it cannot tell a
- * deduplication from a true overwrite, and neither matters to a retrying client.
- */
+/** A claim is what a client relies on to retry; the probe cannot tell dedup from overwrite, nor need it. */
 import type { Agreement, DeclaredHints } from './behaviour.js';
 import type { ProbeOutcome } from '../../model/probe-schema.js';
 import type { Verdict } from '../../model/verdict-ids.js';

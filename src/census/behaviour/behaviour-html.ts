@@ -1,10 +1,4 @@
-/**
- * The behaviour table in HTML (behaviour-render.ts exports both): a standalone page and the section
- * the census index shows, linking it. Both are the index's own kind of page (the shell of
- * census/publish/index-page.ts: one inline style allowed by its hash, no script, nothing fetched).
- * Every value of the table reaches the page through render/html/escape.ts (tool names, reasons and
- * errors are a server's text); the words come from behaviour-view.ts.
- */
+/** The index's kind of page (one hashed inline style, no script); every table value through escape.ts. */
 import type { Agreement, BehaviourRow, BehaviourServer, BehaviourTable } from './behaviour.js';
 import { PROBE_OUTCOMES } from '../../model/probe-outcomes.js';
 import {
@@ -168,7 +162,7 @@ function disagreements(table: BehaviourTable): string {
   );
 }
 
-/** Rows taken a server at a time (each server's first, then each one's second, ...): a short list shows many servers. */
+/** Round-robin over the servers, so a short list shows many of them. */
 function acrossServers(rows: readonly BehaviourTable['rows'][number][]): BehaviourTable['rows'][number][] {
   const seen = new Map<string, number>();
   const rank = rows.map((r) => {

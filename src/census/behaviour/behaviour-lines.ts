@@ -1,4 +1,4 @@
-/** The terminal lines of `idemscan probe-census`: one per server as it finishes, one per experiment that differs from the library. */
+/** `idemscan probe-census` lines: one per finished server, one per experiment that differs from the library. */
 import { experimentName } from '../../model/probe-cases.js';
 import { ProbeOutcome } from '../../model/probe-schema.js';
 import type { Shown } from '../../model/shown.js';

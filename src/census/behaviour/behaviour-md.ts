@@ -1,9 +1,4 @@
-/**
- * The behaviour table as Markdown (behaviour-render.ts exports it): the head, a table of servers,
- * a row per experiment and the method and limits. Every cell from the table goes through mdText
- * (a server's names and errors are untrusted; a hand-edited table too); the words come from
- * behaviour-view.ts.
- */
+/** Every cell through mdText: server names and errors are untrusted, and so is a hand-edited table. */
 import type { BehaviourServer, BehaviourTable, BehaviourRow } from './behaviour.js';
 import { mdText } from '../../render/markdown-text.js';
 import {
@@ -27,10 +22,7 @@ import { when } from '../../render/view.js';
 
 const row = (cells: (string | number)[]) => `| ${cells.join(' | ')} |`;
 
-/**
- * Our own sentence with `code` spans: a span's text (the library's path among them) made visible
- * and kept literal by the span itself; the rest through mdText.
- */
+/** A code span keeps its text literal; the rest goes through mdText. */
 const withCode = (s: string) =>
   s
     .split('`')

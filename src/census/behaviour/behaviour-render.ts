@@ -1,9 +1,4 @@
-/**
- * The behaviour table's reporters (docs/PROBE.md, "The behaviour table"): Markdown, a standalone
- * HTML page, and the HTML section the census index shows. They read every judgement from the table
- * (behaviour.ts) and escape every server-given string; their words are behaviour-view.ts, the
- * Markdown behaviour-md.ts, the HTML behaviour-html.ts.
- */
+/** The behaviour table's reporters (docs/PROBE.md); they read every judgement from the table. */
 import type { BehaviourTable } from './behaviour.js';
 import { renderBehaviourMarkdown } from './behaviour-md.js';
 import { renderBehaviourPage, renderBehaviourSection } from './behaviour-html.js';
@@ -12,7 +7,7 @@ export function behaviourMarkdown(table: BehaviourTable): string {
   return renderBehaviourMarkdown(table);
 }
 
-/** A standalone page (the index's kind: one hashed style, no script, nothing fetched), linking behaviour.json beside it. */
+/** A standalone page (one hashed style, no script, nothing fetched), linking behaviour.json beside it. */
 export function behaviourHtml(table: BehaviourTable): string {
   return renderBehaviourPage(table);
 }

@@ -1,9 +1,4 @@
-/**
- * The behaviour table (behaviour.ts) from the probe reports of a plan library's servers: a
- * pure function, so the table is exactly what the reports say. One row per experiment (a tool's
- * case counts once; not-probed tools have none), its declared hints and the one agreement
- * judgement (behaviour-agreement.ts) stored in it, and the library's expected outcome.
- */
+/** Pure, so the table is exactly what the probe reports say; a tool's case counts once. */
 import { agreementOf, declaredHints } from './behaviour-agreement.js';
 import {
   Agreement,
@@ -109,7 +104,6 @@ function summaryOf(servers: readonly BehaviourServer[], rows: readonly Behaviour
 export interface TableHead {
   generatedAt: string;
   idemscanVersion: string;
-  /** The library folder as given. */
   library: string;
   network: string;
   node: string;

@@ -1,10 +1,4 @@
-/**
- * The behaviour table as the Markdown and HTML reporters show it (behaviour-render.ts): the head
- * sentence, the cells of a row and the method and limits, in words made once here, so both say the
- * same. Every judgement (agreement, its words, the counts) is read from the table
- * (behaviour.ts); verdict and outcome words come from model/verdicts.ts and
- * model/probe-outcomes.ts. The strings returned are plain text: each reporter escapes them.
- */
+/** Words made once so both reporters say the same; plain text, each reporter escapes it. */
 import type { Agreement, BehaviourRow, BehaviourTable, DeclaredHints } from './behaviour.js';
 import { PROBE_OUTCOMES } from '../../model/probe-outcomes.js';
 import type { ProbeOutcome } from '../../model/probe-schema.js';
@@ -35,10 +29,7 @@ export function serversProbed(table: BehaviourTable): string {
   return `${plural(probed, 'server')}${servers > probed ? ` (${count(servers - probed)} more could not be probed)` : ''}`;
 }
 
-/**
- * "Of 46 experiments on 9 servers, 21 agree with what the tool declares, 17 understate (...), 2
- * overstate (...), 6 unknown": the summary's own counts.
- */
+/** The head sentence, from the summary's own counts. */
 export function headSentence(table: BehaviourTable): string {
   const s = table.summary;
   const a = (k: Agreement) => count(s.agreements[k] ?? 0);
@@ -88,11 +79,7 @@ export function expectedCell(r: BehaviourRow): { text: string; differs: boolean 
   return { text: r.expected, differs: r.expected !== r.outcome };
 }
 
-/**
- * A server's probe report as a link target: only a relative path of plain segments (letters,
- * digits, `.`, `_`, `-`; no `..`, no scheme, no leading `/`), else undefined and no link: the
- * table is saved input, and a URL from it is never trusted as it is.
- */
+/** Only a plain relative path, else no link: the table is saved input, and a URL from it is never trusted. */
 export function reportHref(report: string | undefined): string | undefined {
   if (report === undefined || report.length > 200) return undefined;
   const segments = report.split('/');
@@ -109,10 +96,7 @@ export function took(ms: number): string {
   return ms < 1000 ? `${ms} ms` : `${(ms / 1000).toFixed(1)} s`;
 }
 
-/**
- * What every probe of the table ran under and what the experiment cannot tell: the section
- * "Method and limits" of both reporters. Backtick spans are code (each reporter renders them).
- */
+/** Backtick spans are code (each reporter renders them). */
 export function methodPoints(table: BehaviourTable): string[] {
   // The table's own values lose their backticks: one in the library's path would shift every code span after it.
   const clean = (v: string) => v.replace(/`/g, "'");

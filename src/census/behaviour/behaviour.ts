@@ -1,9 +1,4 @@
-/**
- * The behaviour table (docs/PROBE.md, "The behaviour table"): what the plan library's probes
- * observed of real servers, one row per experiment, beside what each tool declares. `probe-census`
- * makes it from the probe reports and stores every judgement here (the agreement and its words),
- * so the Markdown and HTML renderers only read it.
- */
+/** The behaviour table (docs/PROBE.md); every judgement is stored here so renderers only read it. */
 import { z } from 'zod';
 import { ProbeOutcome } from '../../model/probe-schema.js';
 import { Verdict } from '../../model/schema-base.js';

@@ -1,9 +1,4 @@
-/**
- * A plan-library file's `expect` (docs/PROBE.md, "The plan library and `probe-census`"): the true
- * outcome of each experiment, worked out from the server's source, with `why` citing it. Its shape
- * follows `plan.tools`: one `{outcome, why}` for a tool planned as one case, a list of the same
- * length for a tool planned as a list of cases.
- */
+/** `expect`: each experiment's true outcome, from the server's source; shaped like `plan.tools`. */
 import { z } from 'zod';
 import { InputError } from '../../model/input-error.js';
 import type { ProbePlan } from '../../model/probe-plan.js';

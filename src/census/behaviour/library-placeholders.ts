@@ -1,10 +1,4 @@
-/**
- * The plan library's only expansion (docs/PROBE.md, "The plan library and `probe-census`"):
- * `${scratch}` (the server's fresh scratch directory) and `${library}` (the library folder), in
- * `server.args`, `server.env` values, `server.cwd` and every string of `plan`. A library is
- * untrusted input like a target list, so no other `${...}` is read from anywhere: any other `${`
- * in those places, and any `${` elsewhere in `server`, is an error naming the file and field.
- */
+/** `${scratch}` and `${library}` only: a library is untrusted like a target list, so any other `${` is an error. */
 import { InputError } from '../../model/input-error.js';
 import { zodPath } from '../../model/zod-errors.js';
 import { msg, show } from '../../render/message.js';

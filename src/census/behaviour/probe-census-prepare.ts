@@ -1,10 +1,4 @@
-/**
- * What `probe-census` checks before anything is installed or called (docs/PROBE.md, "The plan
- * library and `probe-census`"): bubblewrap works (the library is only run sandboxed), every
- * library file reads, the output directory takes the files, and each server, given its fresh
- * scratch directory, passes the checks `probe --sandbox --writable` makes (app/writable.ts). A
- * failure is an InputError (exit 2), and the scratch directories made so far are removed.
- */
+/** Checks before anything is installed or called; a failure removes the scratch directories made so far. */
 import { mkdtemp, realpath, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -45,7 +39,6 @@ export interface PreparedCensus {
   servers: CensusServer[];
   /** The tools all plans call, for the line said before anything starts. */
   calls: number;
-  /** The directory the table and the reports go to. */
   out: string;
 }
 

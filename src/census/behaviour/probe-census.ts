@@ -1,10 +1,4 @@
-/**
- * `idemscan probe-census [DIR]` (docs/PROBE.md, "The plan library and `probe-census`"): every
- * file of the plan library probed, one server at a time (their effects are real), each under
- * `--sandbox` with only its fresh scratch directory bound `--writable`, and the behaviour table
- * (behaviour.ts) written from the probe reports with them. Never prints: the caller gets
- * events as servers finish and the facts that decide the exit.
- */
+/** One server at a time (their effects are real), sandboxed; never prints: the caller gets events. */
 import path from 'node:path';
 import type { BehaviourRow, BehaviourServer, BehaviourTable } from './behaviour.js';
 import { streamOf } from '../../model/report-head.js';
@@ -127,10 +121,7 @@ async function installAll(
   return failed;
 }
 
-/**
- * An error of ours about a server (its install's, a thrown probe's), as the table keeps it: bounded
- * and redacted like every text of its probe report (the launch's secrets, the plan's).
- */
+/** Bounded and redacted like every text of its probe report. */
 function errorText(s: CensusServer, text: string): string {
   const secrets = [...(s.target.secrets ?? []), ...planSecrets(s.plan)];
   return bounded(new Redactor({ ...s.target, secrets }).text(text), ERROR_CHARS);
@@ -202,11 +193,7 @@ async function probeOne(
   }
 }
 
-/**
- * behaviour.json (keys in the schema's order), behaviour.md and behaviour.html, in `out`. Every
- * server has run by now: a file that cannot be written (the disk filled, the folder went) goes to
- * a fallback file, as a scan's reports do, and `failed` makes the exit 4.
- */
+/** An unwritable file goes to a fallback, as a scan's reports do, and `failed` makes the exit 4. */
 async function writeTable(table: BehaviourTable, out: string, say: Say): Promise<{ files: string[]; failed: boolean }> {
   const { behaviourHtml, behaviourMarkdown } = await import('./behaviour-render.js');
   const texts = [JSON.stringify(table, null, 2) + '\n', behaviourMarkdown(table), behaviourHtml(table)];

@@ -1,11 +1,4 @@
-/**
- * The plan library (docs/PROBE.md, "The plan library and `probe-census`"): a folder of
- * `NAME.json` files, each a server (one entry of idemscan's own target-list format), the probe
- * plan to run on it, and the outcomes its source code says the plan must observe. Every file is
- * read and checked before anything is installed or called: a bad one is an InputError naming the
- * file and the field. A library is untrusted input like a target list: the only expansion is
- * `${scratch}` and `${library}` (library-placeholders.ts), made per run by `materialize`.
- */
+/** The plan library: all files checked before anything runs; untrusted, so only library-placeholders.ts expands. */
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
@@ -33,7 +26,6 @@ const LibraryFile = z.strictObject({
 });
 
 export interface LibraryEntry {
-  /** The file, as DIR/NAME.json. */
   file: string;
   /** `server.name`, which is the file's name without .json. */
   name: string;

@@ -1,8 +1,4 @@
-/**
- * The README's census block, generated from the newest run's report so that no figure in it is
- * typed by hand (`idemscan index ROOT --readme README.md` writes it between the markers;
- * test/unit/census-block.test.ts checks the README against it). Server names are escaped with mdText.
- */
+/** Generated so no README figure is typed by hand; test/unit/census-block.test.ts checks it. */
 import { trendHighlights } from '../../compare/trend.js';
 import { mdText } from '../../render/markdown-text.js';
 import type { Report, Verdict, WeightedSummary } from '../../model/schema.js';
@@ -14,7 +10,6 @@ export const BLOCK_END = '<!-- census:end -->';
 export interface CensusLinks {
   /** The run directory, relative to the README (`output/ecosystem/2026-11-30`). */
   run: string;
-  /** The report files in it. */
   files: readonly string[];
   /** The index directory, relative to the README (`output/ecosystem`). */
   index: string;
@@ -97,7 +92,7 @@ function keyedWhere(report: Report): string {
   return ` (${shown.join(', ')}${by.length > 5 ? `, and ${n(by.length - 5)} more ${by.length - 5 === 1 ? 'server' : 'servers'}` : ''})`;
 }
 
-/** `: 40 declare a write and 75 declare no hints at all (...)`: the unprotected told apart, when the report counts them. */
+/** `: 40 declare a write and 75 declare no hints at all (...)`, when the report counts them. */
 function undeclared(s: Report['summary']): string {
   const none = s.unprotectedUndeclared;
   if (none === undefined || s.unprotected === 0) return '';

@@ -1,7 +1,4 @@
-/**
- * `--compare latest` of `report` and `merge`: the newest run of a run index (run-index.ts)
- * before the report at hand, never the report's own run directory.
- */
+/** `--compare latest`: never the report's own run directory. */
 import path from 'node:path';
 import { InputError } from '../../model/input-error.js';
 import type { Report } from '../../model/schema.js';
@@ -21,12 +18,7 @@ export function ownRunOf(root: string, file: string): string | undefined {
   return path.resolve(path.dirname(dir)) === path.resolve(root) ? path.basename(dir) : undefined;
 }
 
-/**
- * The earlier report of `--compare`: the file it names, or with `latest` the newest run of the
- * index `root` but `ownRun` (none found: a warning, and no trend section), named through `note`
- * (which run is "latest" is not always the one the user thinks: the day before, when this run is
- * the newest) and in `comparedWith.run`.
- */
+/** Which run is "latest" is not always the one the user thinks, so `note` names it. */
 export function earlierReport(
   compare: string | undefined,
   root: string | undefined,

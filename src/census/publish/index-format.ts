@@ -1,11 +1,4 @@
-/**
- * The index of published runs (`output/ecosystem/index.json`): one entry per run directory, newest
- * first, each with its summary figures and the report files it holds. `merge --index ROOT` adds or
- * replaces the entry of its `--out ROOT/RUN`; `idemscan index ROOT` rebuilds the whole list from the
- * run directories. The file is read back as untrusted input: whoever can commit to the repository
- * can edit it, and its names become links on the index page, so every field is checked here.
- * Pure: values in, values out (run-index.ts reads them and makes the files).
- */
+/** The run index format; anyone who can commit may edit it and its names become links, so every field is checked. */
 import { z } from 'zod';
 import { RUN_FILES } from '../../model/formats.js';
 import type { Report } from '../../model/schema.js';
@@ -22,10 +15,7 @@ export const SERVERS_DIR = 'servers';
 /** Where probe-census publishes the behaviour table beside the runs (run-index-behaviour.ts): no run either. */
 export const BEHAVIOUR_DIR = 'behaviour';
 
-/**
- * A run directory's name becomes part of a relative link: one path segment of safe characters, not
- * `.` or `..`, nor the server pages' directory. A plain character class, checked once per name: no backtracking.
- */
+/** One safe path segment, as it becomes part of a relative link. */
 const RUN_DIR = /^[\w.-]{1,100}$/;
 export const isRunDirName = (name: string): boolean =>
   RUN_DIR.test(name) && name !== '.' && name !== '..' && name !== SERVERS_DIR && name !== BEHAVIOUR_DIR;
@@ -77,10 +67,7 @@ export type RunIndex = z.infer<typeof RunIndex>;
 
 export const emptyIndex = (): RunIndex => ({ indexVersion: INDEX_VERSION, runs: [] });
 
-/**
- * The entry of one run: its report's summary and the report files present in its directory; or
- * why the report cannot have one (a field the index bounds, such as a tool version of 200 characters).
- */
+/** Or why the report cannot have one (a field the index bounds). */
 export function runEntry(
   dir: string,
   report: Report,
@@ -151,11 +138,7 @@ export function indexOf(entries: readonly RunEntry[]): RunIndex {
   return { indexVersion: INDEX_VERSION, runs: withListChanges([...byDir.values()].sort(newestFirst)) };
 }
 
-/**
- * `--compare latest`: the runs that started before `startedAt`, newest first (a hand-edited index
- * may be in any order), other than the run directory `dir` itself (a merge repeated into the same
- * directory never compares with itself). The caller takes the first whose report can be read.
- */
+/** A hand-edited index may be in any order; a merge repeated into `dir` never compares with itself. */
 export function runsBefore(index: RunIndex, startedAt: string, dir?: string): RunEntry[] {
   const t = Date.parse(startedAt);
   return index.runs

@@ -1,11 +1,4 @@
-/**
- * `output/ecosystem/index.html`: every published run, newest first, with its figures, the list it
- * covers and links to its files; a trend chart of the headline shares (index-trend.ts); and a link
- * to each server's page across runs (server-page.ts). Plain HTML that opens from disk or GitHub
- * Pages: no script, no fetch, one inline style allowed by its hash. Directory and file names are
- * checked by the index schema (index-format.ts) and escaped here all the same, as every other
- * value; server names and list file names are untrusted text.
- */
+/** Plain HTML that opens from disk or Pages: no script, no fetch; every value escaped, names are untrusted. */
 import { protectedCount, summaryCounts } from '../../model/verdicts.js';
 import { createHash } from 'node:crypto';
 import type { RunEntry, RunIndex } from './index-format.js';

@@ -1,12 +1,4 @@
-/**
- * The run index's trend chart: the headline shares of every run, oldest left, as one inline SVG
- * (no script, no external asset; styled by the index page's one hashed style). Each series has its
- * own dash pattern and marker shape and is named at its line's end and in the legend, so nothing
- * depends on colour alone. A run that covers a different list than the one before it gets a marked
- * line: the shares on either side of it are not of the same servers. Bounded: markers and their
- * tooltips only up to MARKED_RUNS runs, at most MAX_LIST_MARKS list marks, one polyline per
- * unbroken stretch of a series; a thousand runs stay a few tens of kilobytes.
- */
+/** Bounded SVG, dashes and markers so nothing depends on colour; a list change is marked (shares not comparable). */
 import type { RunEntry, RunIndex } from './index-format.js';
 import { num, text } from '../../render/html/escape.js';
 
@@ -23,7 +15,6 @@ const X_TICKS = 6;
 interface Series {
   css: string;
   label: string;
-  /** What the share is of, for the legend. */
   of: string;
   marker: (x: number, y: number) => string;
   value: (r: RunEntry) => number | undefined;
@@ -70,7 +61,6 @@ const SERIES: readonly Series[] = [
 const pct = (v: number) => `${Math.round(v * 1000) / 10}%`;
 const yOf = (v: number) => PAD.top + PLOT_H * (1 - v);
 
-/** The trend chart of an index's runs, oldest left; '' without runs. */
 export function trendChart(index: RunIndex): string {
   const runs = [...index.runs].reverse();
   if (runs.length === 0) return '';

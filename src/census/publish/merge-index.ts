@@ -5,14 +5,14 @@ import { checkCompare, earlierReport } from './compare-latest.js';
 import { readIndex, runDirOf } from './run-index.js';
 import { updateIndex } from './run-index-files.js';
 
-export interface MergeIndexFlags {
+export interface MergeIndexSettings {
   out?: string;
   /** `OLD.json`, or `latest`: the newest earlier run of `--index`. */
   compare?: string;
   index?: string;
 }
 
-export function mergeIndex(flags: MergeIndexFlags, note: Say['note']): MergeIndex {
+export function mergeIndex(flags: MergeIndexSettings, note: Say['note']): MergeIndex {
   const root = flags.index;
   let run: string | undefined;
   return {

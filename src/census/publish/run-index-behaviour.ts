@@ -1,11 +1,4 @@
-/**
- * The behaviour table on the census index (docs/PROBE.md, "The behaviour table"): when
- * ROOT/behaviour/behaviour.json exists (what `probe-census` writes with its default --out), the
- * index page shows its section, linking ROOT/behaviour/behaviour.html. The file is saved input,
- * untrusted like a report: read through the bounded reader and validated with the table's zod
- * schema. A bad one costs its section only, never the index: it is a value here, and the caller
- * says so. Never prints.
- */
+/** A bad behaviour.json (untrusted, validated) costs its section only, never the index. */
 import path from 'node:path';
 import { readBoundedText } from '../../io/read.js';
 import { BehaviourTable } from '../behaviour/behaviour.js';

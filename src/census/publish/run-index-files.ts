@@ -1,8 +1,4 @@
-/**
- * The run index's files written (run-index.ts makes them), for `idemscan index` and
- * `merge --index`, each named through the caller's `note`; the server pages under ROOT/servers/
- * (run-index-servers.ts) in one line.
- */
+/** The run index's files written, each named through the caller's `note`. */
 import path from 'node:path';
 import { indexFiles, withMergedRun, type RunIndex } from './run-index.js';
 import { historyOf, serverLinks, serverPageFiles } from './run-index-servers.js';
@@ -25,12 +21,7 @@ export async function writeIndexFile(dest: string, data: string, note?: Note): P
   note?.(wroteLine(dest));
 }
 
-/**
- * ROOT/index.json, ROOT/index.html and a page per server of `history` under ROOT/servers/. The
- * index page shows the behaviour table's section when ROOT/behaviour/behaviour.json is a valid
- * table: `behaviour` as the caller read it (rebuildIndex and updateIndex say what was wrong with a
- * bad one), else read here, a bad one left off without a word.
- */
+/** A bad behaviour table read here is left off silently; the callers that read it report it. */
 export async function writeIndex(
   root: string,
   index: RunIndex,
@@ -48,10 +39,7 @@ export async function writeIndex(
     );
 }
 
-/**
- * After merge wrote ROOT/RUN: its entry added to (or replaced in) the index, both files rewritten,
- * and the server pages, from this run's report and every earlier run's, read again one at a time.
- */
+/** Server pages are rebuilt from every run's report, read again one at a time. */
 export async function updateIndex(root: string, run: string, report: Report, note: Note): Promise<void> {
   const index = await withMergedRun(root, run, report);
   const history = await historyOf(root, index, { dir: run, report }, (file, why) =>

@@ -1,9 +1,4 @@
-/**
- * The index's server pages (`ROOT/servers/<page>.html`, one per server across the runs): the
- * history folded from the runs' reports one at a time (server-history.ts), and the pages
- * and links made from it. `idemscan index` folds the reports it reads anyway; `merge --index` reads
- * every earlier run's report again, one at a time. Never prints nor writes: values.
- */
+/** The index's server pages, folded from the runs' reports one at a time; never prints nor writes. */
 import path from 'node:path';
 import { readReportFile, ReportFileError } from '../../compare/read.js';
 import { SERVERS_DIR, type RunIndex } from './index-format.js';
@@ -12,10 +7,7 @@ import type { Report } from '../../model/schema.js';
 import type { ServerLink } from './index-page.js';
 import { renderServerPage } from './server-page.js';
 
-/**
- * The history of the index's runs, `own` (the run just merged, in memory) and every other run's
- * ROOT/RUN/report.json; a report that cannot be read is left out, named through `skip`.
- */
+/** A report that cannot be read is left out, named through `skip`. */
 export async function historyOf(
   root: string,
   index: RunIndex,

@@ -1,11 +1,4 @@
-/**
- * The run index on disk (`ROOT/index.json` and `ROOT/index.html`, where each run is a directory
- * `ROOT/RUN` holding a report.json; index-format.ts has the format), for `idemscan index`,
- * `merge --index` and `--compare latest`: read, rebuilt from the run directories, a run added,
- * and the README's census block. A bad index.json is a usage error naming the file and the field:
- * it is read as untrusted input. Never prints nor writes: the files to write are values
- * (run-index-files.ts writes them).
- */
+/** The run index on disk; index.json is untrusted, so a bad one is a usage error naming the field. */
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import {
@@ -58,10 +51,6 @@ export async function readIndex(root: string): Promise<RunIndex> {
   return parsed.data;
 }
 
-/**
- * The files of an index: ROOT/index.json and ROOT/index.html (linking the server pages `servers`,
- * with the behaviour table's section `behaviour`, run-index-behaviour.ts, when there is one).
- */
 export function indexFiles(
   root: string,
   index: RunIndex,
@@ -74,10 +63,7 @@ export function indexFiles(
   ];
 }
 
-/**
- * `--index ROOT` with `--out DIR`: DIR must be a run directory right under ROOT, so the index can
- * link it by its name. Returns that name.
- */
+/** DIR must sit right under ROOT, so the index can link it by name. */
 export function runDirOf(root: string, out: string | undefined): string {
   if (out === undefined)
     throw new InputError('--index needs --out ROOT/RUN (the run directory this merge writes, under the index root)');
@@ -90,7 +76,6 @@ export function runDirOf(root: string, out: string | undefined): string {
   return name;
 }
 
-/** The report files present in a run directory. */
 async function filesIn(dir: string): Promise<string[]> {
   const names = await readdir(dir).catch(() => [] as string[]);
   return RUN_FILES.filter((f) => names.includes(f));
@@ -104,11 +89,7 @@ export async function withMergedRun(root: string, run: string, report: Report): 
   return withRun(index, made.entry);
 }
 
-/**
- * `--compare latest`: the report of the newest run in the index that started before this report,
- * other than this run's own directory; undefined when there is none (the first run). A run whose
- * report.json cannot be read or is no valid report is skipped, naming the file, for the one before it.
- */
+/** Unreadable or invalid runs are skipped, naming the file, for the one before. */
 export async function latestReport(
   root: string,
   report: Report,
@@ -127,16 +108,11 @@ export async function latestReport(
   return undefined;
 }
 
-/** A run of the index with its report, read from ROOT/RUN/report.json. */
 interface IndexedRun {
   entry: RunEntry;
   report: Report;
 }
 
-/**
- * An index rebuilt: the index, its servers across runs, the newest run with its report, the runs
- * left out, and the behaviour table ROOT/behaviour/behaviour.json (run-index-behaviour.ts).
- */
 export interface RebuiltIndex {
   index: RunIndex;
   history: ServerHistory;
@@ -146,13 +122,7 @@ export interface RebuiltIndex {
   skipped: number;
 }
 
-/**
- * The index rebuilt from every run directory under ROOT with a report.json, read and validated. A
- * run whose report cannot be read, is no valid report or cannot be indexed is skipped (`onSkipped`
- * names its file): one bad run in a repository of published runs costs its own entry only. The
- * reports are read one at a time, each folded into the servers' history; only the newest is kept.
- * A bad behaviour table is named through `onSkipped` too: it costs the index page its section.
- */
+/** One bad run costs its own entry only; reports read one at a time, only the newest kept. */
 export async function rebuildIndex(
   root: string,
   onSkipped: (file: string, why: string) => void,

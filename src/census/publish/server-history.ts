@@ -1,10 +1,4 @@
-/**
- * Each server across the runs of an index (`ROOT/servers/<page>.html`, written by `idemscan index`
- * and `merge --index`): per run, its status, version, tools and verdict counts, folded one report at
- * a time so that a year of weekly runs is never in memory at once. Server names are untrusted text
- * (a discovered config's names are the config's): they become page names only through `pageNames`.
- * Pure: reports in, values out.
- */
+/** Folded a report at a time (a year of runs never in memory); names reach page names only via `pageNames`. */
 import { createHash } from 'node:crypto';
 import { serverVersion } from '../../model/package-spec.js';
 import type { Report, ServerReport } from '../../model/schema.js';
@@ -25,7 +19,7 @@ export interface ServerRun {
   era?: string;
   tools: number;
   counts: VerdictCounts;
-  /** A hash of the tools' names and definition hashes: equal in two runs, no definition changed. Absent when a tool has none. */
+  /** Equal in two runs: no definition changed. Absent when a tool has no hash. */
   definitions?: string;
 }
 
@@ -50,7 +44,6 @@ function definitionsOf(s: ServerReport): { definitions?: string } {
   return { definitions: createHash('sha256').update(lines.join('\n'), 'utf8').digest('hex') };
 }
 
-/** A server's run with the run's index entry beside it. */
 export interface ServerRow {
   run: RunEntry;
   server: ServerRun;
@@ -89,15 +82,7 @@ export class ServerHistory {
 /** Characters of a page name taken from the server name, at most (the hash suffix comes on top). */
 const PAGE_NAME_CHARS = 80;
 
-/**
- * A file name per server, the same for the same set of names on every machine: the name itself when
- * it is already lower-case `[a-z0-9._-]`, starts with a letter, digit or `_` and is short; else its
- * letters (lower-cased), digits and `_` joined by single `-` and 8 hex digits of its sha256, so `GitHub` and
- * `github`, or `a/b` and `a-b`, never share a page, also on a case-insensitive file system. No
- * separator, no leading `.`, no control character reaches the file system. A clash left after that
- * (a server named as another's made name, or two hashes alike) takes a counter: the made name, in
- * the names' sorted order.
- */
+/** Stable, case-insensitive-safe file names: unsafe names get a slug and 8 hex of sha256; clashes a counter. */
 export function pageNames(names: Iterable<string>): Map<string, string> {
   const out = new Map<string, string>();
   const taken = new Set<string>();

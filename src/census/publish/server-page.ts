@@ -1,9 +1,4 @@
-/**
- * `ROOT/servers/<page>.html`: one server across the runs of an index, newest first: its status,
- * version, protocol era, tools and verdict counts in each run, and whether its tool definitions
- * changed since the run before (server-history.ts). The server's name, package and version
- * are untrusted text, escaped; the page's file name comes from `pageNames`, never from the name.
- */
+/** One server across runs; its text is escaped and its file name comes from `pageNames`, never from the name. */
 import type { ServerRow } from './server-history.js';
 import { clip } from '../../model/cut.js';
 import { VERDICTS } from '../../model/verdicts.js';

@@ -1,13 +1,4 @@
-/**
- * `idemscan targets refresh FILE`: re-pins every entry of a target file to the latest version its
- * registry reports, so that a weekly census shows what servers changed rather than what pins
- * stayed. npm entries (`"npm": "name@1.2.3"`) ask `npm view` the way a scan resolves an unpinned
- * package (launch/npm-launch.ts: from a directory in the cache, the user's npm settings only); MCP
- * Registry entries (`{server, _meta}` lists, as `registry pull` writes, or one server.json) ask
- * `--base-url` for `/v0.1/servers/NAME/versions/latest`. Other entries stay as they are. The file
- * is edited in place (its formatting kept); cli/refresh-command.ts writes it back and prints the
- * changes. Never prints.
- */
+/** Re-pins to the latest versions so a weekly census shows what servers changed; formatting kept. Never prints. */
 import pLimit from 'p-limit';
 import { applyEdits, modify, type JSONPath } from 'jsonc-parser';
 import { defaultCacheDir } from '../../model/cache-dir.js';
@@ -21,7 +12,6 @@ import { apiUrl, baseUrlOf, getJson } from './registry-fetch.js';
 export interface RefreshOptions {
   /** The MCP Registry asked for registry entries. */
   baseUrl?: string;
-  /** Where `npm view` runs. */
   cacheDir?: string;
 }
 
@@ -89,7 +79,6 @@ export interface RefreshOutcome {
   held: Held[];
   unchanged: string[];
   failed: { name: string; error: string }[];
-  /** How many pins the file has. */
   pins: number;
 }
 

@@ -1,10 +1,4 @@
-/**
- * JSON from an MCP Registry (`registry pull`, `targets refresh`), bounded: one request at a time,
- * each under a time bound and a size bound read as it arrives, no redirect followed (the fetch goes
- * only where --base-url says), a non-2xx answer or a body that is not JSON an error naming the URL.
- * Each entry's depth is bounded where it is read (registry-latest.ts).
- * Failures are values: the caller keeps what it read before.
- */
+/** No redirect followed (only where --base-url says); failures are values, so the caller keeps what it read. */
 import { fetchBody, type Fetched as FetchedBody } from '../../io/fetch.js';
 import { parseJson } from '../../model/bounded-input.js';
 import { InputError } from '../../model/input-error.js';
@@ -46,8 +40,7 @@ export async function getJson(
     init: { redirect: 'manual', headers: { accept: 'application/json' } },
   });
   if (!got.ok) return { ok: false, error: `${where}: ${failureWords(got, maxBytes, timeoutMs)}` };
-  // Bounded in bytes only: the depth that matters is each entry's, measured by addPage
-  // (registry-latest.ts), so that one entry nested too deep is that entry's skip, not the page's.
+  // Bounded in bytes only: depth is each entry's (docs/INTERNALS.md, Depth).
   const parsed = parseJson(got.bytes.toString('utf8'), { maxBytes, maxDepth: Infinity });
   if ('error' in parsed) return { ok: false, error: `${where}: the answer is not JSON` };
   return { ok: true, value: parsed.value };

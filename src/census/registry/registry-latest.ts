@@ -1,13 +1,4 @@
-/**
- * The latest active version of each server of the MCP Registry, from its list pages
- * (`GET /v0.1/servers`: `{servers: [{server, _meta}], metadata: {nextCursor}}`), one page at a time.
- * The registry's own `_meta["io.modelcontextprotocol.registry/official"]` says which version is
- * latest (`isLatest`) and whether it is `active`, `deprecated` or `deleted`; the last two are left
- * out and counted. An entry idemscan could not scan (a templated remote URL, a transport it does
- * not speak, no version, a name seen twice, an absurd size or depth) is skipped with a reason that
- * names the entry and the field, so nothing is lost silently. What is kept is what the registry
- * target format (targets/formats/registry.ts) reads: a list response of trimmed entries.
- */
+/** The latest active version of each registry server; an entry that cannot be scanned is skipped naming its field. */
 import { jsonExtent, MAX_JSON_DEPTH } from '../../model/bounded-input.js';
 
 export const OFFICIAL = 'io.modelcontextprotocol.registry/official';
@@ -50,10 +41,7 @@ export const newPullState = (kept = new Map<string, PulledEntry>()): PullState =
 
 /** Far above any real server.json (a few KB); below what would let one entry crowd out the rest. */
 const MAX_ENTRY_BYTES = 256 * 1024;
-/**
- * A kept entry sits two levels down in the file `registry pull` writes (`{servers: [entry]}`),
- * which scan reads as a target file: nested at most MAX_JSON_DEPTH levels in all.
- */
+/** A kept entry sits two levels down in the file `registry pull` writes. */
 const MAX_ENTRY_DEPTH = MAX_JSON_DEPTH - 2;
 const MAX_NAME = 200;
 const MAX_VERSION = 128;
@@ -122,11 +110,7 @@ function dates(meta: Record<string, unknown>): { updatedAt?: string; publishedAt
   return out;
 }
 
-/**
- * The packages and remotes a scan can use. A remote or package that cannot be (a templated URL, a
- * transport idemscan does not speak) is left out with a skip naming its field; the entry is one skip
- * when nothing is left. Package types the scan does not launch (nuget, cargo) stay: the scan says so.
- */
+/** Unusable parts are skipped naming their field; unlaunched package types stay, so the scan says so. */
 function scannableParts(
   server: Record<string, unknown>,
   skipPart: (field: string, why: string) => void,
@@ -166,8 +150,7 @@ function scannableParts(
   };
 }
 
-// Only what targets/formats/registry.ts reads is kept (descriptions of arguments and variables are most of
-// a server.json): 20,000 servers then fit in a target file scan reads (MAX_TARGET_FILE_BYTES).
+// Only what targets/formats/registry.ts reads: 20,000 servers then fit MAX_TARGET_FILE_BYTES.
 const PACKAGE_KEYS = [
   'registryType',
   'registry_name',

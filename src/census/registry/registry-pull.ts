@@ -1,13 +1,4 @@
-/**
- * `registry pull`: pages the MCP Registry's `GET /v0.1/servers` (its opaque
- * `metadata.nextCursor`, URL-encoded, until it is absent), keeps the latest active version of each
- * server (registry-latest.ts) and makes the target file `scan` reads. With `updatedSince`, or an
- * earlier pull in `out` (its `pulledAt`), only what changed is asked for and merged into the list.
- * A page that fails (non-2xx, not JSON, over the size bound, a cursor seen twice) ends the pull
- * with an error naming the page, and what was read before is kept anyway (`incomplete`).
- * Bounded: pages, kept servers, each page's bytes and time, and the whole pull's time.
- * Never prints: events as it goes, the file's text and figures at the end (cli/registry-command.ts).
- */
+/** `registry pull`: a failed page ends the pull, keeping what was read (`incomplete`). Never prints. */
 import { stat } from 'node:fs/promises';
 import { MAX_JSON_DEPTH, parseJson } from '../../model/bounded-input.js';
 import { clip } from '../../model/cut.js';
@@ -33,7 +24,6 @@ export type PullEvent =
   | { type: 'skipped'; name: string; reason: string };
 
 export interface PullOutcome {
-  /** The target file's text, to be written to `out`. */
   text: string;
   /** Set when the text is larger than a scan reads from one file: that bound, in bytes. */
   oversize?: number;

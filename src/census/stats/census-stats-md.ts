@@ -1,8 +1,4 @@
-/**
- * The census statistics (census-stats-schema.ts) as Markdown: one column per group, so that the
- * whole census and its most-downloaded servers read side by side. It reads the document only.
- * Key names and annotation values are server text: escaped with mdText.
- */
+/** One column per group so the whole census and its head read side by side; server text through mdText. */
 import { mdText } from '../../render/markdown-text.js';
 import { HINT_NAMES, VERDICTS } from '../../model/verdicts.js';
 import type { CensusStats, StatsGroup } from './census-stats-schema.js';

@@ -1,9 +1,4 @@
-/**
- * The census statistics document (`idemscan stats`, census-stats.ts): the figures a reader of
- * an ecosystem report asks for first, each counted from the report's own judgements (verdicts, key
- * arguments, findings, the summary), for the whole census and for its most-downloaded servers,
- * so that the long tail can be set beside the head. Field names are public, as the report's are.
- */
+/** Counted from the report's own judgements, whole and for the most-downloaded; field names are public. */
 import { z } from 'zod';
 import { Summary } from '../../model/schema-base.js';
 

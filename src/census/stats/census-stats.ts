@@ -1,8 +1,4 @@
-/**
- * `idemscan stats`: the census statistics of a report (census-stats-schema.ts). Every figure is a
- * count of what the report already judged (verdicts, key arguments, rule findings, the summary,
- * recounted per group by model/summary.ts): nothing is classified again here.
- */
+/** Every figure counts what the report already judged: nothing is classified again. */
 import path from 'node:path';
 import { summarize } from '../../model/summary.js';
 import { HINT_NAMES, isAnnotated, type HintName } from '../../model/verdicts.js';

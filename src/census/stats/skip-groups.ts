@@ -1,8 +1,4 @@
-/**
- * Why an entry of a census list cannot start here, as a group: a list's `skip` reason starts with
- * one of these words and a colon (`needs network at start: it fetches ...`), so that a run's
- * statistics can count its skips by cause without reading the prose.
- */
+/** A skip reason starts with one of these and a colon, so statistics count skips without reading the prose. */
 const SKIP_GROUPS = [
   'needs network at start',
   'needs a real credential',

@@ -1,8 +1,4 @@
-/**
- * A profile over one tool: pure, and over the tool as received (not the report's bounded copy),
- * because what a directory's review reads is what the server sent. A hint counts as given only
- * when it is a boolean: absent, null and "true" are all missing to a reviewer.
- */
+// Over the tool as received, since a directory's review reads what the server sent; only booleans count.
 import type { Finding } from '../../model/schema.js';
 import { describeHint, receivedAnnotations } from '../hints.js';
 import type { Profile, Requirement } from './schema.js';

@@ -1,8 +1,4 @@
-/**
- * Profiles as rules: each requirement is a rule `<profile>/<requirement>` with its severity, title
- * and docs page, recorded in `report.options.profiles` so that reporters (SARIF's rule list) know
- * the rules of a team's own profile from the report alone.
- */
+// Recorded in `report.options.profiles`, so reporters know a team profile's rules from the report alone.
 import type { ProfileUse } from '../../model/schema.js';
 import { ruleId } from './evaluate.js';
 import { builtinProfiles, type LoadedProfile } from './load.js';

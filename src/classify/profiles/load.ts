@@ -1,8 +1,4 @@
-/**
- * `--profile NAME|FILE`: the builtin profiles (profiles/*.json in the package) and a team's own
- * files. A file that cannot be read or does not fit the schema is an InputError naming the file
- * and the field (exit 2 in the CLI), before anything is scanned.
- */
+// `--profile NAME|FILE`: a bad file is an InputError before anything is scanned.
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { Severity, Verdict } from '../../model/schema.js';
@@ -26,21 +22,21 @@ const RESERVED_IDS = new Set<string>([
 
 const MAX_FILE_BYTES = 256 * 1024;
 
-/** A profile as used by one scan: recorded in `report.options.profiles`. */
+/** Recorded in `report.options.profiles`. */
 export interface LoadedProfile {
   profile: Profile;
-  /** For a file: the path as given, and the sha256 of its bytes. */
+  /** For a file, as given. */
   path?: string;
   sha256?: string;
 }
 
 let builtins: Map<string, Profile> | undefined;
 
-/** The shipped profiles; a broken one is a bug of idemscan, so it throws. */
+/** A broken shipped profile is a bug of idemscan, so it throws. */
 export function builtinProfiles(): Map<string, Profile> {
   builtins ??= new Map(
     BUILTIN_IDS.map((id) => {
-      // Files of the installed package, not of the user: read as they are.
+      // Files of the installed package, not of the user.
       const text = readFileSync(new URL(`../../../profiles/${id}.json`, import.meta.url), 'utf8');
       return [id, Profile.parse(JSON.parse(text))];
     }),
@@ -48,10 +44,9 @@ export function builtinProfiles(): Map<string, Profile> {
   return builtins;
 }
 
-/** A `--profile` value that cannot be used. */
 const fail = (value: string, detail: string) => new InputError(detail, { field: '--profile', file: value });
 
-/** `--profile` values, each a builtin id, a path, or a comma-separated list of them. Duplicates count once. */
+/** Each a builtin id, a path, or a comma-separated list; duplicates count once. */
 export async function loadProfiles(values: string[]): Promise<LoadedProfile[]> {
   const out = new Map<string, LoadedProfile>();
   for (const value of values

@@ -1,20 +1,16 @@
-/**
- * A profile: the requirements an app directory (or a team) places on every tool, as a small JSON
- * document. This zod schema is the single source of its type, its validation (a bad file is a
- * usage error naming the field) and the JSON Schema in docs/rules/profiles/profile.schema.json.
- */
+// The source of a profile's type, validation and docs/rules/profiles/profile.schema.json.
 import { z } from 'zod';
 import { Severity } from '../../model/schema.js';
 
 const HintName = z.enum(['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint']);
 
-/** Lowercase words joined by `-`: safe in a rule id, a file name and a URL. */
+/** Safe in a rule id, a file name and a URL. */
 const Id = z
   .string()
   .max(64)
   .regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, 'expected lowercase letters, digits and single hyphens, e.g. "my-team"');
 
-/** A combination of hints, each as received: a hint absent or not a boolean never matches. */
+/** A hint absent or not a boolean never matches. */
 const Forbidden = z.strictObject({
   when: z
     .strictObject({
@@ -33,18 +29,14 @@ export const Requirement = z
     /** The finding's rule id is `<profile id>/<requirement id>`. */
     id: Id,
     severity: Severity,
-    /** One line: what is required. Shown in SARIF's rule list and after each finding. */
     title: z.string().min(1).max(200),
-    /** Which tools it checks, by readOnlyHint as received (`true` is read-only, anything else is not). */
+    /** By readOnlyHint as received: only `true` is read-only. */
     appliesTo: z.enum(['all', 'read-only', 'not-read-only']).optional(),
-    /** Hints that must be given as `true` or `false` (absent, null or a string fails). */
+    /** Absent, null or a string fails. */
     explicitHints: z.array(HintName).min(1).max(4).optional(),
-    /** Where a non-empty title must be: inside `annotations`, at the tool's top level, or either. */
     titleRequired: z.enum(['annotations', 'either', 'top-level']).optional(),
-    /** Longest tool name allowed, in characters. */
     nameMaxLength: z.number().int().min(1).max(1_024).optional(),
     forbidden: z.array(Forbidden).min(1).max(20).optional(),
-    /** A page that explains the requirement (https). Builtin profiles' pages are under docs/rules/profiles/. */
     docs: z
       .url({ protocol: /^https$/ })
       .max(2_000)
@@ -60,7 +52,6 @@ export const Profile = z
     $schema: z.string().max(2_000).optional(),
     id: Id,
     title: z.string().min(1).max(200),
-    /** Where the requirements are published. */
     source: z.array(z.url({ protocol: /^https?$/ }).max(2_000)).max(20),
     requirements: z.array(Requirement).min(1).max(100),
   })

@@ -1,12 +1,7 @@
 import { RULE } from '../../model/catalogue.js';
 import type { ToolRule } from './types.js';
 
-/**
- * destructiveHint and idempotentHint mean something only when readOnlyHint is false. On a
- * read-only tool `destructiveHint: true` contradicts it; `idempotentHint: false` says a retry is
- * unsafe while readOnlyHint says it is safe. `destructiveHint: false` and `idempotentHint: true`
- * agree with a read and are not reported: writing every hint out is good practice.
- */
+/** Hints that agree with a read are not reported: writing every hint out is good practice. */
 export const contradictoryHints: ToolRule = {
   id: RULE.contradictoryHints,
   check: ({ tool }) => {

@@ -26,12 +26,7 @@ const ACCUMULATING = new Set([
   'refund',
 ]);
 
-/**
- * `idempotentHint: true` on a destructive tool with no key: if the claim is wrong, a retry repeats
- * a destructive effect and nothing lets client or server notice. Overwrites and deletes by id are
- * naturally idempotent (info); a `create_`/`send_`/`charge_` that claims it without a key is not
- * (warning). Reported on trusted servers too: trust does not make a wrong claim right.
- */
+/** docs/rules/destructive-idempotent-unkeyed.md; on trusted servers too: trust does not make a wrong claim right. */
 export const destructiveIdempotentUnkeyed: ToolRule = {
   id: RULE.destructiveIdempotentUnkeyed,
   check: ({ tool, raw }) => {

@@ -54,10 +54,7 @@ const NOUNS = new Set(['sql', 'shell', 'bash', 'graphql', 'http', 'request', 'co
 /** Where a call happens rather than what it does: `browser_evaluate` is still a dispatcher. */
 const CONTEXT = new Set(['browser', 'page', 'tab', 'frame', 'node', 'server', 'remote']);
 
-/**
- * `serverName` tells a prefix from an object: `puppeteer_evaluate` on the puppeteer server runs
- * anything, while `workflow_execute` or `firecrawl_monitor_run` run one named kind of thing.
- */
+/** `serverName` tells a prefix from an object: `workflow_execute` runs one named kind of thing. */
 export function isDispatcherName(name: string, serverName = ''): boolean {
   const words = nameWords(name);
   const generic = (from: number) => words.slice(from).every((w) => GENERIC.has(w));
@@ -70,7 +67,7 @@ export function isDispatcherName(name: string, serverName = ''): boolean {
   return words.slice(0, at).every((w) => prefix.has(w) || GENERIC.has(w) || CONTEXT.has(w));
 }
 
-/** One tool that runs whatever it is given: no single verdict can describe every call. */
+/** No single verdict can describe every call. */
 export const genericDispatcher: ToolRule = {
   id: RULE.genericDispatcher,
   check: ({ tool, raw, server }) => {

@@ -1,10 +1,7 @@
 import { RULE } from '../../model/catalogue.js';
 import type { ToolRule } from './types.js';
 
-/**
- * `idempotent` rests on a hint alone, and the spec says clients must treat hints from servers they
- * do not trust as untrusted. `--trust NAME` or `trusted: true` says the user trusts them.
- */
+/** The spec: clients must treat hints from servers they do not trust as untrusted. */
 export const idempotentHintUntrusted: ToolRule = {
   id: RULE.idempotentHintUntrusted,
   check: ({ tool, server }) => {

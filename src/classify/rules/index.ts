@@ -1,8 +1,4 @@
-/**
- * The rules. Each rule lives in its own file; its id, usual severity, title, page (docs/rules/<id>.md),
- * scope and order are its entry in the catalogue (catalogue.ts): the lists here are sorted by it, and
- * the id's scope types which list a rule can be in.
- */
+// Sorted by catalogue order; the id's scope types which list a rule can be in.
 import type { Finding } from '../../model/schema.js';
 import { finding } from '../../model/finding.js';
 import { ruleOrder, type RuleId } from '../../model/catalogue.js';

@@ -4,11 +4,7 @@ import { describesOverwrite, overwriteFix } from './fixes.js';
 import type { ToolRule } from './types.js';
 import { isReadNamed } from './words.js';
 
-/**
- * No behaviour hint at all: the spec defaults make the tool a destructive, non-idempotent write.
- * A read-named tool is left to `read-name-not-read-only`, whose fix (readOnlyHint: true) is the
- * one that matters there; a hint that is present but malformed is `malformed-hint`'s.
- */
+/** A read-named tool is left to `read-name-not-read-only`, whose fix is the one that matters there. */
 export const missingAnnotations: ToolRule = {
   id: RULE.missingAnnotations,
   check: ({ tool, raw }) => {

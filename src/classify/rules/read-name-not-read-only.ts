@@ -3,10 +3,7 @@ import { readOnlyFix } from './fixes.js';
 import type { ToolRule } from './types.js';
 import { isReadNamed, nameVerbs } from './words.js';
 
-/**
- * Named like a read but not marked read-only: clients cannot retry it freely. When the author
- * wrote `readOnlyHint: false` on purpose (a `get_token` that mints one), it is only worth a look.
- */
+/** An explicit `readOnlyHint: false` (a `get_token` that mints one) is only worth a look. */
 export const readNameNotReadOnly: ToolRule = {
   id: RULE.readNameNotReadOnly,
   check: ({ tool, raw }) => {

@@ -19,13 +19,10 @@ export interface ServerContext {
   raws: Record<string, unknown>[];
 }
 
-/** A finding before the registry makes it with `finding()`: the rule's id, and its usual severity unless the hit says otherwise. */
+/** Before the registry makes it with `finding()`; the rule's usual severity unless the hit says otherwise. */
 export type Hit = FindingExtra & { message: string };
 
-/**
- * A check; its severity, title, page, scope and order are its catalogue entry's (catalogue.ts): the
- * id's scope types the check, so a tool rule cannot carry a server rule's id.
- */
+/** The id's scope types the check, so a tool rule cannot carry a server rule's id. */
 export interface ToolRule {
   id: RuleIdOf<'tool'>;
   check(ctx: ToolContext): Hit[];

@@ -4,10 +4,7 @@ import type { ServerRule } from './types.js';
 
 const MIN_TOOLS = 3;
 
-/**
- * Every tool carries the same hints: likely a default copied onto all of them. A server whose
- * tools are all read-only is left alone: identical hints are then simply right.
- */
+/** All read-only tools are left alone: identical hints are then simply right. */
 export const uniformHints: ServerRule = {
   id: RULE.uniformHints,
   check: ({ tools }) => {

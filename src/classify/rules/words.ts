@@ -1,9 +1,4 @@
-/**
- * What a tool's name says it does, read from its words (`nameWords`: casing and separators do not
- * matter). Only the verb counts: `get_merge_request` is a read although `merge` is a write verb, and
- * `slack_post_message` is a write although `slack` comes first. Verbs joined by `and`/`or`/`then`
- * all count, so `search_and_replace` and `get_or_create_user` are not reads.
- */
+// Only the verb counts: `get_merge_request` is a read; joined verbs all count (`get_or_create_user`).
 import { nameWords } from '../names.js';
 
 export const READ_VERBS = new Set([
@@ -108,10 +103,7 @@ export const WRITE_VERBS = new Set([
   'apply',
 ]);
 
-/**
- * Verbs whose effect depends on what they are told to do (`execute_sql`, `make_api_request`). They
- * end the search for a verb, so `run_query` is not taken for a read.
- */
+/** Their effect depends on what they are told (`execute_sql`); they end the search, so `run_query` is no read. */
 export const DISPATCH_VERBS = new Set([
   'execute',
   'exec',
@@ -127,10 +119,7 @@ export const DISPATCH_VERBS = new Set([
   'send',
 ]);
 
-/**
- * Verbs that are neither: they end the search too, so in `simulate_research_query` or
- * `validate_search_filter` the read word is taken for the noun it is.
- */
+/** They end the search too, so in `validate_search_filter` the read word is a noun. */
 const OTHER_VERBS = new Set([
   'simulate',
   'generate',
@@ -162,10 +151,7 @@ const OTHER_VERBS = new Set([
 
 const JOINERS = new Set(['and', 'or', 'then']);
 
-/**
- * The verbs of a name: the first word that is a known verb (words before it are taken for a
- * server prefix, `github_` or `notion`), then any verb joined to it by `and`/`or`/`then`.
- */
+/** Words before the first verb are taken for a server prefix (`github_`). */
 export function nameVerbs(name: string): string[] {
   const words = nameWords(name);
   const isVerb = (w: string | undefined) =>
@@ -179,13 +165,11 @@ export function nameVerbs(name: string): string[] {
   return verbs;
 }
 
-/** Named like a read: every verb reads (`get_issue`, `notionGetPage`; not `fetch_and_store`). */
 export function isReadNamed(name: string): boolean {
   const verbs = nameVerbs(name);
   return verbs.length > 0 && verbs.every((v) => READ_VERBS.has(v));
 }
 
-/** Named like a write: some verb writes (`create_issue`, `get_or_create_user`). */
 export function writeVerb(name: string): string | undefined {
   return nameVerbs(name).find((v) => WRITE_VERBS.has(v));
 }

@@ -1,7 +1,4 @@
-/**
- * The report's `auth` field: what a server that answered 401/403 published about OAuth, read with
- * the SDK's discovery helpers through guardedFetch. Nothing here signs in or registers a client.
- */
+/** The report's `auth` field, read with the SDK's discovery helpers; nothing here signs in or registers. */
 import {
   discoverAuthorizationServerMetadata,
   discoverOAuthProtectedResourceMetadata,
@@ -41,8 +38,7 @@ export async function describeAuth(
   };
   const serverOrigin = new URL(serverUrl).origin;
   const fetchFn = guardedFetch({ serverOrigin, timeoutMs: opts.timeoutMs, signal: opts.signal });
-  // A pointer to another origin is refused before it is fetched, and said so: a server in an
-  // untrusted list must not make idemscan fetch another host's URL (an internal service's).
+  // Another origin's pointer is refused unfetched: a listed server must not aim idemscan at an internal host.
   const pointed = params.resourceMetadataUrl;
   const pointedProblem = pointed && resourceMetadataProblem(pointed, serverOrigin);
   if (pointedProblem) {

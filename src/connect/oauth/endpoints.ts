@@ -1,14 +1,7 @@
-/**
- * What discovery found, checked before anything uses it: the SDK registers a client, builds the
- * authorization URL and posts to the token endpoint straight from the metadata, so a server's
- * metadata is refused whole when one of its URLs breaks the rules of fetch.ts. Checked when the
- * SDK hands the state over (saveDiscoveryState, before registration and before any URL is shown)
- * and again when a stored state is read back.
- */
+/** The SDK uses discovered URLs directly, so metadata is refused whole when one URL breaks fetch.ts's rules. */
 import type { OAuthDiscoveryState } from '@modelcontextprotocol/client';
 import { authorizationUrlProblem, resourceMetadataProblem, urlProblem } from './fetch.js';
 
-/** Why this discovery state is not used, or undefined. */
 export function discoveryProblem(state: OAuthDiscoveryState, serverOrigin: string): string | undefined {
   const checks: [string, unknown, (u: URL) => string | undefined][] = [
     ['resource_metadata', state.resourceMetadataUrl, (u) => resourceMetadataProblem(u, serverOrigin)],

@@ -1,10 +1,4 @@
-/**
- * The one fetch every OAuth request goes through (discovery, registration, tokens): https, or plain
- * http to a loopback MCP server's own origin or, from a loopback MCP server, to another loopback
- * origin; a time bound, a size bound on the body, redirects followed only within one origin, and
- * bodies the SDK may quote in an error cut to what is JSON. A server's metadata is untrusted: it
- * must not send idemscan to another host over plain http, or redirect it somewhere the user never named.
- */
+/** Every OAuth request: a server's metadata must not send idemscan over plain http or to a host never named. */
 import { readBody, request, type RedirectPolicy } from '../../io/fetch.js';
 import { MAX_JSON_DEPTH, parseJson } from '../../model/bounded-input.js';
 import { isErrorObject } from '../error-body.js';
@@ -13,7 +7,7 @@ import { proxyDispatcher } from '../proxy.js';
 const METADATA_BYTES = 256 * 1024;
 const MAX_REDIRECTS = 3;
 
-/** Refused before any byte was sent: the URL breaks the rules above. */
+/** Refused before any byte was sent: the URL breaks urlProblem's rules. */
 export class RefusedUrlError extends Error {
   constructor(message: string) {
     super(message);
@@ -21,22 +15,14 @@ export class RefusedUrlError extends Error {
   }
 }
 
-/**
- * Whether a URL names this machine, read from the WHATWG-parsed host: the parser has already turned
- * `2130706433`, `0177.0.0.1` and `0x7f.1` into `127.0.0.1`, and `[::ffff:127.0.0.1]` into
- * `[::ffff:7f00:1]`. `0.0.0.0`, `[::]` and `localhost.` reach this machine too when connected to.
- */
+/** Read from the WHATWG-parsed host, where `2130706433` and `0x7f.1` are already `127.0.0.1`. */
 export function isLoopback(url: URL): boolean {
   const h = url.hostname;
   if (isLoopbackLiteral(url) || h === 'localhost.' || h === '[::]') return true;
   return ipv4(h)?.every((n) => n === 0) ?? mappedIpv4(h)?.every((n) => n === 0) ?? false;
 }
 
-/**
- * Whether a URL's host is loopback by its spelling alone: literally `localhost`, or an address in
- * 127.0.0.0/8 or `::1` (IPv4-mapped 127.0.0.0/8 too). No name is resolved, so a name that merely
- * looks loopback (`127.0.0.1.example.com`, `localhost.evil`) or that DNS points at 127.0.0.1 is not.
- */
+/** By spelling alone, no name resolved: `localhost`, 127.0.0.0/8, `::1` (IPv4-mapped too). */
 export function isLoopbackLiteral(url: URL): boolean {
   const h = url.hostname;
   if (h === 'localhost' || h === '[::1]') return true;
@@ -53,7 +39,6 @@ function mappedIpv4(host: string): number[] | undefined {
   return [high >> 8, high & 255, low >> 8, low & 255];
 }
 
-/** The four numbers of a dotted IPv4 host as the WHATWG parser serialises it, or undefined. */
 function ipv4(host: string): number[] | undefined {
   const parts = host.split('.');
   if (
@@ -64,14 +49,7 @@ function ipv4(host: string): number[] | undefined {
   return parts.map(Number);
 }
 
-/**
- * Why idemscan will not fetch this URL for OAuth, or undefined: https anywhere; plain http to the
- * MCP server's own origin when that is loopback, or to another origin when both it and the MCP
- * server are loopback by their spelling (a local identity provider beside a local MCP server:
- * nothing leaves the machine). A remote MCP server never sends idemscan to plain http anywhere.
- * `serverOrigin` is that server's origin (WHATWG `URL.origin`, so every spelling of one host
- * compares equal).
- */
+/** https anywhere; plain http only to a loopback server's own origin, or between two loopback spellings. */
 export function urlProblem(url: URL, serverOrigin: string): string | undefined {
   if (url.protocol === 'https:') return undefined;
   const where = `${url.protocol}//${url.host}`;
@@ -90,11 +68,7 @@ export function resourceMetadataProblem(url: URL, serverOrigin: string): string 
   return urlProblem(url, serverOrigin);
 }
 
-/**
- * Where a browser may be sent to sign in: https, or http on a loopback host. Checked before the
- * URL is printed or opened: a server's metadata must not make idemscan show or open `file:`,
- * `smb:` or `vscode:` links.
- */
+/** Checked before printing or opening: metadata must not make idemscan open `file:`, `smb:` or `vscode:` links. */
 export function authorizationUrlProblem(url: URL): string | undefined {
   if (url.protocol === 'https:' || (url.protocol === 'http:' && isLoopback(url))) return undefined;
   const scheme = url.protocol === 'http:' ? `http://${url.host}` : `a ${JSON.stringify(url.protocol.slice(0, 40))} URL`;
@@ -147,8 +121,7 @@ async function boundedBody(res: Response, maxBytes: number): Promise<Response> {
   const read = await readBody(res, maxBytes);
   if ('tooLarge' in read)
     throw new RefusedUrlError(`an OAuth answer from ${new URL(res.url || 'http://x').host} passed ${maxBytes} bytes`);
-  // The SDK quotes a body it cannot parse ("Raw body: ...", JSON.parse's own excerpt): an answer
-  // that is not what OAuth sends (JSON; an error object when refused) reaches it empty.
+  // The SDK quotes a body it cannot parse: anything not OAuth-shaped reaches it empty.
   const body =
     res.status === 204 || res.status === 304
       ? null

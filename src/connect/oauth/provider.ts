@@ -1,8 +1,4 @@
-/**
- * idemscan's OAuthClientProvider: the SDK's `auth()` runs the flow (discovery, registration, PKCE,
- * code exchange, refresh, client credentials); this class only keeps what it hands over, in the
- * token file of store.ts, and remembers every secret it saw so the report can blank them.
- */
+/** The SDK's `auth()` runs the flow; this keeps what it hands over (store.ts) and every secret it saw. */
 import { randomBytes } from 'node:crypto';
 import {
   type OAuthClientInformationContext,
@@ -20,10 +16,7 @@ export interface OAuthClientSettings {
   cacheDir: string;
   /** A pre-registered client (`--client-id`, a target's `oauth.clientId`). */
   clientId?: string;
-  /**
-   * Its secret (`--client-secret-env`): with it, the client-credentials grant. Given only for a
-   * server the user named for it, in a run that may sign in (server-auth.ts).
-   */
+  /** `--client-secret-env`: the client-credentials grant, only for a named server in a run that may sign in. */
   clientSecret?: string;
   /** An https URL of idemscan's Client ID Metadata Document, for servers that accept CIMD. */
   clientMetadataUrl?: string;
@@ -54,7 +47,6 @@ export class IdemscanOAuthProvider implements OAuthClientProvider {
   expectedState?: string;
   private record: TokenRecord;
   private verifier = '';
-  /** A machine client: the client-credentials grant, no browser. */
   private readonly credentials: boolean;
 
   constructor(
@@ -177,7 +169,7 @@ export class IdemscanOAuthProvider implements OAuthClientProvider {
 
   discoveryState(): OAuthDiscoveryState | undefined {
     const state = this.record.discovery;
-    // A state stored before these checks existed is discovered again (and checked then).
+    // A stored state that fails these checks is discovered again (and checked then).
     return state && !discoveryProblem(state, this.serverOrigin) ? state : undefined;
   }
 

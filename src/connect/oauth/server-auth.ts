@@ -1,9 +1,4 @@
-/**
- * OAuth for one HTTP server during a scan: records the first 401/403 (for the report's `auth`),
- * gives the transport a bearer token when one is stored or obtained, refreshes it on 401 through
- * the SDK's `auth()`, and decides whether a sign-in may start. It never starts one unless the user
- * asked (`--oauth`, `login`); `--stored-auth-only` never does.
- */
+/** OAuth for one HTTP server in a scan; a sign-in starts only when asked (`--oauth`, `login`). */
 import { LIMITS } from '../../model/limits.js';
 import { auth, extractWWWAuthenticateParams, UnauthorizedError, type AuthProvider } from '@modelcontextprotocol/client';
 import { bounded } from '../../model/bounds.js';
@@ -15,23 +10,18 @@ import { IdemscanOAuthProvider, SignInNeeded, type OAuthClientSettings } from '.
 import { signIn } from './sign-in.js';
 import { canonicalServerUrl, hasRecord } from './store.js';
 
-/** The scan's OAuth options (CLI flags), before a target's own `oauth` entry is applied. */
 export interface OAuthScanOptions {
   cacheDir: string;
   /** `--oauth`: sign in (browser) when a server needs it. */
   interactive?: boolean;
   /** `--stored-auth-only`: use stored tokens (refreshing them), never sign in. */
   storedOnly?: boolean;
-  /** `--oauth-timeout`: bound on one sign-in. */
   timeoutMs: number;
   /** `--client-id`: used only for servers on `clientOrigins`. */
   clientId?: string;
   /** The secret's value, read from the variable `--client-secret-env` names: used only with `interactive`. */
   clientSecret?: string;
-  /**
-   * The origins (`https://host[:port]`) the user named for the client above: the URL of
-   * `audit URL` / `login URL`, and `--client-origin`. No other server of a list gets them.
-   */
+  /** The origins the user named for the client (`audit URL`, `login URL`, `--client-origin`); no other server's. */
   clientOrigins?: string[];
   clientMetadataUrl?: string;
   scopes?: string[];
@@ -129,7 +119,6 @@ export class ServerAuth {
     this.signedIn = true;
   }
 
-  /** The report's `auth` field, when the server refused a request. */
   async describe(budgetMs: number): Promise<AuthInfo | undefined> {
     if (!this.challenge) return undefined;
     // All of discovery within what is left of the server's --timeout (at least 2 s, at most 10 s).
@@ -149,7 +138,6 @@ export class ServerAuth {
     );
   }
 
-  /** Tokens, codes, verifiers and secrets seen for this server: the report blanks them all. */
   secrets(): string[] {
     return this.provider ? [...this.provider.secrets] : [];
   }

@@ -1,8 +1,4 @@
-/**
- * One sign-in: the SDK's `auth()` discovers, registers and builds the authorization URL; we listen
- * on a loopback port for the redirect (RFC 8252), print the URL, open a browser when there is one,
- * wait at most `timeoutMs`, and hand the code back to `auth()` for the exchange.
- */
+/** One sign-in: the SDK's `auth()` runs the flow; the redirect comes to a loopback port (RFC 8252). */
 import { spawn } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import { auth, type AuthResult } from '@modelcontextprotocol/client';
@@ -16,13 +12,11 @@ export interface SignInOptions {
   signal?: AbortSignal;
   /** Where the authorization URL is shown (stderr in the CLI). */
   print: (line: string) => void;
-  /** Scopes to request instead of the ones the server's metadata names. */
   scope?: string;
   /** false: print the URL only (tests; IDEMSCAN_NO_BROWSER=1). */
   openBrowser?: boolean;
 }
 
-/** An error that says the sign-in did not finish (denied, timed out, wrong state). */
 class SignInFailed extends Error {
   constructor(message: string) {
     super(message);

@@ -1,7 +1,4 @@
-/**
- * Signed-in state on disk: one JSON file per authorization server and MCP server URL under
- * `<cache>/oauth/`, mode 0600 in a 0700 directory. docs/OAUTH.md documents every field.
- */
+/** One token file per authorization server and MCP server, 0600 in a 0700 directory; fields: docs/OAUTH.md. */
 import { createHash } from 'node:crypto';
 import { chmodSync, mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -14,11 +11,9 @@ import type {
 } from '@modelcontextprotocol/client';
 
 export interface TokenRecord {
-  /** Format of this file. */
   version: 1;
   /** The MCP server URL signed in to (without fragment): what `logout URL` and scans match on. */
   serverUrl: string;
-  /** The authorization server's issuer. */
   issuer: string;
   /** How the client was obtained: dcr | cimd | preregistered | client-credentials. */
   registration: string;
@@ -51,11 +46,7 @@ export function recordFile(cacheDir: string, issuer: string, serverUrl: string):
 /** A record holds a few tokens and the servers' metadata: far below this. */
 const MAX_RECORD_BYTES = 1024 * 1024;
 
-/**
- * Every readable record; a damaged file is skipped (and left for `logout` to remove). Only idemscan
- * writes here, but a server run without --sandbox can plant anything: a FIFO would block this
- * synchronous read for ever, a link point elsewhere.
- */
+/** A damaged file is skipped; a server run without --sandbox could plant a FIFO (a blocked read) or a link. */
 export function readRecords(cacheDir: string): { file: string; record: TokenRecord }[] {
   let names: string[];
   try {
@@ -85,11 +76,7 @@ export function findRecord(cacheDir: string, serverUrl: string): TokenRecord | u
     .sort((a, b) => (b.record.savedAt ?? 0) - (a.record.savedAt ?? 0))[0]?.record;
 }
 
-/**
- * The servers with a record, read once while the directory stays as it was: a scan asks for every
- * server of its list, and a list of 10,000 would otherwise read the directory (and each record)
- * 10,000 times. A record is written by a rename, which changes the directory.
- */
+/** Read once per directory state: a list of 10,000 servers would read it 10,000 times (a write renames). */
 let signedIn: { dir: string; stamp: string; urls: Set<string> } | undefined;
 
 export function hasRecord(cacheDir: string, serverUrl: string): boolean {
@@ -114,7 +101,6 @@ export function writeRecord(cacheDir: string, record: TokenRecord): string {
   return file;
 }
 
-/** Removes the records of one server, or all of them; returns the files removed. */
 export function removeRecords(cacheDir: string, serverUrl?: string): string[] {
   const url = serverUrl === undefined ? undefined : canonicalServerUrl(serverUrl);
   const gone: string[] = [];

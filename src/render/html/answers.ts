@@ -1,8 +1,4 @@
-/**
- * The HTML page's answer per server, at its top: what a client may do with each server, the
- * version scanned and the clients that list it (render/advice.ts words over the report's
- * `advice`). Every value from the report goes through escape.ts.
- */
+/** The HTML page's answer per server; every report value goes through escape.ts. */
 import type { Report } from '../../model/schema.js';
 import { advicePhrases, answerMeta, failedAnswer, metaText, type AdviceWords } from '../advice.js';
 import { PAGE_ANSWERS } from '../markdown-answers.js';

@@ -1,8 +1,4 @@
-/**
- * Inline SVG charts drawn from the data: the overall verdict distribution and one stacked bar per
- * server. Bars are 100% stacked in a 1000-unit viewBox stretched to the row's width; the numbers are
- * in each bar's role="img" label and <title>, and in the legend, so nothing depends on colour alone.
- */
+/** Numbers are in each bar's label, <title> and the legend, so nothing depends on colour alone. */
 import type { Report } from '../../model/schema.js';
 import { num, text } from './escape.js';
 import { overall, percent, serverView } from '../view.js';

@@ -1,10 +1,4 @@
-/**
- * The page's only script, inlined and allowed by its sha256 hash. It adds behaviour to a page that is
- * complete without it: sorting by any column, searching servers by their own text and their tools,
- * filtering each tool table by verdict and text, opening
- * and closing server sections (all of them before printing), and saving the embedded JSON. It reads
- * the DOM and the JSON data block, never writes HTML (textContent only), and uses no eval.
- */
+/** The page's only script, allowed by its hash; the page is complete without it, and it never writes HTML. */
 export const CLIENT_SCRIPT = String.raw`(function () {
   'use strict';
   var doc = document;

@@ -1,9 +1,4 @@
-/**
- * Everything a report holds may come from an untrusted server. Every value reaches the page through
- * one of these functions: `text()` for element content and attribute values, `json()` for the embedded
- * data block. Nothing from a report is ever placed in a tag name, an attribute name, a URL, a class or
- * an id (ids are built from indexes).
- */
+/** Report values may come from a hostile server: they reach the page only through these, and never as names or URLs. */
 
 import { clip } from '../../model/cut.js';
 import { receivedText } from '../../model/verdicts.js';
@@ -12,11 +7,7 @@ import { visibleEscaper } from '../terminal.js';
 const HTML_SPECIAL = /[&<>"']/g;
 const ENTITY: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 
-/**
- * Control, zero-width, bidi and other invisible characters could disguise a name (as on a terminal):
- * they are shown as the terminal's visible \uXXXX escapes (terminal.ts). Tab and newline stay: HTML
- * treats them as whitespace, and a stderr tail in <pre> keeps its lines.
- */
+/** Invisible characters could disguise a name, so they show as \uXXXX escapes; tab and newline are harmless. */
 export const visible: (value: string) => string = visibleEscaper(' \\t\\n');
 
 /** Safe in element content and in a quoted attribute value: `<`, `>`, `&`, `"` and `'` are entities. */
@@ -30,11 +21,7 @@ export function jsonText(value: unknown, max = 120): string {
   return text(receivedText(value), max);
 }
 
-/**
- * JSON for a `<script type="application/json">` block. `<`, `>` and `&` become \u003c, \u003e, \u0026, so
- * neither `</script>` nor `<!--` can occur in it and end or re-mode the script element; U+2028/2029
- * are escaped too, so the text is also a valid JavaScript string literal body.
- */
+/** `<`, `>`, `&` and U+2028/2029 escaped, so nothing ends the script element and it is a valid JS string body. */
 export function json(value: unknown): string {
   return JSON.stringify(value).replace(
     /[<>&\u2028\u2029]/g,
@@ -47,12 +34,7 @@ export function num(n: number): string {
   return Number.isFinite(n) ? String(Math.round(n * 100) / 100) : '0';
 }
 
-/**
- * A name (tool, server, argument path) as `text()` makes it, with `<wbr>` where it may break:
- * after `_`, `-`, `.`, `/` and `:`, and between a lower-case letter or digit and an upper-case
- * one (`createIssue`). A long name then wraps at its word joints, never mid-word. One pass over
- * the escaped text: entities (`&amp;`) have no such joint inside them, so none is split.
- */
+/** `<wbr>` at word joints so long names wrap but never mid-word; entities have no joints, so none is split. */
 export function name(value: unknown, max = Infinity): string {
   const s = text(value, max);
   let out = '';

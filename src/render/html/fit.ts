@@ -1,9 +1,4 @@
-/**
- * A page a browser opens: the report shown and embedded is a copy whose long texts are shortened.
- * Descriptions share a budget (the more tools, the shorter each), and once the page's estimated
- * size passes PAGE_BYTES the remaining tools keep only short texts. Verdicts, hints, counts and
- * the tools themselves are never dropped, so every number on the page is still the report's.
- */
+/** Long texts shortened past PAGE_BYTES (docs/INTERNALS.md, Memory); verdicts, hints and counts never. */
 import { bounded } from '../../model/bounds.js';
 import { shortTool, type ShortLimits } from '../../model/budget.js';
 import type { Report, ToolReport } from '../../model/schema.js';
@@ -13,10 +8,7 @@ import { json } from './escape.js';
 const PAGE_BYTES = 16 * 1024 * 1024;
 /** Description characters of all tools together; each gets its share, from 200 to all of it. */
 const DESCRIPTION_CHARS = 2_000_000;
-/**
- * Above the report's own bounds (4,000-character descriptions, 256-character names, each with the
- * `… [N more characters]` mark): a page of a few hundred ordinary tools is the report as it is.
- */
+/** Above the report's own bounds: a page of a few hundred ordinary tools is the report as it is. */
 const ROOMY = { description: 4_100, keyArguments: 10, findings: 20, message: 1_000, label: 300 };
 
 const MINIMAL: ShortLimits = { description: 60, keyArguments: 1, findings: 2, message: 80, label: 40 };

@@ -1,8 +1,4 @@
-/**
- * The page template: one self-contained HTML document. Styles, script and the report's JSON are
- * inline; nothing is fetched. A Content-Security-Policy allows exactly the page's own <style> and
- * <script> by their sha256 hashes, so even a value that escaped escaping could not run.
- */
+/** Self-contained; the CSP allows only the page's own style and script by hash, should escaping ever fail. */
 import { createHash } from 'node:crypto';
 import type { Report } from '../../model/schema.js';
 import type { RenderOptions } from '../types.js';
@@ -114,7 +110,7 @@ function methodSection(report: Report, rulesBaseUrl: string | undefined): string
   );
 }
 
-/** Under the server count: failures, and the targets an interrupted scan never reached; "all scanned" only when both are none. */
+/** Failures and never-reached targets; "all scanned" only when both are none. */
 function serversNote(report: Report): string {
   const skippedByStop = notScanned(report);
   const parts = [

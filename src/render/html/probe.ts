@@ -1,4 +1,4 @@
-/** The probe's outcomes on the HTML page (docs/PROBE.md): the same rows as the terminal and Markdown (probe-view.ts). */
+/** The probe's outcomes on the HTML page: the same rows as the terminal and Markdown (probe-view.ts). */
 import { PROBE_CONFLICTS, PROBE_OUTCOMES } from '../../model/probe-outcomes.js';
 import type { Report } from '../../model/schema.js';
 import { probeRows, probeSummaryText } from '../probe-view.js';

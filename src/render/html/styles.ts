@@ -1,8 +1,4 @@
-/**
- * The page's only stylesheet, inlined and allowed by its sha256 hash (no inline style attributes:
- * the Content-Security-Policy blocks them). Light and dark follow prefers-color-scheme; narrow screens
- * get tool rows as cards; print gets every section open, no controls, light colours.
- */
+/** The only stylesheet, allowed by its hash (the CSP blocks inline style attributes). */
 export const STYLES = `
 :root{color-scheme:light dark;
 --bg:#f5f6f8;--fg:#17202c;--muted:#5b6778;--card:#fff;--line:#dde2e9;--soft:#eef1f5;--accent:#2256c5;

@@ -50,12 +50,7 @@ function keysCell(t: ToolReport): string {
   return `<td><ul class="plain">${items.join('')}</ul></td>`;
 }
 
-/**
- * Rule ids as links: to `--rules-base-url` pages when given, else to the page's own Rules section
- * (rulesSection), so a shared report never carries a path of the machine that made it. Only ids of
- * the catalogue and of the report's profiles get one: the URL comes from our own data, never from
- * text in the report.
- */
+/** Links come from our own data, never report text, and a shared report never carries a local path. */
 type RuleLinks = Map<string, string>;
 
 function ruleLinks(report: Report, base: string | undefined): RuleLinks {

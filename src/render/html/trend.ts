@@ -1,8 +1,4 @@
-/**
- * The trend section (report.comparedWith): what changed since an earlier report over the servers
- * in both. It shows the diff the report stores (compare/trend.ts), in the words of `idemscan diff`
- * (render/diff.ts describe), escaped for HTML; nothing is recomputed here.
- */
+/** The stored diff (compare/trend.ts) in `idemscan diff`'s words, escaped; nothing is recomputed. */
 import { describe, toolLabel } from '../diff.js';
 import { earlierName, listWords, trendHighlights } from '../../compare/trend.js';
 import type { Change } from '../../model/diff.js';
@@ -31,10 +27,7 @@ function changeRows(list: readonly Change[]): string {
   );
 }
 
-/**
- * diff's own words with server text escaped; its only markup-like characters are the ` -> ` of
- * "from -> to" (escaped server text has no `>` left), shown as an arrow.
- */
+/** Escaped server text has no `>` left, so the ` -> ` of "from -> to" is diff's own and becomes an arrow. */
 function phrase(c: Change): string {
   return describe(c, (s) => show(s)).replaceAll(' -> ', ' → ');
 }

@@ -1,8 +1,4 @@
-/**
- * The page's view weighted by use (summary.weighted): each verdict as a share of tools and as a
- * share of monthly downloads, and the most-downloaded servers with their verdict mix. Shown only
- * when the report has download figures; every number is read from the report, never recounted.
- */
+/** Shown only with download figures; every number is read from the report, never recounted. */
 import type { Report } from '../../model/schema.js';
 import { VERDICTS } from '../../model/verdicts.js';
 import { bar, countsPhrase } from './chart.js';

@@ -1,9 +1,4 @@
-/**
- * How many servers discovery takes from client files: a file (or a repository's file) can list
- * hundreds of thousands of entries (300,000 took `where` 13 s and 421 MB), and no real client
- * holds more than a few dozen. Entries beyond the bounds are cut from the parsed document before
- * any reader checks them, and each file that lost some says how many.
- */
+/** Client files may list 300,000 entries (`where`: 13 s, 421 MB); no real client holds more than a few dozen. */
 import type { ReaderId } from './clients.js';
 import { isObject } from '../../model/is-object.js';
 
@@ -19,7 +14,7 @@ export interface Budget {
   cut: number;
 }
 
-/** The first `budget.left` entries of a map (as a null-prototype object) or a list; the rest counted in `cut`. */
+/** The first `budget.left` entries of a map (null-prototype) or list; the rest counted in `cut`. */
 function take(container: unknown, budget: Budget): unknown {
   if (Array.isArray(container)) {
     const kept = container.slice(0, budget.left);

@@ -1,12 +1,4 @@
-/**
- * The one table of MCP clients `--discover` and `idemscan where` know: where each keeps its
- * servers, per platform and scope, and which reader understands the file. docs/DISCOVER.md is
- * written from it. Each entry cites where its location and format are published; "unconfirmed"
- * marks what we could only find in third-party write-ups.
- *
- * Paths come from `Dirs` (dirs.ts), never from `os` or `process`, so a test can hand in any HOME,
- * platform and environment.
- */
+/** The MCP clients discovery knows (docs/DISCOVER.md is written from it); paths only from `Dirs`, for tests. */
 import type { Dirs } from './dirs.js';
 
 /** How a file is read: see readers.ts. */
@@ -34,7 +26,6 @@ interface ClientFile {
 export interface Client {
   id: string;
   name: string;
-  /** Where the locations and the format are published. */
   source: string;
   files: ClientFile[];
 }
@@ -46,7 +37,7 @@ const project = (reader: ReaderId, ...parts: string[]): ClientFile => ({
   reader,
 });
 
-/** VS Code's user folder: `%APPDATA%\Code\User`, `~/Library/Application Support/Code/User`, `$XDG_CONFIG_HOME/Code/User`. */
+/** `%APPDATA%\Code\User`, `~/Library/Application Support/Code/User` or `$XDG_CONFIG_HOME/Code/User`. */
 const vscodeUser = (d: Dirs, product: string, ...rest: string[]) => d.join(d.appData, product, 'User', ...rest);
 /** An extension's folder in VS Code's globalStorage (Cline and Roo Code keep their servers there). */
 const globalStorage = (product: string, extension: string, file: string) => (d: Dirs) =>
@@ -56,17 +47,14 @@ export const CLIENTS: Client[] = [
   {
     id: 'claude-desktop',
     name: 'Claude Desktop',
-    // https://modelcontextprotocol.io/quickstart/user (macOS and Windows paths). Linux has no
-    // official build; the community builds use ~/.config/Claude (unconfirmed by Anthropic).
+    // Linux has no official build; community builds use ~/.config/Claude (unconfirmed by Anthropic).
     source: 'https://modelcontextprotocol.io/quickstart/user',
     files: [user('mcpServers', (d) => d.join(d.appData, 'Claude', 'claude_desktop_config.json'))],
   },
   {
     id: 'claude-code',
     name: 'Claude Code',
-    // https://docs.anthropic.com/en/docs/claude-code/mcp: user and local scopes in ~/.claude.json
-    // (local ones under projects[<path>].mcpServers), project scope in .mcp.json. CLAUDE_CONFIG_DIR
-    // moves ~/.claude.json into that folder (https://docs.anthropic.com/en/docs/claude-code/settings).
+    // Local scope sits under projects[<path>].mcpServers; CLAUDE_CONFIG_DIR moves ~/.claude.json.
     source: 'https://docs.anthropic.com/en/docs/claude-code/mcp',
     files: [
       user('claudeCode', (d) => d.join(d.env.CLAUDE_CONFIG_DIR || d.home, '.claude.json')),
@@ -76,7 +64,6 @@ export const CLIENTS: Client[] = [
   {
     id: 'cursor',
     name: 'Cursor',
-    // https://docs.cursor.com/context/model-context-protocol: ~/.cursor/mcp.json and .cursor/mcp.json.
     source: 'https://docs.cursor.com/context/model-context-protocol',
     files: [
       user('mcpServers', (d) => d.join(d.home, '.cursor', 'mcp.json')),
@@ -86,15 +73,14 @@ export const CLIENTS: Client[] = [
   {
     id: 'windsurf',
     name: 'Windsurf',
-    // https://docs.windsurf.com/windsurf/cascade/mcp: ~/.codeium/windsurf/mcp_config.json (`serverUrl` for remotes).
+    // `serverUrl` for remotes.
     source: 'https://docs.windsurf.com/windsurf/cascade/mcp',
     files: [user('mcpServers', (d) => d.join(d.home, '.codeium', 'windsurf', 'mcp_config.json'))],
   },
   {
     id: 'vscode',
     name: 'VS Code',
-    // https://code.visualstudio.com/docs/copilot/chat/mcp-servers: `servers` in the user profile's
-    // mcp.json and in .vscode/mcp.json; before 1.102 the user's servers were `mcp.servers` in settings.json.
+    // Before 1.102 the user's servers were `mcp.servers` in settings.json.
     source: 'https://code.visualstudio.com/docs/copilot/chat/mcp-servers',
     files: [
       user('vscode', (d) => vscodeUser(d, 'Code', 'mcp.json')),
@@ -115,8 +101,7 @@ export const CLIENTS: Client[] = [
   {
     id: 'cline',
     name: 'Cline',
-    // https://docs.cline.bot/mcp/configuring-mcp-servers and cline's src/core/storage/disk.ts
-    // (GlobalFileNames.mcpSettings = "cline_mcp_settings.json" under the extension's globalStorage).
+    // The file name is cline's GlobalFileNames.mcpSettings (src/core/storage/disk.ts).
     source: 'https://docs.cline.bot/mcp/configuring-mcp-servers',
     files: [
       user('mcpServers', globalStorage('Code', 'saoudrizwan.claude-dev', 'cline_mcp_settings.json')),
@@ -126,8 +111,6 @@ export const CLIENTS: Client[] = [
   {
     id: 'roo-code',
     name: 'Roo Code',
-    // https://docs.roocode.com/features/mcp/using-mcp-in-roo: global mcp_settings.json in the
-    // extension's globalStorage, project .roo/mcp.json.
     source: 'https://docs.roocode.com/features/mcp/using-mcp-in-roo',
     files: [
       user('mcpServers', globalStorage('Code', 'rooveterinaryinc.roo-cline', 'mcp_settings.json')),
@@ -138,8 +121,7 @@ export const CLIENTS: Client[] = [
   {
     id: 'gemini-cli',
     name: 'Gemini CLI',
-    // https://github.com/google-gemini/gemini-cli/blob/main/docs/tools/mcp-server.md: `mcpServers` in
-    // ~/.gemini/settings.json and .gemini/settings.json; `httpUrl` is Streamable HTTP, `url` is SSE.
+    // `httpUrl` is Streamable HTTP, `url` is SSE.
     source: 'https://github.com/google-gemini/gemini-cli/blob/main/docs/tools/mcp-server.md',
     files: [
       user('gemini', (d) => d.join(d.home, '.gemini', 'settings.json')),
@@ -149,8 +131,7 @@ export const CLIENTS: Client[] = [
   {
     id: 'codex',
     name: 'Codex',
-    // https://github.com/openai/codex/blob/main/docs/config.md#mcp_servers: `[mcp_servers.NAME]` in
-    // $CODEX_HOME/config.toml (default ~/.codex); .codex/config.toml in a trusted project.
+    // .codex/config.toml counts only in a trusted project.
     source: 'https://github.com/openai/codex/blob/main/docs/config.md',
     files: [
       user('codex', (d) => d.join(d.env.CODEX_HOME || d.join(d.home, '.codex'), 'config.toml')),
@@ -160,8 +141,7 @@ export const CLIENTS: Client[] = [
   {
     id: 'zed',
     name: 'Zed',
-    // https://zed.dev/docs/ai/mcp: `context_servers` in settings.json (~/.config/zed, $XDG_CONFIG_HOME/zed
-    // on Linux, %APPDATA%\Zed on Windows: https://zed.dev/docs/configuring-zed) and .zed/settings.json.
+    // Settings paths per platform: https://zed.dev/docs/configuring-zed.
     source: 'https://zed.dev/docs/ai/mcp',
     files: [
       user('zed', (d) =>
@@ -175,9 +155,7 @@ export const CLIENTS: Client[] = [
   {
     id: 'continue',
     name: 'Continue',
-    // https://docs.continue.dev/customize/deep-dives/mcp: an `mcpServers` list in ~/.continue/config.yaml,
-    // and block files (YAML, or Claude-style JSON) in .continue/mcpServers/. The user-level
-    // ~/.continue/mcpServers/ folder is read by Continue too (unconfirmed in its docs).
+    // Continue reads the user-level ~/.continue/mcpServers/ too (unconfirmed in its docs).
     source: 'https://docs.continue.dev/customize/deep-dives/mcp',
     files: [
       user('continue', (d) => d.join(d.env.CONTINUE_GLOBAL_DIR || d.join(d.home, '.continue'), 'config.yaml')),
@@ -191,8 +169,6 @@ export const CLIENTS: Client[] = [
   {
     id: 'goose',
     name: 'Goose',
-    // https://block.github.io/goose/docs/guides/config-file: `extensions` in ~/.config/goose/config.yaml
-    // (%APPDATA%\Block\goose\config\config.yaml on Windows); global only.
     source: 'https://block.github.io/goose/docs/guides/config-file',
     files: [
       user('goose', (d) =>
@@ -205,8 +181,7 @@ export const CLIENTS: Client[] = [
   {
     id: 'opencode',
     name: 'OpenCode',
-    // https://opencode.ai/docs/mcp-servers and https://opencode.ai/docs/config: `mcp` in
-    // ~/.config/opencode/opencode.json(c) (XDG on every platform) and opencode.json(c) in the project.
+    // XDG paths on every platform (https://opencode.ai/docs/config).
     source: 'https://opencode.ai/docs/mcp-servers',
     files: [
       user('opencode', (d) => d.join(d.xdgConfig, 'opencode', 'opencode.json')),
@@ -219,15 +194,13 @@ export const CLIENTS: Client[] = [
   {
     id: 'lm-studio',
     name: 'LM Studio',
-    // https://lmstudio.ai/docs/app/plugins/mcp: ~/.lmstudio/mcp.json, Cursor's `mcpServers` notation.
+    // Cursor's `mcpServers` notation.
     source: 'https://lmstudio.ai/docs/app/plugins/mcp',
     files: [user('mcpServers', (d) => d.join(d.home, '.lmstudio', 'mcp.json'))],
   },
   {
     id: 'amazon-q',
     name: 'Amazon Q Developer',
-    // https://docs.aws.amazon.com/amazonq/latest/qdeveloper-ug/mcp-ide.html: ~/.aws/amazonq/mcp.json
-    // and .amazonq/mcp.json, `mcpServers`.
     source: 'https://docs.aws.amazon.com/amazonq/latest/qdeveloper-ug/mcp-ide.html',
     files: [
       user('mcpServers', (d) => d.join(d.home, '.aws', 'amazonq', 'mcp.json')),

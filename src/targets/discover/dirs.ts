@@ -16,7 +16,7 @@ export interface Dirs {
   home: string;
   /** %APPDATA% on Windows, ~/Library/Application Support on macOS, $XDG_CONFIG_HOME (~/.config) on Linux. */
   appData: string;
-  /** $XDG_CONFIG_HOME, else ~/.config, on every platform (the tools that follow XDG do so on macOS and Windows too). */
+  /** $XDG_CONFIG_HOME, else ~/.config, on every platform: tools that follow XDG do so on macOS and Windows too. */
   xdgConfig: string;
   join(...parts: string[]): string;
   inProject(...parts: string[]): string | undefined;

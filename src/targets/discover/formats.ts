@@ -1,8 +1,4 @@
-/**
- * Readers for the client files that are not `mcpServers`-shaped: Codex (TOML), Zed, Continue
- * (YAML), Goose (YAML) and OpenCode. Each checks its own fields with the shared launch types and
- * skips a bad entry with the file and the field, like the target-file formats do.
- */
+/** Readers for client files not shaped like `mcpServers`; a bad entry is skipped naming the file and field. */
 import { z } from 'zod';
 import { bounded } from '../../model/bounds.js';
 import { envMap, headerMap, headerNames, launchText } from '../formats/fields.js';
@@ -185,8 +181,7 @@ export const readContinue: Reader = (doc, ctx) => {
   return out;
 };
 
-// Goose: https://block.github.io/goose/docs/guides/config-file (an extension's fields are flat:
-// goose's crates/goose/src/config/extensions.rs flattens ExtensionConfig into the entry).
+// Fields are flat: goose's crates/goose/src/config/extensions.rs flattens ExtensionConfig into the entry.
 const GooseEntry = z.object({
   type: z.string(),
   enabled: z.boolean().optional(),
@@ -234,8 +229,7 @@ export const readGoose: Reader = (doc, ctx) => {
   return out;
 };
 
-// OpenCode: https://opencode.ai/docs/mcp-servers. V1 names servers directly under `mcp` (with
-// `enabled`); V2 under `mcp.servers` (with `disabled`).
+// V1 names servers directly under `mcp` (with `enabled`); V2 under `mcp.servers` (with `disabled`).
 const OpenCodeEntry = z.discriminatedUnion('type', [
   z.object({
     type: z.literal('local'),

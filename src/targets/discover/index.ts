@@ -1,14 +1,4 @@
-/**
- * `--discover` and `idemscan where`: reads the MCP configuration of every client in the table
- * (clients.ts) at the places HOME, the project folder, the platform and the environment give, and
- * returns the files found, the servers they hold (one target per distinct server, `listedBy`
- * naming every client and file that lists it) and the skips. A file that is missing is no
- * finding; one that exists but cannot be read or parsed is a finding with the reason, never fatal.
- *
- * Project-scoped servers (the folder's own files, Claude Code's `projects` entries) are found and
- * marked, never expanded from the environment beyond `allowEnv`: the caller decides whether to
- * scan them (`--project-configs`), as the clients ask before they start a repository's servers.
- */
+/** A bad client file is a finding, never fatal; project-scope servers are found but scanned only on request. */
 import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { bounded } from '../../model/bounds.js';
@@ -40,17 +30,14 @@ export interface FoundFile {
   projectServers: number;
   /** Entries beyond the bounds (MAX_SERVERS_PER_FILE, MAX_SERVERS_TOTAL), not read. */
   leftOut?: number;
-  /** Why the file could not be used at all. */
   error?: string;
 }
 
 export interface Discovery {
   files: FoundFile[];
-  /** One per distinct server, in table order, names unique: user-scope ones, and with
-   * `projectConfigs` the project-scope ones too (`scope: 'project'`). */
+  /** One per distinct server; project-scope ones only with `projectConfigs`. */
   targets: FoundTarget[];
-  /** Without `projectConfigs`: the project-scope servers, found but not in `targets` (a cloned
-   * repository's, not to be started without asking); names unique with `targets`'. */
+  /** Without `projectConfigs`: project-scope servers, a cloned repository's, not to be started unasked. */
   projectTargets: FoundTarget[];
   skipped: SkippedTarget[];
 }
@@ -62,7 +49,7 @@ const BLOCK_FILE = /\.(?:ya?ml|json)$/i;
 export interface DiscoverOptions extends DiscoverPlaces {
   /** Variables a project-scoped entry may read from `env` (`--allow-env`); none by default. */
   allowEnv?: readonly string[];
-  /** Put project-scope servers in `targets` (`--project-configs`); by default they are only in `projectTargets`. */
+  /** Put project-scope servers in `targets` (`--project-configs`); by default only in `projectTargets`. */
   projectConfigs?: boolean;
 }
 
@@ -140,7 +127,6 @@ interface ReadFile {
   found: FoundFile;
   targets: Target[];
   skipped: SkippedTarget[];
-  /** The targets that are project-scoped. */
   project: Set<Target>;
 }
 
@@ -186,8 +172,7 @@ async function readOne(loc: Location, file: string, at: ReadPlaces): Promise<Rea
   const parsed = parseDocument(text, syntaxOf(file, 'json'));
   if ('error' in parsed) return fail(parsed.error);
   try {
-    // A project's files (and the project parts of a user file) may be a cloned repository's:
-    // they read only the variables the user allowed.
+    // A project's files may be a cloned repository's: they read only the variables the user allowed.
     const projectCtx = { file, env: at.projectEnv, workspaceFolder: at.project, untrusted: 'a project-scope config' };
     const ctx: ReaderContext =
       loc.scope === 'project' ? { ...projectCtx, projectCtx } : { file, env: at.env, projectCtx };

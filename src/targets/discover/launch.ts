@@ -1,8 +1,4 @@
-/**
- * What the non-`mcpServers` readers share: the checked field types (from formats/fields.ts) and
- * the last step from a client's entry to a Target, done the way the mcpServers loader does it
- * (`${VAR}` expansion with its secrets, http(s) URLs only), so a skip reason names the field.
- */
+/** A client's entry to a Target as the mcpServers loader does it, so a skip reason names the field. */
 import { z } from 'zod';
 import { ENV_NAME, expandFields, ExpandError, unexpanded } from '../expand.js';
 import { launchText } from '../formats/fields.js';

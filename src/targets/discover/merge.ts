@@ -1,10 +1,4 @@
-/**
- * One server configured in several clients is scanned once. Two targets are the same server when
- * they launch the same thing: transport, npm package, command, arguments, environment (names and
- * values), working folder, URL, and header names. Header values are left out on purpose: two
- * clients holding different tokens for one URL still reach one server. The first target found
- * keeps its name; each later one adds its client and file to `listedBy`.
- */
+/** Header values are not part of the key: clients holding different tokens for one URL reach one server. */
 import { inputOf } from '../kind.js';
 import type { Target } from '../types.js';
 
@@ -13,10 +7,7 @@ interface ListedBy {
   file: string;
 }
 
-/**
- * `scope`: project when only project-scoped files list it (a cloned repository's); a launch that a
- * user file lists too is the user's (discover merges the user files first).
- */
+/** `project` only when no user file lists it too (user files merge first). */
 export type FoundTarget = Target & { listedBy: ListedBy[]; scope?: 'user' | 'project' };
 
 export function identity(target: Target): string {
@@ -37,11 +28,7 @@ export function identity(target: Target): string {
   ]);
 }
 
-/**
- * `base` (the targets of explicit files, already uniquely named) followed by the discovered ones
- * not already there. A discovered server whose name is taken by another server is renamed
- * `name (Client)`, then `name (Client) #2`, as the loader renames duplicates across files.
- */
+/** A taken name becomes `name (Client)`, then `name (Client) #2`, as the loader renames duplicates. */
 export function mergeTargets(base: Target[], found: FoundTarget[]): Target[] {
   const out = [...base];
   const byIdentity = new Map<string, Target>(base.map((t) => [identity(t), t]));

@@ -1,8 +1,4 @@
-/**
- * JSON (with comments), TOML and YAML client files into the same shape the target loaders read:
- * null-prototype objects, arrays and scalars, nested at most MAX_TARGET_FILE_DEPTH levels. Errors
- * are one line with a position and never quote the file: a client file holds tokens.
- */
+/** Client files into null-prototype data; errors never quote the file: a client file holds tokens. */
 import { parse as parseToml, TomlError } from 'smol-toml';
 import { parse as parseYaml, YAMLError } from 'yaml';
 import { bounded } from '../../model/bounds.js';
@@ -20,7 +16,7 @@ export function syntaxOf(file: string, fallback: Syntax): Syntax {
 
 class TooDeep extends Error {}
 
-/** Client configs in TOML and YAML are a few kilobytes; the parsers are not built for megabytes of hostile input. */
+/** Client configs are a few kilobytes; the parsers are not built for megabytes of hostile input. */
 const MAX_DOCUMENT_BYTES = 1024 * 1024;
 /** Indentation, and `- ` indicators opening one line, beyond any real config (see yamlShapeProblem). */
 const MAX_YAML_INDENT = 256;
@@ -34,9 +30,7 @@ export function parseDocument(text: string, syntax: Syntax): { value: unknown } 
   if (shape) return { error: shape };
   try {
     if (syntax === 'toml') return { value: plain(parseToml(text, { maxDepth: MAX_TARGET_FILE_DEPTH }), 0) };
-    // No custom tags (!!binary, !!set, timestamps): a client file holds text, numbers and booleans.
-    // maxAliasCount keeps a "billion laughs" document from expanding. logLevel: warnings would go
-    // to process.emitWarning, quoting the file.
+    // No custom tags; maxAliasCount stops a "billion laughs"; logLevel: warnings would quote the file.
     return {
       value: plain(
         parseYaml(text, {
@@ -74,10 +68,7 @@ function firstLine(text: string): string {
   return bounded(end < 0 ? text : text.slice(0, end), 200);
 }
 
-/**
- * A deep copy made of null-prototype objects and arrays; anything else a parser makes (TOML dates,
- * big integers) becomes its text. A key named `__proto__` stays a key like any other.
- */
+/** `__proto__` stays a plain key; TOML dates and big integers become text. */
 function plain(value: unknown, depth: number): unknown {
   if (value === null || typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean')
     return value;
@@ -93,13 +84,7 @@ function plain(value: unknown, depth: number): unknown {
   return String(value);
 }
 
-/**
- * The yaml parser recurses per level and overflows the stack (slowly: seconds) on a few thousand
- * levels, and its error printer exhausts memory on some. Nesting in YAML comes from indentation,
- * from `- `/`? ` indicators that open a line, and from flow brackets, so one linear pass bounds
- * all three before the parser sees the text. Brackets inside quotes count too: a real config has
- * no use for 64 of them.
- */
+/** yaml recurses per level and overflows the stack on a few thousand, so one linear pass bounds nesting first. */
 function yamlShapeProblem(text: string): string | undefined {
   let indent = 0;
   let lead = true; // still in the indentation and indicators that open the line

@@ -1,9 +1,4 @@
-/**
- * A parsed client file into targets, by the reader its table entry names. The `mcpServers`-shaped
- * files go through the target-file loaders (formats/mcp-servers.ts); where the servers sit deeper
- * in the file (Claude Code's projects, VS Code's settings.json) the fields in skip reasons and
- * sources are rebased to where they are in that file.
- */
+/** Where servers sit deeper in a file, skip fields and sources are rebased to their place in it. */
 import type { FormatContext } from '../formats/format.js';
 import { mcpServersFormat, vscodeFormat } from '../formats/mcp-servers.js';
 import type { LoadedTargets, Target } from '../types.js';
@@ -52,8 +47,7 @@ function merge(into: LoadedTargets, more: LoadedTargets): LoadedTargets {
 
 const READERS: Record<ReaderId, Reader> = {
   mcpServers: (doc, ctx) => mcpServersAt(section(doc, 'mcpServers'), ctx),
-  // Gemini CLI reads `url` as SSE and `httpUrl` as Streamable HTTP; the shared loader assumes
-  // Streamable HTTP for a bare `url`, so those entries say `type: "sse"` before it reads them.
+  // Gemini CLI's `url` is SSE, but the shared loader reads a bare `url` as Streamable HTTP.
   gemini: (doc, ctx) => {
     const map = section(doc, 'mcpServers');
     if (!map) return empty();
@@ -64,8 +58,7 @@ const READERS: Record<ReaderId, Reader> = {
     }
     return mcpServersAt(marked, ctx);
   },
-  // ~/.claude.json: user scope at the top, local scope per project under projects[<path>]. Claude
-  // Code starts those only in that project, after asking: they are project-scoped like .mcp.json.
+  // Local-scope servers run only in their project, after asking: project-scoped like .mcp.json.
   claudeCode: (doc, ctx) => {
     const out: ReadTargets = mcpServersAt(section(doc, 'mcpServers'), ctx);
     out.project = new Set();

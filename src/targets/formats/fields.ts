@@ -1,9 +1,4 @@
-/**
- * Schemas for the launch fields every format shares. A target file may come from a pull request or
- * a registry: what it says becomes a process's arguments and environment or a request's headers, so
- * each field is checked here, where the error can still name it, rather than failing (or doing
- * something else) at spawn time.
- */
+/** Target files may be hostile and become argv, env and headers: each field is checked where errors can name it. */
 import { z } from 'zod';
 import { parseOciRef, parsePinnedSpec, parsePypiSpec } from '../../model/package-spec.js';
 import { envNameProblem, headerNameProblem, headerValueProblem } from '../names.js';
@@ -24,11 +19,7 @@ export const headerValue = checked(headerValueProblem);
 export const envName = checked(envNameProblem);
 export const headerName = checked(headerNameProblem);
 
-/**
- * A name -> value map read into a null-prototype object. `z.record` drops a `__proto__` key without
- * a word; here it is a name like any other (the OS and fetch take it as such), and no name can reach
- * a prototype.
- */
+/** `z.record` silently drops a `__proto__` key; here it is a name like any other, and none reaches a prototype. */
 function nameMap<V extends z.ZodType<string, unknown>>(value: V, nameProblem: (name: string) => string | undefined) {
   return z
     .custom<Record<string, unknown>>(isObject, 'expected an object of names to values')

@@ -1,8 +1,4 @@
-/**
- * `mcpServers` files as Claude Desktop, Claude Code (`.mcp.json`), Cursor and Windsurf write them,
- * and VS Code's `servers` object (`.vscode/mcp.json`). They differ only in a few field names:
- * Windsurf says `serverUrl`, Claude Code says `type: "http" | "sse"`, VS Code `type: "stdio"`.
- */
+/** `mcpServers` files (Claude, Cursor, Windsurf) and VS Code's `servers`: they differ in a few field names. */
 import { z } from 'zod';
 import { expandFields, ExpandError, unexpanded } from '../expand.js';
 import { toTarget } from '../kind.js';

@@ -40,7 +40,6 @@ export const ownFormat: TargetFormat = {
   },
 };
 
-/** A checked entry of the list. */
 export type OwnEntryValue = z.infer<typeof OwnEntry>;
 
 /** One entry of the list checked (`at`: where it is, `servers[3]`), or why it is skipped. */
@@ -64,10 +63,7 @@ function describeProblems(at: string, problems: TargetProblem[], max = 3): strin
   return shown.join('; ') + (problems.length > max ? `; and ${problems.length - max} more` : '');
 }
 
-/**
- * A checked entry as a target: `${VAR}` expanded (ctx), its URL checked. Also the plan library's
- * reader (census/behaviour/probe-library.ts), which hands it one entry.
- */
+/** Also the plan library's reader (census/behaviour/probe-library.ts). */
 export function ownEntryTarget(
   checked: OwnEntryValue,
   at: string,

@@ -1,8 +1,4 @@
-/**
- * A registry `packages[]` entry of each type idemscan launches, as the fields of a target, or the
- * reason it is skipped (naming the field). Pinned only: npm `1.2.3`, PyPI `==1.2.3`, an OCI tag
- * that is not `latest` or a digest, a `.mcpb` bundle by its `fileSha256`.
- */
+/** Pinned only: npm `1.2.3`, PyPI `==1.2.3`, an OCI digest or tag other than `latest`, `.mcpb` by `fileSha256`. */
 import {
   exactVersionProblem,
   npmNameProblem,

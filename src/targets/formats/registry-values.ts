@@ -1,7 +1,3 @@
-/**
- * Values of a registry entry as a launch takes them: environment variables and headers with their
- * fake secrets, command-line arguments, and the quoting of a file's value in a skip reason.
- */
 /** A value with a `{placeholder}` the client is meant to fill in. */
 const TEMPLATE = /\{[^{}]+\}/;
 const PLACEHOLDER = 'idemscan-placeholder';
@@ -43,10 +39,7 @@ export function fill(vars: KeyValue[]): { values: Record<string, string>; fake: 
   return { values, fake };
 }
 
-/**
- * Command-line arguments: `value`, else `default`, skipping either when it is a template (`{dir}`);
- * a required argument with neither gets a placeholder, an optional one is left out.
- */
+/** `value`, else `default`, skipping templates; a required argument with neither gets a placeholder. */
 export function args(list: Arg[]): string[] {
   const out: string[] = [];
   for (const a of list) {
@@ -60,7 +53,7 @@ export function args(list: Arg[]): string[] {
   return out;
 }
 
-/** `https://registry.npmjs.org///` -> `https://registry.npmjs.org`, in one linear scan (a `/\/+$/` regex is quadratic on many slashes). */
+/** One linear scan: a `/\/+$/` regex is quadratic on many slashes. */
 export function withoutTrailingSlashes(url: string): string {
   let end = url.length;
   while (end > 0 && url.charCodeAt(end - 1) === 47) end--;

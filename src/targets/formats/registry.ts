@@ -1,13 +1,4 @@
-/**
- * MCP registry `server.json` documents (one, a list of them, or the registry's list response
- * `{servers: [{server, _meta}]}`). npm packages become `npm` targets with their declared
- * arguments; remotes become HTTP targets. Secrets the package asks for get obvious fake values,
- * named in the target (`fakeEnv`) so the report can say so. npm, PyPI, .mcpb and OCI packages
- * are read by registry-packages.ts; other types (nuget, cargo), and packages whose version is a
- * range or a tag (`^1.2.0`, `latest`), are skipped with the reason: a scan runs pinned packages
- * only. So are identifiers that are not package names (`../x` would launch a local package.json's
- * bin), npm packages declared on another registry, and remotes that are not http(s). Skip reasons name the field (`servers[3].server.packages[0].version`).
- */
+/** MCP registry `server.json` documents: pinned packages only, fake values for secrets, skips name the field. */
 import { z } from 'zod';
 import { httpUrlProblem, type LoadedTargets, type Target } from '../types.js';
 import { envName, headerName, headerValue, launchText } from './fields.js';
@@ -15,8 +6,7 @@ import { describeZodError, type FormatContext, type TargetFormat } from './forma
 import { PACKAGE_READERS } from './registry-packages.js';
 import { args, fill, quote } from './registry-values.js';
 
-// Only the fields idemscan uses are checked; the rest of a server.json is the registry's business.
-// What is used becomes argv, env and headers, so a wrong type or a NUL is a skip naming the field.
+// Only the fields idemscan uses are checked: they become argv, env and headers.
 const Arg = z.object({
   type: z.string().optional(),
   name: launchText.optional(),

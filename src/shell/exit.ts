@@ -1,8 +1,4 @@
-/**
- * Documented exit codes (docs/REFERENCE.md, "Exit codes"). Bad input of any kind (a flag, a target file, a
- * saved report, a plan, a target a command built) is an `InputError` (model/input-error.ts), thrown
- * where it is found and mapped to `usage` once, in main.ts.
- */
+/** The exit codes (docs/REFERENCE.md); any `InputError` is `usage`, mapped once in cli/main.ts. */
 export const EXIT = {
   ok: 0,
   failOn: 1,

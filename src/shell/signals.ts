@@ -1,13 +1,6 @@
 /**
- * Ctrl-C, SIGTERM and SIGHUP during a scan. The first signal stops it: running servers are ended
- * (SIGKILL soon after their SIGTERM, not after the usual grace), unstarted ones are skipped, and
- * the report of what was done is written with exit 130. A later signal only hurries the stop (the
- * servers are killed at once): it never skips the report, since a wrapper such as `timeout` or a
- * terminal may forward one Ctrl-C twice, milliseconds apart. Only the watchdog leaves without one.
- *
- * A signal is never lost: the listeners stay until the process ends (one removed as the scan
- * finishes would drop a signal that arrived while the last server's answer was being processed),
- * and `settle` lets a pending signal in before the report is written.
+ * Ctrl-C, SIGTERM and SIGHUP: the first stops the run and its report is written (exit 130); a later
+ * one only hurries it, since `timeout` or a terminal may forward one Ctrl-C twice (docs/INTERNALS.md).
  */
 import { killAllServers, settleReport } from '../app/interrupt.js';
 import type { Interruption } from '../app/scan/scan-run.js';
@@ -22,9 +15,7 @@ const STOP_GRACE_MS = 500;
 /** Last resort: a stop that has not finished by then (a step that ignores the signal) leaves without a report. */
 const WATCHDOG_MS = 10_000;
 
-/** `interrupted`: whether a signal came, however late; `settle`: app/interrupt.ts's settleReport. */
 export interface Interrupt extends Interruption {
-  /** Aborted by the first signal: what `scan()` is given. */
   readonly signal: AbortSignal;
   /** Removes the listeners and timers (for library use and tests; the CLI keeps them to the end). */
   dispose(): void;
@@ -49,7 +40,6 @@ export function watchSignals(): Interrupt {
   };
 }
 
-/** The first signal stops the scan (and arms the kill and the watchdog); a later one only hurries it. */
 function signalHandler(stop: AbortController, timers: NodeJS.Timeout[]): (signal: NodeJS.Signals) => void {
   let hurried = false;
   return (signal) => {

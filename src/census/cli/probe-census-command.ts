@@ -1,20 +1,14 @@
-/**
- * `idemscan probe-census [DIR]` (docs/PROBE.md, "The plan library and `probe-census`"): says what
- * it will call before anything starts, runs census/behaviour/probe-census.ts, prints a line per
- * server as it finishes and a line per experiment whose outcome is not the library's `expect`, then
- * the files.
- * Exit 1 when one differs or a server failed, 3 when none could be probed, 130 when interrupted.
- */
-import { mismatchLine, serverHead, serverLine } from '../census/behaviour/behaviour-lines.js';
-import { plural } from '../model/verdicts.js';
-import type { Shown } from '../model/shown.js';
-import { joinShown, msg, show } from '../render/message.js';
-import { runCensus, type CensusEvent, type CensusFacts } from '../census/behaviour/probe-census.js';
-import { prepareCensus, type PreparedCensus } from '../census/behaviour/probe-census-prepare.js';
-import { EXIT } from './exit.js';
+/** `idemscan probe-census [DIR]` (docs/PROBE.md): exit 1 when an outcome differs from `expect`, 3 when none ran. */
+import { mismatchLine, serverHead, serverLine } from '../behaviour/behaviour-lines.js';
+import { plural } from '../../model/verdicts.js';
+import type { Shown } from '../../model/shown.js';
+import { joinShown, msg, show } from '../../render/message.js';
+import { runCensus, type CensusEvent, type CensusFacts } from '../behaviour/probe-census.js';
+import { prepareCensus, type PreparedCensus } from '../behaviour/probe-census-prepare.js';
+import { EXIT } from '../../shell/exit.js';
 import type { ProbeCensusFlags } from './flags.js';
-import * as say from './say.js';
-import { watchSignals } from './signals.js';
+import * as say from '../../shell/say.js';
+import { watchSignals } from '../../shell/signals.js';
 
 export async function probeCensusCommand(dir: string, flags: ProbeCensusFlags): Promise<void> {
   const prepared = await prepareCensus({ dir, only: flags.only, out: flags.out, cacheDir: flags.cacheDir });

@@ -1,27 +1,16 @@
-/**
- * idemscan's own lines on stderr (warnings, errors, notes), the one writer of them; a scan's
- * progress lines keep theirs (progress.ts), which draws them around the status line. Each line is
- * text render/message.ts made (`msg`), so every value in it is escaped and bounded already. `-q` is
- * known here, set once from the command's flags before its action runs (main.ts): it drops the
- * notes, never a warning or what went wrong. Light (no render/message.ts): main.ts loads it at start.
- */
+/** idemscan's own stderr lines, already escaped by `msg`; `-q` drops the notes, never a warning or an error. */
 import type { Shown } from '../model/shown.js';
 import { noCommandLines, visibleEscaper } from '../render/terminal.js';
 
 let quiet = false;
 
-/** main.ts, before a command's action runs: that command's `-q` (false for those without one). */
 export function setQuiet(value: unknown): void {
   quiet = value === true;
 }
 
 const put = (text: string) => void process.stderr.write(text);
 
-/**
- * Columns a line on stderr may take: `COLUMNS`, else the terminal's; a pipe or a file has no bound
- * (a log keeps each message on one line). render/width.ts's outputWidth, repeated: this module is
- * loaded before any command and must stay light.
- */
+/** render/width.ts's outputWidth, repeated to keep start-up light: a pipe or a file has no bound. */
 function stderrWidth(): number {
   const columns = Number(process.env.COLUMNS);
   if (Number.isInteger(columns) && columns > 0) return columns;
@@ -29,13 +18,7 @@ function stderrWidth(): number {
   return s.isTTY && s.columns > 0 ? s.columns : Infinity;
 }
 
-/**
- * One message as lines that fit the width, continued with two spaces (every line the
- * terminal shows fits). A word longer than a line (a path, a command to copy) stays whole. The text
- * is escaped already (render/message.ts), so its characters are one column each but for wide
- * letters, which the width allows for by being a bound, not a measure. A continuation could start
- * with `::`: the lines go through noCommandLines.
- */
+/** Wrapped to the width, continued with two spaces; a word longer than a line (a path) stays whole. */
 function fitLine(line: string, width = stderrWidth()): string {
   if (!Number.isFinite(width) || line.length <= width) return line;
   const out: string[] = [];
@@ -76,15 +59,11 @@ export function lines(text: Shown, always: boolean): void {
 /** Escapes what could rewrite the screen but keeps line breaks. */
 const multiline = visibleEscaper(' \n');
 
-/**
- * Lines of idemscan's own layout around values it did not make (a sign-in's instructions and the
- * URL to open), even with -q: escaped, line breaks kept, not cut, since a URL to open must be whole.
- */
+/** Even with -q, escaped but not cut: a sign-in's URL to open must be whole. */
 export function block(text: string): void {
   put(`${multiline(text)}\n`);
 }
 
-/** Not the input's fault but idemscan's: said so, with the stack to report it by. */
 export function bug(err: unknown): void {
   const stack = err instanceof Error ? (err.stack ?? err.message) : String(err);
   put(`idemscan: internal error (a bug in idemscan; please report it with this text):\n${multiline(stack)}\n`);

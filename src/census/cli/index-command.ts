@@ -1,12 +1,8 @@
-/**
- * `idemscan index ROOT [--readme README.md]`: rebuilds ROOT/index.json, ROOT/index.html and the
- * server pages ROOT/servers/*.html from the run directories (census/publish/run-index.ts), and with
- * `--readme` writes the README's census block from the newest run. A run whose report.json is bad is skipped with a warning naming the file.
- */
-import { readmeWithCensus, rebuildIndex } from '../census/publish/run-index.js';
-import { msg, show } from '../render/message.js';
-import { writeIndex, writeIndexFile } from '../census/publish/run-index-files.js';
-import { note, warn } from './say.js';
+/** `idemscan index ROOT [--readme README.md]`: rebuild the run index and the server pages; a bad run is skipped. */
+import { readmeWithCensus, rebuildIndex } from '../publish/run-index.js';
+import { msg, show } from '../../render/message.js';
+import { writeIndex, writeIndexFile } from '../publish/run-index-files.js';
+import { note, warn } from '../../shell/say.js';
 import type { IndexFlags } from './flags.js';
 
 export async function indexCommand(root: string, flags: IndexFlags): Promise<void> {

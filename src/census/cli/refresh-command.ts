@@ -1,12 +1,9 @@
-/**
- * `idemscan targets refresh FILE`: census/registry/refresh.ts re-pins; this writes the file back
- * (atomically, unless --dry-run) and prints old -> new on stdout, or the outcome as JSON with --json.
- */
-import { refreshTargets, type RefreshOutcome } from '../census/registry/refresh.js';
-import { msg, show } from '../render/message.js';
-import { EXIT } from './exit.js';
-import { note, tell } from './say.js';
-import { writeOutputFile } from '../app/output.js';
+/** `idemscan targets refresh FILE`: re-pin and write the file back, old -> new on stdout. */
+import { refreshTargets, type RefreshOutcome } from '../registry/refresh.js';
+import { msg, show } from '../../render/message.js';
+import { EXIT } from '../../shell/exit.js';
+import { note, tell } from '../../shell/say.js';
+import { writeOutputFile } from '../../app/output.js';
 import type { RefreshFlags } from './flags.js';
 
 export async function refreshCommand(file: string, flags: RefreshFlags): Promise<void> {

@@ -1,9 +1,9 @@
 /** `idemscan registry pull`: census/registry/registry-pull.ts pulls; this writes the file and says how it went. */
-import { pullRegistry, type PullEvent } from '../census/registry/registry-pull.js';
-import { msg, show } from '../render/message.js';
-import { EXIT } from './exit.js';
-import { note, tell, warn } from './say.js';
-import { writeOutputFile } from '../app/output.js';
+import { pullRegistry, type PullEvent } from '../registry/registry-pull.js';
+import { msg, show } from '../../render/message.js';
+import { EXIT } from '../../shell/exit.js';
+import { note, tell, warn } from '../../shell/say.js';
+import { writeOutputFile } from '../../app/output.js';
 import type { PullFlags } from './flags.js';
 
 function onEvent(out: string): (e: PullEvent) => void {

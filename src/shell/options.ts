@@ -1,12 +1,9 @@
-/**
- * The option parsers every command shares, light enough to load before a command is chosen (no
- * reporters, no zod): comma lists of known words, whole numbers, repeatable single values. Each
- * throws an InputError naming its option, so a bad flag is exit 2 before any work.
- */
-import { Option } from '@commander-js/extra-typings';
+/** The option parsers every command shares; each bad value is an InputError naming its option. */
+import { Option, type Command } from '@commander-js/extra-typings';
 import { InputError } from '../model/input-error.js';
 import { msg, show } from '../render/message.js';
 import { splitList, suggest } from '../model/words.js';
+import { DEFAULTS } from '../model/limits.js';
 
 /**
  * `option: unknown "word"` with the nearest known word, if one is near enough to be a typo,
@@ -100,3 +97,17 @@ export function intOption<F extends string>(flags: F, description: string, defau
   const option = flags.split(' ', 1)[0]!;
   return new Option(flags, description).argParser(positiveInt(option)).default(defaultValue);
 }
+
+/** The options commander hands a command's action, from its declaration (before its arguments). */
+export type FlagsOf<F extends (cmd: Command, ...more: string[]) => unknown> =
+  ReturnType<F> extends Command<[], infer O> ? O : never;
+
+export const cacheDir = () =>
+  new Option(
+    '--cache-dir <dir>',
+    'the cache: installed packages, OAuth tokens, the spool key (default: $IDEMSCAN_CACHE or ~/.cache/idemscan)',
+  );
+export const quiet = (what: string) => new Option('-q, --quiet', what);
+/** Probe bounds each call by `--timeout` too, and says so. */
+export const timeout = (what = 'bound on each server, from start to last page') =>
+  intOption('--timeout <ms>', what, DEFAULTS.timeoutMs);
