@@ -70,6 +70,13 @@ const probeTimeout = () =>
     DEFAULTS.probeTimeoutMs,
   );
 
+const profile = () =>
+  repeatable(
+    '--profile <name>',
+    'check every tool against a profile: openai-apps, anthropic-directory or a JSON file',
+    { commas: true },
+  );
+
 /** The report files of the commands that scan: --json, --out, --format. */
 const reportOutputs = <O extends OptionValues>(cmd: Command<[], O>) =>
   cmd
@@ -100,13 +107,7 @@ const scanOptions = <O extends OptionValues>(cmd: Command<[], O>) =>
       '--fail-on <list>',
       'exit 1 when anything matches: a severity (error, warning, info), rule ids, verdicts, drift, profile or a profile id, comma-separated',
     )
-    .addOption(
-      repeatable(
-        '--profile <name>',
-        'check every tool against a profile: openai-apps, anthropic-directory or a JSON file',
-        { commas: true },
-      ),
-    )
+    .addOption(profile())
     .option('--baseline <lock>', 'compare with a lock file (idemscan lock): report.drift, and --fail-on drift')
     .option(
       '--suppress <file>',
@@ -206,16 +207,21 @@ export const probeFlags = (cmd: Command) =>
     reportOutputs(
       cmd.option(
         '--plan <file>',
-        'JSON: the tools to call, their arguments and observers (required; nothing outside it is called)',
+        'JSON: the tools to call, their arguments and observers (required without --auto; nothing outside it is called)',
       ),
     )
       .option(
+        '--auto',
+        'with --sandbox: also call every tool the plan leaves out, twice, each on a fresh server, with arguments made from its schema, observed through the files the sandbox lets it write (docs/PROBE.md)',
+      )
+      .option(
         '--fail-on <list>',
-        'exit 1 when a tool has one of these outcomes: repeated-effect, reissue-refused, inconclusive, failed (comma-separated)',
+        'exit 1 when a tool has one of these outcomes: repeated-effect, reissue-refused, inconclusive, failed, or overstates (hints that claim more than it was seen to do; comma-separated)',
       )
       .addOption(timeout('bound on connecting and listing, then on each call'))
       .addOption(probeTimeout())
-      .addOption(trust()),
+      .addOption(trust())
+      .addOption(profile()),
     "the server's own name",
   )
     .addOption(sandbox())

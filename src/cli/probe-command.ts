@@ -38,7 +38,13 @@ function sayContainment(report: Report): void {
 }
 
 /** Loud, whatever -q says: these calls change the server's state. */
-function announce({ tools, observers, setup, conflicts, server }: ProbeInputs['calls']): void {
+function announce({ tools, observers, setup, conflicts, server, auto }: ProbeInputs['calls']): void {
+  if (auto)
+    say.lines(
+      msg`idemscan probe: will call every tool of ${show.path(server)}${tools.length ? ' the plan leaves out' : ''} twice, each on a fresh server inside the sandbox, with arguments made from its schema; their effects are real, kept to a scratch space that is then removed\n`,
+      true,
+    );
+  if (tools.length === 0) return;
   const list = (names: string[]) =>
     joinShown(
       names.map((n) => msg`${show.name(n)}`),

@@ -65,6 +65,14 @@ const ENTRIES = {
     title: 'Hints contradict readOnlyHint: true',
     summary: 'A read-only tool also says it is destructive, or not idempotent.',
   },
+  hintsContradictBehaviour: {
+    id: 'hints-contradict-behaviour',
+    severity: 'error',
+    scope: 'tool',
+    title: 'The hints claim what a probe saw the tool not do',
+    summary:
+      'Probed: a tool declared idempotent or keyed repeated its effect on the re-issue, or one declared read-only changed state (error); one declared neither did not repeat it (info).',
+  },
   idempotentHintUntrusted: {
     id: 'idempotent-hint-untrusted',
     severity: 'warning',

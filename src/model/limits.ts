@@ -8,6 +8,8 @@ export const DEFAULTS = {
   /** How long `server/discover` may stay silent before `initialize`. */
   probeTimeoutMs: 2_000,
   maxPages: 64,
+  /** `probe --auto`: every experiment of one server together (each tool starts its own server). */
+  autoBudgetMs: 15 * 60_000,
   maxTools: 5_000,
   maxFrameBytes: 16 * MiB,
   // Four servers at the default concurrency keep 128 MiB at most; a 5,000-tool server with

@@ -7,6 +7,9 @@ export interface ToolProbes {
   probes?: ToolProbe[];
 }
 
+/** The observer of an `--auto` experiment: the sandbox's files and the reads that held still. */
+export const AUTO_OBSERVER = 'the sandbox files';
+
 export function probesOf(tool: ToolProbes): ToolProbe[] {
   return tool.probes ?? (tool.probe ? [tool.probe] : []);
 }

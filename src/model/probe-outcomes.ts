@@ -1,5 +1,5 @@
 // No zod here: the SARIF and terminal writers load it.
-import { probesOf, type ToolProbes } from './probe-cases.js';
+import { AUTO_OBSERVER, probesOf, type ToolProbes } from './probe-cases.js';
 import type { ProbeOutcome, ProbeSummary, ToolProbe } from './probe-schema.js';
 
 type Counted = Exclude<keyof ProbeSummary, 'observers' | 'observerCalls'>;
@@ -73,6 +73,7 @@ export function observerCalls(tools: readonly ToolProbes[]): Map<string, number>
   const out = new Map<string, number>();
   for (const t of tools)
     for (const p of probesOf(t))
-      for (const c of p.evidence.calls) if (c.step.startsWith('observe')) out.set(c.tool, (out.get(c.tool) ?? 0) + 1);
+      for (const c of p.evidence.calls)
+        if (c.step.startsWith('observe') && c.tool !== AUTO_OBSERVER) out.set(c.tool, (out.get(c.tool) ?? 0) + 1);
   return out;
 }

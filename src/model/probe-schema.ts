@@ -24,7 +24,21 @@ export const ProbeCall = z.object({
   answer: z.string().optional(),
 });
 
+/** What the hints claim against what the experiment saw (docs/PROBE.md, "Declared against observed"). */
+export const Agreement = z.enum(['agrees', 'overstates', 'understates']);
+
+/** The files an `--auto` experiment saw change, each `path: how`; bounded. */
+export const FileChanges = z.object({
+  call: z.array(z.string()),
+  reissue: z.array(z.string()),
+  /** Paths that changed in the control, whatever was called (a server's own log): left out of both. */
+  ignored: z.array(z.string()),
+  truncated: z.string().optional(),
+});
+
 export const ToolProbe = z.object({
+  /** `auto`: arguments made from the schema, observed through the sandbox's files; absent: the plan's. */
+  method: z.enum(['plan', 'auto']).optional(),
   /** The plan's case, 1-based. */
   case: z.number().int().min(1).optional(),
   outcome: ProbeOutcome,
@@ -32,9 +46,13 @@ export const ToolProbe = z.object({
   key: z.string().nullable(),
   /** With `conflictArguments`: the server's answer to the same key with other arguments. */
   conflict: z.enum(['rejected', 'accepted']).optional(),
+  /** `--auto`: the arguments made for the call and its re-issue. */
+  arguments: z.record(z.string(), z.unknown()).optional(),
+  agreement: Agreement.optional(),
   evidence: z.object({
     reason: z.string(),
     observer: z.string().optional(),
+    changes: FileChanges.optional(),
     calls: z.array(ProbeCall),
     /** Observer calls included. */
     requests: z.number().int(),
@@ -66,6 +84,8 @@ export const ProbeSetup = z.object({
 export type ProbeOutcome = z.infer<typeof ProbeOutcome>;
 export type ProbeCall = z.infer<typeof ProbeCall>;
 export type ToolProbe = z.infer<typeof ToolProbe>;
+export type Agreement = z.infer<typeof Agreement>;
+export type FileChanges = z.infer<typeof FileChanges>;
 export type ProbeSummary = z.infer<typeof ProbeSummary>;
 export type ProbeSetup = z.infer<typeof ProbeSetup>;
 

@@ -282,7 +282,7 @@ export const ReportOptions = loose({
     /** Tools whose verdict an entry accepted. */
     accepted: z.number().optional(),
   }).optional(),
-  probe: loose({ tools: z.array(z.string()) }).optional(),
+  probe: loose({ tools: z.array(z.string()), auto: z.boolean().optional() }).optional(),
 });
 
 /** How the run was made, so others can reproduce it. */

@@ -47,7 +47,7 @@ export async function runExperiments(
 type Send = (step: string, tool: string, args: Record<string, unknown>, keyed: boolean) => Promise<SentCall>;
 
 /** `from` is named in a `no answer` reason. */
-interface Bound {
+export interface Bound {
   ms: number;
   from: string;
 }
@@ -101,7 +101,7 @@ export async function runSetup(
   return { calls, ...(failed ? { failed } : {}), durationMs: Math.round(performance.now() - started) };
 }
 
-async function callTool(
+export async function callTool(
   session: Session,
   step: string,
   name: string,

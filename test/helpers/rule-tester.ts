@@ -7,7 +7,9 @@
  * in test/integration/rules-stdio.test.ts instead, on a real process.
  */
 import { expect } from 'vitest';
+import { withAgreement } from '../../src/classify/behaviour.js';
 import { classifyServer } from '../../src/classify/index.js';
+import type { ToolProbe } from '../../src/model/probe-schema.js';
 import { keptSession, ServerBudget } from '../../src/connect/budget.js';
 import { listTools } from '../../src/connect/list.js';
 import type { RpcOutcome } from '../../src/connect/rpc.js';
@@ -34,6 +36,8 @@ export interface ServerInput {
   limits?: { maxPages?: number; maxTools?: number; maxServerBytes?: number };
   /** Lines a stdio server writes on stdout before it answers: the case runs on a real process. */
   stdout?: string[];
+  /** What `idemscan probe` saw of a tool, by name: its experiment's outcome. */
+  probes?: Record<string, ToolProbe>;
 }
 
 /** What one finding of the rule must show; `message` is a fragment of its message. */
@@ -102,7 +106,9 @@ export async function findingsOf(input: ServerInput): Promise<Finding[]> {
     trusted: input.trusted,
     rawTools: listing.tools,
   });
-  return [...listing.findings, ...classified.findings, ...classified.tools.flatMap((t) => t.findings)];
+  const probe = (name: string) => input.probes?.[name];
+  const tools = classified.tools.map((t) => (probe(t.name) ? withAgreement({ ...t, probe: probe(t.name) }) : t));
+  return [...listing.findings, ...classified.findings, ...tools.flatMap((t) => t.findings)];
 }
 
 /** RuleTester's checks: a valid case raises none of the rule, an invalid one exactly its errors. */

@@ -38,7 +38,7 @@ describe('flags', () => {
   it("probe's options are audit's, but where probe means something else by them", () => {
     const audit = declared(auditFlags);
     const probe = declared(probeFlags);
-    const own = new Set(['--plan', '--timeout', '--fail-on', '--name', '--quiet']);
+    const own = new Set(['--plan', '--auto', '--timeout', '--fail-on', '--name', '--quiet']);
     const shared = [...probe.keys()].filter((f) => !own.has(f));
     expect(shared.length).toBeGreaterThanOrEqual(9);
     for (const flag of shared) expect(probe.get(flag), flag).toBe(audit.get(flag));

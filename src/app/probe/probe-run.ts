@@ -11,6 +11,9 @@ import type { Target } from '../../targets/types.js';
 import { nameFromServerInfo } from '../scan/post-process.js';
 import type { Say } from '../say.js';
 import type { Interruption } from '../scan/scan-run.js';
+
+/** Outcomes, and `overstates`: a tool whose hints claim more than it was seen to do. */
+export type ProbeGate = ProbeOutcome | 'overstates';
 import { writeReports, type ReportFiles } from '../write-reports.js';
 
 export async function readProbePlan(file: string): Promise<ProbePlan> {
@@ -22,7 +25,7 @@ export interface ProbeRunSettings {
   files: ReportFiles;
   /** Without --name: the server named by serverInfo.name. */
   nameFromServerInfo: boolean;
-  gates: ReadonlySet<ProbeOutcome>;
+  gates: ReadonlySet<ProbeGate>;
   interrupt: Interruption;
 }
 
@@ -51,8 +54,13 @@ export async function runProbe(
   const matched = report.servers.flatMap((s) =>
     s.tools.flatMap((t) =>
       probesOf(t)
-        .filter((p) => settings.gates.has(p.outcome))
-        .map((p) => msg`${show.name(experimentName(t.name, p))} (${p.outcome})`),
+        .filter(
+          (p) => settings.gates.has(p.outcome) || (p.agreement === 'overstates' && settings.gates.has('overstates')),
+        )
+        .map(
+          (p) =>
+            msg`${show.name(experimentName(t.name, p))} (${settings.gates.has(p.outcome) ? p.outcome : 'overstates its hints'})`,
+        ),
     ),
   );
   return {

@@ -14,16 +14,22 @@ import { crashed, listOnly, liveConnect, prepareServer, serverReportOf, type One
 import { defaultCacheDir } from '../../model/cache-dir.js';
 import type { ScanOptions } from '../scan/scan-options.js';
 import { MemorySink } from '../../spool/sink.js';
+import { InputError } from '../../model/input-error.js';
+import { sandboxSupport } from '../../launch/sandbox.js';
+import { autoProbe, type AutoOptions } from './auto.js';
 import type { Target, TargetInput } from '../../targets/types.js';
 
 export { readPlan } from '../../probe/read-plan.js';
 
 export type ProbeOptions = Pick<
   ScanOptions,
-  'timeoutMs' | 'probeTimeoutMs' | 'sandbox' | 'writable' | 'trust' | 'cacheDir' | 'signal' | 'onProgress'
+  'timeoutMs' | 'probeTimeoutMs' | 'sandbox' | 'writable' | 'trust' | 'cacheDir' | 'signal' | 'onProgress' | 'profiles'
 > & {
   /** The plan's file, named in a PlanError. */
   planFile?: string;
+  /** Also exercise every tool the plan leaves out, each on a fresh server (stdio, under the sandbox). */
+  auto?: boolean;
+  autoBudgetMs?: number;
 };
 
 export interface ProbeResult {
@@ -39,7 +45,8 @@ export async function probe(target: TargetInput, plan: ProbePlan, options: Probe
 
 export async function probeTarget(target: Target, plan: ProbePlan, options: ProbeOptions = {}): Promise<ProbeResult> {
   const timeoutMs = options.timeoutMs ?? DEFAULTS.timeoutMs;
-  const { planFile, ...scanOptions } = options;
+  const { planFile, auto, autoBudgetMs, ...scanOptions } = options;
+  if (auto) refuseAuto(target, options);
   // What the user gave the server is checked before anything starts: a hidden path is an error here.
   const cacheDir = options.cacheDir ?? defaultCacheDir();
   refuseUnbound(target, checkWritableOption(options, cacheDir) ?? [], options, cacheDir);
@@ -52,7 +59,8 @@ export async function probeTarget(target: Target, plan: ProbePlan, options: Prob
     unboundChecked: true,
   });
   const sink = new MemorySink();
-  const probed = await probeAt(run, sink, plan, { timeoutMs, signal: options.signal });
+  const autoOptions = auto ? { timeoutMs, budgetMs: autoBudgetMs ?? DEFAULTS.autoBudgetMs } : undefined;
+  const probed = await probeAt(run, sink, plan, { timeoutMs, signal: options.signal, auto: autoOptions });
   await endRun(run, sink);
   const head = await runHead(run, sink);
   const servers = sink.servers().map((s) => run.secrets.redactLater(s));
@@ -60,11 +68,13 @@ export async function probeTarget(target: Target, plan: ProbePlan, options: Prob
   if (probed?.missing?.length) throw missingError(probed, servers, planFile);
   const probeSummary = countProbes(servers.flatMap((s) => s.tools));
   const summary = { ...summarize(servers), ...(probeSummary ? { probe: probeSummary } : {}) };
-  const probeOptions = { ...head.options, probe: { tools: Object.keys(plan.tools) } };
+  const probeOptions = { ...head.options, probe: { tools: Object.keys(plan.tools), ...(auto ? { auto: true } : {}) } };
   return { report: reportOf({ ...head, options: probeOptions }, summary, servers), warnings: probed?.warnings ?? [] };
 }
 
-async function probeAt(run: Run, sink: MemorySink, plan: ProbePlan, opts: RunOpts): Promise<Probed | undefined> {
+type ProbeRun = RunOpts & { auto?: Omit<AutoOptions, 'signal'> };
+
+async function probeAt(run: Run, sink: MemorySink, plan: ProbePlan, opts: ProbeRun): Promise<Probed | undefined> {
   const target = run.prepared.targets[0];
   if (!target || run.options.signal?.aborted) return undefined;
   started(run, target, 0);
@@ -81,15 +91,54 @@ async function probeOne(
   connect: ConnectOptions,
   one: OneOptions,
   plan: ProbePlan,
-  opts: RunOpts,
+  opts: ProbeRun,
 ): Promise<{ server: ServerReport; probed?: Probed }> {
   const prepared = await prepareServer(target, connect, one);
   if ('failed' in prepared) return { server: prepared.failed };
   const { launch } = prepared;
   // A saved tool list has no session to call tools on: it is reported as a scan reports it.
   if (launch.transport === 'static') return { server: await listOnly(prepared, one) };
-  const probed = await probeServer(launch, liveConnect(prepared), plan, opts).finally(launch.cleanup);
+  let probed = await probeServer(launch, liveConnect(prepared), plan, opts).finally(launch.cleanup);
+  if (opts.auto && probed.probeOf)
+    probed = await withAuto(target, probed, plan, connect, one, { ...opts.auto, signal: opts.signal });
   return { server: serverReportOf(prepared, probed.observation, one, probed), probed };
+}
+
+/** The tools the plan leaves out, each exercised on its own fresh server. */
+async function withAuto(
+  target: Target,
+  probed: Probed,
+  plan: ProbePlan,
+  connect: ConnectOptions,
+  one: OneOptions,
+  opts: AutoOptions,
+): Promise<Probed> {
+  const planned = new Set(Object.keys(plan.tools));
+  const names = probed.observation.tools.flatMap((t) =>
+    typeof t.name === 'string' && !planned.has(t.name) ? [t.name] : [],
+  );
+  const auto = await autoProbe(target, [...new Set(names)], connect, one, opts);
+  const byPlan = probed.probeOf!;
+  return {
+    ...probed,
+    probeOf: (name) => {
+      const found = auto.get(name);
+      return found ? { probe: found } : byPlan(name);
+    },
+  };
+}
+
+/** `--auto` calls tools nobody planned for: only a stdio server, and only inside bubblewrap. */
+function refuseAuto(target: Target, options: ProbeOptions): void {
+  if (target.kind === 'remote' || target.kind === 'saved')
+    throw new InputError(
+      '--auto probes a stdio server only (a command or a package): its scratch space is what it observes',
+    );
+  const support = sandboxSupport();
+  if (!options.sandbox || support.mode !== 'bubblewrap')
+    throw new InputError(
+      `--auto calls every tool of a server nobody planned for: it runs only with --sandbox under bubblewrap${options.sandbox ? ` (here: ${support.note ?? support.mode})` : ''}; nothing was started`,
+    );
 }
 
 function missingError(probed: Probed, servers: ServerReport[], planFile: string | undefined): PlanError {

@@ -7,8 +7,10 @@ import { bounded } from '../../model/bounds.js';
 import { fitServerReport } from '../../model/budget.js';
 import type { ToolProbes } from '../../model/probe-cases.js';
 import { noteObservers } from '../../model/probe-outcomes.js';
+import { withAgreement } from '../../classify/behaviour.js';
+import { behaviourFindings } from '../../classify/profiles/evaluate.js';
 import type { ProbeSetup } from '../../model/probe-schema.js';
-import type { ServerReport, TargetInfo } from '../../model/schema.js';
+import type { ServerReport, TargetInfo, ToolReport } from '../../model/schema.js';
 import { cacheDirs } from '../../launch/npm.js';
 import { planLaunch, type LaunchPlan } from '../../launch/plan.js';
 import { describeTarget, type Redactor } from '../../redact/redact.js';
@@ -152,7 +154,7 @@ function listedServer(prepared: PreparedServer, obs: Observation, opts: OneOptio
     profiles: opts.profiles?.map((p) => p.profile),
   });
   const { probeOf, probeSetup } = found;
-  const tools = probeOf ? classified.tools.map((tool) => ({ ...tool, ...probeOf(tool.name) })) : classified.tools;
+  const tools = probeOf ? probedTools(classified.tools, probeOf, opts) : classified.tools;
   if (probeOf) noteObservers(tools);
   const listed = serverReport(target.name, {
     target: described,
@@ -167,6 +169,16 @@ function listedServer(prepared: PreparedServer, obs: Observation, opts: OneOptio
     findings: obs.findings.concat(classified.findings),
   });
   return probeSetup ? { ...listed, probeSetup } : listed;
+}
+
+/** Each tool with its probe results, their agreement with its hints, and the profiles' behaviour checks. */
+function probedTools(tools: ToolReport[], probeOf: NonNullable<ProbeFound['probeOf']>, opts: OneOptions): ToolReport[] {
+  const profiles = opts.profiles?.map((p) => p.profile) ?? [];
+  return tools.map((tool) => {
+    const judged = withAgreement({ ...tool, ...probeOf(tool.name) });
+    const more = behaviourFindings(profiles, judged);
+    return more.length ? { ...judged, findings: [...judged.findings, ...more] } : judged;
+  });
 }
 
 /** Redacted, then fitted: a cut after redaction never leaves half a secret unrecognised. */

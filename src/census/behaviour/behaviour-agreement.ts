@@ -2,8 +2,7 @@
 import type { Agreement, DeclaredHints } from './behaviour.js';
 import type { ProbeOutcome } from '../../model/probe-schema.js';
 import type { Verdict } from '../../model/verdict-ids.js';
-
-type Claim = 'read-only' | 'keyed' | 'idempotent' | 'not-idempotent' | 'nothing';
+import { agreementFor, claimOf, type Claim } from '../../classify/behaviour.js';
 
 const CLAIM_WORDS: Record<Claim, string> = {
   'read-only': 'declares read-only',
@@ -20,13 +19,6 @@ const SEEN: Partial<Record<ProbeOutcome, string>> = {
   'repeated-effect': 'repeats its effect',
 };
 
-function claimOf(declared: DeclaredHints, verdict: Verdict): Claim {
-  if (declared.readOnlyHint === true) return 'read-only';
-  if (verdict === 'keyed' || verdict === 'protocol-keyed') return 'keyed';
-  if (declared.idempotentHint === true) return 'idempotent';
-  return declared.idempotentHint === false ? 'not-idempotent' : 'nothing';
-}
-
 /** The agreement of one experiment, and its words ("declares idempotent, repeats its effect"). */
 export function agreementOf(
   declared: DeclaredHints,
@@ -36,14 +28,9 @@ export function agreementOf(
   const claim = claimOf(declared, verdict);
   const seen = SEEN[outcome];
   const said = CLAIM_WORDS[claim];
-  if (seen === undefined) return { agreement: 'unknown', words: `${said}; the probe could not tell (${outcome})` };
-  const words = `${said}, ${claim === 'read-only' ? `changes state and ${seen}` : seen}`;
-  // A read-only tool whose call changed the observer broke its claim, whatever the re-issue did.
-  if (claim === 'read-only') return { agreement: 'overstates', words };
-  const safeClaim = claim === 'keyed' || claim === 'idempotent';
-  const repeated = outcome === 'repeated-effect';
-  if (safeClaim) return { agreement: repeated ? 'overstates' : 'agrees', words };
-  return { agreement: repeated ? 'agrees' : 'understates', words };
+  const agreement = agreementFor(claim, outcome) ?? 'unknown';
+  if (seen === undefined) return { agreement, words: `${said}; the probe could not tell (${outcome})` };
+  return { agreement, words: `${said}, ${claim === 'read-only' ? `changes state and ${seen}` : seen}` };
 }
 
 /** The hints as declared: a boolean, else null (absent, or not a boolean: the default applies). */

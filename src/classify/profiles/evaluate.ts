@@ -1,5 +1,5 @@
 // Over the tool as received, since a directory's review reads what the server sent; only booleans count.
-import type { Finding } from '../../model/schema.js';
+import type { Finding, ToolReport } from '../../model/schema.js';
 import { describeHint, receivedAnnotations } from '../hints.js';
 import type { Profile, Requirement } from './schema.js';
 
@@ -69,4 +69,21 @@ export function evaluateProfile(profile: Profile, raw: Record<string, unknown>, 
 
 function hasText(value: unknown): boolean {
   return typeof value === 'string' && value.trim() !== '';
+}
+
+/** `matchesBehaviour` requirements, once a probe has judged the tool's hints against what it did. */
+export function behaviourFindings(profiles: readonly Profile[], tool: ToolReport): Finding[] {
+  const probes = tool.probes ?? (tool.probe ? [tool.probe] : []);
+  if (!probes.some((p) => p.agreement === 'overstates')) return [];
+  return profiles.flatMap((profile) =>
+    profile.requirements
+      .filter((req) => req.matchesBehaviour)
+      .map((req) => ({
+        rule: ruleId(profile, req),
+        severity: req.severity,
+        message: `the hints claim what the probe saw the tool not do (${profile.title}: ${req.title})`,
+        tool: tool.name,
+        evidence: 'probe.agreement',
+      })),
+  );
 }

@@ -37,14 +37,16 @@ export const Requirement = z
     titleRequired: z.enum(['annotations', 'either', 'top-level']).optional(),
     nameMaxLength: z.number().int().min(1).max(1_024).optional(),
     forbidden: z.array(Forbidden).min(1).max(20).optional(),
+    /** `idemscan probe` only: hints that claim more than the experiment saw (`probe.agreement: overstates`) fail. */
+    matchesBehaviour: z.literal(true).optional(),
     docs: z
       .url({ protocol: /^https$/ })
       .max(2_000)
       .optional(),
   })
   .refine(
-    (r) => r.explicitHints || r.titleRequired || r.nameMaxLength || r.forbidden,
-    'a requirement checks something: give explicitHints, titleRequired, nameMaxLength or forbidden',
+    (r) => r.explicitHints || r.titleRequired || r.nameMaxLength || r.forbidden || r.matchesBehaviour,
+    'a requirement checks something: give explicitHints, titleRequired, nameMaxLength, forbidden or matchesBehaviour',
   );
 
 export const Profile = z
