@@ -32,7 +32,7 @@ export function agreementFor(claim: Claim, outcome: ProbeOutcome, unchanged = fa
 }
 
 /** An `--auto` experiment whose looks all matched. */
-const unchangedBy = (probe: ToolProbe) =>
+export const unchangedBy = (probe: ToolProbe) =>
   probe.method === 'auto' && probe.outcome === 'inconclusive' && probe.evidence.changes?.call.length === 0;
 
 function agreementFinding(tool: ToolReport, probe: ToolProbe, agreement: Agreement): Finding | undefined {

@@ -88,6 +88,7 @@ describe('behaviourOf', () => {
     expect(write1).toMatchObject({ reason: 'repeated-effect because', requests: 5, durationMs: 3 });
     // The whole probe: set-up 2 + 15 over the experiments; the session's wall time.
     expect(server).toEqual({
+      method: 'plan',
       name: 'shop',
       package: 'node shop.mjs',
       version: '0.9.1',

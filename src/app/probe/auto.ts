@@ -21,6 +21,8 @@ import { liveConnect, prepareServer, type OneOptions } from '../scan/scan-server
 
 export interface AutoOptions {
   timeoutMs: number;
+  /** The server as one tool's experiment starts it: by default the target with its HOME and TMPDIR in the scratch space. */
+  targetIn?: (target: Target, scratch: Scratch) => Target;
   /** All the server's experiments together; a tool not reached by then is not probed. */
   budgetMs: number;
   signal?: AbortSignal;
@@ -56,7 +58,7 @@ export async function autoProbe(
 const crash = (err: unknown) =>
   `idemscan could not run this experiment: ${bounded(String((err as Error)?.message ?? err), LIMITS.errorChars)}`;
 
-interface Scratch {
+export interface Scratch {
   root: string;
   home: string;
   tmp: string;
@@ -86,9 +88,10 @@ async function oneTool(
 }
 
 /** The server sees the scratch space as its HOME and TMPDIR; nothing else it can write is kept. */
-function scratchTarget(target: Target, scratch: Scratch): Target {
+export function scratchTarget(target: Target, scratch: Scratch): Target {
   if (target.kind !== 'command' && target.kind !== 'package') return target;
-  return { ...target, env: { ...target.env, HOME: scratch.home, TMPDIR: scratch.tmp } };
+  const cwd = target.cwd ?? scratch.work; // a server that writes beside itself writes where it is seen
+  return { ...target, cwd, env: { ...target.env, HOME: scratch.home, TMPDIR: scratch.tmp } };
 }
 
 async function inScratch(
@@ -100,7 +103,8 @@ async function inScratch(
   opts: AutoOptions,
 ): Promise<ToolProbe> {
   const writable = [...(one.writable ?? []), scratch.root];
-  const prepared = await prepareServer(scratchTarget(target, scratch), connect, { ...one, writable });
+  const inScratchTarget = (opts.targetIn ?? scratchTarget)(target, scratch);
+  const prepared = await prepareServer(inScratchTarget, connect, { ...one, writable });
   if ('failed' in prepared) return failed(`the fresh server did not start: ${prepared.failed.failure?.message}`);
   try {
     const opened = await open(prepared.launch, liveConnect(prepared));

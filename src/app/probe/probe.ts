@@ -30,6 +30,8 @@ export type ProbeOptions = Pick<
   /** Also exercise every tool the plan leaves out, each on a fresh server (stdio, under the sandbox). */
   auto?: boolean;
   autoBudgetMs?: number;
+  /** How one `--auto` experiment starts the server in its scratch space (default: `scratchTarget`). */
+  autoTargetIn?: AutoOptions['targetIn'];
 };
 
 export interface ProbeResult {
@@ -45,7 +47,7 @@ export async function probe(target: TargetInput, plan: ProbePlan, options: Probe
 
 export async function probeTarget(target: Target, plan: ProbePlan, options: ProbeOptions = {}): Promise<ProbeResult> {
   const timeoutMs = options.timeoutMs ?? DEFAULTS.timeoutMs;
-  const { planFile, auto, autoBudgetMs, ...scanOptions } = options;
+  const { planFile, auto, autoBudgetMs, autoTargetIn, ...scanOptions } = options;
   if (auto) refuseAuto(target, options);
   // What the user gave the server is checked before anything starts: a hidden path is an error here.
   const cacheDir = options.cacheDir ?? defaultCacheDir();
@@ -59,7 +61,9 @@ export async function probeTarget(target: Target, plan: ProbePlan, options: Prob
     unboundChecked: true,
   });
   const sink = new MemorySink();
-  const autoOptions = auto ? { timeoutMs, budgetMs: autoBudgetMs ?? DEFAULTS.autoBudgetMs } : undefined;
+  const autoOptions = auto
+    ? { timeoutMs, budgetMs: autoBudgetMs ?? DEFAULTS.autoBudgetMs, targetIn: autoTargetIn }
+    : undefined;
   const probed = await probeAt(run, sink, plan, { timeoutMs, signal: options.signal, auto: autoOptions });
   await endRun(run, sink);
   const head = await runHead(run, sink);

@@ -24,13 +24,14 @@ export function agreementOf(
   declared: DeclaredHints,
   verdict: Verdict,
   outcome: ProbeOutcome,
+  unchanged = false,
 ): { agreement: Agreement; words: string } {
   const claim = claimOf(declared, verdict);
-  const seen = SEEN[outcome];
+  const seen = unchanged ? 'changed nothing the probe could see' : SEEN[outcome];
   const said = CLAIM_WORDS[claim];
-  const agreement = agreementFor(claim, outcome) ?? 'unknown';
+  const agreement = agreementFor(claim, outcome, unchanged) ?? 'unknown';
   if (seen === undefined) return { agreement, words: `${said}; the probe could not tell (${outcome})` };
-  return { agreement, words: `${said}, ${claim === 'read-only' ? `changes state and ${seen}` : seen}` };
+  return { agreement, words: `${said}, ${claim === 'read-only' && !unchanged ? `changes state and ${seen}` : seen}` };
 }
 
 /** The hints as declared: a boolean, else null (absent, or not a boolean: the default applies). */

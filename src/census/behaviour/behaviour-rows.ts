@@ -3,6 +3,7 @@ import { agreementOf, declaredHints } from './behaviour-agreement.js';
 import {
   Agreement,
   BehaviourTable,
+  type Method,
   type BehaviourRow,
   type BehaviourServer,
   type BehaviourSummary,
@@ -11,10 +12,13 @@ import { serverVersion } from '../../model/package-spec.js';
 import { probesOf } from '../../model/probe-cases.js';
 import { ProbeOutcome } from '../../model/probe-schema.js';
 import type { ServerReport } from '../../model/schema.js';
+import { unchangedBy } from '../../classify/behaviour.js';
 import { expectedOf, type LibraryExpect } from './library-expect.js';
 
 /** One library server as the census ran it: its probe report's server, or why there is none. */
 export interface ServerRun {
+  /** `auto`: probed without a plan; a plan library server otherwise. */
+  method?: Method;
   name: string;
   package: string;
   expect?: LibraryExpect;
@@ -36,6 +40,7 @@ export function behaviourOf(run: ServerRun): { server: BehaviourServer; rows: Be
   // The whole probe: its set-up calls and every experiment's (observer calls included).
   const setup = error === undefined ? (s?.probeSetup?.requests ?? 0) : 0;
   const server: BehaviourServer = {
+    method: run.method ?? 'plan',
     name: run.name,
     package: run.package,
     ...(version === undefined ? {} : { version }),
@@ -65,7 +70,9 @@ function rowsOf(run: ServerRun, s: ServerReport): BehaviourRow[] {
       .map((p): BehaviourRow => {
         const declared = declaredHints(tool.annotations);
         const expected = expectedOf(run.expect, tool.name, p.case)?.outcome;
+        const judged = agreementOf(declared, tool.verdict, p.outcome, unchangedBy(p));
         return {
+          method: p.method ?? 'plan',
           server: run.name,
           tool: tool.name,
           ...(p.case === undefined ? {} : { case: p.case }),
@@ -74,7 +81,7 @@ function rowsOf(run: ServerRun, s: ServerReport): BehaviourRow[] {
           key: p.key,
           outcome: p.outcome,
           ...(expected === undefined ? {} : { expected }),
-          ...agreementOf(declared, tool.verdict, p.outcome),
+          ...judged,
           reason: p.evidence.reason,
           requests: p.evidence.requests,
           durationMs: Math.round(p.evidence.durationMs),

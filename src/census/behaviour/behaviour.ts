@@ -9,7 +9,11 @@ const Declared = z.boolean().nullable();
 /** Does what the tool declares match what the probe observed? */
 export const Agreement = z.enum(['agrees', 'understates', 'overstates', 'unknown']);
 
+/** How a row was made: a hand-written plan, or `probe --auto` (arguments from the schema, the sandbox's files observed). */
+export const Method = z.enum(['plan', 'auto']);
+
 export const BehaviourRow = z.object({
+  method: Method.optional(),
   server: z.string(),
   tool: z.string(),
   /** The plan lists cases for this tool: which one (1-based). */
@@ -37,7 +41,8 @@ export const BehaviourRow = z.object({
 });
 
 export const BehaviourServer = z.object({
-  /** The library file's server name (its file name without .json). */
+  method: Method.optional(),
+  /** The library file's server name (its file name without .json), or the target list's. */
   name: z.string(),
   /** The package as pinned in the library file (`@scope/pkg@1.2.3`). */
   package: z.string(),
@@ -86,6 +91,7 @@ export const BehaviourTable = z.object({
 });
 
 export type Agreement = z.infer<typeof Agreement>;
+export type Method = z.infer<typeof Method>;
 export type BehaviourRow = z.infer<typeof BehaviourRow>;
 export type BehaviourServer = z.infer<typeof BehaviourServer>;
 export type BehaviourSummary = z.infer<typeof BehaviourSummary>;

@@ -14,7 +14,7 @@ import { checkWritable, refuseUnbound } from '../../app/writable.js';
 export const TABLE_FILES = ['behaviour.json', 'behaviour.md', 'behaviour.html'] as const;
 export const REPORTS_DIR = 'reports';
 /** Where the published table lives: the census index reads ROOT/behaviour/behaviour.json. */
-const DEFAULT_OUT = 'output/ecosystem/behaviour';
+export const DEFAULT_OUT = 'output/ecosystem/behaviour';
 
 export interface CensusInputs {
   /** The library folder as given (`method.library`). */

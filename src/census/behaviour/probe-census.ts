@@ -24,7 +24,7 @@ import { writeReports } from '../../app/write-reports.js';
 /** A server's error in the table, at most (a PlanError lists the tools the server lists). */
 const ERROR_CHARS = 1_000;
 
-const NETWORK = 'loopback only (bubblewrap --unshare-net)';
+export const NETWORK = 'loopback only (bubblewrap --unshare-net)';
 
 export interface CensusSettings {
   /** The library folder as given: the table's `method.library`. */
@@ -194,7 +194,11 @@ async function probeOne(
 }
 
 /** An unwritable file goes to a fallback, as a scan's reports do, and `failed` makes the exit 4. */
-async function writeTable(table: BehaviourTable, out: string, say: Say): Promise<{ files: string[]; failed: boolean }> {
+export async function writeTable(
+  table: BehaviourTable,
+  out: string,
+  say: Say,
+): Promise<{ files: string[]; failed: boolean }> {
   const { behaviourHtml, behaviourMarkdown } = await import('./behaviour-render.js');
   const texts = [JSON.stringify(table, null, 2) + '\n', behaviourMarkdown(table), behaviourHtml(table)];
   const files: string[] = [];

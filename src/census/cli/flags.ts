@@ -17,6 +17,13 @@ export const probeCensusFlags = (cmd: Command) =>
     .option('--no-install', 'do not install missing pinned packages (their servers then fail)')
     .addOption(cacheDir())
     .option('--keep-scratch', "keep each server's scratch directory (its test backend) and say where")
+    .option(
+      '--auto',
+      "without plans: call every tool of each stdio server of --targets twice, each on a fresh server, with arguments made from its schema (probe --auto); the rows join the table beside the plan library's",
+    )
+    .option('--targets <file>', 'with --auto: the target list to probe, e.g. targets/npm-census.json')
+    .option('--shard <i/n>', 'with --auto: probe only shard I of N (as scan --shard); shards fill one --out')
+    .addOption(intOption('--concurrency <n>', 'with --auto: servers probed at once', 2))
     .addOption(quiet('no line per server; what will be called, mismatches and errors are printed anyway'));
 
 const REGISTRY = `(default: ${DEFAULT_REGISTRY})`;

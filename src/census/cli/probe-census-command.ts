@@ -11,6 +11,7 @@ import * as say from '../../shell/say.js';
 import { watchSignals } from '../../shell/signals.js';
 
 export async function probeCensusCommand(dir: string, flags: ProbeCensusFlags): Promise<void> {
+  if (flags.auto) return (await import('./auto-run.js')).autoCensusCommand(flags);
   const prepared = await prepareCensus({ dir, only: flags.only, out: flags.out, cacheDir: flags.cacheDir });
   announce(prepared, dir);
   const interrupt = watchSignals();

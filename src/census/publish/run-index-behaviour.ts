@@ -20,12 +20,13 @@ export type BehaviourRead = { table: BehaviourTable } | { file: string; error: s
 
 /** `bad`: told the file and why when it cannot be used (the caller's warning or note). */
 export async function readBehaviour(root: string, bad?: (file: string, why: string) => void): Promise<BehaviourRead> {
-  const read = await tableOf(path.join(root, ...BEHAVIOUR_FILE.split('/')));
+  const read = await readBehaviourFile(path.join(root, ...BEHAVIOUR_FILE.split('/')));
   if (read && 'error' in read) bad?.(read.file, read.error);
   return read;
 }
 
-async function tableOf(file: string): Promise<BehaviourRead> {
+/** One behaviour.json, bounded and validated; undefined when there is none. */
+export async function readBehaviourFile(file: string): Promise<BehaviourRead> {
   const got = await readBoundedText(file, { maxBytes: BEHAVIOUR_MAX_BYTES });
   if ('error' in got) return got.code === 'ENOENT' ? undefined : { file, error: got.error };
   const parsed = parseJson(got.text, { maxBytes: BEHAVIOUR_MAX_BYTES, maxDepth: SAVED_BOUNDS.maxDepth });
