@@ -81,7 +81,11 @@ function shown(value: unknown): string {
   return describeHint(value).replace(/[^\x20-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
-/** For a `tools/list` entry: judged from its schema and annotations; its own `verdict` is never read. */
+/**
+ * For a `tools/list` entry: judged from its schema and annotations; its own `verdict` is never read.
+ * A probe's observation (`probe.agreement`) is evidence about the server, not an input here: after an
+ * `overstates`, do not pass `trusted` for that server (docs/RETRY.md, "Observed behaviour").
+ */
 export function retryDecision(tool: Record<string, unknown>, context: RetryContext = {}): RetryDecision {
   const raw = tool && typeof tool === 'object' ? tool : {};
   const { verdict, keyArguments } = toolVerdict(raw, advertisesIdempotency(context.capabilities));

@@ -17,7 +17,7 @@ import { loadTargets } from '../../app/load-targets.js';
 import { sandboxSupport } from '../../launch/sandbox.js';
 import { InputError } from '../../model/input-error.js';
 import { parseShard, selectShard } from '../../targets/shard.js';
-import type { BehaviourRow, BehaviourServer, Method } from './behaviour.js';
+import type { BehaviourRow, BehaviourServer, BehaviourTable, Method } from './behaviour.js';
 import { behaviourOf, type ServerRun } from './behaviour-rows.js';
 import { msg, show } from '../../render/message.js';
 
@@ -116,14 +116,23 @@ export async function otherMethodParts(
   file: string,
   mine: Method,
   say: Say,
-): Promise<ReturnType<typeof behaviourOf>[]> {
+): Promise<{ parts: ReturnType<typeof behaviourOf>[]; method?: BehaviourTable['method'] }> {
   const read = await readBehaviourFile(file);
-  if (read && 'error' in read) say.warn(msg`${show.path(read.file)}: ${read.error}; its rows are not kept`);
-  if (!read || !('table' in read)) return [];
+  if (read && 'error' in read)
+    say.warn(msg`${show.path(read.file)}: ${show.message(read.error)}; its rows are not kept`);
+  if (!read || !('table' in read)) return { parts: [] };
   const other = (m: Method | undefined) => (m ?? 'plan') !== mine;
-  return read.table.servers
+  // A table made before rows said their method holds plan rows only.
+  const method = (m: Method | undefined) => m ?? ('plan' as const);
+  const parts = read.table.servers
     .filter((s) => other(s.method))
-    .map((server) => ({ server, rows: read.table.rows.filter((r) => other(r.method) && r.server === server.name) }));
+    .map((server) => ({
+      server: { ...server, method: method(server.method) },
+      rows: read.table.rows
+        .filter((r) => other(r.method) && r.server === server.name)
+        .map((r) => ({ ...r, method: method(r.method) })),
+    }));
+  return { parts, method: read.table.method };
 }
 
 /** The stdio servers of a target list (a shard of it), checked before anything starts. */

@@ -11,7 +11,9 @@ import {
   headSentence,
   HINTS_HEAD,
   hintsCell,
+  methodFigures,
   methodPoints,
+  methodSentence,
   outcomeCell,
   outcomeCounts,
   reportHref,
@@ -57,7 +59,18 @@ function agreementTable(table: BehaviourTable): string {
 
 /** The sentence, the expected outcomes and the counts by agreement: the head of both. */
 function summary(table: BehaviourTable): string {
-  return `<p>${text(headSentence(table), 2_000)}. ${text(expectedSentence(table), 400)}</p>${agreementTable(table)}`;
+  return `<p>${text(headSentence(table), 2_000)}. ${text(expectedSentence(table), 400)}</p>${byMethod(table)}${agreementTable(table)}`;
+}
+
+/** Plan and `--auto` rows apart, when there are auto rows. */
+function byMethod(table: BehaviourTable): string {
+  const figures = methodFigures(table);
+  if (!figures.some((f) => f.method === 'auto')) return '';
+  const items = figures.map((f) => {
+    const over = f.overstating.slice(0, 20).map(([s, n]) => `${text(s, 80)} (${figure(n)})`);
+    return `<li>${text(methodSentence(f), 600)}.${over.length ? ` Overstating tools by server: ${over.join(', ')}.` : ''}</li>`;
+  });
+  return `<ul class="methods">${items.join('')}</ul>`;
 }
 
 /** The server's name, linking its probe report when the table names one (reportHref). */

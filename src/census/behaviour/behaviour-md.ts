@@ -9,7 +9,9 @@ import {
   headSentence,
   HINTS_HEAD,
   hintsCell,
+  methodFigures,
   methodPoints,
+  methodSentence,
   outcomeCell,
   outcomeCounts,
   reportHref,
@@ -101,7 +103,21 @@ function experimentTable(table: BehaviourTable): string[] {
   ];
 }
 
+/** Plan and `--auto` rows apart, and the servers whose hints overstate what their tools do. */
+function byMethod(table: BehaviourTable): string[] {
+  const figures = methodFigures(table);
+  if (!figures.some((f) => f.method === 'auto')) return [];
+  const lines = figures.flatMap((f) => {
+    const over = f.overstating.slice(0, 20).map(([s, n]) => `${mdText(s, 80)} (${figure(n)})`);
+    return [
+      `- ${mdText(methodSentence(f), 600)}.${over.length ? ` Overstating tools by server: ${over.join(', ')}.` : ''}`,
+    ];
+  });
+  return ['## By method', '', ...lines, ''];
+}
+
 export function renderBehaviourMarkdown(table: BehaviourTable): string {
   const method = ['## Method and limits', '', ...methodPoints(table).map((p) => `- ${withCode(p)}`)];
-  return [...head(table), '', ...serverTable(table), '', ...experimentTable(table), '', ...method, ''].join('\n');
+  const parts = [...head(table), '', ...byMethod(table), ...serverTable(table), '', ...experimentTable(table)];
+  return [...parts, '', ...method, ''].join('\n');
 }

@@ -112,6 +112,7 @@ export interface TableHead {
   generatedAt: string;
   idemscanVersion: string;
   library: string;
+  targets?: string;
   network: string;
   node: string;
 }
@@ -125,7 +126,13 @@ export function behaviourTable(head: TableHead, parts: readonly ReturnType<typeo
     schemaVersion: '1',
     generatedAt: head.generatedAt,
     idemscanVersion: head.idemscanVersion,
-    method: { library: head.library, sandbox: true, network: head.network, node: head.node },
+    method: {
+      library: head.library,
+      ...(head.targets === undefined ? {} : { targets: head.targets }),
+      sandbox: true,
+      network: head.network,
+      node: head.node,
+    },
     summary: summaryOf(servers, rows),
     servers,
     rows,

@@ -1,5 +1,5 @@
 /** Words made once so both reporters say the same; plain text, each reporter escapes it. */
-import type { Agreement, BehaviourRow, BehaviourTable, DeclaredHints } from './behaviour.js';
+import type { Agreement, BehaviourRow, BehaviourTable, DeclaredHints, Method } from './behaviour.js';
 import { PROBE_OUTCOMES } from '../../model/probe-outcomes.js';
 import type { ProbeOutcome } from '../../model/probe-schema.js';
 import { plural, VERDICT } from '../../model/verdicts.js';
@@ -112,5 +112,56 @@ export function methodPoints(table: BehaviourTable): string[] {
     'Not tried: concurrent calls, arguments other than the plan’s, server versions other than the pinned one. The library’s own plans are the only inputs tried.',
     'The expected outcome of each experiment was worked out by reading the server’s own source code (the library file’s `expect`, citing file and function), not from the probe.',
     `The agreement compares the declaration (read-only, a key, \`idempotentHint\`) with the outcome: ${AGREEMENT_ORDER.map((a) => `${a}: ${AGREEMENTS[a].meaning}`).join('; ')}. See docs/PROBE.md, "The behaviour table".`,
+    ...(table.method.targets === undefined ? [] : [autoPoint(clean(table.method.targets))]),
   ];
+}
+
+/** The rows made without a plan: what they observe, and what they cannot. */
+const autoPoint = (targets: string) =>
+  `Rows of method \`auto\`: every tool of each stdio server of \`${targets}\` ran through \`idemscan probe --auto --sandbox\`, each on a fresh server with a fresh scratch HOME, TMPDIR and working folder, with arguments made from its schema; the outcome is read from the files the server could write and its harmless reads. An effect on a remote service is not seen (the sandbox has no network, so such calls mostly fail), nor state a server keeps only in memory. See docs/METHODOLOGY.md, "Behaviour".`;
+
+/** One method's figures: how many servers and tools, what was observed, and how the hints fared. */
+export interface MethodFigures {
+  method: Method;
+  servers: number;
+  exercised: number;
+  observed: number;
+  outcomes: Partial<Record<ProbeOutcome, number>>;
+  agreements: Partial<Record<Agreement, number>>;
+  /** Servers with tools whose hints overstate, most first: `[server, tools]`. */
+  overstating: [string, number][];
+}
+
+const OBSERVED_OUTCOMES: readonly ProbeOutcome[] = ['retry-safe', 'repeated-effect', 'reissue-refused'];
+
+/** The rows by how they were made; a table from before `method` existed is all plan rows. */
+export function methodFigures(table: BehaviourTable): MethodFigures[] {
+  const byMethod = new Map<Method, BehaviourRow[]>();
+  for (const r of table.rows) byMethod.set(r.method ?? 'plan', [...(byMethod.get(r.method ?? 'plan') ?? []), r]);
+  return [...byMethod].map(([method, rows]) => {
+    const outcomes: Partial<Record<ProbeOutcome, number>> = {};
+    const agreements: Partial<Record<Agreement, number>> = {};
+    const over = new Map<string, number>();
+    for (const r of rows) {
+      outcomes[r.outcome] = (outcomes[r.outcome] ?? 0) + 1;
+      agreements[r.agreement] = (agreements[r.agreement] ?? 0) + 1;
+      if (r.agreement === 'overstates') over.set(r.server, (over.get(r.server) ?? 0) + 1);
+    }
+    const servers = table.servers.filter((s) => (s.method ?? 'plan') === method && s.error === undefined).length;
+    const observed = OBSERVED_OUTCOMES.reduce((n, o) => n + (outcomes[o] ?? 0), 0);
+    const overstating = [...over].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
+    return { method, servers, exercised: rows.length, observed, outcomes, agreements, overstating };
+  });
+}
+
+/** `auto: 310 servers, 4,210 tools exercised, 1,020 observed (610 retry-safe, ...); of them 71% agree, ...`. */
+export function methodSentence(f: MethodFigures): string {
+  const o = OBSERVED_OUTCOMES.map((k) => `${count(f.outcomes[k] ?? 0)} ${k}`).join(', ');
+  const judged = (f.agreements.agrees ?? 0) + (f.agreements.understates ?? 0) + (f.agreements.overstates ?? 0);
+  const share = (a: Agreement) => (judged ? `${Math.round((100 * (f.agreements[a] ?? 0)) / judged)}%` : '—');
+  return (
+    `${f.method === 'auto' ? 'Without a plan (--auto)' : 'By plan'}: ${plural(f.servers, 'server')}, ${plural(f.exercised, 'tool experiment')}, ` +
+    `${count(f.observed)} with an observed outcome (${o}); of the ${count(judged)} judged, ${share('agrees')} agree, ` +
+    `${share('understates')} understate, ${share('overstates')} overstate`
+  );
 }

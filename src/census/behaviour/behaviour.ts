@@ -81,6 +81,8 @@ export const BehaviourTable = z.object({
   /** How it was made: every probe ran under --sandbox with its scratch backend bound --writable. */
   method: z.object({
     library: z.string(),
+    /** The target list `probe-census --auto` ran over, when the table has auto rows. */
+    targets: z.string().optional(),
     sandbox: z.literal(true),
     network: z.string(),
     node: z.string(),

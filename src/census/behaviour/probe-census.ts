@@ -6,6 +6,7 @@ import type { Report } from '../../model/schema.js';
 import { TOOL_VERSION } from '../../model/version.js';
 import { bounded } from '../../model/bounds.js';
 import { behaviourOf, behaviourTable, type ServerRun } from './behaviour-rows.js';
+import { otherMethodParts } from './auto-census.js';
 import { installTargets, type InstallEvent } from '../../app/packages/install.js';
 import { codeOf, writeFallback, writeOutputFile } from '../../app/output.js';
 import { msg, show } from '../../render/message.js';
@@ -83,7 +84,10 @@ export async function runCensus(
     if (settings.keepScratch) for (const s of prepared.servers) io.onEvent({ type: 'kept', scratch: s.scratch });
     else await removeScratch(prepared.servers);
   }
-  const table = behaviourTable(tableHead(settings), parts);
+  // The auto census's rows in the table already there stay beside the library's.
+  const kept = await otherMethodParts(path.join(settings.out, 'behaviour.json'), 'plan', io.say);
+  const targets = kept.parts.length ? kept.method?.targets : undefined;
+  const table = behaviourTable({ ...tableHead(settings), ...(targets ? { targets } : {}) }, [...parts, ...kept.parts]);
   const written = await writeTable(table, settings.out, io.say);
   return {
     table,

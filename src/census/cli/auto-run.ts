@@ -51,11 +51,12 @@ export async function autoCensusCommand(flags: ProbeCensusFlags): Promise<void> 
   const head = {
     generatedAt: new Date().toISOString(),
     idemscanVersion: TOOL_VERSION,
-    library: flags.targets,
+    library: plan.method?.library ?? 'none',
+    targets: flags.targets,
     network: NETWORK,
     node: process.version,
   };
-  const table = behaviourTable(head, [...plan, ...auto]);
+  const table = behaviourTable(head, [...plan.parts, ...auto]);
   const written = await writeTable(table, out, say);
   for (const file of written.files) say.note(msg`wrote ${show.path(file)}`);
   const probed = auto.filter((p) => p.server.error === undefined).length;
