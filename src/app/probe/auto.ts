@@ -13,7 +13,7 @@ import { bounded } from '../../model/bounds.js';
 import { AUTO_OBSERVER } from '../../model/probe-cases.js';
 import { LIMITS } from '../../model/limits.js';
 import type { ToolProbe } from '../../model/probe-schema.js';
-import { control, exercise, type AutoSession } from '../../probe/auto/experiment.js';
+import { exercise, type AutoSession } from '../../probe/auto/experiment.js';
 import { planAuto, type AutoPlan } from '../../probe/auto/plan.js';
 import { toolProbe } from '../../probe/outcome.js';
 import type { Target } from '../../targets/types.js';
@@ -135,9 +135,8 @@ function rootsOf(scratch: Scratch, writable: readonly string[] = []) {
 }
 
 async function experiment(run: AutoSession, plan: Extract<AutoPlan, { ok: true }>): Promise<ToolProbe> {
-  const ctl = await control(run, plan.candidates);
-  const { ran, changes } = await exercise(run, ctl, plan.experiment.name, plan.experiment.arguments);
-  const observer = [AUTO_OBSERVER, ...ctl.reads.map((r) => r.tool)].join(', ');
+  const { ran, changes, reads } = await exercise(run, plan.candidates, plan.experiment.name, plan.experiment.arguments);
+  const observer = [AUTO_OBSERVER, ...reads.map((r) => r.tool)].join(', ');
   const judged = toolProbe({ ...plan.experiment, observe: { tool: observer, arguments: {} } }, ran);
   const still = judged.outcome === 'inconclusive' && changes.call.length === 0 && changes.reissue.length === 0;
   const reason = still ? NOTHING_CHANGED : judged.evidence.reason;

@@ -23,7 +23,7 @@ export interface AutoSession {
   bound: Bound;
 }
 
-export interface Control {
+interface Control {
   /** The reads whose answer and files held still: the experiment's observers. */
   reads: Read[];
   /** Paths that changed with nothing called, or on every read's call: left out of every comparison. */
@@ -34,25 +34,31 @@ export interface Control {
 const pathsOf = (changes: readonly Change[]) => new Set(changes.map((c) => c.path));
 
 /**
- * Nothing between two looks, then each candidate read twice. What a read's second call changed, or
- * what changed with nothing called, changes whatever is called (a request log, a usage counter).
+ * Run after the experiment: nothing between two looks, then each candidate read twice. What a
+ * read's second call changed, or what changed with nothing called, changes whatever is called (a
+ * request log, a usage counter); a read whose two answers differ is no observer.
  */
-export async function control(run: AutoSession, candidates: readonly Read[]): Promise<Control> {
+async function control(run: AutoSession, candidates: readonly Read[]): Promise<Control> {
   const calls: SentCall[] = [];
   const idle = await settled(run);
-  let last = await settled(run);
-  const ignored = pathsOf(changesBetween(idle, last));
-  const reads: Read[] = [];
-  for (const read of candidates) {
-    const a = await callTool(run.session, 'control', read.tool, read.arguments, undefined, run.bound);
-    const afterA = await settled(run);
-    const b = await callTool(run.session, 'control', read.tool, read.arguments, undefined, run.bound);
-    last = await settled(run);
-    calls.push(a, b);
-    for (const p of pathsOf(changesBetween(afterA, last))) ignored.add(p);
-    if (a.status === 'ok' && b.status === 'ok' && a.compared === b.compared) reads.push(read);
-  }
-  return { reads, ignored, calls };
+  const first = await settled(run);
+  const ignored = pathsOf(changesBetween(idle, first));
+  // Two rounds, the other reads between a read's two calls: a usage counter in an answer shows.
+  const round = async () => {
+    const answers: SentCall[] = [];
+    for (const read of candidates)
+      answers.push(await callTool(run.session, 'control', read.tool, read.arguments, undefined, run.bound));
+    calls.push(...answers);
+    return { answers, snap: await settled(run) };
+  };
+  const one = await round();
+  const two = await round();
+  for (const p of pathsOf(changesBetween(one.snap, two.snap))) ignored.add(p);
+  const steady = (i: number) =>
+    one.answers[i]!.status === 'ok' &&
+    two.answers[i]!.status === 'ok' &&
+    one.answers[i]!.compared === two.answers[i]!.compared;
+  return { reads: candidates.filter((_, i) => steady(i)), ignored, calls };
 }
 
 /** Looks taken until two in a row agree: a server may finish a write (a temp file, a rename) after it answers. */
@@ -76,9 +82,9 @@ interface Look {
   calls: SentCall[];
 }
 
-async function look(run: AutoSession, control: Control, step: string): Promise<Look> {
+async function look(run: AutoSession, reads: readonly Read[], step: string): Promise<Look> {
   const calls: SentCall[] = [];
-  for (const r of control.reads)
+  for (const r of reads)
     calls.push(await callTool(run.session, step.replace('observe', 'read'), r.tool, r.arguments, undefined, run.bound));
   return { step, snap: await settled(run), calls };
 }
@@ -86,34 +92,43 @@ async function look(run: AutoSession, control: Control, step: string): Promise<L
 const isIgnored = (p: string, ignored: ReadonlySet<string>) =>
   ignored.has(p) || [...ignored].some((i) => p.startsWith(`${i}/`));
 
-function digestOf(l: Look, ignored: ReadonlySet<string>): string {
+/** An ISO 8601 time in an answer (a file's atime, a "checked at"): no change of state, as a file's timestamps are not. */
+const TIMESTAMP = /\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:?\d{2})?/g;
+const withoutTimes = (answer: string) => answer.replace(TIMESTAMP, '<time>');
+
+/** Only the answers of the reads the control found steady count. */
+function digestOf(l: Look, steady: ReadonlySet<string>, ignored: ReadonlySet<string>): string {
   const files = [...l.snap.files].filter(([p]) => !isIgnored(p, ignored)).sort(([a], [b]) => (a < b ? -1 : 1));
-  const answers = l.calls.map((c) => (c.status === 'no-answer' ? 'no-answer' : (c.compared ?? '')));
+  const answers = l.calls
+    .filter((c) => steady.has(c.tool))
+    .map((c) => (c.status === 'no-answer' ? 'no-answer' : withoutTimes(c.compared ?? '')));
   return createHash('sha256').update(JSON.stringify({ files, answers })).digest('hex');
 }
 
 /** The observer's step as judge() reads it: always answered, compared by the digest. */
-function observed(l: Look, since: Look | undefined, ignored: ReadonlySet<string>): SentCall {
-  const changes = since ? changesBetween(since.snap, l.snap, ignored) : [];
+function observed(l: Look, since: Look | undefined, ctl: Control): SentCall {
+  const changes = since ? changesBetween(since.snap, l.snap, ctl.ignored) : [];
   const answer = since ? `${changes.length} file change${changes.length === 1 ? '' : 's'}` : 'the state before';
-  return { step: l.step, tool: AUTO_OBSERVER, ms: 0, status: 'ok', answer, compared: digestOf(l, ignored) };
+  const steady = new Set(ctl.reads.map((r) => r.tool));
+  return { step: l.step, tool: AUTO_OBSERVER, ms: 0, status: 'ok', answer, compared: digestOf(l, steady, ctl.ignored) };
 }
 
 /**
- * The call, then its re-issue with the same arguments, each followed by a look; then the control
- * again (a log may be flushed late), and the looks compared without what changed on its own.
+ * The call, then its re-issue with the same arguments, each followed by a look (the candidate reads,
+ * then the files); then the control, and the looks compared without what changes on its own. A call
+ * that fails ends it: nothing is learned, so nothing more is spent.
  */
 export async function exercise(
   run: AutoSession,
-  ctl: Control,
+  candidates: readonly Read[],
   tool: string,
   args: Record<string, unknown>,
-): Promise<{ ran: RanExperiment; changes: FileChanges }> {
+): Promise<{ ran: RanExperiment; changes: FileChanges; reads: Read[] }> {
   const started = performance.now();
   const sent: (SentCall | Look)[] = [];
   const looks: Look[] = [];
   const at = async (step: string) => {
-    const l = await look(run, ctl, step);
+    const l = await look(run, candidates, step);
     sent.push(...l.calls, l);
     looks.push(l);
   };
@@ -126,14 +141,31 @@ export async function exercise(
     sent.push(reissue);
     if (reissue.status !== 'no-answer') await at('observe-after-reissue');
   }
-  const after = looks.length > 1 ? await control(run, ctl.reads) : undefined;
-  const ignored = new Set([...ctl.ignored, ...(after?.ignored ?? [])]);
-  const calls = sent.map((c) => ('snap' in c ? observed(c, looks[looks.indexOf(c) - 1], ignored) : c));
-  const all = [...ctl.calls, ...calls, ...(after?.calls ?? [])];
-  return {
-    ran: { calls: all, durationMs: Math.round(performance.now() - started) },
-    changes: changesOf(looks, ignored),
-  };
+  const learned: Control =
+    looks.length > 1 ? await control(run, candidates) : { reads: [], ignored: new Set(), calls: [] };
+  const ctl = { ...learned, ignored: new Set([...learned.ignored, ...unrelated(looks, learned.ignored)]) };
+  const calls = sent.map((c) => ('snap' in c ? observed(c, looks[looks.indexOf(c) - 1], ctl) : c));
+  const ran = { calls: [...calls, ...ctl.calls], durationMs: Math.round(performance.now() - started) };
+  return { ran, changes: changesOf(looks, ctl.ignored), reads: ctl.reads };
+}
+
+/**
+ * Re-issue changes that touch nothing the call touched (not its paths, not the folders it added
+ * to): a log flushed late, not the effect again.
+ */
+function unrelated(looks: readonly Look[], ignored: ReadonlySet<string>): string[] {
+  const [before, afterCall, afterReissue] = looks;
+  if (!before || !afterCall || !afterReissue) return [];
+  const byCall = changesBetween(before.snap, afterCall.snap, ignored);
+  const paths = new Set(byCall.map((c) => c.path));
+  const folders = new Set(
+    byCall.filter((c) => c.change === 'added').map((c) => c.path.slice(0, c.path.lastIndexOf('/'))),
+  );
+  const related = (p: string) =>
+    paths.has(p) || folders.has(p.slice(0, p.lastIndexOf('/'))) || [...paths].some((q) => p.startsWith(`${q}/`));
+  return changesBetween(afterCall.snap, afterReissue.snap, ignored)
+    .map((c) => c.path)
+    .filter((p) => !related(p));
 }
 
 function changesOf(looks: readonly Look[], ignored: ReadonlySet<string>): FileChanges {
