@@ -31,6 +31,10 @@ export const EXAMPLES: Readonly<Record<string, readonly Example[]>> = {
       'an HTTP server, exit 1 when a retry repeats an effect',
       'probe --plan plan.json --fail-on repeated-effect http://localhost:3000/mcp',
     ],
+    [
+      'no plan: every tool twice, each on a fresh sandboxed server, hints checked against what it did',
+      'probe --auto --sandbox --fail-on overstates -- node build/index.js',
+    ],
   ],
   lock: [
     ['pin every tool of a list in idemscan.lock.json', 'lock mcp.json'],

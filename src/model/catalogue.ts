@@ -9,8 +9,8 @@ export interface RuleInfo {
   title: string;
 }
 
-/** `connection`: found while listing or reading tools, not by a rule. */
-type RuleScope = 'tool' | 'server' | 'connection';
+/** `connection`: found while listing or reading tools, not by a rule; `probe`: by a probe's experiment. */
+type RuleScope = 'tool' | 'server' | 'connection' | 'probe';
 
 interface Entry {
   id: string;
@@ -68,7 +68,7 @@ const ENTRIES = {
   hintsContradictBehaviour: {
     id: 'hints-contradict-behaviour',
     severity: 'error',
-    scope: 'tool',
+    scope: 'probe',
     title: 'The hints claim what a probe saw the tool not do',
     summary:
       'Probed: a tool declared idempotent or keyed repeated its effect on the re-issue, or one declared read-only changed state (error); one declared neither did not repeat it (info).',

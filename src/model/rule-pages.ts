@@ -32,15 +32,16 @@ export function ownPage(rule: DocumentedRule): string | undefined {
   return shippedPage(rule.id);
 }
 
-/** The catalogue, then the rules of the profiles the report used. */
+/** The catalogue (its probe rules only in a probe's report), then the rules of the profiles the report used. */
 export function reportRules(report: {
-  options: { profiles?: readonly { rules: readonly DocumentedRule[] }[] };
+  options: { profiles?: readonly { rules: readonly DocumentedRule[] }[]; probe?: unknown };
 }): DocumentedRule[] {
   const seen = new Set<string>(CATALOGUE.map((r) => r.id));
   const extra = (report.options.profiles ?? [])
     .flatMap((p) => p.rules)
     .filter((r) => !seen.has(r.id) && seen.add(r.id));
-  return [...CATALOGUE, ...extra];
+  const catalogue = report.options.probe === undefined ? CATALOGUE.filter((r) => r.scope !== 'probe') : CATALOGUE;
+  return [...catalogue, ...extra];
 }
 
 /** A profile's own https page, or the shipped page under `--rules-base-url`; none without it. */

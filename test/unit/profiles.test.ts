@@ -168,8 +168,11 @@ describe('loadProfiles', () => {
     expect(use.rules[2]!.docs).toBe('https://wiki.acme.example/mcp#deletes');
     expect(profileUse({ profile: openai }).rules[0]!.docs).toBe('profiles/openai-apps/explicit-hints');
     const all = reportRules({ options: { profiles: [use] } }).map((r) => r.id);
-    expect(all.slice(0, CATALOGUE.length)).toEqual(CATALOGUE.map((r) => r.id));
-    expect(all.slice(CATALOGUE.length)).toEqual(['acme/hints', 'acme/title', 'acme/closed-deletes']);
+    const scanned = CATALOGUE.filter((r) => r.scope !== 'probe');
+    expect(all.slice(0, scanned.length)).toEqual(scanned.map((r) => r.id));
+    expect(all.slice(scanned.length)).toEqual(['acme/hints', 'acme/title', 'acme/closed-deletes']);
+    // A probe's report lists its own rules too.
+    expect(reportRules({ options: { probe: { tools: [] } } }).map((r) => r.id)).toContain('hints-contradict-behaviour');
   });
 
   it('a bad file names the file and the field', async () => {

@@ -139,7 +139,7 @@ export async function otherMethodParts(
 export async function autoCensusTargets(
   file: string,
   shardText: string | undefined,
-): Promise<{ targets: Target[]; skipped: number }> {
+): Promise<{ targets: Target[]; skipped: number; notStdio: number }> {
   const support = sandboxSupport();
   if (support.mode !== 'bubblewrap')
     throw new InputError(
@@ -149,5 +149,5 @@ export async function autoCensusTargets(
   const shard = shardText === undefined ? undefined : parseShard(shardText);
   const all = shard ? selectShard(loaded.targets, shard) : loaded.targets;
   const targets = all.filter((t) => t.kind === 'command' || t.kind === 'package');
-  return { targets, skipped: loaded.skipped.length + all.length - targets.length };
+  return { targets, skipped: loaded.skipped.length, notStdio: all.length - targets.length };
 }

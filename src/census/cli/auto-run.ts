@@ -18,10 +18,10 @@ import type { ProbeCensusFlags } from './flags.js';
 export async function autoCensusCommand(flags: ProbeCensusFlags): Promise<void> {
   if (flags.targets === undefined)
     throw new InputError('probe-census --auto needs --targets FILE (a target list, e.g. targets/npm-census.json)');
-  const { targets, skipped } = await autoCensusTargets(flags.targets, flags.shard);
+  const { targets, skipped, notStdio } = await autoCensusTargets(flags.targets, flags.shard);
   const out = flags.out ?? DEFAULT_OUT;
   say.lines(
-    msg`idemscan probe-census: will call every tool of ${plural(targets.length, 'server')} of ${show.path(flags.targets)}${flags.shard ? ` (shard ${flags.shard})` : ''} twice, each on a fresh server inside the sandbox (bubblewrap, loopback-only network), with arguments made from its schema, ${flags.concurrency} servers at a time; their effects are real, kept to scratch spaces that are then removed${skipped ? `; ${skipped} entries are not stdio servers or were skipped` : ''}\n`,
+    msg`idemscan probe-census: will call every tool of ${plural(targets.length, 'server')} of ${show.path(flags.targets)}${flags.shard ? ` (shard ${flags.shard})` : ''} twice, each on a fresh server inside the sandbox (bubblewrap, loopback-only network), with arguments made from its schema, ${flags.concurrency} servers at a time; their effects are real, kept to scratch spaces that are then removed${notStdio ? `; ${plural(notStdio, 'remote server')} left out` : ''}${skipped ? `; ${plural(skipped, 'list entry', 'list entries')} skipped as a scan skips them` : ''}\n`,
     true,
   );
   const interrupt = watchSignals();

@@ -5,7 +5,7 @@ import { indexFlags, probeCensusFlags, pullFlags, refreshFlags, statsFlags } fro
 export function registerProbeCensus(program: Command): void {
   probeCensusFlags(program.command('probe-census'))
     .description(
-      'probe every server of a plan library (DIR/NAME.json) under --sandbox, one at a time, and write the behaviour table (real effects, in scratch directories: docs/PROBE.md)',
+      'probe every server of a plan library (DIR/NAME.json) under --sandbox, one at a time, and write the behaviour table; with --auto, every tool of the stdio servers of a target list, without plans (real effects, in scratch directories: docs/PROBE.md)',
     )
     .argument('[dir]', 'the plan library', 'probes')
     .action(async (dir, flags) => (await import('./probe-census-command.js')).probeCensusCommand(dir, flags));
@@ -44,6 +44,10 @@ export const CENSUS_EXAMPLES: Readonly<Record<string, readonly (readonly [string
   'probe-census': [
     ['the plan library under probes/, each server sandboxed, the table in output/ecosystem/behaviour', 'probe-census'],
     ['two of its servers, the table elsewhere', 'probe-census probes --only memory,filesystem --out behaviour'],
+    [
+      'every tool of the census list without plans, shard 1 of 8, beside the library rows',
+      'probe-census --auto --targets targets/npm-census.json --shard 1/8',
+    ],
   ],
   index: [
     ['rebuild index.json and index.html of the runs under a folder', 'index runs'],

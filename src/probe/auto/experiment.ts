@@ -1,13 +1,13 @@
 /**
- * One `--auto` experiment on a fresh server: a control learns what changes whatever is called, then
- * the call and its re-issue are looked at through the sandbox's files and the harmless reads.
+ * One `--auto` experiment on a fresh server: the call and its re-issue, each looked at through the
+ * sandbox's files and the harmless reads; then a control learns what changes whatever is called.
  */
 import { createHash } from 'node:crypto';
 import type { Session } from '../../connect/session.js';
 import { AUTO_OBSERVER } from '../../model/probe-cases.js';
 import type { FileChanges, RanExperiment, SentCall } from '../../model/probe-schema.js';
 import { callTool, type Bound } from '../run.js';
-import { changesBetween, snapshot, type Change, type Snapshot } from './snapshot.js';
+import { changesBetween, snapshot, within, type Change, type Snapshot } from './snapshot.js';
 
 /** Changes named per step in the evidence; the rest are counted. */
 const SHOWN_CHANGES = 20;
@@ -54,10 +54,10 @@ async function control(run: AutoSession, candidates: readonly Read[]): Promise<C
   const one = await round();
   const two = await round();
   for (const p of pathsOf(changesBetween(one.snap, two.snap))) ignored.add(p);
-  const steady = (i: number) =>
-    one.answers[i]!.status === 'ok' &&
-    two.answers[i]!.status === 'ok' &&
-    one.answers[i]!.compared === two.answers[i]!.compared;
+  const steady = (i: number) => {
+    const [a, b] = [one.answers[i]!, two.answers[i]!];
+    return a.status === 'ok' && b.status === 'ok' && withoutTimes(a.compared ?? '') === withoutTimes(b.compared ?? '');
+  };
   return { reads: candidates.filter((_, i) => steady(i)), ignored, calls };
 }
 
@@ -89,8 +89,7 @@ async function look(run: AutoSession, reads: readonly Read[], step: string): Pro
   return { step, snap: await settled(run), calls };
 }
 
-const isIgnored = (p: string, ignored: ReadonlySet<string>) =>
-  ignored.has(p) || [...ignored].some((i) => p.startsWith(`${i}/`));
+const isIgnored = (p: string, ignored: ReadonlySet<string>) => within(p, ignored);
 
 /** An ISO 8601 time in an answer (a file's atime, a "checked at"): no change of state, as a file's timestamps are not. */
 const TIMESTAMP = /\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:?\d{2})?/g;
@@ -127,12 +126,15 @@ export async function exercise(
   const started = performance.now();
   const sent: (SentCall | Look)[] = [];
   const looks: Look[] = [];
+  let reads = candidates;
   const at = async (step: string) => {
-    const l = await look(run, candidates, step);
+    const l = await look(run, reads, step);
     sent.push(...l.calls, l);
     looks.push(l);
   };
   await at('observe-before');
+  // A read that did not answer would cost its --timeout at every look: it observes nothing.
+  reads = reads.filter((r) => looks[0]!.calls.find((c) => c.tool === r.tool)?.status !== 'no-answer');
   const call = await callTool(run.session, 'call', tool, args, undefined, run.bound);
   sent.push(call);
   if (call.status === 'ok') {
@@ -141,8 +143,7 @@ export async function exercise(
     sent.push(reissue);
     if (reissue.status !== 'no-answer') await at('observe-after-reissue');
   }
-  const learned: Control =
-    looks.length > 1 ? await control(run, candidates) : { reads: [], ignored: new Set(), calls: [] };
+  const learned: Control = looks.length > 1 ? await control(run, reads) : { reads: [], ignored: new Set(), calls: [] };
   const ctl = { ...learned, ignored: new Set([...learned.ignored, ...unrelated(looks, learned.ignored)]) };
   const calls = sent.map((c) => ('snap' in c ? observed(c, looks[looks.indexOf(c) - 1], ctl) : c));
   const ran = { calls: [...calls, ...ctl.calls], durationMs: Math.round(performance.now() - started) };
@@ -161,8 +162,7 @@ function unrelated(looks: readonly Look[], ignored: ReadonlySet<string>): string
   const folders = new Set(
     byCall.filter((c) => c.change === 'added').map((c) => c.path.slice(0, c.path.lastIndexOf('/'))),
   );
-  const related = (p: string) =>
-    paths.has(p) || folders.has(p.slice(0, p.lastIndexOf('/'))) || [...paths].some((q) => p.startsWith(`${q}/`));
+  const related = (p: string) => within(p, paths) || folders.has(p.slice(0, p.lastIndexOf('/')));
   return changesBetween(afterCall.snap, afterReissue.snap, ignored)
     .map((c) => c.path)
     .filter((p) => !related(p));

@@ -215,8 +215,8 @@ export async function snapshot(
   return walk.reasons.size > 0 ? { files: walk.files, truncated: [...walk.reasons].join('; ') } : { files: walk.files };
 }
 
-/** The path itself or a directory above it is ignored. */
-function ignored(file: string, ignore: ReadonlySet<string>): boolean {
+/** The path itself or a directory above it is in the set. */
+export function within(file: string, ignore: ReadonlySet<string>): boolean {
   if (ignore.size === 0) return false;
   if (ignore.has(file)) return true;
   for (let at = file.indexOf('/'); at !== -1; at = file.indexOf('/', at + 1))
@@ -230,7 +230,7 @@ export function changesBetween(before: Snapshot, after: Snapshot, ignore: Readon
   const paths = [...new Set([...before.files.keys(), ...after.files.keys()])].sort();
   const changes: Change[] = [];
   for (const file of paths) {
-    if (ignored(file, ignore)) continue;
+    if (within(file, ignore)) continue;
     const was = before.files.get(file);
     const is = after.files.get(file);
     if (!was) changes.push({ path: file, change: 'added', after: is });
