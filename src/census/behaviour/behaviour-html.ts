@@ -149,11 +149,16 @@ function methodSection(table: BehaviourTable): string {
   );
 }
 
+const autoSource = (table: BehaviourTable) =>
+  table.method.targets === undefined
+    ? ''
+    : ` and, without plans, the target list <code>${text(table.method.targets, 200)}</code>`;
+
 /** The standalone page, ROOT/behaviour/behaviour.html beside the table's JSON. */
 export function renderBehaviourPage(table: BehaviourTable): string {
   const meta =
     `<p>Made ${text(when(table.generatedAt), 40)} by idemscan ${text(table.idemscanVersion, 40)} from the plan library ` +
-    `<code>${text(table.method.library, 200)}</code>: ${text(outcomeCounts(table), 400)}. The same table as JSON: <a href="behaviour.json">behaviour.json</a>.</p>`;
+    `<code>${text(table.method.library, 200)}</code>${autoSource(table)}: ${text(outcomeCounts(table), 400)}. The same table as JSON: <a href="behaviour.json">behaviour.json</a>.</p>`;
   return indexShell(TITLE, meta + summary(table) + serverTable(table) + experimentTable(table) + methodSection(table));
 }
 
@@ -193,7 +198,7 @@ function acrossServers(rows: readonly BehaviourTable['rows'][number][]): Behavio
 export function renderBehaviourSection(table: BehaviourTable, href: string): string {
   return (
     `<section id="behaviour" aria-labelledby="behaviour-h"><h2 id="behaviour-h">Behaviour table: what the tools do when a call is re-issued</h2>` +
-    `<p>The plan library's probes of ${text(serversProbed(table), 100)}, ${text(when(table.generatedAt), 40)}: each tool called, its answer treated as lost, the call re-issued, and what changed observed, beside what the tool declares.</p>` +
+    `<p>${table.method.targets === undefined ? "The plan library's probes" : "The plan library's probes and those without a plan (--auto)"} of ${text(serversProbed(table), 100)}, ${text(when(table.generatedAt), 40)}: each tool called, its answer treated as lost, the call re-issued, and what changed observed, beside what the tool declares.</p>` +
     summary(table) +
     disagreements(table) +
     `<p>Every experiment, the servers, the cost, and the method and limits: <a href="${text(href, 400)}">the whole table</a></p></section>`

@@ -35,7 +35,8 @@ function head(table: BehaviourTable): string[] {
   return [
     '# Behaviour of MCP tools: the lost-response experiment',
     '',
-    `Made ${mdText(when(table.generatedAt), 40)} by idemscan ${mdText(table.idemscanVersion, 40)} from the plan library ${mdText(table.method.library, 200)}: ` +
+    `Made ${mdText(when(table.generatedAt), 40)} by idemscan ${mdText(table.idemscanVersion, 40)} from the plan library ${mdText(table.method.library, 200)}` +
+      `${table.method.targets === undefined ? '' : ` and, without plans, the target list ${mdText(table.method.targets, 200)}`}: ` +
       `${mdText(outcomeCounts(table), 400)}.`,
     '',
     `${mdText(headSentence(table), 1_000)}. ${mdText(expectedSentence(table), 400)}`,
