@@ -29,6 +29,8 @@ export interface AutoCensusSettings {
   list: string;
   out: string;
   concurrency: number;
+  /** Each server's experiments together. */
+  budgetMs?: number;
   cacheDir?: string;
   timeoutMs?: number;
   signal?: AbortSignal;
@@ -84,7 +86,13 @@ const runOf = (name: string, pkg: string, server: ServerReport | undefined): Ser
 /** `probe --auto` on one server, its report kept; a crash is the server's failure, not the run's. */
 async function probeOne(t: Target, settings: AutoCensusSettings, say: Say): Promise<ServerReport | undefined> {
   const { probeTarget } = await import('../../app/probe/probe.js');
-  const options = { sandbox: true, auto: true, timeoutMs: settings.timeoutMs, cacheDir: settings.cacheDir };
+  const options = {
+    sandbox: true,
+    auto: true,
+    autoBudgetMs: settings.budgetMs,
+    timeoutMs: settings.timeoutMs,
+    cacheDir: settings.cacheDir,
+  };
   const result = await probeTarget(t, { tools: {} }, { ...options, signal: settings.signal }).catch(() => undefined);
   if (!result || settings.signal?.aborted) return undefined;
   const file = path.join(settings.out, AUTO_REPORTS_DIR, reportName(t.name));

@@ -35,6 +35,7 @@ export async function autoCensusCommand(flags: ProbeCensusFlags): Promise<void> 
     list: flags.targets,
     out,
     concurrency: flags.concurrency,
+    budgetMs: flags.budget,
     cacheDir: flags.cacheDir,
     timeoutMs: flags.timeout,
     signal: interrupt.signal,

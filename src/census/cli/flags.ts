@@ -1,6 +1,7 @@
 /** The census commands' flags, light enough to declare before a command is chosen. */
 import type { Command } from '@commander-js/extra-typings';
 import { DEFAULT_REGISTRY } from '../registry/default-registry.js';
+import { DEFAULTS } from '../../model/limits.js';
 import { cacheDir, intOption, quiet, repeatable, timeout, type FlagsOf } from '../../shell/options.js';
 
 /** `probe-census [DIR]`: the plan library, always under the sandbox (there is no flag to leave it). */
@@ -24,6 +25,13 @@ export const probeCensusFlags = (cmd: Command) =>
     .option('--targets <file>', 'with --auto: the target list to probe, e.g. targets/npm-census.json')
     .option('--shard <i/n>', 'with --auto: probe only shard I of N (as scan --shard); shards fill one --out')
     .addOption(intOption('--concurrency <n>', 'with --auto: servers probed at once', 2))
+    .addOption(
+      intOption(
+        '--budget <ms>',
+        "with --auto: each server's experiments together; the tools not reached are not-probed",
+        DEFAULTS.autoBudgetMs,
+      ),
+    )
     .addOption(quiet('no line per server; what will be called, mismatches and errors are printed anyway'));
 
 const REGISTRY = `(default: ${DEFAULT_REGISTRY})`;
