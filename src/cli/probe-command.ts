@@ -4,6 +4,7 @@ import { probeInputs, type ProbeInputs } from '../app/probe/probe-inputs.js';
 import { probeTerminalLines } from '../render/probe-view.js';
 import { joinShown, msg, show } from '../render/message.js';
 import { EXIT } from '../shell/exit.js';
+import { plural } from '../model/verdicts.js';
 import * as say from '../shell/say.js';
 import type { ProbeFlags } from './flags.js';
 import { printResult, reportFileOf } from './print-scan.js';
@@ -16,7 +17,13 @@ export async function probeCommand(words: string[], flags: ProbeFlags): Promise<
   const { target, plan, calls, settings } = await probeInputs(words, flags);
   announce(calls);
   const interrupt = watchSignals();
-  const run = { ...settings, options: { ...settings.options, signal: interrupt.signal }, interrupt };
+  const onAutoStart = (tools: readonly string[]) =>
+    say.lines(
+      msg`idemscan probe: calling each of ${plural(tools.length, 'tool')} of ${show.path(calls.server)} twice, inside the sandbox, with arguments made from its schema\n`,
+      true,
+    );
+  const options = { ...settings.options, signal: interrupt.signal, onAutoStart };
+  const run = { ...settings, options, interrupt };
   const facts = await runProbe(target, plan, run, { print: (t) => void process.stdout.write(t), say });
   const { report } = facts;
   const jsonToStdout = flags.json === '-';

@@ -43,6 +43,7 @@ describe.skipIf(!hasBwrap)('probe --auto', () => {
     expect(r.stderr).toMatch(
       /will call every tool of .*auto-probe\.mjs twice, each on a fresh server inside the sandbox/,
     );
+    expect(r.stderr).toMatch(/calling each of 11 tools of .*auto-probe\.mjs twice, inside the sandbox/);
     expect(r.exitCode).toBe(1);
     expect(r.stderr).toMatch(
       /--fail-on matched: append_log \(overstates its hints\), read_clock \(repeated-effect\)|--fail-on matched: .*append_log/,

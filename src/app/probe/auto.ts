@@ -26,6 +26,8 @@ export interface AutoOptions {
   /** All the server's experiments together; a tool not reached by then is not probed. */
   budgetMs: number;
   signal?: AbortSignal;
+  /** Told the tools before the first experiment starts. */
+  onStart?: (tools: readonly string[]) => void;
 }
 
 const notProbed = (reason: string): ToolProbe => ({
@@ -46,6 +48,7 @@ export async function autoProbe(
   opts: AutoOptions,
 ): Promise<Map<string, ToolProbe>> {
   const out = new Map<string, ToolProbe>();
+  opts.onStart?.(tools);
   const ends = performance.now() + opts.budgetMs;
   for (const name of tools) {
     if (opts.signal?.aborted) out.set(name, notProbed('interrupted'));

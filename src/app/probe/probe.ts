@@ -32,6 +32,8 @@ export type ProbeOptions = Pick<
   autoBudgetMs?: number;
   /** How one `--auto` experiment starts the server in its scratch space (default: `scratchTarget`). */
   autoTargetIn?: AutoOptions['targetIn'];
+  /** `--auto`: told the tools it will call, once the server listed them, before the first call. */
+  onAutoStart?: AutoOptions['onStart'];
 };
 
 export interface ProbeResult {
@@ -47,7 +49,7 @@ export async function probe(target: TargetInput, plan: ProbePlan, options: Probe
 
 export async function probeTarget(target: Target, plan: ProbePlan, options: ProbeOptions = {}): Promise<ProbeResult> {
   const timeoutMs = options.timeoutMs ?? DEFAULTS.timeoutMs;
-  const { planFile, auto, autoBudgetMs, autoTargetIn, ...scanOptions } = options;
+  const { planFile, auto, autoBudgetMs, autoTargetIn, onAutoStart, ...scanOptions } = options;
   if (auto) refuseAuto(target, options);
   // What the user gave the server is checked before anything starts: a hidden path is an error here.
   const cacheDir = options.cacheDir ?? defaultCacheDir();
@@ -62,7 +64,7 @@ export async function probeTarget(target: Target, plan: ProbePlan, options: Prob
   });
   const sink = new MemorySink();
   const autoOptions = auto
-    ? { timeoutMs, budgetMs: autoBudgetMs ?? DEFAULTS.autoBudgetMs, targetIn: autoTargetIn }
+    ? { timeoutMs, budgetMs: autoBudgetMs ?? DEFAULTS.autoBudgetMs, targetIn: autoTargetIn, onStart: onAutoStart }
     : undefined;
   const probed = await probeAt(run, sink, plan, { timeoutMs, signal: options.signal, auto: autoOptions });
   await endRun(run, sink);
