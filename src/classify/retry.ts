@@ -31,6 +31,11 @@ export interface RetryContext {
   capabilities?: Record<string, unknown>;
   /** The user trusts the server's hints. */
   trusted?: boolean;
+  /**
+   * `false`: the request never left (the connection was down before it was written), so sending it
+   * is its first attempt, always safe. The default: sent, outcome unknown.
+   */
+  sent?: boolean;
 }
 
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
@@ -89,13 +94,23 @@ function shown(value: unknown): string {
 export function retryDecision(tool: Record<string, unknown>, context: RetryContext = {}): RetryDecision {
   const raw = tool && typeof tool === 'object' ? tool : {};
   const { verdict, keyArguments } = toolVerdict(raw, advertisesIdempotency(context.capabilities));
-  return decide(verdict, keyArguments, context.trusted === true);
+  return unsent(decide(verdict, keyArguments, context.trusted === true), context);
+}
+
+/** A call that never left is no re-issue: only a with-key decision stays, so the key still goes with it. */
+function unsent(decision: RetryDecision, context: Pick<RetryContext, 'sent'>): RetryDecision {
+  if (context.sent !== false || decision.decision === 'safe' || decision.decision === 'with-key') return decision;
+  return {
+    decision: 'safe',
+    verdict: decision.verdict,
+    reason: 'the call was never sent: sending it now is its first attempt, not a re-issue',
+  };
 }
 
 /** For a saved report's tool, taking its verdict as written; an unknown verdict gives `never`. */
 export function retryDecisionFromReport(
   tool: ReportedTool,
-  context: Pick<RetryContext, 'trusted'> = {},
+  context: Pick<RetryContext, 'trusted' | 'sent'> = {},
 ): RetryDecision {
   const verdict: unknown = tool && typeof tool === 'object' ? tool.verdict : undefined;
   if (!known(verdict))
@@ -104,7 +119,7 @@ export function retryDecisionFromReport(
       verdict: 'unprotected',
       reason: `the report's verdict ${shown(verdict)} is not one idemscan knows: a re-issue may repeat the effect`,
     };
-  return decide(verdict, tool.keyArguments, context.trusted === true);
+  return unsent(decide(verdict, tool.keyArguments, context.trusted === true), context);
 }
 
 /** Params with the key where the decision says; make the key once, before the first attempt. */

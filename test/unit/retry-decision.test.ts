@@ -126,3 +126,22 @@ describe("a saved report's tool, marked as one", () => {
     expect(decide('unprotected', true)).toBe('never');
   });
 });
+
+describe('a call that never left (sent: false)', () => {
+  it('is safe to send whatever the tool, and a keyed tool keeps its key', () => {
+    const unsent = retryDecision(destructive, { sent: false });
+    expect(unsent).toMatchObject({ decision: 'safe', verdict: 'unprotected' });
+    expect(unsent.reason).toContain('never sent');
+    expect(retryDecision(destructive).decision).toBe('never');
+    expect(retryDecision(destructive, { sent: true }).decision).toBe('never');
+    const keyed = {
+      name: 'create_order',
+      inputSchema: { type: 'object', properties: { idempotency_key: { type: 'string' } } },
+    };
+    expect(retryDecision(keyed, { sent: false }).decision).toBe('with-key');
+    const fromReport = retryDecisionFromReport(saved('{"verdict": "unprotected", "keyArguments": []}'), {
+      sent: false,
+    });
+    expect(fromReport.decision).toBe('safe');
+  });
+});
