@@ -59,6 +59,33 @@ describe('findKeyArguments', () => {
     ]);
   });
 
+  it('finds the keys of the vertical protocols: AdCP v3 (a patterned idempotency_key) and ACP (meta.idempotency_key)', () => {
+    // AdCP v3 (adcontextprotocol/adcp #2315): a required top-level key with a pattern, on mutating tasks.
+    const adcp = obj(
+      {
+        buyer_ref: { type: 'string' },
+        idempotency_key: {
+          type: 'string',
+          pattern: '^[A-Za-z0-9_.:-]{16,255}$',
+          description: 'Client-generated key; a repeat with the same key returns the original response.',
+        },
+        packages: { type: 'array', items: obj({ product_id: { type: 'string' } }) },
+      },
+      { required: ['buyer_ref', 'idempotency_key', 'packages'] },
+    );
+    expect(findKeyArguments(adcp)).toEqual([
+      { name: 'idempotency_key', path: '$.idempotency_key', confidence: 'strong', reason: 'name' },
+    ]);
+    // The Agentic Commerce Protocol nests it under meta.
+    const acp = obj({
+      items: { type: 'array', items: obj({ id: { type: 'string' }, quantity: { type: 'integer' } }) },
+      meta: obj({ idempotency_key: { type: 'string' }, request_id: { type: 'string' } }),
+    });
+    expect(findKeyArguments(acp).filter((k) => k.confidence === 'strong')).toEqual([
+      { name: 'idempotency_key', path: '$.meta.idempotency_key', confidence: 'strong', reason: 'name' },
+    ]);
+  });
+
   it('finds keys in nested objects, $ref/$defs, anyOf branches and array items', () => {
     const schema = obj(
       {
