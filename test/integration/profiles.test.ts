@@ -20,9 +20,9 @@ const LONG = 'export_every_invoice_of_the_account_as_a_single_spreadsheet_file_n
 /** Expected profile findings per tool of SET=fail (tools not listed have none), per profile. */
 const PROFILE_FINDINGS: Record<string, Record<string, string[]>> = {
   'openai-apps': {
-    no_annotations: ['openai-apps/explicit-hints'],
-    null_hints: ['openai-apps/explicit-hints'],
-    write_no_destructive: ['openai-apps/explicit-hints'],
+    no_annotations: ['openai-apps/explicit-hints', 'openai-apps/retry-disclosure'],
+    null_hints: ['openai-apps/explicit-hints', 'openai-apps/retry-disclosure'],
+    write_no_destructive: ['openai-apps/explicit-hints', 'openai-apps/retry-disclosure'],
   },
   'anthropic-directory': {
     no_annotations: [

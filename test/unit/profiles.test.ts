@@ -84,7 +84,20 @@ describe('evaluateProfile', () => {
       rules(openai, { annotations: { readOnlyHint: true, destructiveHint: false, openWorldHint: false } }),
     ).toEqual([]);
     expect(rules(openai, { annotations: { readOnlyHint: true } })).toEqual(['openai-apps/explicit-hints']);
-    expect(rules(openai, {})).toEqual(['openai-apps/explicit-hints']);
+    expect(rules(openai, {})).toEqual(['openai-apps/explicit-hints', 'openai-apps/retry-disclosure']);
+  });
+
+  it('openai-apps: a write says whether a retry repeats its effect, by idempotentHint, a key or its description', () => {
+    const hints = { readOnlyHint: false, destructiveHint: false, openWorldHint: false };
+    const write = (more: Record<string, unknown>) => rules(openai, { annotations: hints, ...more });
+    expect(write({})).toEqual(['openai-apps/retry-disclosure']);
+    expect(write({ annotations: { ...hints, idempotentHint: false } })).toEqual([]);
+    expect(write({ annotations: { ...hints, idempotentHint: 'yes' } })).toEqual(['openai-apps/retry-disclosure']);
+    const keyed = { type: 'object', properties: { idempotency_key: { type: 'string' } } };
+    expect(write({ inputSchema: keyed })).toEqual([]);
+    expect(write({ description: 'Creates an order. Retrying creates a duplicate order.' })).toEqual([]);
+    expect(write({ description: 'Creates an order.' })).toEqual(['openai-apps/retry-disclosure']);
+    expect(rules(openai, { annotations: { ...hints, readOnlyHint: true } })).toEqual([]);
   });
 
   it('reads hints as received: null and strings are not set, and the message says what was there', () => {

@@ -37,6 +37,11 @@ export const Requirement = z
     titleRequired: z.enum(['annotations', 'either', 'top-level']).optional(),
     nameMaxLength: z.number().int().min(1).max(1_024).optional(),
     forbidden: z.array(Forbidden).min(1).max(20).optional(),
+    /**
+     * A tool must tell whether a retry repeats its effect: `idempotentHint` given (true or false), a key
+     * argument, or its description saying so (retry, idempotent, duplicate, repeat).
+     */
+    retryDisclosure: z.literal(true).optional(),
     /** `idemscan probe` only: hints that claim more than the experiment saw (`probe.agreement: overstates`) fail. */
     matchesBehaviour: z.literal(true).optional(),
     docs: z
@@ -45,8 +50,9 @@ export const Requirement = z
       .optional(),
   })
   .refine(
-    (r) => r.explicitHints || r.titleRequired || r.nameMaxLength || r.forbidden || r.matchesBehaviour,
-    'a requirement checks something: give explicitHints, titleRequired, nameMaxLength, forbidden or matchesBehaviour',
+    (r) =>
+      r.explicitHints || r.titleRequired || r.nameMaxLength || r.forbidden || r.retryDisclosure || r.matchesBehaviour,
+    'a requirement checks something: give explicitHints, titleRequired, nameMaxLength, forbidden, retryDisclosure or matchesBehaviour',
   );
 
 export const Profile = z
