@@ -379,3 +379,18 @@ describe('makeArguments: hostile schemas', () => {
     expect(reason(obj({ a: all }))).toMatch(/^\$\.a: more than 64 \$ref or allOf hops$/);
   });
 });
+
+describe('a pattern that backtracks', () => {
+  // Without the fallback this test never ends (vitest's timeout fails it).
+  it('cannot hold the event loop: V8 falls back to its linear engine', () => {
+    const made = makeArguments(
+      {
+        type: 'object',
+        properties: { file_path: { type: 'string', pattern: '^([a-z/._-]|[a-z])*!$' } },
+        required: ['file_path'],
+      },
+      { scratch: '/tmp/idemscan-auto-abcdefgh/work', fresh: 'k' },
+    );
+    expect(made.ok).toBe(false);
+  });
+});

@@ -1,6 +1,11 @@
 // A string for a `pattern`: read by hand a character at a time (no regular expression parses it), then
 // checked with the pattern itself; what the reader does not know falls back to a few fixed candidates.
+import v8 from 'node:v8';
 import { ARGUMENT_BOUNDS, quote } from './arguments-common.js';
+
+// A server's pattern runs on V8's backtracking engine; past a bound of backtracks V8 falls back to
+// its linear engine, so `(a|a)*!` cannot hold the event loop (no timeout or signal could).
+v8.setFlagsFromString('--enable-experimental-regexp-engine-on-excessive-backtracks');
 
 type Range = readonly [number, number];
 interface CharSet {
