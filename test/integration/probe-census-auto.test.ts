@@ -3,7 +3,7 @@
  * plans (the auto-probe fixture, and one that dies at start), the table remade with the plan rows
  * already there kept beside the auto ones, and a second run that reuses every kept report.
  */
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -100,7 +100,11 @@ describe.skipIf(!hasBwrap)('probe-census --auto', () => {
       outcome: 'repeated-effect',
       agreement: 'overstates',
     });
-    expect(existsSync(path.join(out, 'auto-reports', 'fixture.json'))).toBe(true);
+    // A report per server, the server that died included: its name and a hash of it.
+    expect(readdirSync(path.join(out, 'auto-reports')).sort()).toEqual([
+      expect.stringMatching(/^dies-[0-9a-f]{8}\.json$/),
+      expect.stringMatching(/^fixture-[0-9a-f]{8}\.json$/),
+    ]);
     expect(readFileSync(path.join(out, 'behaviour.md'), 'utf8')).toContain(
       'Without a plan (--auto): 1 server, 11 tool experiments',
     );

@@ -24,8 +24,8 @@ describe('planAuto', () => {
     expect(plan.experiment.arguments).toEqual({ sku: 'probe', idempotency_key: 'idemscan-auto-1' });
     expect(plan.experiment.keyLocations).toEqual(['$.idempotency_key']);
     expect(plan.candidates.map((r) => r.tool)).toEqual(['count_orders', 'get_status', 'read_file']);
-    // The file read_file reads is made before the call.
-    expect(plan.inputs).toEqual([{ path: 'probe-file-1.txt', content: expect.any(String) }]);
+    // The file read_file reads is made before the call, in a folder of the reads' own.
+    expect(plan.inputs).toEqual([{ path: 'reads/probe-file-1.txt', content: expect.any(String) }]);
   });
 
   it('never observes a tool with itself, nor with a read that needs a key', () => {
@@ -35,7 +35,7 @@ describe('planAuto', () => {
   });
 
   it('says why a tool is not probed: not listed again, or arguments that cannot be made', () => {
-    expect(planAuto([], 'gone', '/w', 'k')).toEqual({ ok: false, reason: 'the fresh server did not list it' });
+    expect(planAuto([], 'gone', '/w', 'k')).toEqual({ ok: false, reason: 'the server did not list it' });
     const bounded = tool('n', {}, { n: { type: 'integer', minimum: 10, maximum: 5 } });
     const plan = planAuto([bounded], 'n', '/w', 'k');
     expect(plan.ok).toBe(false);

@@ -14,7 +14,8 @@ import { AUTO_OBSERVER } from '../../model/probe-cases.js';
 import { LIMITS } from '../../model/limits.js';
 import type { ToolProbe } from '../../model/probe-schema.js';
 import { exercise, type AutoSession } from '../../probe/auto/experiment.js';
-import { planAuto, type AutoPlan } from '../../probe/auto/plan.js';
+import { planAuto, readCandidates, type AutoPlan } from '../../probe/auto/plan.js';
+import { execa } from 'execa';
 import { toolProbe } from '../../probe/outcome.js';
 import type { Target } from '../../targets/types.js';
 import { liveConnect, prepareServer, type OneOptions } from '../scan/scan-server.js';
@@ -39,21 +40,32 @@ const notProbed = (reason: string): ToolProbe => ({
 
 const failed = (reason: string): ToolProbe => ({ ...notProbed(reason), outcome: 'failed' });
 
+/** What the experiments share: the server as it listed its tools, and how to reach it. */
+interface AutoServer {
+  target: Target;
+  /** The first listing's entries: every experiment is planned from them before its server starts. */
+  listed: readonly Record<string, unknown>[];
+  reads: readonly Record<string, unknown>[];
+  connect: ConnectOptions;
+  one: OneOptions;
+}
+
 /** One experiment per tool, one tool at a time; never throws. */
 export async function autoProbe(
   target: Target,
+  listed: readonly Record<string, unknown>[],
   tools: readonly string[],
-  connect: ConnectOptions,
-  one: OneOptions,
+  conn: { connect: ConnectOptions; one: OneOptions },
   opts: AutoOptions,
 ): Promise<Map<string, ToolProbe>> {
+  const server: AutoServer = { target, listed, reads: readCandidates(listed), ...conn };
   const out = new Map<string, ToolProbe>();
   opts.onStart?.(tools);
   const ends = performance.now() + opts.budgetMs;
   for (const name of tools) {
     if (opts.signal?.aborted) out.set(name, notProbed('interrupted'));
     else if (performance.now() > ends) out.set(name, notProbed("the server's budget for --auto ran out"));
-    else out.set(name, await oneTool(target, name, connect, one, opts).catch((err: unknown) => failed(crash(err))));
+    else out.set(name, await oneTool(server, name, { ...opts, ends }).catch((err: unknown) => failed(crash(err))));
   }
   return out;
 }
@@ -75,52 +87,61 @@ async function scratchSpace(): Promise<Scratch> {
   return { root, home, tmp, work };
 }
 
-async function oneTool(
-  target: Target,
-  name: string,
-  connect: ConnectOptions,
-  one: OneOptions,
-  opts: AutoOptions,
-): Promise<ToolProbe> {
+type ToolOptions = AutoOptions & { ends: number };
+
+/** Planned and its files made before its server starts: nothing the server did can steer those writes. */
+async function oneTool(server: AutoServer, name: string, opts: ToolOptions): Promise<ToolProbe> {
   const scratch = await scratchSpace();
   try {
-    return await inScratch(target, name, scratch, connect, one, opts);
+    const plan = planAuto(server.listed, name, scratch.work, `idemscan-auto-${randomUUID()}`, server.reads);
+    if (!plan.ok) return notProbed(plan.reason);
+    await createInputs(scratch.work, plan.inputs);
+    const probe = await inScratch(server, plan, scratch, opts);
+    return withoutScratch(opts.signal?.aborted ? notProbed('interrupted') : probe, scratch.root);
   } finally {
-    await rm(scratch.root, { recursive: true, force: true });
+    await removeScratch(scratch.root);
   }
+}
+
+/** A server may have made a folder unreadable: writable again first, and a failure left behind, never thrown. */
+async function removeScratch(root: string): Promise<void> {
+  await rm(root, { recursive: true, force: true }).catch(async () => {
+    await execa('chmod', ['-R', 'u+rwx', root], { reject: false });
+    await rm(root, { recursive: true, force: true }).catch(() => {});
+  });
 }
 
 /** The server sees the scratch space as its HOME and TMPDIR; nothing else it can write is kept. */
 export function scratchTarget(target: Target, scratch: Scratch): Target {
   if (target.kind !== 'command' && target.kind !== 'package') return target;
   const cwd = target.cwd ?? scratch.work; // a server that writes beside itself writes where it is seen
-  return { ...target, cwd, env: { ...target.env, HOME: scratch.home, TMPDIR: scratch.tmp } };
+  const home = (sub: string) => path.join(scratch.home, sub);
+  const xdg = {
+    XDG_CONFIG_HOME: home('.config'),
+    XDG_CACHE_HOME: home('.cache'),
+    XDG_DATA_HOME: home('.local/share'),
+    XDG_STATE_HOME: home('.local/state'),
+  };
+  return { ...target, cwd, env: { ...target.env, HOME: scratch.home, TMPDIR: scratch.tmp, ...xdg } };
 }
 
 async function inScratch(
-  target: Target,
-  name: string,
+  server: AutoServer,
+  plan: Extract<AutoPlan, { ok: true }>,
   scratch: Scratch,
-  connect: ConnectOptions,
-  one: OneOptions,
-  opts: AutoOptions,
+  opts: ToolOptions,
 ): Promise<ToolProbe> {
-  const writable = [...(one.writable ?? []), scratch.root];
-  const inScratchTarget = (opts.targetIn ?? scratchTarget)(target, scratch);
-  const prepared = await prepareServer(inScratchTarget, connect, { ...one, writable });
+  const writable = [...(server.one.writable ?? []), scratch.root];
+  const target = (opts.targetIn ?? scratchTarget)(server.target, scratch);
+  const prepared = await prepareServer(target, server.connect, { ...server.one, writable });
   if ('failed' in prepared) return failed(`the fresh server did not start: ${prepared.failed.failure?.message}`);
   try {
     const opened = await open(prepared.launch, liveConnect(prepared));
     if (!opened.ok) return failed(`the fresh server did not start: ${opened.observation.failure?.message}`);
     const { session } = opened;
     try {
-      const listed = await session.listTools();
-      if (!listed.ok) return failed('the fresh server did not list its tools');
-      const plan = planAuto(listed.tools, name, scratch.work, `idemscan-auto-${randomUUID()}`);
-      if (!plan.ok) return notProbed(plan.reason);
-      await createInputs(scratch.work, plan.inputs);
-      const run = { session, roots: rootsOf(scratch, one.writable), bound: boundOf(opts) };
-      return withoutScratch(await experiment(run, plan), scratch.root);
+      const run = { session, roots: rootsOf(scratch, server.one.writable), bound: boundOf(opts) };
+      return await experiment(run, plan);
     } finally {
       await session.close();
     }
@@ -129,7 +150,15 @@ async function inScratch(
   }
 }
 
-const boundOf = (opts: AutoOptions) => ({ ms: opts.timeoutMs, from: '--timeout' });
+/** Each call's bound, read as it is sent: --timeout, or what is left of the server's budget. */
+const boundOf = (opts: ToolOptions) => ({
+  get ms() {
+    return Math.max(1, Math.min(opts.timeoutMs, Math.round(opts.ends - performance.now())));
+  },
+  get from() {
+    return opts.ends - performance.now() < opts.timeoutMs ? "the server's --auto budget" : '--timeout';
+  },
+});
 
 /** What the sandbox lets the server write: its scratch space and what the user bound. */
 function rootsOf(scratch: Scratch, writable: readonly string[] = []) {
@@ -154,7 +183,7 @@ async function experiment(run: AutoSession, plan: Extract<AutoPlan, { ok: true }
 const NOTHING_CHANGED =
   'neither the call nor the re-issue changed a file the sandbox lets it write or what its reads answer: no local effect to judge (an effect on a remote service is not seen)';
 
-/** The scratch space's random path, as `$SCRATCH`: the same arguments read the same in every report. */
+/** The scratch space's random path, as `$SCRATCH`: a report says where a tool wrote, not which temporary folder it was. */
 function withoutScratch<T>(value: T, root: string): T {
   return JSON.parse(JSON.stringify(value).replaceAll(JSON.stringify(root).slice(1, -1), '$SCRATCH')) as T;
 }
@@ -167,7 +196,7 @@ async function createInputs(work: string, inputs: readonly { path: string; conte
     if (input.path.endsWith('/')) await mkdir(target, { recursive: true });
     else {
       await mkdir(path.dirname(target), { recursive: true });
-      await writeFile(target, input.content);
+      await writeFile(target, input.content, { flag: 'wx' }).catch(() => {}); // made once, never through a link
     }
   }
 }

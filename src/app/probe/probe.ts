@@ -123,7 +123,7 @@ async function withAuto(
   const names = probed.observation.tools.flatMap((t) =>
     typeof t.name === 'string' && !planned.has(t.name) ? [t.name] : [],
   );
-  const auto = await autoProbe(target, [...new Set(names)], connect, one, opts);
+  const auto = await autoProbe(target, probed.observation.tools, [...new Set(names)], { connect, one }, opts);
   const byPlan = probed.probeOf!;
   return {
     ...probed,

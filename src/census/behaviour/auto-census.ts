@@ -3,6 +3,7 @@
  * few servers at a time, each tool on its own fresh server under bubblewrap. Each server's report
  * is kept in reports/, so a run resumes, shards fill one folder, and the table is remade from all.
  */
+import { createHash } from 'node:crypto';
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import pLimit from 'p-limit';
@@ -10,6 +11,8 @@ import type { Say } from '../../app/say.js';
 import { writeReports } from '../../app/write-reports.js';
 import { streamOf } from '../../model/report-head.js';
 import type { ServerReport } from '../../model/schema.js';
+import { bounded } from '../../model/bounds.js';
+import { LIMITS } from '../../model/limits.js';
 import { readReportFile } from '../../compare/read.js';
 import { readBehaviourFile } from '../publish/run-index-behaviour.js';
 import type { Target } from '../../targets/types.js';
@@ -38,8 +41,12 @@ export interface AutoCensusSettings {
 
 export type AutoCensusEvent = { type: 'server'; server: BehaviourServer; rows: BehaviourRow[]; reused: boolean };
 
-/** A file name any server name can have. */
-const reportName = (name: string) => `${name.replace(/[^\w.-]/g, '_').slice(0, 120)}.json`;
+/** Characters of a server's name kept in its report's file name; a hash of the whole name follows. */
+const NAME_CHARS = 80;
+
+/** A file name any server name can have, one per name (`@s/x` and `_s_x` apart). */
+const reportName = (name: string) =>
+  `${name.replace(/[^\w.-]/g, '_').slice(0, NAME_CHARS)}-${createHash('sha256').update(name).digest('hex').slice(0, 8)}.json`;
 
 const packageOf = (t: Target) =>
   t.kind === 'package'
@@ -59,19 +66,22 @@ export async function runAutoCensus(
   const dir = path.join(settings.out, AUTO_REPORTS_DIR);
   const have = new Set(await readdir(dir).catch(() => [] as string[]));
   const limit = pLimit(settings.concurrency);
+  const crashed: ReturnType<typeof behaviourOf>[] = [];
   await Promise.all(
     targets.map((t) =>
       limit(async () => {
         if (settings.signal?.aborted) return;
         const reused = have.has(reportName(t.name));
-        const server = reused ? undefined : await probeOne(t, settings, io.say);
-        if (!reused && !server) return;
-        const part = behaviourOf(runOf(t.name, packageOf(t), server));
+        const probed = reused ? undefined : await probeOne(t, settings, io.say);
+        if (settings.signal?.aborted) return;
+        const run = runOf(t.name, packageOf(t), typeof probed === 'string' ? undefined : probed);
+        const part = behaviourOf(typeof probed === 'string' ? { ...run, error: probed, report: undefined } : run);
+        if (typeof probed === 'string') crashed.push(part); // no report to read back: kept for this run's table
         io.onEvent({ type: 'server', ...part, reused });
       }),
     ),
   );
-  return await partsIn(dir, io.say);
+  return [...(await partsIn(dir, io.say)), ...crashed];
 }
 
 const runOf = (name: string, pkg: string, server: ServerReport | undefined): ServerRun => ({
@@ -83,8 +93,8 @@ const runOf = (name: string, pkg: string, server: ServerReport | undefined): Ser
   report: path.join(AUTO_REPORTS_DIR, reportName(name)),
 });
 
-/** `probe --auto` on one server, its report kept; a crash is the server's failure, not the run's. */
-async function probeOne(t: Target, settings: AutoCensusSettings, say: Say): Promise<ServerReport | undefined> {
+/** `probe --auto` on one server, its report kept; a crash is the server's error (a string), not the run's. */
+async function probeOne(t: Target, settings: AutoCensusSettings, say: Say): Promise<ServerReport | string | undefined> {
   const { probeTarget } = await import('../../app/probe/probe.js');
   const options = {
     sandbox: true,
@@ -93,8 +103,12 @@ async function probeOne(t: Target, settings: AutoCensusSettings, say: Say): Prom
     timeoutMs: settings.timeoutMs,
     cacheDir: settings.cacheDir,
   };
-  const result = await probeTarget(t, { tools: {} }, { ...options, signal: settings.signal }).catch(() => undefined);
-  if (!result || settings.signal?.aborted) return undefined;
+  const result = await probeTarget(t, { tools: {} }, { ...options, signal: settings.signal }).catch(
+    (err: unknown) =>
+      `idemscan could not probe it: ${bounded(String((err as Error)?.message ?? err), LIMITS.errorChars)}`,
+  );
+  if (typeof result === 'string') return result;
+  if (settings.signal?.aborted) return undefined;
   const file = path.join(settings.out, AUTO_REPORTS_DIR, reportName(t.name));
   const quiet: Say = { ...say, note: () => {}, lines: (text, always) => always && say.lines(text, always) };
   await writeReports(streamOf(result.report), { formats: [], json: file }, 'probe', { print: () => {}, say: quiet });

@@ -1,6 +1,6 @@
 /**
- * One `--auto` experiment on a fresh server: the call and its re-issue, each looked at through the
- * sandbox's files and the harmless reads; then a control learns what changes whatever is called.
+ * One `--auto` experiment on a fresh server: a control learns what changes whatever is called and
+ * which reads hold still, then the call and its re-issue are looked at through files and reads.
  */
 import { createHash } from 'node:crypto';
 import type { Session } from '../../connect/session.js';
@@ -34,31 +34,35 @@ interface Control {
 const pathsOf = (changes: readonly Change[]) => new Set(changes.map((c) => c.path));
 
 /**
- * Run after the experiment: nothing between two looks, then each candidate read twice. What a
- * read's second call changed, or what changed with nothing called, changes whatever is called (a
- * request log, a usage counter); a read whose two answers differ is no observer.
+ * Before the call: two looks with nothing between, then two rounds of the reads, a look after each
+ * call. What changed with nothing called, or on a read's second call, changes whatever is called (a
+ * request log, a usage counter). A read is an observer only if its two answers agree and its calls
+ * added no file (a log per request would show as a change at every look).
  */
 async function control(run: AutoSession, candidates: readonly Read[]): Promise<Control> {
   const calls: SentCall[] = [];
-  const idle = await settled(run);
-  const first = await settled(run);
-  const ignored = pathsOf(changesBetween(idle, first));
-  // Two rounds, the other reads between a read's two calls: a usage counter in an answer shows.
-  const round = async () => {
-    const answers: SentCall[] = [];
-    for (const read of candidates)
-      answers.push(await callTool(run.session, 'control', read.tool, read.arguments, undefined, run.bound));
-    calls.push(...answers);
-    return { answers, snap: await settled(run) };
-  };
-  const one = await round();
-  const two = await round();
-  for (const p of pathsOf(changesBetween(one.snap, two.snap))) ignored.add(p);
-  const steady = (i: number) => {
-    const [a, b] = [one.answers[i]!, two.answers[i]!];
-    return a.status === 'ok' && b.status === 'ok' && withoutTimes(a.compared ?? '') === withoutTimes(b.compared ?? '');
-  };
-  return { reads: candidates.filter((_, i) => steady(i)), ignored, calls };
+  let last = await settled(run);
+  const next = await settled(run);
+  const ignored = pathsOf(changesBetween(last, next));
+  last = next;
+  const seen = candidates.map(() => ({ answers: [] as SentCall[], added: false }));
+  for (const round of [1, 2])
+    for (const [i, read] of candidates.entries()) {
+      const answer = await callTool(run.session, 'control', read.tool, read.arguments, undefined, run.bound);
+      const after = await settled(run);
+      const changes = changesBetween(last, after, ignored);
+      if (round === 2) for (const c of changes) ignored.add(c.path);
+      seen[i]!.answers.push(answer);
+      seen[i]!.added ||= changes.some((c) => c.change === 'added');
+      calls.push(answer);
+      last = after;
+    }
+  const observer = ({ answers: [a, b], added }: (typeof seen)[number]) =>
+    !added &&
+    a?.status === 'ok' &&
+    b?.status === 'ok' &&
+    withoutTimes(a.compared ?? '') === withoutTimes(b.compared ?? '');
+  return { reads: candidates.filter((_, i) => observer(seen[i]!)), ignored, calls };
 }
 
 /** Looks taken until two in a row agree: a server may finish a write (a temp file, a rename) after it answers. */
@@ -113,9 +117,8 @@ function observed(l: Look, since: Look | undefined, ctl: Control): SentCall {
 }
 
 /**
- * The call, then its re-issue with the same arguments, each followed by a look (the candidate reads,
- * then the files); then the control, and the looks compared without what changes on its own. A call
- * that fails ends it: nothing is learned, so nothing more is spent.
+ * The control, then the call and its re-issue with the same arguments, each followed by a look (the
+ * observer reads, then the files); the looks are compared without what changes on its own.
  */
 export async function exercise(
   run: AutoSession,
@@ -124,17 +127,15 @@ export async function exercise(
   args: Record<string, unknown>,
 ): Promise<{ ran: RanExperiment; changes: FileChanges; reads: Read[] }> {
   const started = performance.now();
-  const sent: (SentCall | Look)[] = [];
+  const learned = await control(run, candidates);
+  const sent: (SentCall | Look)[] = [...learned.calls];
   const looks: Look[] = [];
-  let reads = candidates;
   const at = async (step: string) => {
-    const l = await look(run, reads, step);
+    const l = await look(run, learned.reads, step);
     sent.push(...l.calls, l);
     looks.push(l);
   };
   await at('observe-before');
-  // A read that did not answer would cost its --timeout at every look: it observes nothing.
-  reads = reads.filter((r) => looks[0]!.calls.find((c) => c.tool === r.tool)?.status !== 'no-answer');
   const call = await callTool(run.session, 'call', tool, args, undefined, run.bound);
   sent.push(call);
   if (call.status === 'ok') {
@@ -143,11 +144,13 @@ export async function exercise(
     sent.push(reissue);
     if (reissue.status !== 'no-answer') await at('observe-after-reissue');
   }
-  const learned: Control = looks.length > 1 ? await control(run, reads) : { reads: [], ignored: new Set(), calls: [] };
-  const ctl = { ...learned, ignored: new Set([...learned.ignored, ...unrelated(looks, learned.ignored)]) };
+  // A read that failed at a look says nothing of the state: its answers are left out.
+  const answered = (r: Read) => looks.every((l) => l.calls.find((c) => c.tool === r.tool)?.status === 'ok');
+  const ignored = new Set([...learned.ignored, ...unrelated(looks, learned.ignored)]);
+  const ctl = { ...learned, reads: learned.reads.filter(answered), ignored };
   const calls = sent.map((c) => ('snap' in c ? observed(c, looks[looks.indexOf(c) - 1], ctl) : c));
-  const ran = { calls: [...calls, ...ctl.calls], durationMs: Math.round(performance.now() - started) };
-  return { ran, changes: changesOf(looks, ctl.ignored), reads: ctl.reads };
+  const ran = { calls, durationMs: Math.round(performance.now() - started) };
+  return { ran, changes: changesOf(looks, ignored), reads: ctl.reads };
 }
 
 /**
@@ -175,9 +178,14 @@ function changesOf(looks: readonly Look[], ignored: ReadonlySet<string>): FileCh
   return {
     call: between(before, afterCall),
     reissue: between(afterCall, afterReissue),
-    ignored: [...ignored].sort().slice(0, SHOWN_CHANGES),
+    ignored: shownPaths([...ignored].sort()),
     ...(truncated ? { truncated } : {}),
   };
+}
+
+function shownPaths(paths: readonly string[]): string[] {
+  const more = paths.length - SHOWN_CHANGES;
+  return more > 0 ? [...paths.slice(0, SHOWN_CHANGES), `and ${more} more`] : [...paths];
 }
 
 function described(changes: readonly Change[]): string[] {

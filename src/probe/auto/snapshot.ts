@@ -47,6 +47,8 @@ const READ_CHUNK = 256 * 1024;
 const NAME_BATCH = 1_024;
 // O_NONBLOCK: a FIFO put in a regular file's place after lstat opens without waiting for a writer.
 const OPEN_FLAGS = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
+/** A directory is opened, never followed, and read through its descriptor (`anchored`). */
+const DIR_FLAGS = constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW;
 /** The hash of an entry that is there but cannot be read (permissions, a name that is not UTF-8). */
 const UNREADABLE = 'unreadable';
 /** Never opened: FIFOs, sockets, devices. */
@@ -162,11 +164,26 @@ function setOrDrop(walk: Walk, key: string, state: FileState | undefined): void 
 
 async function visitDir(walk: Walk, dir: string, key: string, depth: number): Promise<void> {
   walk.files.set(key, DIR);
-  const deepest = depth >= walk.bounds.maxDepth;
-  const listing = await listFirst(dir, deepest ? 1 : walk.bounds.maxFiles - walk.files.size + 1);
-  if ('error' in listing) return setOrDrop(walk, key, failed(listing.error, key, 0));
-  if (!deepest) return walkEntries(walk, dir, key, listing.names, depth + 1);
-  if (listing.names.length > 0) walk.reasons.add(`deeper than ${walk.bounds.maxDepth} levels`);
+  await anchored(dir, async (at) => {
+    const deepest = depth >= walk.bounds.maxDepth;
+    const listing = await listFirst(at, deepest ? 1 : walk.bounds.maxFiles - walk.files.size + 1);
+    if ('error' in listing) return setOrDrop(walk, key, failed(listing.error, key, 0));
+    if (!deepest) return walkEntries(walk, at, key, listing.names, depth + 1);
+    if (listing.names.length > 0) walk.reasons.add(`deeper than ${walk.bounds.maxDepth} levels`);
+  }).catch((err: unknown) => setOrDrop(walk, key, failed(err, key, 0)));
+}
+
+/**
+ * The directory opened without following a link, then read through its descriptor: a server that
+ * swaps it for a link to a host folder after lstat gets ELOOP or ENOTDIR, never a host listing.
+ */
+async function anchored<T>(dir: string, read: (at: string) => Promise<T>): Promise<T> {
+  const handle = await open(dir, DIR_FLAGS);
+  try {
+    return await read(`/proc/self/fd/${handle.fd}`);
+  } finally {
+    await handle.close().catch(() => {});
+  }
 }
 
 async function visit(walk: Walk, file: string, key: string, depth: number): Promise<void> {
@@ -208,9 +225,12 @@ export async function snapshot(
     buffer: Buffer.allocUnsafe(Math.max(1, Math.min(READ_CHUNK, bounds.maxFileBytes))),
   };
   for (const root of roots) {
-    const listing = await listFirst(root.dir, bounds.maxFiles - walk.files.size + 1);
-    if ('names' in listing) await walkEntries(walk, root.dir, root.label, listing.names, 1);
-    else if (codeOf(listing.error) !== 'ENOENT') walk.reasons.add(`${root.label} could not be listed`);
+    const listed = await anchored(root.dir, async (at) => {
+      const listing = await listFirst(at, bounds.maxFiles - walk.files.size + 1);
+      if ('names' in listing) await walkEntries(walk, at, root.label, listing.names, 1);
+      return listing;
+    }).catch((error: unknown) => ({ error }));
+    if ('error' in listed && codeOf(listed.error) !== 'ENOENT') walk.reasons.add(`${root.label} could not be listed`);
   }
   return walk.reasons.size > 0 ? { files: walk.files, truncated: [...walk.reasons].join('; ') } : { files: walk.files };
 }
@@ -238,9 +258,4 @@ export function changesBetween(before: Snapshot, after: Snapshot, ignore: Readon
     else if (differ(was, is)) changes.push({ path: file, change: 'changed', before: was, after: is });
   }
   return changes;
-}
-
-/** Paths that changed in a control (the same harmless call twice, or nothing between two snapshots): left out of every later comparison. */
-export function volatilePaths(...changeLists: readonly Change[][]): Set<string> {
-  return new Set(changeLists.flat().map((c) => c.path));
 }
