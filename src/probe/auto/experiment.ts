@@ -93,7 +93,15 @@ async function look(run: AutoSession, reads: readonly Read[], step: string): Pro
   return { step, snap: await settled(run), calls };
 }
 
-const isIgnored = (p: string, ignored: ReadonlySet<string>) => within(p, ignored);
+/** A tool's logs and caches (npm's debug log per run, `*.log`, `.cache/`) are never the effect a retry repeats. */
+const BOOKKEEPING = [/(?:^|\/)\.npm\//, /(?:^|\/)_?logs\//, /\.log$/, /(?:^|\/)\.cache\//];
+const bookkeeping = (p: string) => BOOKKEEPING.some((re) => re.test(p));
+
+const isIgnored = (p: string, ignored: ReadonlySet<string>) => within(p, ignored) || bookkeeping(p);
+
+/** The changes between two looks that count: not what changes on its own, not bookkeeping. */
+const counted = (a: Snapshot, b: Snapshot, ignored: ReadonlySet<string>) =>
+  changesBetween(a, b, ignored).filter((c) => !bookkeeping(c.path));
 
 /** An ISO 8601 time in an answer (a file's atime, a "checked at"): no change of state, as a file's timestamps are not. */
 const TIMESTAMP = /\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:?\d{2})?/g;
@@ -110,7 +118,7 @@ function digestOf(l: Look, steady: ReadonlySet<string>, ignored: ReadonlySet<str
 
 /** The observer's step as judge() reads it: always answered, compared by the digest. */
 function observed(l: Look, since: Look | undefined, ctl: Control): SentCall {
-  const changes = since ? changesBetween(since.snap, l.snap, ctl.ignored) : [];
+  const changes = since ? counted(since.snap, l.snap, ctl.ignored) : [];
   const answer = since ? `${changes.length} file change${changes.length === 1 ? '' : 's'}` : 'the state before';
   const steady = new Set(ctl.reads.map((r) => r.tool));
   return { step: l.step, tool: AUTO_OBSERVER, ms: 0, status: 'ok', answer, compared: digestOf(l, steady, ctl.ignored) };
@@ -160,20 +168,20 @@ export async function exercise(
 function unrelated(looks: readonly Look[], ignored: ReadonlySet<string>): string[] {
   const [before, afterCall, afterReissue] = looks;
   if (!before || !afterCall || !afterReissue) return [];
-  const byCall = changesBetween(before.snap, afterCall.snap, ignored);
+  const byCall = counted(before.snap, afterCall.snap, ignored);
   const paths = new Set(byCall.map((c) => c.path));
   const folders = new Set(
     byCall.filter((c) => c.change === 'added').map((c) => c.path.slice(0, c.path.lastIndexOf('/'))),
   );
   const related = (p: string) => within(p, paths) || folders.has(p.slice(0, p.lastIndexOf('/')));
-  return changesBetween(afterCall.snap, afterReissue.snap, ignored)
+  return counted(afterCall.snap, afterReissue.snap, ignored)
     .map((c) => c.path)
     .filter((p) => !related(p));
 }
 
 function changesOf(looks: readonly Look[], ignored: ReadonlySet<string>): FileChanges {
   const [before, afterCall, afterReissue] = looks;
-  const between = (a?: Look, b?: Look) => (a && b ? described(changesBetween(a.snap, b.snap, ignored)) : []);
+  const between = (a?: Look, b?: Look) => (a && b ? described(counted(a.snap, b.snap, ignored)) : []);
   const truncated = looks.map((l) => l.snap.truncated).find((t) => t !== undefined);
   return {
     call: between(before, afterCall),
