@@ -215,6 +215,10 @@ describe('--suppress', () => {
       'warning: verdicts.json: suppressions[4] (verdict unprotected, tool create_payment) matched no tool',
     );
     expect(after.stderr).toContain('4 tool verdicts accepted by verdicts.json');
+    // In CI, with -q: the stale entry is still said; the counts are not.
+    const quiet = await gate(['--suppress', 'verdicts.json', '--out', 'v1q', '-q']);
+    expect(quiet.stderr).toContain('suppressions[4] (verdict unprotected, tool create_payment) matched no tool');
+    expect(quiet.stderr).not.toContain('accepted by verdicts.json');
     const report = Report.parse(readJson('v1/report.json'));
     expect(report.servers[0]!.tools.find((t) => t.name === 'submit_order')!.accepted).toEqual({
       verdict: 'unprotected',

@@ -28,7 +28,7 @@ export async function loadSuppress(flag: string | undefined): Promise<Suppressio
 const label = (index: number, e: SuppressEntry) =>
   msg`suppressions[${index}] (${e.verdict ? msg`verdict ${e.verdict}` : msg`rule ${show.name(e.rule ?? '')}`}${e.tool ? msg`, tool ${show.name(e.tool)}` : ''}${e.server ? msg`, server ${show.name(e.server)}` : ''})`;
 
-/** After the fold: an expired entry is always said (it changed what the gate counts), an unused one unless -q. */
+/** After the fold: an expired or unused entry is always said (a stale suppression hides nothing), the counts unless -q. */
 export function tellSuppressions(file: string, outcome: SuppressOutcome, say: Say): void {
   const shown = msg`${show.path(file)}`;
   for (const { index, entry } of outcome.expired)
@@ -36,7 +36,7 @@ export function tellSuppressions(file: string, outcome: SuppressOutcome, say: Sa
       msg`${shown}: ${label(index, entry)} expired on ${entry.expires ?? ''}; it no longer applies (renew or remove it)`,
     );
   for (const { index, entry } of outcome.unused)
-    say.note(msg`warning: ${shown}: ${label(index, entry)} matched no ${entry.verdict ? 'tool' : 'finding'}`);
+    say.warn(msg`${shown}: ${label(index, entry)} matched no ${entry.verdict ? 'tool' : 'finding'}`);
   if (outcome.applied > 0) say.note(msg`${plural(outcome.applied, 'finding')} suppressed by ${shown}`);
   if (outcome.accepted > 0) say.note(msg`${plural(outcome.accepted, 'tool verdict')} accepted by ${shown}`);
 }
