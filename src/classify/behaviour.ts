@@ -1,4 +1,5 @@
 /** A probed tool's hints set against what its experiment saw: the `agreement` and its finding. */
+import { probesOf } from '../model/probe-cases.js';
 import { finding } from '../model/finding.js';
 import { RULE } from '../model/catalogue.js';
 import type { Agreement, ProbeOutcome, ToolProbe } from '../model/probe-schema.js';
@@ -55,7 +56,7 @@ function agreementFinding(tool: ToolReport, probe: ToolProbe, agreement: Agreeme
 /** Each probe of the tool judged; a finding per disagreement. */
 export function withAgreement<T extends ToolReport>(tool: T): T {
   const claim = claimOf(tool.annotations, tool.verdict);
-  const probes = tool.probes ?? (tool.probe ? [tool.probe] : []);
+  const probes = probesOf(tool);
   const judged = probes.map((p) => {
     const agreement = agreementFor(claim, p.outcome, unchangedBy(p));
     return agreement ? { ...p, agreement } : p;

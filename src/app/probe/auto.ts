@@ -140,7 +140,7 @@ async function inScratch(
     if (!opened.ok) return failed(`the fresh server did not start: ${opened.observation.failure?.message}`);
     const { session } = opened;
     try {
-      const run = { session, roots: rootsOf(scratch, server.one.writable), bound: boundOf(opts) };
+      const run = { session, roots: rootsOf(scratch, server.one.writable), bound: boundOf(opts), ends: opts.ends };
       return await experiment(run, plan);
     } finally {
       await session.close();

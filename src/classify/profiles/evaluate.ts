@@ -1,4 +1,5 @@
 // Over the tool as received, since a directory's review reads what the server sent; only booleans count.
+import { probesOf } from '../../model/probe-cases.js';
 import type { Finding, ToolReport } from '../../model/schema.js';
 import { describeHint, receivedAnnotations } from '../hints.js';
 import { findKeyArguments } from '../keys.js';
@@ -99,7 +100,7 @@ function hasText(value: unknown): boolean {
 
 /** `matchesBehaviour` requirements, once a probe has judged the tool's hints against what it did. */
 export function behaviourFindings(profiles: readonly Profile[], tool: ToolReport): Finding[] {
-  const probes = tool.probes ?? (tool.probe ? [tool.probe] : []);
+  const probes = probesOf(tool);
   if (!probes.some((p) => p.agreement === 'overstates')) return [];
   return profiles.flatMap((profile) =>
     profile.requirements

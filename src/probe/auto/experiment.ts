@@ -21,6 +21,8 @@ export interface AutoSession {
   session: Session;
   roots: readonly { label: string; dir: string }[];
   bound: Bound;
+  /** When the server's budget runs out (`performance.now()`): past it a look no longer waits to settle. */
+  ends?: number;
 }
 
 interface Control {
@@ -71,7 +73,7 @@ const SETTLE_MS = 50;
 
 async function settled(run: AutoSession): Promise<Snapshot> {
   let prev = await snapshot(run.roots);
-  for (let i = 0; i < SETTLE_LOOKS; i++) {
+  for (let i = 0; i < SETTLE_LOOKS && !(run.ends !== undefined && performance.now() > run.ends); i++) {
     await new Promise((r) => setTimeout(r, SETTLE_MS));
     const next = await snapshot(run.roots);
     if (changesBetween(prev, next).length === 0) return next;
