@@ -16,7 +16,7 @@ import type { ScanOptions } from '../scan/scan-options.js';
 import { MemorySink } from '../../spool/sink.js';
 import { InputError } from '../../model/input-error.js';
 import { sandboxSupport } from '../../launch/sandbox.js';
-import { autoProbe, type AutoOptions } from './auto.js';
+import type { AutoOptions } from './auto.js';
 import type { Target, TargetInput } from '../../targets/types.js';
 
 export { readPlan } from '../../probe/read-plan.js';
@@ -123,6 +123,8 @@ async function withAuto(
   const names = probed.observation.tools.flatMap((t) =>
     typeof t.name === 'string' && !planned.has(t.name) ? [t.name] : [],
   );
+  // Lazy: --auto alone needs the argument maker (and the regexp flag it sets) and the snapshots.
+  const { autoProbe } = await import('./auto.js');
   const auto = await autoProbe(target, probed.observation.tools, [...new Set(names)], { connect, one }, opts);
   const byPlan = probed.probeOf!;
   return {
