@@ -27,15 +27,14 @@ const BIND_IT = 'bind it with --writable DIR (its directory), or run without --s
 const saying = (u: GivenPath, fix: string): Shown =>
   msg`${show.name(u.via)} names ${show.path(u.path)}, ${hiddenWhy(u)}: ${fix}`;
 
-/** A missing file matters only to probe: an audit's listing writes nothing, so private scratch harms it not. */
+/** Probe runs tools, so what the sandbox would hide of its target, or lose when it ends, is refused. */
 export function refuseUnbound(
   target: Target,
   writable: string[] | undefined,
   flags: SandboxSettings,
-  /** `missing: 'ignore'` for audit; `fix`: what to do, for a caller without the flags (probe-census). */
-  how: { missing?: 'refuse' | 'ignore'; fix?: string } = {},
+  /** What to do, for a caller without the flags (probe-census). */
+  how: { fix?: string } = {},
 ): void {
-  const given = unboundOf(target, writable ?? [], flags.sandbox, flags.cacheDir ?? defaultCacheDir());
-  const [first] = how.missing === 'ignore' ? given.filter((u) => !u.missing) : given;
+  const [first] = unboundOf(target, writable ?? [], flags.sandbox, flags.cacheDir ?? defaultCacheDir());
   if (first) throw new InputError(msg`${saying(first, how.fix ?? BIND_IT)}; nothing was started`);
 }

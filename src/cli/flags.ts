@@ -60,7 +60,7 @@ const sandbox = () =>
 const writable = () =>
   repeatable(
     '--writable <path>',
-    'with --sandbox: bind this existing directory or file read-write inside the sandbox (a test backend; never HOME, a parent of it or a hidden root; docs/SANDBOX.md)',
+    'with --sandbox: bind this existing directory or file read-write into the sandbox of every server of the run (a test backend; never HOME, a parent of it or a hidden root; docs/SANDBOX.md)',
   );
 const concurrency = (what: string) => intOption('--concurrency <n>', what, DEFAULTS.concurrency);
 const probeTimeout = () =>

@@ -26,6 +26,8 @@ export interface BwrapPlan {
   /** Paths the target names, maybe hostile: bound only under NAMED_ROOTS, without sockets, FIFOs or devices. */
   named?: string[];
   writable: string[];
+  /** Files and socket-free folders a target list ships beside it (shipped.ts), bound read-only even under a home. */
+  shipped?: string[];
   /** Exist empty in the sandbox: a named directory under a home that the server checks for. */
   placeholders?: string[];
   cwd: string;
@@ -84,6 +86,7 @@ export function bwrapArgs(plan: BwrapPlan): string[] {
       .map((p): Op => ({ p, kind: 'dir' })),
     ...reveal(plan.readable, guarded, home, homes).map((p): Op => ({ p, kind: 'ro' })),
     ...named.bound.map((p): Op => ({ p, kind: 'ro' })),
+    ...shippedBinds(plan.shipped ?? [], hidden, late, home).map((p): Op => ({ p, kind: 'ro' })),
     ...reveal(plan.writable, guarded, home, homes, true).map((p): Op => ({ p, kind: 'rw' })),
   ];
   const seen = new Set<string>();
@@ -121,6 +124,14 @@ function reveal(
     out.add(target);
   }
   return [...out];
+}
+
+/** Never a hidden root, idemscan's cache, HOME or a parent of it, whatever shipped.ts accepted. */
+function shippedBinds(paths: string[], hidden: string[], late: string[], home: string | undefined): string[] {
+  return paths
+    .map((p) => safeRealpath(p))
+    .filter((p): p is string => !!p && p !== '/' && !hidden.includes(p))
+    .filter((p) => !late.some((c) => within(p, c) || within(c, p)) && !(home !== undefined && within(home, p)));
 }
 
 /** Only under NAMED_ROOTS and free of sockets, FIFOs and devices: a read-only bind does not stop connect(). */

@@ -13,6 +13,7 @@ import { packageOf } from './packages.js';
 import type { PackageCommand } from './package-kind.js';
 import { pypiProblem } from './pypi-launch.js';
 import { contain, type ContainOptions, type SandboxMode } from './sandbox.js';
+import { shippedPaths } from './shipped.js';
 
 /** Besides how to start or reach the server: what the report records, and the cleanup. */
 interface PlanShared {
@@ -129,7 +130,7 @@ function containStdio(
   const writable = ctx.sandbox && !container ? (ctx.writable ?? []) : [];
   const contained = contain(
     { command, args, cwd: target.cwd, env },
-    { sandbox: ctx.sandbox && !container, ...own, writable },
+    { sandbox: ctx.sandbox && !container, ...own, writable, shipped: shippedPaths(target) },
   );
   return {
     transport: 'stdio',

@@ -29,6 +29,8 @@ export interface ContainOptions {
   hidden?: string[];
   /** Paths it may write (install scripts: the package's cache entry). Bubblewrap only. */
   writable?: string[];
+  /** What its target list ships beside it (shipped.ts): bound read-only. Bubblewrap only. */
+  shipped?: string[];
 }
 
 export interface Contained {
@@ -234,6 +236,7 @@ function bubblewrapPlan(launch: Spawn, programs: [string, ...string[]], opts: Co
       .concat(opts.readable ?? []),
     named: named.filter((p) => !isGuarded(p)),
     writable: opts.writable ?? [],
+    shipped: opts.shipped,
     placeholders: named.filter((p) => isGuarded(p) && isDirectory(p)),
     cwd,
     tmpfsBytes: can('bwrapSize') ? SCRATCH_BYTES : undefined,

@@ -5,6 +5,7 @@ import { HIDDEN, NAMED_ROOTS, onlyFilesIn, safeRealpath, within } from './bwrap.
 import { homeDirs } from './homes.js';
 import { argPaths, argValue, looksLikePath, resolutionPaths } from './resolution.js';
 import { cacheDirs } from './npm.js';
+import { shippedPaths } from './shipped.js';
 import { isDirectory } from '../targets/file-kind.js';
 import type { Target } from '../targets/types.js';
 
@@ -74,10 +75,11 @@ export const hiddenWhy = (u: GivenPath): string =>
     ? 'which does not exist yet, in a directory the sandbox hides (the server would create it in its private scratch space, where nothing is kept)'
     : 'which the sandbox hides (the server would see nothing there, or make a new file in its private scratch space)';
 
-/** What the sandbox would hide of a stdio target's arguments, env values and cwd (none without the sandbox). */
+/** What the sandbox would hide of a stdio target's arguments, env values and cwd, its list's files aside. */
 export function unboundOf(target: Target, writable: readonly string[], sandbox: boolean | undefined, cacheDir: string) {
   if (!sandbox || (target.kind !== 'command' && target.kind !== 'package')) return [];
-  return unboundPaths({ args: target.args ?? [], env: target.env ?? {}, cwd: target.cwd }, [...writable], cacheDir);
+  const bound = [...writable, ...shippedPaths(target)];
+  return unboundPaths({ args: target.args ?? [], env: target.env ?? {}, cwd: target.cwd }, bound, cacheDir);
 }
 
 function namedPaths(given: { args: string[]; env: Record<string, string>; cwd?: string }) {

@@ -30,7 +30,7 @@ export function sandboxLines(
   // The user's explicit choice, said beside the containment it opens.
   if (writable.length > 0)
     lines.push(
-      msg`writable inside the sandbox (--writable): ${joinShown(
+      msg`writable inside the sandbox of every server (--writable): ${joinShown(
         writable.map((w) => msg`${show.path(w)}`),
         ', ',
       )}`,

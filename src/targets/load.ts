@@ -52,7 +52,7 @@ export function parseTargets(text: string, file: string, env: NodeJS.ProcessEnv 
     const ctx = { file, env, workspaceFolder: workspaceOf(file), untrusted: 'a target file' };
     const got = format.read(one as Record<string, unknown>, ctx);
     // Loops, not push(...): a file of a few MB can hold more entries than a call has arguments.
-    for (const t of got.targets) out.targets.push(t);
+    for (const t of got.targets) out.targets.push({ ...t, listFolder: ctx.workspaceFolder });
     // A reason quotes keys and values of the file; one of megabytes is no use to anyone.
     for (const s of got.skipped)
       out.skipped.push({ ...s, name: s.name.slice(0, MAX_REASON), reason: s.reason.slice(0, MAX_REASON) });

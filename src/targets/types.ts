@@ -23,6 +23,8 @@ interface TargetShared {
   downloads?: number;
   /** The MCP clients and files that configure this server (`scan --discover`). */
   listedBy?: { client: string; file: string }[];
+  /** The folder of the target list it came from: files it names there reach it read-only under --sandbox. */
+  listFolder?: string;
 }
 
 /** What a process is started with besides its command: a command's, or a package's. */

@@ -61,7 +61,7 @@ describe('sandboxLines', async () => {
     const options = { sandbox: true, writable: ['/srv/scratch', '/srv/\u001b[31mred'] };
     expect(await printed(streamed([server('a', 'bubblewrap')], { options }), false)).toEqual([
       'idemscan: sandbox for 1 stdio server: bubblewrap (no network, no home directories, read-only system)\n',
-      'idemscan: writable inside the sandbox (--writable): /srv/scratch, /srv/\\u001b[31mred\n',
+      'idemscan: writable inside the sandbox of every server (--writable): /srv/scratch, /srv/\\u001b[31mred\n',
     ]);
   });
 });

@@ -60,7 +60,6 @@ export async function probeTarget(target: Target, plan: ProbePlan, options: Prob
     timeoutMs,
     concurrency: 1,
     install: false,
-    unboundChecked: true,
   });
   const sink = new MemorySink();
   const autoOptions = auto

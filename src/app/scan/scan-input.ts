@@ -110,17 +110,3 @@ export function refuseUnbound(target: Target, writable: readonly string[], optio
   const [first] = unboundOf(target, writable, options.sandbox, cacheDir);
   if (first) throw new ScanInputError('target', `target.${first.field}`, `${unboundText(first)}; nothing was started`);
 }
-
-/** A path that does not exist yet is left out: a listing writes nothing, so private scratch harms no scan. */
-export function unboundWarnings(
-  targets: readonly Target[],
-  writable: readonly string[],
-  options: ScanOptions,
-  cacheDir: string,
-) {
-  return targets.flatMap((t) => {
-    const [first, ...more] = unboundOf(t, writable, options.sandbox, cacheDir).filter((u) => !u.missing);
-    const others = more.length ? ` (and ${more.length} more)` : '';
-    return first ? [`${t.name.slice(0, 100)}: ${unboundText(first)}${others}`] : [];
-  });
-}

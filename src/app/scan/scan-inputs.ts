@@ -15,7 +15,7 @@ import { loadTargets } from '../load-targets.js';
 import { oauthScanOptions, type OAuthSettings } from '../auth/oauth-options.js';
 import type { Say } from '../say.js';
 import { checkScan, type ScanRunSettings } from './scan-run.js';
-import { checkWritable, refuseUnbound } from '../writable.js';
+import { checkWritable } from '../writable.js';
 
 export type { ProgressEvent } from './scan.js';
 export type { Target };
@@ -159,9 +159,6 @@ export async function runSettings(
   const baseline = await checkScan(files, { ...flags, drift: checked.failOn?.drift }, manyInMemory);
   const oauth = oauthScanOptions(flags, kind.named, signIn); // and a --client-secret-env variable that is not set
   const { suppress, failOn, sarifUris } = checked;
-  // What the user typed for audit: a path the sandbox hides is an error before the server starts.
-  if (kind.writer === 'audit')
-    for (const t of targets) refuseUnbound(t, checked.writable, flags, { missing: 'ignore' });
   const saveTools = kind.saveTools === undefined ? undefined : await toolsSaver(kind.saveTools, targets);
   return {
     targets,

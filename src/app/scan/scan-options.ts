@@ -55,8 +55,6 @@ export interface ScanOptions {
 export interface InternalScanOptions extends ScanOptions, Partial<Pick<ConnectOptions, ConnectTuning>> {
   /** Told each live server's observation, read with the tools as sent, and the server's redactor. */
   onObserved?: (observation: Observation, redactor: Redactor) => void;
-  /** The caller refused the paths the sandbox would hide already (probe()): no warnings for them. */
-  unboundChecked?: boolean;
 }
 
 type ConnectTuning = 'maxFrameBytes' | 'stderrTailBytes' | 'killGraceMs';

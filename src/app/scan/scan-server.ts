@@ -10,7 +10,8 @@ import { noteObservers } from '../../model/probe-outcomes.js';
 import { withAgreement } from '../../classify/behaviour.js';
 import { behaviourFindings } from '../../classify/profiles/evaluate.js';
 import type { ProbeSetup } from '../../model/probe-schema.js';
-import type { ServerReport, TargetInfo, ToolReport } from '../../model/schema.js';
+import type { Failure, ServerReport, TargetInfo, ToolReport } from '../../model/schema.js';
+import { unboundOf, type GivenPath } from '../../launch/writable.js';
 import { cacheDirs } from '../../launch/npm.js';
 import { planLaunch, type LaunchPlan } from '../../launch/plan.js';
 import { describeTarget, type Redactor } from '../../redact/redact.js';
@@ -38,6 +39,8 @@ export interface PreparedServer {
   redactor: Redactor;
   trusted: boolean;
   described: TargetInfo;
+  /** What the sandbox hid of the paths it was given: said only if it fails (hiddenNote). */
+  hidden: GivenPath[];
 }
 
 export interface ProbeFound {
@@ -68,12 +71,14 @@ export async function prepareServer(
   const launch = planned.plan;
   const described = describeTarget(inputOf(target), launch.resolved, redactor);
   const fakeEnv = [...(described.fakeEnv ?? []), ...(launch.fakeEnv ?? [])];
+  const hidden = launch.sandbox === 'bubblewrap' ? unboundOf(target, opts.writable ?? [], true, opts.cacheDir) : [];
   return {
     target,
     launch,
     connect: { ...connect, secrets: redactor },
     redactor,
     trusted,
+    hidden: hidden.filter((u) => !u.missing),
     described: {
       ...described,
       sandbox: launch.sandbox,
@@ -131,7 +136,7 @@ export function serverReportOf(
       auth: obs.auth,
       durationMs,
       status: 'failed',
-      failure: obs.failure,
+      failure: hiddenNote(obs.failure, prepared.hidden),
       trusted,
       findings: obs.findings,
     });
@@ -179,6 +184,15 @@ function probedTools(tools: ToolReport[], probeOf: NonNullable<ProbeFound['probe
     const more = behaviourFindings(profiles, judged);
     return more.length ? { ...judged, findings: [...judged.findings, ...more] } : judged;
   });
+}
+
+/** A listing writes nothing, so a hidden path matters only when the server failed, maybe for want of it. */
+function hiddenNote(failure: Failure, hidden: GivenPath[]): Failure {
+  const [first, ...more] = hidden;
+  if (!first) return failure;
+  const also = more.length ? ` and ${more.length} more` : '';
+  const note = `the sandbox hid ${first.path} (${first.via}${also}) from it; if it needs that to start, scan it without --sandbox`;
+  return { ...failure, message: `${failure.message}; ${note}` };
 }
 
 /** Redacted, then fitted: a cut after redaction never leaves half a secret unrecognised. */

@@ -14,7 +14,7 @@ import { reportOf, type ReportHead } from '../../model/report-head.js';
 import { MemorySink, type ServerSink } from '../../spool/sink.js';
 import type { RunSecrets } from '../../redact/run-secrets.js';
 import { SCHEMA_VERSION } from '../../model/schema-version.js';
-import { checkOptions, checkTargets, checkWritableOption, unboundWarnings } from './scan-input.js';
+import { checkOptions, checkTargets, checkWritableOption } from './scan-input.js';
 import { transportOf } from '../../targets/kind.js';
 import { summarize } from '../../model/summary.js';
 import { defaultCacheDir } from '../../model/cache-dir.js';
@@ -35,7 +35,6 @@ export function scan(listed: readonly TargetInput[], options: ScanOptions = {}):
     stderrTailBytes: _s,
     killGraceMs: _k,
     onObserved: _o,
-    unboundChecked: _u,
     ...published
   } = options as InternalScanOptions;
   return scanTuned(listed, published);
@@ -105,7 +104,7 @@ export interface Run {
 
 export async function startRun(listed: readonly Target[], given: InternalScanOptions): Promise<Run> {
   checkOptions(given);
-  const options = withSandboxPaths(listed, given);
+  const options = { ...given, writable: checkWritableOption(given, given.cacheDir ?? defaultCacheDir()) };
   const startedAt = new Date();
   if (options.signal) setMaxListeners(0, options.signal); // one abort listener per running server, by design
   const concurrency = Math.max(1, options.concurrency ?? DEFAULTS.concurrency);
@@ -193,16 +192,6 @@ export async function runHead(run: Run, sink: ServerSink): Promise<ReportHead> {
       scanMs: Math.round(performance.now() - run.scanStarted),
     },
   };
-}
-
-function withSandboxPaths(listed: readonly Target[], options: InternalScanOptions): InternalScanOptions {
-  const cacheDir = options.cacheDir ?? defaultCacheDir();
-  const writable = checkWritableOption(options, cacheDir);
-  const fresh = listed.filter((_, i) => !options.resumed?.has(i));
-  if (!options.unboundChecked)
-    for (const message of unboundWarnings(fresh, writable ?? [], options, cacheDir))
-      options.onProgress?.({ type: 'warning', message });
-  return { ...options, writable };
 }
 
 /** `trusted name "notse" matches no server scanned (their names: notes, node or legacy-payments)`. */
