@@ -129,6 +129,24 @@ describe('a consumer project type-checks with the sample tsconfig, no "types" se
     }
   }, 120_000);
 
+  it('a Node client of idemscan/retry needs "types": ["node"] for its own Node code, as the docs say', async () => {
+    const dir = consumer('node-client', true, { 'retry-decision.ts': example('retry-decision.ts') });
+    writeFileSync(
+      path.join(dir, 'src', 'client.ts'),
+      "import { readFileSync } from 'node:fs';\nimport { retryDecision } from 'idemscan/retry';\n" +
+        "console.log(retryDecision, readFileSync(process.argv[1]!, 'utf8').length);\n",
+    );
+    const tsc = TS_CURRENT ?? REPO_TSC;
+    const without = await typecheck(tsc, dir);
+    if (TS_CURRENT) expect(without.out).toContain("Cannot find name 'process'");
+    const config = JSON.parse(readFileSync(path.join(dir, 'tsconfig.json'), 'utf8'));
+    config.compilerOptions.types = ['node'];
+    writeFileSync(path.join(dir, 'tsconfig.json'), JSON.stringify(config));
+    const withTypes = await typecheck(tsc, dir);
+    expect(withTypes.out).toBe('');
+    expect(withTypes.code).toBe(0);
+  }, 120_000);
+
   it('the check can fail: without its @types/node dependency, the root entry does not type-check', async () => {
     const dir = consumer('no-node-types', true, { 'scan-file.ts': example('scan-file.ts') });
     rmSync(path.join(dir, 'node_modules', '@types', 'node'));

@@ -86,3 +86,19 @@ describe('the packed package, installed globally', () => {
     expect(r.stderr).toContain('idemscan: wrote output/report.json');
   });
 });
+
+describe('npm install -g . in a clone', () => {
+  it('without its dev dependencies stops at once with what to run first, not "tsc: not found"', async () => {
+    const fresh = path.join(tmp, 'fresh-clone');
+    mkdirSync(fresh);
+    cpSync(path.join(repo, 'package.json'), path.join(fresh, 'package.json'));
+    const r = await execa('npm', ['install', '-g', '--prefix', path.join(tmp, 'fresh-prefix'), '.'], {
+      cwd: fresh,
+      env: { npm_config_offline: 'true' },
+      reject: false,
+    });
+    expect(r.exitCode).not.toBe(0);
+    expect(r.stderr).toContain('run npm ci in the clone first, then npm install -g .');
+    expect(r.stderr).not.toContain('tsc: not found');
+  });
+});
