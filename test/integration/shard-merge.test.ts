@@ -39,6 +39,7 @@ const out = (name: string) => path.join(dir, name);
 
 let whole: Report;
 let merged: Report;
+let shardErr: string[] = [];
 const shardFiles = [1, 2, 3].map((i) => out(`shard-${i}.json`));
 
 beforeAll(async () => {
@@ -51,6 +52,7 @@ beforeAll(async () => {
   }
   // 3 = every target of that shard failed (possible with the crash fixtures): still a report.
   for (const r of runs) expect([0, 3], r.stderr).toContain(r.exitCode);
+  shardErr = runs.slice(1).map((r) => r.stderr);
   whole = read(out('whole.json'));
   const m = await idemscan(['merge', ...shardFiles, '--json', out('merged.json')]);
   expect(m.exitCode, m.stderr).toBe(0);
@@ -67,6 +69,11 @@ describe('scan --shard and merge', () => {
       expect(r.servers.map((s) => s.name).sort()).toEqual(expected.sort());
       expect(r.skipped?.map((s) => s.name)).toEqual(['later']);
     });
+  });
+
+  it('a skipped entry is said by the one shard its name falls in, not by each', () => {
+    const saying = shardErr.map((e) => e.includes('skipped later'));
+    expect(saying).toEqual([1, 2, 3].map((i) => shardOf('later', 3) === i));
   });
 
   it('the merged summary equals the unsharded one, and so do the servers', () => {

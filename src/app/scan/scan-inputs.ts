@@ -113,12 +113,11 @@ export async function scanTargets(files: string[], flags: ScanSettings, say: Say
     loaded = await (
       await import('../discover/discovered.js')
     ).addDiscovered(loaded, { projectConfigs: flags.projectConfigs, allowEnv }, say);
-  // Entries that cannot be scanned, even with -q; a source may be a file name from a cloned repository.
-  for (const s of loaded.skipped)
+  // Entries that cannot be scanned, even with -q, each by the one shard its name falls in.
+  for (const s of shard ? selectShard(loaded.skipped, shard) : loaded.skipped)
     say.tell(msg`skipped ${show.name(s.name)} (${show.path(s.source)}): ${show.reason(s.reason)}`);
   // A shard may be empty (more shards than servers): that is an empty report, not an error.
   const targets = shard ? selectShard(loaded.targets, shard) : loaded.targets;
-  // A path a listed server is given that the sandbox would hide: the library warns (scan.ts), as the scan starts.
   return { checked, targets, skipped: loaded.skipped, shard };
 }
 
