@@ -12,6 +12,7 @@ import { watchSignals } from '../shell/signals.js';
 import { streamOf } from '../model/report-head.js';
 import type { Report } from '../model/schema.js';
 import { sandboxLines } from '../render/sandbox-lines.js';
+import { outputWidth } from '../render/width.js';
 
 export async function probeCommand(words: string[], flags: ProbeFlags): Promise<void> {
   const { target, plan, calls, settings } = await probeInputs(words, flags);
@@ -29,7 +30,8 @@ export async function probeCommand(words: string[], flags: ProbeFlags): Promise<
   const jsonToStdout = flags.json === '-';
   await printResult(streamOf(report), 'tools', { quiet: flags.quiet, jsonToStdout, reportFile: reportFileOf(flags) });
   // The outcomes are output (stdout; stderr when the JSON report goes to stdout); probe-view escapes what it quotes.
-  if (!flags.quiet) (jsonToStdout ? process.stderr : process.stdout).write(probeTerminalLines(report).join(''));
+  const stream = jsonToStdout ? process.stderr : process.stdout;
+  if (!flags.quiet) stream.write(probeTerminalLines(report, outputWidth(stream)).join(''));
   sayContainment(report);
   // Read again: a signal that came while the outcomes were printed still decides the exit.
   process.exitCode = exitCode({ ...facts, interrupted: interrupt.interrupted });

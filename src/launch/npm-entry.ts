@@ -6,7 +6,8 @@ import { readdir, rename, rm, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { isInstalled, npmEnv, ownNpmProject, packageDir, splitSpec } from './npm-cache.js';
-import { boundedTail } from '../model/bounds.js';
+import { bounded } from '../model/bounds.js';
+import { LIMITS } from '../model/limits.js';
 
 const INSTALL_TIMEOUT_MS = 10 * 60_000;
 /** A part older than this is left over whoever made it: no install outlives its timeout. */
@@ -49,7 +50,7 @@ export async function installEntry(spec: string, cacheDir: string, signal?: Abor
     if (run.isCanceled) return { ok: false, canceled: true, error: 'interrupted' };
     const installed = path.join(part, 'node_modules', splitSpec(spec).name, 'package.json');
     if (run.exitCode !== 0 || !existsSync(installed))
-      return { ok: false, canceled: false, error: boundedTail(String(run.stderr || run.message), 2000) };
+      return { ok: false, canceled: false, error: npmErrorText(String(run.stderr || run.message)) };
     return await publish(part, spec, cacheDir);
   } finally {
     await rm(part, { recursive: true, force: true });
@@ -100,3 +101,72 @@ function alive(pid: number): boolean {
     return (err as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
+
+/** npm's last line names a local debug log: no reason, and a path of this machine in a shared report. */
+const LOG_PATH = /A complete log of this run can be found in|Log files were not written/;
+/** npm's line prefix, and the tag some of its messages carry (`npm error network request to ...`). */
+const NPM_PREFIX = /^npm (?:error|ERR!) ?(?:(?:network|notarget) )?/;
+/** `code E404`, `errno -3008`: a code the lines after it say in words. */
+const CODE_LINE = /^(?:code|errno|syscall|path|dest|signal) \S+$/;
+/** npm's first lines say what failed; later ones are its general advice. */
+const SAID_LINES = 3;
+/** What is read of npm's output: its reason is in the first lines. */
+const READ_CHARS = 64 * 1024;
+
+/** npm's output without the debug-log line, trimmed, blank lines dropped. */
+export function npmLines(output: string): string[] {
+  return output
+    .split(/\r?\n/)
+    .map((l) => l.trim())
+    .filter((l) => l !== '' && !LOG_PATH.test(l));
+}
+
+/** A failed npm run in one bounded line: a missing package or version said plainly, else npm's first reasons. */
+export function npmErrorText(output: string): string {
+  const lines = npmLines(output.slice(0, READ_CHARS));
+  const missing = missingText(lines.join('\n'));
+  if (missing) return missing;
+  const npmSaid = lines.filter((l) => NPM_PREFIX.test(l)).map((l) => l.replace(NPM_PREFIX, '').trim());
+  const reasons = (npmSaid.length ? npmSaid : lines).filter((l) => l !== '' && !CODE_LINE.test(l));
+  const said = reasons
+    .slice(0, SAID_LINES)
+    .map((l) => l.replace(/\.$/, ''))
+    .join('; ');
+  return said
+    ? bounded(said, LIMITS.errorChars)
+    : 'npm failed without an error message (its debug log is in _logs of its cache)';
+}
+
+/** E404 (no such package, or one this user may not read) and ETARGET (no such version), as npm words them. */
+function missingText(text: string): string | undefined {
+  const target = /No matching version found for (\S+?)\.?$/m.exec(text)?.[1];
+  if (target) {
+    const at = target.lastIndexOf('@');
+    const [name, version] = at > 0 ? [target.slice(0, at), target.slice(at + 1)] : [target, ''];
+    return `npm has no version ${shown(version || 'matching')} of "${shown(name)}"`;
+  }
+  if (!/\bE404\b|\b404 Not Found\b/.test(text)) return undefined;
+  const resource = /The requested resource '([^']+)' could not be found/.exec(text)?.[1];
+  const at = resource?.lastIndexOf('@') ?? -1;
+  const name = resource && at > 0 ? resource.slice(0, at) : (resource ?? urlName(text));
+  return name
+    ? `npm has no package "${shown(name)}" (404 from the registry)`
+    : 'npm has no such package (404 from the registry)';
+}
+
+/** The package a `404 Not Found - GET URL` line asked for: the URL's last segment, with its scope. */
+function urlName(text: string): string | undefined {
+  const url = /404 Not Found - GET (\S+)/.exec(text)?.[1];
+  if (!url) return undefined;
+  let segments: string[];
+  try {
+    segments = decodeURIComponent(new URL(url).pathname).split('/').filter(Boolean);
+  } catch {
+    return undefined;
+  }
+  const last = segments.at(-1);
+  const scope = segments.at(-2);
+  return last && scope?.startsWith('@') ? `${scope}/${last}` : last;
+}
+
+const shown = (name: string) => bounded(name, LIMITS.nameChars);

@@ -9,7 +9,7 @@ import { npmLaunchOf } from './launchers.js';
 import { isInstalled, npmEnv, ownNpmProject } from './npm-cache.js';
 import { exactVersionProblem } from '../model/package-spec.js';
 import type { Target } from '../targets/types.js';
-import { boundedTail } from '../model/bounds.js';
+import { npmErrorText } from './npm-entry.js';
 import { MAX_JSON_DEPTH, parseJson } from '../model/bounded-input.js';
 
 /** `npm view` asks the registry for one document: far below this unless the registry is stuck. */
@@ -144,7 +144,7 @@ export async function viewPackage(
   });
   if (run.isCanceled) return { error: 'interrupted' };
   if (run.timedOut) return { error: `the npm registry did not answer within ${RESOLVE_TIMEOUT_MS / 1000} s` };
-  if (run.exitCode !== 0) return { error: `npm view failed: ${boundedTail(String(run.stderr || run.message), 500)}` };
+  if (run.exitCode !== 0) return { error: `npm view failed: ${npmErrorText(String(run.stderr || run.message))}` };
   // What npm prints is the registry's: bounded like any answer from the network.
   const parsed = parseJson(String(run.stdout), { maxBytes: MAX_VIEW_BYTES, maxDepth: MAX_JSON_DEPTH });
   if (!('value' in parsed))

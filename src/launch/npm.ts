@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import pLimit from 'p-limit';
-import { installEntry, sweepParts } from './npm-entry.js';
+import { installEntry, npmLines, sweepParts } from './npm-entry.js';
 import { BASE_ENV, installedPackageJson, isInstalled, packageDir, SCRIPTS_RAN } from './npm-cache.js';
 import { contain, type ContainOptions, type SandboxMode } from './sandbox.js';
 import type { PackageTarget } from '../targets/types.js';
@@ -144,7 +144,7 @@ async function runScripts(
   if (run.exitCode !== 0)
     return {
       mode: launch.sandbox,
-      error: `install scripts failed: ${boundedTail(String(run.stderr || run.message), 2000)}`,
+      error: `install scripts failed: ${boundedTail(npmLines(boundedTail(String(run.stderr || run.message), 4000)).join('\n'), 2000)}`,
     };
   return { mode: launch.sandbox };
 }

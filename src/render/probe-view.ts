@@ -10,6 +10,7 @@ import type { Report } from '../model/schema.js';
 import { msg, rendered, show } from './message.js';
 import { noCommandLines, safeLines } from './terminal.js';
 import { plural } from '../model/verdicts.js';
+import { wrapBounded, wrapTo } from './width.js';
 
 export interface ProbeRow {
   server: string;
@@ -49,33 +50,52 @@ export function probeSummaryText(report: Report): string | undefined {
 
 const cost = (p: ToolProbe) => `${plural(p.evidence.requests, 'request')}, ${p.evidence.durationMs} ms`;
 
-/** The reason, a line each of its own lines (a server's multi-line error), escaped. */
-const reasonLines = (reason: string) =>
-  safeLines(reason, LIMITS.shown.reason).map((l) => msg`      ${rendered(l)}`.text);
+/** Wrapped lines a reason may take in all: a server's long error must not flood the terminal. */
+const REASON_LINES = 12;
 
-function rowLines({ tool, probe: p }: ProbeRow): string[] {
+/** The reason, a line each of its own lines (a server's multi-line error), escaped, each wrapped under the row. */
+function reasonLines(reason: string, width: number): string[] {
+  const lines = safeLines(reason, LIMITS.shown.reason).flatMap((l) =>
+    wrapBounded(msg`${rendered(l)}`.text, width, '      ', '        '),
+  );
+  if (lines.length <= REASON_LINES) return lines;
+  return [...lines.slice(0, REASON_LINES - 1), `      (${lines.length - REASON_LINES + 1} more lines)`];
+}
+
+function rowLines({ tool, probe: p }: ProbeRow, width: number): string[] {
   const key = p.key === null ? 'no key' : msg`key ${show.name(p.key)}`;
   const conflict = p.conflict ? `; conflict ${p.conflict}` : '';
+  const head = msg`${PROBE_OUTCOMES[p.outcome].mark} ${show.name(tool)}: ${p.outcome} (${key}${conflict}; ${cost(p)})`;
   return [
-    msg`  ${PROBE_OUTCOMES[p.outcome].mark} ${show.name(tool)}: ${p.outcome} (${key}${conflict}; ${cost(p)})`.text,
-    ...reasonLines(p.evidence.reason),
-    ...(p.conflict ? [`      conflict ${p.conflict}: ${PROBE_CONFLICTS[p.conflict]}`] : []),
+    ...wrapBounded(head.text, width, '  ', '      '),
+    ...reasonLines(p.evidence.reason, width),
+    ...(p.conflict
+      ? wrapTo(`conflict ${p.conflict}: ${PROBE_CONFLICTS[p.conflict]}`, width, '      ', '        ')
+      : []),
   ];
 }
 
 /** The tools called only as observers, with their calls: real calls too, so counted. */
-function observerLines(report: Report): string[] {
+function observerLines(report: Report, width: number): string[] {
   return report.servers.flatMap((s) =>
     [...observerCalls(s.tools)]
       .filter(([name]) => s.tools.some((t) => t.name === name && t.probe?.outcome === 'not-probed'))
-      .map(([name, n]) => msg`  · ${show.name(name)}: observer, called ${plural(n, 'time')}`.text),
+      .flatMap(([name, n]) =>
+        wrapBounded(msg`· ${show.name(name)}: observer, called ${plural(n, 'time')}`.text, width, '  ', '      '),
+      ),
   );
 }
 
-export function probeTerminalLines(report: Report): string[] {
+/** Lines within `width` (a terminal's; Infinity on a pipe), continuations indented under their row. */
+export function probeTerminalLines(report: Report, width = Infinity): string[] {
   const rows = probeRows(report);
   if (rows.length === 0 && !report.summary.probe) return [];
-  const lines = ['', `Probe: ${probeSummaryText(report)}`, ...rows.flatMap(rowLines), ...observerLines(report)];
+  const lines = [
+    '',
+    ...wrapTo(`Probe: ${probeSummaryText(report)}`, width, '', '  '),
+    ...rows.flatMap((r) => rowLines(r, width)),
+    ...observerLines(report, width),
+  ];
   // A continuation line of a server's error may start with `::` once the runner trims its indent.
   return lines.map((l) => noCommandLines(l) + '\n');
 }

@@ -4,7 +4,7 @@ import { headline, serverView } from './view.js';
 import { headlineText, plural, summaryCounts, VERDICTS } from '../model/verdicts.js';
 import { noCommandLines } from './terminal.js';
 import { cellText, naturalWidths, renderColumns, totalWidth, type Column } from './columns.js';
-import { cutEnd, displayWidth, distinctCuts, wrapTo } from './width.js';
+import { displayWidth, distinctCuts, wrapBounded, wrapTo } from './width.js';
 import { tellingLine } from './stderr-line.js';
 import type { ServerFold } from '../model/report-head.js';
 import { wholeStreamReporter } from './types.js';
@@ -24,6 +24,8 @@ const VERDICT_HEADS: Record<Verdict, readonly string[]> = {
 const MIN_NAME = 8;
 /** Nor the status column. */
 const MIN_STATUS = 6;
+/** A skipped entry's reason is the targets file's own words, known to its author: a short wrap. */
+const SKIPPED_LINES = 3;
 /** A name column wider than this only makes the other columns hard to follow. */
 const MAX_NAME = 60;
 
@@ -156,15 +158,21 @@ function tableOf(servers: readonly Row[], summary: Summary, width: number): Tabl
   if (over > 0) widths[statusIndex] = Math.max(MIN_STATUS, widths[statusIndex]! - over);
   const [head, rule, ...body] = renderColumns(columns, table, widths, true, over > 0);
   const tableWidth = totalWidth(widths);
-  const detailWidth = Math.min(width, Math.max(tableWidth, 80)) - 4;
+  // As wide as the table (80 at least) on a terminal; whole lines on a pipe, for a log or grep.
+  const detailWidth = Number.isFinite(width) ? Math.min(width, Math.max(tableWidth, 80)) : Infinity;
   const lines = [head!, rule!];
   for (let i = 0; i < rows.length - 1; i++) {
     lines.push(body[i]!);
-    // A failed server's reason and its last stderr line go right under its row.
-    for (const l of rows[i]!.failure ?? []) lines.push(`    ${cutEnd(l, detailWidth)}`);
+    // A failed server's reason and its last stderr line go right under its row, wrapped: the advice is at the end.
+    for (const l of rows[i]!.failure ?? []) lines.push(...failureWrap(l, detailWidth, '    '));
   }
   lines.push(rule!, body[body.length - 1]!);
   return { lines, width: tableWidth };
+}
+
+/** A failure line wrapped under `lead` with a hanging indent; bounded, as it quotes the server. */
+export function failureWrap(line: string, width: number, lead: string, rest = `${lead}    `, max?: number): string[] {
+  return wrapBounded(line, width, lead, rest, max);
 }
 
 /** The failure in words, then the line of the server's stderr that says what went wrong (else its last). */
@@ -204,7 +212,9 @@ export const tableReporter = wholeStreamReporter((report, out, options = {}) => 
   const { lines } = tableOf(folded.rows, summary, width);
   if (head.skipped?.length) lines.push('');
   for (const k of head.skipped ?? [])
-    lines.push(cutEnd(`skipped ${cellText(k.name, 80)}: ${cellText(k.reason, 300)}`, width));
+    lines.push(
+      ...failureWrap(`skipped ${cellText(k.name, 80)}: ${cellText(k.reason, 300)}`, width, '', '    ', SKIPPED_LINES),
+    );
   if (head.options.interrupted) {
     const o = head.options;
     lines.push(

@@ -7,7 +7,7 @@ import { HINT_NAMES, hintText, plural, VERDICTS } from '../model/verdicts.js';
 import { serverView } from './view.js';
 import { httpsDocs, ownPage, reportRules, ruleDocUrl, shippedPageUrl } from '../model/rule-pages.js';
 import { cellText, GAP, naturalWidths, renderColumns, totalWidth, type Column } from './columns.js';
-import { failureLines, wrap } from './table.js';
+import { failureLines, failureWrap, wrap } from './table.js';
 import { cutEnd, displayWidth, distinctCuts, pad, wrapTo } from './width.js';
 import { terminalAnswer } from './answers.js';
 import type { RenderOptions, Reporter } from './types.js';
@@ -133,7 +133,7 @@ export const toolsReporter: Reporter = {
         ),
       );
       if (s.status === 'failed') {
-        out.push(...failureLines(s).map((l, i) => `  ${i === 0 ? 'failed: ' : ''}${cutEnd(l, width - 10)}`));
+        out.push(...failureLines(s).flatMap((l, i) => failureWrap(`${i === 0 ? 'failed: ' : ''}${l}`, width, '  ')));
         continue;
       }
       if (s.tools.length) out.push(...toolTable(s, width));

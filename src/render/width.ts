@@ -119,6 +119,18 @@ export function wrapTo(text: string, width: number, first = '', rest = first): s
   return lines;
 }
 
+/** Wrapped lines a piece of server text may take: a long message must not flood the terminal. */
+export const WRAP_LINES = 6;
+
+/** `wrapTo`, at most `maxLines` lines, the last ending in `…` when more were left out. */
+export function wrapBounded(text: string, width: number, first = '', rest = first, maxLines = WRAP_LINES): string[] {
+  const lines = wrapTo(text, width, first, rest);
+  if (lines.length <= maxLines) return lines;
+  const last = lines[maxLines - 1]!;
+  // At least the lead and one character, so the ellipsis stays under the hanging indent.
+  return [...lines.slice(0, maxLines - 1), cutEnd(`${last}…`, Math.max(width, displayWidth(rest) + 2))];
+}
+
 /** Broken only at unquoted spaces with ` \`, so pasted lines still run; a word is never cut. */
 export function commandLines(command: string, width: number, first = '  '): string[] {
   const words = shellWords(command);
