@@ -49,6 +49,8 @@ describe('merge --index and --compare latest', () => {
 
     const second = await mergeRun(at('w2.json'), path.join(root, '2026-12-14'), root, ['--format', 'json,html,md']);
     expect(second.exitCode, second.stderr).toBe(0);
+    // Said after each merge, so that a trial merged into a published root is seen at once.
+    expect(second.stderr).toContain(`2026-12-14 is now the newest run of the index ${root}`);
     const index = RunIndex.parse(read(path.join(root, 'index.json')));
     expect(index.runs.map((r) => [r.dir, r.date, r.summary.keyed, r.summary.unprotected])).toEqual([
       ['2026-12-14', '2026-12-14', 1, 0],

@@ -10,6 +10,7 @@ import { readIndex, readmeBlock, replaceBlock } from '../../src/census/publish/r
 import { parseReport } from '../../src/compare/read.js';
 import { indexOf, isRunDirName, runEntry } from '../../src/census/publish/index-format.js';
 import { BLOCK_END, BLOCK_START, censusBlock } from '../../src/census/publish/census-block.js';
+import { okServer, reportOf as reportOfServers } from '../helpers/reports.js';
 
 const repo = fileURLToPath(new URL('../..', import.meta.url));
 const root = path.join(repo, 'output/ecosystem');
@@ -51,6 +52,38 @@ describe('the README census block', () => {
     expect(censusBlock(one as typeof report, links)).toContain(
       'include 1 server whose tools or hints changed (1 hint removed or weakened, 1 new keyed tool).',
     );
+  });
+});
+
+describe('the census block names its population', () => {
+  const links = { run: 'runs/2026-12-02', files: [], index: 'runs', command: 'idemscan index runs' };
+  const pkg = (name: string) => ({ transport: 'stdio' as const, npm: `${name}@1.0.0`, downloads: 100 });
+  const write = [{ name: 'write', inputSchema: { type: 'object' } }];
+  const read = [{ name: 'read', inputSchema: { type: 'object' }, annotations: { readOnlyHint: true } }];
+  const packages = [okServer('a', write, { target: pkg('a') }), okServer('b', write, { target: pkg('b') })];
+  const remote = okServer('r', [...write, ...write, ...write, ...read], {
+    target: { transport: 'sse', url: 'https://example.com/sse' },
+  });
+
+  it('calls npm packages run on stdio so, in the lead, the table and the sentences', () => {
+    const block = censusBlock(reportOfServers(packages), links);
+    expect(block).toContain('2 list entries, 2 of them scanned, all npm packages run on stdio.');
+    expect(block).toContain('| population | servers scanned |');
+    expect(block).toContain('| npm packages run on stdio | 2 | 2 | 2 |');
+    expect(block).toContain('Of the 2 tools that are not read-only, on 2 npm packages run on stdio, **0 (0%)');
+    expect(block).toContain('of these npm packages run on stdio go to servers with at least one unprotected tool');
+  });
+
+  it('keeps remote servers apart: a row and a paragraph of their own, the stdio figures without them', () => {
+    const block = censusBlock(reportOfServers([...packages, remote]), links);
+    expect(block).toContain(
+      '3 of them scanned: 2 npm packages run on stdio and 1 remote server over SSE, each counted apart.',
+    );
+    expect(block).toContain('| npm packages run on stdio | 2 | 2 | 2 |');
+    expect(block).toContain('| remote servers over SSE | 1 | 4 | 3 |');
+    expect(block).toContain('Of the 2 tools that are not read-only, on 2 npm packages run on stdio,');
+    expect(block).toContain('\n\nOf the 3 tools that are not read-only, on 1 remote server over SSE,');
+    expect(block).not.toContain('| 3 | 6 |'); // no pooled row
   });
 });
 

@@ -161,3 +161,56 @@ describe('skipGroup', () => {
     for (const s of skips) expect(skipGroup(s.skip!), `${s.name}: ${s.skip}`).not.toBe('other');
   });
 });
+
+describe('censusStats, by population', () => {
+  const pkg = (name: string, downloads: number) => ({ transport: 'stdio' as const, npm: `${name}@1.0.0`, downloads });
+  const write = [{ name: 'write', inputSchema: { type: 'object' } }];
+  const read = [{ name: 'read', inputSchema: { type: 'object' }, annotations: { readOnlyHint: true } }];
+  const a = okServer('a', write, { target: pkg('a', 300) });
+  const b = okServer('b', [...write, ...read], { target: pkg('b', 200) });
+  // A remote with more downloads than any package: the top group must still hold packages only.
+  const remote = okServer('remote', [...read, ...read, ...read], {
+    target: { transport: 'http', url: 'https://example.com/mcp', downloads: 10_000 },
+  });
+  const skipped = [{ name: 's', source: 'list.json', reason: 'broken: exits at once' }];
+
+  it('names the population of npm packages run on stdio, in stats.json and stats.md', () => {
+    const stats = CensusStats.parse(censusStats(reportOf([a, b], { skipped }), 'report.json', 1));
+    expect(stats.population).toEqual({
+      entries: 3,
+      skipped: 1,
+      label: '3 list entries: 2 npm packages run on stdio (2 scanned ok) and 1 skipped before it ran',
+      parts: [{ id: 'stdio', label: 'npm packages run on stdio', servers: 2, serversOk: 2, kinds: { npm: 2 } }],
+    });
+    expect(stats.groups.map((g) => [g.id, g.title, g.population])).toEqual([
+      ['all', 'all 2 npm packages run on stdio, scanned ok', ['stdio']],
+      ['top 1', 'the 1 most downloaded of the 2 npm packages run on stdio', ['stdio']],
+    ]);
+    const md = censusStatsMarkdown(stats);
+    expect(md).toContain('Population: 3 list entries: 2 npm packages run on stdio (2 scanned ok) and 1 skipped');
+    expect(md).toContain('| population | npm packages run on stdio | npm packages run on stdio |');
+    expect(md).toContain('## all 2 npm packages run on stdio, scanned ok');
+  });
+
+  it('keeps remote servers a population of their own, never pooled into the stdio figures', () => {
+    const stats = CensusStats.parse(censusStats(reportOf([a, b, remote]), 'report.json', 1));
+    const by = Object.fromEntries(stats.groups.map((g) => [g.id, g]));
+    expect(stats.groups.map((g) => g.id)).toEqual(['all', 'stdio', 'top 1', 'remote']);
+    // `all` keeps its old meaning for existing readers: every scanned-ok server.
+    expect(by['all']!.summary).toMatchObject({ serversOk: 3, tools: 6 });
+    expect(by['all']!.population).toEqual(['stdio', 'remote']);
+    expect(by['stdio']!.summary).toMatchObject({ serversOk: 2, tools: 3, readOnly: 1 });
+    expect(by['remote']!.summary).toMatchObject({ serversOk: 1, tools: 3, readOnly: 3 });
+    expect(by['top 1']!.summary.serversOk).toBe(1);
+    expect(by['top 1']!.summary.tools).toBe(1); // package a, not the remote
+    expect(stats.population.parts.map((p) => p.label)).toEqual([
+      'npm packages run on stdio',
+      'remote servers over Streamable HTTP',
+    ]);
+    const md = censusStatsMarkdown(stats);
+    expect(md).toContain('| figure | stdio | top 1 | remote |');
+    expect(md).toMatch(/\| tools annotated \(any hint\) \| 1 \(33\.3%\) \| 0 \(0\.0%\) \| 3 \(100\.0%\) \|/);
+    expect(md).toContain('## 1 remote server over Streamable HTTP, scanned ok');
+    expect(md).not.toContain('| figure | all');
+  });
+});

@@ -73,6 +73,49 @@ describe('the list a run covers', () => {
   });
 });
 
+describe('the population of a run', () => {
+  const pkg = (name: string) =>
+    okServer(name, [{ name: 'w' }], { target: { transport: 'stdio', npm: `${name}@1.0.0` } });
+  const remote = (name: string) =>
+    okServer(name, [{ name: 'r', annotations: { readOnlyHint: true } }, { name: 'r2' }], {
+      target: { transport: 'http', url: 'https://example.com/mcp' },
+    });
+
+  it('names npm packages run on stdio in index.json and in the row of the page', () => {
+    const index = indexOf([entry('2026-12-01', run('2026-12-01', [pkg('a'), pkg('b')]))]);
+    expect(index.runs[0]!.populations).toEqual([
+      { id: 'stdio', label: 'npm packages run on stdio', summary: index.runs[0]!.summary },
+    ]);
+    expect(RunIndex.parse(JSON.parse(JSON.stringify(index)))).toEqual(index);
+    const page = renderIndexPage(index);
+    expect(page).toContain('<th scope="col">population</th>');
+    expect(page).toContain('<td>npm packages run on stdio</td><td class="n">2</td>');
+  });
+
+  it('gives remote servers a row of their own, their figures not pooled with the packages', () => {
+    const index = indexOf([entry('2026-12-08', run('2026-12-08', [pkg('a'), remote('r'), remote('s')]))]);
+    const [stdio, far] = index.runs[0]!.populations!;
+    expect(index.runs[0]!.summary).toMatchObject({ servers: 3, tools: 5 }); // the run's own, unchanged
+    expect([stdio!.id, stdio!.summary.servers, stdio!.summary.tools]).toEqual(['stdio', 1, 1]);
+    expect([far!.label, far!.summary.servers, far!.summary.tools]).toEqual([
+      'remote servers over Streamable HTTP',
+      2,
+      4,
+    ]);
+    const page = renderIndexPage(index);
+    expect(page).toContain('<th scope="row" rowspan="2">');
+    expect(page).toMatch(/<td>npm packages run on stdio<\/td><td class="n">1<\/td><td class="n">1<\/td>/);
+    expect(page).toMatch(/<tr><td>remote servers over Streamable HTTP<\/td><td class="n">2<\/td><td class="n">2<\/td>/);
+    expect(page).not.toContain('<td class="n">3</td>');
+  });
+
+  it('an index entry written before populations were recorded still reads, with one row', () => {
+    const { populations: _none, ...old } = entry('2026-11-24', run('2026-11-24', popular));
+    const index = RunIndex.parse({ indexVersion: '1', runs: [old] });
+    expect(renderIndexPage(index).match(/<tr><th scope="row">/g)).toHaveLength(1);
+  });
+});
+
 describe('server page names', () => {
   it('keep a safe lower-case name, and give anything else its safe characters and a hash', () => {
     const names = pageNames([

@@ -1,7 +1,10 @@
 /** Generated so no README figure is typed by hand; test/unit/census-block.test.ts checks it. */
 import { trendHighlights } from '../../compare/trend.js';
 import { mdText } from '../../render/markdown-text.js';
-import type { Report, Verdict, WeightedSummary } from '../../model/schema.js';
+import type { Report, ServerReport, Summary, Verdict, WeightedSummary } from '../../model/schema.js';
+import { summarize } from '../../model/summary.js';
+import { populationsOf, populationWords } from '../stats/population.js';
+import type { Population } from '../stats/census-stats-schema.js';
 import { plural, protectedCount, share, summaryCounts } from '../../model/verdicts.js';
 
 export const BLOCK_START = '<!-- census:start -->';
@@ -32,10 +35,57 @@ const FILE_LABELS: readonly [string, string][] = [
   ['tools.ndjson', 'NDJSON'],
 ];
 
+type Part = { population: Population; words: string; servers: readonly ServerReport[]; summary: Summary };
+
+/** One part per population; a report of one keeps its own summary, so the figures stay the report's. */
+function partsOf(report: Report): Part[] {
+  const parts = populationsOf(report.servers);
+  return parts.map(({ population, servers }) => ({
+    population,
+    words: population.label,
+    servers,
+    summary: parts.length === 1 ? report.summary : summarize(servers),
+  }));
+}
+
 /** The block, markers included, ending in a newline. */
 export function censusBlock(report: Report, links: CensusLinks): string {
+  const parts = partsOf(report);
+  const lines = [
+    BLOCK_START,
+    `<!-- generated from ${links.run}/report.json by \`${links.command}\`: edit the generator (src/census/publish/census-block.ts), not this block -->`,
+    `## Ecosystem census, ${report.startedAt.slice(0, 10)}`,
+    '',
+    lead(report, links, parts),
+    '',
+    '| population | servers scanned | tools | not read-only | keyed | protocol-keyed | only `idempotentHint` | unprotected | of them, no hints | annotated | failures |',
+    '| --- | --: | --: | --: | --: | --: | --: | --: | --: | --: | --: |',
+    ...parts.map(tableRow),
+    '',
+    ...paragraphs(report, links, parts),
+    BLOCK_END,
+  ];
+  return lines.join('\n') + '\n';
+}
+
+/** A paragraph per population; what is not one population's (skips, the trend) closes the last. */
+function paragraphs(report: Report, links: CensusLinks, parts: Part[]): string[] {
+  const skipped = report.skipped?.length ?? 0;
+  const run = [
+    skipped
+      ? `${plural(skipped, 'list entry', 'list entries')} ${skipped === 1 ? 'was' : 'were'} not scanned, each with its reason in the report.`
+      : '',
+    trend(report, links),
+  ];
+  const each = parts.map((p) => verdictSentences(p));
+  if (each.length === 0) each.push([]);
+  each[each.length - 1]!.push(...run);
+  return each.map((sentences) => sentences.filter(Boolean).join(' ')).flatMap((p, i) => (i === 0 ? [p] : ['', p]));
+}
+
+/** `829 list entries, 748 of them scanned, all npm packages run on stdio (run under ...): [HTML](...)`. */
+function lead(report: Report, links: CensusLinks, parts: Part[]): string {
   const s = report.summary;
-  const date = report.startedAt.slice(0, 10);
   const listed = s.servers + (report.skipped?.length ?? 0);
   const files = FILE_LABELS.filter(([f]) => links.files.includes(f)).map(
     ([f, label]) => `[${label}](${links.run}/${f})`,
@@ -45,42 +95,41 @@ export function censusBlock(report: Report, links: CensusLinks): string {
     report.options.sandbox === true ? 'run under `--sandbox`' : undefined,
     shards > 1 ? `as ${shards} shards merged` : undefined,
   ].filter(Boolean);
-  const safe = protectedCount(summaryCounts(s));
-  const lines = [
-    BLOCK_START,
-    `<!-- generated from ${links.run}/report.json by \`${links.command}\`: edit the generator (src/census/publish/census-block.ts), not this block -->`,
-    `## Ecosystem census, ${date}`,
-    '',
+  const who =
+    parts.length === 1
+      ? `, all ${parts[0]!.words}`
+      : parts.length > 1
+        ? `: ${parts.map((p) => populationWords(p.population, p.servers.length)).join(' and ')}, each counted apart`
+        : '';
+  return (
     `[\`${links.run}/\`](${links.run}/) holds the newest run: ${plural(listed, 'list entry', 'list entries')}, ` +
-      `${n(s.servers)} of them scanned${how.length ? ` (${how.join(', ')})` : ''}${files.length ? `: ${files.join(', ')}` : ''}. ` +
-      `Every run with its figures: [${links.index}/index.html](${links.index}/index.html) ([JSON](${links.index}/index.json)).`,
-    '',
-    '| servers scanned | tools | not read-only | keyed | protocol-keyed | only `idempotentHint` | unprotected | of them, no hints | annotated | failures |',
-    '| --: | --: | --: | --: | --: | --: | --: | --: | --: | --: |',
-    `| ${n(s.serversOk)} | ${n(s.tools)} | ${n(s.notReadOnly)} | ${n(s.keyed)} | ${n(s.protocolKeyed)} | ${n(s.idempotent)} | ${n(s.unprotected)} | ${s.unprotectedUndeclared === undefined ? '-' : n(s.unprotectedUndeclared)} | ${n(s.annotated)} (${share(s.annotated, s.tools)}) | ${n(s.serversFailed)} |`,
-    '',
-    [
-      `Of the ${n(s.notReadOnly)} tools that are not read-only, **${n(safe)} (${pct1(safe, s.notReadOnly)}) can be retried safely** by a client${keyedWhere(report)}.`,
-      s.protocolKeyed === 0
-        ? 'No server advertises `tools.idempotency`.'
-        : `${plural(s.protocolKeyed, 'tool')} are on servers that advertise \`tools.idempotency\`.`,
-      `${n(s.idempotent)} more are safe only if you trust their \`idempotentHint\`; ${n(s.unprotected)} may repeat their effect on a retry${undeclared(s)}.`,
-      weighted(report),
-      report.skipped?.length
-        ? `${plural(report.skipped.length, 'list entry', 'list entries')} ${report.skipped.length === 1 ? 'was' : 'were'} not scanned, each with its reason in the report.`
-        : '',
-      trend(report, links),
-    ]
-      .filter(Boolean)
-      .join(' '),
-    BLOCK_END,
+    `${n(s.servers)} of them scanned${who}${how.length ? ` (${how.join(', ')})` : ''}${files.length ? `: ${files.join(', ')}` : ''}. ` +
+    `Every run with its figures: [${links.index}/index.html](${links.index}/index.html) ([JSON](${links.index}/index.json)).`
+  );
+}
+
+function tableRow({ words, summary: s }: Part): string {
+  const none = s.unprotectedUndeclared === undefined ? '-' : n(s.unprotectedUndeclared);
+  return `| ${words} | ${n(s.serversOk)} | ${n(s.tools)} | ${n(s.notReadOnly)} | ${n(s.keyed)} | ${n(s.protocolKeyed)} | ${n(s.idempotent)} | ${n(s.unprotected)} | ${none} | ${n(s.annotated)} (${share(s.annotated, s.tools)}) | ${n(s.serversFailed)} |`;
+}
+
+/** What a client may retry, of one population's tools, its servers named by their population. */
+function verdictSentences({ population, words, servers, summary: s }: Part): string[] {
+  const safe = protectedCount(summaryCounts(s));
+  const on = `on ${populationWords(population, s.serversOk)}`;
+  return [
+    `Of the ${n(s.notReadOnly)} tools that are not read-only, ${on}, **${n(safe)} (${pct1(safe, s.notReadOnly)}) can be retried safely** by a client${keyedWhere(servers)}.`,
+    s.protocolKeyed === 0
+      ? 'No server advertises `tools.idempotency`.'
+      : `${plural(s.protocolKeyed, 'tool')} are on servers that advertise \`tools.idempotency\`.`,
+    `${n(s.idempotent)} more are safe only if you trust their \`idempotentHint\`; ${n(s.unprotected)} may repeat their effect on a retry${undeclared(s)}.`,
+    weighted(s, words),
   ];
-  return lines.join('\n') + '\n';
 }
 
 /** ` (3 tools of creem, 1 of lark)`: where the keyed tools are, by server, most first. */
-function keyedWhere(report: Report): string {
-  const by = report.servers
+function keyedWhere(servers: readonly ServerReport[]): string {
+  const by = servers
     .map((srv) => ({
       name: srv.name,
       k: srv.tools.filter((t) => t.verdict === 'keyed' || t.verdict === 'protocol-keyed').length,
@@ -93,17 +142,17 @@ function keyedWhere(report: Report): string {
 }
 
 /** `: 40 declare a write and 75 declare no hints at all (...)`, when the report counts them. */
-function undeclared(s: Report['summary']): string {
+function undeclared(s: Summary): string {
   const none = s.unprotectedUndeclared;
   if (none === undefined || s.unprotected === 0) return '';
   return `: ${n(s.unprotected - none)} declare a write and ${n(none)} declare no hints at all (the spec's defaults make them writes)`;
 }
 
-function weighted(report: Report): string {
-  const w = report.summary.weighted;
+function weighted(s: Summary, words: string): string {
+  const w = s.weighted;
   if (!w || w.downloads === 0) return '';
   return (
-    `**Weighted by use, ${pct1(w.verdicts.unprotected.downloads, w.downloads)} of the census's ${millions(w.downloads)} monthly downloads go to servers with at least one unprotected tool**, ` +
+    `**Weighted by use, ${pct1(w.verdicts.unprotected.downloads, w.downloads)} of the ${millions(w.downloads)} monthly downloads of these ${words} go to servers with at least one unprotected tool**, ` +
     `and ${pct1(protectedCount(downloadsByVerdict(w)), w.downloads)} to servers with a keyed one.`
   );
 }

@@ -1,7 +1,10 @@
 /** The run index format; anyone who can commit may edit it and its names become links, so every field is checked. */
 import { z } from 'zod';
 import { RUN_FILES } from '../../model/formats.js';
-import type { Report } from '../../model/schema.js';
+import type { Report, Summary } from '../../model/schema.js';
+import { summarize } from '../../model/summary.js';
+import { PopulationId } from '../stats/census-stats-schema.js';
+import { populationsOf } from '../stats/population.js';
 import { describeZodError } from '../../model/zod-errors.js';
 import { compareText } from '../../compare/diff.js';
 import { listOf, RunList } from '../../compare/run-list.js';
@@ -39,6 +42,15 @@ const RunSummary = z.object({
   downloadsUnprotected: count.optional(),
 });
 
+/** One population of a run (stats/population.ts), with its own figures: a run of stdio packages and remotes has two. */
+const RunPopulation = z.object({
+  id: PopulationId,
+  /** In words, plural: `npm packages run on stdio`. */
+  label: z.string().max(200),
+  summary: RunSummary,
+});
+export type RunPopulation = z.infer<typeof RunPopulation>;
+
 export const RunEntry = z.object({
   /** The run directory, relative to the index (`2026-11-30`). */
   dir: z.string().refine(isRunDirName, `one path segment of letters, digits, _ . -, not "${SERVERS_DIR}"`),
@@ -56,6 +68,8 @@ export const RunEntry = z.object({
   list: RunList.optional(),
   /** Whether `list` differs from the run before it (the next entry); absent when either has none. */
   differentList: z.boolean().optional(),
+  /** Who the run counted, a population each; absent in an index written before it was recorded. */
+  populations: z.array(RunPopulation).max(PopulationId.options.length).optional(),
 });
 export type RunEntry = z.infer<typeof RunEntry>;
 
@@ -67,38 +81,48 @@ export type RunIndex = z.infer<typeof RunIndex>;
 
 export const emptyIndex = (): RunIndex => ({ indexVersion: INDEX_VERSION, runs: [] });
 
+function runSummary(s: Summary): z.infer<typeof RunSummary> {
+  return {
+    servers: s.servers,
+    serversOk: s.serversOk,
+    serversFailed: s.serversFailed,
+    tools: s.tools,
+    readOnly: s.readOnly,
+    notReadOnly: s.notReadOnly,
+    annotated: s.annotated,
+    protocolKeyed: s.protocolKeyed,
+    keyed: s.keyed,
+    idempotent: s.idempotent,
+    unprotected: s.unprotected,
+    ...(s.weighted
+      ? { downloads: s.weighted.downloads, downloadsUnprotected: s.weighted.verdicts.unprotected.downloads }
+      : {}),
+  };
+}
+
 /** Or why the report cannot have one (a field the index bounds). */
 export function runEntry(
   dir: string,
   report: Report,
   files: readonly string[],
 ): { entry: RunEntry } | { error: string } {
-  const s = report.summary;
+  const parts = populationsOf(report.servers);
   const entry: RunEntry = {
     dir,
     date: report.startedAt.slice(0, 10),
     startedAt: report.startedAt,
     finishedAt: report.finishedAt,
     toolVersion: report.tool.version,
-    summary: {
-      servers: s.servers,
-      serversOk: s.serversOk,
-      serversFailed: s.serversFailed,
-      tools: s.tools,
-      readOnly: s.readOnly,
-      notReadOnly: s.notReadOnly,
-      annotated: s.annotated,
-      protocolKeyed: s.protocolKeyed,
-      keyed: s.keyed,
-      idempotent: s.idempotent,
-      unprotected: s.unprotected,
-      ...(s.weighted
-        ? { downloads: s.weighted.downloads, downloadsUnprotected: s.weighted.verdicts.unprotected.downloads }
-        : {}),
-    },
+    summary: runSummary(report.summary),
     skipped: report.skipped?.length ?? 0,
     files: RUN_FILES.filter((f) => files.includes(f)),
     list: listOf(report),
+    // A report of one population keeps its own summary, so its row reads as the run's.
+    populations: parts.map(({ population, servers }) => ({
+      id: population.id,
+      label: population.label,
+      summary: runSummary(parts.length === 1 ? report.summary : summarize(servers)),
+    })),
   };
   const checked = RunEntry.safeParse(entry);
   return checked.success ? { entry: checked.data } : { error: describeZodError('', checked.error) };

@@ -50,28 +50,43 @@ function listCell(r: RunEntry): string {
   return `${files} (${num(r.list.entries)} ${r.list.entries === 1 ? 'entry' : 'entries'})${differs}`;
 }
 
-function row(r: RunEntry): string {
-  const s = r.summary;
-  const link = (file: string) => `<a href="${text(r.dir)}/${text(file)}">${text(file)}</a>`;
-  const main = r.files.includes('report.html')
-    ? `<a href="${text(r.dir)}/report.html">${text(r.dir)}</a>`
-    : text(r.dir);
-  const cells = [
-    `<th scope="row">${main}</th>`,
-    `<td>${text(r.date)}</td>`,
-    `<td>${listCell(r)}</td>`,
+/** The figure cells of one summary: the run's, or one population's. */
+function figureCells(s: RunEntry['summary'], skipped: string): string[] {
+  return [
     `<td class="n">${num(s.servers)}</td>`,
     `<td class="n">${num(s.serversOk)}</td>`,
-    `<td class="n">${num(r.skipped)}</td>`,
+    skipped,
     `<td class="n">${num(s.tools)}</td>`,
     `<td class="n">${num(s.notReadOnly)}</td>`,
     `<td class="n">${num(protectedCount(summaryCounts(s)))}</td>`,
     `<td class="n">${num(s.idempotent)}</td>`,
     `<td class="n">${num(s.unprotected)}</td>`,
     `<td class="n">${s.downloads === undefined || s.downloadsUnprotected === undefined ? '–' : pct(s.downloadsUnprotected, s.downloads)}</td>`,
-    `<td>${r.files.map(link).join(' ')}</td>`,
   ];
-  return `<tr>${cells.join('')}</tr>`;
+}
+
+/** A row per population, never pooled; the run's own cells span them (an older entry without populations: one row). */
+function rows(r: RunEntry): string {
+  const parts = r.populations?.length ? r.populations : [{ label: '–', summary: r.summary }];
+  const span = parts.length > 1 ? ` rowspan="${parts.length}"` : '';
+  const link = (file: string) => `<a href="${text(r.dir)}/${text(file)}">${text(file)}</a>`;
+  const main = r.files.includes('report.html')
+    ? `<a href="${text(r.dir)}/report.html">${text(r.dir)}</a>`
+    : text(r.dir);
+  return parts
+    .map((p, i) => {
+      const own = (cell: string) => (i === 0 ? cell : '');
+      const cells = [
+        own(`<th scope="row"${span}>${main}</th>`),
+        own(`<td${span}>${text(r.date)}</td>`),
+        own(`<td${span}>${listCell(r)}</td>`),
+        `<td>${text(p.label, 200)}</td>`,
+        ...figureCells(p.summary, own(`<td class="n"${span}>${num(r.skipped)}</td>`)),
+        own(`<td${span}>${r.files.map(link).join(' ')}</td>`),
+      ];
+      return `<tr>${cells.join('')}</tr>`;
+    })
+    .join('');
 }
 
 /** A server with a page under servers/: its name, the page's file name, and in how many runs it is. */
@@ -104,6 +119,7 @@ const HEADS = [
   'run',
   'date',
   'list',
+  'population',
   'servers',
   'scanned ok',
   'skipped',
@@ -116,7 +132,14 @@ const HEADS = [
   'files',
 ];
 // Every column but the run, its date, its list and its files is a figure, right-aligned.
-const NUMERIC = new Set(HEADS.filter((h) => !['run', 'date', 'list', 'files'].includes(h)));
+const NUMERIC = new Set(HEADS.filter((h) => !['run', 'date', 'list', 'population', 'files'].includes(h)));
+
+/** The chart follows the stdio population of a run that has more than one, so its shares are never pooled. */
+function trendView(index: RunIndex): RunIndex {
+  const stdio = (r: RunEntry) =>
+    r.populations && r.populations.length > 1 ? r.populations.find((p) => p.id === 'stdio') : undefined;
+  return { ...index, runs: index.runs.map((r) => ({ ...r, summary: stdio(r)?.summary ?? r.summary })) };
+}
 
 /** `behaviour`: the behaviour table's section (census/behaviour/behaviour-render.ts, already escaped), or ''. */
 export function renderIndexPage(
@@ -127,16 +150,19 @@ export function renderIndexPage(
 ): string {
   const head = HEADS.map((h) => `<th scope="col"${NUMERIC.has(h) ? ' class="n"' : ''}>${h}</th>`).join('');
   const body =
-    index.runs.length === 0 ? `<tr><td colspan="${HEADS.length}">No runs yet.</td></tr>` : index.runs.map(row).join('');
+    index.runs.length === 0
+      ? `<tr><td colspan="${HEADS.length}">No runs yet.</td></tr>`
+      : index.runs.map(rows).join('');
   const differ = index.runs.filter((r) => r.differentList === true).length;
   return indexShell(
     title,
     `<p>${index.runs.length.toLocaleString('en-US')} run${index.runs.length === 1 ? '' : 's'}, newest first. ` +
       `Keyed counts protocol-keyed and keyed tools (safe to retry with the same key); hint only, tools whose <code>idempotentHint</code> alone says so; ` +
       `unprotected, tools a retry may run twice. Verdicts come from what each server declares (its tools are listed, never called). ` +
+      `The population is what a run's servers are (npm packages run on stdio, remote servers over HTTP): a run of more than one has a row for each, their figures never pooled (the chart follows its stdio population). ` +
       `The list is the target files a run's entries came from${differ > 0 ? `; <span class="diff">different list</span> marks a run over other entries than the run before it (${num(differ)} here): its figures are not of the same servers` : ''}. ` +
       `The same list as JSON: <a href="index.json">index.json</a>.</p>` +
-      trendChart(index) +
+      trendChart(trendView(index)) +
       `<table><thead><tr>${head}</tr></thead><tbody>${body}</tbody></table>` +
       behaviour +
       serverList(servers, index.runs.length),

@@ -39,8 +39,8 @@ export async function writeIndex(
     );
 }
 
-/** Server pages are rebuilt from every run's report, read again one at a time. */
-export async function updateIndex(root: string, run: string, report: Report, note: Note): Promise<void> {
+/** Server pages are rebuilt from every run's report, read again one at a time; the index written is returned. */
+export async function updateIndex(root: string, run: string, report: Report, note: Note): Promise<RunIndex> {
   const index = await withMergedRun(root, run, report);
   const history = await historyOf(root, index, { dir: run, report }, (file, why) =>
     note(msg`server pages: left out ${show.path(file)}: ${why}`),
@@ -49,4 +49,5 @@ export async function updateIndex(root: string, run: string, report: Report, not
     note(msg`left the behaviour table ${show.path(file)} off the index page: ${why}`),
   );
   await writeIndex(root, index, history, note, { behaviour });
+  return index;
 }

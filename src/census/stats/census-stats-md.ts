@@ -42,11 +42,19 @@ function figures(): Figure[] {
   return list;
 }
 
+/** A mixed report's pooled `all` stays in stats.json for its readers, but is not set beside its parts here. */
+function shown(stats: CensusStats): StatsGroup[] {
+  return stats.groups.filter((g) => g.population.length === 1 || stats.groups.length === 1);
+}
+
 function headline(stats: CensusStats): string[] {
-  const groups = stats.groups;
+  const groups = shown(stats);
+  const words = (g: StatsGroup) =>
+    g.population.map((id) => stats.population.parts.find((p) => p.id === id)?.label ?? id).join(' + ');
   return [
     row(['figure', ...groups.map((g) => g.id)]),
     row(['---', ...groups.map(() => '--:')]),
+    row(['population', ...groups.map((g) => mdText(words(g), 120))]),
     ...figures().map(([label, cell]) => row([label, ...groups.map(cell)])),
   ];
 }
@@ -108,15 +116,22 @@ function counts(title: string, record: Record<string, number>): string[] {
   ];
 }
 
+function pooledNote(stats: CensusStats): string {
+  if (stats.population.parts.length < 2) return '';
+  return ' Each population is counted apart; stats.json also has them pooled (group `all`), which is not shown here.';
+}
+
 export function censusStatsMarkdown(stats: CensusStats): string {
   const lines = [
     `# Census statistics`,
     '',
     `From ${mdText(stats.report.file, 120)} (${mdText(stats.report.startedAt, 40)}, ${mdText(stats.report.tool, 60)}).`,
     '',
+    `Population: ${mdText(stats.population.label, 400)}.${pooledNote(stats)}`,
+    '',
     ...headline(stats),
   ];
-  for (const g of stats.groups) {
+  for (const g of shown(stats)) {
     lines.push('', `## ${g.title}`, '', '### Keyed tools by key name', '', ...keyTable(g));
     lines.push('', '### Hints that contradict each other', '', ...contradictionTable(g));
     lines.push('', '### By server size', '', ...sizeTable(g));

@@ -4,7 +4,8 @@ import { summarize } from '../../model/summary.js';
 import { HINT_NAMES, isAnnotated, type HintName } from '../../model/verdicts.js';
 import { RULE } from '../../model/catalogue.js';
 import type { Report, ServerReport, ToolReport } from '../../model/schema.js';
-import type { CensusStats, HintCount, SizeBand, StatsGroup } from './census-stats-schema.js';
+import type { CensusStats, HintCount, PopulationId, SizeBand, StatsGroup } from './census-stats-schema.js';
+import { populationSentence, populationsOf, populationWords } from './population.js';
 import { STATS_METHOD } from './census-stats-method.js';
 import { skipGroup } from './skip-groups.js';
 
@@ -25,12 +26,8 @@ export async function censusStatsOf(file: string, top: number): Promise<CensusSt
 }
 
 export function censusStats(report: Report, file: string, top: number): CensusStats {
-  const ok = report.servers.filter((s) => s.status === 'ok');
-  const head = [...ok]
-    .sort((a, b) => (b.target.downloads ?? 0) - (a.target.downloads ?? 0) || byCodePoint(a.name, b.name))
-    .slice(0, top);
-  const groups = [group('all', `all ${ok.length} servers scanned`, ok)];
-  if (top > 0 && top < ok.length) groups.push(group(`top ${top}`, `the ${top} most downloaded of them`, head));
+  const parts = populationsOf(report.servers);
+  const skipped = report.skipped?.length ?? 0;
   return {
     report: {
       file: path.basename(file),
@@ -38,17 +35,59 @@ export function censusStats(report: Report, file: string, top: number): CensusSt
       tool: `${report.tool.name} ${report.tool.version}`,
     },
     method: STATS_METHOD,
-    groups,
+    population: {
+      entries: report.servers.length + skipped,
+      skipped,
+      label: populationSentence(
+        parts.map((p) => p.population),
+        skipped,
+      ),
+      parts: parts.map((p) => p.population),
+    },
+    groups: groups(parts, top),
     failed: tally(report.servers.filter((s) => s.status === 'failed').map((s) => s.failure?.kind ?? 'unknown')),
     skipped: tally((report.skipped ?? []).map((s) => skipGroup(s.reason))),
   };
 }
 
-function group(id: string, title: string, servers: ServerReport[]): StatsGroup {
+type Part = ReturnType<typeof populationsOf>[number];
+
+const okOf = (p: Part) => p.servers.filter((s) => s.status === 'ok');
+
+/** `all` keeps its meaning (every scanned-ok server); a mixed report adds a group per population beside it. */
+function groups(parts: Part[], top: number): StatsGroup[] {
+  const all = parts.flatMap(okOf);
+  const only = parts.length === 1 ? parts[0] : undefined;
+  const title = only
+    ? `all ${populationWords(only.population, all.length)}, scanned ok`
+    : `all ${all.length} servers scanned ok${parts.length > 1 ? `, ${parts.length} populations pooled` : ''}`;
+  const list = [group('all', title, ids(parts), all)];
+  // Downloads are a package registry's figure, so the most downloaded are taken among stdio packages.
+  const base = only ?? parts.find((p) => p.population.id === 'stdio');
+  for (const p of parts) {
+    const ok = okOf(p);
+    const words = populationWords(p.population, ok.length);
+    if (!only) list.push(group(p.population.id, `${words}, scanned ok`, ids([p]), ok));
+    if (p === base && top > 0 && top < ok.length)
+      list.push(group(`top ${top}`, `the ${top} most downloaded of the ${words}`, ids([p]), mostDownloaded(ok, top)));
+  }
+  return list;
+}
+
+const ids = (parts: Part[]) => parts.map((p) => p.population.id);
+
+function mostDownloaded(servers: ServerReport[], top: number): ServerReport[] {
+  return [...servers]
+    .sort((a, b) => (b.target.downloads ?? 0) - (a.target.downloads ?? 0) || byCodePoint(a.name, b.name))
+    .slice(0, top);
+}
+
+function group(id: string, title: string, population: PopulationId[], servers: ServerReport[]): StatsGroup {
   const tools = servers.flatMap((s) => s.tools);
   return {
     id,
     title,
+    population,
     summary: summarize(servers),
     hints: Object.fromEntries(HINT_NAMES.map((h) => [h, hintCount(tools, h)])) as StatsGroup['hints'],
     titled: tools.filter((t) => typeof t.annotations?.title === 'string' || typeof t.title === 'string').length,
