@@ -3,6 +3,7 @@ import { type InstallResult } from './npm.js';
 import { installMissing, missingTargets, packageOf, packageProblems } from './packages.js';
 import { npmLaunchTargets, resolveUnpinned, withResolved } from './npm-launch.js';
 import { pypiLaunchTargets } from './pypi-launch.js';
+import { resolvePypiUnpinned, withPypiResolved } from './pypi-resolve.js';
 import { defaultSupport, sandboxSupport } from './sandbox.js';
 import { transportOf } from '../targets/kind.js';
 import type { Target } from '../targets/types.js';
@@ -50,8 +51,9 @@ export async function checkedTargets(
 ): Promise<CheckedTargets> {
   const launched = pypiLaunchTargets(npmLaunchTargets(listed));
   const resolution = await resolveUnpinned(launched, online, cacheDir, signal);
-  const targets = withResolved(launched, resolution);
-  const installErrors = new Map(resolution.errors);
+  const pypi = await resolvePypiUnpinned(launched, online, cacheDir, signal);
+  const targets = withPypiResolved(withResolved(launched, resolution), pypi);
+  const installErrors = new Map([...resolution.errors, ...pypi.errors]);
   packageProblems(targets, installErrors);
   return { targets, installErrors };
 }

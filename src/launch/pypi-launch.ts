@@ -1,4 +1,4 @@
-/** Pinned `uvx` servers become `pypi` targets; an unpinned one is refused under --sandbox (no PyPI version picking). */
+/** `uvx` servers become `pypi` targets; an unpinned one is resolved before install (pypi-resolve.ts). */
 import { pypiLaunchOf } from './launchers.js';
 import { packageUrlProblem, parsePypiSpec } from '../model/package-spec.js';
 import type { Target } from '../targets/types.js';
@@ -56,14 +56,15 @@ export function pypiLaunchTargets(targets: Target[]): Target[] {
   return targets.map((t): Target => {
     if (t.kind !== 'command') return t;
     const found = readUvx(t.command, t.args ?? []);
-    if (!found?.pinned || (found.index !== undefined && packageUrlProblem(found.index, true))) return t;
+    if (!found || (found.index !== undefined && packageUrlProblem(found.index, true))) return t;
     const { command: _, ...started } = t;
+    const spec = found.pinned ?? found.spec.replace(/@latest$/, '');
     return {
       ...started,
       kind: 'package',
       args: found.args,
-      package: { type: 'pypi', spec: found.pinned, bin: found.bin, index: found.index },
-      launcher: { runner: 'uvx', spec: found.spec, resolved: false },
+      package: { type: 'pypi', spec, bin: found.bin, index: found.index },
+      launcher: { runner: 'uvx', spec: found.spec, resolved: found.pinned === undefined },
     };
   });
 }
@@ -75,9 +76,7 @@ export function pypiProblem(target: Target): string | undefined {
   if (!found) return undefined;
   const read = readUvx(target.command, target.args ?? []);
   const what = found.spec ?? 'its package';
-  if (read && !read.pinned) {
-    const name = read.spec.replace(/@latest$/, '');
-    return `uvx ${what} is not pinned: idemscan installs exact PyPI versions only (write "${name}==1.2.3" or "--from ${name}==1.2.3"; without --sandbox it runs as configured)`;
-  }
+  if (read?.index !== undefined)
+    return `uvx ${what}: its index ${read.index} is not one idemscan reads (https, loopback http or a file:// directory)`;
   return `uvx ${what}: idemscan cannot read this uvx command line (an option, extra or source it does not know), and uvx would download it at start-up, which the sandbox's lack of network prevents (write it as {"pypi": "name==1.2.3"}, or scan without --sandbox)`;
 }

@@ -14,7 +14,7 @@ import { boundedTail } from '../model/bounds.js';
 
 type PypiTarget = PackageTarget<'pypi'>;
 
-const DEFAULT_INDEX = 'https://pypi.org/simple';
+export const DEFAULT_INDEX = 'https://pypi.org/simple';
 const INSTALL_TIMEOUT_MS = 10 * 60_000;
 /** Written last: an entry without it is a half install. */
 const INSTALLED = '.idemscan-installed';

@@ -135,3 +135,34 @@ it(
     expect(existsSync(path.join(cache, 'pypi', entry(), '.idemscan-installed'))).toBe(true);
   },
 );
+
+it(
+  'resolves an unpinned uvx entry to the version pip picks from its index, as npx entries are resolved; offline it says why not',
+  { timeout: 120_000 },
+  async () => {
+    const config = path.join(dir, 'mcp-unpinned.json');
+    const uvx = (spec: string) => ({ command: 'uvx', args: ['--index-url', index, spec] });
+    writeFileSync(config, JSON.stringify({ mcpServers: { py: uvx('idem-py-echo'), sdist: uvx('only-sdist') } }));
+    const sandbox = sandboxPrefix() ? ['--sandbox'] : [];
+    const scan = await idemscan(['scan', config, '--cache-dir', cache, ...sandbox, '--json', '-', '--out', dir], {
+      env: env(),
+    });
+    const servers = Report.parse(JSON.parse(scan.stdout)).servers;
+    const py = servers.find((s) => s.name === 'py')!;
+    expect(py.status, JSON.stringify(py.failure)).toBe('ok');
+    expect(py.target).toMatchObject({
+      pypi: 'idem-py-echo==1.0.0',
+      launcher: { runner: 'uvx', spec: 'idem-py-echo', resolved: true },
+    });
+    // Resolved like any other, then refused by the wheels-only install.
+    expect(servers.find((s) => s.name === 'sdist')!.failure!.message).toContain('only-sdist==2.0.0');
+    const offline = await idemscan(
+      ['scan', config, '--cache-dir', cache, '--no-install', '--json', '-', '--out', dir],
+      {
+        env: env(),
+      },
+    );
+    const [first] = Report.parse(JSON.parse(offline.stdout)).servers;
+    expect(first!.failure!.message).toContain('not pinned: which version of idem-py-echo runs is its index');
+  },
+);

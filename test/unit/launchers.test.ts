@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { npmLaunchOf, parseNpmSpec, pypiLaunchOf } from '../../src/launch/launchers.js';
 import { npmLaunchTargets, pickVersion } from '../../src/launch/npm-launch.js';
-import { pypiProblem } from '../../src/launch/pypi-launch.js';
+import { pypiLaunchTargets, pypiProblem } from '../../src/launch/pypi-launch.js';
 import type { Target } from '../../src/targets/types.js';
 
 const launch = (line: string) => {
@@ -159,8 +159,15 @@ describe('targets', () => {
     });
     expect(pypiLaunchOf('uv', ['tool', 'run', 'mcp-server-git'])).toEqual({ runner: 'uvx', spec: 'mcp-server-git' });
     expect(pypiLaunchOf('uv', ['run', 'server.py'])).toBeUndefined();
-    expect(pypiProblem(t('uvx', ['mcp-server-fetch']))).toMatch(
-      /^uvx mcp-server-fetch is not pinned: idemscan installs exact PyPI versions only \(write "mcp-server-fetch==1\.2\.3"/,
+    // Unpinned, it becomes a package whose version the index picks (pypi-resolve.ts), as npx entries are.
+    expect(pypiLaunchTargets([t('uvx', ['mcp-server-fetch@latest', '--x'])])[0]).toMatchObject({
+      kind: 'package',
+      args: ['--x'],
+      package: { type: 'pypi', spec: 'mcp-server-fetch', bin: 'mcp-server-fetch' },
+      launcher: { runner: 'uvx', spec: 'mcp-server-fetch@latest', resolved: true },
+    });
+    expect(pypiProblem(t('uvx', ['--index-url', 'http://index.example/simple', 'x==1.0.0']))).toMatch(
+      /^uvx x==1\.0\.0: its index http:\/\/index\.example\/simple is not one idemscan reads/,
     );
     expect(pypiProblem(t('uvx', ['--python', '3.12', '--from', 'git+https://x', 'srv']))).toMatch(
       /^uvx git\+https:\/\/x: idemscan cannot read this uvx command line/,
