@@ -49,7 +49,6 @@ const RunPopulation = z.object({
   label: z.string().max(200),
   summary: RunSummary,
 });
-export type RunPopulation = z.infer<typeof RunPopulation>;
 
 export const RunEntry = z.object({
   /** The run directory, relative to the index (`2026-11-30`). */

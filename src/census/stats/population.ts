@@ -5,7 +5,7 @@ import type { Population, PopulationId } from './census-stats-schema.js';
 /** Populations in the order they are shown: the packages a census runs first. */
 const ORDER: readonly PopulationId[] = ['stdio', 'remote', 'saved'];
 
-export function populationOf(target: TargetInfo): PopulationId {
+function populationOf(target: TargetInfo): PopulationId {
   if (target.transport === 'http' || target.transport === 'sse') return 'remote';
   return target.transport === 'static' ? 'saved' : 'stdio';
 }
