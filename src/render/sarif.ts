@@ -1,8 +1,9 @@
-/** SARIF 2.1.0. GitHub needs a physical location: each result points at the target file; fingerprints skip content. */
+/** SARIF 2.1.0. GitHub needs a physical location: each result points at a line of the target file; fingerprints skip content. */
 import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { Location, Log, ReportingDescriptor, Result } from 'sarif';
+import type { Log, PhysicalLocation, ReportingDescriptor, Result } from 'sarif';
+import { readBoundedTextSync } from '../io/read.js';
 import { TOOL_NAME, TOOL_VERSION } from '../model/version.js';
 import { verdictRule } from '../model/catalogue.js';
 import { httpsDocs, ownPage, reportRules, ruleDocUrl, rulePage, type DocumentedRule } from '../model/rule-pages.js';
@@ -78,7 +79,7 @@ function descriptor(rule: DocumentedRule, base: string | undefined): ReportingDe
 }
 
 /** `--sarif-uri` wins: the server's source file in the repository, relative to `%SRCROOT%`. */
-function artifactOf(server: ServerReport, cwd: string, uris: SarifUris | undefined): Location['physicalLocation'] {
+function artifactOf(server: ServerReport, cwd: string, uris: SarifUris | undefined): PhysicalLocation {
   const mapped = uris?.byName.get(server.name) ?? uris?.all;
   if (mapped !== undefined)
     return { artifactLocation: { uri: mapped.split('/').map(encodeURIComponent).join('/'), uriBaseId: '%SRCROOT%' } };
@@ -101,13 +102,46 @@ function artifactOf(server: ServerReport, cwd: string, uris: SarifUris | undefin
   };
 }
 
-function result(
-  server: ServerReport,
-  f: Finding,
-  ruleIndex: Map<string, number>,
-  cwd: string,
-  uris: SarifUris | undefined,
-): Result {
+/** Larger files get line 1: a region needs a line, and a guess would be worse than the top. */
+const MAX_SOURCE_BYTES = 4 * 1024 * 1024;
+
+/** Each text quoted on a line (`"x"`, `'x'` or `` `x` ``) and its line; 0 when several lines quote it. */
+function quotedLines(text: string): Map<string, number> {
+  const lines = new Map<string, number>();
+  text.split('\n').forEach((line, i) => {
+    for (const q of ['"', "'", '`'])
+      for (const piece of line.split(q).slice(1, -1))
+        if (piece) lines.set(piece, lines.has(piece) && lines.get(piece) !== i + 1 ? 0 : i + 1);
+  });
+  return lines;
+}
+
+/** Points a result at its artifact: `name` of the server, `tool` of the finding when there is one. */
+type Locate = (server: ServerReport, tool?: string) => PhysicalLocation;
+
+/** The line that alone quotes the tool's name, else the server's, in a file under %SRCROOT%; else line 1. */
+function locator(cwd: string, uris: SarifUris | undefined): Locate {
+  const files = new Map<string, Map<string, number>>();
+  const linesOf = (uri: string): Map<string, number> => {
+    const file = path.resolve(cwd, ...uri.split('/').map(decodeURIComponent));
+    const inside = path.relative(cwd, file);
+    if (inside.startsWith('..') || path.isAbsolute(inside)) return new Map();
+    if (!files.has(file)) {
+      const read = readBoundedTextSync(file, { maxBytes: MAX_SOURCE_BYTES });
+      files.set(file, 'text' in read ? quotedLines(read.text) : new Map());
+    }
+    return files.get(file)!;
+  };
+  return (server, tool) => {
+    const at = artifactOf(server, cwd, uris);
+    const uri = at.artifactLocation?.uriBaseId === '%SRCROOT%' ? at.artifactLocation.uri : undefined;
+    const lines = uri === undefined ? new Map<string, number>() : linesOf(uri);
+    const startLine = (tool === undefined ? 0 : lines.get(tool)) || lines.get(server.name) || 1;
+    return { ...at, region: { startLine } };
+  };
+}
+
+function result(server: ServerReport, f: Finding, ruleIndex: Map<string, number>, locate: Locate): Result {
   const fullyQualifiedName = f.tool === undefined ? server.name : `${server.name}/${f.tool}`;
   const fingerprint = fingerprintOf([server.name, f.tool ?? '', f.rule, f.evidence ?? '']);
   const tool = f.tool === undefined ? undefined : server.tools.find((t) => t.name === f.tool);
@@ -119,7 +153,7 @@ function result(
     message: { text: messageText(`${fullyQualifiedName}: ${f.message}`) },
     locations: [
       {
-        physicalLocation: artifactOf(server, cwd, uris),
+        physicalLocation: locate(server, f.tool),
         logicalLocations: [
           { name: f.tool ?? server.name, fullyQualifiedName, kind: f.tool === undefined ? 'module' : 'function' },
         ],
@@ -144,13 +178,7 @@ const fingerprintOf = (parts: string[]) =>
   createHash('sha256').update(JSON.stringify(parts)).digest('hex').slice(0, 32);
 
 /** A tool a `--fail-on` verdict matched: a result of the verdict's rule, dismissed when its verdict was accepted. */
-function verdictResult(
-  server: ServerReport,
-  t: ToolReport,
-  ruleIndex: number,
-  cwd: string,
-  uris: SarifUris | undefined,
-): Result {
+function verdictResult(server: ServerReport, t: ToolReport, ruleIndex: number, locate: Locate): Result {
   const fullyQualifiedName = `${server.name}/${t.name}`;
   const ruleId = verdictRule(t.verdict).id;
   const accepted = t.accepted?.verdict === t.verdict ? t.accepted : undefined;
@@ -165,7 +193,7 @@ function verdictResult(
     },
     locations: [
       {
-        physicalLocation: artifactOf(server, cwd, uris),
+        physicalLocation: locate(server, t.name),
         logicalLocations: [{ name: t.name, fullyQualifiedName, kind: 'function' }],
       },
     ],
@@ -179,12 +207,12 @@ function verdictResult(
 const gateVerdicts = (report: Report): Verdict[] => [...new Set(report.gate?.verdicts ?? [])];
 
 /** Tools whose verdict `--fail-on` names, in report order; `firstIndex`: the first verdict rule's index. */
-function verdictResults(report: Report, firstIndex: number, cwd: string, uris: SarifUris | undefined): Result[] {
+function verdictResults(report: Report, firstIndex: number, locate: Locate): Result[] {
   const verdicts = gateVerdicts(report);
   return report.servers.flatMap((s) =>
     s.tools
       .filter((t) => verdicts.includes(t.verdict))
-      .map((t) => verdictResult(s, t, firstIndex + verdicts.indexOf(t.verdict), cwd, uris)),
+      .map((t) => verdictResult(s, t, firstIndex + verdicts.indexOf(t.verdict), locate)),
   );
 }
 
@@ -193,18 +221,17 @@ export function toSarif(report: Report, cwd = process.cwd(), options: RenderOpti
   const information = ruleDocUrl('README', base);
   const catalogue = reportRules(report); // the rules, then those of the profiles the scan used
   const ruleIndex = new Map(catalogue.map((r, i) => [r.id, i]));
+  const locate = locator(cwd, options.sarifUris);
   const results = report.servers.flatMap((s) =>
-    [...s.tools.flatMap((t) => t.findings), ...s.findings].map((f) => result(s, f, ruleIndex, cwd, options.sarifUris)),
+    [...s.tools.flatMap((t) => t.findings), ...s.findings].map((f) => result(s, f, ruleIndex, locate)),
   );
   // `idemscan probe`: its outcomes, after the findings, with rules of their own (probe-view.ts).
   const byName = new Map(report.servers.map((s) => [s.name, s]));
-  results.push(
-    ...probeSarifResults(report, (name) => artifactOf(byName.get(name)!, cwd, options.sarifUris), catalogue.length),
-  );
+  results.push(...probeSarifResults(report, (name) => locate(byName.get(name)!), catalogue.length));
   // `--fail-on <verdict>`: its rules after the probe's, so neither moves the other's indexes.
   const probeRules = probeSarifRules(report);
   const verdictRules = gateVerdicts(report).map((v) => descriptor(verdictRule(v), base));
-  results.push(...verdictResults(report, catalogue.length + probeRules.length, cwd, options.sarifUris));
+  results.push(...verdictResults(report, catalogue.length + probeRules.length, locate));
   const failed = report.servers.filter((s) => s.status === 'failed');
   return {
     $schema: 'https://json.schemastore.org/sarif-2.1.0.json',
@@ -234,7 +261,7 @@ export function toSarif(report: Report, cwd = process.cwd(), options: RenderOpti
               },
               locations: [
                 {
-                  physicalLocation: artifactOf(s, cwd, options.sarifUris),
+                  physicalLocation: locate(s),
                   logicalLocations: [{ name: s.name, fullyQualifiedName: s.name, kind: 'module' }],
                 },
               ],

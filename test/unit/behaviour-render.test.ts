@@ -90,7 +90,7 @@ describe('the behaviour table in Markdown', () => {
     expect(md).not.toMatch(/<script|<b>|<img|<\/td>/);
     expect(md).not.toContain('\u001b');
     expect(md).not.toContain('\u0007');
-    expect(md).toContain('&lt;script&gt;alert(1)&lt;/script&gt;\\|x\\\\u000a`#` head\\\\u001b\\[31mred');
+    expect(md).toContain('&lt;script&gt;alert(1)&lt;/script&gt;\\|x\\\\u000a#&#8203; head\\\\u001b\\[31mred');
     // No line starts with a heading or a list that a server's newline would have made.
     expect(md.split('\n').filter((l) => l.startsWith('#'))).toEqual([
       '# Behaviour of MCP tools: the lost-response experiment',

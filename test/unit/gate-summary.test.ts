@@ -74,7 +74,7 @@ describe('gateLines', () => {
     );
     expect(hostile).not.toMatch(/<img|(?<!\\)\]\(|^::/m);
     expect(hostile.split('\n')).toHaveLength(4); // the newline in the name is shown, not kept
-    expect(hostile).toContain('&lt;img src=x&gt;`@`admin');
+    expect(hostile).toContain('&lt;img src=x&gt;@&#8203;admin');
     // `matched` smaller than the list, or a list longer than the bound: never more lines than either.
     const many = Array.from({ length: 80 }, (_, i) => ({ server: 's', tool: `t${i}` }));
     expect(gateLines(gate({ matched: 2, matches: many })).match(/^- s \/ /gm)).toHaveLength(2);

@@ -69,20 +69,33 @@ describe('invisible characters', () => {
 });
 
 describe('markdown autolinks', () => {
-  it('breaks URLs, www, mentions, emails, issue references and shortcodes with code spans', () => {
-    expect(mdText('https://evil.example/x')).toBe('https`:`//evil.example/x');
-    expect(mdText('www.evil.example')).toBe('www`.`evil.example');
-    expect(mdText('@octocat')).toBe('`@`octocat');
-    expect(mdText('a@b.example')).toBe('a`@`b.example');
-    expect(mdText('#1 owner/repo#2')).toBe('`#`1 owner/repo`#`2');
-    expect(mdText(':rocket:')).toBe('`:`rocket:');
+  it('breaks URLs, www, mentions, emails, issue references and shortcodes with a zero-width space', () => {
+    expect(mdText('https://evil.example/x')).toBe('https:&#8203;//evil.example/x');
+    expect(mdText('www.evil.example')).toBe('www&#8203;.evil.example');
+    expect(mdText('@octocat')).toBe('@&#8203;octocat');
+    expect(mdText('a@b.example')).toBe('a@&#8203;b.example');
+    expect(mdText('#1 owner/repo#2')).toBe('#&#8203;1 owner/repo#&#8203;2');
+    expect(mdText(':rocket:')).toBe(':&#8203;rocket:');
     expect(mdText('2026-01-01T00:00:00.000Z, HTTP 500: x')).toBe('2026-01-01T00:00:00.000Z, HTTP 500: x');
+  });
+
+  it('shows an npm package name as one code span, with no @ set apart', () => {
+    expect(mdText('@modelcontextprotocol/server-x')).toBe('`@modelcontextprotocol/server-x`');
+    expect(mdText('it depends on @a-b/common@^0.34.0, which fails.')).toBe(
+      'it depends on `@a-b/common@^0.34.0`, which fails.',
+    );
+    expect(mdText('a dependency, @jsr/tmpl__core, is missing')).toBe('a dependency, `@jsr/tmpl__core`, is missing');
+    // Not a package: an address, a mention, a scope alone.
+    expect(mdText('git@github.com/o/r.git')).toBe('git@&#8203;github.com/o/r.git');
+    expect(mdText('@octocat/')).toBe('@&#8203;octocat/');
+    expect(mdText('x|@a/b')).toBe('x\\|`@a/b`');
   });
 
   it('in a whole report: no tool name can form a link, a mention or an issue reference', () => {
     const md = markdownReporter.render(reportOf([okServer('srv @admin', [{ name: 'https://evil.example/@x#1' }])]));
-    expect(md).not.toMatch(/https:\/\/evil|(?<!`)@admin|(?<!`)#1/);
-    expect(md).toContain('https`:`//evil.example/`@`x`#`1');
+    expect(md).not.toMatch(/https:\/\/evil|@admin|#1/);
+    expect(md).not.toContain('`@`');
+    expect(md).toContain('https:&#8203;//evil.example/@&#8203;x#&#8203;1');
   });
 });
 

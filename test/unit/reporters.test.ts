@@ -1,4 +1,7 @@
 /** The Markdown and SARIF reporters on hand-made reports: escaping, locations, schema validity. */
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { mdText } from '../../src/render/markdown-text.js';
 import { markdownReporter } from '../../src/render/markdown.js';
@@ -144,5 +147,33 @@ describe('sarif', () => {
     ]);
     expect(log.runs[0]!.originalUriBaseIds).toEqual({ '%SRCROOT%': { uri: 'file:///repo/' } });
     expect(validate(log)).toBe(true);
+  });
+
+  it('gives every result a region: the line that alone quotes the tool or server in a file under the root, else 1', () => {
+    const repo = mkdtempSync(path.join(os.tmpdir(), 'idemscan-sarif-line-'));
+    mkdirSync(path.join(repo, 'targets'));
+    const targets = ['{ "servers": [', '  { "name": "dup" },', '  { "name": "shop", "args": ["dup"] }', '] }'];
+    writeFileSync(path.join(repo, 'targets', 'mine.json'), targets.join('\n'));
+    mkdirSync(path.join(repo, 'src'));
+    writeFileSync(path.join(repo, 'src', 'server.ts'), "// shop\n\nserver.tool('send_email', {}, send);\n");
+    const at = (source: string, name: string) => ({ target: { transport: 'stdio' as const, source }, name });
+    const report = reportOf([
+      okServer('shop', [{ name: 'send_email' }], at('targets/mine.json#servers[1]', 'shop')),
+      okServer('dup', [{ name: 'x' }], at('targets/mine.json#servers[0]', 'dup')),
+      okServer('gone', [{ name: 'x' }], at('targets/missing.json', 'gone')),
+      okServer('remote', [{ name: 'x' }], { target: { transport: 'http', url: 'https://mcp.example.com/mcp' } }),
+    ]);
+    const lines = (log: ReturnType<typeof toSarif>) =>
+      log.runs[0]!.results!.map((r) => [r.properties!.server, r.locations![0]!.physicalLocation!.region!.startLine]);
+    const log = toSarif(report, repo);
+    expect(validate(log), JSON.stringify(validate.errors)).toBe(true);
+    // The server's own entry; a name on two lines, a missing file or a URL: line 1, never a guess.
+    expect(new Set(lines(log).map(String))).toEqual(new Set(['shop,3', 'dup,1', 'gone,1', 'remote,1']));
+    // Under --sarif-uri the server's source: the line that registers the tool.
+    const mapped = toSarif(report, repo, { sarifUris: { byName: new Map([['shop', 'src/server.ts']]) } });
+    const shop = lines(mapped).filter(([s]) => s === 'shop');
+    expect(shop.length).toBeGreaterThan(0);
+    expect(shop.every(([, line]) => line === 3)).toBe(true);
+    expect(validate(mapped)).toBe(true);
   });
 });

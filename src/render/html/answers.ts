@@ -23,7 +23,7 @@ export function answersSection(report: Report): string {
   const rest = report.servers.length - PAGE_ANSWERS;
   if (rest > 0) items.push(`<li>and ${rest.toLocaleString('en-US')} more servers: see the Servers table.</li>`);
   return (
-    `<section id="answers" class="card" aria-labelledby="answers-h"><h2 id="answers-h">What a client may do</h2>` +
+    `<section id="answers" class="card panel" aria-labelledby="answers-h"><h2 id="answers-h">What a client may do</h2>` +
     `<ul class="answers">${items.join('')}</ul></section>`
   );
 }

@@ -35,6 +35,12 @@ export const CONTENT_SECURITY_POLICY = [
   "form-action 'none'",
 ].join('; ');
 
+/** The figure's colour says what it means: green only when every write is safe, a warning when none is. */
+export function safeTone(safe: number, writes: number): string {
+  if (safe === 0) return ' warn';
+  return safe === writes ? ' good' : '';
+}
+
 function headlineSection(report: Report): string {
   const h = headline(report);
   const servers = `across ${plural(h.servers, 'server')}${h.serversFailed ? ` (${h.serversFailed} failed to scan)` : ''}`;
@@ -55,10 +61,12 @@ function headlineSection(report: Report): string {
     detail = '';
   } else if (h.writes === 0) {
     big = `${h.tools.toLocaleString('en-US')} of ${h.tools.toLocaleString('en-US')}`;
+    tone = ' good';
     title = `tools are read-only: every one can be retried freely, ${servers}`;
     detail = '';
   } else {
     big = `${h.safe.toLocaleString('en-US')} <span class="of">of ${h.writes.toLocaleString('en-US')}</span>`;
+    tone = safeTone(h.safe, h.writes);
     title = `tools that are not read-only can be retried safely by a client (${percent(h.safe, h.writes)}), ${servers}`;
     detail =
       `<strong>${h.protocolKeyed.toLocaleString('en-US')}</strong> protocol-keyed (the server deduplicates an <code>idempotencyKey</code>) and ` +
@@ -102,7 +110,7 @@ function methodologyHtml(rulesBaseUrl: string | undefined): string {
 /** What was read and what the figures cannot say (render/method.ts), pointing at docs/METHODOLOGY.md. */
 function methodSection(report: Report, rulesBaseUrl: string | undefined): string {
   return (
-    `<section id="method" class="card" aria-labelledby="method-h"><h2 id="method-h">Method and limits</h2>` +
+    `<section id="method" class="card panel" aria-labelledby="method-h"><h2 id="method-h">Method and limits</h2>` +
     `<ul>${methodPoints(report)
       .map((p) => `<li>${withCode(p)}</li>`)
       .join('')}</ul>` +

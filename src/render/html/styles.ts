@@ -22,6 +22,7 @@ code,pre{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,"Liberation Mono
 h1{font-size:1.25rem;margin:0}
 h2{font-size:1.1rem;margin:2rem 0 .75rem}
 h4{font-size:.95rem;margin:1rem 0 .4rem}
+h1,h2,h3,h4,figcaption,summary{overflow-wrap:break-word;word-break:normal;hyphens:manual}
 .muted{color:var(--muted)}
 .answers{margin:.4rem 0 0;padding-left:1.2rem}.answers li{margin:.25rem 0;overflow-wrap:anywhere}
 .undeclared{color:var(--muted);white-space:nowrap}
@@ -32,10 +33,12 @@ header.top{padding-top:24px}
 .meta{color:var(--muted);font-size:.88rem;margin:.3rem 0 0;overflow-wrap:anywhere}
 .warning{background:var(--id-bg);color:var(--id-fg);border:1px solid var(--id);border-radius:8px;padding:.5rem .8rem}
 .card{background:var(--card);border:1px solid var(--line);border-radius:12px;box-shadow:var(--shadow)}
+.panel{margin-top:16px;padding:4px 22px 18px}.panel>h2{margin-top:.9rem}
 .headline{margin-top:16px;padding:22px 24px;display:grid;grid-template-columns:minmax(0,1fr) auto;gap:18px 32px;align-items:center}
 .headline h2{margin:0;font-size:1.35rem;line-height:1.3;font-weight:600}
-.headline .big{display:block;font-size:3rem;line-height:1.05;font-weight:750;letter-spacing:-.02em;color:var(--pk)}
+.headline .big{display:block;font-size:3rem;line-height:1.05;font-weight:750;letter-spacing:-.02em;color:var(--fg)}
 .headline .big .of{color:var(--fg)}
+.headline .big.good{color:var(--pk)}.headline .big.warn{color:var(--id-fg)}
 .headline .big.none{color:var(--muted)}.headline .big.bad{color:var(--un-fg)}
 .headline p{margin:.6rem 0 0;color:var(--muted)}
 .headline strong{color:var(--fg)}
@@ -45,7 +48,7 @@ header.top{padding-top:24px}
 .stats dd{margin:0;font-size:1.35rem;font-weight:650;font-variant-numeric:tabular-nums}
 .stats dd small{font-size:.8rem;font-weight:400;color:var(--muted)}
 .chart{margin:0;padding:18px 22px}
-.charts{display:grid;gap:16px;margin-top:16px}
+.charts{display:grid;grid-template-columns:minmax(0,1fr);gap:16px;margin-top:16px}
 figcaption{font-weight:600;margin-bottom:.6rem}
 .per-server figcaption{font-weight:400;color:var(--muted);font-size:.9rem}
 svg.bar{display:block;width:100%;height:14px;border-radius:3px;overflow:hidden;background:var(--none)}
@@ -78,7 +81,8 @@ table{border-collapse:collapse;width:100%;font-size:.9rem}
 th,td{text-align:left;vertical-align:top;padding:.45rem .65rem;border-bottom:1px solid var(--line)}
 tbody tr:last-child>*{border-bottom:0}
 thead th{background:var(--soft);font-size:.8rem;font-weight:600;color:var(--muted);white-space:nowrap;padding:0}
-thead th:not([data-sort]){padding:.45rem .65rem}
+thead th:not([data-sort]){padding:.45rem .65rem;white-space:normal}
+table.servers button.sort{padding:.45rem .5rem}
 button.sort{all:unset;display:flex;gap:4px;align-items:center;cursor:pointer;padding:.45rem .65rem;width:100%;box-sizing:border-box}
 button.sort:focus-visible{outline:2px solid var(--accent);outline-offset:-2px}
 .sort-mark::after{content:"↕";opacity:.35}
@@ -95,8 +99,9 @@ tr.failed{background:var(--fail-bg)}
 .status-ok{background:var(--pk-bg);color:var(--pk-fg)}
 .status-failed{background:var(--un-bg);color:var(--un-fg)}
 .kind{font-family:ui-monospace,monospace;font-size:.8rem;font-weight:600;background:var(--un-bg);color:var(--un-fg);border-radius:4px;padding:0 5px}
-td.failure{min-width:12rem;overflow-wrap:anywhere}
-table.servers tbody th{min-width:12rem;max-width:18rem;overflow-wrap:break-word}
+td.failure{min-width:10rem;overflow-wrap:anywhere}
+table.servers thead th{white-space:normal}
+table.servers tbody th{min-width:10rem;max-width:18rem;overflow-wrap:break-word}
 table.servers td{white-space:nowrap}
 table.servers td.failure{white-space:normal}
 .failures{list-style:none;padding:0;margin:0;display:grid;gap:10px}
@@ -132,13 +137,15 @@ ul.plain li+li{margin-top:2px}
 .desc{font-weight:400;color:var(--muted);font-size:.82rem;max-width:42ch;overflow-wrap:anywhere;display:-webkit-box;-webkit-line-clamp:3;-webkit-box-orient:vertical;overflow:hidden}
 table.tools td{overflow-wrap:anywhere}
 table.tools td code{overflow-wrap:break-word}
-@media (min-width:761px){
+/* A table cell's width follows its narrowest content: the floor keeps ordinary words whole, only longer tokens break. */
+table.tools td.title,table.tools .tool-name{overflow-wrap:anywhere;word-break:normal;hyphens:manual}
+@media (min-width:1280px){
 table.tools tbody th{min-width:11rem}
-table.tools td:nth-child(2){min-width:7rem;max-width:16rem}
+table.tools td:nth-child(2){min-width:10rem;max-width:16rem}
 table.tools td:nth-child(4){min-width:12.5rem}
-table.tools td:nth-child(5){min-width:8.5rem}
+table.tools td:nth-child(5){min-width:8rem}
 table.tools td:nth-child(6){min-width:10rem}
-table.tools td:nth-child(7){min-width:13rem}}
+table.tools td:nth-child(7){min-width:12rem}}
 .effective{font-size:.82rem;color:var(--muted)}
 td.hints{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,"Liberation Mono",monospace;font-size:.8rem;line-height:1.6}
 .conf{font-size:.72rem;border-radius:4px;padding:0 5px;border:1px solid var(--line)}
@@ -154,23 +161,13 @@ td.hints{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,"Liberation Mono
 footer{color:var(--muted);font-size:.85rem;padding-top:24px;padding-bottom:40px}
 footer dl{display:grid;grid-template-columns:max-content minmax(0,1fr);gap:2px 12px}
 footer dd{margin:0;overflow-wrap:anywhere}
-@media (max-width:760px){
-body{font-size:14px}
-main,header.top,footer{padding:0 12px}
-.headline{grid-template-columns:1fr;padding:16px}
-.headline .big{font-size:2.4rem}
-.chart{padding:14px}
-.legend{grid-template-columns:auto auto auto auto}
-.legend-m{display:none}
-.bars li{grid-template-columns:minmax(0,1fr) 2.5rem}
-.bar-label{grid-column:1/-1}
-input[type=search]{min-width:0;flex:1}
-table.tools thead{display:none}
+/* Eleven columns need about 1,150px: narrower, each server is a card of labelled figures. */
+@media (max-width:1199px){
 table.servers,table.servers thead,table.servers tbody,table.servers th,table.servers td{display:block}
 table.servers thead tr{display:flex;flex-wrap:wrap;gap:4px;padding:8px}
 table.servers thead th{border:1px solid var(--line);border-radius:999px;background:var(--card)}
 table.servers thead button.sort{padding:.15rem .6rem}
-table.servers tbody tr{display:grid;grid-template-columns:1fr 1fr;gap:2px 12px;padding:.6rem .75rem;border-top:1px solid var(--line)}
+table.servers tbody tr{display:grid;grid-template-columns:repeat(auto-fill,minmax(9rem,1fr));gap:2px 12px;padding:.6rem .75rem;border-top:1px solid var(--line)}
 table.servers tbody th{grid-column:1/-1;min-width:0;max-width:none;border:0;padding:0 0 .25rem}
 table.servers td{border:0;padding:0;text-align:left;white-space:normal}
 table.servers td.empty{display:none}
@@ -184,8 +181,15 @@ table.servers td:nth-child(6)::before{content:"Read-only"}
 table.servers td:nth-child(7)::before{content:"Protected"}
 table.servers td:nth-child(8)::before{content:"Hint only"}
 table.servers td:nth-child(9)::before{content:"Unprotected"}
-table.servers td:nth-child(10)::before{content:"Failure"}
-table.tools,table.tools tbody,table.tools tr,table.tools th,table.tools td{display:block;width:auto;max-width:none}
+table.servers td:nth-child(10)::before{content:"No hints"}
+table.servers td:nth-child(11)::before{content:"Failure"}
+}
+/* Seven columns of tools fit the widest card (1,167px) only: narrower, each tool is a card. */
+@media (max-width:1279px){
+table.tools thead tr{display:flex;flex-wrap:wrap;gap:4px;padding:8px}
+table.tools thead th{border:1px solid var(--line);border-radius:999px;background:var(--card)}
+table.tools thead button.sort{padding:.15rem .6rem}
+table.tools,table.tools thead,table.tools tbody,table.tools tr,table.tools th,table.tools td{display:block;width:auto;max-width:none}
 table.tools tr{padding:.5rem .7rem;border-bottom:1px solid var(--line)}
 table.tools th,table.tools td{border:0;padding:.15rem 0}
 table.tools td{display:grid;grid-template-columns:7.5rem minmax(0,1fr);gap:8px;align-items:baseline;justify-items:start}
@@ -198,6 +202,20 @@ table.tools td:nth-child(5)::before{content:"Effective"}
 table.tools td:nth-child(6)::before{content:"Key arguments"}
 table.tools td:nth-child(7)::before{content:"Findings"}
 .desc{max-width:none}
+}
+@media (max-width:760px){
+body{font-size:14px}
+main,header.top,footer{padding:0 12px}
+.headline{grid-template-columns:1fr;padding:16px}
+.panel{padding:2px 16px 14px}
+.headline .big{font-size:2.4rem}
+.chart{padding:14px}
+.legend{grid-template-columns:auto auto auto auto}
+.legend-m{display:none}
+.bars li{grid-template-columns:minmax(0,1fr) 2.5rem}
+.bar-label{grid-column:1/-1}
+input[type=search]{min-width:0;flex:1}
+table.tools thead{display:none}
 }
 @media print{
 :root{--bg:#fff;--card:#fff;--fg:#000;--muted:#444;--line:#bbb;--soft:#f0f0f0;--shadow:none}

@@ -104,7 +104,7 @@ function toolRow(t: ToolReport, links: RuleLinks): string {
   return (
     `<tr data-verdict="${verdictInfo(t.verdict).id}">` +
     `<th scope="row"><code class="tool-name">${name(t.name, 200)}</code>${desc}</th>` +
-    (t.title !== undefined ? `<td>${text(t.title, 200)}</td>` : `<td class="muted empty">–</td>`) +
+    (t.title !== undefined ? `<td class="title">${text(t.title, 200)}</td>` : `<td class="muted empty">–</td>`) +
     `<td data-v="${order}">${verdictBadge(t)}</td>` +
     hintsCell(t) +
     effectiveCell(t) +
