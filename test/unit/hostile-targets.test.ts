@@ -36,6 +36,7 @@ describe('__proto__ and other prototype names', () => {
       kind: 'command',
       transport: 'stdio',
       command: 'node',
+      listFolder: process.cwd(),
     });
     expect(targets[0]!.trusted).toBeUndefined();
     expect(targets[0]!.timeoutMs).toBeUndefined();

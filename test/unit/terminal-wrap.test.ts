@@ -4,7 +4,7 @@ import { summaryTable, tableReporter } from '../../src/render/table.js';
 import { toolsReporter } from '../../src/render/tools.js';
 import { probeTerminalLines } from '../../src/render/probe-view.js';
 import { displayWidth, WRAP_LINES, wrapBounded } from '../../src/render/width.js';
-import { fileLines, shortPath, skippedLines } from '../../src/cli/where-command.js';
+import { fileLines, shortPath, skippedLines } from '../../src/cli/where-lines.js';
 import { countProbes } from '../../src/model/probe-outcomes.js';
 import type { ToolProbe } from '../../src/model/probe-schema.js';
 import type { ServerReport } from '../../src/model/schema.js';
