@@ -1,13 +1,13 @@
-/** All-or-nothing npm installs: npm writes a private part, renamed onto the entry only once it has succeeded. */
-// npm writes package.json (the installed mark) early: a cut-short install must never sit at the entry's name.
+/** All-or-nothing npm installs: pnpm writes a private part, renamed onto the entry only once it has succeeded. */
+// pnpm writes package.json (the installed mark) early: a cut-short install must never sit at the entry's name.
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { readdir, rename, rm, stat } from 'node:fs/promises';
+import { chmod, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { isInstalled, npmEnv, ownNpmProject, packageDir, splitSpec } from './npm-cache.js';
-import { bounded } from '../model/bounds.js';
-import { LIMITS } from '../model/limits.js';
+import { PNPMFILE, pnpmAddArgs } from './pnpm.js';
+import { npmErrorText } from './npm-errors.js';
 
 const INSTALL_TIMEOUT_MS = 10 * 60_000;
 /** A part older than this is left over whoever made it: no install outlives its timeout. */
@@ -26,46 +26,58 @@ export const newPart = (cacheDir: string, spec: string, pid = process.pid) =>
     `${path.basename(packageDir(cacheDir, spec))}-${HOST}-${pid}-${randomBytes(4).toString('hex')}`,
   );
 
-export async function installEntry(spec: string, cacheDir: string, signal?: AbortSignal): Promise<EntryInstall> {
+export interface EntrySteps {
+  signal?: AbortSignal;
+  /** The install scripts, run in the part before it is published; an error stops it. Its files are then copies. */
+  build?: (part: string) => Promise<string | undefined>;
+}
+
+export async function installEntry(spec: string, cacheDir: string, steps: EntrySteps = {}): Promise<EntryInstall> {
+  const { signal, build } = steps;
   const part = newPart(cacheDir, spec);
   try {
     await ownNpmProject(part);
-    const { execa } = await import('execa'); // loaded when npm runs: ~0.1 s of start-up otherwise
-    const run = await execa(
-      'npm',
-      [
-        'install',
-        '--ignore-scripts',
-        '--no-audit',
-        '--no-fund',
-        '--no-package-lock',
-        '--omit=dev',
-        '--loglevel=error',
-        spec,
-      ],
-      // No package code runs here, so npm gets the user's npm settings (registry, auth for private
-      // packages, proxy) and nothing else.
-      { cwd: part, reject: false, timeout: INSTALL_TIMEOUT_MS, extendEnv: false, env: npmEnv(), cancelSignal: signal },
-    );
+    await writeFile(path.join(part, '.pnpmfile.cjs'), PNPMFILE);
+    const { execa } = await import('execa'); // loaded when pnpm runs: ~0.1 s of start-up otherwise
+    // No package code runs here, so pnpm gets the user's npm settings (registry, auth for private
+    // packages, proxy) and nothing else.
+    const run = await execa(process.execPath, pnpmAddArgs(spec, cacheDir, build !== undefined), {
+      cwd: part,
+      reject: false,
+      timeout: INSTALL_TIMEOUT_MS,
+      extendEnv: false,
+      env: npmEnv(),
+      cancelSignal: signal,
+      all: true,
+    });
     if (run.isCanceled) return { ok: false, canceled: true, error: 'interrupted' };
     const installed = path.join(part, 'node_modules', splitSpec(spec).name, 'package.json');
     if (run.exitCode !== 0 || !existsSync(installed))
-      return { ok: false, canceled: false, error: npmErrorText(String(run.stderr || run.message)) };
-    return await publish(part, spec, cacheDir);
+      return { ok: false, canceled: false, error: npmErrorText(String(run.all || run.message)) };
+    const failed = await build?.(part);
+    if (signal?.aborted) return { ok: false, canceled: true, error: 'interrupted' };
+    if (failed) return { ok: false, canceled: false, error: failed };
+    await readOnlyFiles(part);
+    return await publish(part, spec, cacheDir, build !== undefined);
   } finally {
     await rm(part, { recursive: true, force: true });
   }
 }
 
 /** A rename onto a non-empty directory fails, so another's entry is never replaced; a half entry is moved aside. */
-async function publish(part: string, spec: string, cacheDir: string): Promise<EntryInstall> {
+export async function publish(
+  part: string,
+  spec: string,
+  cacheDir: string,
+  withScripts: boolean,
+): Promise<EntryInstall> {
   const dir = packageDir(cacheDir, spec);
   for (let attempt = 1; ; attempt++) {
     try {
       await rename(part, dir);
       return { ok: true };
     } catch (err) {
-      if (isInstalled(cacheDir, spec)) return { ok: true };
+      if (isInstalled(cacheDir, spec, withScripts)) return { ok: true };
       if (attempt === 2)
         return { ok: false, canceled: false, error: `cannot publish ${dir}: ${(err as Error).message}` };
     }
@@ -102,71 +114,18 @@ function alive(pid: number): boolean {
   }
 }
 
-/** npm's last line names a local debug log: no reason, and a path of this machine in a shared report. */
-const LOG_PATH = /A complete log of this run can be found in|Log files were not written/;
-/** npm's line prefix, and the tag some of its messages carry (`npm error network request to ...`). */
-const NPM_PREFIX = /^npm (?:error|ERR!) ?(?:(?:network|notarget) )?/;
-/** `code E404`, `errno -3008`: a code the lines after it say in words. */
-const CODE_LINE = /^(?:code|errno|syscall|path|dest|signal) \S+$/;
-/** npm's first lines say what failed; later ones are its general advice. */
-const SAID_LINES = 3;
-/** What is read of npm's output: its reason is in the first lines. */
-const READ_CHARS = 64 * 1024;
-
-/** npm's output without the debug-log line, trimmed, blank lines dropped. */
-export function npmLines(output: string): string[] {
-  return output
-    .split(/\r?\n/)
-    .map((l) => l.trim())
-    .filter((l) => l !== '' && !LOG_PATH.test(l));
-}
-
-/** A failed npm run in one bounded line: a missing package or version said plainly, else npm's first reasons. */
-export function npmErrorText(output: string): string {
-  const lines = npmLines(output.slice(0, READ_CHARS));
-  const missing = missingText(lines.join('\n'));
-  if (missing) return missing;
-  const npmSaid = lines.filter((l) => NPM_PREFIX.test(l)).map((l) => l.replace(NPM_PREFIX, '').trim());
-  const reasons = (npmSaid.length ? npmSaid : lines).filter((l) => l !== '' && !CODE_LINE.test(l));
-  const said = reasons
-    .slice(0, SAID_LINES)
-    .map((l) => l.replace(/\.$/, ''))
-    .join('; ');
-  return said
-    ? bounded(said, LIMITS.errorChars)
-    : 'npm failed without an error message (its debug log is in _logs of its cache)';
-}
-
-/** E404 (no such package, or one this user may not read) and ETARGET (no such version), as npm words them. */
-function missingText(text: string): string | undefined {
-  const target = /No matching version found for (\S+?)\.?$/m.exec(text)?.[1];
-  if (target) {
-    const at = target.lastIndexOf('@');
-    const [name, version] = at > 0 ? [target.slice(0, at), target.slice(at + 1)] : [target, ''];
-    return `npm has no version ${shown(version || 'matching')} of "${shown(name)}"`;
+/**
+ * Every file of an entry read-only: most are hard links to the store's, which every entry of that
+ * package version shares, so a server run without --sandbox that writes its own files fails instead
+ * of changing theirs (a guard for users other than root, whom file modes do not stop).
+ */
+export async function readOnlyFiles(dir: string): Promise<void> {
+  const stack = [dir];
+  for (let current = stack.pop(); current !== undefined; current = stack.pop()) {
+    for (const entry of await readdir(current, { withFileTypes: true })) {
+      const at = path.join(current, entry.name);
+      if (entry.isDirectory()) stack.push(at);
+      else if (entry.isFile()) await chmod(at, (await stat(at)).mode & 0o555);
+    }
   }
-  if (!/\bE404\b|\b404 Not Found\b/.test(text)) return undefined;
-  const resource = /The requested resource '([^']+)' could not be found/.exec(text)?.[1];
-  const at = resource?.lastIndexOf('@') ?? -1;
-  const name = resource && at > 0 ? resource.slice(0, at) : (resource ?? urlName(text));
-  return name
-    ? `npm has no package "${shown(name)}" (404 from the registry)`
-    : 'npm has no such package (404 from the registry)';
 }
-
-/** The package a `404 Not Found - GET URL` line asked for: the URL's last segment, with its scope. */
-function urlName(text: string): string | undefined {
-  const url = /404 Not Found - GET (\S+)/.exec(text)?.[1];
-  if (!url) return undefined;
-  let segments: string[];
-  try {
-    segments = decodeURIComponent(new URL(url).pathname).split('/').filter(Boolean);
-  } catch {
-    return undefined;
-  }
-  const last = segments.at(-1);
-  const scope = segments.at(-2);
-  return last && scope?.startsWith('@') ? `${scope}/${last}` : last;
-}
-
-const shown = (name: string) => bounded(name, LIMITS.nameChars);

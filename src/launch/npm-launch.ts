@@ -9,7 +9,7 @@ import { npmLaunchOf } from './launchers.js';
 import { isInstalled, npmEnv, ownNpmProject } from './npm-cache.js';
 import { exactVersionProblem } from '../model/package-spec.js';
 import type { Target } from '../targets/types.js';
-import { npmErrorText } from './npm-entry.js';
+import { npmErrorText } from './npm-errors.js';
 import { MAX_JSON_DEPTH, parseJson } from '../model/bounded-input.js';
 
 /** `npm view` asks the registry for one document: far below this unless the registry is stuck. */

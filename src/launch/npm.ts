@@ -1,15 +1,16 @@
 /** Pinned npm packages, installed once into the cache and run with `node` on the bin: no `npx` at scan time. */
 import { existsSync } from 'node:fs';
-import { rm, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import pLimit from 'p-limit';
-import { installEntry, npmLines, sweepParts } from './npm-entry.js';
-import { BASE_ENV, installedPackageJson, isInstalled, packageDir, SCRIPTS_RAN } from './npm-cache.js';
-import { contain, type ContainOptions, type SandboxMode } from './sandbox.js';
+import { installEntry, sweepParts } from './npm-entry.js';
+import { BATCH_SIZE, installBatch } from './npm-batch.js';
+import { installedPackageJson, isInstalled, SCRIPTS_RAN } from './npm-cache.js';
+import { runScripts, type ScriptsRun } from './npm-scripts.js';
+import type { ContainOptions, SandboxMode } from './sandbox.js';
 import type { PackageTarget } from '../targets/types.js';
 import { defaultCacheDir } from '../model/cache-dir.js';
 import { shellWord } from '../model/invocation.js';
-import { boundedTail } from '../model/bounds.js';
 import { readBoundedText } from '../io/read.js';
 import { MAX_JSON_DEPTH, parseJson } from '../model/bounded-input.js';
 
@@ -63,7 +64,7 @@ export interface InstallResult {
   note?: string;
 }
 
-/** No package code runs (`--ignore-scripts`); specs in `scripts` then get `npm rebuild` in the sandbox (runScripts). */
+/** No package code runs (`--ignore-scripts`); specs in `scripts` run theirs in the sandbox before they are published. */
 export async function installPackages(
   specs: string[],
   cacheDir: string,
@@ -78,98 +79,62 @@ export async function installPackages(
     onDone?.(result);
     return result;
   };
-  const interrupted = async (spec: string, ms: number): Promise<InstallResult> => {
-    await rm(packageDir(cacheDir, spec), { recursive: true, force: true });
-    return { spec, ok: false, ms, error: 'interrupted' };
-  };
-  return Promise.all(
-    [...new Set(specs)].map((spec) =>
-      limit(async (): Promise<InstallResult> => {
-        if (signal?.aborted) return { spec, ok: false, ms: 0, error: 'interrupted' };
-        const started = performance.now();
-        const withScripts = scripts.has(spec);
-        if (isInstalled(cacheDir, spec, withScripts)) return { spec, ok: true, ms: 0 };
-        const dir = packageDir(cacheDir, spec);
-        const elapsed = () => Math.round(performance.now() - started);
-        if (!isInstalled(cacheDir, spec)) {
-          // A cut-short install published nothing (its error says 'interrupted'): nothing to remove.
-          const installed = await installEntry(spec, cacheDir, signal);
-          if (!installed.ok) return { spec, ok: false, ms: elapsed(), error: installed.error };
-        }
-        if (!withScripts) return { spec, ok: true, ms: elapsed() };
-        const ran = await runScripts(dir, cacheDir, signal);
-        if (signal?.aborted) return interrupted(spec, elapsed());
-        if (ran.error) return { spec, ok: false, ms: elapsed(), scripts: ran.mode, error: ran.error };
-        await writeFile(path.join(dir, SCRIPTS_RAN), `${scripts.get(spec)}\n`);
-        const note =
-          ran.mode === 'bubblewrap'
-            ? undefined
-            : `install scripts of ${spec} ran without bubblewrap (network-only namespace: they could read your files)`;
-        return { spec, ok: true, ms: elapsed(), scripts: ran.mode, note };
-      }).then(reported),
-    ),
+  const one = (spec: string) => installOne(spec, cacheDir, scripts.get(spec), signal).then(reported);
+  const wanted = [...new Set(specs)];
+  const plain = wanted.filter((s) => !scripts.has(s) && !isInstalled(cacheDir, s));
+  const batches = chunks(plain, BATCH_SIZE).map((batch) => limit(() => inBatch(batch, cacheDir, signal, reported)));
+  const batched = (await Promise.all(batches)).flat();
+  const done = new Set(batched.map((r) => r.spec));
+  const rest = await Promise.all(wanted.filter((s) => !done.has(s)).map((s) => limit(() => one(s))));
+  return wanted.map((s) => batched.find((r) => r.spec === s) ?? rest.find((r) => r.spec === s)!);
+}
+
+/** What one pnpm process installed of the batch; nothing when it failed (each is then installed alone). */
+async function inBatch(
+  batch: string[],
+  cacheDir: string,
+  signal: AbortSignal | undefined,
+  reported: (r: InstallResult) => InstallResult,
+): Promise<InstallResult[]> {
+  if (batch.length < 2 || signal?.aborted) return [];
+  const started = performance.now();
+  const got = await installBatch(batch, cacheDir, signal);
+  const ms = Math.round(performance.now() - started);
+  return [...(got ?? [])].map(([spec, r]) =>
+    reported(r.ok ? { spec, ok: true, ms } : { spec, ok: false, ms, error: r.error }),
   );
 }
 
-/** In the sandbox: no network, only the entry writable, no npm auth tokens, proxy credentials or npmrc. */
-async function runScripts(
-  dir: string,
+const chunks = <T>(items: T[], size: number): T[][] =>
+  Array.from({ length: Math.ceil(items.length / size) }, (_, i) => items.slice(i * size, (i + 1) * size));
+
+async function installOne(
+  spec: string,
   cacheDir: string,
+  reason: string | undefined,
   signal?: AbortSignal,
-): Promise<{ mode?: SandboxMode; error?: string }> {
-  let launch;
-  try {
-    launch = contain(
-      {
-        command: 'npm',
-        args: ['rebuild', '--ignore-scripts=false', '--no-audit', '--no-fund', '--loglevel=error'],
-        cwd: dir,
-        env: scriptEnv(dir),
-      },
-      { sandbox: true, writable: [dir], hidden: cacheContainment(cacheDir).hidden },
-    );
-  } catch (err) {
-    return { error: `install scripts need a sandbox: ${(err as Error).message}` };
-  }
-  const { execa } = await import('execa');
-  const run = await execa(launch.command, launch.args, {
-    cwd: dir,
-    reject: false,
-    timeout: 10 * 60_000,
-    extendEnv: false,
-    env: launch.env,
-    stdin: 'ignore',
-    cancelSignal: signal,
-  });
-  if (run.exitCode !== 0)
-    return {
-      mode: launch.sandbox,
-      error: `install scripts failed: ${boundedTail(npmLines(boundedTail(String(run.stderr || run.message), 4000)).join('\n'), 2000)}`,
-    };
-  return { mode: launch.sandbox };
-}
-
-/** No npm_config_* (tokens), no proxy variables (credentials), no npmrc, whose values npm exports to scripts. */
-function scriptEnv(dir: string): Record<string, string> {
-  const keep = Object.entries(process.env).filter(([k, v]) => v !== undefined && BASE_ENV.test(k)) as [
-    string,
-    string,
-  ][];
-  return {
-    ...Object.fromEntries(keep),
-    // Files that do not exist: npm reads no config from them (and refuses one file for both).
-    npm_config_userconfig: path.join(dir, '.no-user-npmrc'),
-    npm_config_globalconfig: path.join(dir, '.no-global-npmrc'),
-    npm_config_update_notifier: 'false',
-    PUPPETEER_SKIP_DOWNLOAD: '1',
-    ...nodeHeaders(),
-  };
-}
-
-/** node-gyp downloads the running Node's headers unless told where they are; the scripts have no network. */
-export function nodeHeaders(execPath = process.execPath): { npm_config_nodedir?: string } {
-  const prefix = path.dirname(path.dirname(execPath));
-  return existsSync(path.join(prefix, 'include', 'node', 'node.h')) ? { npm_config_nodedir: prefix } : {};
+): Promise<InstallResult> {
+  if (signal?.aborted) return { spec, ok: false, ms: 0, error: 'interrupted' };
+  if (isInstalled(cacheDir, spec, reason !== undefined)) return { spec, ok: true, ms: 0 };
+  const started = performance.now();
+  const ran: ScriptsRun = {};
+  const build =
+    reason === undefined
+      ? undefined
+      : async (part: string) => {
+          Object.assign(ran, await runScripts(part, cacheDirs(cacheDir), signal));
+          if (!ran.error) await writeFile(path.join(part, SCRIPTS_RAN), `${reason}\n`);
+          return ran.error;
+        };
+  // A cut-short install, or scripts that failed, published nothing: nothing to remove.
+  const installed = await installEntry(spec, cacheDir, { signal, build });
+  const ms = Math.round(performance.now() - started);
+  if (!installed.ok) return { spec, ok: false, ms, scripts: ran.mode, error: installed.error };
+  const note =
+    ran.mode === undefined || ran.mode === 'bubblewrap'
+      ? undefined
+      : `install scripts of ${spec} ran without bubblewrap (network-only namespace: they could read your files)`;
+  return { spec, ok: true, ms, ...(ran.mode && { scripts: ran.mode }), ...(note && { note }) };
 }
 
 /** A package.json is a few KB; its `exports` maps nest a handful of levels. */

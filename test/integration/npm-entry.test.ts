@@ -1,15 +1,26 @@
 /**
- * A cache entry is installed all or nothing (src/launch/npm-entry.ts): npm writes into a part of
+ * A cache entry is installed all or nothing (src/launch/npm-entry.ts): pnpm writes into a part of
  * its own that becomes the entry only when the install succeeded, so that shards sharing a cache,
- * a failed install or a killed idemscan never leave an entry that looks installed and is not.
- * Real npm against a registry on 127.0.0.1 (test/helpers/npm-registry.ts).
+ * a failed install or a killed idemscan never leave an entry that looks installed and is not. Its
+ * files are hard links to the cache's one store, read-only. Real pnpm against a registry on
+ * 127.0.0.1 (test/helpers/npm-registry.ts).
  */
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  realpathSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { installEntry, newPart, sweepParts } from '../../src/launch/npm-entry.js';
+import { installPackages } from '../../src/launch/npm.js';
 import { isInstalled, packageDir } from '../../src/launch/npm-cache.js';
 import { startRegistry, type LocalRegistry } from '../helpers/npm-registry.js';
 
@@ -19,7 +30,7 @@ let registry: LocalRegistry;
 const saved = { ...process.env };
 
 beforeAll(async () => {
-  registry = await startRegistry([{ dir: PACKAGE, versions: ['1.0.0'] }]);
+  registry = await startRegistry([{ dir: PACKAGE, versions: ['1.0.0', '1.0.1'] }]);
   // installEntry runs npm with the user's npm settings (npmEnv): here, this registry and its cache.
   Object.assign(process.env, registry.env());
 });
@@ -34,7 +45,7 @@ afterAll(async () => {
 const freshCache = () => mkdtempSync(path.join(os.tmpdir(), 'idemscan-entry-'));
 const partsDir = (cache: string) => path.join(cache, 'npm', '.parts');
 const parts = (cache: string) => (existsSync(partsDir(cache)) ? readdirSync(partsDir(cache)) : []);
-const entries = (cache: string) => readdirSync(path.join(cache, 'npm')).filter((n) => n !== '.parts');
+const entries = (cache: string) => readdirSync(path.join(cache, 'npm')).filter((n) => !n.startsWith('.'));
 
 it(
   'two installs of one entry at once both succeed, and leave the entry and no part',
@@ -66,7 +77,7 @@ it('an install cut short leaves neither an entry nor a part', { timeout: 60_000 
   process.env.npm_config_cache = path.join(cache, 'npm-cache');
   try {
     const stop = new AbortController();
-    const install = installEntry(SPEC, cache, stop.signal);
+    const install = installEntry(SPEC, cache, { signal: stop.signal });
     // The marker: npm has asked for the tarball, so it is mid-install with its part in place.
     const asked = registry.requests.length;
     const deadline = Date.now() + 40_000;
@@ -112,3 +123,41 @@ it('sweeps the parts of processes that are gone, and old parts of any, and keeps
   expect(parts(cache)).toEqual([path.basename(live)]);
   expect(existsSync(entry)).toBe(true);
 });
+
+it(
+  'two versions share the store: a file the same in both is one read-only inode, not two copies',
+  { timeout: 120_000 },
+  async () => {
+    const cache = freshCache();
+    const specs = ['idemscan-npx-probe@1.0.0', 'idemscan-npx-probe@1.0.1'];
+    for (const spec of specs) expect(await installEntry(spec, cache)).toEqual({ ok: true });
+    const [a, b] = specs.map((spec) => {
+      const pkg = realpathSync(path.join(packageDir(cache, spec), 'node_modules', 'idemscan-npx-probe'));
+      return statSync(path.join(pkg, 'server.mjs'));
+    });
+    expect(a!.ino).toBe(b!.ino);
+    expect(a!.nlink).toBeGreaterThanOrEqual(3); // the store's file and each entry's link
+    expect(a!.mode & 0o222).toBe(0);
+    // Each entry's tree is its own: the package's node_modules links stay inside the entry.
+    const link = path.join(packageDir(cache, specs[0]!), 'node_modules', 'idemscan-npx-probe');
+    expect(realpathSync(link).startsWith(packageDir(cache, specs[0]!) + path.sep)).toBe(true);
+  },
+);
+
+it(
+  'a batch installs its entries in one pnpm run; one that fails it costs each an install of its own',
+  { timeout: 120_000 },
+  async () => {
+    const cache = freshCache();
+    const good = ['idemscan-npx-probe@1.0.0', 'idemscan-npx-probe@1.0.1'];
+    const together = await installPackages(good, cache, 2);
+    expect(together.map((r) => [r.spec, r.ok])).toEqual(good.map((s) => [s, true]));
+    expect(together[0]!.ms).toBe(together[1]!.ms); // one batch, one duration
+    const other = freshCache();
+    const results = await installPackages([...good, 'idemscan-no-such-package@1.0.0'], other, 2);
+    expect(results.map((r) => r.ok)).toEqual([true, true, false]);
+    expect(results[2]!.error).toBe('npm has no package "idemscan-no-such-package" (404 from the registry)');
+    expect(entries(other).sort()).toEqual(good);
+    expect(parts(other)).toEqual([]);
+  },
+);

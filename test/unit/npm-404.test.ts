@@ -1,6 +1,6 @@
 /** npm's failure dumps condensed to one line: a missing package or version said plainly, never the debug-log path. */
 import { describe, expect, it } from 'vitest';
-import { npmErrorText, npmLines } from '../../src/launch/npm-entry.js';
+import { npmErrorText, npmLines } from '../../src/launch/npm-errors.js';
 
 /** As npm 11 prints them (`npm install --loglevel=error`), copied from real runs. */
 const E404 = `npm error code E404
@@ -85,5 +85,32 @@ describe('npmLines', () => {
     expect(
       npmLines(`gyp ERR! build error\n\nnpm error A complete log of this run can be found in: /x/_logs/y.log\n`),
     ).toEqual(['gyp ERR! build error']);
+  });
+});
+
+describe('pnpm output', () => {
+  it('gives the error after its progress and retry warnings, never the project path', () => {
+    const progress = Array.from({ length: 3000 }, (_, i) => `Progress: resolved ${i}, reused 0, downloaded 0, added 0`);
+    const output = [
+      ...progress,
+      '\u2009WARN\u2009 GET https://registry.npmjs.org/x error (ETIMEDOUT). Will retry in 10 seconds. 2 retries left.',
+      '\u2009ERROR\u2009 Command failed with exit code 128: git ls-remote git+ssh://git@github.com/o/r.git HEAD',
+      '',
+      'This error happened while installing a direct dependency of /home/me/.cache/idemscan/npm/.parts/x',
+    ].join('\n');
+    expect(npmErrorText(output)).toBe(
+      'Command failed with exit code 128: git ls-remote git+ssh://git@github.com/o/r.git HEAD',
+    );
+  });
+
+  it('says a 404 and a missing version as for npm', () => {
+    expect(npmErrorText(' ERR_PNPM_FETCH_404\u2009 GET https://registry.npmjs.org/ghost-zz: Not Found - 404')).toBe(
+      'npm has no package "ghost-zz" (404 from the registry)',
+    );
+    expect(
+      npmErrorText(
+        ' ERR_PNPM_NO_MATCHING_VERSION\u2009 No matching version found for is-number@99.0.0 while fetching it',
+      ),
+    ).toBe('npm has no version 99.0.0 of "is-number"');
   });
 });

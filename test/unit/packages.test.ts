@@ -13,7 +13,7 @@ import { pypiLaunchTargets, readUvx } from '../../src/launch/pypi-launch.js';
 import { prefixProblem, venvPrefix } from '../../src/launch/python.js';
 import type { CommandTarget } from '../../src/targets/types.js';
 import { entryNameProblem, readZip } from '../../src/launch/zip.js';
-import { nodeHeaders } from '../../src/launch/npm.js';
+import { nodeHeaders } from '../../src/launch/npm-scripts.js';
 import { zip } from '../helpers/zip-writer.js';
 
 describe('pinned PyPI and OCI specs', () => {
