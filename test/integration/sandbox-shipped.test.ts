@@ -24,7 +24,9 @@ const SERVER = [
   `import fs from 'node:fs'; fs.readFileSync('panda.config.mjs');
    for (const [k, v] of Object.entries(process.env)) if (k.startsWith('NEED_')) fs.readFileSync(v);
    if (process.env.CHECK_WRITE) { try { fs.writeFileSync(process.env.CHECK_WRITE, 'x'); process.exit(4); } catch {} }
-   await import(${JSON.stringify(FIXTURES.probeStdio)});`,
+   await import(process.argv[1]);`,
+  // A path argument, so that the sandbox shows it wherever the checkout is (under /tmp in CI).
+  FIXTURES.probeStdio,
 ];
 
 describe.skipIf(!hasBwrap)('files a target list ships', () => {
