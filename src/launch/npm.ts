@@ -86,7 +86,8 @@ export async function installPackages(
   const batched = (await Promise.all(batches)).flat();
   const done = new Set(batched.map((r) => r.spec));
   const rest = await Promise.all(wanted.filter((s) => !done.has(s)).map((s) => limit(() => one(s))));
-  return wanted.map((s) => batched.find((r) => r.spec === s) ?? rest.find((r) => r.spec === s)!);
+  const bySpec = new Map([...batched, ...rest].map((r) => [r.spec, r]));
+  return wanted.map((s) => bySpec.get(s)!);
 }
 
 /** What one pnpm process installed of the batch; nothing when it failed (each is then installed alone). */
