@@ -110,7 +110,7 @@ describe.skipIf(!hasBwrap)('probe --auto, a tool that hangs or kills its server'
       '--auto',
       '--sandbox',
       '--timeout',
-      '2000',
+      '6000',
       '--env',
       'AUTO_PROBE_HOSTILE=1',
       '--out',
