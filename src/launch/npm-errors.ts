@@ -4,10 +4,11 @@ import { LIMITS } from '../model/limits.js';
 
 /**
  * Not the reason: npm's line naming its debug log and pnpm's naming the project (paths of this
- * machine), pnpm's progress and summary lines, and the warnings of retries that came before it.
+ * machine), pnpm's progress and summary lines, the warnings of retries that came before it, and the
+ * frames of a stack pnpm prints (paths of this machine too).
  */
 const NOISE =
-  /A complete log of this run can be found in|Log files were not written|This error happened while installing|^Progress: |^Packages: |^[+-]+$|^WARN\b/;
+  /A complete log of this run can be found in|Log files were not written|This error happened while installing|^Progress: |^Packages: |^[+-]+$|^WARN\b|^at .*:\d+:\d+\)?$/;
 /** npm's line prefix (and the tag some messages carry: `npm error network ...`), and pnpm's error code. */
 const NPM_PREFIX = /^(?:npm (?:error|ERR!) ?(?:(?:network|notarget) )?|ERR_PNPM_[A-Z0-9_]+\s+|ERROR\s+)/;
 /** `code E404`, `errno -3008`: a code the lines after it say in words. */

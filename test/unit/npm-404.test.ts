@@ -103,6 +103,19 @@ describe('pnpm output', () => {
     );
   });
 
+  it('leaves out the frames of a stack it prints, which name paths of this machine', () => {
+    const output = [
+      ' ENOTFOUND\u2009 request to https://cdn.example.com/x-1.0.0.tgz failed, reason: getaddrinfo ENOTFOUND cdn.example.com',
+      '',
+      'FetchError: request to https://cdn.example.com/x-1.0.0.tgz failed',
+      '    at ClientRequest.<anonymous> (/home/me/idemscan/node_modules/pnpm/dist/pnpm.cjs:39562:18)',
+      '    at ClientRequest.emit (node:events:517:28)',
+    ].join('\n');
+    const said = npmErrorText(output);
+    expect(said).toMatch(/^ENOTFOUND\s+request to https:\/\/cdn\.example\.com\/x-1\.0\.0\.tgz failed/);
+    expect(said).not.toMatch(/home|node:events|pnpm\.cjs/);
+  });
+
   it('says a 404 and a missing version as for npm', () => {
     expect(npmErrorText(' ERR_PNPM_FETCH_404\u2009 GET https://registry.npmjs.org/ghost-zz: Not Found - 404')).toBe(
       'npm has no package "ghost-zz" (404 from the registry)',
