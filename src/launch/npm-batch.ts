@@ -2,13 +2,22 @@
 import { existsSync } from 'node:fs';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { newPart, publish, readOnlyFiles, type EntryInstall } from './npm-entry.js';
-import { npmEnv, ownNpmProject, splitSpec } from './npm-cache.js';
-import { PNPMFILE, pnpmWorkspaceArgs } from './pnpm.js';
+import { newPart, publish, type EntryInstall } from './npm-entry.js';
+import { settleFiles } from './npm-files.js';
+import { ownNpmProject, splitSpec } from './npm-cache.js';
+import { engineMisfits } from './npm-engines.js';
+import { pnpmEnv, pnpmWorkspaceArgs } from './pnpm.js';
+import { pnpmfile } from './pnpmfile.js';
 
 /** One resolution and one download of what the batch shares; a failure costs each entry an install of its own. */
 export const BATCH_SIZE = 24;
 const BATCH_TIMEOUT_MS = 20 * 60_000;
+
+export interface BatchInstall {
+  installed: Map<string, EntryInstall>;
+  /** Entries whose picks want another Node: not published, to be installed alone with their picks fitted. */
+  misfits: string[];
+}
 
 /**
  * Installs every spec (none with install scripts) in one `pnpm install -r`, or none: undefined when
@@ -18,12 +27,12 @@ export async function installBatch(
   specs: string[],
   cacheDir: string,
   signal?: AbortSignal,
-): Promise<Map<string, EntryInstall> | undefined> {
+): Promise<BatchInstall | undefined> {
   const root = newPart(cacheDir, 'batch');
   try {
     await ownNpmProject(root);
     await writeFile(path.join(root, 'pnpm-workspace.yaml'), "packages:\n  - 'e*'\n");
-    await writeFile(path.join(root, '.pnpmfile.cjs'), PNPMFILE);
+    await writeFile(path.join(root, '.pnpmfile.cjs'), pnpmfile({ cacheDir, fitEngines: false }));
     const projects = specs.map((spec, i) => ({ spec, dir: path.join(root, `e${i}`) }));
     for (const { spec, dir } of projects) await project(dir, spec);
     const { execa } = await import('execa');
@@ -32,16 +41,21 @@ export async function installBatch(
       reject: false,
       timeout: BATCH_TIMEOUT_MS,
       extendEnv: false,
-      env: npmEnv(),
+      env: pnpmEnv(),
       cancelSignal: signal,
     });
     if (run.exitCode !== 0 || signal?.aborted) return undefined;
-    const out = new Map<string, EntryInstall>();
+    const installed = ({ spec, dir }: { spec: string; dir: string }) =>
+      existsSync(path.join(dir, 'node_modules', splitSpec(spec).name, 'package.json'));
+    if (!projects.every(installed)) return undefined;
+    const out: BatchInstall = { installed: new Map(), misfits: [] };
     for (const { spec, dir } of projects) {
-      const installed = path.join(dir, 'node_modules', splitSpec(spec).name, 'package.json');
-      if (!existsSync(installed)) return undefined;
-      await readOnlyFiles(dir);
-      out.set(spec, await publish(dir, spec, cacheDir, false));
+      if ((await engineMisfits(dir, spec)).length > 0) {
+        out.misfits.push(spec);
+        continue;
+      }
+      await settleFiles(dir, cacheDir);
+      out.installed.set(spec, await publish(dir, spec, cacheDir, false));
     }
     return out;
   } finally {

@@ -2,11 +2,14 @@
 // pnpm writes package.json (the installed mark) early: a cut-short install must never sit at the entry's name.
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { chmod, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { isInstalled, npmEnv, ownNpmProject, packageDir, splitSpec } from './npm-cache.js';
-import { PNPMFILE, pnpmAddArgs } from './pnpm.js';
+import { isInstalled, ownNpmProject, packageDir, splitSpec } from './npm-cache.js';
+import { pnpmAddArgs, pnpmEnv } from './pnpm.js';
+import { pnpmfile } from './pnpmfile.js';
+import { engineMisfits } from './npm-engines.js';
+import { settleFiles } from './npm-files.js';
 import { npmErrorText } from './npm-errors.js';
 
 const INSTALL_TIMEOUT_MS = 10 * 60_000;
@@ -30,38 +33,70 @@ export interface EntrySteps {
   signal?: AbortSignal;
   /** The install scripts, run in the part before it is published; an error stops it. Its files are then copies. */
   build?: (part: string) => Promise<string | undefined>;
+  /** Dependencies fitted to this Node from the first install: a batch found that the highest picks want another. */
+  fitEngines?: boolean;
 }
 
 export async function installEntry(spec: string, cacheDir: string, steps: EntrySteps = {}): Promise<EntryInstall> {
-  const { signal, build } = steps;
   const part = newPart(cacheDir, spec);
   try {
-    await ownNpmProject(part);
-    await writeFile(path.join(part, '.pnpmfile.cjs'), PNPMFILE);
-    const { execa } = await import('execa'); // loaded when pnpm runs: ~0.1 s of start-up otherwise
-    // No package code runs here, so pnpm gets the user's npm settings (registry, auth for private
-    // packages, proxy) and nothing else.
-    const run = await execa(process.execPath, pnpmAddArgs(spec, cacheDir, build !== undefined), {
-      cwd: part,
-      reject: false,
-      timeout: INSTALL_TIMEOUT_MS,
-      extendEnv: false,
-      env: npmEnv(),
-      cancelSignal: signal,
-      all: true,
-    });
-    if (run.isCanceled) return { ok: false, canceled: true, error: 'interrupted' };
-    const installed = path.join(part, 'node_modules', splitSpec(spec).name, 'package.json');
-    if (run.exitCode !== 0 || !existsSync(installed))
-      return { ok: false, canceled: false, error: npmErrorText(String(run.all || run.message)) };
-    const failed = await build?.(part);
-    if (signal?.aborted) return { ok: false, canceled: true, error: 'interrupted' };
-    if (failed) return { ok: false, canceled: false, error: failed };
-    await readOnlyFiles(part);
-    return await publish(part, spec, cacheDir, build !== undefined);
+    const failed = (await addFitted(part, spec, cacheDir, steps)) ?? (await buildIn(part, steps));
+    if (failed) return failed;
+    // An entry that ran install scripts keeps its copies: the scripts wrote into them.
+    await settleFiles(part, steps.build ? undefined : cacheDir);
+    return await publish(part, spec, cacheDir, steps.build !== undefined);
   } finally {
     await rm(part, { recursive: true, force: true });
   }
+}
+
+async function buildIn(part: string, { signal, build }: EntrySteps): Promise<EntryInstall | undefined> {
+  const error = await build?.(part);
+  if (signal?.aborted) return { ok: false, canceled: true, error: 'interrupted' };
+  return error ? { ok: false, canceled: false, error } : undefined;
+}
+
+/** pnpm's picks, again fitted to this Node when some of the first want another (npm picks those that fit). */
+async function addFitted(
+  part: string,
+  spec: string,
+  cacheDir: string,
+  steps: EntrySteps,
+): Promise<EntryInstall | undefined> {
+  const fitEngines = steps.fitEngines === true;
+  const failed = await add(part, spec, cacheDir, steps, fitEngines);
+  if (failed || fitEngines || (await engineMisfits(part, spec)).length === 0) return failed;
+  await rm(part, { recursive: true, force: true });
+  return add(part, spec, cacheDir, steps, true);
+}
+
+/** `pnpm add` into the part: undefined once the package is there. */
+async function add(
+  part: string,
+  spec: string,
+  cacheDir: string,
+  { signal, build }: EntrySteps,
+  fitEngines: boolean,
+): Promise<EntryInstall | undefined> {
+  await ownNpmProject(part);
+  await writeFile(path.join(part, '.pnpmfile.cjs'), pnpmfile({ cacheDir, fitEngines }));
+  const { execa } = await import('execa'); // loaded when pnpm runs: ~0.1 s of start-up otherwise
+  // No package code runs here, so pnpm gets the user's npm settings (registry, auth for private
+  // packages, proxy) and nothing else.
+  const run = await execa(process.execPath, pnpmAddArgs(spec, cacheDir, build !== undefined), {
+    cwd: part,
+    reject: false,
+    timeout: INSTALL_TIMEOUT_MS,
+    extendEnv: false,
+    env: pnpmEnv(),
+    cancelSignal: signal,
+    all: true,
+  });
+  if (run.isCanceled) return { ok: false, canceled: true, error: 'interrupted' };
+  const installed = path.join(part, 'node_modules', splitSpec(spec).name, 'package.json');
+  if (run.exitCode !== 0 || !existsSync(installed))
+    return { ok: false, canceled: false, error: npmErrorText(String(run.all || run.message)) };
+  return undefined;
 }
 
 /** A rename onto a non-empty directory fails, so another's entry is never replaced; a half entry is moved aside. */
@@ -111,21 +146,5 @@ function alive(pid: number): boolean {
   } catch (err) {
     // EPERM: the process is there, another user's.
     return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
-/**
- * Every file of an entry read-only: most are hard links to the store's, which every entry of that
- * package version shares, so a server run without --sandbox that writes its own files fails instead
- * of changing theirs (a guard for users other than root, whom file modes do not stop).
- */
-export async function readOnlyFiles(dir: string): Promise<void> {
-  const stack = [dir];
-  for (let current = stack.pop(); current !== undefined; current = stack.pop()) {
-    for (const entry of await readdir(current, { withFileTypes: true })) {
-      const at = path.join(current, entry.name);
-      if (entry.isDirectory()) stack.push(at);
-      else if (entry.isFile()) await chmod(at, (await stat(at)).mode & 0o555);
-    }
   }
 }

@@ -1,6 +1,6 @@
 /** Pinned npm packages, installed once into the cache and run with `node` on the bin: no `npx` at scan time. */
 import { existsSync } from 'node:fs';
-import { writeFile } from 'node:fs/promises';
+import { realpath, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import pLimit from 'p-limit';
 import { installEntry, sweepParts } from './npm-entry.js';
@@ -79,10 +79,14 @@ export async function installPackages(
     onDone?.(result);
     return result;
   };
-  const one = (spec: string) => installOne(spec, cacheDir, scripts.get(spec), signal).then(reported);
+  const misfits = new Set<string>();
+  const one = (spec: string) =>
+    installOne(spec, cacheDir, scripts.get(spec), { signal, fitEngines: misfits.has(spec) }).then(reported);
   const wanted = [...new Set(specs)];
   const plain = wanted.filter((s) => !scripts.has(s) && !isInstalled(cacheDir, s));
-  const batches = chunks(plain, BATCH_SIZE).map((batch) => limit(() => inBatch(batch, cacheDir, signal, reported)));
+  const batches = chunks(plain, BATCH_SIZE).map((batch) =>
+    limit(() => inBatch(batch, cacheDir, signal, { reported, misfits })),
+  );
   const batched = (await Promise.all(batches)).flat();
   const done = new Set(batched.map((r) => r.spec));
   const rest = await Promise.all(wanted.filter((s) => !done.has(s)).map((s) => limit(() => one(s))));
@@ -90,18 +94,22 @@ export async function installPackages(
   return wanted.map((s) => bySpec.get(s)!);
 }
 
-/** What one pnpm process installed of the batch; nothing when it failed (each is then installed alone). */
+/**
+ * What one pnpm process installed of the batch; nothing when it failed (each is then installed
+ * alone). Its entries whose picks want another Node join `misfits`.
+ */
 async function inBatch(
   batch: string[],
   cacheDir: string,
   signal: AbortSignal | undefined,
-  reported: (r: InstallResult) => InstallResult,
+  { reported, misfits }: { reported: (r: InstallResult) => InstallResult; misfits: Set<string> },
 ): Promise<InstallResult[]> {
   if (batch.length < 2 || signal?.aborted) return [];
   const started = performance.now();
   const got = await installBatch(batch, cacheDir, signal);
   const ms = Math.round(performance.now() - started);
-  return [...(got ?? [])].map(([spec, r]) =>
+  for (const spec of got?.misfits ?? []) misfits.add(spec);
+  return [...(got?.installed ?? [])].map(([spec, r]) =>
     reported(r.ok ? { spec, ok: true, ms } : { spec, ok: false, ms, error: r.error }),
   );
 }
@@ -113,7 +121,7 @@ async function installOne(
   spec: string,
   cacheDir: string,
   reason: string | undefined,
-  signal?: AbortSignal,
+  { signal, fitEngines }: { signal?: AbortSignal; fitEngines: boolean },
 ): Promise<InstallResult> {
   if (signal?.aborted) return { spec, ok: false, ms: 0, error: 'interrupted' };
   if (isInstalled(cacheDir, spec, reason !== undefined)) return { spec, ok: true, ms: 0 };
@@ -128,7 +136,7 @@ async function installOne(
           return ran.error;
         };
   // A cut-short install, or scripts that failed, published nothing: nothing to remove.
-  const installed = await installEntry(spec, cacheDir, { signal, build });
+  const installed = await installEntry(spec, cacheDir, { signal, build, fitEngines });
   const ms = Math.round(performance.now() - started);
   if (!installed.ok) return { spec, ok: false, ms, scripts: ran.mode, error: installed.error };
   const note =
@@ -160,7 +168,9 @@ export async function resolveNpmLaunch(
   if (!file) {
     throw new Error(`${spec} has no bin${named ? ` named "${named}"` : ''} (has: ${names.join(', ') || 'none'})`);
   }
-  const binPath = path.resolve(path.dirname(pkgJsonPath), file);
+  // The package's real directory: pnpm links it into node_modules, and a server that compares its
+  // argv[1] with its own module's path starts only when both are real paths.
+  const binPath = path.resolve(await realpath(path.dirname(pkgJsonPath)), file);
   // Its first line is all that tells a node script: a bin that is huge, a FIFO or missing has none.
   const bin = await readBoundedText(binPath, { maxBytes: 200, cut: true });
   const head = 'text' in bin ? bin.text : '';

@@ -1,6 +1,8 @@
 /** npm packages install through pnpm: one content-addressed store per cache, each entry a tree of its own (docs/PACKAGES.md). */
 import { createRequire } from 'node:module';
+import { availableParallelism } from 'node:os';
 import path from 'node:path';
+import { npmEnv } from './npm-cache.js';
 
 /** pnpm's CLI, one of idemscan's dependencies, pinned in package.json: no global pnpm is needed. */
 const pnpmCli = (): string =>
@@ -9,8 +11,11 @@ const pnpmCli = (): string =>
 
 /** Beside the entries, so that an entry's files can be hard links to the store's (same file system). */
 const storeDir = (cacheDir: string) => path.join(cacheDir, 'npm', '.store');
+/** pnpm 10's content-addressed file of that sha512 (hex), as its store names it: `-exec` for an executable. */
+export const storeFile = (cacheDir: string, sha512: string, executable: boolean): string =>
+  path.join(storeDir(cacheDir), 'v10', 'files', sha512.slice(0, 2), `${sha512.slice(2)}${executable ? '-exec' : ''}`);
 /** pnpm's metadata cache: in the cache dir too, so that one directory holds everything a CI runner keeps. */
-const metadataDir = (cacheDir: string) => path.join(cacheDir, 'npm', '.metadata');
+export const metadataDir = (cacheDir: string) => path.join(cacheDir, 'npm', '.metadata');
 
 /**
  * The isolated layout with each project's virtual store inside it (`node_modules/.pnpm`), so a
@@ -34,6 +39,15 @@ function installFlags(cacheDir: string, copy: boolean): string[] {
   ];
 }
 
+/**
+ * The user's npm settings, and as many of pnpm's tarball workers as there are cores: it keeps one
+ * core for its main thread, which mostly waits on them (one worker on a 2-core runner).
+ */
+export const pnpmEnv = (): Record<string, string> => ({
+  ...npmEnv(),
+  PNPM_MAX_WORKERS: String(availableParallelism()),
+});
+
 /** `pnpm add SPEC` into one entry's project. */
 export const pnpmAddArgs = (spec: string, cacheDir: string, copy: boolean): string[] => [
   pnpmCli(),
@@ -51,25 +65,6 @@ export const pnpmWorkspaceArgs = (cacheDir: string): string[] => [
   '--config.link-workspace-packages=false',
   ...installFlags(cacheDir, false),
 ];
-
-/**
- * pnpm's `readPackage` hook (`.pnpmfile.cjs`, written into each install's root), for what npm's
- * resolution tolerates and pnpm's does not: the SDK's peer `zod` comes from the SDK's own range, not
- * from a server's older zod (which lacks `zod/v4`); a `file:` or `link:` dependency of a published
- * package points into its author's machine, and npm leaves it out.
- */
-export const PNPMFILE = `module.exports = { hooks: { readPackage(pkg) {
-  const peers = pkg.peerDependencies || {};
-  if (pkg.name === '@modelcontextprotocol/sdk' && peers.zod) {
-    pkg.dependencies = { ...pkg.dependencies, zod: peers.zod };
-    delete peers.zod;
-  }
-  for (const field of ['dependencies', 'optionalDependencies'])
-    for (const [name, range] of Object.entries(pkg[field] || {}))
-      if (/^(file|link):/.test(String(range))) delete pkg[field][name];
-  return pkg;
-} } };
-`;
 
 /** `pnpm rebuild` of an entry, in the sandbox: the install scripts the entry's target declares. */
 export const pnpmRebuildArgs = (): string[] => [

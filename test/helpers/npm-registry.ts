@@ -17,6 +17,8 @@ export interface FixturePackage {
   versions: string[];
   /** The `latest` dist-tag (default: the last of `versions`). */
   latest?: string;
+  /** Fields of one version's package.json over the fixture's (its engines, its dependencies). */
+  fields?: Record<string, Record<string, unknown>>;
 }
 
 export interface LocalRegistry {
@@ -46,7 +48,8 @@ export async function startRegistry(packages: FixturePackage[]): Promise<LocalRe
     for (const version of pkg.versions) {
       const copy = path.join(work, `${manifest.name.replace('/', '+')}-${version}`);
       cpSync(pkg.dir, copy, { recursive: true });
-      writeFileSync(path.join(copy, 'package.json'), JSON.stringify({ ...manifest, version }));
+      const own = { ...manifest, ...pkg.fields?.[version], version };
+      writeFileSync(path.join(copy, 'package.json'), JSON.stringify(own));
       const packed = await execa('npm', ['pack', copy, '--pack-destination', work, '--silent'], {
         env: { npm_config_update_notifier: 'false' },
       });
@@ -54,8 +57,7 @@ export async function startRegistry(packages: FixturePackage[]): Promise<LocalRe
       const file = `${manifest.name.replace(/^@[^/]+\//, '')}-${version}.tgz`;
       tarballs.set(`/${manifest.name}/-/${file}`, data);
       versions[version] = {
-        ...manifest,
-        version,
+        ...own,
         dist: {
           tarball: `${url}/${manifest.name}/-/${file}`,
           shasum: createHash('sha1').update(data).digest('hex'),
@@ -99,4 +101,20 @@ export async function startRegistry(packages: FixturePackage[]): Promise<LocalRe
     );
   });
   return registry;
+}
+
+/**
+ * Points idemscan's own installs, which take the user's npm settings from the environment (npmEnv),
+ * at the registry; the function returned puts the environment back.
+ */
+export function pointInstallsAt(registry: LocalRegistry): () => void {
+  const env = registry.env();
+  const saved = Object.fromEntries(Object.keys(env).map((k) => [k, process.env[k]]));
+  Object.assign(process.env, env);
+  return () => {
+    for (const [k, v] of Object.entries(saved)) {
+      if (v === undefined) delete process.env[k];
+      else process.env[k] = v;
+    }
+  };
 }

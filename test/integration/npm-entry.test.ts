@@ -22,23 +22,19 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { installEntry, newPart, sweepParts } from '../../src/launch/npm-entry.js';
 import { installPackages } from '../../src/launch/npm.js';
 import { isInstalled, packageDir } from '../../src/launch/npm-cache.js';
-import { startRegistry, type LocalRegistry } from '../helpers/npm-registry.js';
+import { pointInstallsAt, startRegistry, type LocalRegistry } from '../helpers/npm-registry.js';
 
 const PACKAGE = fileURLToPath(new URL('../fixtures/packages/npx-server', import.meta.url));
 const SPEC = 'idemscan-npx-probe@1.0.0';
 let registry: LocalRegistry;
-const saved = { ...process.env };
+let restoreEnv: () => void;
 
 beforeAll(async () => {
   registry = await startRegistry([{ dir: PACKAGE, versions: ['1.0.0', '1.0.1'] }]);
-  // installEntry runs npm with the user's npm settings (npmEnv): here, this registry and its cache.
-  Object.assign(process.env, registry.env());
+  restoreEnv = pointInstallsAt(registry);
 });
 afterAll(async () => {
-  for (const k of Object.keys(registry.env())) {
-    if (saved[k] === undefined) delete process.env[k];
-    else process.env[k] = saved[k];
-  }
+  restoreEnv();
   await registry.close();
 });
 

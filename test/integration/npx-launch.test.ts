@@ -61,11 +61,11 @@ it.skipIf(!sandboxPrefix())(
         spec: 'idemscan-npx-probe@1.0.0',
         resolved: false,
       });
-      // node on the cached bin, no runner between: nothing downloads at start-up.
+      // node on the cached bin (its real path, in the entry's virtual store), no runner between:
+      // nothing downloads at start-up.
+      const bin = 'node_modules/.pnpm/idemscan-npx-probe@1\\.0\\.0/node_modules/idemscan-npx-probe/server\\.mjs';
       expect(s.target.resolved).toMatch(
-        new RegExp(
-          `^${process.execPath} \\S+/cache/npm/idemscan-npx-probe@1\\.0\\.0/node_modules/idemscan-npx-probe/server\\.mjs `,
-        ),
+        new RegExp(`^${process.execPath} \\S+/cache/npm/idemscan-npx-probe@1\\.0\\.0/${bin} `),
       );
     }
     // One install for both entries, from the local registry.
