@@ -1,5 +1,5 @@
 /** Whether an installed entry's tree holds packages that want another Node than this one. */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync, type Dirent } from 'node:fs';
 import path from 'node:path';
 import { setImmediate } from 'node:timers/promises';
 import satisfies from 'semver/functions/satisfies.js';
@@ -16,7 +16,7 @@ const MAX_MANIFEST_BYTES = 1024 * 1024;
 export async function engineMisfits(entryDir: string, spec: string): Promise<string[]> {
   const store = path.join(entryDir, 'node_modules', '.pnpm');
   const misfits: string[] = [];
-  for (const slot of readdirSync(store, { withFileTypes: true })) {
+  for (const slot of entries(store)) {
     if (!slot.isDirectory() || slot.name === 'node_modules') continue;
     for (const dir of packageDirs(path.join(store, slot.name, 'node_modules'))) {
       const found = misfit(dir);
@@ -31,14 +31,22 @@ export async function engineMisfits(entryDir: string, spec: string): Promise<str
 /** The package directories (not the links to its dependencies) under one slot's node_modules. */
 function packageDirs(modules: string): string[] {
   const dirs: string[] = [];
-  for (const entry of readdirSync(modules, { withFileTypes: true })) {
+  for (const entry of entries(modules)) {
     const at = path.join(modules, entry.name);
     if (entry.isDirectory() && entry.name.startsWith('@')) {
-      for (const scoped of readdirSync(at, { withFileTypes: true }))
-        if (scoped.isDirectory()) dirs.push(path.join(at, scoped.name));
+      for (const scoped of entries(at)) if (scoped.isDirectory()) dirs.push(path.join(at, scoped.name));
     } else if (entry.isDirectory()) dirs.push(at);
   }
   return dirs;
+}
+
+/** A directory's entries; none when it is not there (a tree without a virtual store has nothing to say). */
+function entries(dir: string): Dirent[] {
+  try {
+    return readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return [];
+  }
 }
 
 function misfit(dir: string): string | undefined {
